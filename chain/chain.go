@@ -1,0 +1,189 @@
+// Package chain is the fallback chain: ordered rungs, each its own openai-go
+// client with its own time limit, retries and optional breaker, ending in a
+// canned reply that never fails. It reports each rung's start, skip and end
+// through Hooks so the engine can log them.
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/triage"
+)
+
+// CannedReply is the last rung's answer: it does not triage, it hands the
+// email to a person.
+const CannedReply = "A person will get back to you shortly."
+
+// Scope is where a rung's time limit lives.
+type Scope string
+
+// Time-limit scopes. Where the limit lives changes what the SDK does on a
+// hang (DESIGN.md): on the HTTP client it is retried, as a request timeout
+// it is not.
+const (
+	// ScopeAttempt puts the limit on the http.Client: each attempt gets it
+	// and the SDK retries a timed-out attempt (the chapter's behaviour).
+	ScopeAttempt Scope = "attempt"
+	// ScopeRequest uses the SDK's request timeout, which the SDK does not
+	// retry: a hang fails after one attempt.
+	ScopeRequest Scope = "request"
+)
+
+// Scopes lists the valid scopes.
+var Scopes = []Scope{ScopeAttempt, ScopeRequest}
+
+// RungConfig configures one model rung.
+type RungConfig struct {
+	Name      string        // primary, backup
+	Model     string        // model name sent to the endpoint
+	TimeLimit time.Duration // 0: none (the SDK's default: wait forever on a hang)
+	Retries   int           // the SDK's retries after the first attempt
+	Scope     Scope         // where TimeLimit lives; "" means attempt
+	BaseURL   string        // the endpoint, e.g. http://127.0.0.1:8089/v1
+	APIKey    string
+	Transport http.RoundTripper // below the SDK; nil means http.DefaultTransport
+	Breaker   *breaker.Breaker  // optional
+}
+
+// Rung is one model in the chain.
+type Rung struct {
+	cfg    RungConfig
+	client openai.Client
+}
+
+// NewRung builds a rung and its SDK client.
+func NewRung(cfg RungConfig) *Rung {
+	if cfg.Scope == "" {
+		cfg.Scope = ScopeAttempt
+	}
+	rt := cfg.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	hc := &http.Client{Transport: rt}
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithMaxRetries(cfg.Retries),
+	}
+	if cfg.TimeLimit > 0 {
+		switch cfg.Scope {
+		case ScopeRequest:
+			opts = append(opts, option.WithRequestTimeout(cfg.TimeLimit))
+		default:
+			hc.Timeout = cfg.TimeLimit
+		}
+	}
+	opts = append(opts, option.WithHTTPClient(hc))
+	return &Rung{cfg: cfg, client: openai.NewClient(opts...)}
+}
+
+// Name is the rung's name.
+func (r *Rung) Name() string { return r.cfg.Name }
+
+// Model is the model the rung calls.
+func (r *Rung) Model() string { return r.cfg.Model }
+
+// Breaker is the rung's breaker, or nil.
+func (r *Rung) Breaker() *breaker.Breaker { return r.cfg.Breaker }
+
+// call makes one call, all SDK retries included, and parses the answer.
+func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.Outcome, error) {
+	resp, err := r.client.Chat.Completions.New(ctx, triage.Params(r.cfg.Model, e))
+	if err != nil {
+		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
+	}
+	if len(resp.Choices) == 0 {
+		return emails.Answer{}, event.Invalid, fmt.Errorf("%s (%s): answer has no choices", r.cfg.Name, r.cfg.Model)
+	}
+	a, err := triage.Parse(resp.Choices[0].Message.Content)
+	if err != nil {
+		return emails.Answer{}, event.Invalid, fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
+	}
+	return a, event.OK, nil
+}
+
+// Hooks observe a chain serving an email. Any may be nil. They run on the
+// email's goroutine.
+type Hooks struct {
+	RungStart   func(ctx context.Context, r *Rung)
+	RungSkipped func(ctx context.Context, r *Rung)
+	RungEnd     func(ctx context.Context, r *Rung, o event.Outcome, err error)
+}
+
+// Chain is an ordered list of rungs, optionally ending in the canned reply.
+type Chain struct {
+	Rungs  []*Rung
+	Canned bool // end in CannedReply instead of an error
+	Hooks  Hooks
+}
+
+// RungError is why one rung did not serve an email.
+type RungError struct {
+	Rung    string
+	Outcome event.Outcome
+	Err     error
+}
+
+// Result is who served an email and how.
+type Result struct {
+	ServedBy string         // primary, backup (a rung's name), canned or error
+	Answer   *emails.Answer // nil for canned and error
+	Reply    string         // CannedReply when canned
+	Errors   []RungError    // every rung that failed or was skipped, in order
+}
+
+// Serve runs the email down the chain until a rung answers. An open breaker
+// skips its rung at once, without a request. If ctx ends, the email is an
+// error: the run is over and no further rung is tried.
+func (c *Chain) Serve(ctx context.Context, e emails.Email) Result {
+	var res Result
+	for _, r := range c.Rungs {
+		if ctx.Err() != nil {
+			break
+		}
+		var ticket breaker.Ticket
+		if b := r.cfg.Breaker; b != nil {
+			t, err := b.Allow()
+			if errors.Is(err, breaker.ErrOpen) {
+				if c.Hooks.RungSkipped != nil {
+					c.Hooks.RungSkipped(ctx, r)
+				}
+				res.Errors = append(res.Errors, RungError{Rung: r.cfg.Name, Outcome: event.BreakerOpen, Err: err})
+				continue
+			}
+			ticket = t
+		}
+		if c.Hooks.RungStart != nil {
+			c.Hooks.RungStart(ctx, r)
+		}
+		answer, outcome, err := r.call(ctx, e)
+		if b := r.cfg.Breaker; b != nil {
+			b.Done(ticket, breakerResult(outcome))
+		}
+		if c.Hooks.RungEnd != nil {
+			c.Hooks.RungEnd(ctx, r, outcome, err)
+		}
+		if err == nil {
+			res.ServedBy, res.Answer = r.cfg.Name, &answer
+			return res
+		}
+		res.Errors = append(res.Errors, RungError{Rung: r.cfg.Name, Outcome: outcome, Err: err})
+	}
+	if c.Canned && ctx.Err() == nil {
+		res.ServedBy, res.Reply = event.ServedCanned, CannedReply
+		return res
+	}
+	res.ServedBy = event.ServedError
+	return res
+}

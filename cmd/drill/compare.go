@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+func newCompareCmd() *cobra.Command {
+	var (
+		f                 drillFlags
+		outages, policies []string
+		jsonOut           bool
+	)
+	cmd := &cobra.Command{
+		Use:   "compare",
+		Short: "Run every outage × policy combination at once and print the chapter's table",
+		Long: `Run every combination of outage and policy concurrently, each with its own fake
+model and clients, so the runs take about as long as one. Prints the table as
+Markdown, or a JSON array of run summaries with --json.`,
+		Example: `  drill compare
+  drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var cfgs []workload.Config
+			for _, o := range outages {
+				for _, p := range policies {
+					cfg, err := f.config(cmd.Flags(), strings.TrimSpace(o), strings.TrimSpace(p))
+					if err != nil {
+						return err
+					}
+					cfgs = append(cfgs, cfg)
+				}
+			}
+			return compare(cmd, cfgs, jsonOut)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run (busy, hang, none)")
+	fs.StringSliceVar(&policies, "policies", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "policy presets to run")
+	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
+	f.register(fs)
+	return cmd
+}
+
+// compare runs the drills concurrently and prints their summaries in the
+// order given.
+func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool) error {
+	ctx := cmd.Context()
+	runs := make([]*workload.Run, len(cfgs))
+	for i, cfg := range cfgs {
+		r, err := workload.Start(ctx, cfg)
+		if err != nil {
+			for _, started := range runs[:i] {
+				started.Stop()
+				<-started.Done()
+			}
+			return usageError{err}
+		}
+		runs[i] = r
+	}
+	sums := make([]scoring.Summary, len(runs))
+	interrupted := false
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, r := range runs {
+		wg.Go(func() {
+			s, status, _ := r.Wait()
+			mu.Lock()
+			defer mu.Unlock()
+			sums[i] = s
+			interrupted = interrupted || status == event.StatusInterrupted
+		})
+	}
+	wg.Wait()
+	out := cmd.OutOrStdout()
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sums); err != nil {
+			return err
+		}
+	} else if err := writeCompareTable(out, sums); err != nil {
+		return err
+	}
+	if interrupted {
+		return errInterrupted
+	}
+	return nil
+}
+
+// writeCompareTable prints the chapter's table as Markdown.
+func writeCompareTable(w io.Writer, sums []scoring.Summary) error {
+	var b strings.Builder
+	follow := 35
+	if len(sums) > 0 {
+		follow = sums[0].Followed.Email
+	}
+	fmt.Fprintf(&b, "| Outage | Policy | primary / backup / canned / error | All 4 right (95%% CI) | Typical wait, outage | p95 wait, outage | Email %d | Calls to broken, outage | Breaker first open | Primary back after |\n", follow)
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, s := range sums {
+		fmt.Fprintf(&b, "| %s | %s | %d / %d / %d / %d | %.0f%% (%.0f–%.0f%%) | %s | %s | %s | %d | %s | %s |\n",
+			s.Outage, s.Policy, s.Served.Primary, s.Served.Backup, s.Served.Canned, s.Served.Error,
+			100*s.All4Right, 100*s.All4RightCI95[0], 100*s.All4RightCI95[1],
+			seconds(s.MedianWaitOutageS), seconds(s.P95WaitOutageS), followedShort(s.Followed),
+			s.CallsToBrokenOutage, seconds(s.BreakerFirstOpenS), seconds(s.PrimaryBackS))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func followedShort(f scoring.Followed) string {
+	if f.WaitS == nil {
+		return "–"
+	}
+	if f.ServedBy == event.ServedError {
+		return fmt.Sprintf("error, %.1f s", *f.WaitS)
+	}
+	return fmt.Sprintf("%s, %.1f s", f.ServedBy, *f.WaitS)
+}

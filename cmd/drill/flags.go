@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/workload"
+)
+
+// usageArgs makes a cobra argument check's error a usage error.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
+
+// drillFlags are the flags drill run and drill compare share: the workload,
+// the endpoint and the policy overrides.
+type drillFlags struct {
+	emails      int
+	rate        float64
+	outageFrom  time.Duration
+	outageTo    time.Duration
+	seed        int64
+	follow      int
+	maxDuration time.Duration
+
+	baseURL      string
+	primaryModel string
+	backupModel  string
+
+	primaryTimeout time.Duration
+	primaryRetries int
+	backupTimeout  time.Duration
+	backupRetries  int
+	scope          string
+	tripFailures   int
+	tripWindow     time.Duration
+	cooldown       time.Duration
+}
+
+func (f *drillFlags) register(fs *pflag.FlagSet) {
+	d := workload.DefaultConfig()
+	fs.IntVar(&f.emails, "emails", d.Emails, "how many of the 120 emails to send")
+	fs.Float64Var(&f.rate, "rate", d.Rate, "emails sent per second")
+	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the drill starts")
+	fs.DurationVar(&f.outageTo, "outage-to", d.OutageTo, "when the outage ends")
+	fs.Int64Var(&f.seed, "seed", d.Seed, "seed of the fake model's latencies")
+	fs.IntVar(&f.follow, "follow", d.Follow, "the email to follow in the summary (35 is the chapter's Marcus)")
+	fs.DurationVar(&f.maxDuration, "max-duration", 0, "ceiling: cancel anything still in flight after this (default: outage end + 120s)")
+
+	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (default: the built-in fake model, in-process); the key comes from OPENAI_API_KEY")
+	fs.StringVar(&f.primaryModel, "primary-model", d.PrimaryModel, "the primary model")
+	fs.StringVar(&f.backupModel, "backup-model", d.BackupModel, "the backup model")
+
+	fs.DurationVar(&f.primaryTimeout, "primary-timeout", 0, "override the primary's time limit (0: none)")
+	fs.IntVar(&f.primaryRetries, "primary-retries", 0, "override the primary's SDK retries")
+	fs.DurationVar(&f.backupTimeout, "backup-timeout", 0, "override the backup's time limit (0: none)")
+	fs.IntVar(&f.backupRetries, "backup-retries", 0, "override the backup's SDK retries")
+	fs.StringVar(&f.scope, "time-limit-scope", string(chain.ScopeAttempt), "where time limits live: attempt (http.Client, retried by the SDK) or request (SDK request timeout, not retried)")
+	fs.IntVar(&f.tripFailures, "trip-failures", 0, "override the breaker: open after this many failed calls")
+	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
+	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
+}
+
+// config builds the run configuration for one outage and policy, applying
+// the overrides the user set.
+func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.Config, error) {
+	if !slices.Contains(workload.OutageKinds(), outage) {
+		return workload.Config{}, usagef("unknown outage %q (valid: %s)", outage, strings.Join(workload.OutageKinds(), ", "))
+	}
+	p, err := workload.Preset(policy)
+	if err != nil {
+		return workload.Config{}, usageError{err}
+	}
+	if fs.Changed("time-limit-scope") {
+		s := chain.Scope(f.scope)
+		if !slices.Contains(chain.Scopes, s) {
+			return workload.Config{}, usagef("unknown --time-limit-scope %q (valid: attempt, request)", f.scope)
+		}
+		p.Scope = s
+	}
+	for _, o := range []struct {
+		flag string
+		set  func()
+		ok   bool
+	}{
+		{"primary-timeout", func() { p.Primary.TimeLimit = f.primaryTimeout }, true},
+		{"primary-retries", func() { p.Primary.Retries = f.primaryRetries }, true},
+		{"backup-timeout", func() { p.Backup.TimeLimit = f.backupTimeout }, p.Backup != nil},
+		{"backup-retries", func() { p.Backup.Retries = f.backupRetries }, p.Backup != nil},
+		{"trip-failures", func() { p.Primary.Breaker.Trip.Failures = f.tripFailures }, p.Primary.Breaker != nil},
+		{"trip-window", func() { p.Primary.Breaker.Trip.Window = f.tripWindow }, p.Primary.Breaker != nil},
+		{"cooldown", func() { p.Primary.Breaker.Cooldown = f.cooldown }, p.Primary.Breaker != nil},
+	} {
+		if !fs.Changed(o.flag) {
+			continue
+		}
+		if !o.ok {
+			return workload.Config{}, usagef("--%s does not apply to policy %s (it has no such rung or breaker)", o.flag, policy)
+		}
+		o.set()
+	}
+	if f.primaryTimeout < 0 || f.backupTimeout < 0 {
+		return workload.Config{}, usagef("time limits must not be negative")
+	}
+	cfg := workload.DefaultConfig()
+	cfg.Emails, cfg.Rate = f.emails, f.rate
+	cfg.Outage, cfg.OutageFrom, cfg.OutageTo = outage, f.outageFrom, f.outageTo
+	cfg.Policy = p
+	cfg.PrimaryModel, cfg.BackupModel = f.primaryModel, f.backupModel
+	cfg.Seed, cfg.Follow, cfg.MaxDuration = f.seed, f.follow, f.maxDuration
+	if f.baseURL != "" {
+		u, err := url.Parse(f.baseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return workload.Config{}, usagef("--base-url %q is not an http(s) URL", f.baseURL)
+		}
+		key := os.Getenv("OPENAI_API_KEY")
+		if u.Scheme == "https" && key == "" {
+			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set: nothing was sent", f.baseURL)
+		}
+		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
+	}
+	if err := cfg.Validate(); err != nil {
+		return workload.Config{}, usageError{fmt.Errorf("invalid drill settings:\n%w", err)}
+	}
+	return cfg, nil
+}

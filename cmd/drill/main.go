@@ -1,0 +1,82 @@
+// Command drill runs outage drills on an LLM-calling workload: 120 support
+// emails through a fallback chain guarded by circuit breakers, with outages
+// injected under the real openai-go SDK. This package only parses flags,
+// wires packages together and maps errors to exit codes.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// version is drill's version, set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// usageError is bad input from the user: main exits 2 for it.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// usagef returns a usage error (exit code 2).
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// errInterrupted means the user stopped a drill (Ctrl-C, SIGTERM): exit 130.
+var errInterrupted = errors.New("interrupted")
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "drill",
+		Short: "Outage drills for an LLM-calling workload, live in the terminal",
+		Long: `drill sends 120 support emails through a fallback chain (primary model, backup
+model, canned reply) guarded by circuit breakers, injects outages at the HTTP
+transport under the real openai-go SDK, and shows what happens.
+
+With no command, drill runs the default drill (busy outage 15–40 s, breaker
+policy, built-in fake model) in the live dashboard.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+		Args:          usageArgs(cobra.NoArgs),
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newRunCmd(), newCompareCmd(), newEvalCmd(), newFakeModelCmd())
+	for _, c := range extraCommands {
+		root.AddCommand(c())
+	}
+	return root
+}
+
+// extraCommands are commands registered by other files of this package.
+var extraCommands []func() *cobra.Command
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := newRootCmd().ExecuteContext(ctx)
+	os.Exit(exitCode(err))
+}
+
+// exitCode maps an error to drill's exit codes: 0 ok, 1 failure, 2 usage,
+// 130 interrupted.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, errInterrupted) {
+		fmt.Fprintln(os.Stderr, "drill: interrupted")
+		return 130
+	}
+	fmt.Fprintln(os.Stderr, "drill:", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}

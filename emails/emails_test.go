@@ -1,0 +1,82 @@
+package emails
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDataSet(t *testing.T) {
+	all := All()
+	if len(all) != 120 {
+		t.Fatalf("got %d emails, want 120", len(all))
+	}
+	counts := map[string]int{}
+	for i, e := range all {
+		if e.ID != i+1 {
+			t.Errorf("email %d has ID %d", i+1, e.ID)
+		}
+		if e.Body == "" || e.Subject == "" || e.From == "" {
+			t.Errorf("email %d has an empty field", e.ID)
+		}
+		if err := e.Truth.Valid(); err != nil {
+			t.Errorf("email %d: truth invalid: %v", e.ID, err)
+		}
+		if Normalize(e.Truth) != e.Truth {
+			t.Errorf("email %d: truth not in canonical form: %+v", e.ID, e.Truth)
+		}
+		counts[e.Truth.Urgency]++
+	}
+	for _, u := range Urgencies {
+		if counts[u] < 15 {
+			t.Errorf("only %d emails with urgency %s", counts[u], u)
+		}
+	}
+}
+
+func TestMarcus(t *testing.T) {
+	m, ok := ByID(35)
+	if !ok {
+		t.Fatal("no email 35")
+	}
+	if !strings.Contains(m.Body, "URGENT") || !strings.Contains(strings.ToLower(m.Body), "sleeping pad") {
+		t.Errorf("email 35 is not Marcus: %q", m.Body)
+	}
+	want := Answer{"return", "DR-131422", "Cloudrest Sleeping Pad", "normal"}
+	if m.Truth != want {
+		t.Errorf("Marcus truth = %+v, want %+v", m.Truth, want)
+	}
+	if _, ok := ByID(0); ok {
+		t.Error("ByID(0) found an email")
+	}
+	if _, ok := ByID(121); ok {
+		t.Error("ByID(121) found an email")
+	}
+}
+
+func TestAllIsACopy(t *testing.T) {
+	a := All()
+	a[0].Body = "changed"
+	if All()[0].Body == "changed" {
+		t.Error("All shares its backing array")
+	}
+}
+
+func TestNormalizeOrderNumber(t *testing.T) {
+	for in, want := range map[string]string{
+		"DR-123456": "DR-123456", "dr 123-456": "DR-123456", "#123456": "DR-123456",
+		"123456": "DR-123456", " DR123456 ": "DR-123456", "": "", "12345": "12345", "abc": "ABC",
+	} {
+		if got := NormalizeOrderNumber(in); got != want {
+			t.Errorf("NormalizeOrderNumber(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRules(t *testing.T) {
+	r := Rules()
+	for _, s := range []string{"URGENT", "deadline", "safety", "low", "normal", "high"} {
+		if !strings.Contains(r, s) {
+			t.Errorf("rules do not mention %q", s)
+		}
+	}
+}

@@ -1,0 +1,154 @@
+// Package event defines drill's run record: one ordered, append-only log of
+// typed events that every other view (summary, dashboard, journal, report)
+// folds over.
+//
+// It is a leaf package on purpose: the engine (workload, chain) writes to it
+// and scoring, tui, journal and report read it, so none of them need to import
+// the engine to understand a run.
+package event
+
+import (
+	"time"
+
+	"github.com/drill-dev/drill/emails"
+)
+
+// Kind names what happened.
+type Kind string
+
+// The kinds of event a run records.
+const (
+	// RunStart is the first event of every run; it carries RunInfo.
+	RunStart Kind = "run_start"
+	// OutageStart marks an outage window opening (scheduled or by hand); Fault and Rung say what and where.
+	OutageStart Kind = "outage_start"
+	// OutageEnd marks the outage window closing.
+	OutageEnd Kind = "outage_end"
+	// EmailSent is an email entering the chain.
+	EmailSent Kind = "email_sent"
+	// RungStart is a rung starting its call (all SDK retries included) for an email.
+	RungStart Kind = "rung_start"
+	// AttemptStart is one HTTP attempt leaving the SDK for the model.
+	AttemptStart Kind = "attempt_start"
+	// Fault is a fault applied to an HTTP attempt by the injector.
+	Fault Kind = "fault"
+	// AttemptEnd is one HTTP attempt finishing, with its Outcome.
+	AttemptEnd Kind = "attempt_end"
+	// RungSkipped is a rung passed over without a request because its breaker is open.
+	RungSkipped Kind = "rung_skipped"
+	// RungEnd is a rung's call finishing after all SDK retries, with its Outcome.
+	RungEnd Kind = "rung_end"
+	// BreakerChange is a breaker changing state; it carries Breaker.
+	BreakerChange Kind = "breaker"
+	// EmailDone is an email answered (or given up on); it carries Result.
+	EmailDone Kind = "email_done"
+	// Paused and Resumed mark arrivals being held and released by hand.
+	Paused  Kind = "paused"
+	Resumed Kind = "resumed"
+	// RunEnd is the last event of a run; Detail holds how it ended.
+	RunEnd Kind = "run_end"
+)
+
+// Outcome classifies how an attempt or a rung's call ended. Classes are by
+// behaviour (see DESIGN.md): the same timeout can surface as several Go types.
+type Outcome string
+
+// Outcome classes.
+const (
+	OK         Outcome = "ok"
+	Timeout    Outcome = "timeout"     // a time limit ran out (attempt or request scope)
+	HTTP5xx    Outcome = "http_5xx"    // the server answered 5xx
+	HTTP429    Outcome = "http_429"    // rate limited
+	HTTP4xx    Outcome = "http_4xx"    // the caller's fault; never trips a breaker
+	ConnError  Outcome = "conn_error"  // could not connect, reset, broken body
+	Invalid    Outcome = "invalid"     // a 200 whose answer did not parse
+	Canceled   Outcome = "canceled"    // the run ended (ceiling, Ctrl-C) while waiting
+	OtherError Outcome = "other_error" // anything else
+	// BreakerOpen is a rung skipped because its breaker was open: no request was sent.
+	BreakerOpen Outcome = "breaker_open"
+)
+
+// Transient reports whether an outcome is a failure that can go away on its
+// own (timeouts, connection errors, 5xx): the only failures a breaker counts.
+func (o Outcome) Transient() bool {
+	return o == Timeout || o == HTTP5xx || o == ConnError
+}
+
+// Served-by values of an email's result.
+const (
+	ServedPrimary = "primary"
+	ServedBackup  = "backup"
+	ServedCanned  = "canned"
+	ServedError   = "error"
+)
+
+// Run-end statuses, also used as the journal's summary status.
+const (
+	StatusCompleted   = "completed"
+	StatusInterrupted = "interrupted"
+	StatusFailed      = "failed"
+)
+
+// Event is one step of a run. Fields that do not apply to a Kind are zero and
+// omitted from JSON.
+type Event struct {
+	Seq  int64         `json:"seq"`   // position in the log, from 0
+	At   time.Duration `json:"at_ns"` // offset from the run's start
+	Kind Kind          `json:"kind"`
+
+	Email   int     `json:"email,omitempty"`   // 1-based email number
+	Rung    string  `json:"rung,omitempty"`    // primary, backup, canned
+	Model   string  `json:"model,omitempty"`   // model name the rung calls
+	Attempt int     `json:"attempt,omitempty"` // SDK retry count of the attempt: 0 is the first try
+	Outcome Outcome `json:"outcome,omitempty"` // attempt_end, rung_end
+	Status  int     `json:"status,omitempty"`  // HTTP status, when there was a response
+	Fault   string  `json:"fault,omitempty"`   // fault kind (fault, outage_start)
+	Detail  string  `json:"detail,omitempty"`  // error text, or how the run ended
+
+	Run     *RunInfo      `json:"run,omitempty"`     // run_start
+	Breaker *BreakerState `json:"breaker,omitempty"` // breaker
+	Result  *Result       `json:"result,omitempty"`  // email_done
+}
+
+// RunInfo is what a fold needs to know about a run's setup; the full
+// configuration lives in the journal header.
+type RunInfo struct {
+	Outage         string  `json:"outage"`           // busy, hang, none
+	Policy         string  `json:"policy"`           // preset name
+	Emails         int     `json:"emails"`           // emails to send
+	Rate           float64 `json:"rate"`             // emails per second
+	Target         string  `json:"target"`           // the rung whose model is broken
+	OutageFromS    float64 `json:"outage_from_s"`    // scheduled outage window
+	OutageToS      float64 `json:"outage_to_s"`      //
+	Follow         int     `json:"follow"`           // the email the summary follows
+	TimeLimitScope string  `json:"time_limit_scope"` // attempt or request
+	Rungs          []Rung  `json:"rungs"`            // the chain, in order
+}
+
+// Rung describes one rung of the chain for display.
+type Rung struct {
+	Name       string        `json:"name"`
+	Model      string        `json:"model,omitempty"`
+	TimeLimit  time.Duration `json:"time_limit_ns,omitempty"`
+	Retries    int           `json:"retries"`
+	HasBreaker bool          `json:"breaker"`
+}
+
+// BreakerState is a breaker's change of state with a snapshot of its window.
+type BreakerState struct {
+	Name       string `json:"name"`       // the rung it guards
+	From       string `json:"from"`       // closed, open, half-open
+	To         string `json:"to"`         //
+	Generation uint64 `json:"generation"` // increments on every change
+	Failures   int    `json:"failures"`   // failures counted in the window at the change
+	Successes  int    `json:"successes"`  // successes counted in the window at the change
+	Reason     string `json:"reason"`     // why it changed
+}
+
+// Result is how an email ended.
+type Result struct {
+	ServedBy string         `json:"served_by"`        // primary, backup, canned, error
+	Answer   *emails.Answer `json:"answer,omitempty"` // nil for canned and error
+	Reply    string         `json:"reply,omitempty"`  // the canned text, when canned
+	Wait     time.Duration  `json:"wait_ns"`          // from sent to done
+}

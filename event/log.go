@@ -1,0 +1,140 @@
+package event
+
+import (
+	"context"
+	"io"
+	"sync"
+	"time"
+)
+
+// Log is an ordered, append-only event log. Appending never blocks on a
+// reader; readers follow it with a Cursor at their own pace and never lose an
+// event. Events are never changed once appended, so the slices handed to
+// readers may be read without holding the lock.
+type Log struct {
+	mu     sync.Mutex
+	start  time.Time
+	events []Event
+	grown  chan struct{} // closed and replaced on every append
+	closed bool
+}
+
+// NewLog returns an empty log whose offsets count from start.
+func NewLog(start time.Time) *Log {
+	return &Log{start: start, grown: make(chan struct{})}
+}
+
+// Start is the time offsets count from.
+func (l *Log) Start() time.Time { return l.start }
+
+// Append stamps e with the next sequence number and its offset from the
+// start (now), appends it and returns the stamped event.
+func (l *Log) Append(e Event) Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e.At = time.Since(l.start)
+	// Offsets never run backwards, even if two goroutines race to the lock.
+	if n := len(l.events); n > 0 && e.At < l.events[n-1].At {
+		e.At = l.events[n-1].At
+	}
+	return l.appendLocked(e)
+}
+
+// AppendRecorded appends an event that already has its offset, such as one
+// read back from a journal. Its sequence number is reassigned.
+func (l *Log) AppendRecorded(e Event) Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.appendLocked(e)
+}
+
+func (l *Log) appendLocked(e Event) Event {
+	if l.closed {
+		return e
+	}
+	e.Seq = int64(len(l.events))
+	l.events = append(l.events, e)
+	close(l.grown)
+	l.grown = make(chan struct{})
+	return e
+}
+
+// Close marks the log complete: cursors return io.EOF once they have read
+// everything. Appends after Close are dropped.
+func (l *Log) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.closed {
+		l.closed = true
+		close(l.grown)
+	}
+}
+
+// Closed reports whether the log is complete.
+func (l *Log) Closed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closed
+}
+
+// Len is the number of events appended so far.
+func (l *Log) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.events)
+}
+
+// Events returns the events appended so far. The slice must not be modified.
+func (l *Log) Events() []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.events[:len(l.events):len(l.events)]
+}
+
+// since returns events from index i on, a channel closed when more arrive,
+// and whether the log is closed.
+func (l *Log) since(i int) ([]Event, <-chan struct{}, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(l.events)
+	if i > n {
+		i = n
+	}
+	return l.events[i:n:n], l.grown, l.closed
+}
+
+// Cursor returns a reader positioned at the first event.
+func (l *Log) Cursor() *Cursor { return &Cursor{log: l} }
+
+// Cursor reads a Log in order. A Cursor is for one goroutine.
+type Cursor struct {
+	log  *Log
+	next int
+}
+
+// Poll returns the events appended since the last read, without waiting.
+func (c *Cursor) Poll() []Event {
+	evs, _, _ := c.log.since(c.next)
+	c.next += len(evs)
+	return evs
+}
+
+// Next waits for events after the last read and returns them. It returns
+// io.EOF when the log is closed and fully read, or ctx's error.
+func (c *Cursor) Next(ctx context.Context) ([]Event, error) {
+	for {
+		evs, grown, closed := c.log.since(c.next)
+		if len(evs) > 0 {
+			c.next += len(evs)
+			return evs, nil
+		}
+		if closed {
+			return nil, io.EOF
+		}
+		select {
+		case <-grown:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}

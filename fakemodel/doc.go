@@ -1,0 +1,21 @@
+// Package fakemodel is drill's built-in OpenAI-compatible model server.
+//
+// It serves POST /v1/chat/completions (non-streamed and streamed as
+// server-sent events ending in "data: [DONE]", honouring response_format
+// json_schema and json_object) and GET /v1/models, with usage token counts in
+// every answer and errors in OpenAI's JSON shape and status codes.
+//
+// Two profiles stand in for real models: gpt-5.4-mini and gpt-5.4-nano. Each
+// really triages the email in the request's user message with its own
+// rule-based reading of the text — it never sees the data set's answer key.
+// mini follows the shop's written rules; nano uses cruder ones ("URGENT"
+// means high, a subtle deadline goes unnoticed), so most of its mistakes are
+// on urgency.
+//
+// Each call waits a latency drawn from a per-profile distribution, seeded by
+// (Options.Seed, model, request body, X-Stainless-Retry-Count), so a run
+// repeats exactly whatever the goroutine schedule. Waits use timers and honour
+// the request's context, so the server works in fake time inside a
+// testing/synctest bubble through Server.Transport, which calls the handler
+// in-process without sockets.
+package fakemodel

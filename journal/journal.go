@@ -1,0 +1,126 @@
+// Package journal is drill's run record on disk: the run's event log as JSON
+// Lines, written while the drill runs and read back by replay and reports.
+//
+// A journal has three kinds of line, each a JSON object with a "type":
+//
+//	{"type":"header","format":1,"drill_version":...,"config":{...},"start":...}
+//	{"type":"event","seq":0,"at_ns":0,"kind":"run_start",...}   one per event, in log order
+//	{"type":"summary","status":"completed","summary":{...}}      the run summary
+//
+// The writer flushes at least once a second, so a crash, a kill or Ctrl-C
+// leaves a journal that reads back up to its last whole line; a journal with
+// no summary line was cut short and its run counts as interrupted. No API key
+// or authorization header ever reaches a journal: the configuration is
+// scrubbed of secret-looking fields and every line of known secrets.
+package journal
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/drill-dev/drill/scoring"
+)
+
+// Format is the journal format version this package writes. Readers accept
+// this version and older ones, and refuse newer ones with ErrNewerFormat.
+const Format = 1
+
+// Line types.
+const (
+	TypeHeader  = "header"
+	TypeEvent   = "event"
+	TypeSummary = "summary"
+)
+
+// openaiModule is the SDK's module path, whose version the header records.
+const openaiModule = "github.com/openai/openai-go/v3"
+
+// openaiPinned is the SDK version go.mod pins, used when the binary carries no
+// build information (as in some test binaries).
+const openaiPinned = "v3.98.0"
+
+// Errors a reader returns, wrapped with the file name and line.
+var (
+	// ErrNotJournal means the input does not start with a journal header.
+	ErrNotJournal = errors.New("not a drill journal")
+	// ErrNewerFormat means the journal was written by a newer drill.
+	ErrNewerFormat = errors.New("journal format is newer than this drill reads")
+	// ErrCorrupt means a line in the middle of the journal cannot be read.
+	ErrCorrupt = errors.New("corrupt journal line")
+)
+
+// Header is a journal's first line: what wrote it and the full effective
+// configuration of the run.
+type Header struct {
+	Type            string          `json:"type"`
+	Format          int             `json:"format"`
+	DrillVersion    string          `json:"drill_version"`
+	GoVersion       string          `json:"go_version"`
+	OpenAIGoVersion string          `json:"openai_go_version"`
+	Start           time.Time       `json:"start"`
+	Config          json.RawMessage `json:"config,omitempty"`
+}
+
+// SummaryLine is a journal's last line: the run summary (the object
+// `drill run --json` prints) and how the run ended.
+type SummaryLine struct {
+	Type    string          `json:"type"`
+	Status  string          `json:"status"`
+	Summary scoring.Summary `json:"summary"`
+}
+
+// NewHeader returns a header for a run that started at start with the given
+// configuration, filled with this binary's versions. The configuration is
+// marshalled to JSON and scrubbed of secret-looking fields (see Scrub).
+func NewHeader(config any, start time.Time) (Header, error) {
+	h := Header{
+		Type:            TypeHeader,
+		Format:          Format,
+		DrillVersion:    DrillVersion(),
+		GoVersion:       runtime.Version(),
+		OpenAIGoVersion: OpenAIGoVersion(),
+		Start:           start,
+	}
+	if config != nil {
+		raw, err := json.Marshal(config)
+		if err != nil {
+			return Header{}, fmt.Errorf("journal: encoding the configuration: %w", err)
+		}
+		clean, err := Scrub(raw)
+		if err != nil {
+			return Header{}, err
+		}
+		h.Config = clean
+	}
+	return h, nil
+}
+
+// DrillVersion is the version of the running drill binary: its module
+// version from the build information, or "devel" for a local build.
+func DrillVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// OpenAIGoVersion is the version of openai-go linked into the binary, or the
+// version go.mod pins when the binary does not link it or carries no build
+// information.
+func OpenAIGoVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == openaiModule {
+				if d.Replace != nil && d.Replace.Version != "" {
+					return d.Replace.Version
+				}
+				return d.Version
+			}
+		}
+	}
+	return openaiPinned
+}

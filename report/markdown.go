@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// WriteMarkdown writes the report as Markdown to path, with its chart
+// images as PNG files in a directory beside it named after the file
+// ("report.md" → "report-charts/"), linked relatively so the Markdown
+// renders with its images wherever the two are copied together.
+func (r *Report) WriteMarkdown(path string) error {
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	chartDir := stem + "-charts"
+	if err := os.MkdirAll(filepath.Join(filepath.Dir(path), chartDir), 0o755); err != nil {
+		return fmt.Errorf("report: creating the chart directory: %w", err)
+	}
+	images := make([]runImages, len(r.Runs))
+	for i, run := range r.Runs {
+		c, err := RenderCharts(run)
+		if err != nil {
+			return err
+		}
+		names := [3]string{
+			fmt.Sprintf("run-%d-emails.png", i+1),
+			fmt.Sprintf("run-%d-attempts.png", i+1),
+			fmt.Sprintf("run-%d-waits.png", i+1),
+		}
+		for k, data := range [3][]byte{c.Emails, c.Attempts, c.Waits} {
+			if err := os.WriteFile(filepath.Join(filepath.Dir(path), chartDir, names[k]), data, 0o644); err != nil {
+				return fmt.Errorf("report: writing a chart: %w", err)
+			}
+		}
+		images[i] = runImages{
+			Emails:   chartDir + "/" + names[0],
+			Attempts: chartDir + "/" + names[1],
+			Waits:    chartDir + "/" + names[2],
+		}
+	}
+	var buf bytes.Buffer
+	r.markdown(&buf, images)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("report: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// runImages are where one run's charts are, as image sources.
+type runImages struct {
+	Emails, Attempts, Waits string
+}
+
+// markdown writes the report's text, linking charts at images.
+func (r *Report) markdown(w io.Writer, images []runImages) {
+	fmt.Fprintf(w, "# Drill report\n\n")
+	fmt.Fprintf(w, "%d run%s:", len(r.Runs), plural(len(r.Runs)))
+	for i, run := range r.Runs {
+		fmt.Fprintf(w, " %s `%s`", runTag(i), run.Path)
+		if i < len(r.Runs)-1 {
+			fmt.Fprint(w, ",")
+		}
+	}
+	fmt.Fprint(w, ".\n\n")
+
+	fmt.Fprintf(w, "## What differs between the runs\n\n%s\n\n", r.diffIntro())
+	if len(r.Diffs) > 0 {
+		mdTable(w, r.diffTable())
+	}
+
+	fmt.Fprintf(w, "## All runs\n\n")
+	mdTable(w, r.runsTable())
+	fmt.Fprintf(w, "Served counts cover every email; all 4 right counts emails never answered as wrong, with a Wilson 95%% interval. "+
+		"Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage, "+
+		"primary back after from its end.\n\n")
+
+	fmt.Fprintf(w, "## Paired comparisons\n\n%s\n\n", r.pairsIntro())
+	if len(r.Pairs) > 0 {
+		mdTable(w, r.pairsTable())
+	}
+
+	for i, run := range r.Runs {
+		fmt.Fprintf(w, "## %s: %s\n\n", runTag(i), mdEscape(run.Label()))
+		for _, f := range runFacts(run) {
+			fmt.Fprintf(w, "- %s\n", mdEscape(f))
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Email by email: each row one email, a bar from sent to answered coloured by who served it (blue primary, orange backup, grey canned, red error); the outage is shaded grey and the breaker's open periods red.\n\n")
+		fmt.Fprintf(w, "![%s: email by email](%s)\n\n", runTag(i), images[i].Emails)
+		fmt.Fprintf(w, "![%s: attempts per second to each model](%s)\n\n", runTag(i), images[i].Attempts)
+		fmt.Fprintf(w, "![%s: histogram of waits](%s)\n\n", runTag(i), images[i].Waits)
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// mdEscape escapes the characters that would break a Markdown table cell or
+// start unwanted formatting.
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", "\n", " ").Replace(s)
+}
+
+func mdTable(w io.Writer, t table) {
+	row := func(cells []string) {
+		fmt.Fprint(w, "|")
+		for _, c := range cells {
+			fmt.Fprintf(w, " %s |", mdEscape(c))
+		}
+		fmt.Fprintln(w)
+	}
+	row(t.Head)
+	fmt.Fprint(w, "|")
+	for range t.Head {
+		fmt.Fprint(w, " --- |")
+	}
+	fmt.Fprintln(w)
+	for _, r := range t.Rows {
+		row(r)
+	}
+	fmt.Fprintln(w)
+}

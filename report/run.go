@@ -1,0 +1,198 @@
+// Package report turns journals into drill reports: one self-contained HTML
+// file (charts inline) or Markdown with chart images beside it. Every figure
+// comes from scoring's fold — the one the live run and replay use — so a
+// number in a report is the number the drill showed.
+//
+// A report holds the chapter-style table across the runs, the settings that
+// differ between them, per run the email-by-email chart, attempts per second
+// to each model and a histogram of waits, and for runs of the same emails a
+// paired test of all-4-right (McNemar, exact) and the difference in median
+// wait during the outage.
+package report
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// Email is one email's course through a run, as the charts and paired tests
+// need it.
+type Email struct {
+	ID       int
+	Sent     time.Duration
+	Done     time.Duration // valid when Finished
+	Finished bool
+	ServedBy string // primary, backup, canned, error; "" when not finished
+	All4     bool   // all four fields right (false when not finished or not scored)
+}
+
+// Span is a period of a run, as offsets from its start.
+type Span struct {
+	Start, End time.Duration
+}
+
+// Run is one journal, folded for a report.
+type Run struct {
+	Path    string
+	Meta    journal.Meta
+	Info    event.RunInfo
+	Summary scoring.Summary // recomputed from the events
+	Windows []scoring.Window
+	Emails  []Email // in ID order
+	// BreakerOpen are the periods the broken rung's breaker was open
+	// (from opening to half-open or closed).
+	BreakerOpen []Span
+	// Attempts counts attempts started per whole second of the run, by model.
+	Attempts map[string][]int
+	// Waits are the waits of every finished email, in seconds, in ID order.
+	Waits []float64
+	End   time.Duration // offset of the last event
+}
+
+// Label names the run in tables and headings: its outage and policy.
+func (r *Run) Label() string {
+	o, p := r.Info.Outage, r.Info.Policy
+	if o == "" {
+		o = "?"
+	}
+	if p == "" {
+		p = "?"
+	}
+	return o + " / " + p
+}
+
+// Status is how the run ended: its journal's summary status, or interrupted
+// if the journal was cut short.
+func (r *Run) Status() string { return r.Meta.Status() }
+
+// Load reads the journal at path and folds it for a report, streaming.
+func Load(path string) (*Run, error) {
+	f := scoring.NewFold()
+	r := &Run{Path: path, Attempts: map[string][]int{}}
+	byID := map[int]*Email{}
+	var openSince *time.Duration
+	models := map[string]string{} // rung -> model, for attempts that carry no model
+	m, err := journal.Scan(path, func(e event.Event) error {
+		f.Add(e)
+		r.End = e.At
+		switch e.Kind {
+		case event.RunStart:
+			if e.Run != nil {
+				for _, rg := range e.Run.Rungs {
+					if rg.Model != "" {
+						models[rg.Name] = rg.Model
+					}
+				}
+			}
+		case event.EmailSent:
+			if _, ok := byID[e.Email]; !ok {
+				byID[e.Email] = &Email{ID: e.Email, Sent: e.At}
+			}
+		case event.AttemptStart:
+			model := e.Model
+			if model == "" {
+				model = models[e.Rung]
+			}
+			if model == "" {
+				model = e.Rung
+			}
+			sec := int(e.At / time.Second)
+			c := r.Attempts[model]
+			for len(c) <= sec {
+				c = append(c, 0)
+			}
+			c[sec]++
+			r.Attempts[model] = c
+		case event.BreakerChange:
+			if e.Breaker == nil || e.Breaker.Name != targetOf(f.Info) {
+				break
+			}
+			if e.Breaker.To == "open" {
+				if openSince == nil {
+					at := e.At
+					openSince = &at
+				}
+			} else if openSince != nil {
+				r.BreakerOpen = append(r.BreakerOpen, Span{*openSince, e.At})
+				openSince = nil
+			}
+		case event.EmailDone:
+			em := byID[e.Email]
+			if em == nil {
+				em = &Email{ID: e.Email, Sent: e.At}
+				byID[e.Email] = em
+			}
+			if em.Finished || e.Result == nil {
+				break
+			}
+			em.Finished, em.Done, em.ServedBy = true, e.At, e.Result.ServedBy
+			if truth, ok := emails.ByID(e.Email); ok && e.Result.Answer != nil {
+				em.All4 = scoring.Compare(*e.Result.Answer, truth.Truth).All()
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if openSince != nil {
+		r.BreakerOpen = append(r.BreakerOpen, Span{*openSince, r.End})
+	}
+	r.Meta = m
+	r.Info = f.Info
+	r.Summary = f.Summary()
+	r.Windows = f.Windows
+	for i := range r.Windows {
+		if r.Windows[i].End < 0 {
+			r.Windows[i].End = r.End
+		}
+	}
+	r.Emails = make([]Email, 0, len(byID))
+	for _, em := range byID {
+		r.Emails = append(r.Emails, *em)
+	}
+	slices.SortFunc(r.Emails, func(a, b Email) int { return a.ID - b.ID })
+	for _, em := range r.Emails {
+		if em.Finished {
+			r.Waits = append(r.Waits, (em.Done - em.Sent).Seconds())
+		}
+	}
+	return r, nil
+}
+
+func targetOf(info event.RunInfo) string {
+	if info.Target != "" {
+		return info.Target
+	}
+	return event.ServedPrimary
+}
+
+// LoadAll loads every journal, in order.
+func LoadAll(paths []string) ([]*Run, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("report: no journals given")
+	}
+	runs := make([]*Run, 0, len(paths))
+	for _, p := range paths {
+		r, err := Load(p)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// shortName is a journal's file name without its directory or extension.
+func shortName(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"math"
+	"slices"
+
+	"github.com/drill-dev/drill/scoring"
+)
+
+// McNemarExact is the two-sided exact McNemar test for paired yes/no
+// outcomes: b and c are the discordant pairs (yes in one run only, yes in the
+// other only). Under the null hypothesis each discordant pair goes either way
+// with probability ½, so the p-value is twice the smaller binomial tail,
+// capped at 1. It is 1 when there are no discordant pairs.
+func McNemarExact(b, c int) float64 {
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	k := min(b, c)
+	// Sum the tail in log space so large counts neither overflow nor underflow.
+	lnHalfN := float64(n) * math.Log(0.5)
+	lgN1, _ := math.Lgamma(float64(n + 1))
+	tail := 0.0
+	for i := 0; i <= k; i++ {
+		lgI, _ := math.Lgamma(float64(i + 1))
+		lgNI, _ := math.Lgamma(float64(n - i + 1))
+		tail += math.Exp(lgN1 - lgI - lgNI + lnHalfN)
+	}
+	return math.Min(1, 2*tail)
+}
+
+// Pair compares two runs of the same emails.
+type Pair struct {
+	A, B int // indices into the report's runs
+	// N is the number of emails both runs were given.
+	N int
+	// All4A and All4B are the shares of the N emails with all four fields
+	// right in each run (emails not finished count as wrong).
+	All4A, All4B float64
+	// OnlyA and OnlyB count emails right in one run and not the other: the
+	// discordant pairs the McNemar test uses.
+	OnlyA, OnlyB int
+	// P is the exact McNemar p-value.
+	P float64
+	// MedianWaitA and MedianWaitB are the median waits of emails sent during
+	// the outage (seconds), nil when a run had none.
+	MedianWaitA, MedianWaitB *float64
+}
+
+// DiffAll4 is B's all-4-right minus A's, as a share.
+func (p Pair) DiffAll4() float64 { return p.All4B - p.All4A }
+
+// DiffMedianWait is B's median wait in the outage minus A's, in seconds; ok
+// is false when either run had no outage waits.
+func (p Pair) DiffMedianWait() (float64, bool) {
+	if p.MedianWaitA == nil || p.MedianWaitB == nil {
+		return 0, false
+	}
+	return *p.MedianWaitB - *p.MedianWaitA, true
+}
+
+// sameEmails reports whether two runs were given the same emails.
+func sameEmails(a, b *Run) bool {
+	if len(a.Emails) == 0 || len(a.Emails) != len(b.Emails) {
+		return false
+	}
+	for i := range a.Emails {
+		if a.Emails[i].ID != b.Emails[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// Pairs compares every two runs of the same emails, in order.
+func Pairs(runs []*Run) []Pair {
+	var out []Pair
+	for i := range runs {
+		for j := i + 1; j < len(runs); j++ {
+			a, b := runs[i], runs[j]
+			if !sameEmails(a, b) {
+				continue
+			}
+			p := Pair{A: i, B: j, N: len(a.Emails)}
+			var rightA, rightB int
+			for k := range a.Emails {
+				ya, yb := a.Emails[k].All4, b.Emails[k].All4
+				if ya {
+					rightA++
+				}
+				if yb {
+					rightB++
+				}
+				switch {
+				case ya && !yb:
+					p.OnlyA++
+				case yb && !ya:
+					p.OnlyB++
+				}
+			}
+			p.All4A = float64(rightA) / float64(p.N)
+			p.All4B = float64(rightB) / float64(p.N)
+			p.P = McNemarExact(p.OnlyA, p.OnlyB)
+			p.MedianWaitA = a.Summary.MedianWaitOutageS
+			p.MedianWaitB = b.Summary.MedianWaitOutageS
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// median returns the median of values (not modified), NaN for none.
+func median(values []float64) float64 {
+	s := slices.Clone(values)
+	slices.Sort(s)
+	return scoring.Quantile(s, 0.5)
+}

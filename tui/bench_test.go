@@ -1,0 +1,38 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// BenchmarkEmailsPane renders the Emails pane (118×38 inside its box) with
+// 120 and with 10,000 emails, following the newest rows: the cost depends on
+// the rows on screen, not on the run's size.
+func BenchmarkEmailsPane(b *testing.B) {
+	st := asciiStyles()
+	for _, n := range []int{120, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			evs := synthRun(n)
+			s := newState()
+			s.addAll(evs)
+			now := evs[len(evs)-1].At
+			p := newEmailsPane()
+			b.ResetTimer()
+			for b.Loop() {
+				p.render(st, s, 118, 38, now)
+			}
+		})
+	}
+}
+
+// BenchmarkFrame renders a whole 160×48 frame mid-drill.
+func BenchmarkFrame(b *testing.B) {
+	m := modelAt(b, 120, 30*time.Second, 160, 48, &fakeControls{})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	for b.Loop() {
+		_ = m.View()
+	}
+}

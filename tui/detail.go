@@ -1,0 +1,115 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// renderDetail draws one email's detail: every attempt with its model,
+// start, duration, outcome and the breaker state it met, then its answer
+// beside the right answer with wrong fields marked.
+func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
+	r := s.row(id)
+	if r == nil {
+		return []string{fmt.Sprintf("email #%d has not been sent", id)}
+	}
+	e, known := emails.ByID(id)
+	var out []string
+	head := fmt.Sprintf("#%d", id)
+	if known {
+		head += fmt.Sprintf(" from %s: %q", e.From, e.Subject)
+	}
+	out = append(out, st.Bold.Render(head))
+	if r.done {
+		out = append(out, fmt.Sprintf("sent %.1f s · answered %.1f s · wait %.1f s · served by %s",
+			r.sent.Seconds(), r.end.Seconds(), (r.end-r.sent).Seconds(), r.servedBy))
+	} else {
+		out = append(out, fmt.Sprintf("sent %.1f s · waiting %.1f s", r.sent.Seconds(), (now-r.sent).Seconds()))
+	}
+	out = append(out, "", st.Dim.Render(fmt.Sprintf("%-8s %-16s %3s %8s %8s  %-14s %s", "rung", "model", "try", "start", "took", "outcome", "breaker met")))
+	if len(r.attempts) == 0 {
+		out = append(out, st.Dim.Render("no attempts yet"))
+	}
+	for _, a := range r.attempts {
+		if a.skipped {
+			out = append(out, fmt.Sprintf("%-8s %-16s %3s %7.1fs %8s  %-14s %s",
+				a.rung, a.model, "—", a.start.Seconds(), "—", "skipped", stateWord(stateOpen)))
+			continue
+		}
+		took, outcome := "…", "running"
+		if a.ended {
+			took = fmt.Sprintf("%.2fs", (a.end - a.start).Seconds())
+			outcome = string(a.outcome)
+			if a.status != 0 {
+				outcome += fmt.Sprintf(" %d", a.status)
+			}
+		} else {
+			took = fmt.Sprintf("%.1fs…", (now - a.start).Seconds())
+		}
+		if a.fault != "" {
+			outcome += " (" + a.fault + ")"
+		}
+		met := "no breaker"
+		if a.breaker != "" {
+			met = stateWord(a.breaker)
+		}
+		out = append(out, fmt.Sprintf("%-8s %-16s %3d %7.1fs %8s  %-14s %s",
+			a.rung, a.model, a.n, a.start.Seconds(), took, outcome, met))
+	}
+	res, done := s.fold.Result(id)
+	out = append(out, "")
+	if !done {
+		out = append(out, st.Dim.Render("no answer yet"))
+		return out
+	}
+	if res.Answer == nil {
+		what := "no answer (" + res.ServedBy + ")"
+		if res.Reply != "" {
+			what += ": " + res.Reply
+		}
+		out = append(out, what)
+		if known {
+			t := fieldValues(e.Truth)
+			for i, f := range scoring.FieldNames {
+				out = append(out, fmt.Sprintf("  %-14s %-24s %-24s %s", f, "—", value(t, i), st.Alert.Render("✗ wrong")))
+			}
+		}
+		return out
+	}
+	out = append(out, st.Dim.Render(fmt.Sprintf("  %-14s %-24s %-24s", "field", "answer", "right answer")))
+	got := fieldValues(*res.Answer)
+	if !known {
+		for i, f := range scoring.FieldNames {
+			out = append(out, fmt.Sprintf("  %-14s %-24s %-24s", f, value(got, i), "—"))
+		}
+		return out
+	}
+	truth := fieldValues(e.Truth)
+	m := scoring.Compare(*res.Answer, e.Truth)
+	for i, f := range scoring.FieldNames {
+		mark := st.Good.Render("✓ right")
+		if i < len(m) && !m[i] {
+			mark = st.Alert.Render("✗ wrong")
+		}
+		out = append(out, fmt.Sprintf("  %-14s %-24s %-24s %s", f, value(got, i), value(truth, i), mark))
+	}
+	return out
+}
+
+// fieldValues lists an answer's fields in the order of scoring.FieldNames.
+func fieldValues(a emails.Answer) []string {
+	return []string{a.Intent, a.OrderNumber, a.Product, a.Urgency}
+}
+
+func value(vs []string, i int) string {
+	if i < len(vs) {
+		if vs[i] == "" {
+			return "—"
+		}
+		return vs[i]
+	}
+	return "—"
+}

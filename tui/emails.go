@@ -1,0 +1,254 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/drill-dev/drill/emails"
+)
+
+// emailsPane is the lazy email timeline: it renders only the rows on screen
+// and caches the rows of answered emails, so its cost depends on the window,
+// not on how many emails the run has.
+type emailsPane struct {
+	top    int  // first row shown
+	sel    int  // selected row
+	follow bool // keep the newest rows in view
+
+	cache    map[int]cachedRow
+	cacheKey emailsCacheKey
+	vis      int // rows shown by the last render
+}
+
+type cachedRow struct {
+	version int
+	text    string
+}
+
+// emailsCacheKey is what a cached row's text depends on besides the row.
+type emailsCacheKey struct {
+	width int
+	axis  time.Duration
+	wins  int
+}
+
+func newEmailsPane() *emailsPane {
+	return &emailsPane{follow: true, cache: map[int]cachedRow{}}
+}
+
+// axis is the shared time axis of the Emails and Breaker panes: the planned
+// length of the run plus a tail, growing in 10 s steps if the run outlasts
+// it, so cached rows stay valid for long stretches.
+func axisFor(s *state, now time.Duration) time.Duration {
+	info := s.fold.Info
+	planned := 30 * time.Second
+	if info.Rate > 0 && info.Emails > 0 {
+		planned = time.Duration(float64(info.Emails)/info.Rate*float64(time.Second)) + 20*time.Second
+	}
+	if to := time.Duration(info.OutageToS * float64(time.Second)); to+20*time.Second > planned {
+		planned = to + 20*time.Second
+	}
+	a := max(planned, now, s.last)
+	step := 10 * time.Second
+	return (a + step - 1) / step * step
+}
+
+// scroll moves the selection by d rows; moving to the last row resumes
+// following the newest.
+func (p *emailsPane) scroll(d, n int) {
+	if n == 0 {
+		return
+	}
+	p.sel = min(max(p.sel+d, 0), n-1)
+	p.follow = p.sel == n-1 && d > 0
+}
+
+// clamp keeps the selection on screen for n rows and vis visible lines.
+func (p *emailsPane) clamp(n, vis int) {
+	if vis < 1 {
+		vis = 1
+	}
+	if n == 0 {
+		p.top, p.sel = 0, 0
+		return
+	}
+	if p.follow {
+		p.sel = n - 1
+	}
+	p.sel = min(max(p.sel, 0), n-1)
+	if p.sel < p.top {
+		p.top = p.sel
+	}
+	if p.sel >= p.top+vis {
+		p.top = p.sel - vis + 1
+	}
+	p.top = min(max(p.top, 0), max(n-vis, 0))
+}
+
+// senderWidth is the sender column's width for an inner width.
+func senderWidth(w int) int {
+	switch {
+	case w >= 100:
+		return 16
+	case w >= 70:
+		return 12
+	default:
+		return 8
+	}
+}
+
+// render draws the pane's content: a column header and the visible rows,
+// exactly h lines of w cells.
+func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []string {
+	if h <= 0 || w <= 0 {
+		return nil
+	}
+	axis := axisFor(s, now)
+	key := emailsCacheKey{width: w, axis: axis, wins: s.winStamp}
+	if key != p.cacheKey {
+		clear(p.cache)
+		p.cacheKey = key
+	}
+	sw := senderWidth(w)
+	fixed := 1 + 5 + 1 + sw + 1 + 6 + 1 + 6 + 1 + 1 + 1
+	bw := max(w-fixed, 1)
+
+	out := make([]string, 0, h)
+	head := fmt.Sprintf(" %5s %-*s %6s %6s %s ", "#", sw, "from", "sent", "wait", " ")
+	lo, hi := "0s", fmt.Sprintf("%.0fs", axis.Seconds())
+	axisLabel := lo + strings.Repeat(" ", max(bw-len(lo)-len(hi), 1)) + hi
+	out = append(out, st.Dim.Render(fit(head+axisLabel, w)))
+
+	vis := h - 1
+	p.vis = vis
+	n := len(s.rows)
+	p.clamp(n, vis)
+	for i := p.top; i < n && len(out) < h; i++ {
+		r := s.rows[i]
+		mark := " "
+		if i == p.sel && !p.follow {
+			mark = st.Selected.Render("›")
+		}
+		out = append(out, mark+p.rowText(st, s, r, sw, bw, axis, now))
+	}
+	if n == 0 {
+		out = append(out, st.Dim.Render(" waiting for the first email…"))
+	}
+	for len(out) < h {
+		out = append(out, "")
+	}
+	return out
+}
+
+// rowText renders one row (without its marker), from the cache when the
+// email is answered.
+func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now time.Duration) string {
+	if r.done {
+		if c, ok := p.cache[r.id]; ok && c.version == r.version {
+			return c.text
+		}
+	}
+	from := "—"
+	if e, ok := emails.ByID(r.id); ok {
+		from = e.From
+	}
+	end := now
+	tag := "…"
+	if r.done {
+		end = r.end
+		tag = tagFor(r.servedBy)
+	}
+	if end < r.sent {
+		end = r.sent
+	}
+	wait := (end - r.sent).Seconds()
+	ts, _ := st.served(r.servedBy)
+	text := fmt.Sprintf("%5d %s %5.1fs %5.1fs %s %s",
+		r.id, fit(from, sw), r.sent.Seconds(), wait, ts.Render(tag), p.bar(st, s, r, bw, axis, end))
+	if r.done {
+		p.cache[r.id] = cachedRow{version: r.version, text: text}
+	}
+	return text
+}
+
+// tagFor is the one-letter served-by tag written beside a bar.
+func tagFor(servedBy string) string {
+	switch servedBy {
+	case "primary":
+		return "P"
+	case "backup":
+		return "B"
+	case "canned":
+		return "C"
+	case "error":
+		return "E"
+	}
+	return "…"
+}
+
+// bar draws an email's span on the shared axis: its glyph and colour say
+// who served it; cells inside an outage window are dotted.
+func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Duration) string {
+	style, glyph := st.served(r.servedBy)
+	col := func(t time.Duration) int {
+		return int(int64(t) * int64(bw) / int64(axis))
+	}
+	from, to := col(r.sent), col(end)
+	from = min(max(from, 0), bw-1)
+	to = min(max(to, from), bw-1)
+	info := s.fold.Info
+	var sb strings.Builder
+	run := func(st lipgloss.Style, g rune, k int) {
+		if k > 0 {
+			sb.WriteString(st.Render(strings.Repeat(string(g), k)))
+		}
+	}
+	// Cells before and after the bar: blank, or dotted inside an outage.
+	gap := func(a, b int) {
+		k, dotted := 0, false
+		for c := a; c < b; c++ {
+			t := time.Duration(int64(axis) * int64(c) / int64(bw))
+			d := inWindows(s, t, axis, info.OutageToS)
+			if d != dotted && k > 0 {
+				if dotted {
+					run(st.Outage, '·', k)
+				} else {
+					sb.WriteString(strings.Repeat(" ", k))
+				}
+				k = 0
+			}
+			dotted = d
+			k++
+		}
+		if dotted {
+			run(st.Outage, '·', k)
+		} else if k > 0 {
+			sb.WriteString(strings.Repeat(" ", k))
+		}
+	}
+	gap(0, from)
+	run(style, glyph, to-from+1)
+	gap(to+1, bw)
+	return sb.String()
+}
+
+// inWindows reports whether t falls in an outage window; an open window
+// runs to its scheduled end if it has one, else to the axis end.
+func inWindows(s *state, t, axis time.Duration, toS float64) bool {
+	for _, w := range s.fold.Windows {
+		end := w.End
+		if end < 0 {
+			end = axis
+			if sched := time.Duration(toS * float64(time.Second)); sched > w.Start {
+				end = sched
+			}
+		}
+		if t >= w.Start && t < end {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap is every key the dashboard answers to. Live runs and replays show
+// different subsets in the help.
+type keyMap struct {
+	Quit   key.Binding
+	Pause  key.Binding
+	Outage key.Binding
+	Busy   key.Binding
+	Hang   key.Binding
+	Focus  key.Binding
+	Back   key.Binding
+	Up     key.Binding
+	Down   key.Binding
+	PgUp   key.Binding
+	PgDown key.Binding
+	Follow key.Binding
+	Open   key.Binding
+	Close  key.Binding
+	Help   key.Binding
+
+	// Replay only.
+	Play   key.Binding
+	Rewind key.Binding
+	Skip   key.Binding
+	Faster key.Binding
+	Slower key.Binding
+
+	live bool
+}
+
+func newKeyMap(live bool) keyMap {
+	return keyMap{
+		live:   live,
+		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume arrivals")),
+		Outage: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "start/end outage now")),
+		Busy:   key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "busy")),
+		Hang:   key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "hang")),
+		Focus:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		Back:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PgUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PgDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Follow: key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "follow newest")),
+		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "email detail")),
+		Close:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Play:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause/play")),
+		Rewind: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "back 5 s")),
+		Skip:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "ahead 5 s")),
+		Faster: key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
+		Slower: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "slower")),
+	}
+}
+
+// ShortHelp is the one-line help in the footer.
+func (k keyMap) ShortHelp() []key.Binding {
+	if k.live {
+		return []key.Binding{k.Quit, k.Pause, k.Outage, k.Focus, k.Open, k.Help}
+	}
+	return []key.Binding{k.Quit, k.Play, k.Rewind, k.Skip, k.Faster, k.Slower, k.Focus, k.Open, k.Help}
+}
+
+// FullHelp is the help shown after `?`.
+func (k keyMap) FullHelp() [][]key.Binding {
+	nav := []key.Binding{k.Focus, k.Back, k.Up, k.Down, k.PgUp, k.PgDown, k.Follow}
+	detail := []key.Binding{k.Open, k.Close, k.Help, k.Quit}
+	if k.live {
+		return [][]key.Binding{{k.Pause, k.Outage, k.Busy, k.Hang}, nav, detail}
+	}
+	return [][]key.Binding{{k.Play, k.Rewind, k.Skip, k.Faster, k.Slower}, nav, detail}
+}

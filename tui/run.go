@@ -1,0 +1,167 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/drill-dev/drill/event"
+)
+
+// Controls steer a live drill. *workload.Run satisfies it.
+type Controls interface {
+	// Stop cancels the drill: in-flight requests end, status interrupted.
+	Stop()
+	// Pause holds arrivals; Resume releases them; Paused reports which.
+	Pause()
+	Resume()
+	Paused() bool
+	// StartOutage starts an outage of kind (busy, hang) now; EndOutage
+	// ends the current one. Both are recorded like scheduled ones.
+	StartOutage(kind string) error
+	EndOutage()
+}
+
+// Source is what the live dashboard reads and steers.
+type Source struct {
+	// Log is the run's event log; the dashboard follows it with a cursor
+	// polled on a tick and never blocks the engine.
+	Log *event.Log
+	// Controls steer the run; nil makes the dashboard read-only.
+	Controls Controls
+}
+
+// Options set up the dashboard's terminal.
+type Options struct {
+	// Input and Output default to stdin and stdout.
+	Input  io.Reader
+	Output io.Writer
+	// Tick is how often the log is read; 150 ms if zero.
+	Tick time.Duration
+	// NoAltScreen draws in the normal screen instead of the alternate one.
+	NoAltScreen bool
+}
+
+// ReplayOptions set up a replay.
+type ReplayOptions struct {
+	Options
+	// Speed is the initial replay speed; 1 (real time) if zero.
+	Speed float64
+}
+
+// Run shows the dashboard for a live drill until the user quits. Quitting
+// (q, ctrl+c) while the drill runs stops it; when the drill ends the
+// dashboard stays on the final state with the summary row. If ctx ends
+// first the drill is stopped and ctx's error returned.
+func Run(ctx context.Context, src Source, opts Options) error {
+	if src.Log == nil {
+		return errors.New("dashboard: no event log")
+	}
+	feed := &liveFeed{log: src.Log, cur: src.Log.Cursor()}
+	err := runProgram(ctx, feed, src.Controls, opts)
+	if err != nil && src.Controls != nil && !src.Log.Closed() {
+		src.Controls.Stop()
+	}
+	return err
+}
+
+// Replay shows a recorded run's events as the live dashboard would, paced by
+// their recorded offsets: space pauses, ←/→ seek 5 s, +/- change the speed.
+func Replay(ctx context.Context, events []event.Event, opts ReplayOptions) error {
+	return runProgram(ctx, newReplayFeed(events, opts.Speed), nil, opts.Options)
+}
+
+func runProgram(ctx context.Context, feed feeder, ctl Controls, opts Options) error {
+	out := opts.Output
+	if out == nil {
+		out = os.Stdout
+	}
+	m := newModel(NewStyles(lipgloss.NewRenderer(out)), feed, ctl, opts.Tick)
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if !opts.NoAltScreen {
+		popts = append(popts, tea.WithAltScreen())
+	}
+	_, err := tea.NewProgram(m, popts...).Run()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrInterrupted):
+		// SIGINT reached the program rather than a ctrl+c key: same as quit.
+		if ctl != nil && !m.done {
+			ctl.Stop()
+		}
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return fmt.Errorf("dashboard: %w", err)
+}
+
+// replayFeed paces recorded events by their offsets on a replay clock that
+// the user can pause, seek and speed up.
+type replayFeed struct {
+	events  []event.Event
+	idx     int
+	pos     time.Duration // the replay clock
+	end     time.Duration // the last event's offset
+	speed   float64
+	paused  bool
+	lastT   time.Time
+	started bool
+	reset   bool // the clock went backwards: refold from the start
+}
+
+func newReplayFeed(events []event.Event, speed float64) *replayFeed {
+	if speed <= 0 {
+		speed = 1
+	}
+	f := &replayFeed{events: events, speed: speed}
+	if n := len(events); n > 0 {
+		f.end = events[n-1].At
+	}
+	return f
+}
+
+func (f *replayFeed) poll(t time.Time) ([]event.Event, time.Duration, bool) {
+	if f.started && !f.paused && t.After(f.lastT) {
+		f.pos += time.Duration(float64(t.Sub(f.lastT)) * f.speed)
+	}
+	f.started, f.lastT = true, t
+	f.pos = min(f.pos, f.end)
+	j := f.idx
+	for j < len(f.events) && f.events[j].At <= f.pos {
+		j++
+	}
+	evs := f.events[f.idx:j]
+	f.idx = j
+	return evs, f.pos, f.idx == len(f.events)
+}
+
+// seek moves the replay clock by d; going back makes the model refold.
+func (f *replayFeed) seek(d time.Duration) {
+	f.pos = min(max(f.pos+d, 0), f.end)
+	if d < 0 {
+		f.reset = true
+	}
+}
+
+func (f *replayFeed) setSpeed(s float64) {
+	f.speed = min(max(s, 0.25), 64)
+}
+
+func (f *replayFeed) status() string {
+	s := fmt.Sprintf("replay %g× %.1f/%.1f s", f.speed, f.pos.Seconds(), f.end.Seconds())
+	if f.paused {
+		s += " PAUSED"
+	}
+	return s
+}

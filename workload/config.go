@@ -1,0 +1,173 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/inject"
+)
+
+// Endpoint is where the models are. The zero value is the built-in fake
+// model, in-process.
+type Endpoint struct {
+	// BaseURL of an OpenAI-compatible API, e.g. https://api.openai.com/v1.
+	// Empty means the built-in fake model.
+	BaseURL string `json:"base_url,omitempty"`
+	// APIKey is sent as a bearer token. It is never serialised.
+	APIKey string `json:"-"`
+	// Transport overrides the HTTP transport below the SDK (tests use the
+	// fake model's in-process transport). Never serialised.
+	Transport http.RoundTripper `json:"-"`
+}
+
+// Config is a run's whole configuration. Durations are nanoseconds in JSON.
+type Config struct {
+	Emails       int           `json:"emails"`
+	Rate         float64       `json:"rate"` // emails per second
+	Outage       string        `json:"outage"`
+	OutageFrom   time.Duration `json:"outage_from_ns"`
+	OutageTo     time.Duration `json:"outage_to_ns"`
+	Target       string        `json:"target"` // the rung whose model breaks
+	Policy       Policy        `json:"policy"`
+	PrimaryModel string        `json:"primary_model"`
+	BackupModel  string        `json:"backup_model"`
+	Seed         int64         `json:"seed"`
+	Follow       int           `json:"follow"`
+	MaxDuration  time.Duration `json:"max_duration_ns"` // 0: outage end + 120 s
+	Endpoint     Endpoint      `json:"endpoint"`
+}
+
+// OutageNone is the outage kind for a drill without an outage.
+const OutageNone = "none"
+
+// OutageKinds lists the valid outage kinds, none included.
+func OutageKinds() []string { return append(inject.Kinds(), OutageNone) }
+
+// DefaultConfig is the chapter's lab drill: 120 emails at 2 a second, a busy
+// outage of the primary from 15 s to 40 s, the breaker policy, email 35
+// (Marcus) followed.
+func DefaultConfig() Config {
+	p, _ := Preset("breaker")
+	return Config{
+		Emails:       120,
+		Rate:         2,
+		Outage:       "busy",
+		OutageFrom:   15 * time.Second,
+		OutageTo:     40 * time.Second,
+		Target:       event.ServedPrimary,
+		Policy:       p,
+		PrimaryModel: fakemodel.ModelMini,
+		BackupModel:  fakemodel.ModelNano,
+		Seed:         1,
+		Follow:       35,
+	}
+}
+
+// Validate checks the configuration and says what is wrong with it.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Emails <= 0 || c.Emails > len(emails.All()) {
+		errs = append(errs, fmt.Errorf("emails must be between 1 and %d, got %d", len(emails.All()), c.Emails))
+	}
+	if !(c.Rate > 0) {
+		errs = append(errs, fmt.Errorf("rate must be above 0 emails per second, got %v", c.Rate))
+	}
+	if c.Outage != OutageNone {
+		if _, err := inject.Lookup(c.Outage); err != nil {
+			errs = append(errs, fmt.Errorf("%w, %s", err, OutageNone))
+		}
+	}
+	if c.OutageFrom < 0 || c.OutageTo <= c.OutageFrom {
+		errs = append(errs, fmt.Errorf("the outage must start at or after 0 s and before it ends (from %s, to %s)", c.OutageFrom, c.OutageTo))
+	}
+	if c.Target != event.ServedPrimary && c.Target != event.ServedBackup {
+		errs = append(errs, fmt.Errorf("outage target must be primary or backup, got %q", c.Target))
+	}
+	if c.Policy.Scope != chain.ScopeAttempt && c.Policy.Scope != chain.ScopeRequest {
+		errs = append(errs, fmt.Errorf("unknown time-limit scope %q (valid: attempt, request)", c.Policy.Scope))
+	}
+	for _, r := range c.rungPolicies() {
+		if r.p.TimeLimit < 0 {
+			errs = append(errs, fmt.Errorf("%s time limit must not be negative, got %s", r.name, r.p.TimeLimit))
+		}
+		if r.p.Retries < 0 {
+			errs = append(errs, fmt.Errorf("%s retries must not be negative, got %d", r.name, r.p.Retries))
+		}
+		if b := r.p.Breaker; b != nil {
+			if b.Trip.Failures <= 0 || b.Trip.Window < 0 || b.Cooldown <= 0 || b.ProbeTimeout < 0 {
+				errs = append(errs, fmt.Errorf("%s breaker: trip failures and cooldown must be above 0 and the window not negative", r.name))
+			}
+		}
+	}
+	if c.MaxDuration < 0 {
+		errs = append(errs, fmt.Errorf("max duration must not be negative, got %s", c.MaxDuration))
+	}
+	if c.Follow < 0 || c.Follow > c.Emails {
+		errs = append(errs, fmt.Errorf("follow must be an email number between 1 and %d (0 for none), got %d", c.Emails, c.Follow))
+	}
+	if u := c.Endpoint.BaseURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		errs = append(errs, fmt.Errorf("base URL must start with http:// or https://, got %q", u))
+	}
+	return errors.Join(errs...)
+}
+
+type namedRung struct {
+	name  string
+	model string
+	p     RungPolicy
+}
+
+// rungPolicies lists the model rungs in chain order.
+func (c Config) rungPolicies() []namedRung {
+	var rs []namedRung
+	if c.Policy.hasPrimary() {
+		rs = append(rs, namedRung{event.ServedPrimary, c.PrimaryModel, c.Policy.Primary})
+	}
+	if c.Policy.Backup != nil {
+		rs = append(rs, namedRung{event.ServedBackup, c.BackupModel, *c.Policy.Backup})
+	}
+	return rs
+}
+
+// Ceiling is the run's time limit: MaxDuration, or the outage's end plus
+// 120 s.
+func (c Config) Ceiling() time.Duration {
+	if c.MaxDuration > 0 {
+		return c.MaxDuration
+	}
+	end := c.OutageTo
+	if last := time.Duration(float64(c.Emails) / c.Rate * float64(time.Second)); last > end {
+		end = last
+	}
+	return end + 120*time.Second
+}
+
+// Info is what folds need to know about the run.
+func (c Config) Info() event.RunInfo {
+	info := event.RunInfo{
+		Outage:         c.Outage,
+		Policy:         c.Policy.Name,
+		Emails:         c.Emails,
+		Rate:           c.Rate,
+		Target:         c.Target,
+		OutageFromS:    c.OutageFrom.Seconds(),
+		OutageToS:      c.OutageTo.Seconds(),
+		Follow:         c.Follow,
+		TimeLimitScope: string(c.Policy.Scope),
+	}
+	for _, r := range c.rungPolicies() {
+		info.Rungs = append(info.Rungs, event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
+			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil})
+	}
+	if c.Policy.Canned {
+		info.Rungs = append(info.Rungs, event.Rung{Name: event.ServedCanned})
+	}
+	return info
+}

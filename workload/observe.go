@@ -1,0 +1,34 @@
+package workload
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/event"
+)
+
+// observer is the RoundTripper just below the SDK: it logs every HTTP
+// attempt's start and end, so retries are visible one by one.
+type observer struct {
+	run   context.Context // the run's context: its end is a cancellation, not a timeout
+	log   *event.Log
+	rung  string
+	model string
+	next  http.RoundTripper
+}
+
+func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
+	id, attempt := emailID(req.Context()), retryCount(req)
+	o.log.Append(event.Event{Kind: event.AttemptStart, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt})
+	resp, err := o.next.RoundTrip(req)
+	end := event.Event{Kind: event.AttemptEnd, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt}
+	switch {
+	case err != nil:
+		end.Outcome, end.Detail = chain.Classify(o.run, err), err.Error()
+	default:
+		end.Outcome, end.Status = chain.ClassifyStatus(resp.StatusCode), resp.StatusCode
+	}
+	o.log.Append(end)
+	return resp, err
+}

@@ -1,0 +1,373 @@
+// Package workload is one drill run: the arrival schedule, one goroutine
+// per email through the fallback chain, the outage schedule, and the run's
+// event log that every step appends to.
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// fakeBaseURL is the base URL the SDK is given for the in-process fake
+// model; no socket is ever opened for it.
+const fakeBaseURL = "http://fake-model.drill.invalid/v1"
+
+// Run is a drill in progress. Its methods are safe for concurrent use.
+type Run struct {
+	cfg      Config
+	log      *event.Log
+	injector *inject.Injector
+	chain    *chain.Chain
+	breakers []*breaker.Breaker
+
+	ctx    context.Context // ends when the run is over; cancels in-flight calls
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu            sync.Mutex
+	stopped       bool // Stop was called
+	paused        bool
+	resumed       chan struct{} // closed on Resume
+	outageActive  bool
+	outageByHand  bool
+	breakerTimers []*time.Timer
+
+	status string
+}
+
+type emailKey struct{}
+
+// emailID returns the email number a request's context carries.
+func emailID(ctx context.Context) int {
+	id, _ := ctx.Value(emailKey{}).(int)
+	return id
+}
+
+// Start validates cfg and starts the drill. It returns at once; the run
+// ends when every email is done, at the ceiling, on Stop, or when ctx ends.
+func Start(ctx context.Context, cfg Config) (*Run, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	r := &Run{cfg: cfg, log: event.NewLog(start), done: make(chan struct{})}
+	r.ctx, r.cancel = context.WithTimeout(ctx, cfg.Ceiling())
+
+	base, baseURL, key := cfg.Endpoint.Transport, cfg.Endpoint.BaseURL, cfg.Endpoint.APIKey
+	if baseURL == "" {
+		baseURL, key = fakeBaseURL, "drill-fake-model"
+		if base == nil {
+			base = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+		}
+	}
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	r.injector = inject.New(base, start, func(req *http.Request, kind string) {
+		r.log.Append(event.Event{Kind: event.Fault, Email: emailID(req.Context()), Rung: cfg.Target,
+			Attempt: retryCount(req), Fault: kind})
+	})
+	if cfg.Outage != OutageNone {
+		if err := r.injector.Add(inject.Window{Kind: cfg.Outage, From: cfg.OutageFrom, To: cfg.OutageTo}); err != nil {
+			return nil, err
+		}
+	}
+
+	r.chain = &chain.Chain{Canned: cfg.Policy.Canned, Hooks: r.hooks()}
+	for _, np := range cfg.rungPolicies() {
+		var rt http.RoundTripper = base
+		if np.name == cfg.Target {
+			rt = r.injector
+		}
+		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
+			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
+			Transport: &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt}}
+		if bp := np.p.Breaker; bp != nil {
+			rc.Breaker = r.newBreaker(np.name, *bp)
+			r.breakers = append(r.breakers, rc.Breaker)
+		}
+		r.chain.Rungs = append(r.chain.Rungs, chain.NewRung(rc))
+	}
+
+	info := cfg.Info()
+	r.log.Append(event.Event{Kind: event.RunStart, Run: &info})
+	go r.run(ctx)
+	return r, nil
+}
+
+func (r *Run) newBreaker(name string, p BreakerPolicy) *breaker.Breaker {
+	return breaker.New(breaker.Settings{
+		Name: name, Trip: p.Trip, Cooldown: p.Cooldown, ProbeTimeout: p.ProbeTimeout,
+		OnChange: func(ch breaker.Change) {
+			r.log.Append(event.Event{Kind: event.BreakerChange, Rung: name, Breaker: &event.BreakerState{
+				Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
+				Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
+			// Breakers move from open to half-open lazily, when asked; ask
+			// at the end of the cooldown so the log shows it on time.
+			if ch.To == breaker.Open {
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				b := r.breakerByName(name)
+				r.breakerTimers = append(r.breakerTimers, time.AfterFunc(p.Cooldown, func() { b.State() }))
+			}
+		},
+	})
+}
+
+func (r *Run) breakerByName(name string) *breaker.Breaker {
+	for _, b := range r.breakers {
+		if b.Name() == name {
+			return b
+		}
+	}
+	return nil
+}
+
+func (r *Run) hooks() chain.Hooks {
+	return chain.Hooks{
+		RungStart: func(ctx context.Context, rg *chain.Rung) {
+			r.log.Append(event.Event{Kind: event.RungStart, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model()})
+		},
+		RungSkipped: func(ctx context.Context, rg *chain.Rung) {
+			r.log.Append(event.Event{Kind: event.RungSkipped, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(),
+				Outcome: event.BreakerOpen})
+		},
+		RungEnd: func(ctx context.Context, rg *chain.Rung, o event.Outcome, err error) {
+			e := event.Event{Kind: event.RungEnd, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(), Outcome: o}
+			if err != nil {
+				e.Detail = err.Error()
+			}
+			r.log.Append(e)
+		},
+	}
+}
+
+// run drives arrivals and the outage schedule, then ends the run.
+func (r *Run) run(parent context.Context) {
+	defer close(r.done)
+	var wg sync.WaitGroup
+	if r.cfg.Outage != OutageNone {
+		wg.Go(r.scheduleOutage)
+	}
+	var emailsWG sync.WaitGroup
+	r.arrivals(&emailsWG)
+	emailsWG.Wait()
+
+	r.mu.Lock()
+	stopped := r.stopped
+	for _, t := range r.breakerTimers {
+		t.Stop()
+	}
+	r.mu.Unlock()
+	ceiling := errors.Is(r.ctx.Err(), context.DeadlineExceeded)
+	r.cancel() // ends the outage schedule and anything still hung
+	wg.Wait()
+
+	status, detail := event.StatusCompleted, "all emails done"
+	switch {
+	case stopped || (parent.Err() != nil && !ceiling):
+		status, detail = event.StatusInterrupted, "interrupted"
+	case ceiling:
+		detail = fmt.Sprintf("ceiling of %s reached: emails in flight cancelled", r.cfg.Ceiling())
+	}
+	r.log.Append(event.Event{Kind: event.RunEnd, Detail: detail})
+	r.log.Close()
+	r.mu.Lock()
+	r.status = status
+	r.mu.Unlock()
+}
+
+// arrivals sends the emails at the configured rate, holding while paused.
+func (r *Run) arrivals(wg *sync.WaitGroup) {
+	all := emails.All()
+	interval := time.Duration(float64(time.Second) / r.cfg.Rate)
+	due := r.log.Start()
+	for i := range r.cfg.Emails {
+		if !r.waitUntil(due) || !r.waitResumed() {
+			return
+		}
+		if now := time.Now(); now.After(due) {
+			due = now // a pause shifts the rest of the schedule
+		}
+		e := all[i]
+		sent := r.log.Append(event.Event{Kind: event.EmailSent, Email: e.ID})
+		wg.Go(func() { r.serve(e, sent.At) })
+		due = due.Add(interval)
+	}
+}
+
+func (r *Run) serve(e emails.Email, sentAt time.Duration) {
+	ctx := context.WithValue(r.ctx, emailKey{}, e.ID)
+	res := r.chain.Serve(ctx, e)
+	wait := time.Since(r.log.Start()) - sentAt
+	r.log.Append(event.Event{Kind: event.EmailDone, Email: e.ID,
+		Result: &event.Result{ServedBy: res.ServedBy, Answer: res.Answer, Reply: res.Reply, Wait: wait}})
+}
+
+// waitUntil sleeps until t; false if the run ended first.
+func (r *Run) waitUntil(t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return r.ctx.Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+// waitResumed holds while arrivals are paused; false if the run ended.
+func (r *Run) waitResumed() bool {
+	for {
+		r.mu.Lock()
+		paused, resumed := r.paused, r.resumed
+		r.mu.Unlock()
+		if !paused {
+			return r.ctx.Err() == nil
+		}
+		select {
+		case <-resumed:
+		case <-r.ctx.Done():
+			return false
+		}
+	}
+}
+
+// scheduleOutage logs the scheduled outage's start and end at their times.
+// The injector applies the window by itself; these events say so in the log.
+func (r *Run) scheduleOutage() {
+	start := r.log.Start()
+	if !r.waitUntil(start.Add(r.cfg.OutageFrom)) {
+		return
+	}
+	r.mu.Lock()
+	if !r.outageActive {
+		r.outageActive, r.outageByHand = true, false
+		r.log.Append(event.Event{Kind: event.OutageStart, Fault: r.cfg.Outage, Rung: r.cfg.Target})
+	}
+	r.mu.Unlock()
+	if !r.waitUntil(start.Add(r.cfg.OutageTo)) {
+		return
+	}
+	r.mu.Lock()
+	if r.outageActive && !r.outageByHand {
+		r.outageActive = false
+		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: r.cfg.Outage, Rung: r.cfg.Target})
+	}
+	r.mu.Unlock()
+}
+
+// StartOutage starts an outage of kind by hand, now, on the target rung's
+// model, recorded like a scheduled one. It lasts until EndOutage.
+func (r *Run) StartOutage(kind string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.outageActive {
+		return errors.New("an outage is already active")
+	}
+	now := time.Since(r.log.Start())
+	if err := r.injector.Add(inject.Window{Kind: kind, From: now, To: -1}); err != nil {
+		return err
+	}
+	r.outageActive, r.outageByHand = true, true
+	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: "by hand"})
+	return nil
+}
+
+// EndOutage ends the active outage, scheduled or by hand, now.
+func (r *Run) EndOutage() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.outageActive {
+		return
+	}
+	w, _ := r.injector.Active(time.Since(r.log.Start()))
+	r.injector.EndAt(time.Since(r.log.Start()))
+	r.outageActive = false
+	r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.Target, Detail: "by hand"})
+}
+
+// OutageActive reports whether an outage is active now.
+func (r *Run) OutageActive() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.outageActive
+}
+
+// Pause holds arrivals; emails already sent go on.
+func (r *Run) Pause() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.paused {
+		r.paused, r.resumed = true, make(chan struct{})
+		r.log.Append(event.Event{Kind: event.Paused})
+	}
+}
+
+// Resume releases arrivals; the rest of the schedule shifts by the pause.
+func (r *Run) Resume() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.paused {
+		r.paused = false
+		close(r.resumed)
+		r.log.Append(event.Event{Kind: event.Resumed})
+	}
+}
+
+// Paused reports whether arrivals are held.
+func (r *Run) Paused() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.paused
+}
+
+// Stop ends the run now: no more arrivals, in-flight calls are cancelled
+// (their emails count as errors), and the status is interrupted.
+func (r *Run) Stop() {
+	r.mu.Lock()
+	r.stopped = true
+	r.mu.Unlock()
+	r.cancel()
+}
+
+// Done is closed when the run has ended and its log is closed.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+// Log is the run's event log.
+func (r *Run) Log() *event.Log { return r.log }
+
+// Config is the run's configuration.
+func (r *Run) Config() Config { return r.cfg }
+
+// Wait waits for the run to end and returns its summary and status
+// (completed or interrupted).
+func (r *Run) Wait() (scoring.Summary, string, error) {
+	<-r.done
+	r.mu.Lock()
+	status := r.status
+	r.mu.Unlock()
+	return scoring.Summarize(r.log.Events()), status, nil
+}
+
+func retryCount(req *http.Request) int {
+	n, _ := strconv.Atoi(req.Header.Get("X-Stainless-Retry-Count"))
+	return n
+}
