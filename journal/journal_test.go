@@ -378,3 +378,24 @@ func TestSecretField(t *testing.T) {
 		}
 	}
 }
+
+func TestCutLineReported(t *testing.T) {
+	path := writeJournal(t, journaltest.Run(journaltest.Options{Emails: 5}), event.StatusCompleted)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut the 7th line in half.
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	cut := len(bytes.Join(lines[:6], nil)) + 10
+	if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, m, err := journal.Summarize(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Truncated || m.CutLine != 7 || m.Events != 5 {
+		t.Errorf("meta = %+v, want line 7 cut after 5 events", m)
+	}
+}

@@ -247,6 +247,7 @@ type Meta struct {
 	Header    Header
 	Summary   *SummaryLine // nil when the run was cut short
 	Truncated bool         // the last line was cut in the middle
+	CutLine   int          // the number of that cut line, when Truncated
 	Events    int          // events read
 }
 
@@ -292,6 +293,9 @@ func Scan(path string, fn func(event.Event) error) (Meta, error) {
 		m.Summary = &s
 	}
 	m.Truncated = r.Truncated()
+	if m.Truncated {
+		m.CutLine = r.Line()
+	}
 	return m, nil
 }
 

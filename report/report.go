@@ -87,7 +87,7 @@ func (r *Report) runsTable() table {
 		t.Rows = append(t.Rows, []string{
 			runTag(i), orDash(s.Outage), orDash(s.Policy),
 			fmt.Sprintf("%d / %d / %d / %d", s.Served.Primary, s.Served.Backup, s.Served.Canned, s.Served.Error),
-			fmt.Sprintf("%s (%s–%s)", pct(s.All4Right), pct(s.All4RightCI95[0]), pct(s.All4RightCI95[1])),
+			fmt.Sprintf("%s (%.0f–%s)", pct(s.All4Right), 100*s.All4RightCI95[0], pct(s.All4RightCI95[1])),
 			secs(s.MedianWaitOutageS), followed(s.Followed), fmt.Sprint(s.CallsToBrokenOutage),
 			secs(s.BreakerFirstOpenS), secs(s.PrimaryBackS), status,
 		})

@@ -57,8 +57,8 @@ var smallRuns = []struct {
 	file string
 	opts journaltest.Options
 }{
-	{"testdata/small-fallback.jsonl", journaltest.Options{Emails: 16, From: 2, To: 5, Follow: 6, Seed: 11}},
-	{"testdata/small-breaker.jsonl", journaltest.Options{Emails: 16, From: 2, To: 5, Follow: 6, Breaker: true, Seed: 11}},
+	{"testdata/small-fallback.jsonl", journaltest.Options{Emails: 20, From: 2, To: 8, Follow: 6, Seed: 11}},
+	{"testdata/small-breaker.jsonl", journaltest.Options{Emails: 20, From: 2, To: 8, Follow: 6, Breaker: true, Seed: 11}},
 }
 
 func smallPaths(t *testing.T) []string {
@@ -139,7 +139,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	if n := strings.Count(html, `: email by email" src="data:image/png;base64,`); n != 2 {
 		t.Errorf("%d email-by-email charts, want 2", n)
 	}
-	for _, want := range []string{"p (McNemar, exact)", "What differs between the runs", "<td>breaker</td>", "fallback + breaker"} {
+	for _, want := range []string{"p (McNemar, exact)", "What differs between the runs", "<td>breaker</td>", "fallback &#43; breaker"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("HTML lacks %q", want)
 		}
@@ -179,7 +179,7 @@ func TestPairsAndDifferences(t *testing.T) {
 	}
 	p := rep.Pairs[0]
 	a, b := rep.Runs[0], rep.Runs[1]
-	if p.N != 16 || math.Abs(p.All4A-a.Summary.All4Right) > 1e-3 || math.Abs(p.All4B-b.Summary.All4Right) > 1e-3 {
+	if p.N != 20 || math.Abs(p.All4A-a.Summary.All4Right) > 1e-3 || math.Abs(p.All4B-b.Summary.All4Right) > 1e-3 {
 		t.Errorf("pair %+v disagrees with the summaries (%v, %v)", p, a.Summary.All4Right, b.Summary.All4Right)
 	}
 	names := map[string]bool{}

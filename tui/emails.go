@@ -93,7 +93,7 @@ func senderWidth(w int) int {
 	switch {
 	case w >= 100:
 		return 16
-	case w >= 70:
+	case w >= 60:
 		return 12
 	default:
 		return 8

@@ -25,19 +25,12 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 	if len(by) > 0 {
 		out = append(out, wrapSegments(by, " · ", w)...)
 	}
-	var fields []string
-	for _, f := range scoring.FieldNames {
-		if q.N == 0 {
-			fields = append(fields, f+" —")
-			continue
-		}
-		fields = append(fields, fmt.Sprintf("%s %d%%", f, pct(q.Fields[f], q.N)))
-	}
-	out = append(out, wrapSegments(fields, "  ", w)...)
-	waits := "outage waits: none yet"
+	waits := "outage wait: none yet"
 	if n := len(s.fold.WaitsOutage()); n > 0 && s.summary.MedianWaitOutageS != nil && s.summary.P95WaitOutageS != nil {
-		waits = fmt.Sprintf("outage waits: median %.1f s  p95 %.1f s  (n=%d)",
-			*s.summary.MedianWaitOutageS, *s.summary.P95WaitOutageS, n)
+		waits = fmt.Sprintf("outage wait: median %.1f s, p95 %.1f s", *s.summary.MedianWaitOutageS, *s.summary.P95WaitOutageS)
+		if n := fmt.Sprintf(" (n=%d)", n); len(waits)+len(n) <= w {
+			waits += n
+		}
 	}
 	out = append(out, waits)
 	sv := s.fold.Served()
@@ -48,6 +41,15 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 		st.Canned.Render("▒") + fmt.Sprintf(" canned %d", sv.Canned),
 		st.Error.Render("×") + fmt.Sprintf(" error %d", sv.Error),
 	}, "  ", w)...)
+	var fields []string
+	for _, f := range scoring.FieldNames {
+		if q.N == 0 {
+			fields = append(fields, f+" —")
+			continue
+		}
+		fields = append(fields, fmt.Sprintf("%s %d%%", f, pct(q.Fields[f], q.N)))
+	}
+	out = append(out, wrapSegments(fields, "  ", w)...)
 	return out
 }
 

@@ -40,7 +40,7 @@ func TestSmokeLiveDrill(t *testing.T) {
 	m := newModel(asciiStyles(), &liveFeed{log: run.Log(), cur: run.Log().Cursor()}, run, 50*time.Millisecond)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("Summary")) && bytes.Contains(b, []byte("ENDED completed"))
+		return bytes.Contains(b, []byte("Summary")) && bytes.Contains(b, []byte("ENDED"))
 	}, teatest.WithDuration(25*time.Second), teatest.WithCheckInterval(50*time.Millisecond))
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))

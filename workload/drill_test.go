@@ -28,17 +28,35 @@ type chapterRow struct {
 	all4           band
 	marcus         *band // hang rows: email 35's wait
 	marcusServedBy string
+	// ours, when set, replaces the backup band: the row's backup count
+	// differs from the chapter's for a mechanical reason given in why.
+	ours *band
+	why  string
 }
 
+// Two rows serve more emails from the backup than the chapter did, because
+// drill's breaker follows the engine issue's rules where the chapter's lab
+// breaker did not (measured by switching each rule off in turn: with it
+// off, the row lands in the chapter's band and the other row leaves it).
+const (
+	whySingleProbe = "half-open lets exactly one probe through; the probe sent at 38.5 s starts inside the hang, " +
+		"waits 5 s, retries after the outage and closes the breaker at about 45 s, so every email in between goes to " +
+		"the backup. The chapter's breaker let all callers through when half-open (emails sent from 38.4 s retried " +
+		"into a healthy primary), which gives 44"
+	whyGeneration = "the generation counter drops failures of calls that started before the trip, so they do not " +
+		"re-arm the 5 s cooldown; the breaker probes at 40.5 s and closes at 41.6 s. Counting those stale " +
+		"failures, as the chapter's breaker did, keeps it open until about 46 s and gives 58-72"
+)
+
 var chapterRows = []chapterRow{
-	{"busy", "primary-only", band{0, 0}, band{44, 50}, band{0.9, 1.8}, band{138, 152}, nil, band{0.52, 0.64}, nil, ""},
-	{"busy", "fallback", band{44, 50}, band{0, 0}, band{1.8, 3.2}, band{138, 152}, nil, band{0.80, 0.96}, nil, ""},
-	{"busy", "breaker", band{52, 68}, band{0, 0}, band{0.7, 1.6}, band{20, 40}, &band{2.8, 3.9}, band{0.80, 0.96}, nil, ""},
-	{"busy", "fail-fast", band{55, 70}, band{0, 0}, band{0.7, 1.6}, band{6, 15}, &band{1.5, 2.6}, band{0.80, 0.96}, nil, ""},
-	{"hang", "primary-only", band{0, 0}, band{26, 31}, band{15.5, 17.0}, band{105, 125}, nil, band{0.68, 0.80}, &band{15.5, 17.0}, "error"},
-	{"hang", "fallback", band{26, 31}, band{0, 0}, band{16.5, 18.5}, band{105, 125}, nil, band{0.80, 0.96}, &band{16.8, 19.0}, "backup"},
-	{"hang", "breaker", band{38, 50}, band{0, 0}, band{16.0, 18.5}, band{90, 112}, &band{17.6, 19.2}, band{0.80, 0.96}, &band{16.5, 19.0}, "backup"},
-	{"hang", "fail-fast", band{58, 72}, band{0, 0}, band{0.8, 2.0}, band{8, 16}, &band{4.0, 5.6}, band{0.80, 0.96}, &band{3.5, 5.0}, "backup"},
+	{"busy", "primary-only", band{0, 0}, band{44, 50}, band{0.9, 1.8}, band{138, 152}, nil, band{0.52, 0.64}, nil, "", nil, ""},
+	{"busy", "fallback", band{44, 50}, band{0, 0}, band{1.8, 3.2}, band{138, 152}, nil, band{0.80, 0.96}, nil, "", nil, ""},
+	{"busy", "breaker", band{52, 68}, band{0, 0}, band{0.7, 1.6}, band{20, 40}, &band{2.8, 3.9}, band{0.80, 0.96}, nil, "", nil, ""},
+	{"busy", "fail-fast", band{55, 70}, band{0, 0}, band{0.7, 1.6}, band{6, 15}, &band{1.5, 2.6}, band{0.80, 0.96}, nil, "", nil, ""},
+	{"hang", "primary-only", band{0, 0}, band{26, 31}, band{15.5, 17.0}, band{105, 125}, nil, band{0.68, 0.80}, &band{15.5, 17.0}, "error", nil, ""},
+	{"hang", "fallback", band{26, 31}, band{0, 0}, band{16.5, 18.5}, band{105, 125}, nil, band{0.80, 0.96}, &band{16.8, 19.0}, "backup", nil, ""},
+	{"hang", "breaker", band{38, 50}, band{0, 0}, band{16.0, 18.5}, band{90, 112}, &band{17.6, 19.2}, band{0.80, 0.96}, &band{16.5, 19.0}, "backup", &band{48, 56}, whySingleProbe},
+	{"hang", "fail-fast", band{58, 72}, band{0, 0}, band{0.8, 2.0}, band{8, 16}, &band{4.0, 5.6}, band{0.80, 0.96}, &band{3.5, 5.0}, "backup", &band{50, 60}, whyGeneration},
 }
 
 // runDrill runs cfg to its end inside the current synctest bubble.
@@ -90,7 +108,12 @@ func TestChapterEightRuns(t *testing.T) {
 				if s.Served.Total() != s.Emails || s.Emails != 120 {
 					t.Errorf("served %+v adds up to %d, want all %d emails", s.Served, s.Served.Total(), s.Emails)
 				}
-				check("backup served", float64(s.Served.Backup), row.backup)
+				if row.ours != nil {
+					t.Logf("backup served %d (chapter band %v–%v): %s", s.Served.Backup, row.backup.lo, row.backup.hi, row.why)
+					check("backup served", float64(s.Served.Backup), *row.ours)
+				} else {
+					check("backup served", float64(s.Served.Backup), row.backup)
+				}
 				check("errors", float64(s.Served.Error), row.errors)
 				check("median wait in outage", deref(s.MedianWaitOutageS), row.medianWait)
 				check("calls to broken", float64(s.CallsToBrokenOutage), row.calls)
@@ -179,7 +202,7 @@ func TestStopCancelsHungRequests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Second)
+		time.Sleep(20*time.Second + 250*time.Millisecond)
 		stoppedAt := time.Since(r.Log().Start())
 		r.Stop()
 		s, status, _ := r.Wait()
@@ -236,7 +259,7 @@ func TestContextCancelIsInterrupted(t *testing.T) {
 func TestOutageByHandAndPause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := chapterConfig(t, "none", "breaker")
-		cfg.Emails = 20
+		cfg.Emails, cfg.Follow = 20, 1
 		r, err := Start(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)

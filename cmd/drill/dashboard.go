@@ -8,7 +8,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/charmbracelet/bubbles/progress"
+	bprogress "github.com/charmbracelet/bubbles/progress"
 	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
@@ -56,8 +56,8 @@ func newCompareProgress(w io.Writer, total int) (update func(done int), stop fun
 		return func(int) {}, func() {}
 	}
 	out := termenv.NewOutput(w)
-	bar := progress.New(progress.WithDefaultGradient(), progress.WithWidth(40),
-		progress.WithColorProfile(out.EnvColorProfile()))
+	bar := bprogress.New(bprogress.WithDefaultGradient(), bprogress.WithWidth(40),
+		bprogress.WithColorProfile(out.EnvColorProfile()))
 	var mu sync.Mutex
 	stopped := false
 	update = func(done int) {

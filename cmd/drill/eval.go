@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/spf13/cobra"
+
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/triage"
+)
+
+func newEvalCmd() *cobra.Command {
+	var (
+		models       []string
+		baseURL      string
+		concurrency  int
+		asJSON       bool
+		showMisses   bool
+		seed         int64
+		latencyScale float64
+	)
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Measure answer quality: the 120 emails, no outage, through one or more models",
+		Long: `eval sends the 120 support emails, with no outage, to a model through the
+openai-go SDK and prints the quality table: all four fields right with a Wilson
+95 % interval, each field's accuracy and the misses by field. A malformed
+answer counts as wrong on every field and is listed.
+
+By default it uses the built-in fake model, started in-process on a free
+loopback port. With --base-url it calls that OpenAI-compatible endpoint, with
+the key from OPENAI_API_KEY, and passes model names through unchecked.`,
+		Example: `  drill eval
+  drill eval --model all --json
+  OPENAI_API_KEY=... drill eval --base-url https://api.openai.com/v1 --model gpt-5.4-mini`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg := evalConfig{
+				Models: models, BaseURL: baseURL, Concurrency: concurrency, JSON: asJSON, Misses: showMisses,
+				Fake: fakemodel.Options{Seed: seed, LatencyScale: latencyScale, NoLatency: latencyScale == 0},
+			}
+			return runEval(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&models, "model", []string{fakemodel.ModelMini}, `model to evaluate; repeatable, or "all" for every built-in profile`)
+	f.StringVar(&baseURL, "base-url", "", "OpenAI-compatible endpoint (default: the built-in fake model on a free loopback port)")
+	f.IntVar(&concurrency, "concurrency", 16, "calls in flight at once")
+	f.BoolVar(&asJSON, "json", false, "print a JSON array, one object per model")
+	f.BoolVar(&showMisses, "misses", false, "list every email answered wrong")
+	f.Int64Var(&seed, "seed", fakemodel.DefaultSeed, "latency seed of the built-in fake model")
+	f.Float64Var(&latencyScale, "latency-scale", 1, "built-in fake model: multiply its latencies (0 = answer at once)")
+	return cmd
+}
+
+// evalConfig is what drill eval was asked to do.
+type evalConfig struct {
+	Models      []string
+	BaseURL     string
+	Concurrency int
+	JSON        bool
+	Misses      bool
+	Fake        fakemodel.Options
+}
+
+// evalOutcome is one model's evaluation.
+type evalOutcome struct {
+	Result  scoring.QualityResult
+	Misses  []scoring.Miss
+	Invalid []triage.Result
+}
+
+func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	models, err := evalModels(cfg.Models, cfg.BaseURL == "")
+	if err != nil {
+		return err
+	}
+	if cfg.Concurrency < 1 {
+		return usagef("--concurrency must be at least 1, got %d", cfg.Concurrency)
+	}
+	if cfg.Fake.LatencyScale < 0 {
+		return usagef("--latency-scale must not be negative, got %g", cfg.Fake.LatencyScale)
+	}
+
+	var opts []option.RequestOption
+	source := cfg.BaseURL
+	if cfg.BaseURL == "" {
+		url, stop, err := startFakeModel(cfg.Fake)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		opts = append(opts, option.WithBaseURL(url), option.WithAPIKey("drill-built-in"))
+		source = fmt.Sprintf("the built-in fake model (seed %d)", cfg.Fake.Seed)
+	} else {
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(os.Getenv("OPENAI_API_KEY")))
+	}
+	client := openai.NewClient(opts...)
+
+	all := emails.All()
+	var outcomes []evalOutcome
+	for _, m := range models {
+		results, err := triage.Evaluate(ctx, client, m, all, cfg.Concurrency)
+		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			return err
+		}
+		o := evalOutcome{}
+		q := scoring.Quality{Model: m}
+		failed := 0
+		var firstErr error
+		for _, r := range results {
+			q.Add(r.Email.ID, r.Answer, r.Email.Truth, r.Err != nil)
+			if r.Err != nil {
+				o.Invalid = append(o.Invalid, r)
+				if !triage.IsInvalid(r.Err) {
+					failed++
+					if firstErr == nil {
+						firstErr = r.Err
+					}
+				}
+			}
+		}
+		if failed == len(results) && failed > 0 {
+			return fmt.Errorf("model %s: every call failed; first error: %w", m, firstErr)
+		}
+		o.Result, o.Misses = q.Result(), q.Misses()
+		outcomes = append(outcomes, o)
+	}
+
+	for _, o := range outcomes {
+		for _, r := range o.Invalid {
+			if cfg.JSON {
+				fmt.Fprintf(stderr, "drill eval: %s: email %d counted wrong on every field: %s\n", o.Result.Model, r.Email.ID, oneLine(r.Err))
+			}
+		}
+	}
+	if cfg.JSON {
+		res := make([]scoring.QualityResult, len(outcomes))
+		for i, o := range outcomes {
+			res[i] = o.Result
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return writeEvalTable(stdout, outcomes, source, cfg.Misses)
+}
+
+// evalModels expands "all" and, for the built-in fake model, checks names.
+func evalModels(names []string, builtIn bool) ([]string, error) {
+	var out []string
+	for _, n := range names {
+		for _, m := range strings.Split(n, ",") {
+			m = strings.TrimSpace(m)
+			switch {
+			case m == "":
+				continue
+			case m == "all":
+				out = append(out, fakemodel.Models()...)
+			case builtIn && !slices.Contains(fakemodel.Models(), m):
+				return nil, usagef("unknown model %q: the built-in fake model serves %s (or --model all); use --base-url for another endpoint",
+					m, strings.Join(fakemodel.Models(), ", "))
+			default:
+				out = append(out, m)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, usagef("no model given: use --model NAME (built-in: %s, or all)", strings.Join(fakemodel.Models(), ", "))
+	}
+	var uniq []string
+	for _, m := range out {
+		if !slices.Contains(uniq, m) {
+			uniq = append(uniq, m)
+		}
+	}
+	return uniq, nil
+}
+
+// startFakeModel serves the built-in fake model on a free loopback port and
+// returns its base URL and a function that stops it.
+func startFakeModel(opts fakemodel.Options) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("starting the built-in fake model: %w", err)
+	}
+	srv := &http.Server{Handler: fakemodel.New(opts), ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String() + "/v1/", func() { srv.Close() }, nil
+}
+
+func writeEvalTable(w io.Writer, outcomes []evalOutcome, source string, showMisses bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "Answered by\tAll 4 right\t%s\n", strings.Join(scoring.FieldNames[:], "\t"))
+	for _, o := range outcomes {
+		r := o.Result
+		row := []string{r.Model, fmt.Sprintf("%s (%s-%s)", pct(r.All4Right), pctN(r.All4RightCI95[0]), pct(r.All4RightCI95[1]))}
+		for _, f := range scoring.FieldNames {
+			row = append(row, pct(r.Fields[f]))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "Misses by field\t%s\tinvalid\n", strings.Join(scoring.FieldNames[:], "\t"))
+	for _, o := range outcomes {
+		r := o.Result
+		row := []string{r.Model}
+		for _, f := range scoring.FieldNames {
+			row = append(row, fmt.Sprint(r.MissesByField[f]))
+		}
+		row = append(row, fmt.Sprint(r.Invalid))
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	n := 0
+	if len(outcomes) > 0 {
+		n = outcomes[0].Result.Emails
+	}
+	fmt.Fprintf(w, "\n%d emails, no outage, answered by %s; all 4 right with a Wilson 95%% interval.\n", n, source)
+	for _, o := range outcomes {
+		if len(o.Invalid) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nInvalid answers from %s (counted wrong on every field):\n", o.Result.Model)
+		for _, r := range o.Invalid {
+			fmt.Fprintf(w, "  email %3d: %s\n", r.Email.ID, oneLine(r.Err))
+		}
+	}
+	if showMisses {
+		for _, o := range outcomes {
+			fmt.Fprintf(w, "\nMisses of %s:\n", o.Result.Model)
+			for _, m := range o.Misses {
+				if m.Invalid {
+					fmt.Fprintf(w, "  email %3d: invalid answer\n", m.Email)
+					continue
+				}
+				var parts []string
+				for _, f := range m.Wrong {
+					parts = append(parts, fmt.Sprintf("%s %q, right %q", f, m.Got.Field(f), m.Truth.Field(f)))
+				}
+				fmt.Fprintf(w, "  email %3d: %s\n", m.Email, strings.Join(parts, "; "))
+			}
+		}
+	}
+	return nil
+}
+
+func pct(x float64) string  { return fmt.Sprintf("%.0f%%", x*100) }
+func pctN(x float64) string { return fmt.Sprintf("%.0f", x*100) }
+
+func oneLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		return fmt.Sprintf("HTTP %d: %s", apiErr.StatusCode, apiErr.Message)
+	}
+	s := strings.Join(strings.Fields(err.Error()), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}

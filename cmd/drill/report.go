@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/drill-dev/drill/report"
+)
+
+func newReportCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "report FILE... -o report.html",
+		Short: "Turn recorded drills into an HTML or Markdown report",
+		Long: `Turn journals written by --record into one report: the chapter-style table
+across the runs, the settings that differ between them, per run the
+email-by-email chart, attempts per second to each model and a histogram of
+waits, and for runs of the same emails the paired test of all-4-right
+(McNemar, exact) and the difference in median wait during the outage.
+
+-o report.html writes one self-contained HTML file (charts inline, no network
+needed to open it); -o report.md writes Markdown with its chart images in a
+directory beside it (report-charts/). A directory argument stands for the
+journals (*.jsonl) in it.`,
+		Example: `  drill compare --record runs/
+  drill report runs/*.jsonl -o report.html
+  drill report runs/ -o report.md`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			paths, err := expandJournalArgs(args)
+			if err != nil {
+				return err
+			}
+			rep, err := report.Build(paths)
+			if err != nil {
+				return journalInputError(err)
+			}
+			if err := rep.WriteFile(out); err != nil {
+				if errors.Is(err, report.ErrFormat) {
+					return usageError{err}
+				}
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%d run%s)\n", out, len(rep.Runs), map[bool]string{true: "", false: "s"}[len(rep.Runs) == 1])
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "report.html", "the report to write: .html (self-contained) or .md (charts beside it)")
+	return cmd
+}
+
+// expandJournalArgs turns directory arguments into the journals they hold.
+func expandJournalArgs(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("report: %w", err)}
+		}
+		if !st.IsDir() {
+			paths = append(paths, a)
+			continue
+		}
+		found, err := filepath.Glob(filepath.Join(a, "*.jsonl"))
+		if err != nil {
+			return nil, usageError{fmt.Errorf("report: %w", err)}
+		}
+		if len(found) == 0 {
+			return nil, usagef("report: %s holds no journals (*.jsonl)", a)
+		}
+		slices.Sort(found)
+		paths = append(paths, found...)
+	}
+	return paths, nil
+}

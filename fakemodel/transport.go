@@ -1,0 +1,190 @@
+package fakemodel
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+)
+
+// Transport returns an http.RoundTripper that calls the server's handler
+// in-process, without sockets, so a client can use the fake model inside a
+// testing/synctest bubble, in fake time.
+//
+// A round trip reads and closes the request body, runs the handler in a new
+// goroutine and returns once the handler has written the response header and
+// first body bytes (for a non-streamed answer: the whole answer, after the
+// latency wait) or has returned. A streamed answer's body is a pipe the
+// handler keeps writing to. If the request's context ends first, RoundTrip
+// returns the context's error at once, and the handler, which waits on the
+// same context, returns without writing. Closing a streamed body early
+// stops the handler. No goroutine outlives the request.
+func (s *Server) Transport() http.RoundTripper { return transport{s} }
+
+type transport struct{ s *Server }
+
+func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		body = b
+	}
+	ctx := req.Context()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	in := req.Clone(ctx)
+	in.Body = io.NopCloser(bytes.NewReader(body))
+	in.ContentLength = int64(len(body))
+	in.RemoteAddr = "in-process"
+	in.RequestURI = req.URL.RequestURI()
+	if in.Host == "" {
+		in.Host = req.URL.Host
+	}
+
+	pr, pw := io.Pipe()
+	rw := &pipeWriter{header: http.Header{}, pw: pw, ready: make(chan struct{})}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t.s.ServeHTTP(rw, in)
+		rw.finish(ctx.Err())
+	}()
+
+	select {
+	case <-rw.ready:
+	case <-ctx.Done():
+		// The handler waits on the same context and returns promptly;
+		// closing the reader unblocks any write in progress.
+		pr.CloseWithError(ctx.Err())
+		return nil, ctx.Err()
+	}
+
+	rw.mu.Lock()
+	status, header, buffered, streaming := rw.status, rw.sent, rw.buf, rw.streaming
+	rw.mu.Unlock()
+	resp := &http.Response{
+		Status:     strconv.Itoa(status) + " " + http.StatusText(status),
+		StatusCode: status,
+		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  header,
+		Request: req,
+	}
+	if !streaming {
+		pr.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(buffered))
+		resp.ContentLength = int64(len(buffered))
+		return resp, nil
+	}
+	resp.ContentLength = -1
+	resp.Body = &pipeBody{pr: pr, done: done}
+	return resp, nil
+}
+
+// pipeWriter is the handler's http.ResponseWriter. It buffers the answer
+// until the handler flushes (a stream) or returns (a whole answer).
+type pipeWriter struct {
+	header http.Header
+	pw     *io.PipeWriter
+	ready  chan struct{}
+
+	mu        sync.Mutex
+	status    int
+	sent      http.Header // the header as it was at WriteHeader
+	buf       []byte
+	streaming bool
+	signalled bool
+}
+
+func (w *pipeWriter) Header() http.Header { return w.header }
+
+func (w *pipeWriter) WriteHeader(code int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writeHeaderLocked(code)
+}
+
+func (w *pipeWriter) writeHeaderLocked(code int) {
+	if w.status != 0 {
+		return
+	}
+	w.status = code
+	w.sent = w.header.Clone()
+}
+
+func (w *pipeWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.writeHeaderLocked(http.StatusOK)
+	if !w.streaming {
+		w.buf = append(w.buf, p...)
+		w.mu.Unlock()
+		return len(p), nil
+	}
+	w.mu.Unlock()
+	return w.pw.Write(p)
+}
+
+// Flush turns the response into a stream: the round trip returns with the
+// pipe as its body, and later writes go straight into the pipe.
+func (w *pipeWriter) Flush() {
+	w.mu.Lock()
+	w.writeHeaderLocked(http.StatusOK)
+	if w.streaming {
+		w.mu.Unlock()
+		return
+	}
+	w.streaming = true
+	buf := w.buf
+	w.buf = nil
+	w.signalLocked()
+	w.mu.Unlock()
+	if len(buf) > 0 {
+		w.pw.Write(buf)
+	}
+}
+
+func (w *pipeWriter) signalLocked() {
+	if !w.signalled {
+		w.signalled = true
+		close(w.ready)
+	}
+}
+
+// finish runs after the handler returns: a buffered answer is released
+// whole; a stream's pipe is closed, with ctxErr if the request was cancelled.
+func (w *pipeWriter) finish(ctxErr error) {
+	w.mu.Lock()
+	w.writeHeaderLocked(http.StatusOK)
+	streaming := w.streaming
+	w.signalLocked()
+	w.mu.Unlock()
+	if streaming {
+		w.pw.CloseWithError(ctxErr)
+		return
+	}
+	w.pw.Close()
+}
+
+// pipeBody is a streamed response body; Close stops the handler's writes and
+// waits for it to return, so no goroutine is left behind.
+type pipeBody struct {
+	pr   *io.PipeReader
+	done chan struct{}
+	once sync.Once
+}
+
+func (b *pipeBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+
+func (b *pipeBody) Close() error {
+	b.once.Do(func() {
+		b.pr.CloseWithError(context.Canceled)
+		<-b.done
+	})
+	return nil
+}

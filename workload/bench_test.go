@@ -1,0 +1,84 @@
+package workload
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/fakemodel"
+)
+
+// overheads returns, per email, the wait the drill added on top of the
+// model: the email's wait minus the time its HTTP attempts spent below the
+// SDK (in the transport, i.e. the model's own latency).
+func overheads(evs []event.Event) []time.Duration {
+	inModel := map[int]time.Duration{}
+	started := map[[2]int]time.Duration{}
+	var out []time.Duration
+	for _, e := range evs {
+		switch e.Kind {
+		case event.AttemptStart:
+			started[[2]int{e.Email, e.Attempt}] = e.At
+		case event.AttemptEnd:
+			inModel[e.Email] += e.At - started[[2]int{e.Email, e.Attempt}]
+		case event.EmailDone:
+			out = append(out, e.Result.Wait-inModel[e.Email])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// benchmarkOverhead runs a no-outage drill in real time at rate emails/s
+// against the fake model with its usual latencies, and reports the p50 and
+// p99 of the wait the engine adds (SDK, chain, breaker, log, scheduling).
+func benchmarkOverhead(b *testing.B, rate float64, emails int) {
+	var all []time.Duration
+	for b.Loop() {
+		cfg := DefaultConfig()
+		cfg.Outage, cfg.Rate, cfg.Emails, cfg.Follow = OutageNone, rate, emails, 1
+		r, err := Start(b.Context(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := r.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		all = append(all, overheads(r.Log().Events())...)
+	}
+	slices.Sort(all)
+	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-overhead-ms")
+	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-overhead-ms")
+}
+
+// BenchmarkOverhead2PerSecond is the chapter's arrival rate (20 emails, so
+// one run takes about 11 s of real time).
+func BenchmarkOverhead2PerSecond(b *testing.B) { benchmarkOverhead(b, 2, 20) }
+
+// BenchmarkOverhead200PerSecond is a hundred times the chapter's rate: all
+// 120 emails in 0.6 s, about 150 in flight at once.
+func BenchmarkOverhead200PerSecond(b *testing.B) { benchmarkOverhead(b, 200, 120) }
+
+// BenchmarkThroughput measures the most emails per second one process
+// pushes through the engine against a zero-latency fake model: all 120
+// emails released at once, repeatedly.
+func BenchmarkThroughput(b *testing.B) {
+	model := fakemodel.New(fakemodel.Options{NoLatency: true}).Transport()
+	start := time.Now()
+	n := 0
+	for b.Loop() {
+		cfg := DefaultConfig()
+		cfg.Outage, cfg.Rate, cfg.Follow = OutageNone, 1e6, 1
+		cfg.Endpoint.Transport = model
+		r, err := Start(b.Context(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := r.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		n += cfg.Emails
+	}
+	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "emails/s")
+}
