@@ -1,7 +1,9 @@
 package fakemodel_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -40,8 +42,9 @@ func BenchmarkFakeModelLoopback(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 }
 
-// BenchmarkHandler measures the handler alone, without client or sockets.
-func BenchmarkHandler(b *testing.B) {
+// BenchmarkFakeModelInProcess is the same call through openai-go and the
+// in-process Transport: no sockets.
+func BenchmarkFakeModelInProcess(b *testing.B) {
 	srv := fakemodel.New(fakemodel.Options{NoLatency: true})
 	hc := &http.Client{Transport: srv.Transport()}
 	c := openai.NewClient(option.WithBaseURL("http://fake/v1/"), option.WithAPIKey("k"), option.WithHTTPClient(hc))
@@ -51,6 +54,26 @@ func BenchmarkHandler(b *testing.B) {
 	for b.Loop() {
 		if _, err := c.Chat.Completions.New(context.Background(), p); err != nil {
 			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
+
+// BenchmarkServeHTTP measures the handler alone: a pre-encoded request (the
+// triage prompt for email 35), no client and no sockets.
+func BenchmarkServeHTTP(b *testing.B) {
+	srv := fakemodel.New(fakemodel.Options{NoLatency: true})
+	e, _ := emails.ByID(35)
+	body, err := json.Marshal(triage.Params(fakemodel.ModelMini, e))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/chat/completions", bytes.NewReader(body)))
+		if rec.Code != 200 {
+			b.Fatal(rec.Code, rec.Body)
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")

@@ -30,7 +30,7 @@ func (p LatencyProfile) Draw(r *rand.Rand) time.Duration {
 	tail := r.Float64()
 	u := r.Float64()
 	if p.TailProb > 0 && tail < p.TailProb {
-		return p.TailMin + time.Duration(u*float64(p.TailMax-p.TailMin))
+		return (p.TailMin + time.Duration(u*float64(p.TailMax-p.TailMin))).Round(time.Millisecond)
 	}
 	d := time.Duration(float64(p.Median) * math.Exp(p.Sigma*z))
 	if p.Max > 0 && d > p.Max {

@@ -23,7 +23,7 @@ var profiles = map[string]profile{
 		Reader: miniReader,
 		Latency: LatencyProfile{
 			Median: 1200 * time.Millisecond, Sigma: 0.3, Max: 2900 * time.Millisecond,
-			TailProb: 0.025, TailMin: 3 * time.Second, TailMax: 5 * time.Second,
+			TailProb: 0.03, TailMin: 3 * time.Second, TailMax: 5 * time.Second,
 			TokensPerSecond: 90,
 		},
 	},

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/drill-dev/drill/emails"
@@ -12,12 +14,20 @@ import (
 // A reader is one profile's way of triaging an email: plain rules over the
 // email's text. It never sees the data set or its answers.
 type reader struct {
-	aliases      *regexp.Regexp    // every product alias this profile knows
+	byFirst      map[byte][]string // product aliases this profile knows, by first byte, longest first
 	aliasOf      map[string]string // lower-case alias -> catalogue name
 	crudeCancel  bool              // any form of "cancel" means intent cancel
 	firstMention bool              // product: the first one named, not the one the request is about
 	urgency      func(t *emailText, intent string) string
+
+	// memo remembers answers by message text (the reading is a pure
+	// function of the text), up to memoMax entries.
+	memo  sync.Map
+	memoN atomic.Int64
 }
+
+// memoMax bounds each reader's memo of answers.
+const memoMax = 4096
 
 // emailText is an email split into subject and body, with lower-case copies.
 type emailText struct {
@@ -109,10 +119,10 @@ func newReader(known func(alias string) bool) *reader {
 		}
 		return all[i] < all[j]
 	})
-	for i, a := range all {
-		all[i] = regexp.QuoteMeta(a)
+	r.byFirst = map[byte][]string{}
+	for _, a := range all {
+		r.byFirst[a[0]] = append(r.byFirst[a[0]], a)
 	}
-	r.aliases = regexp.MustCompile(`\b(` + strings.Join(all, "|") + `)(?:e?s)?\b`)
 	return r
 }
 
@@ -133,6 +143,18 @@ var (
 
 // Triage reads one email (a user message's text) and answers the four fields.
 func (r *reader) Triage(msg string) emails.Answer {
+	if a, ok := r.memo.Load(msg); ok {
+		return a.(emails.Answer)
+	}
+	a := r.read(msg)
+	if r.memoN.Add(1) <= memoMax {
+		r.memo.Store(msg, a)
+	}
+	return a
+}
+
+// read triages msg without the memo.
+func (r *reader) read(msg string) emails.Answer {
 	t := parseEmail(msg)
 	a := emails.Answer{
 		Intent:      r.intent(t),
@@ -222,14 +244,42 @@ type mention struct {
 	pos     int
 }
 
+// mentions finds the products named in lower-case text s: known aliases as
+// whole words, longest first, with an optional plural "s" or "es".
 func (r *reader) mentions(s string) []mention {
 	var out []mention
-	for _, m := range r.aliases.FindAllStringSubmatchIndex(s, -1) {
-		a := s[m[2]:m[3]]
-		out = append(out, mention{r.aliasOf[a], m[0]})
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isWordByte(s[i-1]) {
+			continue
+		}
+		for _, a := range r.byFirst[s[i]] {
+			if !strings.HasPrefix(s[i:], a) {
+				continue
+			}
+			end := i + len(a)
+			switch {
+			case strings.HasPrefix(s[end:], "es") && !wordAt(s, end+2):
+				end += 2
+			case strings.HasPrefix(s[end:], "s") && !wordAt(s, end+1):
+				end++
+			}
+			if wordAt(s, end) {
+				continue
+			}
+			out = append(out, mention{r.aliasOf[a], i})
+			i = end - 1
+			break
+		}
 	}
 	return out
 }
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// wordAt reports whether s has a word byte at index i.
+func wordAt(s string, i int) bool { return i < len(s) && isWordByte(s[i]) }
 
 // product picks the catalogue product the email is about. The careful reader
 // weighs every mention and the subject line; the first-mention reader takes
@@ -278,7 +328,8 @@ var (
 	reNoRush   = re(`\bno rush\b|\bno hurry\b|\bnot in (?:a|any) hurry\b|\bnot urgent\b|\bwhenever you\b`)
 
 	dateExpr  = `(?:(?:on|this|next|in|from|by|before|starting|until) )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d{1,2}(?:st|nd|rd|th)|\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}(?:st|nd|rd|th)?|(?:two|three|\d+) (?:days|weeks)|a week|the (?:long )?weekend|tomorrow|tonight)\b`
-	reTrigger = re(`\b(?:leave|leaving|fly|flying|head|heading|start|starts|starting|travelling|traveling|moving|wedding|birthday|camp|trip|course|race|need|needs)\b[^.?!\n]{0,40}?\b` + dateExpr)
+	reTrigger = re(`\b(?:leave|leaving|fly|flying|head|heading|start|starts|starting|travelling|traveling|moving|wedding|birthday|camp|trip|course|race|need|needs)\b`)
+	reDate    = re(`\b` + dateExpr)
 	reBy      = re(`\b(?:by|before) (?:then|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|the (?:long )?weekend|the \d{1,2}(?:st|nd|rd|th))\b`)
 	reWindow  = re(`\b(?:ends|closes|expires) (?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the \d{1,2}(?:st|nd|rd|th))\b`)
 )
@@ -296,13 +347,31 @@ func miniUrgency(t *emailText, intent string) string {
 			return "high"
 		}
 	}
-	if !reNoRush.MatchString(s) && (reTrigger.MatchString(s) || reBy.MatchString(s) || reWindow.MatchString(s)) {
+	if !reNoRush.MatchString(s) && (hasDeadline(s) || reBy.MatchString(s) || reWindow.MatchString(s)) {
 		return "high"
 	}
 	if reNoRush.MatchString(s) || intent == "product_question" || intent == "feedback" {
 		return "low"
 	}
 	return "normal"
+}
+
+// hasDeadline reports whether lower-case text s names a departure, trip or
+// event (or a need) followed within 40 characters of the same sentence by a
+// date: "we fly out to Iceland on the 14th", "a trip that starts tomorrow".
+func hasDeadline(s string) bool {
+	trig := reTrigger.FindAllStringIndex(s, -1)
+	if len(trig) == 0 {
+		return false
+	}
+	for _, d := range reDate.FindAllStringIndex(s, -1) {
+		for _, t := range trig {
+			if d[0] >= t[1] && d[0]-t[1] <= 41 && !strings.ContainsAny(s[t[1]:d[0]], ".?!\n") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // The cheap profile's idea of urgency: loud words and shouting, obvious

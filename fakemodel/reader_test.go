@@ -61,3 +61,13 @@ func TestMarcusReading(t *testing.T) {
 		t.Errorf("nano on Marcus: urgency %q, want high", got.Urgency)
 	}
 }
+
+// BenchmarkRead measures one profile's reading of an email without the memo.
+func BenchmarkRead(b *testing.B) {
+	all := emails.All()
+	i := 0
+	for b.Loop() {
+		miniReader.read(all[i%len(all)].Text())
+		i++
+	}
+}

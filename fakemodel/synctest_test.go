@@ -1,6 +1,7 @@
 package fakemodel_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,9 @@ func TestLatencyInFakeTime(t *testing.T) {
 		want := srv.Latency(fakemodel.ModelMini, cap.bodies[0], 0)
 		if want <= 0 || took != want {
 			t.Errorf("call took %v of fake time, want the drawn latency %v", took, want)
+		}
+		if !bytes.Equal(cap.bodies[0], requestBody(t, fakemodel.ModelMini, marcus(t))) {
+			t.Errorf("openai-go sent a body other than json.Marshal(params)")
 		}
 		if want != fakemodel.Latency(7, fakemodel.ModelMini, cap.bodies[0], 0) {
 			t.Errorf("Server.Latency and Latency disagree")

@@ -99,9 +99,16 @@ func NewHeader(config any, start time.Time) (Header, error) {
 	return h, nil
 }
 
-// DrillVersion is the version of the running drill binary: its module
-// version from the build information, or "devel" for a local build.
+// Version, when set (by the drill command, from its build-time version),
+// is the drill version headers record and errors quote.
+var Version string
+
+// DrillVersion is the version of the running drill binary: Version if set,
+// else its module version from the build information, or "devel".
 func DrillVersion() string {
+	if Version != "" {
+		return Version
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}

@@ -231,8 +231,11 @@ func WaitsHistogram(r *Run) (*plot.Plot, error) {
 const (
 	chartW = 8 * vg.Inch
 	chartH = 3 * vg.Inch
-	dpi    = 110
 )
+
+// DefaultDPI is the resolution charts are drawn at unless a report says
+// otherwise.
+const DefaultDPI = 110
 
 // emailChartHeight grows with the number of rows, within bounds.
 func emailChartHeight(r *Run) vg.Length {
@@ -242,7 +245,10 @@ func emailChartHeight(r *Run) vg.Length {
 }
 
 // renderPNG draws a plot to PNG bytes.
-func renderPNG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
+func renderPNG(p *plot.Plot, w, h vg.Length, dpi int) ([]byte, error) {
+	if dpi <= 0 {
+		dpi = DefaultDPI
+	}
 	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))}
 	p.Draw(draw.New(c))
 	var buf bytes.Buffer
@@ -257,25 +263,25 @@ type Charts struct {
 	Emails, Attempts, Waits []byte
 }
 
-// RenderCharts draws a run's charts.
-func RenderCharts(r *Run) (Charts, error) {
+// RenderCharts draws a run's charts at dpi (DefaultDPI if 0).
+func RenderCharts(r *Run, dpi int) (Charts, error) {
 	var c Charts
 	var err error
-	if c.Emails, err = renderPNG(EmailChart(r), chartW, emailChartHeight(r)); err != nil {
+	if c.Emails, err = renderPNG(EmailChart(r), chartW, emailChartHeight(r), dpi); err != nil {
 		return c, err
 	}
 	ap, err := AttemptsChart(r)
 	if err != nil {
 		return c, err
 	}
-	if c.Attempts, err = renderPNG(ap, chartW, chartH); err != nil {
+	if c.Attempts, err = renderPNG(ap, chartW, chartH, dpi); err != nil {
 		return c, err
 	}
 	wp, err := WaitsHistogram(r)
 	if err != nil {
 		return c, err
 	}
-	if c.Waits, err = renderPNG(wp, chartW, chartH); err != nil {
+	if c.Waits, err = renderPNG(wp, chartW, chartH, dpi); err != nil {
 		return c, err
 	}
 	return c, nil

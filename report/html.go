@@ -81,7 +81,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	for i, run := range r.Runs {
 		data.Tags = append(data.Tags, runTag(i))
-		c, err := RenderCharts(run)
+		c, err := RenderCharts(run, r.DPI)
 		if err != nil {
 			return err
 		}

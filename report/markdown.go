@@ -21,7 +21,7 @@ func (r *Report) WriteMarkdown(path string) error {
 	}
 	images := make([]runImages, len(r.Runs))
 	for i, run := range r.Runs {
-		c, err := RenderCharts(run)
+		c, err := RenderCharts(run, r.DPI)
 		if err != nil {
 			return err
 		}

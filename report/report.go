@@ -17,6 +17,8 @@ type Report struct {
 	Diffs        []SettingDiff // settings that differ between the runs
 	SameSettings int           // settings every run shares
 	Pairs        []Pair        // paired comparisons of runs of the same emails
+	// DPI is the resolution charts are drawn at; DefaultDPI if 0.
+	DPI int
 }
 
 // Build loads the journals and computes everything a report shows.
@@ -124,11 +126,11 @@ func (r *Report) pairsTable() table {
 	for _, p := range r.Pairs {
 		dw := "—"
 		if d, ok := p.DiffMedianWait(); ok {
-			dw = fmt.Sprintf("%+.1f s", d)
+			dw = fmt.Sprintf("%+.1f s", noNegZero(d, 10))
 		}
 		t.Rows = append(t.Rows, []string{
 			runTag(p.A), runTag(p.B), fmt.Sprint(p.N), pct(p.All4A), pct(p.All4B),
-			fmt.Sprintf("%+.1f pp", 100*p.DiffAll4()), fmt.Sprint(p.OnlyA), fmt.Sprint(p.OnlyB),
+			fmt.Sprintf("%+.1f pp", noNegZero(100*p.DiffAll4(), 10)), fmt.Sprint(p.OnlyA), fmt.Sprint(p.OnlyB),
 			pvalue(p.P), secs(p.MedianWaitA), secs(p.MedianWaitB), dw,
 		})
 	}
@@ -141,9 +143,21 @@ func pvalue(p float64) string {
 		return "—"
 	case p < 0.001:
 		return "< 0.001"
+	case p < 0.01:
+		return fmt.Sprintf("%.3f", p)
 	default:
 		return fmt.Sprintf("%.2f", p)
 	}
+}
+
+// noNegZero rounds x to 1/scale and drops the sign of a zero, so a
+// difference too small to show prints as +0.0, not -0.0.
+func noNegZero(x, scale float64) float64 {
+	x = math.Round(x*scale) / scale
+	if x == 0 {
+		return 0
+	}
+	return x
 }
 
 // diffIntro is the sentence above the settings table.

@@ -20,6 +20,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the testdata journals and the golden report")
 
+// testDPI keeps chart drawing quick under the race detector; drawing at
+// full size is the same code.
+const testDPI = 24
+
 // smallConfig is the configuration recorded in the small test journals.
 type smallConfig struct {
 	Outage  string `json:"outage"`
@@ -79,6 +83,7 @@ func TestMarkdownGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep.DPI = testDPI
 	dir := t.TempDir()
 	out := filepath.Join(dir, "report.md")
 	if err := rep.WriteFile(out); err != nil {
@@ -119,6 +124,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep.DPI = testDPI
 	out := filepath.Join(t.TempDir(), "report.html")
 	if err := rep.WriteFile(out); err != nil {
 		t.Fatal(err)
@@ -174,6 +180,7 @@ func TestPairsAndDifferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep.DPI = testDPI
 	if len(rep.Pairs) != 1 {
 		t.Fatalf("%d pairs, want 1", len(rep.Pairs))
 	}
@@ -206,6 +213,7 @@ func TestCutShortJournalInReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep.DPI = testDPI
 	out := filepath.Join(dir, "r.md")
 	if err := rep.WriteFile(out); err != nil {
 		t.Fatal(err)
@@ -231,6 +239,7 @@ func TestKeyNeverInReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep.DPI = testDPI
 	for _, out := range []string{filepath.Join(dir, "r.md"), filepath.Join(dir, "r.html")} {
 		if err := rep.WriteFile(out); err != nil {
 			t.Fatal(err)
@@ -259,6 +268,7 @@ func TestBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep.DPI = testDPI
 	if err := rep.WriteFile(filepath.Join(dir, "r.pdf")); err == nil {
 		t.Error("a .pdf output was accepted")
 	}

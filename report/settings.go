@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // SettingDiff is one setting whose value is not the same in every run.
@@ -74,6 +75,14 @@ func flatten(prefix string, v any, out map[string]string) {
 			flatten(join(strconv.Itoa(i)), e, out)
 		}
 	default:
+		// Durations are recorded in nanoseconds under a name ending in _ns;
+		// show them as durations under the plain name.
+		if n, ok := v.(json.Number); ok && strings.HasSuffix(prefix, "_ns") {
+			if ns, err := n.Int64(); err == nil {
+				out[strings.TrimSuffix(prefix, "_ns")] = time.Duration(ns).String()
+				return
+			}
+		}
 		out[prefix] = scalar(v)
 	}
 }

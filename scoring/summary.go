@@ -103,6 +103,7 @@ type Fold struct {
 	opens     int
 	firstOpen *time.Duration
 	back      *time.Duration
+	failed    map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 	last      time.Duration
 	ended     string
 	truth     func(id int) (emails.Email, bool)
@@ -115,6 +116,7 @@ func NewFold() *Fold {
 		sent:     map[int]time.Duration{},
 		results:  map[int]event.Result{},
 		byServed: map[string]*FieldCounts{},
+		failed:   map[string]map[event.Outcome]int{},
 		truth:    emails.ByID,
 	}
 }
@@ -156,6 +158,13 @@ func (f *Fold) Add(e event.Event) {
 		if f.firstOpen == nil && len(f.Windows) > 0 && e.At >= f.Windows[0].Start {
 			d := e.At - f.Windows[0].Start
 			f.firstOpen = &d
+		}
+	case event.RungEnd, event.RungSkipped:
+		if e.Outcome != event.OK {
+			if f.failed[e.Rung] == nil {
+				f.failed[e.Rung] = map[event.Outcome]int{}
+			}
+			f.failed[e.Rung][e.Outcome]++
 		}
 	case event.EmailDone:
 		if e.Result != nil {
@@ -261,6 +270,10 @@ func (f *Fold) CallsToBroken() int { return f.broken }
 // and done so far, in the order they finished.
 func (f *Fold) WaitsOutage() []float64 { return f.waitsOut }
 
+// FailedCalls counts, per rung, the calls that did not answer, by outcome
+// (breaker_open for a rung skipped by its breaker).
+func (f *Fold) FailedCalls() map[string]map[event.Outcome]int { return f.failed }
+
 // Ended is how the run ended (run_end's detail), or "" while it runs.
 func (f *Fold) Ended() string { return f.ended }
 
@@ -279,14 +292,12 @@ func (f *Fold) Summary() Summary {
 		TimeLimitScope:      f.Info.TimeLimitScope,
 		WallS:               round(f.last.Seconds(), 3),
 	}
-	if n := f.quality.N; n > 0 {
+	// Every email of the run counts: one never answered (a run cut short)
+	// counts as wrong, as do canned replies and errors.
+	if n := max(s.Emails, f.quality.N); n > 0 {
 		s.All4Right = round(float64(f.quality.All4)/float64(n), 4)
-	}
-	if s.Emails > 0 {
-		// Emails never done (a run cut short) count as wrong.
-		lo, hi := Wilson(f.quality.All4, max(s.Emails, f.quality.N))
+		lo, hi := Wilson(f.quality.All4, n)
 		s.All4RightCI95 = [2]float64{round(lo, 4), round(hi, 4)}
-		s.All4Right = round(float64(f.quality.All4)/float64(max(s.Emails, f.quality.N)), 4)
 	}
 	if len(f.waitsOut) > 0 {
 		ws := append([]float64(nil), f.waitsOut...)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -67,6 +68,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool) error {
 		}
 		runs[i] = r
 	}
+	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
 	sums := make([]scoring.Summary, len(runs))
 	interrupted := false
 	var wg sync.WaitGroup
@@ -81,6 +83,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool) error {
 		})
 	}
 	wg.Wait()
+	stopProgress()
 	out := cmd.OutOrStdout()
 	if asJSON {
 		enc := json.NewEncoder(out)
@@ -95,6 +98,45 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool) error {
 		return errInterrupted
 	}
 	return nil
+}
+
+// showCompareProgress draws the progress bar of the runs' answered emails
+// on w (when it is a terminal) until the returned stop is called.
+func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
+	total := 0
+	cursors := make([]*event.Cursor, len(runs))
+	for i, r := range runs {
+		total += r.Config().Emails
+		cursors[i] = r.Log().Cursor()
+	}
+	update, stopBar := newCompareProgress(w, total)
+	quit, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		done := 0
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			for _, c := range cursors {
+				for _, e := range c.Poll() {
+					if e.Kind == event.EmailDone {
+						done++
+					}
+				}
+			}
+			update(done)
+		}
+	}()
+	return func() {
+		close(quit)
+		<-finished
+		stopBar()
+	}
 }
 
 // writeCompareTable prints the chapter's table as Markdown.

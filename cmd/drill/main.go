@@ -44,6 +44,9 @@ policy, built-in fake model) in the live dashboard.`,
 		SilenceErrors: true,
 		Version:       version,
 		Args:          usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDefault(cmd)
+		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCmd(), newCompareCmd(), newEvalCmd(), newFakeModelCmd())
@@ -60,6 +63,13 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := newRootCmd().ExecuteContext(ctx)
+	switch {
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(os.Stderr, "drill: interrupted")
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "drill:", err)
+	}
+	stop()
 	os.Exit(exitCode(err))
 }
 
@@ -70,10 +80,8 @@ func exitCode(err error) int {
 		return 0
 	}
 	if errors.Is(err, errInterrupted) {
-		fmt.Fprintln(os.Stderr, "drill: interrupted")
 		return 130
 	}
-	fmt.Fprintln(os.Stderr, "drill:", err)
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2

@@ -16,6 +16,7 @@ import (
 
 func init() {
 	extraCommands = append(extraCommands, newReplayCmd, newReportCmd)
+	journal.Version = version
 }
 
 // recordedConfig is the configuration a journal header records: the run's
@@ -36,7 +37,6 @@ func startRecording(path string, run *workload.Run) (*journal.Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", path, err)
 	}
-	h.DrillVersion = version
 	w, err := journal.Create(path, h, run.Log(), journal.Options{Secrets: []string{cfg.Endpoint.APIKey}})
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--record: %w", err)}

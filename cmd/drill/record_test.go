@@ -226,7 +226,7 @@ func TestReportFromRecordedRuns(t *testing.T) {
 		t.Fatalf("%d journals, want 4", len(paths))
 	}
 	html := filepath.Join(dir, "report.html")
-	if _, errOut, code := recExec(t, context.Background(), append([]string{"report"}, append(paths, "-o", html)...)...); code != 0 {
+	if _, errOut, code := recExec(t, context.Background(), append([]string{"report"}, append(paths, "-o", html, "--dpi", "24")...)...); code != 0 {
 		t.Fatalf("report exited %d: %s", code, errOut)
 	}
 	data, err := os.ReadFile(html)
@@ -246,7 +246,7 @@ func TestReportFromRecordedRuns(t *testing.T) {
 	}
 	md := filepath.Join(dir, "out", "report.md")
 	_ = os.MkdirAll(filepath.Dir(md), 0o755)
-	if _, errOut, code := recExec(t, context.Background(), "report", runs, "-o", md); code != 0 {
+	if _, errOut, code := recExec(t, context.Background(), "report", runs, "-o", md, "--dpi", "24"); code != 0 {
 		t.Fatalf("report -o .md exited %d: %s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out", "report-charts", "run-4-emails.png")); err != nil {
@@ -281,7 +281,7 @@ func TestAPIKeyNeverRecorded(t *testing.T) {
 		t.Fatalf("the fake model refused the key: %+v", s.Served)
 	}
 	for _, out := range []string{filepath.Join(dir, "r.html"), filepath.Join(dir, "r.md")} {
-		if _, errOut, code := recExec(t, context.Background(), "report", path, "-o", out); code != 0 {
+		if _, errOut, code := recExec(t, context.Background(), "report", path, "-o", out, "--dpi", "24"); code != 0 {
 			t.Fatalf("report: %s", errOut)
 		}
 	}

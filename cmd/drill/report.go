@@ -13,7 +13,10 @@ import (
 )
 
 func newReportCmd() *cobra.Command {
-	var out string
+	var (
+		out string
+		dpi int
+	)
 	cmd := &cobra.Command{
 		Use:   "report FILE... -o report.html",
 		Short: "Turn recorded drills into an HTML or Markdown report",
@@ -32,6 +35,9 @@ journals (*.jsonl) in it.`,
   drill report runs/ -o report.md`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if dpi < 10 || dpi > 600 {
+				return usagef("--dpi must be between 10 and 600, got %d", dpi)
+			}
 			paths, err := expandJournalArgs(args)
 			if err != nil {
 				return err
@@ -40,6 +46,7 @@ journals (*.jsonl) in it.`,
 			if err != nil {
 				return journalInputError(err)
 			}
+			rep.DPI = dpi
 			if err := rep.WriteFile(out); err != nil {
 				if errors.Is(err, report.ErrFormat) {
 					return usageError{err}
@@ -51,6 +58,7 @@ journals (*.jsonl) in it.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "report.html", "the report to write: .html (self-contained) or .md (charts beside it)")
+	cmd.Flags().IntVar(&dpi, "dpi", report.DefaultDPI, "resolution of the chart images")
 	return cmd
 }
 

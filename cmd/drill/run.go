@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -36,7 +39,7 @@ summary to stdout (a table, or JSON with --json).`,
 			if err != nil {
 				return err
 			}
-			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: false && !noTUI && !jsonOut})
+			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal()})
 		},
 	}
 	d := workload.DefaultConfig()
@@ -62,13 +65,24 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	writeProgress(ctx, run, cmd.ErrOrStderr())
+	if opts.tui {
+		if err := runDashboard(ctx, run); err != nil {
+			run.Stop()
+			<-run.Done()
+			return fmt.Errorf("dashboard: %w", err)
+		}
+	} else {
+		writeProgress(ctx, run, cmd.ErrOrStderr())
+	}
 	sum, status, err := run.Wait()
 	if err != nil {
 		return err
 	}
 	if err := printSummary(cmd.OutOrStdout(), sum, opts.json); err != nil {
 		return err
+	}
+	if !opts.json {
+		printFailedCalls(cmd.OutOrStdout(), run.Log().Events())
 	}
 	if status == event.StatusInterrupted {
 		return errInterrupted
@@ -167,6 +181,23 @@ func printSummary(w io.Writer, s scoring.Summary, asJSON bool) error {
 	row("primary back (after outage end)", seconds(s.PrimaryBackS))
 	row("wall time", fmt.Sprintf("%.1f s", s.WallS))
 	return tw.Flush()
+}
+
+// printFailedCalls lists the calls that did not answer, by rung and outcome
+// (connection errors against an unreachable endpoint show up here).
+func printFailedCalls(w io.Writer, events []event.Event) {
+	fold := scoring.NewFold()
+	for _, e := range events {
+		fold.Add(e)
+	}
+	failed := fold.FailedCalls()
+	for _, rung := range slices.Sorted(maps.Keys(failed)) {
+		var parts []string
+		for _, o := range slices.Sorted(maps.Keys(failed[rung])) {
+			parts = append(parts, fmt.Sprintf("%s ×%d", o, failed[rung][o]))
+		}
+		fmt.Fprintf(w, "calls to %s that did not answer: %s\n", rung, strings.Join(parts, ", "))
+	}
 }
 
 func seconds(v *float64) string {
