@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -56,7 +57,7 @@ It runs until interrupted.`,
 }
 
 // serveFakeModel serves on ln until ctx ends, then shuts down gracefully.
-func serveFakeModel(ctx context.Context, ln net.Listener, opts fakemodel.Options, log interface{ Write([]byte) (int, error) }) error {
+func serveFakeModel(ctx context.Context, ln net.Listener, opts fakemodel.Options, log io.Writer) error {
 	srv := &http.Server{Handler: fakemodel.New(opts), ReadHeaderTimeout: 10 * time.Second}
 	key := "no key required"
 	if opts.RequireKey != "" {

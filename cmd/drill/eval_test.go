@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/drill-dev/drill/fakemodel"
+)
+
+func TestEvalUnknownModel(t *testing.T) {
+	var out, errw bytes.Buffer
+	err := runEval(context.Background(), &out, &errw, evalConfig{Models: []string{"nope"}, Concurrency: 16})
+	var ue usageError
+	if !errors.As(err, &ue) || exitCode(err) != 2 {
+		t.Fatalf("err %v: want a usage error (exit 2)", err)
+	}
+	for _, m := range fakemodel.Models() {
+		if !strings.Contains(err.Error(), m) {
+			t.Errorf("message %q does not list %s", err, m)
+		}
+	}
+}
+
+func TestEvalJSONAll(t *testing.T) {
+	var out, errw bytes.Buffer
+	cfg := evalConfig{Models: []string{"all"}, Concurrency: 16, JSON: true, Fake: fakemodel.Options{Seed: fakemodel.DefaultSeed, NoLatency: true}}
+	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+		t.Fatal(err)
+	}
+	var res []map[string]json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if len(res) != 2 {
+		t.Fatalf("%d objects, want 2", len(res))
+	}
+	for _, r := range res {
+		if len(r) != 7 {
+			t.Errorf("object has %d keys: %v", len(r), r)
+		}
+		for _, k := range []string{"model", "emails", "all4_right", "all4_right_ci95", "fields", "misses_by_field", "invalid"} {
+			if _, ok := r[k]; !ok {
+				t.Errorf("no key %q", k)
+			}
+		}
+	}
+}
+
+func TestEvalTable(t *testing.T) {
+	var out, errw bytes.Buffer
+	cfg := evalConfig{Models: []string{fakemodel.ModelMini, fakemodel.ModelNano}, Concurrency: 4, Misses: true, Fake: fakemodel.Options{NoLatency: true}}
+	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"Answered by", "All 4 right", "gpt-5.4-mini", "gpt-5.4-nano", "Misses by field", "urgency", "email  35"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("table lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// A model that answers some emails with malformed JSON: those count as wrong
+// on every field and are listed.
+func TestEvalInvalidAnswers(t *testing.T) {
+	fake := fakemodel.New(fakemodel.Options{NoLatency: true})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if got := r.Header.Get("Authorization"); got != "Bearer env-key" {
+			http.Error(w, `{"error":{"message":"no key","type":"invalid_request_error","code":"invalid_api_key"}}`, 401)
+			return
+		}
+		body := new(bytes.Buffer)
+		body.ReadFrom(r.Body)
+		if strings.Contains(body.String(), "Marcus") {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"I think this is a return."},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+			return
+		}
+		r2 := r.Clone(r.Context())
+		r2.Body = readCloser{bytes.NewReader(body.Bytes())}
+		fake.ServeHTTP(w, r2)
+	}))
+	defer ts.Close()
+	t.Setenv("OPENAI_API_KEY", "env-key")
+	var out, errw bytes.Buffer
+	cfg := evalConfig{Models: []string{fakemodel.ModelMini}, BaseURL: ts.URL + "/v1", Concurrency: 8, JSON: true}
+	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+		t.Fatal(err)
+	}
+	var res []struct {
+		Invalid       int            `json:"invalid"`
+		MissesByField map[string]int `json:"misses_by_field"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Invalid != 1 || res[0].MissesByField["urgency"] < 1 {
+		t.Errorf("result %+v", res[0])
+	}
+	if !strings.Contains(errw.String(), "email 35") {
+		t.Errorf("invalid answer not listed: %q", errw.String())
+	}
+}
+
+type readCloser struct{ *bytes.Reader }
+
+func (readCloser) Close() error { return nil }
+
+func TestFakeModelCmdFlags(t *testing.T) {
+	cmd := newFakeModelCmd()
+	for _, f := range []string{"listen", "seed", "require-key", "latency-scale"} {
+		if cmd.Flags().Lookup(f) == nil {
+			t.Errorf("fake-model has no --%s", f)
+		}
+	}
+	if got := cmd.Flags().Lookup("listen").DefValue; got != "127.0.0.1:8089" {
+		t.Errorf("--listen default %q", got)
+	}
+}
+
+func TestServeFakeModel(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var log bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- serveFakeModel(ctx, ln, fakemodel.Options{NoLatency: true, RequireKey: "k"}, &log) }()
+	req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/v1/models", nil)
+	req.Header.Set("Authorization", "Bearer k")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("status %d", resp.StatusCode)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	if lines := strings.Count(log.String(), "\n"); lines != 1 || !strings.Contains(log.String(), ln.Addr().String()) {
+		t.Errorf("start log %q", log.String())
+	}
+}
