@@ -17,6 +17,7 @@ type APIError struct {
 	Code    *string `json:"code"`
 }
 
+// Error describes the error with its status, type and message.
 func (e *APIError) Error() string {
 	return fmt.Sprintf("%d %s: %s", e.Status, e.Type, e.Message)
 }

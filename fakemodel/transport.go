@@ -25,6 +25,7 @@ func (s *Server) Transport() http.RoundTripper { return transport{s} }
 
 type transport struct{ s *Server }
 
+// RoundTrip serves req with the fake model's handler in-process.
 func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
@@ -102,8 +103,10 @@ type pipeWriter struct {
 	signalled bool
 }
 
+// Header returns the response header the handler fills in.
 func (w *pipeWriter) Header() http.Header { return w.header }
 
+// WriteHeader records the status and a snapshot of the header.
 func (w *pipeWriter) WriteHeader(code int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -118,6 +121,7 @@ func (w *pipeWriter) writeHeaderLocked(code int) {
 	w.sent = w.header.Clone()
 }
 
+// Write buffers p, or sends it down the pipe once the response streams.
 func (w *pipeWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	w.writeHeaderLocked(http.StatusOK)
@@ -179,8 +183,10 @@ type pipeBody struct {
 	once sync.Once
 }
 
+// Read reads the stream.
 func (b *pipeBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
 
+// Close ends the stream and waits for the handler to return.
 func (b *pipeBody) Close() error {
 	b.once.Do(func() {
 		b.pr.CloseWithError(context.Canceled)

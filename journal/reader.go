@@ -99,7 +99,8 @@ func (r *Reader) Status() string {
 	return r.summary.Status
 }
 
-// eventPrefixLen is used by the fast path for lines the writer wrote.
+// fastEventPrefix starts the event lines the writer writes; such lines skip
+// the probe for their type.
 var fastEventPrefix = eventPrefix
 
 // Next returns the next event. It returns io.EOF after the last event (the

@@ -131,9 +131,7 @@ func TestChapterEightRuns(t *testing.T) {
 						t.Errorf("email 35 served by %q, want %q", s.Followed.ServedBy, row.marcusServedBy)
 					}
 				}
-				if t.Failed() {
-					t.Logf("summary: %s", summaryLine(s))
-				}
+				t.Logf("summary: %s", summaryLine(s))
 			})
 		})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -20,6 +22,7 @@ func newCompareCmd() *cobra.Command {
 		f                 drillFlags
 		outages, policies []string
 		jsonOut           bool
+		record            string
 	)
 	cmd := &cobra.Command{
 		Use:   "compare",
@@ -41,28 +44,43 @@ Markdown, or a JSON array of run summaries with --json.`,
 					cfgs = append(cfgs, cfg)
 				}
 			}
-			return compare(cmd, cfgs, jsonOut)
+			return compare(cmd, cfgs, jsonOut, record)
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run (busy, hang, none)")
 	fs.StringSliceVar(&policies, "policies", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "policy presets to run")
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
+	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	f.register(fs)
 	return cmd
 }
 
 // compare runs the drills concurrently and prints their summaries in the
-// order given.
-func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool) error {
+// order given; with recordDir, each run is recorded as a journal there.
+func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir string) error {
 	ctx := cmd.Context()
+	if recordDir != "" {
+		if err := prepareRecordDir(recordDir); err != nil {
+			return err
+		}
+	}
 	runs := make([]*workload.Run, len(cfgs))
+	recs := make([]*journal.Writer, len(cfgs))
 	for i, cfg := range cfgs {
 		r, err := workload.Start(ctx, cfg)
+		if err == nil && recordDir != "" {
+			recs[i], err = startRecording(journalPath(recordDir, i, cfg.Outage, cfg.Policy.Name), r)
+			if err != nil {
+				r.Stop()
+				<-r.Done()
+			}
+		}
 		if err != nil {
-			for _, started := range runs[:i] {
+			for j, started := range runs[:i] {
 				started.Stop()
-				<-started.Done()
+				s, status, _ := started.Wait()
+				_ = finishRecording(recs[j], s, status) // the start error is the one to report
 			}
 			return usageError{err}
 		}
@@ -71,15 +89,20 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool) error {
 	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
 	sums := make([]scoring.Summary, len(runs))
 	interrupted := false
+	var recErrs []error
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for i, r := range runs {
 		wg.Go(func() {
 			s, status, _ := r.Wait()
+			err := finishRecording(recs[i], s, status)
 			mu.Lock()
 			defer mu.Unlock()
 			sums[i] = s
 			interrupted = interrupted || status == event.StatusInterrupted
+			if err != nil {
+				recErrs = append(recErrs, err)
+			}
 		})
 	}
 	wg.Wait()
@@ -92,6 +115,9 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool) error {
 			return err
 		}
 	} else if err := writeCompareTable(out, sums); err != nil {
+		return err
+	}
+	if err := errors.Join(recErrs...); err != nil {
 		return err
 	}
 	if interrupted {

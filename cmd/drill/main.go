@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/drill-dev/drill/journal"
 )
 
 // version is drill's version, set at build time with -ldflags "-X main.version=...".
@@ -31,6 +33,7 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 var errInterrupted = errors.New("interrupted")
 
 func newRootCmd() *cobra.Command {
+	journal.Version = version
 	root := &cobra.Command{
 		Use:   "drill",
 		Short: "Outage drills for an LLM-calling workload, live in the terminal",
@@ -49,15 +52,9 @@ policy, built-in fake model) in the live dashboard.`,
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(), newCompareCmd(), newEvalCmd(), newFakeModelCmd())
-	for _, c := range extraCommands {
-		root.AddCommand(c())
-	}
+	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd())
 	return root
 }
-
-// extraCommands are commands registered by other files of this package.
-var extraCommands []func() *cobra.Command
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

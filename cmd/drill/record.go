@@ -14,11 +14,6 @@ import (
 	"github.com/drill-dev/drill/workload"
 )
 
-func init() {
-	extraCommands = append(extraCommands, newReplayCmd, newReportCmd)
-	journal.Version = version
-}
-
 // recordedConfig is the configuration a journal header records: the run's
 // whole workload configuration (whose API key is never serialised) and the
 // effective time ceiling the run used.

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -23,6 +24,7 @@ func newRunCmd() *cobra.Command {
 		f              drillFlags
 		outage, policy string
 		jsonOut, noTUI bool
+		record         string
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -39,7 +41,7 @@ summary to stdout (a table, or JSON with --json).`,
 			if err != nil {
 				return err
 			}
-			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal()})
+			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record})
 		},
 	}
 	d := workload.DefaultConfig()
@@ -48,14 +50,16 @@ summary to stdout (a table, or JSON with --json).`,
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	fs.BoolVar(&jsonOut, "json", false, "print the summary as JSON (implies --no-tui)")
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
+	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
 	f.register(fs)
 	return cmd
 }
 
 // runOptions say how a drill is shown.
 type runOptions struct {
-	json bool
-	tui  bool
+	json   bool
+	tui    bool
+	record string // journal path, or "" for none
 }
 
 // runDrill runs one drill to its end and prints its summary.
@@ -64,6 +68,14 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	run, err := workload.Start(ctx, cfg)
 	if err != nil {
 		return usageError{err}
+	}
+	var rec *journal.Writer
+	if opts.record != "" {
+		if rec, err = startRecording(opts.record, run); err != nil {
+			run.Stop()
+			<-run.Done()
+			return err
+		}
 	}
 	if opts.tui {
 		if err := runDashboard(ctx, run); err != nil {
@@ -76,6 +88,9 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	}
 	sum, status, err := run.Wait()
 	if err != nil {
+		return err
+	}
+	if err := finishRecording(rec, sum, status); err != nil {
 		return err
 	}
 	if err := printSummary(cmd.OutOrStdout(), sum, opts.json); err != nil {
