@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -344,3 +345,26 @@ func round(x float64, digits int) float64 {
 }
 
 func ptr(x float64) *float64 { return &x }
+
+// EngineOverheads returns, per email done, the wait the drill added on top
+// of the model: the email's wait minus the time its HTTP attempts spent
+// below the SDK (in the transport: the model's own latency). Sorted.
+func EngineOverheads(events []event.Event) []time.Duration {
+	inModel := map[int]time.Duration{}
+	started := map[[2]int]time.Duration{}
+	var out []time.Duration
+	for _, e := range events {
+		switch e.Kind {
+		case event.AttemptStart:
+			started[[2]int{e.Email, e.Attempt}] = e.At
+		case event.AttemptEnd:
+			inModel[e.Email] += e.At - started[[2]int{e.Email, e.Attempt}]
+		case event.EmailDone:
+			if e.Result != nil {
+				out = append(out, e.Result.Wait-inModel[e.Email])
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

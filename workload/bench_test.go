@@ -5,30 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/scoring"
 )
-
-// overheads returns, per email, the wait the drill added on top of the
-// model: the email's wait minus the time its HTTP attempts spent below the
-// SDK (in the transport, i.e. the model's own latency).
-func overheads(evs []event.Event) []time.Duration {
-	inModel := map[int]time.Duration{}
-	started := map[[2]int]time.Duration{}
-	var out []time.Duration
-	for _, e := range evs {
-		switch e.Kind {
-		case event.AttemptStart:
-			started[[2]int{e.Email, e.Attempt}] = e.At
-		case event.AttemptEnd:
-			inModel[e.Email] += e.At - started[[2]int{e.Email, e.Attempt}]
-		case event.EmailDone:
-			out = append(out, e.Result.Wait-inModel[e.Email])
-		}
-	}
-	slices.Sort(out)
-	return out
-}
 
 // benchmarkOverhead runs a no-outage drill in real time at rate emails/s
 // against the fake model with its usual latencies, and reports the p50 and
@@ -45,7 +24,7 @@ func benchmarkOverhead(b *testing.B, rate float64, emails int) {
 		if _, _, err := r.Wait(); err != nil {
 			b.Fatal(err)
 		}
-		all = append(all, overheads(r.Log().Events())...)
+		all = append(all, scoring.EngineOverheads(r.Log().Events())...)
 	}
 	slices.Sort(all)
 	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-overhead-ms")

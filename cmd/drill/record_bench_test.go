@@ -8,27 +8,9 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
-
-// recOverheads returns, per email, the wait the drill added on top of the
-// model's own latency (as workload's overhead benchmark measures it).
-func recOverheads(evs []event.Event) []time.Duration {
-	inModel := map[int]time.Duration{}
-	started := map[[2]int]time.Duration{}
-	var out []time.Duration
-	for _, e := range evs {
-		switch e.Kind {
-		case event.AttemptStart:
-			started[[2]int{e.Email, e.Attempt}] = e.At
-		case event.AttemptEnd:
-			inModel[e.Email] += e.At - started[[2]int{e.Email, e.Attempt}]
-		case event.EmailDone:
-			out = append(out, e.Result.Wait-inModel[e.Email])
-		}
-	}
-	return out
-}
 
 // recRun runs cfg to its end, recording it to a journal in dir when record
 // is set, and returns its events.
@@ -69,7 +51,7 @@ func BenchmarkRecordingOverhead(b *testing.B) {
 			for b.Loop() {
 				cfg := workload.DefaultConfig()
 				cfg.Outage, cfg.Rate, cfg.Emails, cfg.Follow = workload.OutageNone, 200, 120, 1
-				all = append(all, recOverheads(recRun(b, cfg, record, dir))...)
+				all = append(all, scoring.EngineOverheads(recRun(b, cfg, record, dir))...)
 			}
 			slices.Sort(all)
 			b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-overhead-ms")

@@ -20,21 +20,6 @@ import (
 	"github.com/drill-dev/drill/workload"
 )
 
-// recExec runs drill with args and returns its stdout, stderr and exit code.
-func recExec(t *testing.T, ctx context.Context, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var o, e bytes.Buffer
-	cmd := newRootCmd()
-	cmd.SetArgs(args)
-	cmd.SetOut(&o)
-	cmd.SetErr(&e)
-	err := cmd.ExecuteContext(ctx)
-	if err != nil {
-		e.WriteString(err.Error())
-	}
-	return o.String(), e.String(), exitCode(err)
-}
-
 // recRecordRun runs cfg to its end in the current synctest bubble, recording
 // it at path, and returns the summary the live run printed with --json.
 func recRecordRun(t *testing.T, cfg workload.Config, path string, stopAfter time.Duration) (live string, status string) {
@@ -76,7 +61,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 		if status != event.StatusCompleted {
 			t.Fatalf("status %s, want completed", status)
 		}
-		out, errOut, code := recExec(t, t.Context(), "replay", path, "--no-tui", "--json")
+		out, errOut, code := execute(t.Context(), "replay", path, "--no-tui", "--json")
 		if code != 0 {
 			t.Fatalf("replay exited %d: %s", code, errOut)
 		}
@@ -126,7 +111,7 @@ func TestRecordInterrupted(t *testing.T) {
 		if j.CutShort() || j.Summary.Status != event.StatusInterrupted {
 			t.Errorf("journal summary status = %v, want interrupted", j.Status())
 		}
-		out, errOut, code := recExec(t, t.Context(), "replay", path, "--json")
+		out, errOut, code := execute(t.Context(), "replay", path, "--json")
 		if code != 0 || out != live || !strings.Contains(errOut, "status interrupted") {
 			t.Errorf("replay exit %d, stderr %q; same summary: %v", code, errOut, out == live)
 		}
@@ -146,7 +131,7 @@ func TestReplayTruncatedJournal(t *testing.T) {
 		if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out, errOut, code := recExec(t, t.Context(), "replay", path, "--no-tui", "--json")
+		out, errOut, code := execute(t.Context(), "replay", path, "--no-tui", "--json")
 		if code != 0 {
 			t.Fatalf("replay of a cut journal exited %d: %s", code, errOut)
 		}
@@ -177,13 +162,13 @@ func TestReplayBadInput(t *testing.T) {
 		{filepath.Join(dir, "missing.jsonl"), "missing.jsonl"},
 	} {
 		for _, args := range [][]string{{"replay", c.file, "--json"}, {"report", c.file, "-o", filepath.Join(dir, "r.html")}} {
-			_, errOut, code := recExec(t, context.Background(), args...)
+			_, errOut, code := execute(context.Background(), args...)
 			if code != 2 || !strings.Contains(errOut, c.file) || !strings.Contains(errOut, c.want) {
 				t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming the file with %q", args, code, errOut, c.want)
 			}
 		}
 	}
-	if _, _, code := recExec(t, context.Background(), "replay", notJournal, "--speed", "0"); code != 2 {
+	if _, _, code := execute(context.Background(), "replay", notJournal, "--speed", "0"); code != 2 {
 		t.Errorf("--speed 0: exit %d, want 2", code)
 	}
 }
@@ -226,7 +211,7 @@ func TestReportFromRecordedRuns(t *testing.T) {
 		t.Fatalf("%d journals, want 4", len(paths))
 	}
 	html := filepath.Join(dir, "report.html")
-	if _, errOut, code := recExec(t, context.Background(), append([]string{"report"}, append(paths, "-o", html, "--dpi", "24")...)...); code != 0 {
+	if _, errOut, code := execute(context.Background(), append([]string{"report"}, append(paths, "-o", html, "--dpi", "24")...)...); code != 0 {
 		t.Fatalf("report exited %d: %s", code, errOut)
 	}
 	data, err := os.ReadFile(html)
@@ -246,7 +231,7 @@ func TestReportFromRecordedRuns(t *testing.T) {
 	}
 	md := filepath.Join(dir, "out", "report.md")
 	_ = os.MkdirAll(filepath.Dir(md), 0o755)
-	if _, errOut, code := recExec(t, context.Background(), "report", runs, "-o", md, "--dpi", "24"); code != 0 {
+	if _, errOut, code := execute(context.Background(), "report", runs, "-o", md, "--dpi", "24"); code != 0 {
 		t.Fatalf("report -o .md exited %d: %s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out", "report-charts", "run-4-emails.png")); err != nil {
@@ -281,7 +266,7 @@ func TestAPIKeyNeverRecorded(t *testing.T) {
 		t.Fatalf("the fake model refused the key: %+v", s.Served)
 	}
 	for _, out := range []string{filepath.Join(dir, "r.html"), filepath.Join(dir, "r.md")} {
-		if _, errOut, code := recExec(t, context.Background(), "report", path, "-o", out, "--dpi", "24"); code != 0 {
+		if _, errOut, code := execute(context.Background(), "report", path, "-o", out, "--dpi", "24"); code != 0 {
 			t.Fatalf("report: %s", errOut)
 		}
 	}
