@@ -15,12 +15,12 @@ func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) [
 	info := s.fold.Info
 	o := s.outage(now)
 	outage := "outage " + orDash(info.Outage)
-	if info.OutageToS > info.OutageFromS {
+	if info.Outage != "none" && info.OutageToS > info.OutageFromS {
 		outage += fmt.Sprintf(" %g–%g s", info.OutageFromS, info.OutageToS)
 	}
 	if len(s.fold.Windows) > 0 {
 		if f := s.fold.Windows[len(s.fold.Windows)-1].Fault; f != "" && f != info.Outage {
-			outage += " (now " + f + ")"
+			outage += " (by hand: " + f + ")"
 		}
 	}
 	var status string

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -69,28 +68,36 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	var rec *journal.Writer
-	if opts.record != "" {
-		if rec, err = startRecording(opts.record, run); err != nil {
+	// The journal gets its summary line as soon as the run ends, even while
+	// the dashboard stays open on the final state.
+	recorded := make(chan error, 1)
+	if opts.record == "" {
+		recorded <- nil
+	} else {
+		rec, err := startRecording(opts.record, run)
+		if err != nil {
 			run.Stop()
 			<-run.Done()
 			return err
 		}
+		go func() {
+			sum, status, _ := run.Wait()
+			recorded <- finishRecording(rec, sum, status)
+		}()
 	}
 	if opts.tui {
 		if err := runDashboard(ctx, run); err != nil {
 			run.Stop()
-			<-run.Done()
-			return fmt.Errorf("dashboard: %w", err)
+			return errors.Join(fmt.Errorf("dashboard: %w", err), <-recorded)
 		}
 	} else {
-		writeProgress(ctx, run, cmd.ErrOrStderr())
+		writeProgress(run, cmd.ErrOrStderr())
 	}
 	sum, status, err := run.Wait()
 	if err != nil {
 		return err
 	}
-	if err := finishRecording(rec, sum, status); err != nil {
+	if err := <-recorded; err != nil {
 		return err
 	}
 	if err := printSummary(cmd.OutOrStdout(), sum, opts.json); err != nil {
@@ -107,7 +114,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 
 // writeProgress writes one line a second until the run ends: elapsed, sent,
 // answered, breaker state, calls to the primary.
-func writeProgress(ctx context.Context, run *workload.Run, w io.Writer) {
+func writeProgress(run *workload.Run, w io.Writer) {
 	cur := run.Log().Cursor()
 	p := newProgress(run.Config())
 	tick := time.NewTicker(time.Second)
@@ -121,12 +128,6 @@ func writeProgress(ctx context.Context, run *workload.Run, w io.Writer) {
 		case <-tick.C:
 			p.add(cur.Poll())
 			fmt.Fprintln(w, p.line())
-		case <-ctx.Done():
-			// The run is stopping with the context; its end comes through Done.
-			<-run.Done()
-			p.add(cur.Poll())
-			fmt.Fprintln(w, p.line())
-			return
 		}
 	}
 }
