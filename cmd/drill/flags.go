@@ -121,6 +121,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 	cfg.Policy = p
 	cfg.PrimaryModel, cfg.BackupModel = f.primaryModel, f.backupModel
 	cfg.Seed, cfg.Follow, cfg.MaxDuration = f.seed, f.follow, f.maxDuration
+	if !fs.Changed("follow") && cfg.Follow > cfg.Emails {
+		cfg.Follow = 0 // a short drill without Marcus follows no email unless asked
+	}
 	if f.baseURL != "" {
 		u, err := url.Parse(f.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

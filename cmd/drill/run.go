@@ -123,11 +123,11 @@ func writeProgress(run *workload.Run, w io.Writer) {
 		select {
 		case <-run.Done():
 			p.add(cur.Poll())
-			fmt.Fprintln(w, p.line())
+			fmt.Fprintln(w, p.line(time.Since(run.Log().Start())))
 			return
 		case <-tick.C:
 			p.add(cur.Poll())
-			fmt.Fprintln(w, p.line())
+			fmt.Fprintln(w, p.line(time.Since(run.Log().Start())))
 		}
 	}
 }
@@ -138,7 +138,6 @@ type progress struct {
 	sent, done   int
 	breaker      string
 	primaryCalls int
-	elapsed      time.Duration
 }
 
 func newProgress(cfg workload.Config) *progress {
@@ -151,7 +150,6 @@ func newProgress(cfg workload.Config) *progress {
 
 func (p *progress) add(evs []event.Event) {
 	for _, e := range evs {
-		p.elapsed = e.At
 		switch e.Kind {
 		case event.EmailSent:
 			p.sent++
@@ -169,9 +167,9 @@ func (p *progress) add(evs []event.Event) {
 	}
 }
 
-func (p *progress) line() string {
+func (p *progress) line(elapsed time.Duration) string {
 	return fmt.Sprintf("%6.1fs  sent %d/%d  answered %d  breaker %s  calls to primary %d",
-		p.elapsed.Seconds(), p.sent, p.cfg.Emails, p.done, p.breaker, p.primaryCalls)
+		elapsed.Seconds(), p.sent, p.cfg.Emails, p.done, p.breaker, p.primaryCalls)
 }
 
 // printSummary prints a run summary as a table, or as JSON.
