@@ -78,6 +78,7 @@ func (r *FailuresInWindow) Counts(now time.Time) (int, int) {
 // Reset implements Rule.
 func (r *FailuresInWindow) Reset() { r.failures, r.successes = nil, nil }
 
+// String describes the rule.
 func (r *FailuresInWindow) String() string {
 	return fmt.Sprintf("%d failures in %s", r.Failures, r.Window)
 }
@@ -112,4 +113,5 @@ func (r *Consecutive) Counts(time.Time) (int, int) { return r.run, 0 }
 // Reset implements Rule.
 func (r *Consecutive) Reset() { r.run = 0 }
 
+// String describes the rule.
 func (r *Consecutive) String() string { return fmt.Sprintf("%d consecutive failures", r.Failures) }

@@ -151,4 +151,10 @@ type Result struct {
 	Answer   *emails.Answer `json:"answer,omitempty"` // nil for canned and error
 	Reply    string         `json:"reply,omitempty"`  // the canned text, when canned
 	Wait     time.Duration  `json:"wait_ns"`          // from sent to done
+	// Cancelled marks an email the end of the run cut off (Ctrl-C, Stop,
+	// the ceiling): an error, but its wait measures the run, not the model.
+	Cancelled bool `json:"cancelled,omitempty"`
 }
+
+// ByHand is the Detail of outage events started or ended by hand.
+const ByHand = "by hand"

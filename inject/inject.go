@@ -105,12 +105,14 @@ func (i *Injector) EndAt(at time.Duration) bool {
 	return ended
 }
 
-// Active returns the window active at offset at, if any.
+// Active returns the window active at offset at, if any. When windows
+// overlap (an outage started by hand inside a scheduled one), the newest
+// wins.
 func (i *Injector) Active(at time.Duration) (Window, bool) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	for _, w := range i.windows {
-		if w.Contains(at) {
+	for k := len(i.windows) - 1; k >= 0; k-- {
+		if w := i.windows[k]; w.Contains(at) {
 			return w, true
 		}
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"time"
@@ -71,30 +72,52 @@ func followed(f scoring.Followed) string {
 
 // runsTable is the chapter-style table across all runs.
 func (r *Report) runsTable() table {
-	follow := 0
-	if len(r.Runs) > 0 {
-		follow = r.Runs[0].Info.Follow
-	}
-	t := table{Head: []string{
-		"Run", "Outage", "Policy", "primary / backup / canned / error", "All 4 right (95% CI)",
-		"Typical wait, outage", fmt.Sprintf("Email %d", follow), "Calls to broken model, outage",
-		"Breaker first open", "Primary back after", "Status",
-	}}
+	sums := make([]scoring.Summary, len(r.Runs))
 	for i, run := range r.Runs {
-		s := run.Summary
+		sums[i] = run.Summary
+	}
+	t := summaryTable(sums)
+	t.Head = append([]string{"Run"}, append(t.Head, "Status")...)
+	for i, run := range r.Runs {
 		status := run.Status()
 		if run.Meta.CutShort() {
 			status += " (cut short)"
 		}
+		t.Rows[i] = append([]string{runTag(i)}, append(t.Rows[i], status)...)
+	}
+	return t
+}
+
+// summaryTable is the chapter's table, one row per run summary.
+func summaryTable(sums []scoring.Summary) table {
+	follow := 0
+	if len(sums) > 0 {
+		follow = sums[0].Followed.Email
+	}
+	t := table{Head: []string{
+		"Outage", "Policy", "primary / backup / canned / error", "All 4 right (95% CI)",
+		"Typical wait, outage", "p95 wait, outage", fmt.Sprintf("Email %d", follow), "Calls to broken model, outage",
+		"Breaker first open", "Primary back after",
+	}}
+	for _, s := range sums {
 		t.Rows = append(t.Rows, []string{
-			runTag(i), orDash(s.Outage), orDash(s.Policy),
+			orDash(s.Outage), orDash(s.Policy),
 			fmt.Sprintf("%d / %d / %d / %d", s.Served.Primary, s.Served.Backup, s.Served.Canned, s.Served.Error),
 			fmt.Sprintf("%s (%.0f–%s)", pct(s.All4Right), 100*s.All4RightCI95[0], pct(s.All4RightCI95[1])),
-			secs(s.MedianWaitOutageS), followed(s.Followed), fmt.Sprint(s.CallsToBrokenOutage),
-			secs(s.BreakerFirstOpenS), secs(s.PrimaryBackS), status,
+			secs(s.MedianWaitOutageS), secs(s.P95WaitOutageS), followed(s.Followed), fmt.Sprint(s.CallsToBrokenOutage),
+			secs(s.BreakerFirstOpenS), secs(s.PrimaryBackS),
 		})
 	}
 	return t
+}
+
+// WriteSummaryTable writes the chapter's table for run summaries as
+// Markdown (what `drill compare` prints).
+func WriteSummaryTable(w io.Writer, sums []scoring.Summary) error {
+	var b strings.Builder
+	mdTable(&b, summaryTable(sums))
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func orDash(s string) string {

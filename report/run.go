@@ -12,9 +12,7 @@ package report
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/drill-dev/drill/emails"
@@ -29,6 +27,7 @@ type Email struct {
 	ID       int
 	Sent     time.Duration
 	Done     time.Duration // valid when Finished
+	Wait     time.Duration // the run's own measure of the wait (Result.Wait), valid when Finished
 	Finished bool
 	ServedBy string // primary, backup, canned, error; "" when not finished
 	All4     bool   // all four fields right (false when not finished or not scored)
@@ -133,7 +132,7 @@ func Load(path string) (*Run, error) {
 			if em.Finished || e.Result == nil {
 				break
 			}
-			em.Finished, em.Done, em.ServedBy = true, e.At, e.Result.ServedBy
+			em.Finished, em.Done, em.Wait, em.ServedBy = true, e.At, e.Result.Wait, e.Result.ServedBy
 			if truth, ok := emails.ByID(e.Email); ok && e.Result.Answer != nil {
 				em.All4 = scoring.Compare(*e.Result.Answer, truth.Truth).All()
 			}
@@ -162,7 +161,7 @@ func Load(path string) (*Run, error) {
 	slices.SortFunc(r.Emails, func(a, b Email) int { return a.ID - b.ID })
 	for _, em := range r.Emails {
 		if em.Finished {
-			r.Waits = append(r.Waits, (em.Done - em.Sent).Seconds())
+			r.Waits = append(r.Waits, em.Wait.Seconds())
 		}
 	}
 	return r, nil
@@ -189,10 +188,4 @@ func LoadAll(paths []string) ([]*Run, error) {
 		runs = append(runs, r)
 	}
 	return runs, nil
-}
-
-// shortName is a journal's file name without its directory or extension.
-func shortName(path string) string {
-	base := filepath.Base(path)
-	return strings.TrimSuffix(base, filepath.Ext(base))
 }

@@ -2,9 +2,6 @@ package report
 
 import (
 	"math"
-	"slices"
-
-	"github.com/drill-dev/drill/scoring"
 )
 
 // McNemarExact is the two-sided exact McNemar test for paired yes/no
@@ -108,11 +105,4 @@ func Pairs(runs []*Run) []Pair {
 		}
 	}
 	return out
-}
-
-// median returns the median of values (not modified), NaN for none.
-func median(values []float64) float64 {
-	s := slices.Clone(values)
-	slices.Sort(s)
-	return scoring.Quantile(s, 0.5)
 }

@@ -140,17 +140,27 @@ func (f *Fold) Add(e event.Event) {
 			f.Info = *e.Run
 		}
 	case event.OutageStart:
-		f.Windows = append(f.Windows, Window{Start: e.At, End: -1, Fault: e.Fault, Target: e.Rung})
+		// A scheduled window starts exactly when the injector starts it;
+		// the event is logged a moment later by a timer.
+		start := e.At
+		if e.Detail != event.ByHand && f.Info.OutageToS > f.Info.OutageFromS {
+			start = seconds(f.Info.OutageFromS)
+		}
+		f.Windows = append(f.Windows, Window{Start: start, End: -1, Fault: e.Fault, Target: e.Rung})
 	case event.OutageEnd:
+		end := e.At
+		if e.Detail != event.ByHand && f.Info.OutageToS > f.Info.OutageFromS {
+			end = seconds(f.Info.OutageToS)
+		}
 		if n := len(f.Windows); n > 0 && f.Windows[n-1].End < 0 {
-			f.Windows[n-1].End = e.At
+			f.Windows[n-1].End = end
 		}
 	case event.EmailSent:
 		f.sent[e.Email] = e.At
-	case event.AttemptStart:
-		if f.inOutageFor(e.Rung, e.At) {
-			f.broken++
-		}
+	case event.Fault:
+		// The injector faults exactly the attempts to the broken model
+		// that start inside an outage window.
+		f.broken++
 	case event.BreakerChange:
 		if e.Breaker == nil || e.Breaker.Name != f.target() || e.Breaker.To != "open" {
 			break
@@ -181,17 +191,6 @@ func (f *Fold) target() string {
 		return f.Info.Target
 	}
 	return event.ServedPrimary
-}
-
-// inOutageFor reports whether an attempt to rung at offset at starts inside
-// an outage window aimed at that rung.
-func (f *Fold) inOutageFor(rung string, at time.Duration) bool {
-	for _, w := range f.Windows {
-		if w.Target == rung && w.contains(at) {
-			return true
-		}
-	}
-	return false
 }
 
 func (f *Fold) inOutage(at time.Duration) bool {
@@ -232,7 +231,7 @@ func (f *Fold) done(e event.Event) {
 		}
 		c.add(r.Answer, truth.Truth)
 	}
-	if sent, ok := f.sent[e.Email]; ok && f.inOutage(sent) {
+	if sent, ok := f.sent[e.Email]; ok && f.inOutage(sent) && !r.Cancelled {
 		f.waitsOut = append(f.waitsOut, r.Wait.Seconds())
 	}
 }
@@ -268,7 +267,8 @@ func (f *Fold) SentAt(id int) (time.Duration, bool) {
 func (f *Fold) CallsToBroken() int { return f.broken }
 
 // WaitsOutage returns the waits (seconds) of emails sent during an outage
-// and done so far, in the order they finished.
+// and done so far, in the order they finished. Emails cancelled by the end
+// of the run (Ctrl-C, the ceiling) have no real wait and are left out.
 func (f *Fold) WaitsOutage() []float64 { return f.waitsOut }
 
 // FailedCalls counts, per rung, the calls that did not answer, by outcome
@@ -346,23 +346,33 @@ func round(x float64, digits int) float64 {
 
 func ptr(x float64) *float64 { return &x }
 
+func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
+
 // EngineOverheads returns, per email done, the wait the drill added on top
 // of the model: the email's wait minus the time its HTTP attempts spent
 // below the SDK (in the transport: the model's own latency). Sorted.
 func EngineOverheads(events []event.Event) []time.Duration {
+	type attempt struct {
+		email   int
+		rung    string
+		attempt int
+	}
 	inModel := map[int]time.Duration{}
-	started := map[[2]int]time.Duration{}
+	started := map[attempt]time.Duration{}
 	var out []time.Duration
 	for _, e := range events {
 		switch e.Kind {
 		case event.AttemptStart:
-			started[[2]int{e.Email, e.Attempt}] = e.At
+			started[attempt{e.Email, e.Rung, e.Attempt}] = e.At
 		case event.AttemptEnd:
-			inModel[e.Email] += e.At - started[[2]int{e.Email, e.Attempt}]
+			k := attempt{e.Email, e.Rung, e.Attempt}
+			inModel[e.Email] += e.At - started[k]
+			delete(started, k)
 		case event.EmailDone:
 			if e.Result != nil {
 				out = append(out, e.Result.Wait-inModel[e.Email])
 			}
+			delete(inModel, e.Email)
 		}
 	}
 	slices.Sort(out)

@@ -132,7 +132,7 @@ func (s *state) add(e event.Event) {
 		}
 	case event.OutageStart:
 		s.winStamp++
-		s.byHand = e.Detail == "by hand"
+		s.byHand = e.Detail == event.ByHand
 	case event.OutageEnd:
 		s.winStamp++
 	case event.EmailSent:
@@ -267,7 +267,6 @@ type outageStatus struct {
 	byHand   bool
 	fromS    float64
 	toS      float64
-	anyKnown bool
 }
 
 func (s *state) outage(now time.Duration) outageStatus {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,8 +88,8 @@ func (c Config) Validate() error {
 	if c.OutageFrom < 0 || c.OutageTo <= c.OutageFrom {
 		errs = append(errs, fmt.Errorf("the outage must start at or after 0 s and before it ends (from %s, to %s)", c.OutageFrom, c.OutageTo))
 	}
-	if c.Target != event.ServedPrimary && c.Target != event.ServedBackup {
-		errs = append(errs, fmt.Errorf("outage target must be primary or backup, got %q", c.Target))
+	if !slices.ContainsFunc(c.rungPolicies(), func(r namedRung) bool { return r.name == c.Target }) {
+		errs = append(errs, fmt.Errorf("the outage target %q is not a rung of policy %s", c.Target, c.Policy.Name))
 	}
 	if c.Policy.Scope != chain.ScopeAttempt && c.Policy.Scope != chain.ScopeRequest {
 		errs = append(errs, fmt.Errorf("unknown time-limit scope %q (valid: attempt, request)", c.Policy.Scope))
@@ -127,7 +128,7 @@ type namedRung struct {
 // rungPolicies lists the model rungs in chain order.
 func (c Config) rungPolicies() []namedRung {
 	var rs []namedRung
-	if c.Policy.hasPrimary() {
+	if c.Policy.HasPrimary() {
 		rs = append(rs, namedRung{event.ServedPrimary, c.PrimaryModel, c.Policy.Primary})
 	}
 	if c.Policy.Backup != nil {

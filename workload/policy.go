@@ -72,5 +72,6 @@ func Preset(name string) (Policy, error) {
 	return p, nil
 }
 
-// hasPrimary reports whether the chain starts with the primary model.
-func (p Policy) hasPrimary() bool { return p.Name != "backup-only" }
+// HasPrimary reports whether the chain has the primary model (every preset
+// but backup-only).
+func (p Policy) HasPrimary() bool { return p.Name != "backup-only" }

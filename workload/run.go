@@ -31,7 +31,6 @@ type Run struct {
 	log      *event.Log
 	injector *inject.Injector
 	chain    *chain.Chain
-	breakers []*breaker.Breaker
 
 	ctx    context.Context // ends when the run is over; cancels in-flight calls
 	cancel context.CancelFunc
@@ -44,6 +43,7 @@ type Run struct {
 	outageActive  bool
 	outageByHand  bool
 	breakerTimers []*time.Timer
+	closeIdle     func() // closes the run's own HTTP connections, if it has any
 
 	status string
 }
@@ -65,6 +65,12 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	start := time.Now()
 	r := &Run{cfg: cfg, log: event.NewLog(start), done: make(chan struct{})}
 	r.ctx, r.cancel = context.WithTimeout(ctx, cfg.Ceiling())
+	ok := false
+	defer func() {
+		if !ok {
+			r.cancel()
+		}
+	}()
 
 	base, baseURL, key := cfg.Endpoint.Transport, cfg.Endpoint.BaseURL, cfg.Endpoint.APIKey
 	if baseURL == "" {
@@ -74,7 +80,10 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		}
 	}
 	if base == nil {
-		base = http.DefaultTransport
+		// A transport of the run's own, so its connections close with it.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		r.closeIdle = t.CloseIdleConnections
+		base = t
 	}
 	r.injector = inject.New(base, start, func(req *http.Request, kind string) {
 		r.log.Append(event.Event{Kind: event.Fault, Email: emailID(req.Context()), Rung: cfg.Target,
@@ -82,7 +91,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	})
 	if cfg.Outage != OutageNone {
 		if err := r.injector.Add(inject.Window{Kind: cfg.Outage, From: cfg.OutageFrom, To: cfg.OutageTo}); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("scheduling the outage: %w", err)
 		}
 	}
 
@@ -97,19 +106,20 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 			Transport: &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt}}
 		if bp := np.p.Breaker; bp != nil {
 			rc.Breaker = r.newBreaker(np.name, *bp)
-			r.breakers = append(r.breakers, rc.Breaker)
 		}
 		r.chain.Rungs = append(r.chain.Rungs, chain.NewRung(rc))
 	}
 
 	info := cfg.Info()
 	r.log.Append(event.Event{Kind: event.RunStart, Run: &info})
+	ok = true
 	go r.run(ctx)
 	return r, nil
 }
 
 func (r *Run) newBreaker(name string, p BreakerPolicy) *breaker.Breaker {
-	return breaker.New(breaker.Settings{
+	var b *breaker.Breaker
+	b = breaker.New(breaker.Settings{
 		Name: name, Trip: p.Trip, Cooldown: p.Cooldown, ProbeTimeout: p.ProbeTimeout,
 		OnChange: func(ch breaker.Change) {
 			r.log.Append(event.Event{Kind: event.BreakerChange, Rung: name, Breaker: &event.BreakerState{
@@ -120,20 +130,11 @@ func (r *Run) newBreaker(name string, p BreakerPolicy) *breaker.Breaker {
 			if ch.To == breaker.Open {
 				r.mu.Lock()
 				defer r.mu.Unlock()
-				b := r.breakerByName(name)
 				r.breakerTimers = append(r.breakerTimers, time.AfterFunc(p.Cooldown, func() { b.State() }))
 			}
 		},
 	})
-}
-
-func (r *Run) breakerByName(name string) *breaker.Breaker {
-	for _, b := range r.breakers {
-		if b.Name() == name {
-			return b
-		}
-	}
-	return nil
+	return b
 }
 
 func (r *Run) hooks() chain.Hooks {
@@ -175,6 +176,9 @@ func (r *Run) run(parent context.Context) {
 	ceiling := errors.Is(r.ctx.Err(), context.DeadlineExceeded)
 	r.cancel() // ends the outage schedule and anything still hung
 	wg.Wait()
+	if r.closeIdle != nil {
+		r.closeIdle()
+	}
 
 	status, detail := event.StatusCompleted, "all emails done"
 	switch {
@@ -214,7 +218,8 @@ func (r *Run) serve(e emails.Email, sentAt time.Duration) {
 	res := r.chain.Serve(ctx, e)
 	wait := time.Since(r.log.Start()) - sentAt
 	r.log.Append(event.Event{Kind: event.EmailDone, Email: e.ID,
-		Result: &event.Result{ServedBy: res.ServedBy, Answer: res.Answer, Reply: res.Reply, Wait: wait}})
+		Result: &event.Result{ServedBy: res.ServedBy, Answer: res.Answer, Reply: res.Reply, Wait: wait,
+			Cancelled: res.ServedBy == event.ServedError && ctx.Err() != nil}})
 }
 
 // waitUntil sleeps until t; false if the run ended first.
@@ -287,7 +292,7 @@ func (r *Run) StartOutage(kind string) error {
 		return err
 	}
 	r.outageActive, r.outageByHand = true, true
-	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: "by hand"})
+	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: event.ByHand})
 	return nil
 }
 
@@ -298,10 +303,11 @@ func (r *Run) EndOutage() {
 	if !r.outageActive {
 		return
 	}
-	w, _ := r.injector.Active(time.Since(r.log.Start()))
-	r.injector.EndAt(time.Since(r.log.Start()))
+	now := time.Since(r.log.Start())
+	w, _ := r.injector.Active(now)
+	r.injector.EndAt(now)
 	r.outageActive = false
-	r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.Target, Detail: "by hand"})
+	r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.Target, Detail: event.ByHand})
 }
 
 // OutageActive reports whether an outage is active now.

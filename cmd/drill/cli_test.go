@@ -94,7 +94,8 @@ func TestInterruptStopsWithinASecond(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
 		t.Fatalf("partial summary is not JSON: %v\n%s", err, stdout)
 	}
-	if s.Served.Error == 0 || s.Served.Total() != 3 {
-		t.Errorf("partial summary served %+v, want the 3 emails sent in 1.25 s, hung ones as errors", s.Served)
+	// Emails go out at 0, 0.5 and 1.0 s; a loaded machine may be late.
+	if s.Served.Error == 0 || s.Served.Total() < 2 || s.Served.Total() > 3 {
+		t.Errorf("partial summary served %+v, want the 2–3 emails sent before Ctrl-C, hung ones as errors", s.Served)
 	}
 }

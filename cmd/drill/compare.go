@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -114,7 +114,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 		if err := enc.Encode(sums); err != nil {
 			return err
 		}
-	} else if err := writeCompareTable(out, sums); err != nil {
+	} else if err := report.WriteSummaryTable(out, sums); err != nil {
 		return err
 	}
 	if err := errors.Join(recErrs...); err != nil {
@@ -163,34 +163,4 @@ func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 		<-finished
 		stopBar()
 	}
-}
-
-// writeCompareTable prints the chapter's table as Markdown.
-func writeCompareTable(w io.Writer, sums []scoring.Summary) error {
-	var b strings.Builder
-	follow := 35
-	if len(sums) > 0 {
-		follow = sums[0].Followed.Email
-	}
-	fmt.Fprintf(&b, "| Outage | Policy | primary / backup / canned / error | All 4 right (95%% CI) | Typical wait, outage | p95 wait, outage | Email %d | Calls to broken, outage | Breaker first open | Primary back after |\n", follow)
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, s := range sums {
-		fmt.Fprintf(&b, "| %s | %s | %d / %d / %d / %d | %.0f%% (%.0f–%.0f%%) | %s | %s | %s | %d | %s | %s |\n",
-			s.Outage, s.Policy, s.Served.Primary, s.Served.Backup, s.Served.Canned, s.Served.Error,
-			100*s.All4Right, 100*s.All4RightCI95[0], 100*s.All4RightCI95[1],
-			seconds(s.MedianWaitOutageS), seconds(s.P95WaitOutageS), followedShort(s.Followed),
-			s.CallsToBrokenOutage, seconds(s.BreakerFirstOpenS), seconds(s.PrimaryBackS))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func followedShort(f scoring.Followed) string {
-	if f.WaitS == nil {
-		return "–"
-	}
-	if f.ServedBy == event.ServedError {
-		return fmt.Sprintf("error, %.1f s", *f.WaitS)
-	}
-	return fmt.Sprintf("%s, %.1f s", f.ServedBy, *f.WaitS)
 }

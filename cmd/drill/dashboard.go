@@ -67,7 +67,7 @@ func newCompareProgress(w io.Writer, total int) (update func(done int), stop fun
 			return
 		}
 		done = min(max(done, 0), total)
-		fmt.Fprintf(w, "\r\x1b[2K%s %d/%d runs", bar.ViewAs(float64(done)/float64(total)), done, total)
+		fmt.Fprintf(w, "\r\x1b[2K%s %d/%d emails", bar.ViewAs(float64(done)/float64(total)), done, total)
 	}
 	stop = func() {
 		mu.Lock()

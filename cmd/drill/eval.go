@@ -48,7 +48,7 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 		Example: `  drill eval
   drill eval --model all --json
   OPENAI_API_KEY=... drill eval --base-url https://api.openai.com/v1 --model gpt-5.4-mini`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg := evalConfig{
 				Models: models, BaseURL: baseURL, Concurrency: concurrency, JSON: asJSON, Misses: showMisses,

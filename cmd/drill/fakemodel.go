@@ -31,7 +31,7 @@ GET /v1/models, with the profiles ` + strings.Join(fakemodel.Models(), " and ") 
 It runs until interrupted.`,
 		Example: `  drill fake-model --listen 127.0.0.1:8089
   OPENAI_BASE_URL=http://127.0.0.1:8089/v1 OPENAI_API_KEY=x your-client`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if latencyScale < 0 {
 				return usagef("--latency-scale must not be negative, got %g", latencyScale)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -96,8 +97,8 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 		set  func()
 		ok   bool
 	}{
-		{"primary-timeout", func() { p.Primary.TimeLimit = f.primaryTimeout }, true},
-		{"primary-retries", func() { p.Primary.Retries = f.primaryRetries }, true},
+		{"primary-timeout", func() { p.Primary.TimeLimit = f.primaryTimeout }, p.HasPrimary()},
+		{"primary-retries", func() { p.Primary.Retries = f.primaryRetries }, p.HasPrimary()},
 		{"backup-timeout", func() { p.Backup.TimeLimit = f.backupTimeout }, p.Backup != nil},
 		{"backup-retries", func() { p.Backup.Retries = f.backupRetries }, p.Backup != nil},
 		{"trip-failures", func() { p.Primary.Breaker.Trip.Failures = f.tripFailures }, p.Primary.Breaker != nil},
@@ -119,6 +120,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 	cfg.Emails, cfg.Rate = f.emails, f.rate
 	cfg.Outage, cfg.OutageFrom, cfg.OutageTo = outage, f.outageFrom, f.outageTo
 	cfg.Policy = p
+	if !p.HasPrimary() {
+		cfg.Target = event.ServedBackup // the only model there is to break
+	}
 	cfg.PrimaryModel, cfg.BackupModel = f.primaryModel, f.backupModel
 	cfg.Seed, cfg.Follow, cfg.MaxDuration = f.seed, f.follow, f.maxDuration
 	if !fs.Changed("follow") && cfg.Follow > cfg.Emails {

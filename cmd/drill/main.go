@@ -32,8 +32,9 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 // errInterrupted means the user stopped a drill (Ctrl-C, SIGTERM): exit 130.
 var errInterrupted = errors.New("interrupted")
 
+func init() { journal.Version = version }
+
 func newRootCmd() *cobra.Command {
-	journal.Version = version
 	root := &cobra.Command{
 		Use:   "drill",
 		Short: "Outage drills for an LLM-calling workload, live in the terminal",
@@ -59,6 +60,8 @@ policy, built-in fake model) in the live dashboard.`,
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// After the first Ctrl-C, a second one kills drill at once.
+	go func() { <-ctx.Done(); stop() }()
 	err := newRootCmd().ExecuteContext(ctx)
 	switch {
 	case errors.Is(err, errInterrupted):
