@@ -38,7 +38,7 @@ interrupted.`,
 				if err != nil {
 					return journalInputError(err)
 				}
-				err := tui.Replay(cmd.Context(), j.Events, tui.ReplayOptions{Speed: speed})
+				err = tui.Replay(cmd.Context(), j.Events, tui.ReplayOptions{Speed: speed})
 				if err != nil && cmd.Context().Err() != nil {
 					return errInterrupted // Ctrl-C or SIGTERM: exit 130
 				}
