@@ -64,6 +64,7 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// The handler waits on the same context and returns promptly;
 		// closing the reader unblocks any write in progress.
 		pr.CloseWithError(ctx.Err())
+		<-done // so no handler outlives its request
 		return nil, ctx.Err()
 	}
 
