@@ -261,12 +261,12 @@ func bump(xs []int, i int) []int {
 // outage describes the outage's status at offset now: "before", "active" or
 // "over", the active window's start, and its scheduled end if known.
 type outageStatus struct {
-	phase    string // before, active, over
-	left     time.Duration
-	hasLeft  bool
-	byHand   bool
-	fromS    float64
-	toS      float64
+	phase   string // before, active, over
+	left    time.Duration
+	hasLeft bool
+	byHand  bool
+	fromS   float64
+	toS     float64
 }
 
 func (s *state) outage(now time.Duration) outageStatus {
