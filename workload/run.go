@@ -65,12 +65,6 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	start := time.Now()
 	r := &Run{cfg: cfg, log: event.NewLog(start), done: make(chan struct{})}
 	r.ctx, r.cancel = context.WithTimeout(ctx, cfg.Ceiling())
-	ok := false
-	defer func() {
-		if !ok {
-			r.cancel()
-		}
-	}()
 
 	base, baseURL, key := cfg.Endpoint.Transport, cfg.Endpoint.BaseURL, cfg.Endpoint.APIKey
 	if baseURL == "" {
@@ -91,6 +85,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	})
 	if cfg.Outage != OutageNone {
 		if err := r.injector.Add(inject.Window{Kind: cfg.Outage, From: cfg.OutageFrom, To: cfg.OutageTo}); err != nil {
+			r.cancel()
 			return nil, fmt.Errorf("scheduling the outage: %w", err)
 		}
 	}
@@ -112,7 +107,6 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 
 	info := cfg.Info()
 	r.log.Append(event.Event{Kind: event.RunStart, Run: &info})
-	ok = true
 	go r.run(ctx)
 	return r, nil
 }
