@@ -44,16 +44,7 @@ func writeJournal(t *testing.T, evs []event.Event, status string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := event.NewLog(start)
-	w, err := journal.Create(path, h, log, journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range evs {
-		log.AppendRecorded(e)
-	}
-	log.Close()
-	if err := w.Finish(scoring.Summarize(log.Events()), status); err != nil {
+	if err := journaltest.Write(path, h, evs, status); err != nil {
 		t.Fatal(err)
 	}
 	return path

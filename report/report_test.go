@@ -15,7 +15,6 @@ import (
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/journal/journaltest"
 	"github.com/drill-dev/drill/report"
-	"github.com/drill-dev/drill/scoring"
 )
 
 var update = flag.Bool("update", false, "rewrite the testdata journals and the golden report")
@@ -43,16 +42,7 @@ func record(t *testing.T, path string, o journaltest.Options, cfg any, status st
 		t.Fatal(err)
 	}
 	h.DrillVersion, h.GoVersion = "v0.1.0", "go1.26.8" // fixed, for the golden file
-	log := event.NewLog(start)
-	w, err := journal.Create(path, h, log, journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range evs {
-		log.AppendRecorded(e)
-	}
-	log.Close()
-	if err := w.Finish(scoring.Summarize(evs), status); err != nil {
+	if err := journaltest.Write(path, h, evs, status); err != nil {
 		t.Fatal(err)
 	}
 }
