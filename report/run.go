@@ -12,7 +12,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/drill-dev/drill/emails"
@@ -72,70 +71,27 @@ func (r *Run) Label() string {
 // if the journal was cut short.
 func (r *Run) Status() string { return r.Meta.Status() }
 
-// Load reads the journal at path and folds it for a report, streaming.
+// Load reads the journal at path and folds it for a report, streaming. The
+// figures come from the same scoring.Fold as the live run's; Load adds only
+// what charts need beyond it: the breaker's open periods.
 func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
 	r := &Run{Path: path, Attempts: map[string][]int{}}
-	byID := map[int]*Email{}
 	var openSince *time.Duration
-	models := map[string]string{} // rung -> model, for attempts that carry no model
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)
 		r.End = e.At
-		switch e.Kind {
-		case event.RunStart:
-			if e.Run != nil {
-				for _, rg := range e.Run.Rungs {
-					if rg.Model != "" {
-						models[rg.Name] = rg.Model
-					}
-				}
+		if e.Kind != event.BreakerChange || e.Breaker == nil || e.Breaker.Name != f.Target() {
+			return nil
+		}
+		if e.Breaker.To == "open" {
+			if openSince == nil {
+				at := e.At
+				openSince = &at
 			}
-		case event.EmailSent:
-			if _, ok := byID[e.Email]; !ok {
-				byID[e.Email] = &Email{ID: e.Email, Sent: e.At}
-			}
-		case event.AttemptStart:
-			model := e.Model
-			if model == "" {
-				model = models[e.Rung]
-			}
-			if model == "" {
-				model = e.Rung
-			}
-			sec := int(e.At / time.Second)
-			c := r.Attempts[model]
-			for len(c) <= sec {
-				c = append(c, 0)
-			}
-			c[sec]++
-			r.Attempts[model] = c
-		case event.BreakerChange:
-			if e.Breaker == nil || e.Breaker.Name != targetOf(f.Info) {
-				break
-			}
-			if e.Breaker.To == "open" {
-				if openSince == nil {
-					at := e.At
-					openSince = &at
-				}
-			} else if openSince != nil {
-				r.BreakerOpen = append(r.BreakerOpen, Span{*openSince, e.At})
-				openSince = nil
-			}
-		case event.EmailDone:
-			em := byID[e.Email]
-			if em == nil {
-				em = &Email{ID: e.Email, Sent: e.At}
-				byID[e.Email] = em
-			}
-			if em.Finished || e.Result == nil {
-				break
-			}
-			em.Finished, em.Done, em.Wait, em.ServedBy = true, e.At, e.Result.Wait, e.Result.ServedBy
-			if truth, ok := emails.ByID(e.Email); ok && e.Result.Answer != nil {
-				em.All4 = scoring.Compare(*e.Result.Answer, truth.Truth).All()
-			}
+		} else if openSince != nil {
+			r.BreakerOpen = append(r.BreakerOpen, Span{*openSince, e.At})
+			openSince = nil
 		}
 		return nil
 	})
@@ -154,24 +110,28 @@ func Load(path string) (*Run, error) {
 			r.Windows[i].End = r.End
 		}
 	}
-	r.Emails = make([]Email, 0, len(byID))
-	for _, em := range byID {
-		r.Emails = append(r.Emails, *em)
-	}
-	slices.SortFunc(r.Emails, func(a, b Email) int { return a.ID - b.ID })
-	for _, em := range r.Emails {
-		if em.Finished {
-			r.Waits = append(r.Waits, em.Wait.Seconds())
+	for _, rg := range f.Info.Rungs {
+		if counts := f.AttemptsPerSecond(rg.Name); len(counts) > 0 {
+			model := rg.Model
+			if model == "" {
+				model = rg.Name
+			}
+			r.Attempts[model] = counts
 		}
 	}
-	return r, nil
-}
-
-func targetOf(info event.RunInfo) string {
-	if info.Target != "" {
-		return info.Target
+	for _, id := range f.Emails() {
+		em := Email{ID: id}
+		em.Sent, _ = f.SentAt(id)
+		if res, ok := f.Result(id); ok {
+			em.Finished, em.Done, em.Wait, em.ServedBy = true, em.Sent+res.Wait, res.Wait, res.ServedBy
+			if truth, ok := emails.ByID(id); ok && res.Answer != nil {
+				em.All4 = scoring.Compare(*res.Answer, truth.Truth).All()
+			}
+			r.Waits = append(r.Waits, res.Wait.Seconds())
+		}
+		r.Emails = append(r.Emails, em)
 	}
-	return event.ServedPrimary
+	return r, nil
 }
 
 // LoadAll loads every journal, in order.

@@ -126,17 +126,15 @@ func (q *Quality) Result() QualityResult {
 		Invalid:       q.invalid,
 	}
 	lo, hi := Wilson(q.all4, q.n)
-	r.All4RightCI95 = [2]float64{round4(lo), round4(hi)}
+	r.All4RightCI95 = [2]float64{round(lo, 4), round(hi, 4)}
 	if q.n > 0 {
-		r.All4Right = round4(float64(q.all4) / float64(q.n))
+		r.All4Right = round(float64(q.all4)/float64(q.n), 4)
 	}
 	for i, f := range FieldNames {
 		if q.n > 0 {
-			r.Fields[f] = round4(float64(q.right[i]) / float64(q.n))
+			r.Fields[f] = round(float64(q.right[i])/float64(q.n), 4)
 		}
 		r.MissesByField[f] = q.n - q.right[i]
 	}
 	return r
 }
-
-func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -92,22 +93,23 @@ func (c *FieldCounts) add(got *emails.Answer, truth emails.Answer) {
 // means the same everywhere. Memory grows with the number of emails, not
 // events. A Fold is not safe for concurrent use.
 type Fold struct {
-	Info      event.RunInfo
-	Windows   []Window
-	sent      map[int]time.Duration
-	results   map[int]event.Result
-	served    Served
-	quality   FieldCounts
-	byServed  map[string]*FieldCounts
-	waitsOut  []float64 // waits of emails sent during an outage, seconds
-	broken    int
-	opens     int
-	firstOpen *time.Duration
-	back      *time.Duration
-	failed    map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
-	last      time.Duration
-	ended     string
-	truth     func(id int) (emails.Email, bool)
+	Info     event.RunInfo
+	Windows  []Window
+	sent     map[int]time.Duration
+	results  map[int]event.Result
+	served   Served
+	quality  FieldCounts
+	byServed map[string]*FieldCounts
+	waitsOut []float64 // waits of emails sent during an outage, seconds
+	broken   int
+	breakers map[string]*BreakerTally
+	calls    map[string]*PerSecond // rung -> attempts started per second
+	retries  map[string]*PerSecond // rung -> retries (attempt > 0) started per second
+	back     *time.Duration
+	failed   map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
+	last     time.Duration
+	ended    string
+	truth    func(id int) (emails.Email, bool)
 }
 
 // NewFold returns an empty fold that scores answers against the built-in
@@ -118,6 +120,9 @@ func NewFold() *Fold {
 		results:  map[int]event.Result{},
 		byServed: map[string]*FieldCounts{},
 		failed:   map[string]map[event.Outcome]int{},
+		breakers: map[string]*BreakerTally{},
+		calls:    map[string]*PerSecond{},
+		retries:  map[string]*PerSecond{},
 		truth:    emails.ByID,
 	}
 }
@@ -157,18 +162,28 @@ func (f *Fold) Add(e event.Event) {
 		}
 	case event.EmailSent:
 		f.sent[e.Email] = e.At
+	case event.AttemptStart:
+		tally(f.calls, e.Rung).add(e.At)
+		if e.Attempt > 0 {
+			tally(f.retries, e.Rung).add(e.At)
+		}
 	case event.Fault:
 		// The injector faults exactly the attempts to the broken model
 		// that start inside an outage window.
 		f.broken++
 	case event.BreakerChange:
-		if e.Breaker == nil || e.Breaker.Name != f.target() || e.Breaker.To != "open" {
+		if e.Breaker == nil || e.Breaker.To != "open" {
 			break
 		}
-		f.opens++
-		if f.firstOpen == nil && len(f.Windows) > 0 && e.At >= f.Windows[0].Start {
+		b := f.breakers[e.Breaker.Name]
+		if b == nil {
+			b = &BreakerTally{}
+			f.breakers[e.Breaker.Name] = b
+		}
+		b.Opens++
+		if b.FirstOpen == nil && len(f.Windows) > 0 && e.At >= f.Windows[0].Start {
 			d := e.At - f.Windows[0].Start
-			f.firstOpen = &d
+			b.FirstOpen = &d
 		}
 	case event.RungEnd, event.RungSkipped:
 		if e.Outcome != event.OK {
@@ -186,7 +201,8 @@ func (f *Fold) Add(e event.Event) {
 	}
 }
 
-func (f *Fold) target() string {
+// Target is the rung whose model the outage breaks.
+func (f *Fold) Target() string {
 	if f.Info.Target != "" {
 		return f.Info.Target
 	}
@@ -271,6 +287,48 @@ func (f *Fold) CallsToBroken() int { return f.broken }
 // of the run (Ctrl-C, the ceiling) have no real wait and are left out.
 func (f *Fold) WaitsOutage() []float64 { return f.waitsOut }
 
+// BreakerTally is what a fold knows of one breaker: how often it opened and
+// when it first opened after the outage started.
+type BreakerTally struct {
+	Opens     int
+	FirstOpen *time.Duration // after the first outage window's start; nil if never
+}
+
+// Breaker returns the tally of the breaker guarding rung.
+func (f *Fold) Breaker(rung string) BreakerTally {
+	if b := f.breakers[rung]; b != nil {
+		return *b
+	}
+	return BreakerTally{}
+}
+
+// PerSecond counts events per whole second of a run: [s] is second s.
+type PerSecond []int
+
+func (p *PerSecond) add(at time.Duration) {
+	sec := int(at / time.Second)
+	for len(*p) <= sec {
+		*p = append(*p, 0)
+	}
+	(*p)[sec]++
+}
+
+// AttemptsPerSecond counts the HTTP attempts to rung started in each second.
+func (f *Fold) AttemptsPerSecond(rung string) PerSecond { return perSecond(f.calls, rung) }
+
+// RetriesPerSecond counts the SDK retries to rung started in each second.
+func (f *Fold) RetriesPerSecond(rung string) PerSecond { return perSecond(f.retries, rung) }
+
+func perSecond(m map[string]*PerSecond, rung string) PerSecond {
+	if p := m[rung]; p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Emails returns the numbers of the emails sent so far, ascending.
+func (f *Fold) Emails() []int { return slices.Sorted(maps.Keys(f.sent)) }
+
 // FailedCalls counts, per rung, the calls that did not answer, by outcome
 // (breaker_open for a rung skipped by its breaker).
 func (f *Fold) FailedCalls() map[string]map[event.Outcome]int { return f.failed }
@@ -289,7 +347,7 @@ func (f *Fold) Summary() Summary {
 		Emails:              f.Info.Emails,
 		Served:              f.served,
 		CallsToBrokenOutage: f.broken,
-		BreakerOpens:        f.opens,
+		BreakerOpens:        f.Breaker(f.Target()).Opens,
 		TimeLimitScope:      f.Info.TimeLimitScope,
 		WallS:               round(f.last.Seconds(), 3),
 	}
@@ -314,8 +372,8 @@ func (f *Fold) Summary() Summary {
 		s.Followed.WaitS = ptr(round(r.Wait.Seconds(), 3))
 		s.Followed.ServedBy = r.ServedBy
 	}
-	if f.firstOpen != nil {
-		s.BreakerFirstOpenS = ptr(round(f.firstOpen.Seconds(), 3))
+	if first := f.Breaker(f.Target()).FirstOpen; first != nil {
+		s.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
 	}
 	if f.back != nil {
 		s.PrimaryBackS = ptr(round(f.back.Seconds(), 3))
@@ -345,6 +403,15 @@ func round(x float64, digits int) float64 {
 }
 
 func ptr(x float64) *float64 { return &x }
+
+func tally(m map[string]*PerSecond, rung string) *PerSecond {
+	p := m[rung]
+	if p == nil {
+		p = &PerSecond{}
+		m[rung] = p
+	}
+	return p
+}
 
 func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
 

@@ -28,15 +28,12 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 		if m := s.models[name]; m != "" {
 			label += " " + st.Dim.Render(m)
 		}
+		tally := s.fold.Breaker(name)
 		first := "first open —"
-		if name == s.fold.Info.Target || (s.fold.Info.Target == "" && name == "primary") {
-			if v := s.summary.BreakerFirstOpenS; v != nil {
-				first = fmt.Sprintf("first open %.1f s into outage", *v)
-			}
-		} else if b.firstOpen != nil {
-			first = fmt.Sprintf("first open %.1f s into outage", b.firstOpen.Seconds())
+		if tally.FirstOpen != nil {
+			first = fmt.Sprintf("first open %.1f s into outage", tally.FirstOpen.Seconds())
 		}
-		segs := []string{label, style.Render(word), fmt.Sprintf("opens %d", b.opens), first}
+		segs := []string{label, style.Render(word), fmt.Sprintf("opens %d", tally.Opens), first}
 		out = append(out, wrapSegments(segs, "  ", w)...)
 		out = append(out, strip(st, b, w, axis, now))
 		probes := fmt.Sprintf("probes %d: %s ok, %s failed", b.probes,

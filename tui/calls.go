@@ -26,7 +26,7 @@ func callRungs(s *state) []string {
 		names = append(names, r.Name)
 	}
 	for _, n := range []string{event.ServedPrimary, event.ServedBackup} {
-		if !seen[n] && len(s.calls[n]) > 0 {
+		if !seen[n] && len(s.fold.AttemptsPerSecond(n)) > 0 {
 			seen[n] = true
 			names = append(names, n)
 		}
@@ -78,9 +78,9 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 	}
 	// Compact: one sparkline per model and an outage strip, if they fit.
 	for _, r := range rungs {
-		lab := fmt.Sprintf("%-7s %3d r%-3d", r, sum(s.calls[r]), sum(s.retries[r]))
+		lab := fmt.Sprintf("%-7s %3d r%-3d", r, sum(s.fold.AttemptsPerSecond(r)), sum(s.fold.RetriesPerSecond(r)))
 		sw := w - cellWidth(lab) - 1
-		out = append(out, lab+" "+sparkline(st, s.calls[r], sw, axis, now))
+		out = append(out, lab+" "+sparkline(st, s.fold.AttemptsPerSecond(r), sw, axis, now))
 	}
 	if len(out) < h {
 		lab := fmt.Sprintf("%-16s", "outage")
@@ -94,7 +94,7 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 func cellWidth(s string) int { return lipgloss.Width(s) }
 
 func callsLabel(st Styles, s *state, rung string) string {
-	total, retries := sum(s.calls[rung]), sum(s.retries[rung])
+	total, retries := sum(s.fold.AttemptsPerSecond(rung)), sum(s.fold.RetriesPerSecond(rung))
 	label := rung
 	if m := s.models[rung]; m != "" {
 		label += " " + m
@@ -118,7 +118,7 @@ func sum(xs []int) int {
 // series of h lines (h-1 chart lines and a strip below it marking retries
 // with digits and the outage with dots), on the shared axis.
 func callsChart(st Styles, s *state, rung string, w, h int, axis, now time.Duration) []string {
-	series := s.calls[rung]
+	series := s.fold.AttemptsPerSecond(rung)
 	peak := 1
 	for _, v := range series {
 		peak = max(peak, v)
@@ -170,7 +170,7 @@ func callsChart(st Styles, s *state, rung string, w, h int, axis, now time.Durat
 	// window as dots, aligned with the graph's columns.
 	var sb strings.Builder
 	sb.WriteString(fit(st.Dim.Render("rty"), gx))
-	retries := s.retries[rung]
+	retries := s.fold.RetriesPerSecond(rung)
 	for i := 0; i < gw; i++ {
 		t0, t1 := colTime(i), colTime(i+1)
 		n := 0

@@ -52,8 +52,6 @@ type breakerTrack struct {
 	name      string
 	state     string
 	changes   []change
-	opens     int
-	firstOpen *time.Duration // first open after the first outage started, relative to it
 	probes    int
 	probeOK   int
 	probeFail int
@@ -73,11 +71,7 @@ type state struct {
 	breakers map[string]*breakerTrack
 	order    []string // breaker names in chain order
 
-	// calls[rung][s] counts attempts started in second s; retries counts
-	// those with Attempt > 0.
-	calls   map[string][]int
-	retries map[string][]int
-	models  map[string]string // rung -> model name
+	models map[string]string // rung -> model name
 
 	paused   bool
 	last     time.Duration // offset of the last event
@@ -91,8 +85,6 @@ func newState() *state {
 		fold:     scoring.NewFold(),
 		index:    map[int]int{},
 		breakers: map[string]*breakerTrack{},
-		calls:    map[string][]int{},
-		retries:  map[string][]int{},
 		models:   map[string]string{},
 	}
 }
@@ -159,11 +151,6 @@ func (s *state) add(e event.Event) {
 		if e.Model != "" && s.models[e.Rung] == "" {
 			s.models[e.Rung] = e.Model
 		}
-		sec := int(e.At / time.Second)
-		s.calls[e.Rung] = bump(s.calls[e.Rung], sec)
-		if e.Attempt > 0 {
-			s.retries[e.Rung] = bump(s.retries[e.Rung], sec)
-		}
 		if r := s.row(e.Email); r != nil {
 			bs := stateClosed
 			if b := s.breakers[e.Rung]; b != nil {
@@ -199,13 +186,6 @@ func (s *state) add(e event.Event) {
 		b := s.breaker(e.Breaker.Name)
 		b.state = e.Breaker.To
 		b.changes = append(b.changes, change{at: e.At, to: e.Breaker.To})
-		if e.Breaker.To == stateOpen {
-			b.opens++
-			if w := s.fold.Windows; b.firstOpen == nil && len(w) > 0 && e.At >= w[0].Start {
-				d := e.At - w[0].Start
-				b.firstOpen = &d
-			}
-		}
 	case event.EmailDone:
 		if r := s.row(e.Email); r != nil && !r.done && e.Result != nil {
 			r.done, r.end, r.servedBy = true, e.At, e.Result.ServedBy
@@ -248,14 +228,6 @@ func (r *row) open(rung string, n int) *attempt {
 		}
 	}
 	return nil
-}
-
-func bump(xs []int, i int) []int {
-	for len(xs) <= i {
-		xs = append(xs, 0)
-	}
-	xs[i]++
-	return xs
 }
 
 // outage describes the outage's status at offset now: "before", "active" or
