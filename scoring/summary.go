@@ -326,6 +326,9 @@ func perSecond(m map[string]*PerSecond, rung string) PerSecond {
 	return nil
 }
 
+// Sent is the number of emails sent so far.
+func (f *Fold) Sent() int { return len(f.sent) }
+
 // Emails returns the numbers of the emails sent so far, ascending.
 func (f *Fold) Emails() []int { return slices.Sorted(maps.Keys(f.sent)) }
 

@@ -132,16 +132,16 @@ func writeProgress(run *workload.Run, w io.Writer) {
 	}
 }
 
-// progress folds the log into the progress line.
+// progress is the progress line: the run's fold plus the primary
+// breaker's current state.
 type progress struct {
-	cfg          workload.Config
-	sent, done   int
-	breaker      string
-	primaryCalls int
+	emails  int
+	fold    *scoring.Fold
+	breaker string
 }
 
 func newProgress(cfg workload.Config) *progress {
-	p := &progress{cfg: cfg, breaker: "none"}
+	p := &progress{emails: cfg.Emails, fold: scoring.NewFold(), breaker: "none"}
 	if cfg.Policy.Primary.Breaker != nil {
 		p.breaker = "closed"
 	}
@@ -150,26 +150,20 @@ func newProgress(cfg workload.Config) *progress {
 
 func (p *progress) add(evs []event.Event) {
 	for _, e := range evs {
-		switch e.Kind {
-		case event.EmailSent:
-			p.sent++
-		case event.EmailDone:
-			p.done++
-		case event.AttemptStart:
-			if e.Rung == event.ServedPrimary {
-				p.primaryCalls++
-			}
-		case event.BreakerChange:
-			if e.Breaker != nil && e.Breaker.Name == event.ServedPrimary {
-				p.breaker = e.Breaker.To
-			}
+		p.fold.Add(e)
+		if e.Kind == event.BreakerChange && e.Breaker != nil && e.Breaker.Name == event.ServedPrimary {
+			p.breaker = e.Breaker.To
 		}
 	}
 }
 
 func (p *progress) line(elapsed time.Duration) string {
+	calls := 0
+	for _, n := range p.fold.AttemptsPerSecond(event.ServedPrimary) {
+		calls += n
+	}
 	return fmt.Sprintf("%6.1fs  sent %d/%d  answered %d  breaker %s  calls to primary %d",
-		elapsed.Seconds(), p.sent, p.cfg.Emails, p.done, p.breaker, p.primaryCalls)
+		elapsed.Seconds(), p.fold.Sent(), p.emails, p.fold.Served().Total(), p.breaker, calls)
 }
 
 // printSummary prints a run summary as a table, or as JSON.
