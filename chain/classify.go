@@ -11,7 +11,6 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
-	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 )
 
@@ -63,17 +62,4 @@ func ClassifyStatus(code int) event.Outcome {
 		return event.HTTP5xx
 	}
 	return event.HTTP4xx
-}
-
-// breakerResult says how a breaker counts an outcome: only failures that can
-// go away on their own count; a 4xx, a 429, an unparseable answer and a
-// cancelled run say nothing about the service being down.
-func breakerResult(o event.Outcome) breaker.Result {
-	switch {
-	case o == event.OK:
-		return breaker.Success
-	case o.Transient():
-		return breaker.Failure
-	}
-	return breaker.Ignored
 }

@@ -108,6 +108,16 @@ type Event struct {
 	Run     *RunInfo      `json:"run,omitempty"`     // run_start
 	Breaker *BreakerState `json:"breaker,omitempty"` // breaker
 	Result  *Result       `json:"result,omitempty"`  // email_done
+
+	// Synthetic marks an attempt of a breaker's own health call (probe:
+	// synthetic): no customer's email, Email is 0.
+	Synthetic bool `json:"synthetic,omitempty"`
+	// Hedged marks a rung call started as a hedge (--hedge-after: the
+	// primary had not answered in time), on its rung_start and rung_end.
+	Hedged bool `json:"hedged,omitempty"`
+	// HedgeLost marks a rung_end of a call cancelled because the other
+	// call of its hedge answered first (its Outcome is canceled).
+	HedgeLost bool `json:"hedge_lost,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -158,3 +168,11 @@ type Result struct {
 
 // ByHand is the Detail of outage events started or ended by hand.
 const ByHand = "by hand"
+
+// Deadline is the outcome of a rung call cut by the email's deadline
+// (--email-deadline): the budget for the whole chain ran out.
+const Deadline Outcome = "deadline"
+
+// ServedRules is the served-by value of an email answered by the rules rung
+// (keyword triage, no model call).
+const ServedRules = "rules"
