@@ -17,10 +17,11 @@ type Served struct {
 	Backup  int `json:"backup"`
 	Canned  int `json:"canned"`
 	Error   int `json:"error"`
+	Rules   int `json:"rules,omitempty"` // the rules rung (keyword triage, no model call)
 }
 
 // Total is the number of emails accounted for.
-func (s Served) Total() int { return s.Primary + s.Backup + s.Canned + s.Error }
+func (s Served) Total() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Rules }
 
 // Followed is one email traced through the run (the chapter's Marcus).
 type Followed struct {
@@ -48,6 +49,8 @@ type Summary struct {
 	PrimaryBackS        *float64   `json:"primary_back_s"`
 	TimeLimitScope      string     `json:"time_limit_scope"`
 	WallS               float64    `json:"wall_s"`
+	// HedgedCalls counts rung calls started as a hedge (--hedge-after).
+	HedgedCalls int `json:"hedged_calls,omitempty"`
 }
 
 // Window is one outage window, as offsets from the run's start. An open
@@ -109,6 +112,7 @@ type Fold struct {
 	failed   map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 	last     time.Duration
 	ended    string
+	hedged   int // rung calls started as a hedge
 	truth    func(id int) (emails.Email, bool)
 }
 
@@ -185,6 +189,10 @@ func (f *Fold) Add(e event.Event) {
 			d := e.At - f.Windows[0].Start
 			b.FirstOpen = &d
 		}
+	case event.RungStart:
+		if e.Hedged {
+			f.hedged++
+		}
 	case event.RungEnd, event.RungSkipped:
 		if e.Outcome != event.OK {
 			if f.failed[e.Rung] == nil {
@@ -235,6 +243,8 @@ func (f *Fold) done(e event.Event) {
 		f.served.Backup++
 	case event.ServedCanned:
 		f.served.Canned++
+	case event.ServedRules:
+		f.served.Rules++
 	default:
 		f.served.Error++
 	}
@@ -353,6 +363,7 @@ func (f *Fold) Summary() Summary {
 		BreakerOpens:        f.Breaker(f.Target()).Opens,
 		TimeLimitScope:      f.Info.TimeLimitScope,
 		WallS:               round(f.last.Seconds(), 3),
+		HedgedCalls:         f.hedged,
 	}
 	// Every email of the run counts: one never answered (a run cut short)
 	// counts as wrong, as do canned replies and errors.

@@ -105,7 +105,19 @@ func (c Config) Validate() error {
 			if b.Trip.Failures <= 0 || b.Trip.Window < 0 || b.Cooldown <= 0 || b.ProbeTimeout < 0 {
 				errs = append(errs, fmt.Errorf("%s breaker: trip failures and cooldown must be above 0 and the window not negative", r.name))
 			}
+			if err := b.validate(); err != nil {
+				errs = append(errs, fmt.Errorf("%s breaker: %w", r.name, err))
+			}
 		}
+		if r.p.MaxRetryDelay < 0 {
+			errs = append(errs, fmt.Errorf("%s max retry delay must not be negative, got %s", r.name, r.p.MaxRetryDelay))
+		}
+	}
+	if c.Policy.EmailDeadline < 0 || c.Policy.HedgeAfter < 0 {
+		errs = append(errs, fmt.Errorf("email deadline and hedge-after must not be negative (got %s, %s)", c.Policy.EmailDeadline, c.Policy.HedgeAfter))
+	}
+	if c.Policy.HedgeAfter > 0 && len(c.rungPolicies()) < 2 {
+		errs = append(errs, fmt.Errorf("hedging needs a second model rung to ask; policy %s has one", c.Policy.Name))
 	}
 	if c.MaxDuration < 0 {
 		errs = append(errs, fmt.Errorf("max duration must not be negative, got %s", c.MaxDuration))
@@ -163,9 +175,15 @@ func (c Config) Info() event.RunInfo {
 		Follow:         c.Follow,
 		TimeLimitScope: string(c.Policy.Scope),
 	}
+	if c.Policy.EmailDeadline > 0 {
+		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits
+	}
 	for _, r := range c.rungPolicies() {
 		info.Rungs = append(info.Rungs, event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
 			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil})
+	}
+	if c.Policy.Rules {
+		info.Rungs = append(info.Rungs, event.Rung{Name: event.ServedRules})
 	}
 	if c.Policy.Canned {
 		info.Rungs = append(info.Rungs, event.Rung{Name: event.ServedCanned})

@@ -20,9 +20,10 @@ type observer struct {
 
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	id, attempt := emailID(req.Context()), retryCount(req)
-	o.log.Append(event.Event{Kind: event.AttemptStart, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt})
+	synth := synthetic(req)
+	o.log.Append(event.Event{Kind: event.AttemptStart, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt, Synthetic: synth})
 	resp, err := o.next.RoundTrip(req)
-	end := event.Event{Kind: event.AttemptEnd, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt}
+	end := event.Event{Kind: event.AttemptEnd, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt, Synthetic: synth}
 	switch {
 	case err != nil:
 		end.Outcome, end.Detail = chain.Classify(o.run, err), err.Error()
