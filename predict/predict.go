@@ -296,7 +296,7 @@ func (m *model) failureLine(f Range, ok bool) string {
 		per = m.rp.TimeLimit.String() + " limit"
 	}
 	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)
-	s := fmt.Sprintf("one failure: %d attempts × %s + backoff %.3f–%.3f s (0.5 s doubling, minus up to 25 %% jitter) = %s",
+	s := fmt.Sprintf("one failure: %d attempt(s) × %s + backoff %.3f–%.3f s (0.5 s doubling, minus up to 25 %% jitter) = %s",
 		n, per, bl.Seconds(), bh.Seconds(), f)
 	if m.request {
 		s += fmt.Sprintf(" (request scope: at most the %s request timeout, not retried on a hang)", m.rp.TimeLimit)
