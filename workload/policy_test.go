@@ -178,3 +178,24 @@ func TestHedgingLowersSlowOutageWaits(t *testing.T) {
 		t.Fatalf("hedged calls %d without hedging and %d with, want 0 and about one per slow email", s0.HedgedCalls, s1.HedgedCalls)
 	}
 }
+
+// TestInFlightOnTheHangRows measures what the in-flight rule (age 4 s)
+// does to the chapter's two hang rows with a breaker: it opens within 5 s
+// of the hang either way, so the plain breaker stops making emails wait
+// 16 s long before its count rule would have opened.
+func TestInFlightOnTheHangRows(t *testing.T) {
+	for _, policy := range []string{"breaker", "fail-fast"} {
+		t.Run(policy, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := chapterConfig(t, "hang", policy)
+				cfg.Policy.Primary.Breaker.Trip.Rules = []string{breaker.RuleCount, breaker.RuleInFlight}
+				cfg.Policy.Primary.Breaker.Trip.InFlightAge = 4 * time.Second
+				s, _, _ := runDrill(t, cfg)
+				t.Logf("hang/%s with in-flight age 4s: %s", policy, summaryLine(s))
+				if s.BreakerFirstOpenS == nil || *s.BreakerFirstOpenS > 5 {
+					t.Fatalf("first open %v, want within 5 s", s.BreakerFirstOpenS)
+				}
+			})
+		})
+	}
+}
