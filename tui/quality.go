@@ -57,4 +57,3 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 	out = append(out, wrapSegments(fields, "  ", w)...)
 	return out
 }
-

@@ -47,7 +47,7 @@ type Run struct {
 	outageByHand  bool
 	outageStart   time.Duration // start of the outage started by hand
 	breakerTimers []*time.Timer
-	closeIdle     func() // closes the run's own HTTP connections, if it has any
+	closeIdle     func()        // closes the run's own HTTP connections, if it has any
 	pausedAt      time.Time     // when arrivals were paused
 	shift         time.Duration // total time arrivals were held, which shifts the schedule
 
