@@ -22,6 +22,10 @@ func Progress(f *scoring.Fold, elapsed time.Duration) string {
 	if target == "" {
 		target = event.ServedPrimary
 	}
-	return fmt.Sprintf("%6.1fs  sent %d/%d  answered %d  breaker %s  calls to %s %d",
-		elapsed.Seconds(), f.Sent(), f.Info.Emails, f.Served().Total(), state, target, f.AttemptsPerSecond(target).Sum())
+	line := fmt.Sprintf("%6.1fs  sent %d/%d  answered %d  breaker %s  calls to %s %d",
+		elapsed.Seconds(), f.Sent(), f.Info.Emails, f.Served().Answered(), state, target, f.AttemptsPerSecond(target).Sum())
+	if n := f.Served().Cancelled; n > 0 {
+		line += fmt.Sprintf("  cancelled %d", n)
+	}
+	return line
 }

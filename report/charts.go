@@ -98,6 +98,8 @@ type bands struct {
 	color color.Color
 }
 
+var _ plot.Plotter = bands{}
+
 // Plot implements plot.Plotter.
 func (s bands) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, _ := plt.Transforms(&c)

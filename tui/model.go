@@ -32,6 +32,13 @@ type feeder interface {
 	poll(t time.Time) (evs []event.Event, now time.Duration, done bool)
 }
 
+// Compile-time checks: the feeds are feeders, the dashboard a tea.Model.
+var (
+	_ feeder    = (*liveFeed)(nil)
+	_ feeder    = (*replayFeed)(nil)
+	_ tea.Model = (*Model)(nil)
+)
+
 // liveFeed follows a live run's log with a cursor; it never blocks.
 type liveFeed struct {
 	log *event.Log
