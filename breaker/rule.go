@@ -201,3 +201,18 @@ func (w *window) counts(now time.Time) (failures, successes int) {
 	}
 	return failures, successes
 }
+
+// String describes the rules in force with their parameters, joined by
+// " or " (any of them opens the breaker), as in "5 failures in 10s or
+// in-flight age 4s (1 calls)".
+func (t Trip) String() string {
+	t = t.WithDefaults()
+	var parts []string
+	for _, r := range t.rules() {
+		parts = append(parts, r.String())
+	}
+	if t.Has(RuleInFlight) {
+		parts = append(parts, fmt.Sprintf("in-flight age %s (%d calls)", t.InFlightAge, t.InFlightCalls))
+	}
+	return strings.Join(parts, " or ")
+}

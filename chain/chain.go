@@ -246,10 +246,14 @@ func (c *Chain) allow(ctx context.Context, r *Rung, res *Result) (breaker.Ticket
 // A call that ctx cut while the run goes on ends as deadline (the email's
 // budget ran out) or canceled (it lost a hedge).
 func (c *Chain) callRung(ctx, run context.Context, e emails.Email, r *Rung, t breaker.Ticket) (emails.Answer, event.Outcome, error) {
-	if c.Hooks.RungStart != nil {
-		c.Hooks.RungStart(ctx, r)
+	rctx := ctx
+	if t.Probe() {
+		rctx = context.WithValue(ctx, probeKey{}, true)
 	}
-	answer, outcome, err := r.call(ctx, e)
+	if c.Hooks.RungStart != nil {
+		c.Hooks.RungStart(rctx, r)
+	}
+	answer, outcome, err := r.call(rctx, e)
 	if err != nil && ctx.Err() != nil && run.Err() == nil {
 		outcome = cutOutcome(ctx)
 	}

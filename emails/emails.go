@@ -142,6 +142,9 @@ func (e Email) Text() string {
 
 var orderDigits = regexp.MustCompile(`^(?:DR)?(\d{6})$`)
 
+// orderForm is the shop's order-number form after normalisation.
+var orderForm = regexp.MustCompile(`^DR-\d{6}$`)
+
 // NormalizeOrderNumber returns an order number in the shop's form DR-123456
 // when s holds one written any of the usual ways ("dr 123-456", "#123456",
 // "123456"); otherwise s trimmed and upper-cased.
@@ -209,7 +212,7 @@ func (a Answer) Valid() error {
 	if !contains(Urgencies, n.Urgency) {
 		return fmt.Errorf("urgency %q is not one of %s", a.Urgency, strings.Join(Urgencies, ", "))
 	}
-	if n.OrderNumber != "" && !strings.HasPrefix(n.OrderNumber, "DR-") {
+	if n.OrderNumber != "" && !orderForm.MatchString(n.OrderNumber) {
 		return fmt.Errorf("order number %q is not of the form DR-123456", a.OrderNumber)
 	}
 	return nil

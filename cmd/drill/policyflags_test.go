@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/predict"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -107,7 +108,8 @@ func TestPredictCommandContainsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, _, _ := r.Wait()
+		r.Wait()
+		s := scoring.Summarize(r.Log().Events())
 		if s.BreakerFirstOpenS == nil || !predict.Range(got.First).Contains(*s.BreakerFirstOpenS) {
 			t.Fatalf("measured first open %v outside predicted %v", s.BreakerFirstOpenS, got.First)
 		}

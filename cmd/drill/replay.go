@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"reflect"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,9 @@ interrupted.`,
 				return usagef("--speed must be positive, got %v", speed)
 			}
 			path := args[0]
+			if st, err := os.Stat(path); err == nil && st.IsDir() {
+				return usagef("replay takes one journal file; %s is a directory (drill report %s reads every journal in it)", path, path)
+			}
 			if !noTUI && !jsonOut && stdoutIsTerminal() {
 				j, err := journal.ReadFile(path)
 				if err != nil {
