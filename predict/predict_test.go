@@ -5,6 +5,7 @@ import (
 	"testing/synctest"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -17,6 +18,7 @@ func measure(t *testing.T, cfg workload.Config) (float64, bool, int) {
 	var ok bool
 	var calls int
 	synctest.Test(t, func(t *testing.T) {
+		cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
 		r, err := workload.Start(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/predict"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -104,6 +105,7 @@ func TestPredictCommandContainsTheRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := workload.DefaultConfig()
 		cfg.Outage = "hang"
+		cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
 		r, err := workload.Start(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)
