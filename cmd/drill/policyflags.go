@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -163,55 +162,4 @@ func setIf[T any](fs *pflag.FlagSet, flag string, dst *T, v T) {
 	if fs.Changed(flag) {
 		*dst = v
 	}
-}
-
-// policyOptions describes the options of p that differ from drill's
-// defaults, for the dashboard header and reports: "in-flight age 4s",
-// "probes all", "stale count", "hedge after 2s" and so on. Empty for
-// defaults.
-func policyOptions(p workload.Policy) []string {
-	var out []string
-	if b := p.Primary.Breaker; b != nil {
-		t := b.Trip
-		if len(t.Rules) > 0 && !(len(t.Rules) == 1 && t.Rules[0] == breaker.RuleCount) {
-			out = append(out, "trip "+strings.Join(t.Rules, "+"))
-		}
-		if t.Has(breaker.RuleInFlight) {
-			out = append(out, fmt.Sprintf("in-flight age %s", t.WithDefaults().InFlightAge))
-		}
-		if b.Probes != 0 && b.Probes != 1 {
-			out = append(out, "probes "+b.Probes.String())
-		}
-		if b.Probe == workload.ProbeSynthetic {
-			out = append(out, "probe synthetic")
-		}
-		if b.Stale == breaker.StaleCount {
-			out = append(out, "stale count")
-		}
-		if b.RetryAfter == workload.RetryAfterHonour {
-			out = append(out, "retry-after honour")
-		}
-		if b.Count429 {
-			out = append(out, "count 429")
-		}
-		if b.CountInvalid {
-			out = append(out, "count invalid")
-		}
-		if b.Scope == workload.BreakerScopeEndp {
-			out = append(out, "scope endpoint")
-		}
-	}
-	if p.EmailDeadline > 0 {
-		out = append(out, "email deadline "+p.EmailDeadline.String())
-	}
-	if p.HedgeAfter > 0 {
-		out = append(out, "hedge after "+p.HedgeAfter.String())
-	}
-	if p.Rules {
-		out = append(out, "rules rung")
-	}
-	if p.Primary.MaxRetryDelay > 0 {
-		out = append(out, "primary max retry delay "+p.Primary.MaxRetryDelay.String())
-	}
-	return out
 }

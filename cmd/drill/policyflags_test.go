@@ -78,7 +78,7 @@ func TestPolicyFlagsReachTheConfig(t *testing.T) {
 	if err := json.Unmarshal(raw, &back); err != nil || back.Primary.Breaker.Probes != workload.ProbesAll {
 		t.Fatalf("policy does not read back: %v, probes %v", err, back.Primary.Breaker.Probes)
 	}
-	opts := strings.Join(policyOptions(cfg.Policy), ", ")
+	opts := strings.Join(cfg.Policy.Options(), ", ")
 	for _, want := range []string{"in-flight age 4s", "probes all", "probe synthetic", "stale count", "hedge after 3s", "rules rung"} {
 		if !strings.Contains(opts, want) {
 			t.Errorf("header options %q lack %q", opts, want)

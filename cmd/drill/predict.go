@@ -42,14 +42,14 @@ outage and the calls to the broken model. It takes every flag drill run takes.`,
 			if jsonOut {
 				keys := p.Keys()
 				keys["outage"], keys["policy"], keys["attempts"] = p.Outage, p.Policy, p.Attempts
-				keys["options"] = append([]string{}, policyOptions(cfg.Policy)...)
+				keys["options"] = append([]string{}, cfg.Policy.Options()...)
 				keys["arithmetic"] = p.Lines
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(keys)
 			}
 			fmt.Fprintf(out, "predict: %s outage %s–%s on the %s, policy %s\n", cfg.Outage, cfg.OutageFrom, cfg.OutageTo, cfg.Target, cfg.Policy.Name)
-			if opts := policyOptions(cfg.Policy); len(opts) > 0 {
+			if opts := cfg.Policy.Options(); len(opts) > 0 {
 				fmt.Fprintf(out, "options: %s\n", strings.Join(opts, ", "))
 			}
 			for _, l := range p.Lines {
