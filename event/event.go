@@ -246,3 +246,8 @@ const Deadline Outcome = "deadline"
 // ServedRules is the served-by value of an email answered by the rules rung
 // (keyword triage, no model call).
 const ServedRules = "rules"
+
+// SlowStream is the outcome of a streamed answer cut because it delivered
+// fewer tokens a second than the rung's floor (min_tokens_per_s, checked
+// after stream_check).
+const SlowStream Outcome = "slow_stream"

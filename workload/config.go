@@ -128,6 +128,12 @@ func (c Config) Validate() error {
 				errs = append(errs, fmt.Errorf("%s breaker: %w", r.name, err))
 			}
 		}
+		if r.p.MinTokensPerS < 0 || r.p.Check < 0 {
+			errs = append(errs, fmt.Errorf("%s min tokens per second and stream check must not be negative", r.name))
+		}
+		if b := r.p.Breaker; b != nil && b.CountSlowStream && r.p.MinTokensPerS == 0 {
+			errs = append(errs, fmt.Errorf("%s breaker: count_slow_stream needs a stream-rate floor (min_tokens_per_s)", r.name))
+		}
 		if r.p.MaxRetryDelay < 0 {
 			errs = append(errs, fmt.Errorf("%s max retry delay must not be negative, got %s", r.name, r.p.MaxRetryDelay))
 		}

@@ -106,7 +106,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
 			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
 			Transport:     &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
-			MaxRetryDelay: np.p.MaxRetryDelay}
+			MaxRetryDelay: np.p.MaxRetryDelay, Floor: np.p.StreamFloor}
 		r.chain.Rungs = append(r.chain.Rungs, r.newRung(rc, np.p.Breaker))
 	}
 
