@@ -199,3 +199,45 @@ func TestInFlightOnTheHangRows(t *testing.T) {
 		})
 	}
 }
+
+// TestEndpointScopeSharesOneBreaker: with scope endpoint, rungs on the same
+// base URL and model share one breaker (seed 001's per-dependency breaker):
+// when the primary's calls open it, the backup, calling the same model
+// with no breaker policy of its own, is skipped too. With scope rung each
+// rung has its own and the backup's stays closed.
+func TestEndpointScopeSharesOneBreaker(t *testing.T) {
+	for _, scope := range []string{BreakerScopeRung, BreakerScopeEndp} {
+		t.Run(scope, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := chapterConfig(t, "busy", "breaker")
+				cfg.BackupModel = cfg.PrimaryModel
+				cfg.Policy.Primary.Breaker.Scope = scope
+				if scope == BreakerScopeRung {
+					cfg.Policy.Backup.Breaker = DefaultBreaker() // its own, for a healthy model
+				}
+				s, _, evs := runDrill(t, cfg)
+				names := map[string]bool{}
+				backupSkips := 0
+				for _, e := range evs {
+					switch {
+					case e.Kind == event.BreakerChange:
+						names[e.Breaker.Name] = true
+					case e.Kind == event.RungSkipped && e.Rung == event.ServedBackup:
+						backupSkips++
+					}
+				}
+				t.Logf("scope %s: breakers %v, backup skipped %d times; served %+v", scope, names, backupSkips, s.Served)
+				if scope == BreakerScopeEndp {
+					if len(names) != 1 || !names[event.ServedPrimary] || backupSkips == 0 || s.Served.Canned == 0 || s.BreakerFirstOpenS == nil {
+						t.Fatalf("one shared breaker, the primary's, should skip the backup too: breakers %v, %d skips, %d canned, first open %v",
+							names, backupSkips, s.Served.Canned, s.BreakerFirstOpenS)
+					}
+					return
+				}
+				if names[event.ServedBackup] || backupSkips != 0 || s.Served.Canned != 0 {
+					t.Fatalf("per-rung breakers: the healthy backup's breaker changed (%v) or it was skipped %d times", names, backupSkips)
+				}
+			})
+		})
+	}
+}
