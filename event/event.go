@@ -152,6 +152,10 @@ type RunInfo struct {
 	// Overrides are the policy and workload settings the user changed from
 	// the preset, by flag or drill-file name, as given (e.g. "primary-timeout": "2s").
 	Overrides map[string]string `json:"overrides,omitempty"`
+	// Options are the breaker rules and chain options that differ from
+	// drill's defaults, in words ("in-flight age 4s", "probes all", "hedge
+	// after 2s"), for the dashboard header and reports, live and replayed.
+	Options []string `json:"options,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.

@@ -88,6 +88,9 @@ func TestPolicyFlagsReachTheConfig(t *testing.T) {
 			t.Errorf("header options %q lack %q", opts, want)
 		}
 	}
+	if got := strings.Join(cfg.Info().Options, ", "); got != opts {
+		t.Errorf("run_start options %q, want the header's %q", got, opts)
+	}
 	if cfg.Info().TimeLimitScope != "attempt+email" {
 		t.Errorf("time_limit_scope %q, want attempt+email", cfg.Info().TimeLimitScope)
 	}
