@@ -28,6 +28,7 @@ type Reader struct {
 	truncated bool
 	nextSeq   int64
 	eof       bool
+	valid     validator
 }
 
 // NewReader reads the journal header from r and returns a reader positioned
@@ -57,7 +58,12 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	if h.Format < 1 {
 		return nil, fmt.Errorf("%s: %w: line 1: header has no valid \"format\" (got %d)", name, ErrNotJournal, h.Format)
 	}
+	lim, lerr := headerLimits(h)
+	if lerr != nil {
+		return nil, fmt.Errorf("%s:1: %w: %v", name, ErrInvalid, lerr)
+	}
 	jr.header = h
+	jr.valid = validator{limits: lim}
 	if errors.Is(err, io.EOF) {
 		jr.eof = true
 	}
@@ -107,7 +113,10 @@ var fastEventPrefix = eventPrefix
 // summary line, if any, is then available from Summary). A line that cannot
 // be read in the middle of the journal is an error wrapping ErrCorrupt that
 // names the file, the line and the field; only a last line cut short is
-// accepted (see Truncated).
+// accepted (see Truncated). An event that reads but breaks a rule of the
+// format (see validate.go: offsets not negative, in time order and within
+// the run's ceiling; email ids within the configured emails) is an error
+// wrapping ErrInvalid that names the file, the line and the field.
 func (r *Reader) Next() (event.Event, error) {
 	for {
 		if r.eof {
@@ -133,6 +142,9 @@ func (r *Reader) Next() (event.Event, error) {
 			return event.Event{}, perr
 		}
 		if isEvent {
+			if msg := r.valid.check(ev, r.line); msg != "" {
+				return event.Event{}, fmt.Errorf("%s:%d: %w: %s", r.name, r.line, ErrInvalid, msg)
+			}
 			return ev, nil
 		}
 	}
