@@ -3,11 +3,11 @@ package journal
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/scoring"
@@ -277,19 +277,42 @@ func (m Meta) Status() string {
 }
 
 // Scan streams the journal at path, calling fn for every event in order. It
-// stops at fn's first error and returns it.
+// stops at fn's first error and returns it. A path that is not a regular
+// file is an error wrapping ErrNotFile (see Open).
 func Scan(path string, fn func(event.Event) error) (Meta, error) {
-	f, err := os.Open(path)
+	return ScanContext(context.Background(), path, fn)
+}
+
+// ScanContext is Scan that stops, returning ctx's error, once ctx ends.
+func ScanContext(ctx context.Context, path string, fn func(event.Event) error) (Meta, error) {
+	if err := ctx.Err(); err != nil {
+		return Meta{Path: path}, err
+	}
+	f, err := Open(path)
 	if err != nil {
-		return Meta{Path: path}, fmt.Errorf("journal: %w", err)
+		return Meta{Path: path}, err
 	}
 	defer f.Close()
-	r, err := NewReader(f, path)
+	defer watch(ctx, f)()
+	m, err := scan(ctx, f, path, fn)
+	if cerr := ctx.Err(); cerr != nil {
+		return m, cerr
+	}
+	return m, err
+}
+
+func scan(ctx context.Context, src io.Reader, path string, fn func(event.Event) error) (Meta, error) {
+	r, err := NewReader(src, path)
 	if err != nil {
 		return Meta{Path: path}, err
 	}
 	m := Meta{Path: path, Header: r.Header()}
 	for {
+		if m.Events%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return m, err
+			}
+		}
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
@@ -320,8 +343,14 @@ type Journal struct {
 
 // ReadFile reads the whole journal at path.
 func ReadFile(path string) (*Journal, error) {
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext is ReadFile that stops, returning ctx's error, once ctx
+// ends.
+func ReadFileContext(ctx context.Context, path string) (*Journal, error) {
 	j := &Journal{}
-	m, err := Scan(path, func(e event.Event) error {
+	m, err := ScanContext(ctx, path, func(e event.Event) error {
 		j.Events = append(j.Events, e)
 		return nil
 	})
@@ -336,8 +365,14 @@ func ReadFile(path string) (*Journal, error) {
 // live run uses — and returns the recomputed summary, with bounded memory
 // (it grows with the number of emails, not events).
 func Summarize(path string) (scoring.Summary, Meta, error) {
+	return SummarizeContext(context.Background(), path)
+}
+
+// SummarizeContext is Summarize that stops, returning ctx's error, once ctx
+// ends.
+func SummarizeContext(ctx context.Context, path string) (scoring.Summary, Meta, error) {
 	f := scoring.NewFold()
-	m, err := Scan(path, func(e event.Event) error {
+	m, err := ScanContext(ctx, path, func(e event.Event) error {
 		f.Add(e)
 		return nil
 	})

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 )
 
@@ -33,20 +35,32 @@ interrupted.`,
 				return usagef("--speed must be positive, got %v", speed)
 			}
 			path := args[0]
+			ctx := cmd.Context()
 			if !noTUI && !jsonOut && stdoutIsTerminal() {
-				j, err := journal.ReadFile(path)
+				var j *journal.Journal
+				err := interruptible(ctx, func(ctx context.Context) (err error) {
+					j, err = journal.ReadFileContext(ctx, path)
+					return err
+				})
 				if err != nil {
-					return journalInputError(err)
+					return readError(ctx, err)
 				}
-				err = tui.Replay(cmd.Context(), j.Events, tui.ReplayOptions{Speed: speed})
-				if err != nil && cmd.Context().Err() != nil {
+				err = tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed})
+				if err != nil && ctx.Err() != nil {
 					return errInterrupted // Ctrl-C or SIGTERM: exit 130
 				}
 				return err
 			}
-			sum, meta, err := journal.Summarize(path)
+			var (
+				sum  scoring.Summary
+				meta journal.Meta
+			)
+			err := interruptible(ctx, func(ctx context.Context) (err error) {
+				sum, meta, err = journal.SummarizeContext(ctx, path)
+				return err
+			})
 			if err != nil {
-				return journalInputError(err)
+				return readError(ctx, err)
 			}
 			errw := cmd.ErrOrStderr()
 			switch {
