@@ -58,6 +58,13 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	if h.Format < 1 {
 		return nil, fmt.Errorf("%s: %w: line 1: header has no valid \"format\" (got %d)", name, ErrNotJournal, h.Format)
 	}
+	// A journal written before a redaction rule existed must not carry its
+	// secrets into a report: scrub the configuration as the writer does.
+	if len(h.Config) > 0 {
+		if clean, serr := Scrub(h.Config); serr == nil {
+			h.Config = json.RawMessage(redact(clean, knownSecrets(nil)))
+		}
+	}
 	lim, lerr := headerLimits(h)
 	if lerr != nil {
 		return nil, fmt.Errorf("%s:1: %w: %v", name, ErrInvalid, lerr)
