@@ -17,15 +17,15 @@ import (
 func TestRedactURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"http://bob:hunter2pass@host/v1?api-key=azsecret55555&access_token=at777777": "http://bob:[redacted]@host/v1?api-key=[redacted]&access_token=[redacted]",
-		"https://api.example.com/v1":                          "https://api.example.com/v1",
-		"https://bob@host/v1":                                 "https://bob@host/v1",
-		"https://h/v1?key=k1&model=gpt&token=t2&sig=s3":       "https://h/v1?key=[redacted]&model=gpt&token=[redacted]&sig=[redacted]",
-		"https://h/v1?api_key=a&signature=b&password=c&x=1":   "https://h/v1?api_key=[redacted]&signature=[redacted]&password=[redacted]&x=1",
+		"https://api.example.com/v1":                           "https://api.example.com/v1",
+		"https://bob@host/v1":                                  "https://bob@host/v1",
+		"https://h/v1?key=k1&model=gpt&token=t2&sig=s3":        "https://h/v1?key=[redacted]&model=gpt&token=[redacted]&sig=[redacted]",
+		"https://h/v1?api_key=a&signature=b&password=c&x=1":    "https://h/v1?api_key=[redacted]&signature=[redacted]&password=[redacted]&x=1",
 		"https://h/?API-KEY=a&Subscription-Key=b&max_tokens=9": "https://h/?API-KEY=[redacted]&Subscription-Key=[redacted]&max_tokens=9",
-		"https://h/cb#access_token=abc&state=1":               "https://h/cb#access_token=[redacted]&state=1",
-		"https://h/?api%2Dkey=abc":                            "https://h/?api%2Dkey=[redacted]",
-		"http://u:p@h:8080":                                   "http://u:[redacted]@h:8080",
-		"not a url ?key=1":                                    "not a url ?key=1",
+		"https://h/cb#access_token=abc&state=1":                "https://h/cb#access_token=[redacted]&state=1",
+		"https://h/?api%2Dkey=abc":                             "https://h/?api%2Dkey=[redacted]",
+		"http://u:p@h:8080":                                    "http://u:[redacted]@h:8080",
+		"not a url ?key=1":                                     "not a url ?key=1",
 	} {
 		if got := journal.RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
