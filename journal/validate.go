@@ -15,7 +15,8 @@ import (
 // instead of a panic or an allocation without limit in the folds that read it.
 const (
 	// MaxOffset is the latest offset (at_ns) an event may have: a week. It is
-	// the bound when the header records no ceiling, and caps the one it does.
+	// the bound when the header records no ceiling, and caps the one it
+	// does: events of a run set to last longer are refused past a week.
 	MaxOffset = 7 * 24 * time.Hour
 	// CeilingGrace is how long after the run's ceiling (the header's
 	// config.ceiling_ns) an event may still be stamped: the run cancels
@@ -56,12 +57,12 @@ func headerLimits(h Header) (limits, error) {
 	}
 	if raw, ok := cfg["ceiling_ns"]; ok {
 		var c int64
-		if err := json.Unmarshal(raw, &c); err != nil || c < 0 || time.Duration(c) > MaxOffset {
-			return l, fmt.Errorf("header field \"config.ceiling_ns\" is %s, want nanoseconds between 0 and %d (%s)", raw, int64(MaxOffset), MaxOffset)
+		if err := json.Unmarshal(raw, &c); err != nil || c < 0 {
+			return l, fmt.Errorf("header field \"config.ceiling_ns\" is %s, want a whole number of nanoseconds, not negative", raw)
 		}
 		if c > 0 {
 			l.ceiling = time.Duration(c)
-			if l.ceiling+CeilingGrace < MaxOffset {
+			if l.ceiling < MaxOffset-CeilingGrace {
 				l.until = l.ceiling + CeilingGrace
 				l.untilWhy = fmt.Sprintf("the run's ceiling (%s) plus %s", l.ceiling, CeilingGrace)
 			}

@@ -112,8 +112,19 @@ func TestInvalidRunStart(t *testing.T) {
 	}
 }
 
+// TestHugeCeilingIsCapped: a header ceiling beyond MaxOffset reads, but
+// events still may not lie past MaxOffset.
+func TestHugeCeilingIsCapped(t *testing.T) {
+	path := writeLines(t, `{"type":"header","format":1,"config":{"ceiling_ns":9000000000000000000}}`, validRunStart,
+		`{"type":"event","seq":1,"at_ns":8000000000000000000,"kind":"attempt_start","email":1}`)
+	_, err := journal.ReadFile(path)
+	if !errors.Is(err, journal.ErrInvalid) || !strings.Contains(err.Error(), path+":3:") || !strings.Contains(err.Error(), "168h0m0s") {
+		t.Errorf("err = %v, want ErrInvalid on line 3 naming the 168h bound", err)
+	}
+}
+
 func TestInvalidHeaderCeiling(t *testing.T) {
-	for _, cfg := range []string{`{"ceiling_ns":-1}`, `{"ceiling_ns":"soon"}`, `{"ceiling_ns":9000000000000000000}`} {
+	for _, cfg := range []string{`{"ceiling_ns":-1}`, `{"ceiling_ns":"soon"}`, `{"ceiling_ns":1.5}`} {
 		path := writeLines(t, `{"type":"header","format":1,"config":`+cfg+`}`)
 		_, err := journal.ReadFile(path)
 		if !errors.Is(err, journal.ErrInvalid) || !strings.Contains(err.Error(), path+":1:") || !strings.Contains(err.Error(), "config.ceiling_ns") {
