@@ -20,6 +20,7 @@ import (
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/triage"
 )
@@ -111,7 +112,8 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 		opts = append(opts, option.WithBaseURL(url), option.WithAPIKey("drill-built-in"))
 		source = fmt.Sprintf("the built-in fake model (seed %d)", cfg.Fake.Seed)
 	} else {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(os.Getenv("OPENAI_API_KEY")))
+		source = journal.RedactURL(cfg.BaseURL) // the table is a log: no password or key
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))))
 	}
 	client := openai.NewClient(opts...)
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -161,11 +162,12 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 	if f.baseURL != "" {
 		u, err := url.Parse(f.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return workload.Config{}, usagef("--base-url %q is not an http(s) URL", f.baseURL)
+			return workload.Config{}, usagef("--base-url %q is not an http(s) URL", journal.RedactText(f.baseURL))
 		}
-		key := os.Getenv("OPENAI_API_KEY")
+		// A key of only spaces is no key: the https check must catch it.
+		key := strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
 		if u.Scheme == "https" && key == "" {
-			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set: nothing was sent", f.baseURL)
+			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set (or blank): nothing was sent", journal.RedactURL(f.baseURL))
 		}
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
 	}

@@ -88,11 +88,11 @@ func fileSafe(s string) string {
 }
 
 // journalInputError turns an error reading a journal into drill's exit
-// codes: a file that is missing, not a journal, corrupt or from a newer
+// codes: a file that is missing, not a journal, corrupt, invalid or from a newer
 // drill is bad input (exit 2); anything else is a failure (exit 1).
 func journalInputError(err error) error {
 	if errors.Is(err, journal.ErrNotJournal) || errors.Is(err, journal.ErrNewerFormat) ||
-		errors.Is(err, journal.ErrCorrupt) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
+		errors.Is(err, journal.ErrCorrupt) || errors.Is(err, journal.ErrInvalid) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
 		errors.Is(err, syscall.EISDIR) {
 		return usageError{err}
 	}
