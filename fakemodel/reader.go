@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"unicode"
 
-	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/answer"
 )
 
 // A reader is one profile's way of triaging an email: plain rules over the
@@ -142,9 +142,9 @@ var (
 )
 
 // Triage reads one email (a user message's text) and answers the four fields.
-func (r *reader) Triage(msg string) emails.Answer {
+func (r *reader) Triage(msg string) answer.Answer {
 	if a, ok := r.memo.Load(msg); ok {
-		return a.(emails.Answer)
+		return a.(answer.Answer)
 	}
 	a := r.read(msg)
 	if r.memoN.Add(1) <= memoMax {
@@ -154,9 +154,9 @@ func (r *reader) Triage(msg string) emails.Answer {
 }
 
 // read triages msg without the memo.
-func (r *reader) read(msg string) emails.Answer {
+func (r *reader) read(msg string) answer.Answer {
 	t := parseEmail(msg)
-	a := emails.Answer{
+	a := answer.Answer{
 		Intent:      r.intent(t),
 		OrderNumber: orderNumber(t),
 		Product:     r.product(t),

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/answer"
 )
 
 // DefaultSeed is the latency seed drill uses when none is given. With it,
@@ -304,7 +304,7 @@ type delta struct {
 // object with the schema's properties (the four triage fields filled in,
 // any other property given its type's zero value); otherwise the four-field
 // JSON object, which is also what the triage prompt asks for in plain text.
-func render(a emails.Answer, f ResponseFormat) string {
+func render(a answer.Answer, f ResponseFormat) string {
 	if f.Type == "json_schema" && f.Schema != nil {
 		if props, ok := f.Schema["properties"].(map[string]any); ok && len(props) > 0 {
 			out := make(map[string]any, len(props))
@@ -325,7 +325,7 @@ func render(a emails.Answer, f ResponseFormat) string {
 }
 
 func isAnswerField(k string) bool {
-	for _, f := range emails.Fields {
+	for _, f := range answer.Fields {
 		if f == k {
 			return true
 		}
