@@ -108,6 +108,22 @@ type Event struct {
 	Run     *RunInfo      `json:"run,omitempty"`     // run_start
 	Breaker *BreakerState `json:"breaker,omitempty"` // breaker
 	Result  *Result       `json:"result,omitempty"`  // email_done
+
+	// FaultParams are the applied fault's parameters, defaults included,
+	// and its window's modifiers that differ from their defaults (rate,
+	// ramp, flap, models), key → value as written on the command line
+	// (fault).
+	FaultParams map[string]string `json:"fault_params,omitempty"`
+	// TTFT is a streamed call's time to first token: from the rung's
+	// start (its first attempt) to the first content delta (stream_end).
+	TTFT time.Duration `json:"ttft_ns,omitempty"`
+	// Tokens is a streamed call's completion tokens: the usage chunk's
+	// count, or the text received at four bytes a token when the stream
+	// broke off before it (stream_end).
+	Tokens int `json:"tokens,omitempty"`
+	// TokensPerS is a streamed call's tokens a second from its first token
+	// to its end (stream_end).
+	TokensPerS float64 `json:"tokens_per_s,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -158,3 +174,8 @@ type Result struct {
 
 // ByHand is the Detail of outage events started or ended by hand.
 const ByHand = "by hand"
+
+// StreamEnd is a streamed call (--stream) finishing or breaking off, just
+// before its rung_end: its time to first token, tokens and tokens a
+// second, with the call's Outcome.
+const StreamEnd Kind = "stream_end"

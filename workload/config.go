@@ -43,6 +43,12 @@ type Config struct {
 	Follow       int           `json:"follow"`
 	MaxDuration  time.Duration `json:"max_duration_ns"` // 0: outage end + 120 s
 	Endpoint     Endpoint      `json:"endpoint"`
+	// Outages, when set, is the outage timeline (faults.go): it replaces
+	// the single window Outage, OutageFrom and OutageTo describe, which
+	// then only name the drill.
+	Outages []inject.Window `json:"outages,omitempty"`
+	// Stream makes every model call a streamed chat completion.
+	Stream bool `json:"stream,omitempty"`
 }
 
 // OutageNone is the outage kind for a drill without an outage.
@@ -107,6 +113,7 @@ func (c Config) Validate() error {
 			}
 		}
 	}
+	errs = append(errs, c.validateOutages()...)
 	if c.MaxDuration < 0 {
 		errs = append(errs, fmt.Errorf("max duration must not be negative, got %s", c.MaxDuration))
 	}
