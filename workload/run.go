@@ -93,7 +93,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
 			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
 			Transport: &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
-			Stream: r.streamOptions()}
+			Stream:    r.streamOptions()}
 		if bp := np.p.Breaker; bp != nil {
 			rc.Breaker = r.newBreaker(np.name, *bp)
 		}
