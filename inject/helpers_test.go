@@ -124,10 +124,13 @@ func streamCall(ctx context.Context, c openai.Client, e emails.Email) streamResu
 	return res
 }
 
-func must(t *testing.T, w Window, err error) Window {
+// parse is ParseFault for tests: an open-ended window from 0.
+func parse(t *testing.T, kind string, kv ...string) Window {
 	t.Helper()
+	w, err := ParseFault(kind, kv)
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.To = -1
 	return w
 }
