@@ -33,8 +33,8 @@ type StreamStats struct {
 	Tokens int
 	// Duration is the call's whole time.
 	Duration time.Duration
-	// TokensPerS is Tokens over the time from the first token to the end;
-	// 0 when that time is 0.
+	// TokensPerS is the tokens after the first delta over the time from
+	// the first delta to the end; 0 when either is 0.
 	TokensPerS float64
 }
 
@@ -49,6 +49,7 @@ func (r *Rung) callStream(ctx context.Context, e emails.Email) (emails.Answer, e
 		text      strings.Builder
 		first     time.Time
 		usageToks int64
+		firstToks int // tokens in the first content delta
 	)
 	for stream.Next() {
 		c := stream.Current()
@@ -58,6 +59,7 @@ func (r *Rung) callStream(ctx context.Context, e emails.Email) (emails.Answer, e
 			}
 			if first.IsZero() {
 				first = time.Now()
+				firstToks = (len(ch.Delta.Content) + 3) / 4
 			}
 			text.WriteString(ch.Delta.Content)
 		}
@@ -75,8 +77,8 @@ func (r *Rung) callStream(ctx context.Context, e emails.Email) (emails.Answer, e
 	}
 	if !first.IsZero() {
 		st.TTFT = first.Sub(start)
-		if d := end.Sub(first); d > 0 {
-			st.TokensPerS = float64(st.Tokens) / d.Seconds()
+		if d := end.Sub(first); d > 0 && st.Tokens > firstToks {
+			st.TokensPerS = float64(st.Tokens-firstToks) / d.Seconds()
 		}
 	}
 	answer, outcome, err := r.parseStreamed(ctx, text.String(), err)

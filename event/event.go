@@ -121,8 +121,9 @@ type Event struct {
 	// count, or the text received at four bytes a token when the stream
 	// broke off before it (stream_end).
 	Tokens int `json:"tokens,omitempty"`
-	// TokensPerS is a streamed call's tokens a second from its first token
-	// to its end (stream_end).
+	// TokensPerS is a streamed call's tokens a second after its first
+	// token: the tokens after the first content delta over the time from
+	// that delta to the call's end (stream_end).
 	TokensPerS float64 `json:"tokens_per_s,omitempty"`
 }
 

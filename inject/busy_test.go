@@ -15,8 +15,8 @@ func TestBusyIsAnOpenAIError(t *testing.T) {
 	for _, status := range BusyStatuses {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				w := parse(t, "busy", "status=" + strconv.Itoa(status))
-								rig := newRig(t, w)
+				w := parse(t, "busy", "status="+strconv.Itoa(status))
+				rig := newRig(t, w)
 				_, err := triageCall(t.Context(), rig.client(0, 2), email(0))
 				var apiErr *openai.Error
 				if !errors.As(err, &apiErr) || apiErr.StatusCode != status || apiErr.Type != "server_error" {

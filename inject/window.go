@@ -114,6 +114,16 @@ func (w *Window) Set(key, value string) error {
 	if err != nil {
 		return err
 	}
+	if err := w.set(key, value, keys); err != nil {
+		if errors.Is(err, errUnknownKey) {
+			return err
+		}
+		return fmt.Errorf("%w (valid keys for %s: %s)", err, w.Kind, strings.Join(keys, ", "))
+	}
+	return nil
+}
+
+func (w *Window) set(key, value string, keys []string) error {
 	bad := func(want string) error {
 		return fmt.Errorf("%s: bad value %q for %s: want %s", w.Kind, value, key, want)
 	}
@@ -164,7 +174,7 @@ func (w *Window) Set(key, value string) error {
 		}
 		canon, err := setParam(f, key, value)
 		if errors.Is(err, errUnknownKey) {
-			return fmt.Errorf("unknown key %q for %s (valid: %s)", key, w.Kind, strings.Join(keys, ", "))
+			return fmt.Errorf("%w %q for %s (valid: %s)", errUnknownKey, key, w.Kind, strings.Join(keys, ", "))
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", w.Kind, err)

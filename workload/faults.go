@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
@@ -28,6 +29,11 @@ func (c Config) validateOutages() []error {
 	for k, w := range c.Outages {
 		if err := w.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("outage %d: %w", k+1, err))
+		}
+		for _, m := range w.Models {
+			if !slices.ContainsFunc(c.rungPolicies(), func(r namedRung) bool { return r.name == m }) {
+				errs = append(errs, fmt.Errorf("outage %d: model %s is not a rung of policy %s", k+1, m, c.Policy.Name))
+			}
 		}
 	}
 	return errs

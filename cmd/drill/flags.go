@@ -49,6 +49,8 @@ type drillFlags struct {
 	tripFailures   int
 	tripWindow     time.Duration
 	cooldown       time.Duration
+
+	faults faultFlags // --fault, --stream (faults.go)
 }
 
 func (f *drillFlags) register(fs *pflag.FlagSet) {
@@ -73,6 +75,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.tripFailures, "trip-failures", 0, "override the breaker: open after this many failed calls")
 	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
+	f.faults.register(fs)
 }
 
 // config builds the run configuration for one outage and policy, applying
@@ -138,6 +141,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set: nothing was sent", f.baseURL)
 		}
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
+	}
+	if err := f.faults.apply(&cfg); err != nil {
+		return workload.Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return workload.Config{}, usageError{fmt.Errorf("invalid drill settings:\n%w", err)}
