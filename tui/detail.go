@@ -59,6 +59,14 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 		out = append(out, fmt.Sprintf("%-8s %-16s %3d %7.1fs %8s  %-14s %s",
 			a.rung, a.model, a.n, a.start.Seconds(), took, outcome, met))
 	}
+	for _, e := range r.streams {
+		first := "no token"
+		if e.TTFT > 0 {
+			first = fmt.Sprintf("first token %.2f s", e.TTFT.Seconds())
+		}
+		out = append(out, fmt.Sprintf("%-8s streamed: %s · %d tokens · %.1f tokens/s · %s",
+			e.Rung, first, e.Tokens, e.TokensPerS, e.Outcome))
+	}
 	res, done := s.fold.Result(id)
 	out = append(out, "")
 	if !done {

@@ -161,12 +161,9 @@ func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.choosing {
-		switch {
-		case key.Matches(msg, k.Busy):
-			m.startOutage("busy")
-		case key.Matches(msg, k.Hang):
-			m.startOutage("hang")
-		case key.Matches(msg, k.Close):
+		if kind, ok := kindForKey(msg.String()); ok {
+			m.startOutage(kind)
+		} else if key.Matches(msg, k.Close) {
 			m.choosing = false
 		}
 		return m, nil
@@ -284,7 +281,7 @@ func (m *Model) frame(w, h int) []string {
 	var foot []string
 	switch {
 	case m.choosing:
-		foot = []string{st.Alert.Render("outage kind:") + " 1 busy · 2 hang · esc cancel"}
+		foot = wrapSegments(append([]string{st.Alert.Render("outage kind:")}, kindMenu()...), " · ", w)
 	case m.flash != "":
 		foot = []string{st.Alert.Render(m.flash)}
 	default:

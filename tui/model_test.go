@@ -107,6 +107,8 @@ func TestUpdateKeys(t *testing.T) {
 		{name: "p pauses then resumes", at: 10 * time.Second, keys: []string{"p", "p"}, calls: []string{"pause", "resume"}},
 		{name: "o before the outage asks the kind, 1 starts busy", at: 10 * time.Second, keys: []string{"o", "1"}, calls: []string{"start busy"}},
 		{name: "o then 2 starts a hang", at: 10 * time.Second, keys: []string{"o", "2"}, calls: []string{"start hang"}},
+		{name: "o then 8 starts the eighth kind, trickle", at: 10 * time.Second, keys: []string{"o", "8"}, calls: []string{"start trickle"}},
+		{name: "o then 9 (no such kind) starts nothing", at: 10 * time.Second, keys: []string{"o", "9"}},
 		{name: "o then esc cancels", at: 10 * time.Second, keys: []string{"o", "esc"}, check: func(t *testing.T, m *Model) {
 			if m.choosing {
 				t.Error("still choosing an outage kind after esc")

@@ -38,7 +38,8 @@ type row struct {
 	end      time.Duration
 	servedBy string
 	attempts []attempt
-	version  int // bumped on every change, so cached renders know they are stale
+	streams  []event.Event // stream_end events of streamed calls (--stream)
+	version  int           // bumped on every change, so cached renders know they are stale
 }
 
 // change is one breaker transition.
@@ -173,6 +174,11 @@ func (s *state) add(e event.Event) {
 				a.end, a.ended, a.outcome, a.status = e.At, true, e.Outcome, e.Status
 				r.version++
 			}
+		}
+	case event.StreamEnd:
+		if r := s.row(e.Email); r != nil {
+			r.streams = append(r.streams, e)
+			r.version++
 		}
 	case event.RungSkipped:
 		if r := s.row(e.Email); r != nil {
