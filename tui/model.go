@@ -281,7 +281,9 @@ func (m *Model) frame(w, h int) []string {
 	var foot []string
 	switch {
 	case m.choosing:
-		foot = wrapSegments(append([]string{st.Alert.Render("outage kind:")}, kindMenu()...), " · ", w)
+		segs := kindMenu()
+		segs[0] = st.Alert.Render("outage kind:") + " " + segs[0]
+		foot = wrapSegments(segs, " · ", w)
 	case m.flash != "":
 		foot = []string{st.Alert.Render(m.flash)}
 	default:

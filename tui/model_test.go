@@ -346,3 +346,17 @@ func TestReplayKeys(t *testing.T) {
 		t.Error("p did something in a replay")
 	}
 }
+
+// TestOutageMenuListsEveryKind: after o, the footer offers every fault
+// kind with its key, and the frame still fits 80×24.
+func TestOutageMenuListsEveryKind(t *testing.T) {
+	m := modelAt(t, 120, 10*time.Second, 80, 24, &fakeControls{})
+	m.Update(keyMsg("o"))
+	v := m.View()
+	for _, want := range []string{"1 busy", "2 hang", "3 malformed", "4 rate-limit", "5 reset", "6 slow", "7 stall", "8 trickle", "esc cancel"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("outage menu lacks %q:\n%s", want, v)
+		}
+	}
+	checkFrame(t, v, 80, 24)
+}
