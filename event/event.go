@@ -117,6 +117,22 @@ type Event struct {
 	Window *OutageWindow `json:"window,omitempty"`
 	// End is, on run_end, the run's status and the emails never sent.
 	End *RunEndInfo `json:"end,omitempty"`
+	// FaultParams are the applied fault's parameters, defaults included,
+	// and its window's modifiers that differ from their defaults (rate,
+	// ramp, flap, models), key → value as written on the command line
+	// (fault).
+	FaultParams map[string]string `json:"fault_params,omitempty"`
+	// TTFT is a streamed call's time to first token: from the rung's
+	// start (its first attempt) to the first content delta (stream_end).
+	TTFT time.Duration `json:"ttft_ns,omitempty"`
+	// Tokens is a streamed call's completion tokens: the usage chunk's
+	// count, or the text received at four bytes a token when the stream
+	// broke off before it (stream_end).
+	Tokens int `json:"tokens,omitempty"`
+	// TokensPerS is a streamed call's tokens a second after its first
+	// token: the tokens after the first content delta over the time from
+	// that delta to the call's end (stream_end).
+	TokensPerS float64 `json:"tokens_per_s,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -228,3 +244,7 @@ type RunEndInfo struct {
 	// NotSentCeiling); empty when every email was sent.
 	NotSentReason string `json:"not_sent_reason,omitempty"`
 }
+// StreamEnd is a streamed call (--stream) finishing or breaking off, just
+// before its rung_end: its time to first token, tokens and tokens a
+// second, with the call's Outcome.
+const StreamEnd Kind = "stream_end"

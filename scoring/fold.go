@@ -132,6 +132,11 @@ func (f *Fold) Add(e event.Event) {
 		}
 	case event.AttemptEnd:
 		f.attemptEnd(e)
+	case event.StreamEnd:
+		if r := f.keptRecord(e.Email); r != nil {
+			r.Streams = append(r.Streams, e)
+			r.Version++
+		}
 	case event.BreakerChange:
 		if e.Breaker != nil {
 			f.breakerChange(e)

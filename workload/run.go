@@ -86,12 +86,9 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		r.closeIdle = t.CloseIdleConnections
 		base = t
 	}
-	r.injector = inject.New(base, start, func(req *http.Request, kind string) {
-		r.log.Append(event.Event{Kind: event.Fault, Email: emailID(req.Context()), Rung: cfg.Target,
-			Attempt: retryCount(req), Fault: kind})
-	})
-	if cfg.Outage != OutageNone {
-		if err := r.injector.Add(inject.Window{Kind: cfg.Outage, From: cfg.OutageFrom, To: cfg.OutageTo}); err != nil {
+	r.injector = inject.New(base, start, inject.Options{Seed: cfg.Seed, Target: cfg.Target, OnFault: r.logFault})
+	for _, w := range cfg.Windows() {
+		if err := r.injector.Add(w); err != nil {
 			r.cancel()
 			return nil, fmt.Errorf("scheduling the outage: %w", err)
 		}
@@ -99,13 +96,11 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 
 	r.chain = &chain.Chain{Canned: cfg.Policy.Canned, Hooks: r.hooks()}
 	for _, np := range cfg.rungPolicies() {
-		var rt http.RoundTripper = base
-		if np.name == cfg.Target {
-			rt = r.injector
-		}
+		rt := r.injector.For(np.name)
 		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
 			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
-			Transport: &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt}}
+			Transport: &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
+			Stream:    r.streamOptions()}
 		if bp := np.p.Breaker; bp != nil {
 			rc.Breaker = r.newBreaker(np.name, *bp)
 		}

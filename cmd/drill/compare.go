@@ -52,7 +52,7 @@ there unless --force is given.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run (busy, hang, none)")
+	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run: "+strings.Join(workload.OutageKinds(), ", "))
 	fs.StringSliceVar(&policies, "policies", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "policy presets to run")
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")

@@ -54,6 +54,8 @@ type drillFlags struct {
 
 	names    []string // the flags register added, in order
 	warnings []string // things config noticed that the user should know, deduplicated
+
+	faults faultFlags // --fault, --stream (faults.go)
 }
 
 // noted adds a warning once.
@@ -100,6 +102,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.tripFailures, "trip-failures", 0, "override the breaker: open after this many failed calls")
 	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
+	f.faults.register(fs)
 }
 
 // config builds the run configuration for one outage and policy, applying
@@ -171,6 +174,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 		}
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
 	}
+	if err := f.faults.apply(&cfg); err != nil {
+		return workload.Config{}, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return workload.Config{}, usageError{fmt.Errorf("invalid drill settings:\n%w", err)}
 	}
@@ -192,7 +198,8 @@ func (f *drillFlags) overrides(fs *pflag.FlagSet) map[string]string {
 			if m == nil {
 				m = map[string]string{}
 			}
-			m[name] = fl.Value.String()
+			// Values are recorded and printed: a URL's credentials never are.
+			m[name] = journal.RedactSecrets(fl.Value.String())
 		}
 	}
 	return m

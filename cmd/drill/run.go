@@ -52,7 +52,7 @@ summary to stdout (a table, or JSON with --json).
 	}
 	d := workload.DefaultConfig()
 	fs := cmd.Flags()
-	fs.StringVar(&outage, "outage", d.Outage, "outage kind: busy, hang or none")
+	fs.StringVar(&outage, "outage", d.Outage, outageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	fs.BoolVar(&jsonOut, "json", false, "print the summary as JSON (implies --no-tui)")
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
