@@ -52,6 +52,8 @@ type Fold struct {
 	failures     map[string]*failureTrack
 	failed       map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 
+	hedged int // rung calls started as a hedge
+
 	paused bool
 	last   time.Duration
 	ended  bool
@@ -117,6 +119,9 @@ func (f *Fold) Add(e event.Event) {
 	case event.RungStart:
 		if e.Probe {
 			f.probeStart(e)
+		}
+		if e.Hedged {
+			f.hedged++
 		}
 	case event.AttemptStart:
 		f.attemptStart(e)
