@@ -158,3 +158,8 @@ type Result struct {
 
 // ByHand is the Detail of outage events started or ended by hand.
 const ByHand = "by hand"
+
+// StatusAborted is the run-end status of a drill stopped by one of its abort
+// conditions (a safeguard): arrivals stopped and calls in flight were
+// cancelled.
+const StatusAborted = "aborted"

@@ -176,9 +176,9 @@ func (r *Reader) parse(line []byte) (ev event.Event, isEvent bool, err error) {
 			return ev, false, r.corrupt(err, "summary")
 		}
 		switch s.Status {
-		case event.StatusCompleted, event.StatusInterrupted, event.StatusFailed:
+		case event.StatusCompleted, event.StatusInterrupted, event.StatusFailed, event.StatusAborted:
 		default:
-			return ev, false, fmt.Errorf("%s:%d: %w: summary field \"status\" is %q, want completed, interrupted or failed", r.name, r.line, ErrCorrupt, s.Status)
+			return ev, false, fmt.Errorf("%s:%d: %w: summary field \"status\" is %q, want completed, interrupted, failed or aborted", r.name, r.line, ErrCorrupt, s.Status)
 		}
 		r.summary = &s
 		return ev, false, nil

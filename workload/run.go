@@ -37,7 +37,8 @@ type Run struct {
 	done   chan struct{}
 
 	mu            sync.Mutex
-	stopped       bool // Stop was called
+	stopped       bool   // Stop was called
+	abortReason   string // why Abort was called; "" if it was not
 	paused        bool
 	resumed       chan struct{} // closed on Resume
 	outageActive  bool
@@ -162,7 +163,7 @@ func (r *Run) run(parent context.Context) {
 	emailsWG.Wait()
 
 	r.mu.Lock()
-	stopped := r.stopped
+	stopped, abortReason := r.stopped, r.abortReason
 	for _, t := range r.breakerTimers {
 		t.Stop()
 	}
@@ -176,6 +177,8 @@ func (r *Run) run(parent context.Context) {
 
 	status, detail := event.StatusCompleted, "all emails done"
 	switch {
+	case abortReason != "":
+		status, detail = event.StatusAborted, "aborted: "+abortReason
 	case stopped || (parent.Err() != nil && !ceiling):
 		status, detail = event.StatusInterrupted, "interrupted"
 	case ceiling:
@@ -348,6 +351,18 @@ func (r *Run) Stop() {
 	r.cancel()
 }
 
+// Abort ends the run now, like Stop, because a safeguard tripped: no more
+// arrivals, in-flight calls are cancelled, and the status is aborted with
+// reason in the run-end event's detail. It does nothing after Stop.
+func (r *Run) Abort(reason string) {
+	r.mu.Lock()
+	if !r.stopped {
+		r.stopped, r.abortReason = true, reason
+	}
+	r.mu.Unlock()
+	r.cancel()
+}
+
 // Done is closed when the run has ended and its log is closed.
 func (r *Run) Done() <-chan struct{} { return r.done }
 
@@ -358,7 +373,7 @@ func (r *Run) Log() *event.Log { return r.log }
 func (r *Run) Config() Config { return r.cfg }
 
 // Wait waits for the run to end and returns its summary and status
-// (completed or interrupted).
+// (completed, interrupted or aborted).
 func (r *Run) Wait() (scoring.Summary, string, error) {
 	<-r.done
 	r.mu.Lock()

@@ -3,13 +3,14 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/report"
@@ -20,6 +21,7 @@ import (
 func newCompareCmd() *cobra.Command {
 	var (
 		f                 drillFlags
+		df                fileFlags
 		outages, policies []string
 		jsonOut           bool
 		record            string
@@ -31,20 +33,15 @@ func newCompareCmd() *cobra.Command {
 model and clients, so the runs take about as long as one. Prints the table as
 Markdown, or a JSON array of run summaries with --json.`,
 		Example: `  drill compare
-  drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s`,
+  drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s
+  drill compare -f examples/chapter.yaml`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var cfgs []workload.Config
-			for _, o := range outages {
-				for _, p := range policies {
-					cfg, err := f.config(cmd.Flags(), strings.TrimSpace(o), strings.TrimSpace(p))
-					if err != nil {
-						return err
-					}
-					cfgs = append(cfgs, cfg)
-				}
+			cfgs, chk, err := df.plan(cmd.Flags(), &f, outages, policies, "outages", "policies", nil)
+			if err != nil {
+				return err
 			}
-			return compare(cmd, cfgs, jsonOut, record)
+			return compare(cmd, cfgs, chk, jsonOut, record)
 		},
 	}
 	fs := cmd.Flags()
@@ -53,12 +50,13 @@ Markdown, or a JSON array of run summaries with --json.`,
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	f.register(fs)
+	df.register(fs)
 	return cmd
 }
 
 // compare runs the drills concurrently and prints their summaries in the
 // order given; with recordDir, each run is recorded as a journal there.
-func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir string) error {
+func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, recordDir string) error {
 	ctx := cmd.Context()
 	if recordDir != "" {
 		if err := prepareRecordDir(recordDir); err != nil {
@@ -86,9 +84,14 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 		}
 		runs[i] = r
 	}
+	aborted := make([]chan string, len(runs))
+	for i, r := range runs {
+		aborted[i] = make(chan string, 1)
+		go func() { aborted[i] <- drillfile.Guard(r, chk.abort, drillfile.GuardInterval) }()
+	}
 	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
-	sums := make([]scoring.Summary, len(runs))
-	interrupted := false
+	sums := make([]judged, len(runs))
+	verdictErrs := make([]error, len(runs))
 	var recErrs []error
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -96,10 +99,10 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 		wg.Go(func() {
 			s, status, _ := r.Wait()
 			err := finishRecording(recs[i], s, status)
+			vs, verr := verdict(cmd.ErrOrStderr(), s, status, <-aborted[i], chk)
 			mu.Lock()
 			defer mu.Unlock()
-			sums[i] = s
-			interrupted = interrupted || status == event.StatusInterrupted
+			sums[i], verdictErrs[i] = judged{s, vs}, verr
 			if err != nil {
 				recErrs = append(recErrs, err)
 			}
@@ -114,16 +117,26 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 		if err := enc.Encode(sums); err != nil {
 			return err
 		}
-	} else if err := report.WriteSummaryTable(out, sums); err != nil {
-		return err
+	} else {
+		plain := make([]scoring.Summary, len(sums))
+		for i, s := range sums {
+			plain[i] = s.Summary
+			if len(s.Hypotheses) > 0 {
+				fmt.Fprintf(out, "%s / %s\n", s.Outage, s.Policy)
+				if err := printVerdicts(out, s.Hypotheses); err != nil {
+					return err
+				}
+				fmt.Fprintln(out)
+			}
+		}
+		if err := report.WriteSummaryTable(out, plain); err != nil {
+			return err
+		}
 	}
 	if err := errors.Join(recErrs...); err != nil {
 		return err
 	}
-	if interrupted {
-		return errInterrupted
-	}
-	return nil
+	return worst(verdictErrs)
 }
 
 // showCompareProgress draws the progress bar of the runs' answered emails

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -21,6 +22,7 @@ import (
 func newRunCmd() *cobra.Command {
 	var (
 		f              drillFlags
+		df             fileFlags
 		outage, policy string
 		jsonOut, noTUI bool
 		record         string
@@ -33,14 +35,15 @@ func newRunCmd() *cobra.Command {
 summary to stdout (a table, or JSON with --json).`,
 		Example: `  drill run --outage hang --policy fail-fast
   drill run --outage busy --policy breaker --no-tui --json
-  drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0`,
+  drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0
+  drill run -f drill.yaml --expect 'served.error == 0'`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := f.config(cmd.Flags(), outage, policy)
+			cfgs, chk, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record})
+			return runDrill(cmd, cfgs[0], runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, checks: chk})
 		},
 	}
 	d := workload.DefaultConfig()
@@ -51,6 +54,7 @@ summary to stdout (a table, or JSON with --json).`,
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
 	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
 	f.register(fs)
+	df.register(fs)
 	return cmd
 }
 
@@ -59,6 +63,7 @@ type runOptions struct {
 	json   bool
 	tui    bool
 	record string // journal path, or "" for none
+	checks checks // hypotheses and abort conditions
 }
 
 // runDrill runs one drill to its end and prints its summary.
@@ -68,6 +73,8 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	aborted := make(chan string, 1)
+	go func() { aborted <- drillfile.Guard(run, opts.checks.abort, drillfile.GuardInterval) }()
 	// The journal gets its summary line as soon as the run ends, even while
 	// the dashboard stays open on the final state.
 	recorded := make(chan error, 1)
@@ -100,16 +107,21 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err := <-recorded; err != nil {
 		return err
 	}
-	if err := printSummary(cmd.OutOrStdout(), sum, opts.json); err != nil {
+	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, <-aborted, opts.checks)
+	if opts.json {
+		if err := encodeJSON(cmd.OutOrStdout(), judged{sum, verdicts}); err != nil {
+			return err
+		}
+		return verr
+	}
+	if err := printVerdicts(cmd.OutOrStdout(), verdicts); err != nil {
 		return err
 	}
-	if !opts.json {
-		printFailedCalls(cmd.OutOrStdout(), run.Log().Events())
+	if err := printSummary(cmd.OutOrStdout(), sum, false); err != nil {
+		return err
 	}
-	if status == event.StatusInterrupted {
-		return errInterrupted
-	}
-	return nil
+	printFailedCalls(cmd.OutOrStdout(), run.Log().Events())
+	return verr
 }
 
 // writeProgress writes one line a second until the run ends: elapsed, sent,
