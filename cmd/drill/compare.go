@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -112,9 +111,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	stopProgress()
 	out := cmd.OutOrStdout()
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sums); err != nil {
+		if err := encodeJSON(out, sums); err != nil {
 			return err
 		}
 	} else {

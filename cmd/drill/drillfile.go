@@ -317,6 +317,7 @@ func printVerdicts(w io.Writer, vs []scoring.Verdict) error {
 func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // hypotheses hold < and >
 	return enc.Encode(v)
 }
 
