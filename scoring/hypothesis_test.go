@@ -6,7 +6,6 @@ import (
 	"testing"
 )
 
-
 func fptr(v float64) *float64 { return &v }
 
 func TestParseExpr(t *testing.T) {
@@ -114,11 +113,11 @@ func TestLive(t *testing.T) {
 		want string
 	}{
 		{"served.error == 0", Summary{}, LivePass},
-		{"served.error == 0", Summary{Served: Served{Error: 1}}, LiveFail},       // a count never goes down
+		{"served.error == 0", Summary{Served: Served{Error: 1}}, LiveFail},        // a count never goes down
 		{"calls_to_broken_outage < 5", Summary{CallsToBrokenOutage: 5}, LiveFail}, // already at the bound
 		{"calls_to_broken_outage >= 5", Summary{CallsToBrokenOutage: 2}, LiveAtRisk},
 		{"all4_right >= 0.9", Summary{All4Right: 0.8}, LiveAtRisk}, // a share can recover
-		{"p95_wait_outage_s <= 5", Summary{}, LiveAtRisk},         // not measured yet
+		{"p95_wait_outage_s <= 5", Summary{}, LiveAtRisk},          // not measured yet
 		{"p95_wait_outage_s <= 5", Summary{P95WaitOutageS: fptr(9)}, LiveAtRisk},
 		{"canned_share <= 0.1", Summary{Served: Served{Primary: 9, Canned: 1}}, LivePass},
 	} {
