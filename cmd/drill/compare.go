@@ -123,7 +123,6 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 				if err := printVerdicts(out, s.Hypotheses); err != nil {
 					return err
 				}
-				fmt.Fprintln(out)
 			}
 		}
 		if err := report.WriteSummaryTable(out, plain); err != nil {

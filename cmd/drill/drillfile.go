@@ -310,6 +310,7 @@ func printVerdicts(w io.Writer, vs []scoring.Verdict) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Expr, res, scoring.FormatValue(v.Value))
 	}
+	fmt.Fprintln(tw)
 	return tw.Flush()
 }
 
