@@ -89,8 +89,8 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		go func() { aborted[i] <- drillfile.Guard(r, chk.abort, drillfile.GuardInterval) }()
 	}
 	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
-	sums := make([]judged, len(runs))
-	verdictErrs := make([]error, len(runs))
+	sums := make([]scoring.Summary, len(runs))
+	statuses := make([]string, len(runs))
 	var recErrs []error
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -98,10 +98,9 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		wg.Go(func() {
 			s, status, _ := r.Wait()
 			err := finishRecording(recs[i], s, status)
-			vs, verr := verdict(cmd.ErrOrStderr(), s, status, <-aborted[i], chk)
 			mu.Lock()
 			defer mu.Unlock()
-			sums[i], verdictErrs[i] = judged{s, vs}, verr
+			sums[i], statuses[i] = s, status
 			if err != nil {
 				recErrs = append(recErrs, err)
 			}
@@ -109,15 +108,19 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	}
 	wg.Wait()
 	stopProgress()
+	results := make([]judged, len(runs))
+	verdictErrs := make([]error, len(runs))
+	for i := range runs {
+		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], <-aborted[i], chk)
+		results[i], verdictErrs[i] = judged{sums[i], vs}, err
+	}
 	out := cmd.OutOrStdout()
 	if asJSON {
-		if err := encodeJSON(out, sums); err != nil {
+		if err := encodeJSON(out, results); err != nil {
 			return err
 		}
 	} else {
-		plain := make([]scoring.Summary, len(sums))
-		for i, s := range sums {
-			plain[i] = s.Summary
+		for _, s := range results {
 			if len(s.Hypotheses) > 0 {
 				fmt.Fprintf(out, "%s / %s\n", s.Outage, s.Policy)
 				if err := printVerdicts(out, s.Hypotheses); err != nil {
@@ -125,7 +128,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 				}
 			}
 		}
-		if err := report.WriteSummaryTable(out, plain); err != nil {
+		if err := report.WriteSummaryTable(out, sums); err != nil {
 			return err
 		}
 	}

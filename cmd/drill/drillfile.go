@@ -68,9 +68,7 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	if err != nil {
 		return nil, checks{}, usageError{err}
 	}
-	if err := overrideFile(df, fs, f); err != nil {
-		return nil, checks{}, err
-	}
+	overrideFile(df, fs, f)
 	if fs.Changed(outagesFlag) {
 		if df.Outages, err = selectOutages(df, fs, f, outages); err != nil {
 			return nil, checks{}, err
@@ -79,9 +77,7 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	if fs.Changed(policiesFlag) {
 		df.Policies = selectPolicies(df, policies)
 	}
-	if err := overridePolicies(df, fs, f); err != nil {
-		return nil, checks{}, err
-	}
+	overridePolicies(df, fs, f)
 	if err := df.Check(); err != nil {
 		return nil, checks{}, usageError{fmt.Errorf("with the flags given:\n%w", err)}
 	}
@@ -111,7 +107,7 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 }
 
 // overrideFile applies the workload and model flags that were given.
-func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) error {
+func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 	w := &df.Workload
 	if fs.Changed("emails") {
 		w.Emails = &f.emails
@@ -149,7 +145,6 @@ func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) error {
 			}
 		}
 	}
-	return nil
 }
 
 // selectOutages keeps the file's outages named; a name the file does not
@@ -207,7 +202,7 @@ func selectPolicies(df *drillfile.File, names []string) []drillfile.Policy {
 
 // overridePolicies applies the policy flags that were given to every
 // policy of the file.
-func overridePolicies(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) error {
+func overridePolicies(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 	var o drillfile.Overrides
 	if fs.Changed("time-limit-scope") {
 		o.TimeLimitScope = &f.scope
@@ -240,7 +235,6 @@ func overridePolicies(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) erro
 		p.Cooldown = dur("cooldown", p.Cooldown, f.cooldown)
 	}
 	df.Policies = pols
-	return nil
 }
 
 // judged is a run summary with its hypotheses: the JSON `drill run --json`
