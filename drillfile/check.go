@@ -33,7 +33,7 @@ func (f *File) Check() error {
 	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
 
 	w := f.Workload
-	if n := len(emails.All()); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
+	if n := Int(len(emails.All())); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
 		add("$.workload.emails", "emails must be between 1 and %d, got %d", n, *w.Emails)
 	}
 	if w.Rate != nil && !(*w.Rate > 0) {
@@ -203,7 +203,7 @@ func (o Overrides) Apply(p *workload.Policy) error {
 			set()
 		}
 	}
-	count := func(key string, n *int, min int, set func()) {
+	count := func(key string, n *Int, min Int, set func()) {
 		switch {
 		case n == nil:
 		case *n < min:
@@ -216,21 +216,21 @@ func (o Overrides) Apply(p *workload.Policy) error {
 		errs = append(errs, noRung("primary_timeout/primary_retries"))
 	} else {
 		dur("primary_timeout", o.PrimaryTimeout, false, func() { p.Primary.TimeLimit = o.PrimaryTimeout.D() })
-		count("primary_retries", o.PrimaryRetries, 0, func() { p.Primary.Retries = *o.PrimaryRetries })
+		count("primary_retries", o.PrimaryRetries, 0, func() { p.Primary.Retries = int(*o.PrimaryRetries) })
 	}
 	if (o.BackupTimeout != nil || o.BackupRetries != nil) && p.Backup == nil {
 		errs = append(errs, noRung("backup_timeout/backup_retries"))
 	} else if p.Backup != nil {
 		b := *p.Backup
 		dur("backup_timeout", o.BackupTimeout, false, func() { b.TimeLimit = o.BackupTimeout.D() })
-		count("backup_retries", o.BackupRetries, 0, func() { b.Retries = *o.BackupRetries })
+		count("backup_retries", o.BackupRetries, 0, func() { b.Retries = int(*o.BackupRetries) })
 		p.Backup = &b
 	}
 	if (o.TripFailures != nil || o.TripWindow != nil || o.Cooldown != nil) && p.Primary.Breaker == nil {
 		errs = append(errs, noRung("trip_failures/trip_window/cooldown"))
 	} else if p.Primary.Breaker != nil {
 		b := *p.Primary.Breaker
-		count("trip_failures", o.TripFailures, 1, func() { b.Trip.Failures = *o.TripFailures })
+		count("trip_failures", o.TripFailures, 1, func() { b.Trip.Failures = int(*o.TripFailures) })
 		dur("trip_window", o.TripWindow, true, func() { b.Trip.Window = o.TripWindow.D() })
 		dur("cooldown", o.Cooldown, true, func() { b.Cooldown = o.Cooldown.D() })
 		p.Primary.Breaker = &b

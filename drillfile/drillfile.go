@@ -8,6 +8,7 @@ package drillfile
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -36,16 +37,16 @@ type File struct {
 // Workload is what is sent. Unset fields take `drill run`'s defaults.
 type Workload struct {
 	// Emails to send, 1–120 (default 120).
-	Emails *int `yaml:"emails"`
+	Emails *Int `yaml:"emails"`
 	// Rate is emails sent per second (default 2).
 	Rate *float64 `yaml:"rate"`
 	// Seed of the fake model's latencies (default 1).
-	Seed *int64 `yaml:"seed"`
+	Seed *Int `yaml:"seed"`
 	// Stream makes every model call a streamed chat completion.
 	Stream bool `yaml:"stream"`
 	// Follow is the email traced in the summary (default 35, Marcus; 0 for
 	// none, and none when the drill sends fewer emails).
-	Follow *int `yaml:"follow"`
+	Follow *Int `yaml:"follow"`
 	// MaxDuration is the run's ceiling (default: the outage's end or the
 	// last arrival, whichever is later, plus 120 s).
 	MaxDuration *Duration `yaml:"max_duration"`
@@ -142,10 +143,10 @@ type Policy struct {
 type Overrides struct {
 	TimeLimitScope *string   `yaml:"time_limit_scope"`
 	PrimaryTimeout *Duration `yaml:"primary_timeout"`
-	PrimaryRetries *int      `yaml:"primary_retries"`
+	PrimaryRetries *Int      `yaml:"primary_retries"`
 	BackupTimeout  *Duration `yaml:"backup_timeout"`
-	BackupRetries  *int      `yaml:"backup_retries"`
-	TripFailures   *int      `yaml:"trip_failures"`
+	BackupRetries  *Int      `yaml:"backup_retries"`
+	TripFailures   *Int      `yaml:"trip_failures"`
 	TripWindow     *Duration `yaml:"trip_window"`
 	Cooldown       *Duration `yaml:"cooldown"`
 }
@@ -172,7 +173,7 @@ func (d Duration) String() string { return time.Duration(d).String() }
 func (d *Duration) UnmarshalYAML(n ast.Node) error {
 	s, ok := n.(ast.ScalarNode)
 	if !ok {
-		return nodeErrorf(n, "want a duration such as 15s, got a %s", nodeKind(n))
+		return nodeErrorf(n, "%swant a duration such as 15s, got a %s", keyPrefix(n), nodeKind(n))
 	}
 	raw := fmt.Sprint(s.GetValue())
 	if _, isNum := n.(*ast.IntegerNode); isNum && raw == "0" {
@@ -181,9 +182,39 @@ func (d *Duration) UnmarshalYAML(n ast.Node) error {
 	}
 	v, err := time.ParseDuration(raw)
 	if err != nil {
-		return nodeErrorf(n, "bad duration %q: want a number with a unit, such as 15s, 1m30s or 250ms", raw)
+		return nodeErrorf(n, "%sbad duration %q: want a number with a unit, such as 15s, 1m30s or 250ms", keyPrefix(n), raw)
 	}
 	*d = Duration(v)
+	return nil
+}
+
+// Int is a whole number. A number with a fraction (2.5) or text is an
+// error at its line and column, never truncated.
+type Int int64
+
+// IntOf returns n as an *Int, for setting an optional field.
+func IntOf[T ~int | ~int64](n T) *Int {
+	v := Int(n)
+	return &v
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler.
+func (n *Int) UnmarshalYAML(node ast.Node) error {
+	in, ok := node.(*ast.IntegerNode)
+	if !ok {
+		return nodeErrorf(node, "%swant a whole number, got %s", keyPrefix(node), describe(node))
+	}
+	switch v := in.Value.(type) {
+	case int64:
+		*n = Int(v)
+	case uint64:
+		if v > math.MaxInt64 {
+			return nodeErrorf(node, "%s%d is too large", keyPrefix(node), v)
+		}
+		*n = Int(v)
+	default:
+		return nodeErrorf(node, "%swant a whole number, got %s", keyPrefix(node), describe(node))
+	}
 	return nil
 }
 
@@ -216,6 +247,24 @@ func (p *Params) UnmarshalYAML(n ast.Node) error {
 	}
 	*p = out
 	return nil
+}
+
+// describe says what a node holds, for messages: a scalar's text, or its kind.
+func describe(n ast.Node) string {
+	if _, ok := n.(ast.ScalarNode); ok {
+		if _, null := n.(*ast.NullNode); !null {
+			return fmt.Sprintf("%q", n.GetToken().Value)
+		}
+	}
+	return "a " + nodeKind(n)
+}
+
+// keyPrefix is "key: " for a node that is a map value, or "".
+func keyPrefix(n ast.Node) string {
+	if k := keyOf(n.GetToken()); k != "" {
+		return k + ": "
+	}
+	return ""
 }
 
 func nodeKind(n ast.Node) string {

@@ -3,6 +3,7 @@ package drillfile
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -44,6 +45,14 @@ func yamlError(name string, err error) error {
 	if errors.As(err, &ne) {
 		return &Error{File: name, Line: ne.tk.Position.Line, Column: ne.tk.Position.Column, Msg: ne.msg}
 	}
+	var te *yaml.TypeError
+	if errors.As(err, &te) && te.Token != nil {
+		msg := fmt.Sprintf("want %s, got %q", typeWord(te.DstType), te.Token.Value)
+		if key := keyOf(te.Token); key != "" {
+			msg = key + ": " + msg
+		}
+		return &Error{File: name, Line: te.Token.Position.Line, Column: te.Token.Position.Column, Msg: msg}
+	}
 	var ye yaml.Error
 	if errors.As(err, &ye) && ye.GetToken() != nil {
 		p := ye.GetToken().Position
@@ -82,4 +91,40 @@ func parentPath(p string) string {
 		}
 	}
 	return ""
+}
+
+// typeWord says in words what a Go type wants from YAML.
+func typeWord(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "text"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "a map of key: value"
+	}
+	return t.String()
+}
+
+// keyOf is the map key a value token belongs to ("emails" for the value of
+// `emails: lots`), or "".
+func keyOf(tk *token.Token) string {
+	p := tk.Prev
+	if p == nil || p.Type != token.MappingValueType || p.Prev == nil {
+		return ""
+	}
+	return p.Prev.Value
 }

@@ -100,16 +100,16 @@ func (f *File) Config(o Outage, p Policy) (workload.Config, error) {
 	cfg := workload.DefaultConfig()
 	w := f.Workload
 	if w.Emails != nil {
-		cfg.Emails = *w.Emails
+		cfg.Emails = int(*w.Emails)
 	}
 	if w.Rate != nil {
 		cfg.Rate = *w.Rate
 	}
 	if w.Seed != nil {
-		cfg.Seed = *w.Seed
+		cfg.Seed = int64(*w.Seed)
 	}
 	if w.Follow != nil {
-		cfg.Follow = *w.Follow
+		cfg.Follow = int(*w.Follow)
 	} else if cfg.Follow > cfg.Emails {
 		cfg.Follow = 0 // a short drill without Marcus follows no email unless asked
 	}

@@ -22,17 +22,17 @@ func (f *File) WriteTimeline(w io.Writer) error {
 	d := workload.DefaultConfig()
 	emails, rate, seed, follow := d.Emails, d.Rate, d.Seed, d.Follow
 	if f.Workload.Emails != nil {
-		emails = *f.Workload.Emails
+		emails = int(*f.Workload.Emails)
 	}
 	if f.Workload.Rate != nil {
 		rate = *f.Workload.Rate
 	}
 	if f.Workload.Seed != nil {
-		seed = *f.Workload.Seed
+		seed = int64(*f.Workload.Seed)
 	}
 	switch {
 	case f.Workload.Follow != nil:
-		follow = *f.Workload.Follow
+		follow = int(*f.Workload.Follow)
 	case follow > emails:
 		follow = 0
 	}
@@ -201,7 +201,7 @@ func derefS(s *string) string {
 	return *s
 }
 
-func derefI(n *int) int {
+func derefI(n *Int) Int {
 	if n == nil {
 		return 0
 	}

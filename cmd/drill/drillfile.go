@@ -110,16 +110,16 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 	w := &df.Workload
 	if fs.Changed("emails") {
-		w.Emails = &f.emails
+		w.Emails = drillfile.IntOf(f.emails)
 	}
 	if fs.Changed("rate") {
 		w.Rate = &f.rate
 	}
 	if fs.Changed("seed") {
-		w.Seed = &f.seed
+		w.Seed = drillfile.IntOf(f.seed)
 	}
 	if fs.Changed("follow") {
-		w.Follow = &f.follow
+		w.Follow = drillfile.IntOf(f.follow)
 	}
 	if fs.Changed("max-duration") {
 		d := drillfile.Duration(f.maxDuration)
@@ -214,11 +214,11 @@ func overridePolicies(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 		d := drillfile.Duration(src)
 		return &d
 	}
-	num := func(flag string, v *int, src *int) *int {
+	num := func(flag string, v *drillfile.Int, src int) *drillfile.Int {
 		if !fs.Changed(flag) {
 			return v
 		}
-		return src
+		return drillfile.IntOf(src)
 	}
 	pols := df.PolicyList()
 	for i := range pols {
@@ -227,10 +227,10 @@ func overridePolicies(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 			p.TimeLimitScope = o.TimeLimitScope
 		}
 		p.PrimaryTimeout = dur("primary-timeout", p.PrimaryTimeout, f.primaryTimeout)
-		p.PrimaryRetries = num("primary-retries", p.PrimaryRetries, &f.primaryRetries)
+		p.PrimaryRetries = num("primary-retries", p.PrimaryRetries, f.primaryRetries)
 		p.BackupTimeout = dur("backup-timeout", p.BackupTimeout, f.backupTimeout)
-		p.BackupRetries = num("backup-retries", p.BackupRetries, &f.backupRetries)
-		p.TripFailures = num("trip-failures", p.TripFailures, &f.tripFailures)
+		p.BackupRetries = num("backup-retries", p.BackupRetries, f.backupRetries)
+		p.TripFailures = num("trip-failures", p.TripFailures, f.tripFailures)
 		p.TripWindow = dur("trip-window", p.TripWindow, f.tripWindow)
 		p.Cooldown = dur("cooldown", p.Cooldown, f.cooldown)
 	}
