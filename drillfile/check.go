@@ -130,7 +130,20 @@ func (f *File) Check() error {
 		}
 		names[p.PolicyName()] = true
 		if _, err := p.Build(); err != nil {
-			add(path, "%v", err)
+			var errList []error
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errList = j.Unwrap()
+			} else {
+				errList = []error{err}
+			}
+			for _, e := range errList {
+				var oe *OverrideError
+				if errors.As(e, &oe) {
+					add(path+"."+oe.Key, "%v", oe)
+				} else {
+					add(path, "%v", e)
+				}
+			}
 		}
 	}
 
@@ -179,61 +192,69 @@ func (p Policy) Build() (workload.Policy, error) {
 	return wp, nil
 }
 
+// OverrideError is an override that cannot be applied: its key, as in the
+// file, and why.
+type OverrideError struct {
+	Key, Msg string
+}
+
+// Error formats as "key: why".
+func (e *OverrideError) Error() string { return e.Key + ": " + e.Msg }
+
 // Apply sets the overrides that are given on the policy. An override of a
 // rung or breaker the policy does not have, or a value out of range, is an
-// error.
+// *OverrideError (several are joined).
 func (o Overrides) Apply(p *workload.Policy) error {
 	var errs []error
+	bad := func(key, format string, a ...any) {
+		errs = append(errs, &OverrideError{Key: key, Msg: fmt.Sprintf(format, a...)})
+	}
 	if o.TimeLimitScope != nil {
 		s := chain.Scope(*o.TimeLimitScope)
 		if !slices.Contains(chain.Scopes, s) {
-			errs = append(errs, fmt.Errorf("unknown time_limit_scope %q (valid: attempt, request)", s))
+			bad("time_limit_scope", "unknown scope %q (valid: attempt, request)", s)
 		}
 		p.Scope = s
 	}
-	noRung := func(key string) error {
-		return fmt.Errorf("%s does not apply to policy %s: it has no such rung or breaker", key, p.Name)
-	}
-	dur := func(key string, d *Duration, positive bool, set func()) {
+	dur := func(key string, d *Duration, positive bool, has bool, what string, set func()) {
 		switch {
 		case d == nil:
-		case *d < 0 || (positive && *d == 0):
-			errs = append(errs, fmt.Errorf("%s must be above 0, got %s", key, *d))
+		case !has:
+			bad(key, "policy %s has no %s", p.Name, what)
+		case positive && *d <= 0:
+			bad(key, "must be above 0, got %s", *d)
+		case *d < 0:
+			bad(key, "must not be negative, got %s", *d)
 		default:
 			set()
 		}
 	}
-	count := func(key string, n *Int, min Int, set func()) {
+	count := func(key string, n *Int, min Int, has bool, what string, set func()) {
 		switch {
 		case n == nil:
+		case !has:
+			bad(key, "policy %s has no %s", p.Name, what)
 		case *n < min:
-			errs = append(errs, fmt.Errorf("%s must be at least %d, got %d", key, min, *n))
+			bad(key, "must be at least %d, got %d", min, *n)
 		default:
 			set()
 		}
 	}
-	if (o.PrimaryTimeout != nil || o.PrimaryRetries != nil) && !p.HasPrimary() {
-		errs = append(errs, noRung("primary_timeout/primary_retries"))
-	} else {
-		dur("primary_timeout", o.PrimaryTimeout, false, func() { p.Primary.TimeLimit = o.PrimaryTimeout.D() })
-		count("primary_retries", o.PrimaryRetries, 0, func() { p.Primary.Retries = int(*o.PrimaryRetries) })
-	}
-	if (o.BackupTimeout != nil || o.BackupRetries != nil) && p.Backup == nil {
-		errs = append(errs, noRung("backup_timeout/backup_retries"))
-	} else if p.Backup != nil {
-		b := *p.Backup
-		dur("backup_timeout", o.BackupTimeout, false, func() { b.TimeLimit = o.BackupTimeout.D() })
-		count("backup_retries", o.BackupRetries, 0, func() { b.Retries = int(*o.BackupRetries) })
+	dur("primary_timeout", o.PrimaryTimeout, false, p.HasPrimary(), "primary rung", func() { p.Primary.TimeLimit = o.PrimaryTimeout.D() })
+	count("primary_retries", o.PrimaryRetries, 0, p.HasPrimary(), "primary rung", func() { p.Primary.Retries = int(*o.PrimaryRetries) })
+	if p.Backup != nil {
+		b := *p.Backup // a copy: presets share nothing, but stay safe
 		p.Backup = &b
 	}
-	if (o.TripFailures != nil || o.TripWindow != nil || o.Cooldown != nil) && p.Primary.Breaker == nil {
-		errs = append(errs, noRung("trip_failures/trip_window/cooldown"))
-	} else if p.Primary.Breaker != nil {
+	dur("backup_timeout", o.BackupTimeout, false, p.Backup != nil, "backup rung", func() { p.Backup.TimeLimit = o.BackupTimeout.D() })
+	count("backup_retries", o.BackupRetries, 0, p.Backup != nil, "backup rung", func() { p.Backup.Retries = int(*o.BackupRetries) })
+	if p.Primary.Breaker != nil {
 		b := *p.Primary.Breaker
-		count("trip_failures", o.TripFailures, 1, func() { b.Trip.Failures = int(*o.TripFailures) })
-		dur("trip_window", o.TripWindow, true, func() { b.Trip.Window = o.TripWindow.D() })
-		dur("cooldown", o.Cooldown, true, func() { b.Cooldown = o.Cooldown.D() })
 		p.Primary.Breaker = &b
 	}
+	hasBreaker := p.Primary.Breaker != nil
+	count("trip_failures", o.TripFailures, 1, hasBreaker, "breaker", func() { p.Primary.Breaker.Trip.Failures = int(*o.TripFailures) })
+	dur("trip_window", o.TripWindow, true, hasBreaker, "breaker", func() { p.Primary.Breaker.Trip.Window = o.TripWindow.D() })
+	dur("cooldown", o.Cooldown, true, hasBreaker, "breaker", func() { p.Primary.Breaker.Cooldown = o.Cooldown.D() })
 	return errors.Join(errs...)
 }
