@@ -48,6 +48,7 @@ type Summary struct {
 	PrimaryBackS        *float64   `json:"primary_back_s"`
 	TimeLimitScope      string     `json:"time_limit_scope"`
 	WallS               float64    `json:"wall_s"`
+	Clock               string     `json:"clock"` // real or virtual: the clock WallS and every offset were measured on
 }
 
 // Window is one outage window, as offsets from the run's start. An open
@@ -109,6 +110,7 @@ type Fold struct {
 	failed   map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 	last     time.Duration
 	ended    string
+	clock    string // the RunClock event's detail; "" means real
 	truth    func(id int) (emails.Email, bool)
 }
 
@@ -198,6 +200,8 @@ func (f *Fold) Add(e event.Event) {
 		}
 	case event.RunEnd:
 		f.ended = e.Detail
+	case event.RunClock:
+		f.clock = e.Detail
 	}
 }
 
@@ -339,6 +343,15 @@ func (f *Fold) FailedCalls() map[string]map[event.Outcome]int { return f.failed 
 // Ended is how the run ended (run_end's detail), or "" while it runs.
 func (f *Fold) Ended() string { return f.ended }
 
+// Clock is the clock the run's offsets were measured on: event.ClockVirtual
+// if the run logged so, else event.ClockReal.
+func (f *Fold) Clock() string {
+	if f.clock == "" {
+		return event.ClockReal
+	}
+	return f.clock
+}
+
 // Elapsed is the offset of the last event folded.
 func (f *Fold) Elapsed() time.Duration { return f.last }
 
@@ -353,6 +366,7 @@ func (f *Fold) Summary() Summary {
 		BreakerOpens:        f.Breaker(f.Target()).Opens,
 		TimeLimitScope:      f.Info.TimeLimitScope,
 		WallS:               round(f.last.Seconds(), 3),
+		Clock:               f.Clock(),
 	}
 	// Every email of the run counts: one never answered (a run cut short)
 	// counts as wrong, as do canned replies and errors.
