@@ -23,6 +23,7 @@ func newCompareCmd() *cobra.Command {
 		outages, policies []string
 		jsonOut           bool
 		record            string
+		clock             clockValue
 	)
 	cmd := &cobra.Command{
 		Use:   "compare",
@@ -44,6 +45,9 @@ Markdown, or a JSON array of run summaries with --json.`,
 					cfgs = append(cfgs, cfg)
 				}
 			}
+			if clock.virtual() {
+				return compareVirtual(cmd, cfgs, jsonOut, record)
+			}
 			return compare(cmd, cfgs, jsonOut, record)
 		},
 	}
@@ -52,6 +56,7 @@ Markdown, or a JSON array of run summaries with --json.`,
 	fs.StringSliceVar(&policies, "policies", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "policy presets to run")
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
+	registerClock(fs, &clock)
 	f.register(fs)
 	return cmd
 }
@@ -107,14 +112,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 	}
 	wg.Wait()
 	stopProgress()
-	out := cmd.OutOrStdout()
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sums); err != nil {
-			return err
-		}
-	} else if err := report.WriteSummaryTable(out, sums); err != nil {
+	if err := writeComparison(cmd.OutOrStdout(), sums, asJSON); err != nil {
 		return err
 	}
 	if err := errors.Join(recErrs...); err != nil {
@@ -124,6 +122,17 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 		return errInterrupted
 	}
 	return nil
+}
+
+// writeComparison prints the runs' summaries as the Markdown table, or as a
+// JSON array.
+func writeComparison(out io.Writer, sums []scoring.Summary, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sums)
+	}
+	return report.WriteSummaryTable(out, sums)
 }
 
 // showCompareProgress draws the progress bar of the runs' answered emails

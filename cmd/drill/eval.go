@@ -33,6 +33,7 @@ func newEvalCmd() *cobra.Command {
 		showMisses   bool
 		seed         int64
 		latencyScale float64
+		clock        clockValue
 	)
 	cmd := &cobra.Command{
 		Use:   "eval",
@@ -54,6 +55,9 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 				Models: models, BaseURL: baseURL, Concurrency: concurrency, JSON: asJSON, Misses: showMisses,
 				Fake: fakemodel.Options{Seed: seed, LatencyScale: latencyScale, NoLatency: latencyScale == 0},
 			}
+			if clock.virtual() {
+				return evalVirtual(cmd, cfg)
+			}
 			return runEval(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg)
 		},
 	}
@@ -65,6 +69,7 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 	f.BoolVar(&showMisses, "misses", false, "list every email answered wrong")
 	f.Int64Var(&seed, "seed", fakemodel.DefaultSeed, "latency seed of the built-in fake model")
 	f.Float64Var(&latencyScale, "latency-scale", 1, "built-in fake model: multiply its latencies (0 = answer at once)")
+	registerClock(f, &clock)
 	return cmd
 }
 
@@ -76,6 +81,9 @@ type evalConfig struct {
 	JSON        bool
 	Misses      bool
 	Fake        fakemodel.Options
+	// InProcess serves the built-in fake model through its in-process
+	// transport instead of a loopback port (--clock virtual: no sockets).
+	InProcess bool
 }
 
 // evalOutcome is one model's evaluation.
@@ -102,7 +110,11 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 
 	var opts []option.RequestOption
 	source := cfg.BaseURL
-	if cfg.BaseURL == "" {
+	if cfg.BaseURL == "" && cfg.InProcess {
+		opts = append(opts, option.WithBaseURL("http://fake-model.drill.invalid/v1/"), option.WithAPIKey("drill-built-in"),
+			option.WithHTTPClient(&http.Client{Transport: fakemodel.New(cfg.Fake).Transport()}))
+		source = fmt.Sprintf("the built-in fake model (seed %d, virtual clock)", cfg.Fake.Seed)
+	} else if cfg.BaseURL == "" {
 		url, stop, err := startFakeModel(cfg.Fake)
 		if err != nil {
 			return err

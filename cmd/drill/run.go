@@ -24,6 +24,8 @@ func newRunCmd() *cobra.Command {
 		outage, policy string
 		jsonOut, noTUI bool
 		record         string
+		clock          clockValue
+		speed          float64
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -40,7 +42,11 @@ summary to stdout (a table, or JSON with --json).`,
 			if err != nil {
 				return err
 			}
-			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record})
+			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record}
+			if clock.virtual() {
+				return runVirtual(cmd, cfg, opts, speed)
+			}
+			return runDrill(cmd, cfg, opts)
 		},
 	}
 	d := workload.DefaultConfig()
@@ -50,6 +56,8 @@ summary to stdout (a table, or JSON with --json).`,
 	fs.BoolVar(&jsonOut, "json", false, "print the summary as JSON (implies --no-tui)")
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
 	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
+	registerClock(fs, &clock)
+	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
 	f.register(fs)
 	return cmd
 }
@@ -198,7 +206,11 @@ func printFailedCalls(w io.Writer, events []event.Event) {
 	for _, e := range events {
 		fold.Add(e)
 	}
-	failed := fold.FailedCalls()
+	writeFailedCalls(w, fold.FailedCalls())
+}
+
+// writeFailedCalls lists failed calls counted per rung and outcome.
+func writeFailedCalls(w io.Writer, failed map[string]map[event.Outcome]int) {
 	for _, rung := range slices.Sorted(maps.Keys(failed)) {
 		var parts []string
 		for _, o := range slices.Sorted(maps.Keys(failed[rung])) {
