@@ -137,6 +137,11 @@ func Call(ctx context.Context, name string, in any, out, stderr io.Writer) error
 	wg.Go(func() { record, _ = io.ReadAll(errR) })
 	wg.Wait()
 	waitErr := cmd.Wait()
+	if waitErr != nil && ctx.Err() != nil && cmd.ProcessState != nil && cmd.ProcessState.Success() {
+		// Interrupted through ctx, and the body finished what it had: its
+		// output says how far it got.
+		waitErr = nil
+	}
 
 	if len(bytes.TrimSpace(record)) > 0 {
 		var e Error

@@ -2,23 +2,300 @@ package vclock
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
 
-func TestDrillsSmoke(t *testing.T) {
-	cfg := workload.DefaultConfig()
+// chapterConfigs are the chapter's eight drills, in its order.
+func chapterConfigs(t testing.TB) []workload.Config {
+	t.Helper()
+	var cfgs []workload.Config
+	for _, outage := range []string{"busy", "hang"} {
+		for _, policy := range []string{"primary-only", "fallback", "breaker", "fail-fast"} {
+			cfg := workload.DefaultConfig()
+			p, err := workload.Preset(policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Outage, cfg.Policy = outage, p
+			cfgs = append(cfgs, cfg)
+		}
+	}
+	return cfgs
+}
+
+func jobsOf(cfgs []workload.Config) []Job {
+	jobs := make([]Job, len(cfgs))
+	for i, c := range cfgs {
+		jobs[i] = Job{Config: c}
+	}
+	return jobs
+}
+
+// Tolerances of the equivalence check (issue 17): served counts within 3,
+// waits and breaker first open within 0.3 s, all-4-right equal.
+const (
+	servedTolerance  = 3
+	secondsTolerance = 0.3
+)
+
+// disagreements lists where two summaries of the same drill differ by more
+// than the equivalence tolerances; empty means they agree. All-4-right is
+// compared when both runs served the same emails from the same models
+// ("given the same answers"); otherwise it is allowed to differ by what the
+// differently served emails can change.
+func disagreements(a, b scoring.Summary) []string {
+	var out []string
+	served := func(name string, x, y int) {
+		if d := x - y; d > servedTolerance || d < -servedTolerance {
+			out = append(out, fmt.Sprintf("%s %d vs %d", name, x, y))
+		}
+	}
+	served("primary", a.Served.Primary, b.Served.Primary)
+	served("backup", a.Served.Backup, b.Served.Backup)
+	served("canned", a.Served.Canned, b.Served.Canned)
+	served("error", a.Served.Error, b.Served.Error)
+	secs := func(name string, x, y *float64) {
+		switch {
+		case (x == nil) != (y == nil):
+			out = append(out, fmt.Sprintf("%s %s vs %s", name, fmtp(x), fmtp(y)))
+		case x != nil && math.Abs(*x-*y) > secondsTolerance+1e-9:
+			out = append(out, fmt.Sprintf("%s %.3f vs %.3f", name, *x, *y))
+		}
+	}
+	secs("median wait", a.MedianWaitOutageS, b.MedianWaitOutageS)
+	secs("p95 wait", a.P95WaitOutageS, b.P95WaitOutageS)
+	secs("email 35 wait", a.Followed.WaitS, b.Followed.WaitS)
+	secs("first open", a.BreakerFirstOpenS, b.BreakerFirstOpenS)
+	if a.Served == b.Served && a.All4Right != b.All4Right {
+		out = append(out, fmt.Sprintf("all 4 right %.4f vs %.4f with the same served counts", a.All4Right, b.All4Right))
+	}
+	return out
+}
+
+func fmtp(p *float64) string {
+	if p == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", *p)
+}
+
+// TestDrillsMatchInProcessBubble: the chapter's eight drills through the
+// child process agree with the same drills run by synctest.Test in this
+// test process, the path workload's TestChapterEightRuns checks against the
+// chapter's bands; every summary says clock virtual.
+func TestDrillsMatchInProcessBubble(t *testing.T) {
+	cfgs := chapterConfigs(t)
 	var stderr bytes.Buffer
-	start := time.Now()
-	outs, err := Drills(t.Context(), []Job{{Config: cfg}}, 0, &stderr)
+	outs, err := Drills(t.Context(), jobsOf(cfgs), 0, &stderr)
 	if err != nil {
-		t.Fatalf("%v (stderr %s)", err, stderr.String())
+		t.Fatalf("Drills: %v (stderr %s)", err, stderr.String())
 	}
-	t.Logf("%v real, %+v", time.Since(start), outs[0])
-	if outs[0].Summary.Clock != event.ClockVirtual {
-		t.Errorf("clock %q", outs[0].Summary.Clock)
+	for i, cfg := range cfgs {
+		var want scoring.Summary
+		synctest.Test(t, func(t *testing.T) {
+			r, err := workload.Start(t.Context(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, _ = r.Wait()
+		})
+		got := outs[i]
+		name := cfg.Outage + "/" + cfg.Policy.Name
+		if got.Status != event.StatusCompleted || got.Summary.Clock != event.ClockVirtual {
+			t.Errorf("%s: status %q clock %q, want completed, virtual", name, got.Status, got.Summary.Clock)
+		}
+		if got.Summary.Served.Total() != 120 {
+			t.Errorf("%s: served %+v, want all 120", name, got.Summary.Served)
+		}
+		if d := disagreements(got.Summary, want); len(d) > 0 {
+			t.Errorf("%s: child and in-process bubble disagree: %v", name, d)
+		}
 	}
+}
+
+// TestDrillsRecordJournals: a recorded virtual run is a journal like any
+// other: clock virtual in its header and summary, a clock event, virtual
+// offsets, and the summary recomputed from its events equals the recorded one.
+func TestDrillsRecordJournals(t *testing.T) {
+	dir := t.TempDir()
+	cfg := chapterConfigs(t)[7] // hang / fail-fast
+	h, err := journal.NewHeader(cfg, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "v.jsonl")
+	outs, err := Drills(t.Context(), []Job{{Config: cfg, Journal: path, Header: &h}}, 0, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Header.Clock != event.ClockVirtual {
+		t.Errorf("header clock %q, want virtual", j.Header.Clock)
+	}
+	if len(j.Events) < 2 || j.Events[1].Kind != event.RunClock || j.Events[1].Detail != event.ClockVirtual {
+		t.Errorf("the second event is not the virtual clock event: %+v", j.Events[:min(2, len(j.Events))])
+	}
+	if last := j.Events[len(j.Events)-1].At; last < 50*time.Second {
+		t.Errorf("last offset %v: offsets are not the drill's virtual time (about a minute)", last)
+	}
+	sum, meta, err := journal.Summarize(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Summary == nil || !reflect.DeepEqual(meta.Summary.Summary, sum) || sum.Clock != event.ClockVirtual {
+		t.Errorf("recorded summary %+v, recomputed %+v", meta.Summary, sum)
+	}
+	if !reflect.DeepEqual(outs[0].Summary, sum) {
+		t.Errorf("outcome %+v, journal %+v", outs[0].Summary, sum)
+	}
+}
+
+func TestCheckConfig(t *testing.T) {
+	for _, cfg := range chapterConfigs(t) {
+		if err := CheckConfig(cfg); err != nil {
+			t.Errorf("%s/%s: %v", cfg.Outage, cfg.Policy.Name, err)
+		}
+	}
+	cfg := workload.DefaultConfig()
+	cfg.Endpoint.BaseURL = "http://127.0.0.1:1/v1"
+	if err := CheckConfig(cfg); !errors.Is(err, ErrNotVirtual) {
+		t.Errorf("base URL: %v, want ErrNotVirtual", err)
+	}
+	cfg = workload.DefaultConfig()
+	cfg.Endpoint.Transport = http.DefaultTransport
+	if err := CheckConfig(cfg); !errors.Is(err, ErrNotVirtual) {
+		t.Errorf("transport: %v, want ErrNotVirtual", err)
+	}
+	if _, err := Drills(t.Context(), []Job{{Config: cfg}}, 0, &bytes.Buffer{}); !errors.Is(err, ErrNotVirtual) {
+		t.Errorf("Drills with a transport: %v, want ErrNotVirtual", err)
+	}
+}
+
+// Bodies the tests below call in the child.
+func init() {
+	Register("test-echo", func(_ context.Context, in []byte, out io.Writer) error {
+		time.Sleep(time.Hour) // virtual: returns at once
+		_, err := out.Write(in)
+		return err
+	})
+	Register("test-exit-code", func(context.Context, []byte, io.Writer) error { return exitErr{} })
+	Register("test-leak", func(context.Context, []byte, io.Writer) error {
+		go func() { <-make(chan struct{}) }() // blocked for good in the bubble
+		return nil
+	})
+	Register("test-wait-interrupt", func(ctx context.Context, _ []byte, out io.Writer) error {
+		<-ctx.Done()
+		_, err := fmt.Fprint(out, "stopped")
+		return err
+	})
+}
+
+type exitErr struct{}
+
+func (exitErr) Error() string { return "bad flag" }
+func (exitErr) ExitCode() int { return 2 }
+
+func TestCallEcho(t *testing.T) {
+	var out bytes.Buffer
+	start := time.Now()
+	if err := Call(t.Context(), "test-echo", "hello", &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != `"hello"` {
+		t.Errorf("output %q", out.String())
+	}
+	if time.Since(start) > 30*time.Minute {
+		t.Errorf("an hour's sleep took real time")
+	}
+}
+
+func TestCallKeepsExitCode(t *testing.T) {
+	err := Call(t.Context(), "test-exit-code", nil, &bytes.Buffer{}, &bytes.Buffer{})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != 2 || e.Message != "bad flag" {
+		t.Errorf("error %#v, want code 2, bad flag", err)
+	}
+}
+
+// TestCallLeakFails: a goroutine left blocked in the bubble fails the call
+// (synctest's deadlock report) instead of outliving the body.
+func TestCallLeakFails(t *testing.T) {
+	err := Call(t.Context(), "test-leak", nil, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil {
+		t.Fatal("a body that leaks a goroutine succeeded")
+	}
+	t.Logf("error: %v", err)
+}
+
+func TestCallUnknownBody(t *testing.T) {
+	if err := Call(t.Context(), "no-such-body", nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Fatal("unknown body accepted")
+	}
+}
+
+// TestCallInterrupt: ending Call's context interrupts the child, whose
+// bubble sees its context end within a poll.
+func TestCallInterrupt(t *testing.T) {
+	var mu sync.Mutex
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	var out bytes.Buffer
+	err := Call(ctx, "test-wait-interrupt", nil, &lockedWriter{w: &out, mu: &mu}, &bytes.Buffer{})
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || out.String() != "stopped" {
+		t.Errorf("err %v, output %q; want the body stopped by the interrupt", err, out.String())
+	}
+}
+
+// TestWatchStop: the stop flag ends the bubble's context within one poll of
+// virtual time.
+func TestWatchStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var stop atomic.Bool
+		ctx, done := watchStop(t.Context(), &stop)
+		defer done()
+		time.Sleep(time.Second)
+		if ctx.Err() != nil {
+			t.Fatal("context ended without a stop")
+		}
+		stop.Store(true)
+		start := time.Now()
+		<-ctx.Done()
+		if d := time.Since(start); d > PollInterval {
+			t.Errorf("stopped after %v, want within %v", d, PollInterval)
+		}
+	})
+}
+
+// lockedWriter serialises writes to w with mu.
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
