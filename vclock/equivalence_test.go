@@ -26,6 +26,12 @@ func TestVirtualMatchesRealTime(t *testing.T) {
 		t.Skip("runs the eight drills in real time: about a minute")
 	}
 	cfgs := chapterConfigs(t)
+	// Virtual first, so its CPU does not delay the real-time runs.
+	jobs := recordedJobs(t, cfgs, t.TempDir())
+	virtual, err := Drills(t.Context(), jobs, 0, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	real := make([]scoring.Summary, len(cfgs))
 	realEvents := make([][]event.Event, len(cfgs))
 	var wg sync.WaitGroup
@@ -39,18 +45,15 @@ func TestVirtualMatchesRealTime(t *testing.T) {
 			realEvents[i] = r.Log().Events()
 		})
 	}
-	jobs := recordedJobs(t, cfgs, t.TempDir())
-	virtual, err := Drills(t.Context(), jobs, 0, &bytes.Buffer{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	wg.Wait()
 	// The engine shifts the rest of its arrival schedule by however late an
 	// email was sent, so on a machine too loaded to keep real time the
 	// arrivals drift against the outage window, which no clock can match.
-	if late := maxLateness(realEvents); late > 300*time.Millisecond {
+	late := maxLateness(realEvents)
+	if late > 500*time.Millisecond {
 		t.Skipf("the real-time runs sent emails up to %v late: the machine is too loaded to measure real time", late)
 	}
+	t.Logf("real-time emails sent up to %v late", late.Round(time.Millisecond))
 	for i, cfg := range cfgs {
 		changed := changedAnswers(journalEvents(t, jobs[i].Journal), realEvents[i])
 		if d := disagreements(virtual[i].Summary, real[i], changed); len(d) > 0 {
