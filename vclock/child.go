@@ -87,7 +87,9 @@ type ExitCoder interface {
 // of this binary, with in (JSON-encoded) as its input, and copies what the
 // body writes to out. The child's stderr is stderr (a panic's stack shows
 // there). When ctx ends the child is sent an interrupt and given 10 s to
-// finish; the body sees its context end as on Ctrl-C.
+// finish; the body sees its context end as on Ctrl-C, and what it wrote
+// stands. A child that dies of the interrupt first gives an *Error with
+// Code 130.
 func Call(ctx context.Context, name string, in any, out, stderr io.Writer) error {
 	if lookup(name) == nil {
 		return fmt.Errorf("vclock: no body registered as %q", name)
@@ -153,6 +155,10 @@ func Call(ctx context.Context, name string, in any, out, stderr io.Writer) error
 		}
 		return &e
 	}
+	if waitErr != nil && ctx.Err() != nil {
+		// Interrupted before the child could say how far it got.
+		return &Error{Message: fmt.Sprintf("interrupted (%v)", waitErr), Code: 130}
+	}
 	if waitErr != nil {
 		msg := strings.TrimSpace(chatter.String())
 		if msg != "" {
@@ -183,8 +189,8 @@ func Main() {
 func serve(name string) int {
 	out := os.NewFile(3, "vclock-output")
 	errOut := os.NewFile(4, "vclock-error")
-	if out == nil || errOut == nil {
-		fmt.Fprintf(os.Stderr, "drill: %s is set but this process was not started by drill (fd 3 and 4 missing)\n", EnvChild)
+	if !isPipe(out) || !isPipe(errOut) {
+		fmt.Fprintf(os.Stderr, "drill: %s is set, but this process was not started by drill's --clock virtual (fd 3 and 4 are not its pipes); unset it\n", EnvChild)
 		return 2
 	}
 	defer out.Close()
@@ -235,6 +241,15 @@ func serve(name string) int {
 		return fail(1, bodyErr)
 	}
 	return 0
+}
+
+// isPipe reports whether f is an open pipe, as Call's fd 3 and 4 are.
+func isPipe(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
 }
 
 // watchSignals sets stop on the first SIGINT or SIGTERM; a second one gets

@@ -133,8 +133,11 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		if err != nil {
 			return fmt.Errorf("reading the virtual run back: %w", err)
 		}
-		if err := tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed}); err != nil && ctx.Err() == nil {
-			return fmt.Errorf("dashboard: %w", err)
+		if err := tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed}); err != nil {
+			if ctx.Err() == nil {
+				return fmt.Errorf("dashboard: %w", err)
+			}
+			o.Status = event.StatusInterrupted // Ctrl-C in the dashboard: exit 130, as drill replay
 		}
 	}
 	out := cmd.OutOrStdout()
