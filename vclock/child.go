@@ -252,22 +252,29 @@ func isPipe(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
 }
 
-// watchSignals sets stop on the first SIGINT or SIGTERM; a second one gets
-// the default action (the process ends at once), as in drill's main.
+// watchSignals sets stop on SIGINT or SIGTERM. The child keeps catching
+// them until it exits: a Ctrl-C at the terminal reaches both drill and its
+// child, and drill then forwards its own interrupt, which must not kill the
+// child before it has handed back how far its drills got. (A second Ctrl-C
+// still ends drill itself at once; the child, told to stop, follows within
+// a poll.)
 func watchSignals(stop *atomic.Bool) (unwatch func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		select {
-		case <-ch:
-			stop.Store(true)
-		case <-quit:
+		for {
+			select {
+			case <-ch:
+				stop.Store(true)
+			case <-quit:
+				return
+			}
 		}
-		signal.Stop(ch)
 	})
 	return func() {
+		signal.Stop(ch)
 		close(quit)
 		wg.Wait()
 	}
