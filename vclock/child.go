@@ -135,7 +135,11 @@ func Call(ctx context.Context, name string, in any, out, stderr io.Writer) error
 	var wg sync.WaitGroup
 	var copyErr error
 	var record []byte
-	wg.Go(func() { _, copyErr = io.Copy(out, resR) })
+	wg.Go(func() {
+		if _, copyErr = io.Copy(out, resR); copyErr != nil {
+			_, _ = io.Copy(io.Discard, resR) // never leave the child blocked on a full pipe
+		}
+	})
 	wg.Go(func() { record, _ = io.ReadAll(errR) })
 	wg.Wait()
 	waitErr := cmd.Wait()
