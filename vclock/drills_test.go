@@ -147,8 +147,65 @@ func fmtp(p *float64) string {
 	return fmt.Sprintf("%.3f", *p)
 }
 
+// band is an inclusive range.
+type band struct{ lo, hi float64 }
+
+func (b band) has(x float64) bool { return x >= b.lo && x <= b.hi }
+
+// chapterBands are the engine issue's acceptance bands for the chapter's
+// eight runs, as workload's TestChapterEightRuns checks them (with drill's
+// own pins for the two backup cells its breaker rules move, explained there):
+// backup served, errors, median wait in the outage, calls to the broken
+// model, breaker first open (nil: never opens), all 4 right.
+var chapterBands = []struct {
+	backup, errors, median, calls band
+	firstOpen                     *band
+	all4                          band
+}{
+	{band{0, 0}, band{44, 50}, band{0.9, 1.8}, band{138, 152}, nil, band{0.52, 0.64}},
+	{band{44, 50}, band{0, 0}, band{1.8, 3.2}, band{138, 152}, nil, band{0.80, 0.96}},
+	{band{52, 68}, band{0, 0}, band{0.7, 1.6}, band{20, 40}, &band{2.8, 3.9}, band{0.80, 0.96}},
+	{band{55, 70}, band{0, 0}, band{0.7, 1.6}, band{6, 15}, &band{1.5, 2.6}, band{0.80, 0.96}},
+	{band{0, 0}, band{26, 31}, band{15.5, 17.0}, band{105, 125}, nil, band{0.68, 0.80}},
+	{band{26, 31}, band{0, 0}, band{16.5, 18.5}, band{105, 125}, nil, band{0.80, 0.96}},
+	{band{48, 56}, band{0, 0}, band{16.0, 18.5}, band{90, 112}, &band{17.6, 19.2}, band{0.80, 0.96}},
+	{band{50, 60}, band{0, 0}, band{0.8, 2.0}, band{8, 16}, &band{4.0, 5.6}, band{0.80, 0.96}},
+}
+
+// checkBands checks a virtual compare's eight summaries against chapterBands.
+func checkBands(t *testing.T, sums []scoring.Summary) {
+	t.Helper()
+	for i, s := range sums {
+		b := chapterBands[i]
+		name := s.Outage + "/" + s.Policy
+		check := func(what string, got float64, want band) {
+			if !want.has(got) {
+				t.Errorf("%s: %s = %v, want %v–%v", name, what, got, want.lo, want.hi)
+			}
+		}
+		check("backup served", float64(s.Served.Backup), b.backup)
+		check("errors", float64(s.Served.Error), b.errors)
+		check("median wait in outage", derefOr(s.MedianWaitOutageS, -1), b.median)
+		check("calls to broken", float64(s.CallsToBrokenOutage), b.calls)
+		check("all 4 right", s.All4Right, b.all4)
+		switch {
+		case b.firstOpen == nil && s.BreakerFirstOpenS != nil:
+			t.Errorf("%s: breaker opened at %v, want never", name, *s.BreakerFirstOpenS)
+		case b.firstOpen != nil:
+			check("breaker first open", derefOr(s.BreakerFirstOpenS, -1), *b.firstOpen)
+		}
+	}
+}
+
+func derefOr(p *float64, def float64) float64 {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
 // TestDrillsMatchInProcessBubble: the chapter's eight drills through the
-// child process agree with the same drills run by synctest.Test in this
+// child process land in the chapter's bands and agree with the same drills run by synctest.Test in this
 // test process, the path workload's TestChapterEightRuns checks against the
 // chapter's bands; every summary says clock virtual.
 func TestDrillsMatchInProcessBubble(t *testing.T) {
@@ -159,6 +216,11 @@ func TestDrillsMatchInProcessBubble(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Drills: %v (stderr %s)", err, stderr.String())
 	}
+	sums := make([]scoring.Summary, len(outs))
+	for i, o := range outs {
+		sums[i] = o.Summary
+	}
+	checkBands(t, sums)
 	for i, cfg := range cfgs {
 		var want scoring.Summary
 		var events []event.Event
