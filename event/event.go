@@ -268,6 +268,7 @@ const Deadline Outcome = "deadline"
 // ServedRules is the served-by value of an email answered by the rules rung
 // (keyword triage, no model call).
 const ServedRules = "rules"
+
 // RunClock is an event saying which clock a run's offsets were measured on:
 // Detail is ClockReal or ClockVirtual. A run that ran in virtual time
 // (`--clock virtual`, see package vclock) logs one right after RunStart; a
