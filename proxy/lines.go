@@ -166,19 +166,30 @@ func WriteLines(ctx context.Context, log *event.Log, w io.Writer) (*Tally, error
 // failures by outcome, faults applied and tokens.
 func (t *Tally) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "%d requests\n", len(t.Requests))
+	for _, l := range t.ModelLines() {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	for _, win := range t.Windows {
+		fmt.Fprintf(w, "  outage %s\n", win)
+	}
+}
+
+// ModelLines describes each model's requests, one line each, by model name:
+// "gpt-5.4-mini: 30 calls, 12 failed (http_5xx 8, timeout 4), 12 faulted,
+// tokens 2400 in / 310 out".
+func (t *Tally) ModelLines() []string {
+	var lines []string
 	for _, name := range slices.Sorted(maps.Keys(t.Models)) {
 		m := t.Models[name]
 		var outs []string
 		for _, o := range slices.Sorted(maps.Keys(m.Outcomes)) {
 			outs = append(outs, fmt.Sprintf("%s %d", o, m.Outcomes[o]))
 		}
-		fmt.Fprintf(w, "  %s: %d calls, %d failed", name, m.Calls, m.Failed)
+		l := fmt.Sprintf("%s: %d calls, %d failed", name, m.Calls, m.Failed)
 		if len(outs) > 0 {
-			fmt.Fprintf(w, " (%s)", strings.Join(outs, ", "))
+			l += " (" + strings.Join(outs, ", ") + ")"
 		}
-		fmt.Fprintf(w, ", %d faulted, tokens %d in / %d out\n", m.Faults, m.In, m.Out)
+		lines = append(lines, l+fmt.Sprintf(", %d faulted, tokens %d in / %d out", m.Faults, m.In, m.Out))
 	}
-	for _, win := range t.Windows {
-		fmt.Fprintf(w, "  outage %s\n", win)
-	}
+	return lines
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/proxy"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -53,6 +54,8 @@ type Run struct {
 	// Waits are the waits of every finished email, in seconds, in ID order.
 	Waits []float64
 	End   time.Duration // offset of the last event
+	// Proxy folds the requests of a run recorded by drill proxy.
+	Proxy *proxy.Tally
 }
 
 // Label names the run in tables and headings: its outage and policy.
@@ -76,10 +79,11 @@ func (r *Run) Status() string { return r.Meta.Status() }
 // what charts need beyond it: the breaker's open periods.
 func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
-	r := &Run{Path: path, Attempts: map[string][]int{}}
+	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: proxy.NewTally()}
 	var openSince *time.Duration
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)
+		r.Proxy.Add(e)
 		r.End = e.At
 		if e.Kind != event.BreakerChange || e.Breaker == nil || e.Breaker.Name != f.Target() {
 			return nil
