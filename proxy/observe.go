@@ -24,19 +24,25 @@ import (
 const maxParsed = 4 << 20
 
 // observer is the transport the reverse proxy calls: it hands the attempt to
-// the injector and logs its end, either at once (no response) or when the
+// the injector (or, for a model the outage spares, straight to the
+// upstream) and logs its end, either at once (no response) or when the
 // response body has been read to its end or closed (see watch).
 type observer struct {
-	p    *Proxy
-	next http.RoundTripper
+	p      *Proxy
+	faulty http.RoundTripper // the injector
+	direct http.RoundTripper // the upstream
 }
 
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	c := callOf(req.Context())
-	resp, err := o.next.RoundTrip(req)
 	if c == nil {
-		return resp, err
+		return o.faulty.RoundTrip(req)
 	}
+	next := o.faulty
+	if o.p.models != nil && !o.p.models[c.model] {
+		next = o.direct
+	}
+	resp, err := next.RoundTrip(req)
 	if err != nil {
 		o.p.end(c, endState{err: err, ctx: req.Context()})
 		return nil, err

@@ -65,6 +65,9 @@ type Options struct {
 	// MaxBody is the largest request body accepted (default DefaultMaxBody);
 	// larger ones get 413.
 	MaxBody int64
+	// Models, if not empty, limits the outage to requests naming one of
+	// these models; other requests go straight to the upstream.
+	Models []string
 }
 
 // Proxy is the fault-injecting reverse proxy: an http.Handler. Create it
@@ -75,6 +78,7 @@ type Proxy struct {
 	injector  *inject.Injector
 	rp        *httputil.ReverseProxy
 	maxBody   int64
+	models    map[string]bool // the outage's models; nil: every request
 	closeIdle func()
 
 	ctx    context.Context // ends on Close: cancels everything in flight
@@ -123,6 +127,12 @@ func New(opts Options) (*Proxy, error) {
 		}
 		p.log.Append(e)
 	})
+	for _, m := range opts.Models {
+		if p.models == nil {
+			p.models = map[string]bool{}
+		}
+		p.models[m] = true
+	}
 	for _, w := range opts.Windows {
 		if err := p.injector.Add(w); err != nil {
 			return nil, fmt.Errorf("proxy: scheduling the outage: %w", err)
@@ -130,7 +140,7 @@ func New(opts Options) (*Proxy, error) {
 	}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:       p.rewrite,
-		Transport:     &observer{p: p, next: p.injector},
+		Transport:     &observer{p: p, faulty: p.injector, direct: next},
 		FlushInterval: -1,
 		ErrorHandler:  p.errorHandler,
 		ErrorLog:      log.New(io.Discard, "", 0), // every failure is an event

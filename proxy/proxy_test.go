@@ -389,3 +389,22 @@ func TestBadAnswersAreClassified(t *testing.T) {
 		t.Errorf("big body: status %d, upstream calls %d; want 413 and the upstream never called", ends[2].Status, calls)
 	}
 }
+
+// TestOutageSparesOtherModels: with Models set, only requests naming one of
+// them meet the outage; the rest go straight to the upstream.
+func TestOutageSparesOtherModels(t *testing.T) {
+	s := start(t, Options{Windows: []inject.Window{{Kind: "busy", From: 0, To: time.Hour}}, Models: []string{fakemodel.ModelMini}})
+	c := openai.NewClient(option.WithBaseURL(s.url), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+	params := triageParams()
+	if _, err := c.Chat.Completions.New(t.Context(), params); err == nil {
+		t.Error("a request for the broken model got through the busy window")
+	}
+	params.Model = fakemodel.ModelNano
+	if _, err := c.Chat.Completions.New(t.Context(), params); err != nil {
+		t.Errorf("a request for a spared model: %v", err)
+	}
+	evs := s.stop()
+	if f := kinds(evs, event.Fault); len(f) != 1 || f[0].Model != fakemodel.ModelMini {
+		t.Errorf("faults %+v, want one, on %s", f, fakemodel.ModelMini)
+	}
+}

@@ -32,6 +32,7 @@ type proxyFlags struct {
 	outage                    string
 	outageFrom, outageTo      time.Duration
 	fromJournal, journalModel string
+	outageModels              []string
 	record                    string
 	noTUI                     bool
 	seed                      int64
@@ -49,6 +50,7 @@ type proxyConfig struct {
 	Windows           []windowConfig `json:"windows"`
 	OutageFromJournal string         `json:"outage_from_journal,omitempty"`
 	Model             string         `json:"model,omitempty"`
+	OutageModels      []string       `json:"outage_models,omitempty"`
 	Seed              int64          `json:"seed,omitempty"`
 	LatencyScale      float64        `json:"latency_scale,omitempty"`
 	MaxConns          int            `json:"max_conns"`
@@ -91,6 +93,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.StringVar(&f.outage, "outage", workload.OutageNone, "outage kind: "+strings.Join(workload.OutageKinds(), ", "))
 	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the proxy starts")
 	fs.DurationVar(&f.outageTo, "outage-to", d.OutageTo, "when the outage ends")
+	fs.StringSliceVar(&f.outageModels, "outage-model", nil, "apply the outage only to requests for these models (comma-separated or repeated; default: every request)")
 	fs.StringVar(&f.fromJournal, "outage-from-journal", "", "replay the fault pattern a journal recorded as the outage timeline")
 	fs.StringVar(&f.journalModel, "model", "", "with --outage-from-journal: the rung or model whose attempts to replay (default: the journal's target)")
 	fs.StringVar(&f.record, "record", "", "record every request as a journal (JSON Lines) in this file")
@@ -165,9 +168,14 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	}
 	errw, outw := cmd.ErrOrStderr(), cmd.OutOrStdout()
 
-	opts := proxy.Options{Windows: ws, MaxBody: f.maxBody}
+	for _, m := range f.outageModels {
+		if strings.TrimSpace(m) == "" {
+			return usagef("--outage-model: empty model name")
+		}
+	}
+	opts := proxy.Options{Windows: ws, MaxBody: f.maxBody, Models: f.outageModels}
 	cfg := proxyConfig{Listen: f.listen, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody,
-		OutageFromJournal: f.fromJournal, Model: f.journalModel}
+		OutageFromJournal: f.fromJournal, Model: f.journalModel, OutageModels: f.outageModels}
 	var secrets []string
 	if f.upstream == "" {
 		u, _ := url.Parse(fakeUpstream)
@@ -220,6 +228,9 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	}
 	for _, w := range ws {
 		fmt.Fprintf(errw, ", %s %s–%s", w.Kind, w.From, w.To)
+	}
+	if len(ws) > 0 && len(f.outageModels) > 0 {
+		fmt.Fprintf(errw, " on %s only", strings.Join(f.outageModels, ", "))
 	}
 	fmt.Fprintln(errw)
 	for _, n := range notes {
