@@ -124,6 +124,9 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 		for _, w := range ws {
 			notes = append(notes, "replayed window: "+w.String())
 		}
+		if len(ws) == 0 {
+			notes = append(notes, "the journal's attempts met no fault: nothing to replay")
+		}
 		iw, more, err := replayfault.Inject(ws)
 		if err != nil {
 			return nil, nil, usageError{fmt.Errorf("--outage-from-journal: %w", err)}
@@ -227,7 +230,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		fmt.Fprint(errw, ", no outage")
 	}
 	for _, w := range ws {
-		fmt.Fprintf(errw, ", %s %s–%s", w.Kind, w.From, w.To)
+		fmt.Fprintf(errw, ", %s %s–%s", w.Kind, w.From.Round(time.Millisecond), w.To.Round(time.Millisecond))
 	}
 	if len(ws) > 0 && len(f.outageModels) > 0 {
 		fmt.Fprintf(errw, " on %s only", strings.Join(f.outageModels, ", "))
