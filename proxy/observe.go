@@ -73,7 +73,7 @@ func (p *Proxy) end(c *call, s endState) {
 	switch {
 	case s.err != nil && p.ctx.Err() != nil:
 		e.Outcome, e.Detail = event.Canceled, "the proxy closed while the request was in flight"
-	case s.err != nil && s.ctx.Err() != nil:
+	case errors.Is(s.err, errClientGone) || (s.err != nil && s.ctx.Err() != nil):
 		// The proxy cannot tell a client's time limit from a client giving
 		// up; either way the client stopped waiting.
 		e.Outcome, e.Detail = event.Timeout, fmt.Sprintf("the client hung up after %.2fs", wait.Seconds())
@@ -132,6 +132,8 @@ type watch struct {
 	retryAfter time.Duration
 	sse        bool
 
+	eof     bool  // the body was read to its end
+	readErr error // the body broke
 	ttft    time.Duration
 	buf     []byte // non-streamed body, or a stream's current partial line
 	over    bool   // buf overflowed maxParsed: stop reading for tokens
@@ -148,17 +150,27 @@ func (w *watch) Read(b []byte) (int, error) {
 	}
 	switch {
 	case errors.Is(err, io.EOF):
-		w.finish(nil)
-	case err != nil:
-		w.finish(err)
+		w.eof = true
+	case err != nil && w.readErr == nil:
+		w.readErr = err
 	}
 	return n, err
 }
 
-// Close implements io.Closer.
+// Close implements io.Closer. The reverse proxy closes the body once it has
+// passed it on (or failed to): only then is the attempt's end known.
 func (w *watch) Close() error {
 	err := w.body.Close()
-	w.finish(errClosedEarly)
+	end := errClosedEarly
+	switch {
+	case w.readErr != nil:
+		end = w.readErr
+	case w.c.clientGone():
+		end = errClientGone
+	case w.eof:
+		end = nil
+	}
+	w.finish(end)
 	return err
 }
 
@@ -171,6 +183,37 @@ func (w *watch) finish(err error) {
 			invalid: w.invalid, ttft: w.ttft, in: w.in, out: w.out})
 	})
 }
+
+// errClientGone is a response the client did not take: writing to it failed.
+var errClientGone = errors.New("the client hung up before the response was passed on")
+
+// clientWriter is the client's ResponseWriter, noting whether writing to the
+// client failed. Unwrap lets http.ResponseController reach the original.
+type clientWriter struct {
+	http.ResponseWriter
+	c *call
+}
+
+// Write implements http.ResponseWriter.
+func (w clientWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	if err != nil {
+		w.c.setClientGone()
+	}
+	return n, err
+}
+
+// FlushError flushes to the client (the reverse proxy flushes every chunk).
+func (w clientWriter) FlushError() error {
+	err := http.NewResponseController(w.ResponseWriter).Flush()
+	if err != nil && !errors.Is(err, http.ErrNotSupported) {
+		w.c.setClientGone()
+	}
+	return err
+}
+
+// Unwrap returns the original ResponseWriter.
+func (w clientWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // see reads bytes passing through.
 func (w *watch) see(b []byte) {

@@ -122,7 +122,6 @@ func New(opts Options) (*Proxy, error) {
 	p.injector = inject.New(next, opts.Start, func(req *http.Request, kind string) {
 		e := event.Event{Kind: event.Fault, Rung: Rung, Fault: kind}
 		if c := callOf(req.Context()); c != nil {
-			c.setFault(kind)
 			e.Model, e.Attempt, e.Proxy = c.model, c.retry, &event.ProxyCall{ID: c.id, Method: c.method, Path: c.path, Stream: c.stream}
 		}
 		p.log.Append(e)
@@ -250,14 +249,20 @@ type call struct {
 	chat    bool // a chat completion: its body is read for tokens
 	retry   int
 
-	mu    sync.Mutex
-	fault string
+	mu   sync.Mutex
+	gone bool // writing to the client failed
 }
 
-func (c *call) setFault(kind string) {
+func (c *call) setClientGone() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.fault = kind
+	c.gone = true
+}
+
+func (c *call) clientGone() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gone
 }
 
 func (c *call) proxyCall() *event.ProxyCall {
@@ -290,7 +295,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.stream = c.stream && c.chat
 	p.log.Append(event.Event{Kind: event.AttemptStart, Rung: Rung, Model: c.model, Attempt: c.retry, Proxy: c.proxyCall()})
-	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
+	p.rp.ServeHTTP(clientWriter{ResponseWriter: w, c: c}, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
 }
 
 // enter counts a request in flight, unless the proxy is closing.
