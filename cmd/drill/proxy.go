@@ -18,7 +18,6 @@ import (
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/proxy"
-	"github.com/drill-dev/drill/replayfault"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -116,22 +115,7 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 				return nil, nil, usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
 			}
 		}
-		ws, err := replayfault.Load(f.fromJournal, replayfault.Options{Model: f.journalModel})
-		if err != nil {
-			return nil, nil, usageError{fmt.Errorf("--outage-from-journal: %w", err)}
-		}
-		var notes []string
-		for _, w := range ws {
-			notes = append(notes, "replayed window: "+w.String())
-		}
-		if len(ws) == 0 {
-			notes = append(notes, "the journal's attempts met no fault: nothing to replay")
-		}
-		iw, more, err := replayfault.Inject(ws)
-		if err != nil {
-			return nil, nil, usageError{fmt.Errorf("--outage-from-journal: %w", err)}
-		}
-		return iw, append(notes, more...), nil
+		return outageFromJournal(f.fromJournal, f.journalModel)
 	}
 	if fs.Changed("model") {
 		return nil, nil, usagef("--model goes with --outage-from-journal")
