@@ -87,9 +87,11 @@ type Proxy struct {
 	ids    atomic.Int64
 	closed sync.Once
 
-	mu       sync.Mutex // guards closing and Add on inflight
+	mu       sync.Mutex // guards closing, Add on inflight and ended
 	closing  bool
 	inflight sync.WaitGroup
+	windows  []inject.Window // the scheduled timeline
+	ended    map[int]bool    // scheduled windows ended early by hand
 }
 
 type callKey struct{}
@@ -154,8 +156,9 @@ func New(opts Options) (*Proxy, error) {
 	}
 	info := runInfo(opts.Windows, name)
 	p.log.Append(event.Event{Kind: event.RunStart, Run: &info})
-	for _, w := range opts.Windows {
-		p.sched.Go(func() { p.schedule(w) })
+	p.windows, p.ended = opts.Windows, map[int]bool{}
+	for i, w := range opts.Windows {
+		p.sched.Go(func() { p.schedule(i, w) })
 	}
 	return p, nil
 }
@@ -184,8 +187,9 @@ func runInfo(ws []inject.Window, upstream string) event.RunInfo {
 	return info
 }
 
-// schedule logs a window's start and end as they come, until Close.
-func (p *Proxy) schedule(w inject.Window) {
+// schedule logs the i-th window's start and end as they come, until
+// Close. A window ended early by hand has had its end logged then.
+func (p *Proxy) schedule(i int, w inject.Window) {
 	if !p.sleepUntil(w.From) {
 		return
 	}
@@ -193,7 +197,12 @@ func (p *Proxy) schedule(w inject.Window) {
 	if w.To < 0 || !p.sleepUntil(w.To) {
 		return
 	}
-	p.log.Append(event.Event{Kind: event.OutageEnd, Rung: Rung, Fault: w.Kind})
+	p.mu.Lock()
+	early := p.ended[i]
+	p.mu.Unlock()
+	if !early {
+		p.log.Append(event.Event{Kind: event.OutageEnd, Rung: Rung, Fault: w.Kind})
+	}
 }
 
 func (p *Proxy) sleepUntil(at time.Duration) bool {
@@ -414,4 +423,35 @@ func writeError(w http.ResponseWriter, status int, typ, code, msg string) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// StartOutage starts an outage of kind now, until EndOutage (an outage
+// started by hand, as `o` in the dashboard does). It is logged with detail
+// event.ByHand.
+func (p *Proxy) StartOutage(kind string) error {
+	at := time.Since(p.log.Start())
+	if err := p.injector.Add(inject.Window{Kind: kind, From: at, To: -1}); err != nil {
+		return err
+	}
+	p.log.Append(event.Event{Kind: event.OutageStart, Rung: Rung, Fault: kind, Detail: event.ByHand})
+	return nil
+}
+
+// EndOutage ends every outage active now, scheduled or by hand, and reports
+// whether one was.
+func (p *Proxy) EndOutage() bool {
+	at := time.Since(p.log.Start())
+	w, ok := p.injector.Active(at)
+	if !ok || !p.injector.EndAt(at) {
+		return false
+	}
+	p.mu.Lock()
+	for i, sw := range p.windows {
+		if sw.Contains(at) {
+			p.ended[i] = true
+		}
+	}
+	p.mu.Unlock()
+	p.log.Append(event.Event{Kind: event.OutageEnd, Rung: Rung, Fault: w.Kind, Detail: event.ByHand})
+	return true
 }

@@ -408,3 +408,56 @@ func TestOutageSparesOtherModels(t *testing.T) {
 		t.Errorf("faults %+v, want one, on %s", f, fakemodel.ModelMini)
 	}
 }
+
+// TestOutageByHand: an outage started by hand faults requests until it is
+// ended; ending a scheduled window early logs its end once.
+func TestOutageByHand(t *testing.T) {
+	s := start(t, Options{Windows: []inject.Window{{Kind: "busy", From: time.Hour, To: 2 * time.Hour}}})
+	status := func() int {
+		resp, err := http.Post(s.url+"/chat/completions", "application/json", strings.NewReader(`{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if err := s.p.StartOutage("flood"); err == nil || !strings.Contains(err.Error(), "busy, hang") {
+		t.Errorf("unknown kind by hand: %v, want an error listing busy, hang", err)
+	}
+	if s.p.EndOutage() {
+		t.Error("EndOutage with no outage reported one")
+	}
+	if err := s.p.StartOutage("busy"); err != nil {
+		t.Fatal(err)
+	}
+	got := []int{status()}
+	if !s.p.EndOutage() {
+		t.Error("EndOutage found no outage")
+	}
+	got = append(got, status())
+	if got[0] != 503 || got[1] != 200 {
+		t.Errorf("statuses %v, want 503 during the outage by hand and 200 after", got)
+	}
+	evs := s.stop()
+	starts, ends := kinds(evs, event.OutageStart), kinds(evs, event.OutageEnd)
+	if len(starts) != 1 || len(ends) != 1 || starts[0].Detail != event.ByHand || ends[0].Detail != event.ByHand {
+		t.Errorf("outage events %+v %+v, want one start and one end by hand", starts, ends)
+	}
+}
+
+// TestEndingAScheduledWindowEarly logs its end once, when ended.
+func TestEndingAScheduledWindowEarly(t *testing.T) {
+	s := start(t, Options{Windows: []inject.Window{{Kind: "hang", From: 0, To: 200 * time.Millisecond}}})
+	for len(kinds(s.p.Log().Events(), event.OutageStart)) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if !s.p.EndOutage() {
+		t.Fatal("EndOutage found no outage inside the scheduled window")
+	}
+	time.Sleep(300 * time.Millisecond) // past the window's scheduled end
+	ends := kinds(s.stop(), event.OutageEnd)
+	if len(ends) != 1 || ends[0].Detail != event.ByHand {
+		t.Errorf("outage ends %+v, want one, by hand", ends)
+	}
+}
