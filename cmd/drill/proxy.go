@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/proxy"
+	"github.com/drill-dev/drill/proxy/dashboard"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -73,9 +75,12 @@ http://LISTEN/v1. Chat completions (streamed or not), models and any other path
 pass through to --upstream (default: the built-in fake model); streams pass
 chunk by chunk. Offsets of the outage count from the proxy's start.
 
-Each request is logged as one line (its arrival, the SDK's retry count,
-status, outcome, the fault applied, wait, time to first token, tokens) and,
-with --record, as an attempt in a journal that replay and report read.
+With a terminal on stdout it shows a live dashboard (requests, per-model
+calls and failures, the outage timeline; o starts or ends an outage by
+hand). With --no-tui, or without a terminal, each request is logged as one
+line (its arrival, the SDK's retry count, status, outcome, the fault applied,
+wait, time to first token, tokens). With --record every request is an
+attempt in a journal that replay and report read.
 Authorization headers pass through untouched and are never recorded. It runs
 until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 		Example: `  drill proxy --outage busy --outage-from 10s --outage-to 30s --record p.jsonl
@@ -96,7 +101,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.StringVar(&f.fromJournal, "outage-from-journal", "", "replay the fault pattern a journal recorded as the outage timeline")
 	fs.StringVar(&f.journalModel, "model", "", "with --outage-from-journal: the rung or model whose attempts to replay (default: the journal's target)")
 	fs.StringVar(&f.record, "record", "", "record every request as a journal (JSON Lines) in this file")
-	fs.BoolVar(&f.noTUI, "no-tui", false, "log one line per request (the proxy has no dashboard yet: lines are always logged)")
+	fs.BoolVar(&f.noTUI, "no-tui", false, "log one line per request instead of showing the dashboard (the default when stdout is not a terminal)")
 	fs.Int64Var(&f.seed, "seed", fakemodel.DefaultSeed, "the built-in fake model's latency seed")
 	fs.Float64Var(&f.latencyScale, "latency-scale", 1, "the built-in fake model's latency multiplier (0 = answer at once)")
 	fs.IntVar(&f.maxConns, "max-conns", 256, "most client connections open at once")
@@ -209,28 +214,45 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		}
 	}
 
-	fmt.Fprintf(errw, "drill proxy: http://%s/v1 -> %s", ln.Addr(), cfg.Upstream)
-	if len(ws) == 0 {
-		fmt.Fprint(errw, ", no outage")
-	}
+	title := fmt.Sprintf("http://%s/v1 -> %s", ln.Addr(), cfg.Upstream)
+	var sched []string
 	for _, w := range ws {
-		fmt.Fprintf(errw, ", %s %s–%s", w.Kind, w.From.Round(time.Millisecond), w.To.Round(time.Millisecond))
+		sched = append(sched, fmt.Sprintf("%s %s–%s", w.Kind, w.From.Round(time.Millisecond), w.To.Round(time.Millisecond)))
+	}
+	schedule := strings.Join(sched, ", ")
+	if schedule == "" {
+		schedule = "no outage"
 	}
 	if len(ws) > 0 && len(f.outageModels) > 0 {
-		fmt.Fprintf(errw, " on %s only", strings.Join(f.outageModels, ", "))
+		schedule += " on " + strings.Join(f.outageModels, ", ") + " only"
 	}
-	fmt.Fprintln(errw)
+	fmt.Fprintf(errw, "drill proxy: %s, %s\n", title, schedule)
 	for _, n := range notes {
 		fmt.Fprintln(errw, "drill proxy:", n)
 	}
 
-	lines := make(chan *proxy.Tally, 1)
-	go func() {
-		t, _ := proxy.WriteLines(context.Background(), p.Log(), outw) // ends when the log closes
-		lines <- t
-	}()
-	serveErr := proxy.Serve(ctx, ln, p, proxy.Limits{MaxConns: f.maxConns})
-	tally := <-lines
+	var tally *proxy.Tally
+	var serveErr error
+	if !f.noTUI && stdoutIsTerminal() {
+		sctx, stop := context.WithCancel(ctx)
+		served := make(chan error, 1)
+		go func() { served <- proxy.Serve(sctx, ln, p, proxy.Limits{MaxConns: f.maxConns}) }()
+		derr := dashboard.Run(ctx, p.Log(), p, dashboard.Options{Title: title, Schedule: schedule, Output: os.Stdout})
+		stop() // quitting the dashboard stops the proxy
+		serveErr = errors.Join(<-served, derr)
+		tally = proxy.NewTally()
+		for _, e := range p.Log().Events() {
+			tally.Add(e)
+		}
+	} else {
+		lines := make(chan *proxy.Tally, 1)
+		go func() {
+			t, _ := proxy.WriteLines(context.Background(), p.Log(), outw) // ends when the log closes
+			lines <- t
+		}()
+		serveErr = proxy.Serve(ctx, ln, p, proxy.Limits{MaxConns: f.maxConns})
+		tally = <-lines
+	}
 	tally.WriteSummary(outw)
 	if rec != nil {
 		sum := scoring.Summarize(p.Log().Events())
