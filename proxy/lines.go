@@ -31,16 +31,23 @@ type Request struct {
 	Detail  string
 }
 
+// MaxFailedKept is how many failed requests a Tally keeps.
+const MaxFailedKept = 10
+
 // Tally folds a proxy's log: the requests that finished, per model. It is
 // the fold behind the request lines and the closing summary. A Tally is not
 // safe for concurrent use.
 type Tally struct {
 	faults   map[int]string // request ID -> fault applied, until it finishes
-	Requests []Request      // finished requests, in the order they finished
-	Models   map[string]*ModelTally
-	Windows  []string // outage windows as they opened and closed, "busy 15.0s–40.0s"
-	open     map[string]time.Duration
-	Ended    string
+	Requests int            // finished requests
+	Failed   int            // finished requests whose outcome was not ok
+	// FirstFailed are the first MaxFailedKept failed requests, in the
+	// order they finished. A tally's memory does not grow with requests.
+	FirstFailed []Request
+	Models      map[string]*ModelTally
+	Windows     []string // outage windows as they opened and closed, "busy 15.0s–40.0s"
+	open        map[string]time.Duration
+	Ended       string
 }
 
 // ModelTally counts the finished requests that named one model.
@@ -80,7 +87,13 @@ func (t *Tally) Add(e event.Event) (Request, bool) {
 			Stream: e.Proxy.Stream, Retry: e.Attempt, Status: e.Status, Outcome: e.Outcome, Fault: t.faults[e.Proxy.ID],
 			Wait: e.Proxy.Wait, TTFT: e.Proxy.TTFT, In: e.Proxy.InputTokens, Out: e.Proxy.OutputTokens, Detail: e.Detail}
 		delete(t.faults, e.Proxy.ID)
-		t.Requests = append(t.Requests, r)
+		t.Requests++
+		if r.Outcome != event.OK {
+			t.Failed++
+			if len(t.FirstFailed) < MaxFailedKept {
+				t.FirstFailed = append(t.FirstFailed, r)
+			}
+		}
 		name := r.Model
 		if name == "" {
 			name = "(no model)"
@@ -165,7 +178,7 @@ func WriteLines(ctx context.Context, log *event.Log, w io.Writer) (*Tally, error
 // WriteSummary writes the tally's closing summary: requests per model,
 // failures by outcome, faults applied and tokens.
 func (t *Tally) WriteSummary(w io.Writer) {
-	fmt.Fprintf(w, "%d requests\n", len(t.Requests))
+	fmt.Fprintf(w, "%d requests\n", t.Requests)
 	for _, l := range t.ModelLines() {
 		fmt.Fprintf(w, "  %s\n", l)
 	}

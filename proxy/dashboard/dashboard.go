@@ -182,7 +182,7 @@ func Render(st tui.Styles, m *Model, w, h int) string {
 		b = append(b, "  "+l)
 	}
 	b = append(b, "")
-	b = append(b, st.Title.Render(fmt.Sprintf("Requests (%d, newest first)", len(m.tally.Requests))))
+	b = append(b, st.Title.Render(fmt.Sprintf("Requests (%d, newest first)", m.tally.Requests)))
 	b = append(b, st.Dim.Render(fmt.Sprintf("  %-6s %8s  %-16s %-6s %-10s %-6s %8s %8s %s", "#", "at", "model", "status", "outcome", "fault", "wait", "ttft", "tokens")))
 	footer := footerLine(st, m)
 	room := h - len(b) - 2
