@@ -196,5 +196,5 @@ func runFacts(run *Run) []string {
 	if len(open) > 0 {
 		facts = append(facts, "Breaker open: "+strings.Join(open, ", ")+".")
 	}
-	return facts
+	return append(facts, proxyFacts(run.Proxy)...)
 }

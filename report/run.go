@@ -16,6 +16,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/proxy"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -53,6 +54,8 @@ type Run struct {
 	// Waits are the waits of every answered email, in seconds, in ID order.
 	Waits []float64
 	End   time.Duration // offset of the last event
+	// Proxy folds the requests of a run recorded by drill proxy.
+	Proxy *proxy.Tally
 }
 
 // Label names the run in tables and headings: its outage and policy.
@@ -76,9 +79,10 @@ func (r *Run) Status() string { return r.Meta.Status() }
 // come from the same scoring.Fold as the live run's.
 func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
-	r := &Run{Path: path, Attempts: map[string][]int{}}
+	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: proxy.NewTally()}
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)
+		r.Proxy.Add(e)
 		return nil
 	})
 	if err != nil {
