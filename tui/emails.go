@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/drill-dev/drill/scoring"
 	"strings"
 	"time"
 
@@ -51,7 +52,9 @@ func axisFor(s *state, now time.Duration) time.Duration {
 	if to := time.Duration(info.OutageToS * float64(time.Second)); to+20*time.Second > planned {
 		planned = to + 20*time.Second
 	}
-	a := max(planned, now, s.last())
+	// A corrupt journal's offsets must not overflow the axis: it ends at
+	// the longest series the fold keeps at most.
+	a := min(max(planned, now, s.last()), scoring.MaxSeriesSeconds*time.Second)
 	step := 10 * time.Second
 	return (a + step - 1) / step * step
 }
