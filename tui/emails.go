@@ -237,10 +237,12 @@ func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Dur
 	return sb.String()
 }
 
-// inWindows reports whether t falls in an outage window; an open window
+// inWindows reports whether t falls in an outage window (injected, or
+// observed when drill injected none); an open window
 // runs to its scheduled end if it has one, else to the axis end.
 func inWindows(s *state, t, axis time.Duration) bool {
-	for _, w := range s.fold.Windows {
+	_, ws := s.fold.Basis()
+	for _, w := range ws {
 		end := w.End
 		if end < 0 {
 			end = axis
