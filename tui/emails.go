@@ -163,6 +163,9 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	if r.Done {
 		end = r.DoneAt
 		tag = tagFor(r.Result.ServedBy)
+		if r.Result.Cancelled {
+			tag = "x" // cut off by the end of the run: never answered
+		}
 	}
 	if end < r.Sent {
 		end = r.Sent
