@@ -180,6 +180,9 @@ func runFacts(run *Run) []string {
 			s.Emails, s.EmailsSent, s.EmailsAnswered, s.NotSent, format.Text(s.NotSentReason), s.EmailsAnswered))
 	}
 	for _, w := range run.Windows {
+		if w.Basis != scoring.BasisInjected {
+			continue // observed windows are listed below
+		}
 		how := "scheduled"
 		if w.ByHand {
 			how = "by hand"

@@ -44,6 +44,8 @@ type Run struct {
 	Meta    journal.Meta
 	Info    event.RunInfo
 	Summary scoring.Summary // recomputed from the events
+	// Windows are the outage windows figures are relative to: the injected
+	// ones, or the broken model's observed failure window (Basis observed).
 	Windows []scoring.Window
 	Emails  []Email // in ID order
 	// BreakerOpen are the periods the broken rung's breaker was open
@@ -93,7 +95,10 @@ func Load(path string) (*Run, error) {
 	r.Info = f.Info
 	r.Summary = f.Summary()
 	r.BreakerOpen = f.BreakerSpans(f.Target(), r.End)
-	r.Windows = append([]scoring.Window(nil), f.Windows...)
+	// The outage the charts shade: the injected windows, or for an
+	// outage drill did not inject, the broken model's observed window.
+	_, basis := f.Basis()
+	r.Windows = append([]scoring.Window(nil), basis...)
 	for i := range r.Windows {
 		if r.Windows[i].End < 0 {
 			r.Windows[i].End = max(r.End, r.Windows[i].Start)
