@@ -55,6 +55,7 @@ type RungConfig struct {
 	APIKey    string
 	Transport http.RoundTripper // below the SDK; nil means http.DefaultTransport
 	Breaker   *breaker.Breaker  // optional
+	Stream    *StreamOptions    // nil: plain calls; set: streamed calls (stream.go)
 	// MaxRetryDelay caps how long the SDK waits before a retry, a server's
 	// Retry-After included (openai-go's WithMaxRetryDelay); a longer
 	// server delay stops retrying. 0 means the SDK's default (2 minutes).
@@ -115,6 +116,9 @@ func (r *Rung) Breaker() *breaker.Breaker { return r.cfg.Breaker }
 
 // call makes one call, all SDK retries included, and parses the answer.
 func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.Outcome, error) {
+	if r.cfg.Stream != nil {
+		return r.callStream(ctx, e)
+	}
 	resp, err := r.client.Chat.Completions.New(ctx, triage.Params(r.cfg.Model, e))
 	if err != nil {
 		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)

@@ -41,7 +41,7 @@ func TestMarcus(t *testing.T) {
 	if !strings.Contains(m.Body, "URGENT") || !strings.Contains(strings.ToLower(m.Body), "sleeping pad") {
 		t.Errorf("email 35 is not Marcus: %q", m.Body)
 	}
-	want := Answer{"return", "DR-131422", "Cloudrest Sleeping Pad", "normal"}
+	want := Answer{Intent: "return", OrderNumber: "DR-131422", Product: "Cloudrest Sleeping Pad", Urgency: "normal"}
 	if m.Truth != want {
 		t.Errorf("Marcus truth = %+v, want %+v", m.Truth, want)
 	}

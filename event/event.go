@@ -117,6 +117,22 @@ type Event struct {
 	Window *OutageWindow `json:"window,omitempty"`
 	// End is, on run_end, the run's status and the emails never sent.
 	End *RunEndInfo `json:"end,omitempty"`
+	// FaultParams are the applied fault's parameters, defaults included,
+	// and its window's modifiers that differ from their defaults (rate,
+	// ramp, flap, models), key → value as written on the command line
+	// (fault).
+	FaultParams map[string]string `json:"fault_params,omitempty"`
+	// TTFT is a streamed call's time to first token: from the rung's
+	// start (its first attempt) to the first content delta (stream_end).
+	TTFT time.Duration `json:"ttft_ns,omitempty"`
+	// Tokens is a streamed call's completion tokens: the usage chunk's
+	// count, or the text received at four bytes a token when the stream
+	// broke off before it (stream_end).
+	Tokens int `json:"tokens,omitempty"`
+	// TokensPerS is a streamed call's tokens a second after its first
+	// token: the tokens after the first content delta over the time from
+	// that delta to the call's end (stream_end).
+	TokensPerS float64 `json:"tokens_per_s,omitempty"`
 
 	// Synthetic marks an attempt of a breaker's own health call (probe:
 	// synthetic): no customer's email, Email is 0.
@@ -127,6 +143,13 @@ type Event struct {
 	// HedgeLost marks a rung_end of a call cancelled because the other
 	// call of its hedge answered first (its Outcome is canceled).
 	HedgeLost bool `json:"hedge_lost,omitempty"`
+
+	// RetryAfter is the server's Retry-After (or Retry-After-Ms) on an
+	// attempt_end whose response carried one (a 429 or a 503), zero otherwise.
+	RetryAfter time.Duration `json:"retry_after_ns,omitempty"`
+	// Proxy describes the request behind an attempt_start, fault or
+	// attempt_end recorded by drill proxy; nil for the engine's own calls.
+	Proxy *ProxyCall `json:"proxy,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -206,8 +229,9 @@ type Result struct {
 // ByHand is the Detail of outage events started or ended by hand.
 const ByHand = "by hand"
 
-// StatusAborted is the run-end status of a run its own safeguard stopped
-// (the time ceiling cancelling emails still in flight or never sent).
+// StatusAborted is the run-end status of a run its own safeguard stopped:
+// one of its abort conditions, or the time ceiling cancelling emails still
+// in flight or never sent.
 const StatusAborted = "aborted"
 
 // Reasons an email was not sent, in RunEnd.NotSentReason.
@@ -243,6 +267,11 @@ type RunEndInfo struct {
 	NotSentReason string `json:"not_sent_reason,omitempty"`
 }
 
+// StreamEnd is a streamed call (--stream) finishing or breaking off, just
+// before its rung_end: its time to first token, tokens and tokens a
+// second, with the call's Outcome.
+const StreamEnd Kind = "stream_end"
+
 // Deadline is the outcome of a rung call cut by the email's deadline
 // (--email-deadline): the budget for the whole chain ran out.
 const Deadline Outcome = "deadline"
@@ -250,6 +279,42 @@ const Deadline Outcome = "deadline"
 // ServedRules is the served-by value of an email answered by the rules rung
 // (keyword triage, no model call).
 const ServedRules = "rules"
+
+// RunClock is an event saying which clock a run's offsets were measured on:
+// Detail is ClockReal or ClockVirtual. A run that ran in virtual time
+// (`--clock virtual`, see package vclock) logs one right after RunStart; a
+// run without one ran in real time.
+const RunClock Kind = "clock"
+
+// Clocks a run can run on: the Detail of a RunClock event and the "clock" of
+// a summary and a journal header.
+const (
+	// ClockReal is wall-clock time: the drill waited out every timeout.
+	ClockReal = "real"
+	// ClockVirtual is a testing/synctest bubble's fake clock: the same code
+	// ran, and time jumped ahead whenever every goroutine was waiting.
+	ClockVirtual = "virtual"
+)
+
+// ProxyCall is one client request through drill proxy: which request it was,
+// what it asked for and, on its attempt_end, what came back. No header of the
+// request (least of all its Authorization) is ever recorded.
+type ProxyCall struct {
+	ID     int    `json:"id"`               // 1-based request number since the proxy started
+	Method string `json:"method"`           // HTTP method
+	Path   string `json:"path"`             // request path as the client sent it, without the query
+	Stream bool   `json:"stream,omitempty"` // a chat completion that asked for a stream
+	// Wait is from the request's arrival to the end of its response (attempt_end).
+	Wait time.Duration `json:"wait_ns,omitempty"`
+	// TTFT is from the request's arrival to its first token: for a stream, the
+	// first chunk carrying content; otherwise the first byte of the body
+	// (attempt_end; zero when none came).
+	TTFT time.Duration `json:"ttft_ns,omitempty"`
+	// InputTokens and OutputTokens are the usage the upstream reported
+	// (attempt_end; zero when it reported none).
+	InputTokens  int `json:"input_tokens,omitempty"`
+	OutputTokens int `json:"output_tokens,omitempty"`
+}
 
 // SlowStream is the outcome of a streamed answer cut because it delivered
 // fewer tokens a second than the rung's floor (min_tokens_per_s, checked

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -164,6 +165,9 @@ func runFacts(run *Run) []string {
 		fmt.Sprintf("Journal %s, status %s.", run.Path, run.Status()),
 		fmt.Sprintf("Recorded %s by drill %s (%s, openai-go %s).", h.Start.UTC().Format(time.RFC3339), orDash(h.DrillVersion), orDash(h.GoVersion), orDash(h.OpenAIGoVersion)),
 	}
+	if run.Summary.Clock == event.ClockVirtual {
+		facts = append(facts, "Clock: virtual (run with --clock virtual in a testing/synctest bubble: every time is virtual time; the code is that of a real-time run).")
+	}
 	if run.Meta.CutShort() {
 		cut := "it ends without a summary line"
 		if run.Meta.Truncated {
@@ -176,6 +180,9 @@ func runFacts(run *Run) []string {
 			s.Emails, s.EmailsSent, s.EmailsAnswered, s.NotSent, format.Text(s.NotSentReason), s.EmailsAnswered))
 	}
 	for _, w := range run.Windows {
+		if w.Basis != scoring.BasisInjected {
+			continue // observed windows are listed below
+		}
 		how := "scheduled"
 		if w.ByHand {
 			how = "by hand"
@@ -192,5 +199,5 @@ func runFacts(run *Run) []string {
 	if len(open) > 0 {
 		facts = append(facts, "Breaker open: "+strings.Join(open, ", ")+".")
 	}
-	return facts
+	return append(facts, proxyFacts(run.Proxy)...)
 }

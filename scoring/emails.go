@@ -67,6 +67,9 @@ type EmailRecord struct {
 	// Attempts lists the email's attempts and skipped rungs, in order,
 	// when the fold keeps them (Options.Attempts).
 	Attempts []Attempt
+	// Streams are the stream_end events of the email's streamed calls
+	// (--stream), when the fold keeps attempts.
+	Streams []event.Event
 	// Version is bumped on every change, so cached renders know they are stale.
 	Version int
 }

@@ -67,6 +67,14 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 		out = append(out, fmt.Sprintf("%-8s %-16s %3d %7.1fs %8s  %-14s %s",
 			a.Rung, a.Model, a.N, a.Start.Seconds(), took, outcome, met))
 	}
+	for _, e := range r.Streams {
+		first := "no token"
+		if e.TTFT > 0 {
+			first = fmt.Sprintf("first token %.2f s", e.TTFT.Seconds())
+		}
+		out = append(out, fmt.Sprintf("%-8s streamed: %s · %d tokens · %.1f tokens/s · %s",
+			e.Rung, first, e.Tokens, e.TokensPerS, e.Outcome))
+	}
 	res, done := r.Result, r.Done
 	out = append(out, "")
 	if !done {

@@ -168,12 +168,9 @@ func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.choosing {
-		switch {
-		case key.Matches(msg, k.Busy):
-			m.startOutage("busy")
-		case key.Matches(msg, k.Hang):
-			m.startOutage("hang")
-		case key.Matches(msg, k.Close):
+		if kind, ok := kindForKey(msg.String()); ok {
+			m.startOutage(kind)
+		} else if key.Matches(msg, k.Close) {
 			m.choosing = false
 		}
 		return m, nil
@@ -291,7 +288,9 @@ func (m *Model) frame(w, h int) []string {
 	var foot []string
 	switch {
 	case m.choosing:
-		foot = []string{st.Alert.Render("outage kind:") + " 1 busy · 2 hang · esc cancel"}
+		segs := kindMenu()
+		segs[0] = st.Alert.Render("outage kind:") + " " + segs[0]
+		foot = wrapSegments(segs, " · ", w)
 	case m.flash != "":
 		foot = []string{st.Alert.Render(m.flash)}
 	default:

@@ -107,6 +107,8 @@ func TestUpdateKeys(t *testing.T) {
 		{name: "p pauses then resumes", at: 10 * time.Second, keys: []string{"p", "p"}, calls: []string{"pause", "resume"}},
 		{name: "o before the outage asks the kind, 1 starts busy", at: 10 * time.Second, keys: []string{"o", "1"}, calls: []string{"start busy"}},
 		{name: "o then 2 starts a hang", at: 10 * time.Second, keys: []string{"o", "2"}, calls: []string{"start hang"}},
+		{name: "o then 8 starts the eighth kind, trickle", at: 10 * time.Second, keys: []string{"o", "8"}, calls: []string{"start trickle"}},
+		{name: "o then 9 (no such kind) starts nothing", at: 10 * time.Second, keys: []string{"o", "9"}},
 		{name: "o then esc cancels", at: 10 * time.Second, keys: []string{"o", "esc"}, check: func(t *testing.T, m *Model) {
 			if m.choosing {
 				t.Error("still choosing an outage kind after esc")
@@ -343,4 +345,18 @@ func TestReplayKeys(t *testing.T) {
 	if _, cmd := m.Update(keyMsg("p")); cmd != nil {
 		t.Error("p did something in a replay")
 	}
+}
+
+// TestOutageMenuListsEveryKind: after o, the footer offers every fault
+// kind with its key, and the frame still fits 80×24.
+func TestOutageMenuListsEveryKind(t *testing.T) {
+	m := modelAt(t, 120, 10*time.Second, 80, 24, &fakeControls{})
+	m.Update(keyMsg("o"))
+	v := m.View()
+	for _, want := range []string{"1 busy", "2 hang", "3 malformed", "4 rate-limit", "5 reset", "6 slow", "7 stall", "8 trickle", "esc cancel"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("outage menu lacks %q:\n%s", want, v)
+		}
+	}
+	checkFrame(t, v, 80, 24)
 }

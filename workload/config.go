@@ -62,6 +62,12 @@ type Config struct {
 	// lateTick, in tests, runs after email i's arrival timer fires and
 	// before it is sent: a deliberately slow tick.
 	lateTick func(i int)
+	// Outages, when set, is the outage timeline (faults.go): it replaces
+	// the single window Outage, OutageFrom and OutageTo describe, which
+	// then only name the drill.
+	Outages []inject.Window `json:"outages,omitempty"`
+	// Stream makes every model call a streamed chat completion.
+	Stream bool `json:"stream,omitempty"`
 }
 
 // OutageNone is the outage kind for a drill without an outage.
@@ -144,6 +150,7 @@ func (c Config) Validate() error {
 	if c.Policy.HedgeAfter > 0 && len(c.rungPolicies()) < 2 {
 		errs = append(errs, fmt.Errorf("hedging needs a second model rung to ask; policy %s has one", c.Policy.Name))
 	}
+	errs = append(errs, c.validateOutages()...)
 	if c.MaxDuration < 0 {
 		errs = append(errs, fmt.Errorf("max duration must not be negative, got %s", c.MaxDuration))
 	}

@@ -39,7 +39,8 @@ type Run struct {
 	done   chan struct{}
 
 	mu           sync.Mutex
-	stopped      bool // Stop was called
+	stopped      bool   // Stop was called
+	abortReason  string // why Abort was called; "" if it was not
 	paused       bool
 	resumed      chan struct{} // closed on Resume
 	outageActive bool
@@ -85,12 +86,9 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		r.closeIdle = t.CloseIdleConnections
 		base = t
 	}
-	r.injector = inject.New(base, start, func(req *http.Request, kind string) {
-		r.log.Append(event.Event{Kind: event.Fault, Email: emailID(req.Context()), Rung: cfg.Target,
-			Attempt: retryCount(req), Fault: kind})
-	})
-	if cfg.Outage != OutageNone {
-		if err := r.injector.Add(inject.Window{Kind: cfg.Outage, From: cfg.OutageFrom, To: cfg.OutageTo}); err != nil {
+	r.injector = inject.New(base, start, inject.Options{Seed: cfg.Seed, Target: cfg.Target, OnFault: r.logFault})
+	for _, w := range cfg.Windows() {
+		if err := r.injector.Add(w); err != nil {
 			r.cancel()
 			return nil, fmt.Errorf("scheduling the outage: %w", err)
 		}
@@ -99,13 +97,11 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	r.chain = &chain.Chain{Canned: cfg.Policy.Canned, Rules: cfg.Policy.Rules, Hooks: r.hooks(),
 		EmailDeadline: cfg.Policy.EmailDeadline, HedgeAfter: cfg.Policy.HedgeAfter}
 	for _, np := range cfg.rungPolicies() {
-		var rt http.RoundTripper = base
-		if np.name == cfg.Target {
-			rt = r.injector
-		}
+		rt := r.injector.For(np.name)
 		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
 			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
 			Transport:     &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
+			Stream:        r.streamOptions(),
 			MaxRetryDelay: np.p.MaxRetryDelay, Floor: np.p.StreamFloor}
 		r.chain.Rungs = append(r.chain.Rungs, r.newRung(rc, np.p.Breaker))
 	}
@@ -149,7 +145,7 @@ func (r *Run) run(parent context.Context) {
 	emailsWG.Wait()
 
 	r.mu.Lock()
-	stopped := r.stopped
+	stopped, abortReason := r.stopped, r.abortReason
 	r.mu.Unlock()
 	ceiling := errors.Is(r.ctx.Err(), context.DeadlineExceeded)
 	r.cancel() // ends the outage schedule and anything still hung
@@ -162,6 +158,8 @@ func (r *Run) run(parent context.Context) {
 	status, detail := event.StatusCompleted, "all emails done"
 	end := &event.RunEndInfo{NotSent: r.cfg.Emails - sent}
 	switch {
+	case abortReason != "":
+		status, detail = event.StatusAborted, "aborted: "+abortReason
 	case stopped || (parent.Err() != nil && !ceiling):
 		status, detail = event.StatusInterrupted, "interrupted"
 		if end.NotSent > 0 {
@@ -363,10 +361,23 @@ func (r *Run) Paused() bool {
 }
 
 // Stop ends the run now: no more arrivals, in-flight calls are cancelled
-// (their emails count as errors), and the status is interrupted.
+// (their results are marked Cancelled: the summary counts them as cancelled,
+// not answered), and the status is interrupted.
 func (r *Run) Stop() {
 	r.mu.Lock()
 	r.stopped = true
+	r.mu.Unlock()
+	r.cancel()
+}
+
+// Abort ends the run now, like Stop, because a safeguard tripped: no more
+// arrivals, in-flight calls are cancelled, and the status is aborted with
+// reason in the run-end event's detail. It does nothing after Stop.
+func (r *Run) Abort(reason string) {
+	r.mu.Lock()
+	if !r.stopped {
+		r.stopped, r.abortReason = true, reason
+	}
 	r.mu.Unlock()
 	r.cancel()
 }

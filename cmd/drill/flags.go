@@ -14,6 +14,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -55,6 +56,8 @@ type drillFlags struct {
 
 	names    []string // the flags register added, in order
 	warnings []string // things config noticed that the user should know, deduplicated
+
+	faults faultFlags // --fault, --stream (faults.go)
 }
 
 // noted adds a warning once.
@@ -101,6 +104,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.tripFailures, "trip-failures", 0, "override the breaker: open after this many failed calls")
 	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
+	f.faults.register(fs)
 	f.policy.register(fs)
 }
 
@@ -167,13 +171,17 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 	if f.baseURL != "" {
 		u, err := url.Parse(f.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return workload.Config{}, usagef("--base-url %q is not an http(s) URL", f.baseURL)
+			return workload.Config{}, usagef("--base-url %q is not an http(s) URL", journal.RedactText(f.baseURL))
 		}
-		key := os.Getenv("OPENAI_API_KEY")
+		// A key of only spaces is no key: the https check must catch it.
+		key := strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
 		if u.Scheme == "https" && key == "" {
-			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set: nothing was sent", f.baseURL)
+			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set (or blank): nothing was sent", journal.RedactURL(f.baseURL))
 		}
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
+	}
+	if err := f.faults.apply(&cfg); err != nil {
+		return workload.Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return workload.Config{}, usageError{fmt.Errorf("invalid drill settings:\n%w", err)}
@@ -196,7 +204,8 @@ func (f *drillFlags) overrides(fs *pflag.FlagSet) map[string]string {
 			if m == nil {
 				m = map[string]string{}
 			}
-			m[name] = fl.Value.String()
+			// Values are recorded and printed: a URL's credentials never are.
+			m[name] = journal.RedactSecrets(fl.Value.String())
 		}
 	}
 	return m

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/format"
@@ -24,10 +25,13 @@ import (
 func newRunCmd() *cobra.Command {
 	var (
 		f              drillFlags
+		df             fileFlags
 		outage, policy string
 		jsonOut, noTUI bool
 		record         string
 		force          bool
+		clock          clockValue
+		speed          float64
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -39,26 +43,34 @@ summary to stdout (a table, or JSON with --json).
 --record FILE refuses to overwrite an existing file unless --force is given.`,
 		Example: `  drill run --outage hang --policy fail-fast
   drill run --outage busy --policy breaker --no-tui --json
-  drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0`,
+  drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0
+  drill run -f drill.yaml --expect 'served.error == 0'`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := f.config(cmd.Flags(), outage, policy)
+			cfgs, chk, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			f.warn(cmd.ErrOrStderr())
-			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force})
+			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk}
+			if clock.virtual() {
+				return runVirtual(cmd, cfgs[0], opts, speed)
+			}
+			return runDrill(cmd, cfgs[0], opts)
 		},
 	}
 	d := workload.DefaultConfig()
 	fs := cmd.Flags()
-	fs.StringVar(&outage, "outage", d.Outage, "outage kind: busy, hang or none")
+	fs.StringVar(&outage, "outage", d.Outage, outageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	fs.BoolVar(&jsonOut, "json", false, "print the summary as JSON (implies --no-tui)")
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
 	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
+	registerClock(fs, &clock)
+	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
 	f.register(fs)
+	df.register(fs)
 	return cmd
 }
 
@@ -68,6 +80,7 @@ type runOptions struct {
 	tui    bool
 	record string // journal path, or "" for none
 	force  bool   // overwrite an existing journal
+	checks checks // hypotheses and abort conditions
 }
 
 // startRun starts a drill, wiring the built-in fake model (in-process,
@@ -97,6 +110,8 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	aborted := make(chan string, 1)
+	go func() { aborted <- drillfile.Guard(run, opts.checks.abort, drillfile.GuardInterval) }()
 	// The journal gets its summary line as soon as the run ends, even while
 	// the dashboard stays open on the final state.
 	recorded := make(chan error, 1)
@@ -130,16 +145,21 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	fold.AddAll(run.Log().Events())
 	sum := fold.Summary()
 	warnAfter(cmd.ErrOrStderr(), sum)
-	if err := printSummary(cmd.OutOrStdout(), sum, opts.json); err != nil {
+	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, <-aborted, opts.checks)
+	if opts.json {
+		if err := encodeJSON(cmd.OutOrStdout(), judged{sum, verdicts}); err != nil {
+			return err
+		}
+		return verr
+	}
+	if err := printVerdicts(cmd.OutOrStdout(), verdicts); err != nil {
 		return err
 	}
-	if !opts.json {
-		printFailedCalls(cmd.OutOrStdout(), fold)
+	if err := printSummary(cmd.OutOrStdout(), sum, false); err != nil {
+		return err
 	}
-	if status == event.StatusInterrupted {
-		return errInterrupted
-	}
-	return nil
+	printFailedCalls(cmd.OutOrStdout(), fold)
+	return verr
 }
 
 // warnAfter warns about a finished drill that did not do what it was set
@@ -215,7 +235,7 @@ func printSummary(w io.Writer, s scoring.Summary, asJSON bool) error {
 func outageWindows(s scoring.Summary) string {
 	var ws []string
 	for _, w := range s.OutageWindows {
-		d := format.Secs(w.StartS) + "–" + format.Text("")
+		d := "from " + format.Secs(w.StartS) + ", still on at the end"
 		if w.EndS != nil {
 			d = format.Span(w.StartS, *w.EndS)
 		}
@@ -253,7 +273,11 @@ func followedLine(f scoring.Followed) string {
 // printFailedCalls lists the calls that did not answer, by rung and outcome
 // (connection errors against an unreachable endpoint show up here).
 func printFailedCalls(w io.Writer, fold *scoring.Fold) {
-	failed := fold.FailedCalls()
+	writeFailedCalls(w, fold.FailedCalls())
+}
+
+// writeFailedCalls lists failed calls counted per rung and outcome.
+func writeFailedCalls(w io.Writer, failed map[string]map[event.Outcome]int) {
 	for _, rung := range slices.Sorted(maps.Keys(failed)) {
 		var parts []string
 		for _, o := range slices.Sorted(maps.Keys(failed[rung])) {
