@@ -168,10 +168,14 @@ func (c *Chain) Serve(ctx context.Context, e emails.Email) Result {
 			}
 			ticket = t
 		}
-		if c.Hooks.RungStart != nil {
-			c.Hooks.RungStart(ctx, r)
+		rctx := ctx
+		if ticket.Probe() {
+			rctx = context.WithValue(ctx, probeKey{}, true)
 		}
-		answer, outcome, err := r.call(ctx, e)
+		if c.Hooks.RungStart != nil {
+			c.Hooks.RungStart(rctx, r)
+		}
+		answer, outcome, err := r.call(rctx, e)
 		if b := r.cfg.Breaker; b != nil {
 			b.Done(ticket, breakerResult(outcome))
 		}
