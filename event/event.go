@@ -117,7 +117,6 @@ type Event struct {
 	Window *OutageWindow `json:"window,omitempty"`
 	// End is, on run_end, the run's status and the emails never sent.
 	End *RunEndInfo `json:"end,omitempty"`
-
 	// FaultParams are the applied fault's parameters, defaults included,
 	// and its window's modifiers that differ from their defaults (rate,
 	// ramp, flap, models), key → value as written on the command line
@@ -134,6 +133,16 @@ type Event struct {
 	// token: the tokens after the first content delta over the time from
 	// that delta to the call's end (stream_end).
 	TokensPerS float64 `json:"tokens_per_s,omitempty"`
+
+	// Synthetic marks an attempt of a breaker's own health call (probe:
+	// synthetic): no customer's email, Email is 0.
+	Synthetic bool `json:"synthetic,omitempty"`
+	// Hedged marks a rung call started as a hedge (--hedge-after: the
+	// primary had not answered in time), on its rung_start and rung_end.
+	Hedged bool `json:"hedged,omitempty"`
+	// HedgeLost marks a rung_end of a call cancelled because the other
+	// call of its hedge answered first (its Outcome is canceled).
+	HedgeLost bool `json:"hedge_lost,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -250,3 +259,11 @@ type RunEndInfo struct {
 // before its rung_end: its time to first token, tokens and tokens a
 // second, with the call's Outcome.
 const StreamEnd Kind = "stream_end"
+
+// Deadline is the outcome of a rung call cut by the email's deadline
+// (--email-deadline): the budget for the whole chain ran out.
+const Deadline Outcome = "deadline"
+
+// ServedRules is the served-by value of an email answered by the rules rung
+// (keyword triage, no model call).
+const ServedRules = "rules"

@@ -334,3 +334,9 @@ func redact(line []byte, secrets [][]byte) []byte {
 	}
 	return line
 }
+
+// RedactSecrets redacts a value drill is about to write or print: the URLs
+// in it (RedactText) and every form of the API keys in the environment.
+func RedactSecrets(s string) string {
+	return redactString(RedactText(s), knownSecrets(nil))
+}

@@ -52,6 +52,8 @@ type Fold struct {
 	failures     map[string]*failureTrack
 	failed       map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 
+	hedged int // rung calls started as a hedge
+
 	paused bool
 	last   time.Duration
 	ended  bool
@@ -118,6 +120,9 @@ func (f *Fold) Add(e event.Event) {
 		if e.Probe {
 			f.probeStart(e)
 		}
+		if e.Hedged {
+			f.hedged++
+		}
 	case event.AttemptStart:
 		f.attemptStart(e)
 	case event.Fault:
@@ -133,7 +138,10 @@ func (f *Fold) Add(e event.Event) {
 	case event.AttemptEnd:
 		f.attemptEnd(e)
 	case event.StreamEnd:
-		f.streamEnd(e)
+		if r := f.keptRecord(e.Email); r != nil {
+			r.Streams = append(r.Streams, e)
+			r.Version++
+		}
 	case event.BreakerChange:
 		if e.Breaker != nil {
 			f.breakerChange(e)

@@ -115,6 +115,9 @@ type Summary struct {
 	Seed           int64             `json:"seed"`
 	CeilingS       float64           `json:"ceiling_s"`
 	WallS          float64           `json:"wall_s"`
+	// HedgedCalls counts rung calls started as a hedge (--hedge-after);
+	// omitted when 0.
+	HedgedCalls int `json:"hedged_calls,omitempty"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
@@ -173,6 +176,7 @@ func (f *Fold) Summary() Summary {
 		Seed:                info.Seed,
 		CeilingS:            round(info.Ceiling.Seconds(), 3),
 		WallS:               round(f.last.Seconds(), 3),
+		HedgedCalls:         f.hedged,
 		FieldsRight:         map[string]float64{},
 		OutageWindows:       []WindowSummary{},
 		ManualOutageWindows: []WindowSummary{},

@@ -101,7 +101,7 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 	}
 
 	var opts []option.RequestOption
-	source := cfg.BaseURL
+	source := journal.RedactURL(cfg.BaseURL) // the table is a log: no password or key
 	if cfg.BaseURL == "" {
 		url, stop, err := startFakeModel(cfg.Fake)
 		if err != nil {
@@ -111,7 +111,6 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 		opts = append(opts, option.WithBaseURL(url), option.WithAPIKey("drill-built-in"))
 		source = fmt.Sprintf("the built-in fake model (seed %d)", cfg.Fake.Seed)
 	} else {
-		source = journal.RedactURL(cfg.BaseURL) // the table is a log: no password or key
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))))
 	}
 	client := openai.NewClient(opts...)

@@ -53,7 +53,8 @@ policy, built-in fake model) in the live dashboard.`,
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd())
+	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
+		newPredictCmd())
 	return root
 }
 
