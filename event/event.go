@@ -218,8 +218,9 @@ type Result struct {
 // ByHand is the Detail of outage events started or ended by hand.
 const ByHand = "by hand"
 
-// StatusAborted is the run-end status of a run its own safeguard stopped
-// (the time ceiling cancelling emails still in flight or never sent).
+// StatusAborted is the run-end status of a run its own safeguard stopped:
+// one of its abort conditions, or the time ceiling cancelling emails still
+// in flight or never sent.
 const StatusAborted = "aborted"
 
 // Reasons an email was not sent, in RunEnd.NotSentReason.

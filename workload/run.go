@@ -39,7 +39,8 @@ type Run struct {
 	done   chan struct{}
 
 	mu           sync.Mutex
-	stopped      bool // Stop was called
+	stopped      bool   // Stop was called
+	abortReason  string // why Abort was called; "" if it was not
 	paused       bool
 	resumed      chan struct{} // closed on Resume
 	outageActive bool
@@ -144,7 +145,7 @@ func (r *Run) run(parent context.Context) {
 	emailsWG.Wait()
 
 	r.mu.Lock()
-	stopped := r.stopped
+	stopped, abortReason := r.stopped, r.abortReason
 	r.mu.Unlock()
 	ceiling := errors.Is(r.ctx.Err(), context.DeadlineExceeded)
 	r.cancel() // ends the outage schedule and anything still hung
@@ -157,6 +158,8 @@ func (r *Run) run(parent context.Context) {
 	status, detail := event.StatusCompleted, "all emails done"
 	end := &event.RunEndInfo{NotSent: r.cfg.Emails - sent}
 	switch {
+	case abortReason != "":
+		status, detail = event.StatusAborted, "aborted: "+abortReason
 	case stopped || (parent.Err() != nil && !ceiling):
 		status, detail = event.StatusInterrupted, "interrupted"
 		if end.NotSent > 0 {
@@ -362,6 +365,18 @@ func (r *Run) Paused() bool {
 func (r *Run) Stop() {
 	r.mu.Lock()
 	r.stopped = true
+	r.mu.Unlock()
+	r.cancel()
+}
+
+// Abort ends the run now, like Stop, because a safeguard tripped: no more
+// arrivals, in-flight calls are cancelled, and the status is aborted with
+// reason in the run-end event's detail. It does nothing after Stop.
+func (r *Run) Abort(reason string) {
+	r.mu.Lock()
+	if !r.stopped {
+		r.stopped, r.abortReason = true, reason
+	}
 	r.mu.Unlock()
 	r.cancel()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/report"
@@ -21,6 +21,7 @@ import (
 func newCompareCmd() *cobra.Command {
 	var (
 		f                 drillFlags
+		df                fileFlags
 		outages, policies []string
 		jsonOut, force    bool
 		record            string
@@ -34,21 +35,16 @@ Markdown, or a JSON array of run summaries with --json (each with the
 overrides it ran with). --record DIR refuses to overwrite journals already
 there unless --force is given.`,
 		Example: `  drill compare
-  drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s`,
+  drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s
+  drill compare -f examples/chapter.yaml`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var cfgs []workload.Config
-			for _, o := range outages {
-				for _, p := range policies {
-					cfg, err := f.config(cmd.Flags(), strings.TrimSpace(o), strings.TrimSpace(p))
-					if err != nil {
-						return err
-					}
-					cfgs = append(cfgs, cfg)
-				}
+			cfgs, chk, err := df.plan(cmd.Flags(), &f, outages, policies, "outages", "policies", nil)
+			if err != nil {
+				return err
 			}
 			f.warn(cmd.ErrOrStderr())
-			return compare(cmd, cfgs, jsonOut, record, force)
+			return compare(cmd, cfgs, chk, jsonOut, record, force)
 		},
 	}
 	fs := cmd.Flags()
@@ -58,12 +54,13 @@ there unless --force is given.`,
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
 	f.register(fs)
+	df.register(fs)
 	return cmd
 }
 
 // compare runs the drills concurrently and prints their summaries in the
 // order given; with recordDir, each run is recorded as a journal there.
-func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir string, force bool) error {
+func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, recordDir string, force bool) error {
 	if recordDir != "" {
 		if err := prepareRecordDir(recordDir); err != nil {
 			return err
@@ -103,9 +100,14 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 		}
 		runs[i] = r
 	}
+	aborted := make([]chan string, len(runs))
+	for i, r := range runs {
+		aborted[i] = make(chan string, 1)
+		go func() { aborted[i] <- drillfile.Guard(r, chk.abort, drillfile.GuardInterval) }()
+	}
 	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
 	sums := make([]scoring.Summary, len(runs))
-	interrupted := false
+	statuses := make([]string, len(runs))
 	var recErrs []error
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -116,8 +118,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 			err := finishRecording(recs[i], s, status)
 			mu.Lock()
 			defer mu.Unlock()
-			sums[i] = s
-			interrupted = interrupted || status == event.StatusInterrupted
+			sums[i], statuses[i] = s, status
 			if err != nil {
 				recErrs = append(recErrs, err)
 			}
@@ -125,23 +126,34 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 	}
 	wg.Wait()
 	stopProgress()
+	results := make([]judged, len(runs))
+	verdictErrs := make([]error, len(runs))
+	for i := range runs {
+		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], <-aborted[i], chk)
+		results[i], verdictErrs[i] = judged{sums[i], vs}, err
+	}
 	out := cmd.OutOrStdout()
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sums); err != nil {
+		if err := encodeJSON(out, results); err != nil {
 			return err
 		}
-	} else if err := report.WriteSummaryTable(out, sums); err != nil {
-		return err
+	} else {
+		for _, s := range results {
+			if len(s.Hypotheses) > 0 {
+				fmt.Fprintf(out, "%s / %s\n", s.Outage, s.Policy)
+				if err := printVerdicts(out, s.Hypotheses); err != nil {
+					return err
+				}
+			}
+		}
+		if err := report.WriteSummaryTable(out, sums); err != nil {
+			return err
+		}
 	}
 	if err := errors.Join(recErrs...); err != nil {
 		return err
 	}
-	if interrupted {
-		return errInterrupted
-	}
-	return nil
+	return worst(verdictErrs)
 }
 
 // showCompareProgress draws the progress bar of the runs' answered emails

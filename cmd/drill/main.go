@@ -55,6 +55,7 @@ policy, built-in fake model) in the live dashboard.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
 		newPredictCmd())
+	root.AddCommand(newInitCmd(), newValidateCmd())
 	return root
 }
 
@@ -74,14 +75,17 @@ func main() {
 	os.Exit(exitCode(err))
 }
 
-// exitCode maps an error to drill's exit codes: 0 ok, 1 failure, 2 usage,
-// 130 interrupted.
+// exitCode maps an error to drill's exit codes: 0 ok (every hypothesis
+// held), 1 failure (one failed), 2 usage, 3 aborted, 130 interrupted.
 func exitCode(err error) int {
 	if err == nil {
 		return 0
 	}
 	if errors.Is(err, errInterrupted) {
 		return 130
+	}
+	if errors.Is(err, errAborted) {
+		return 3
 	}
 	var ue usageError
 	if errors.As(err, &ue) {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
@@ -24,6 +24,7 @@ import (
 func newRunCmd() *cobra.Command {
 	var (
 		f              drillFlags
+		df             fileFlags
 		outage, policy string
 		jsonOut, noTUI bool
 		record         string
@@ -39,15 +40,16 @@ summary to stdout (a table, or JSON with --json).
 --record FILE refuses to overwrite an existing file unless --force is given.`,
 		Example: `  drill run --outage hang --policy fail-fast
   drill run --outage busy --policy breaker --no-tui --json
-  drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0`,
+  drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0
+  drill run -f drill.yaml --expect 'served.error == 0'`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := f.config(cmd.Flags(), outage, policy)
+			cfgs, chk, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			f.warn(cmd.ErrOrStderr())
-			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force})
+			return runDrill(cmd, cfgs[0], runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk})
 		},
 	}
 	d := workload.DefaultConfig()
@@ -59,6 +61,7 @@ summary to stdout (a table, or JSON with --json).
 	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
 	f.register(fs)
+	df.register(fs)
 	return cmd
 }
 
@@ -68,6 +71,7 @@ type runOptions struct {
 	tui    bool
 	record string // journal path, or "" for none
 	force  bool   // overwrite an existing journal
+	checks checks // hypotheses and abort conditions
 }
 
 // startRun starts a drill, wiring the built-in fake model (in-process,
@@ -97,6 +101,8 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	aborted := make(chan string, 1)
+	go func() { aborted <- drillfile.Guard(run, opts.checks.abort, drillfile.GuardInterval) }()
 	// The journal gets its summary line as soon as the run ends, even while
 	// the dashboard stays open on the final state.
 	recorded := make(chan error, 1)
@@ -130,16 +136,21 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	fold.AddAll(run.Log().Events())
 	sum := fold.Summary()
 	warnAfter(cmd.ErrOrStderr(), sum)
-	if err := printSummary(cmd.OutOrStdout(), sum, opts.json); err != nil {
+	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, <-aborted, opts.checks)
+	if opts.json {
+		if err := encodeJSON(cmd.OutOrStdout(), judged{sum, verdicts}); err != nil {
+			return err
+		}
+		return verr
+	}
+	if err := printVerdicts(cmd.OutOrStdout(), verdicts); err != nil {
 		return err
 	}
-	if !opts.json {
-		printFailedCalls(cmd.OutOrStdout(), fold)
+	if err := printSummary(cmd.OutOrStdout(), sum, false); err != nil {
+		return err
 	}
-	if status == event.StatusInterrupted {
-		return errInterrupted
-	}
-	return nil
+	printFailedCalls(cmd.OutOrStdout(), fold)
+	return verr
 }
 
 // warnAfter warns about a finished drill that did not do what it was set
