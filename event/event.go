@@ -268,3 +268,19 @@ const Deadline Outcome = "deadline"
 // ServedRules is the served-by value of an email answered by the rules rung
 // (keyword triage, no model call).
 const ServedRules = "rules"
+
+// RunClock is an event saying which clock a run's offsets were measured on:
+// Detail is ClockReal or ClockVirtual. A run that ran in virtual time
+// (`--clock virtual`, see package vclock) logs one right after RunStart; a
+// run without one ran in real time.
+const RunClock Kind = "clock"
+
+// Clocks a run can run on: the Detail of a RunClock event and the "clock" of
+// a summary and a journal header.
+const (
+	// ClockReal is wall-clock time: the drill waited out every timeout.
+	ClockReal = "real"
+	// ClockVirtual is a testing/synctest bubble's fake clock: the same code
+	// ran, and time jumped ahead whenever every goroutine was waiting.
+	ClockVirtual = "virtual"
+)

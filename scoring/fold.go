@@ -55,6 +55,7 @@ type Fold struct {
 	hedged int // rung calls started as a hedge
 
 	paused bool
+	clock  string // the RunClock event's detail; "" means real
 	last   time.Duration
 	ended  bool
 	end    event.RunEndInfo
@@ -164,6 +165,8 @@ func (f *Fold) Add(e event.Event) {
 		if e.Result != nil {
 			f.doneEmail(e)
 		}
+	case event.RunClock:
+		f.clock = e.Detail
 	case event.Paused:
 		f.paused = true
 	case event.Resumed:

@@ -229,8 +229,17 @@ func FiguresOf(s any) (map[string]any, error) {
 	if err := json.Unmarshal(b, &tree); err != nil {
 		return nil, fmt.Errorf("reading the summary's figures: %w", err)
 	}
-	figs := map[string]any{}
-	flatten(tree, "", figs)
+	all := map[string]any{}
+	flatten(tree, "", all)
+	// Lists and maps (outage windows, overrides) have no fixed keys: only
+	// the fixed leaves Figures lists are figures.
+	kinds := figureKinds()
+	figs := make(map[string]any, len(kinds))
+	for name, v := range all {
+		if _, ok := kinds[name]; ok {
+			figs[name] = v
+		}
+	}
 	derive(figs)
 	return figs, nil
 }
