@@ -53,6 +53,7 @@ type RungConfig struct {
 	APIKey    string
 	Transport http.RoundTripper // below the SDK; nil means http.DefaultTransport
 	Breaker   *breaker.Breaker  // optional
+	Stream    *StreamOptions    // nil: plain calls; set: streamed calls (stream.go)
 }
 
 // Rung is one model in the chain.
@@ -99,6 +100,9 @@ func (r *Rung) Breaker() *breaker.Breaker { return r.cfg.Breaker }
 
 // call makes one call, all SDK retries included, and parses the answer.
 func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.Outcome, error) {
+	if r.cfg.Stream != nil {
+		return r.callStream(ctx, e)
+	}
 	resp, err := r.client.Chat.Completions.New(ctx, triage.Params(r.cfg.Model, e))
 	if err != nil {
 		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
@@ -164,10 +168,14 @@ func (c *Chain) Serve(ctx context.Context, e emails.Email) Result {
 			}
 			ticket = t
 		}
-		if c.Hooks.RungStart != nil {
-			c.Hooks.RungStart(ctx, r)
+		rctx := ctx
+		if ticket.Probe() {
+			rctx = context.WithValue(ctx, probeKey{}, true)
 		}
-		answer, outcome, err := r.call(ctx, e)
+		if c.Hooks.RungStart != nil {
+			c.Hooks.RungStart(rctx, r)
+		}
+		answer, outcome, err := r.call(rctx, e)
 		if b := r.cfg.Breaker; b != nil {
 			b.Done(ticket, breakerResult(outcome))
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -28,6 +29,7 @@ func TestAbortStopsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
 		run, err := workload.Start(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -39,7 +41,8 @@ func TestAbortStopsTheRun(t *testing.T) {
 		}
 		tripped := make(chan string, 1)
 		go func() { tripped <- drillfile.Guard(run, abort, drillfile.GuardInterval) }()
-		sum, status, _ := run.Wait()
+		status := run.Wait()
+		sum := scoring.Summarize(run.Log().Events())
 		reason := <-tripped
 		if status != event.StatusAborted || !strings.HasPrefix(reason, "served.error > 3 (measured 4") {
 			t.Fatalf("status %s, reason %q; want aborted by served.error > 3", status, reason)
@@ -92,13 +95,14 @@ func TestGuardWithoutTripLeavesTheRunAlone(t *testing.T) {
 		cfg := workload.DefaultConfig()
 		cfg.Emails, cfg.Rate, cfg.Follow, cfg.Outage = 10, 5, 0, workload.OutageNone
 		abort, _ := scoring.ParseExprs([]string{"served.error > 0", "p95_wait_outage_s > 1"})
+		cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
 		run, err := workload.Start(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tripped := make(chan string, 1)
 		go func() { tripped <- drillfile.Guard(run, abort, drillfile.GuardInterval) }()
-		_, status, _ := run.Wait()
+		status := run.Wait()
 		if reason := <-tripped; status != event.StatusCompleted || reason != "" {
 			t.Errorf("status %s, tripped %q; want completed", status, reason)
 		}

@@ -209,7 +209,7 @@ func TestCutShortJournalInReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(out)
-	if !strings.Contains(string(md), "interrupted (cut short)") || !strings.Contains(string(md), "cut in the middle") {
+	if !strings.Contains(string(md), "(journal cut short)") || !strings.Contains(string(md), "cut in the middle") {
 		t.Errorf("report does not say the run was cut short:\n%s", md)
 	}
 }

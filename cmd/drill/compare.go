@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +23,7 @@ func newCompareCmd() *cobra.Command {
 		f                 drillFlags
 		df                fileFlags
 		outages, policies []string
-		jsonOut           bool
+		jsonOut, force    bool
 		record            string
 	)
 	cmd := &cobra.Command{
@@ -30,7 +31,9 @@ func newCompareCmd() *cobra.Command {
 		Short: "Run every outage × policy combination at once and print the chapter's table",
 		Long: `Run every combination of outage and policy concurrently, each with its own fake
 model and clients, so the runs take about as long as one. Prints the table as
-Markdown, or a JSON array of run summaries with --json.`,
+Markdown, or a JSON array of run summaries with --json (each with the
+overrides it ran with). --record DIR refuses to overwrite journals already
+there unless --force is given.`,
 		Example: `  drill compare
   drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s
   drill compare -f examples/chapter.yaml`,
@@ -40,14 +43,16 @@ Markdown, or a JSON array of run summaries with --json.`,
 			if err != nil {
 				return err
 			}
-			return compare(cmd, cfgs, chk, jsonOut, record)
+			f.warn(cmd.ErrOrStderr())
+			return compare(cmd, cfgs, chk, jsonOut, record, force)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run (busy, hang, none)")
+	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run: "+strings.Join(workload.OutageKinds(), ", "))
 	fs.StringSliceVar(&policies, "policies", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "policy presets to run")
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
+	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
 	f.register(fs)
 	df.register(fs)
 	return cmd
@@ -55,17 +60,29 @@ Markdown, or a JSON array of run summaries with --json.`,
 
 // compare runs the drills concurrently and prints their summaries in the
 // order given; with recordDir, each run is recorded as a journal there.
-func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, recordDir string) error {
-	ctx := cmd.Context()
+func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, recordDir string, force bool) error {
 	if recordDir != "" {
 		if err := prepareRecordDir(recordDir); err != nil {
 			return err
 		}
+		if !force {
+			for i, cfg := range cfgs {
+				if err := refuseOverwrite(journalPath(recordDir, i, cfg.Outage, cfg.Policy.Name)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(cfgs) == 0 {
+		return usagef("nothing to compare: --outages and --policies must each name at least one")
+	}
+	for _, w := range cfgs[0].Warnings() {
+		fmt.Fprintln(cmd.ErrOrStderr(), "drill: warning:", w)
 	}
 	runs := make([]*workload.Run, len(cfgs))
 	recs := make([]*journal.Writer, len(cfgs))
 	for i, cfg := range cfgs {
-		r, err := workload.Start(ctx, cfg)
+		r, err := startRun(cmd.Context(), cfg)
 		if err == nil && recordDir != "" {
 			recs[i], err = startRecording(journalPath(recordDir, i, cfg.Outage, cfg.Policy.Name), r)
 			if err != nil {
@@ -76,8 +93,8 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		if err != nil {
 			for j, started := range runs[:i] {
 				started.Stop()
-				s, status, _ := started.Wait()
-				_ = finishRecording(recs[j], s, status) // the start error is the one to report
+				status := started.Wait()
+				_ = finishRecording(recs[j], summarize(started), status) // the start error is the one to report
 			}
 			return usageError{err}
 		}
@@ -96,7 +113,8 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	var mu sync.Mutex
 	for i, r := range runs {
 		wg.Go(func() {
-			s, status, _ := r.Wait()
+			status := r.Wait()
+			s := summarize(r)
 			err := finishRecording(recs[i], s, status)
 			mu.Lock()
 			defer mu.Unlock()
@@ -143,9 +161,11 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 	total := 0
 	cursors := make([]*event.Cursor, len(runs))
+	folds := make([]*scoring.Fold, len(runs))
 	for i, r := range runs {
 		total += r.Config().Emails
 		cursors[i] = r.Log().Cursor()
+		folds[i] = scoring.NewFold()
 	}
 	update, stopBar := newCompareProgress(w, total)
 	quit, finished := make(chan struct{}), make(chan struct{})
@@ -153,19 +173,16 @@ func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 		defer close(finished)
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
-		done := 0
 		for {
 			select {
 			case <-quit:
 				return
 			case <-tick.C:
 			}
-			for _, c := range cursors {
-				for _, e := range c.Poll() {
-					if e.Kind == event.EmailDone {
-						done++
-					}
-				}
+			done := 0
+			for i, c := range cursors {
+				folds[i].AddAll(c.Poll())
+				done += folds[i].Served().Total()
 			}
 			update(done)
 		}

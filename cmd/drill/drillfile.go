@@ -16,6 +16,7 @@ import (
 
 	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -163,13 +164,13 @@ func selectOutages(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags, names [
 		if found || n == workload.OutageNone {
 			continue
 		}
-		if !slices.Contains(drillfile.FaultKinds, n) {
+		if !slices.Contains(inject.Kinds(), n) {
 			var have []string
 			for _, o := range df.Scenarios() {
 				have = append(have, o.Name)
 			}
 			return nil, usagef("%s has no outage %q (it has: %s) and %q is no fault kind (valid: %s)",
-				df.Path, n, strings.Join(have, ", "), n, strings.Join(drillfile.FaultKinds, ", "))
+				df.Path, n, strings.Join(have, ", "), n, strings.Join(inject.Kinds(), ", "))
 		}
 		d := workload.DefaultConfig()
 		from, to := d.OutageFrom, d.OutageTo
@@ -257,6 +258,9 @@ func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, 
 	case event.StatusInterrupted:
 		return vs, errInterrupted
 	case event.StatusAborted:
+		if abortReason == "" {
+			return vs, fmt.Errorf("%w: the run's time ceiling (%.0f s) cancelled emails in flight or never sent", errAborted, sum.CeilingS)
+		}
 		return vs, fmt.Errorf("%w by %s", errAborted, abortReason)
 	}
 	if failed := scoring.Failed(vs); len(failed) > 0 {

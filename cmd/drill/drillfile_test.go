@@ -115,7 +115,8 @@ func TestDrillFileUsageErrorsExitTwo(t *testing.T) {
 		{"missing file", []string{"run", "-f", "/nonexistent/drill.yaml"}, []string{"no such file"}},
 		{"unknown outage", []string{"run", "-f", writeDrill(t, smallDrill), "--outage", "nope"}, []string{`has no outage "nope" (it has: busy)`}},
 		{"flag out of range", []string{"run", "-f", writeDrill(t, smallDrill), "--emails", "500"}, []string{"emails must be between 1 and 120"}},
-		{"not playable yet", []string{"validate", "../../examples/rate-limit-storm.yaml"}, []string{"outage rate-limit", "not supported by this build"}},
+		{"not playable yet", []string{"validate", writeDrill(t, "models:\n  primary: {base_url: \"http://127.0.0.1:1/v1\"}\n")}, []string{"a different endpoint or key per rung", "not supported by this build"}},
+		{"bad fault param", []string{"run", "-f", writeDrill(t, "outages: [{kind: busy, from: 1s, to: 2s, params: {status: 418}}]\n")}, []string{":1:", "params.status"}},
 		{"init twice", []string{"init", typo}, []string{"already exists"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

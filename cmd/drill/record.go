@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/drill-dev/drill/journal"
@@ -87,12 +88,24 @@ func fileSafe(s string) string {
 }
 
 // journalInputError turns an error reading a journal into drill's exit
-// codes: a file that is missing, not a journal, corrupt or from a newer
+// codes: a file that is missing, not a journal, corrupt, invalid or from a newer
 // drill is bad input (exit 2); anything else is a failure (exit 1).
 func journalInputError(err error) error {
 	if errors.Is(err, journal.ErrNotJournal) || errors.Is(err, journal.ErrNewerFormat) ||
-		errors.Is(err, journal.ErrCorrupt) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		errors.Is(err, journal.ErrCorrupt) || errors.Is(err, journal.ErrInvalid) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
+		errors.Is(err, syscall.EISDIR) {
 		return usageError{err}
 	}
 	return err
+}
+
+// refuseOverwrite is the check --record makes without --force: a journal is
+// a record of a drill, and recording over one loses it.
+func refuseOverwrite(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return usagef("--record: %s already exists; pass --force to overwrite it", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return usageError{fmt.Errorf("--record: %w", err)}
+	}
+	return nil
 }
