@@ -231,6 +231,15 @@ func InjectWindow(w Window) (inject.Window, error) {
 		iw.Flap = &inject.Flap{On: w.Flap.On.D(), Off: w.Flap.Off.D()}
 	}
 	iw.Models = slices.Clone(w.Models)
+	for _, kv := range w.Settings {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return inject.Window{}, fmt.Errorf("fault setting %q is not KEY=VALUE", kv)
+		}
+		if err := iw.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return inject.Window{}, err
+		}
+	}
 	if err := iw.Validate(); err != nil {
 		return inject.Window{}, err
 	}

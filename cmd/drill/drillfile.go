@@ -75,6 +75,14 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 			return nil, checks{}, err
 		}
 	}
+	if len(f.faults.settings) > 0 {
+		if len(df.Outages) == 0 {
+			return nil, checks{}, usagef("--fault sets the outage's parameters, and %s plays no outage", d.path)
+		}
+		for i := range df.Outages {
+			df.Outages[i].Settings = f.faults.settings
+		}
+	}
 	if fs.Changed(policiesFlag) {
 		df.Policies = selectPolicies(df, policies)
 	}
@@ -135,6 +143,9 @@ func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 	if fs.Changed("base-url") {
 		df.Models.Primary.BaseURL, df.Models.Backup.BaseURL = f.baseURL, f.baseURL
 		df.Models.Primary.APIKeyEnv, df.Models.Backup.APIKeyEnv = "", ""
+	}
+	if fs.Changed("stream") {
+		w.Stream = f.faults.stream
 	}
 	if fs.Changed("outage-from") || fs.Changed("outage-to") {
 		for i := range df.Outages {

@@ -117,6 +117,8 @@ func TestDrillFileUsageErrorsExitTwo(t *testing.T) {
 		{"flag out of range", []string{"run", "-f", writeDrill(t, smallDrill), "--emails", "500"}, []string{"emails must be between 1 and 120"}},
 		{"not playable yet", []string{"validate", writeDrill(t, "models:\n  primary: {base_url: \"http://127.0.0.1:1/v1\"}\n")}, []string{"a different endpoint or key per rung", "not supported by this build"}},
 		{"bad fault param", []string{"run", "-f", writeDrill(t, "outages: [{kind: busy, from: 1s, to: 2s, params: {status: 418}}]\n")}, []string{":1:", "params.status"}},
+		{"bad --fault over a file", []string{"run", "-f", writeDrill(t, smallDrill), "--fault", "retry_afer=1s"}, []string{`unknown key "retry_afer" for busy (valid: status,`}},
+		{"--fault without an outage", []string{"run", "-f", writeDrill(t, "workload: {emails: 2}\n"), "--fault", "status=502"}, []string{"plays no outage"}},
 		{"init twice", []string{"init", typo}, []string{"already exists"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
