@@ -12,7 +12,6 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
-	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 )
 
@@ -64,19 +63,6 @@ func ClassifyStatus(code int) event.Outcome {
 		return event.HTTP5xx
 	}
 	return event.HTTP4xx
-}
-
-// breakerResult says how a breaker counts an outcome: only failures that can
-// go away on their own count; a 4xx, a 429, an unparseable answer and a
-// cancelled run say nothing about the service being down.
-func breakerResult(o event.Outcome) breaker.Result {
-	switch {
-	case o == event.OK:
-		return breaker.Success
-	case o.Transient():
-		return breaker.Failure
-	}
-	return breaker.Ignored
 }
 
 // probeKey marks a call's context as a half-open breaker's probe.

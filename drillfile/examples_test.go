@@ -17,7 +17,9 @@ import (
 // synctest bubble, guarded by the abort conditions, and judges it.
 func playInBubble(t *testing.T, cfg workload.Config, hyps, abort []scoring.Expr) (scoring.Summary, string, string, []scoring.Verdict) {
 	t.Helper()
-	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	if cfg.Endpoint.BaseURL == "" && cfg.Endpoint.Transport == nil {
+		cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	}
 	run, err := workload.Start(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("start: %v", err)

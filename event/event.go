@@ -133,6 +133,16 @@ type Event struct {
 	// token: the tokens after the first content delta over the time from
 	// that delta to the call's end (stream_end).
 	TokensPerS float64 `json:"tokens_per_s,omitempty"`
+
+	// Synthetic marks an attempt of a breaker's own health call (probe:
+	// synthetic): no customer's email, Email is 0.
+	Synthetic bool `json:"synthetic,omitempty"`
+	// Hedged marks a rung call started as a hedge (--hedge-after: the
+	// primary had not answered in time), on its rung_start and rung_end.
+	Hedged bool `json:"hedged,omitempty"`
+	// HedgeLost marks a rung_end of a call cancelled because the other
+	// call of its hedge answered first (its Outcome is canceled).
+	HedgeLost bool `json:"hedge_lost,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -209,8 +219,8 @@ type Result struct {
 const ByHand = "by hand"
 
 // StatusAborted is the run-end status of a run its own safeguard stopped:
-// the time ceiling cancelling emails still in flight or never sent, or one
-// of the drill's abort conditions (Run.Abort).
+// one of its abort conditions, or the time ceiling cancelling emails still
+// in flight or never sent.
 const StatusAborted = "aborted"
 
 // Reasons an email was not sent, in RunEnd.NotSentReason.
@@ -245,7 +255,32 @@ type RunEndInfo struct {
 	// NotSentCeiling); empty when every email was sent.
 	NotSentReason string `json:"not_sent_reason,omitempty"`
 }
+
 // StreamEnd is a streamed call (--stream) finishing or breaking off, just
 // before its rung_end: its time to first token, tokens and tokens a
 // second, with the call's Outcome.
 const StreamEnd Kind = "stream_end"
+
+// Deadline is the outcome of a rung call cut by the email's deadline
+// (--email-deadline): the budget for the whole chain ran out.
+const Deadline Outcome = "deadline"
+
+// ServedRules is the served-by value of an email answered by the rules rung
+// (keyword triage, no model call).
+const ServedRules = "rules"
+
+// RunClock is an event saying which clock a run's offsets were measured on:
+// Detail is ClockReal or ClockVirtual. A run that ran in virtual time
+// (`--clock virtual`, see package vclock) logs one right after RunStart; a
+// run without one ran in real time.
+const RunClock Kind = "clock"
+
+// Clocks a run can run on: the Detail of a RunClock event and the "clock" of
+// a summary and a journal header.
+const (
+	// ClockReal is wall-clock time: the drill waited out every timeout.
+	ClockReal = "real"
+	// ClockVirtual is a testing/synctest bubble's fake clock: the same code
+	// ran, and time jumped ahead whenever every goroutine was waiting.
+	ClockVirtual = "virtual"
+)

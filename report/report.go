@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -163,6 +164,9 @@ func runFacts(run *Run) []string {
 	facts := []string{
 		fmt.Sprintf("Journal %s, status %s.", run.Path, run.Status()),
 		fmt.Sprintf("Recorded %s by drill %s (%s, openai-go %s).", h.Start.UTC().Format(time.RFC3339), orDash(h.DrillVersion), orDash(h.GoVersion), orDash(h.OpenAIGoVersion)),
+	}
+	if run.Summary.Clock == event.ClockVirtual {
+		facts = append(facts, "Clock: virtual (run with --clock virtual in a testing/synctest bubble: every time is virtual time; the code is that of a real-time run).")
 	}
 	if run.Meta.CutShort() {
 		cut := "it ends without a summary line"

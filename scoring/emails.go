@@ -17,15 +17,18 @@ type Served struct {
 	// Cancelled counts emails the end of the run cut off (Ctrl-C, Stop,
 	// the ceiling): never answered, and not counted in Error.
 	Cancelled int `json:"cancelled"`
+	// Rules counts emails the rules rung answered (keyword triage, no
+	// model call); omitted when 0.
+	Rules int `json:"rules,omitempty"`
 }
 
 // Total is the number of emails done: every server, cancelled included.
-func (s Served) Total() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Cancelled }
+func (s Served) Total() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Cancelled + s.Rules }
 
 // Answered is the number of emails the chain finished with a result of
 // its own (primary, backup, canned or error): every done email but the
 // cancelled ones. Quality is over these.
-func (s Served) Answered() int { return s.Primary + s.Backup + s.Canned + s.Error }
+func (s Served) Answered() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Rules }
 
 // Attempt is one HTTP attempt (or a rung passed over) of one email.
 type Attempt struct {
@@ -140,6 +143,8 @@ func (f *Fold) doneEmail(e event.Event) {
 		f.served.Backup++
 	case res.ServedBy == event.ServedCanned:
 		f.served.Canned++
+	case res.ServedBy == event.ServedRules:
+		f.served.Rules++
 	default:
 		f.served.Error++
 	}

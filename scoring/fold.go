@@ -52,7 +52,10 @@ type Fold struct {
 	failures     map[string]*failureTrack
 	failed       map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 
+	hedged int // rung calls started as a hedge
+
 	paused bool
+	clock  string // the RunClock event's detail; "" means real
 	last   time.Duration
 	ended  bool
 	end    event.RunEndInfo
@@ -118,6 +121,9 @@ func (f *Fold) Add(e event.Event) {
 		if e.Probe {
 			f.probeStart(e)
 		}
+		if e.Hedged {
+			f.hedged++
+		}
 	case event.AttemptStart:
 		f.attemptStart(e)
 	case event.Fault:
@@ -159,6 +165,8 @@ func (f *Fold) Add(e event.Event) {
 		if e.Result != nil {
 			f.doneEmail(e)
 		}
+	case event.RunClock:
+		f.clock = e.Detail
 	case event.Paused:
 		f.paused = true
 	case event.Resumed:

@@ -262,8 +262,16 @@ func FiguresOf(s any) (map[string]any, error) {
 	if err := json.Unmarshal(b, &tree); err != nil {
 		return nil, fmt.Errorf("reading the summary's figures: %w", err)
 	}
-	figs := map[string]any{}
-	flatten(tree, "", figs)
+	all := map[string]any{}
+	flatten(tree, "", all)
+	// Lists (outage windows) have no fixed keys: only the leaves Figures
+	// lists are figures, a map's keys included (fields_right.intent).
+	figs := make(map[string]any, len(all))
+	for name, v := range all {
+		if _, ok := figureKind(name); ok {
+			figs[name] = v
+		}
+	}
 	derive(figs)
 	return figs, nil
 }

@@ -115,6 +115,12 @@ type Summary struct {
 	Seed           int64             `json:"seed"`
 	CeilingS       float64           `json:"ceiling_s"`
 	WallS          float64           `json:"wall_s"`
+	// HedgedCalls counts rung calls started as a hedge (--hedge-after);
+	// omitted when 0.
+	HedgedCalls int `json:"hedged_calls,omitempty"`
+	// Clock is real or virtual: the clock WallS and every offset were
+	// measured on.
+	Clock string `json:"clock"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
@@ -173,6 +179,8 @@ func (f *Fold) Summary() Summary {
 		Seed:                info.Seed,
 		CeilingS:            round(info.Ceiling.Seconds(), 3),
 		WallS:               round(f.last.Seconds(), 3),
+		HedgedCalls:         f.hedged,
+		Clock:               f.Clock(),
 		FieldsRight:         map[string]float64{},
 		OutageWindows:       []WindowSummary{},
 		ManualOutageWindows: []WindowSummary{},
@@ -349,4 +357,13 @@ func EngineOverheads(events []event.Event) []time.Duration {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Clock is the clock the run's offsets were measured on: event.ClockVirtual
+// if the run logged so, else event.ClockReal.
+func (f *Fold) Clock() string {
+	if f.clock == "" {
+		return event.ClockReal
+	}
+	return f.clock
 }

@@ -75,7 +75,7 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 		out = append(out, fmt.Sprintf("%-8s streamed: %s · %d tokens · %.1f tokens/s · %s",
 			e.Rung, first, e.Tokens, e.TokensPerS, e.Outcome))
 	}
-		res, done := r.Result, r.Done
+	res, done := r.Result, r.Done
 	out = append(out, "")
 	if !done {
 		out = append(out, st.Dim.Render("no answer yet"))

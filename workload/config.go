@@ -130,7 +130,19 @@ func (c Config) Validate() error {
 			if b.Trip.Failures <= 0 || b.Trip.Window < 0 || b.Cooldown <= 0 || b.ProbeTimeout < 0 {
 				errs = append(errs, fmt.Errorf("%s breaker: trip failures and cooldown must be above 0 and the window not negative", r.name))
 			}
+			if err := b.validate(); err != nil {
+				errs = append(errs, fmt.Errorf("%s breaker: %w", r.name, err))
+			}
 		}
+		if r.p.MaxRetryDelay < 0 {
+			errs = append(errs, fmt.Errorf("%s max retry delay must not be negative, got %s", r.name, r.p.MaxRetryDelay))
+		}
+	}
+	if c.Policy.EmailDeadline < 0 || c.Policy.HedgeAfter < 0 {
+		errs = append(errs, fmt.Errorf("email deadline and hedge-after must not be negative (got %s, %s)", c.Policy.EmailDeadline, c.Policy.HedgeAfter))
+	}
+	if c.Policy.HedgeAfter > 0 && len(c.rungPolicies()) < 2 {
+		errs = append(errs, fmt.Errorf("hedging needs a second model rung to ask; policy %s has one", c.Policy.Name))
 	}
 	errs = append(errs, c.validateOutages()...)
 	if c.MaxDuration < 0 {
@@ -193,6 +205,9 @@ func (c Config) Info() event.RunInfo {
 		Ceiling:        c.Ceiling(),
 		Overrides:      c.Overrides,
 	}
+	if c.Policy.EmailDeadline > 0 {
+		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits
+	}
 	for _, r := range c.rungPolicies() {
 		rg := event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
 			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil}
@@ -200,6 +215,9 @@ func (c Config) Info() event.RunInfo {
 			rg.Breaker = b.settings()
 		}
 		info.Rungs = append(info.Rungs, rg)
+	}
+	if c.Policy.Rules {
+		info.Rungs = append(info.Rungs, event.Rung{Name: event.ServedRules})
 	}
 	if c.Policy.Canned {
 		info.Rungs = append(info.Rungs, event.Rung{Name: event.ServedCanned})
@@ -218,15 +236,14 @@ func (b BreakerPolicy) settings() *event.BreakerSettings {
 	if s.ProbeTimeout <= 0 {
 		s.ProbeTimeout = 30 * time.Second
 	}
+	s.Rule = b.Trip.String() // every rule in force, e.g. "5 failures in 10s or in-flight age 4s (1 calls)"
 	if s.Consecutive {
-		s.Rule = fmt.Sprintf("%d consecutive failures", s.Failures)
 		return s
 	}
 	s.Window = b.Trip.Window
 	if s.Window <= 0 {
 		s.Window = 10 * time.Second
 	}
-	s.Rule = fmt.Sprintf("%d failures in %s", s.Failures, s.Window)
 	return s
 }
 

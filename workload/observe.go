@@ -22,9 +22,12 @@ type observer struct {
 
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	id, attempt, probe := emailID(req.Context()), retryCount(req), chain.IsProbe(req.Context())
-	o.log.Append(event.Event{Kind: event.AttemptStart, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt, Probe: probe})
+	synth := synthetic(req)
+	o.log.Append(event.Event{Kind: event.AttemptStart, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt, Probe: probe,
+		Synthetic: synth})
 	resp, err := o.next.RoundTrip(req)
-	end := event.Event{Kind: event.AttemptEnd, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt, Probe: probe}
+	end := event.Event{Kind: event.AttemptEnd, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt, Probe: probe,
+		Synthetic: synth}
 	switch {
 	case err != nil:
 		end.Outcome, end.Detail = chain.ClassifyAttempt(o.run, req, err), err.Error()

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
@@ -39,18 +38,18 @@ type Run struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu            sync.Mutex
-	stopped       bool   // Stop was called
-	abortReason   string // why Abort was called; "" if it was not
-	paused        bool
-	resumed       chan struct{} // closed on Resume
-	outageActive  bool
-	outageByHand  bool
-	outageStart   time.Duration // start of the outage started by hand
-	breakerTimers []*time.Timer
-	closeIdle     func()        // closes the run's own HTTP connections, if it has any
-	pausedAt      time.Time     // when arrivals were paused
-	shift         time.Duration // total time arrivals were held, which shifts the schedule
+	mu           sync.Mutex
+	stopped      bool   // Stop was called
+	abortReason  string // why Abort was called; "" if it was not
+	paused       bool
+	resumed      chan struct{} // closed on Resume
+	outageActive bool
+	outageByHand bool
+	outageStart  time.Duration // start of the outage started by hand
+	breakers     breakers      // the rungs' breakers, closed when the run ends
+	closeIdle    func()        // closes the run's own HTTP connections, if it has any
+	pausedAt     time.Time     // when arrivals were paused
+	shift        time.Duration // total time arrivals were held, which shifts the schedule
 
 	status string
 }
@@ -95,17 +94,16 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		}
 	}
 
-	r.chain = &chain.Chain{Canned: cfg.Policy.Canned, Hooks: r.hooks()}
+	r.chain = &chain.Chain{Canned: cfg.Policy.Canned, Rules: cfg.Policy.Rules, Hooks: r.hooks(),
+		EmailDeadline: cfg.Policy.EmailDeadline, HedgeAfter: cfg.Policy.HedgeAfter}
 	for _, np := range cfg.rungPolicies() {
 		rt := r.injector.For(np.name)
 		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
 			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
-			Transport: &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
-			Stream:    r.streamOptions()}
-		if bp := np.p.Breaker; bp != nil {
-			rc.Breaker = r.newBreaker(np.name, *bp)
-		}
-		r.chain.Rungs = append(r.chain.Rungs, chain.NewRung(rc))
+			Transport:     &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
+			Stream:        r.streamOptions(),
+			MaxRetryDelay: np.p.MaxRetryDelay}
+		r.chain.Rungs = append(r.chain.Rungs, r.newRung(rc, np.p.Breaker))
 	}
 
 	info := cfg.Info()
@@ -114,38 +112,19 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	return r, nil
 }
 
-func (r *Run) newBreaker(name string, p BreakerPolicy) *breaker.Breaker {
-	var b *breaker.Breaker
-	b = breaker.New(breaker.Settings{
-		Name: name, Trip: p.Trip, Cooldown: p.Cooldown, ProbeTimeout: p.ProbeTimeout,
-		OnChange: func(ch breaker.Change) {
-			r.log.Append(event.Event{Kind: event.BreakerChange, Rung: name, Breaker: &event.BreakerState{
-				Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
-				Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
-			// Breakers move from open to half-open lazily, when asked; ask
-			// at the end of the cooldown so the log shows it on time.
-			if ch.To == breaker.Open {
-				r.mu.Lock()
-				defer r.mu.Unlock()
-				r.breakerTimers = append(r.breakerTimers, time.AfterFunc(p.Cooldown, func() { b.State() }))
-			}
-		},
-	})
-	return b
-}
-
 func (r *Run) hooks() chain.Hooks {
 	return chain.Hooks{
 		RungStart: func(ctx context.Context, rg *chain.Rung) {
 			r.log.Append(event.Event{Kind: event.RungStart, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(),
-				Probe: chain.IsProbe(ctx)})
+				Probe: chain.IsProbe(ctx), Hedged: chain.Hedged(ctx)})
 		},
 		RungSkipped: func(ctx context.Context, rg *chain.Rung) {
 			r.log.Append(event.Event{Kind: event.RungSkipped, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(),
 				Outcome: event.BreakerOpen})
 		},
 		RungEnd: func(ctx context.Context, rg *chain.Rung, o event.Outcome, err error) {
-			e := event.Event{Kind: event.RungEnd, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(), Outcome: o}
+			e := event.Event{Kind: event.RungEnd, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(), Outcome: o,
+				Hedged: chain.Hedged(ctx), HedgeLost: chain.HedgeLost(ctx)}
 			if err != nil {
 				e.Detail = err.Error()
 			}
@@ -167,12 +146,10 @@ func (r *Run) run(parent context.Context) {
 
 	r.mu.Lock()
 	stopped, abortReason := r.stopped, r.abortReason
-	for _, t := range r.breakerTimers {
-		t.Stop()
-	}
 	r.mu.Unlock()
 	ceiling := errors.Is(r.ctx.Err(), context.DeadlineExceeded)
 	r.cancel() // ends the outage schedule and anything still hung
+	r.breakers.close()
 	wg.Wait()
 	if r.closeIdle != nil {
 		r.closeIdle()

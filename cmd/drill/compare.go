@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ func newCompareCmd() *cobra.Command {
 		outages, policies []string
 		jsonOut, force    bool
 		record            string
+		clock             clockValue
 	)
 	cmd := &cobra.Command{
 		Use:   "compare",
@@ -44,6 +46,9 @@ there unless --force is given.`,
 				return err
 			}
 			f.warn(cmd.ErrOrStderr())
+			if clock.virtual() {
+				return compareVirtual(cmd, cfgs, jsonOut, record)
+			}
 			return compare(cmd, cfgs, chk, jsonOut, record, force)
 		},
 	}
@@ -53,6 +58,7 @@ there unless --force is given.`,
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
+	registerClock(fs, &clock)
 	f.register(fs)
 	df.register(fs)
 	return cmd
@@ -154,6 +160,17 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		return err
 	}
 	return worst(verdictErrs)
+}
+
+// writeComparison prints the runs' summaries as the Markdown table, or as a
+// JSON array.
+func writeComparison(out io.Writer, sums []scoring.Summary, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sums)
+	}
+	return report.WriteSummaryTable(out, sums)
 }
 
 // showCompareProgress draws the progress bar of the runs' answered emails

@@ -52,6 +52,8 @@ type drillFlags struct {
 	tripWindow     time.Duration
 	cooldown       time.Duration
 
+	policy policyFlags // breaker rules and chain options (policyflags.go)
+
 	names    []string // the flags register added, in order
 	warnings []string // things config noticed that the user should know, deduplicated
 
@@ -103,6 +105,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
 	f.faults.register(fs)
+	f.policy.register(fs)
 }
 
 // config builds the run configuration for one outage and policy, applying
@@ -142,6 +145,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 			return workload.Config{}, usagef("--%s does not apply to policy %s (it has no such rung or breaker)", o.flag, policy)
 		}
 		o.set()
+	}
+	if err := f.policy.apply(fs, &p); err != nil {
+		return workload.Config{}, err
 	}
 	if f.primaryTimeout < 0 || f.backupTimeout < 0 {
 		return workload.Config{}, usagef("time limits must not be negative")

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/vclock"
 )
 
 // version is drill's version, set at build time with -ldflags "-X main.version=...".
@@ -53,12 +54,14 @@ policy, built-in fake model) in the live dashboard.`,
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd())
+	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
+		newPredictCmd())
 	root.AddCommand(newInitCmd(), newValidateCmd())
 	return root
 }
 
 func main() {
+	vclock.Main() // a --clock virtual child process runs its drills and exits here
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// After the first Ctrl-C, a second one kills drill at once.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -29,7 +30,7 @@ type recordedConfig struct {
 // own pace and never slows the engine.
 func startRecording(path string, run *workload.Run) (*journal.Writer, error) {
 	cfg := run.Config()
-	h, err := journal.NewHeader(recordedConfig{Config: cfg, CeilingNS: cfg.Ceiling()}, run.Log().Start())
+	h, err := recordingHeader(cfg, run.Log().Start())
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", path, err)
 	}
@@ -38,6 +39,14 @@ func startRecording(path string, run *workload.Run) (*journal.Writer, error) {
 		return nil, usageError{fmt.Errorf("--record: %w", err)}
 	}
 	return w, nil
+}
+
+// recordingHeader is the journal header of a run of cfg started at start,
+// on the real clock (vclock sets "virtual" on the runs it records).
+func recordingHeader(cfg workload.Config, start time.Time) (journal.Header, error) {
+	h, err := journal.NewHeader(recordedConfig{Config: cfg, CeilingNS: cfg.Ceiling()}, start)
+	h.Clock = event.ClockReal
+	return h, err
 }
 
 // finishRecording writes the run's summary and status (completed,

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/drillfile"
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
@@ -29,6 +30,8 @@ func newRunCmd() *cobra.Command {
 		jsonOut, noTUI bool
 		record         string
 		force          bool
+		clock          clockValue
+		speed          float64
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -49,7 +52,11 @@ summary to stdout (a table, or JSON with --json).
 				return err
 			}
 			f.warn(cmd.ErrOrStderr())
-			return runDrill(cmd, cfgs[0], runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk})
+			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk}
+			if clock.virtual() {
+				return runVirtual(cmd, cfgs[0], opts, speed)
+			}
+			return runDrill(cmd, cfgs[0], opts)
 		},
 	}
 	d := workload.DefaultConfig()
@@ -60,6 +67,8 @@ summary to stdout (a table, or JSON with --json).
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
 	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
+	registerClock(fs, &clock)
+	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
 	f.register(fs)
 	df.register(fs)
 	return cmd
@@ -264,7 +273,11 @@ func followedLine(f scoring.Followed) string {
 // printFailedCalls lists the calls that did not answer, by rung and outcome
 // (connection errors against an unreachable endpoint show up here).
 func printFailedCalls(w io.Writer, fold *scoring.Fold) {
-	failed := fold.FailedCalls()
+	writeFailedCalls(w, fold.FailedCalls())
+}
+
+// writeFailedCalls lists failed calls counted per rung and outcome.
+func writeFailedCalls(w io.Writer, failed map[string]map[event.Outcome]int) {
 	for _, rung := range slices.Sorted(maps.Keys(failed)) {
 		var parts []string
 		for _, o := range slices.Sorted(maps.Keys(failed[rung])) {
