@@ -143,6 +143,13 @@ type Event struct {
 	// HedgeLost marks a rung_end of a call cancelled because the other
 	// call of its hedge answered first (its Outcome is canceled).
 	HedgeLost bool `json:"hedge_lost,omitempty"`
+
+	// RetryAfter is the server's Retry-After (or Retry-After-Ms) on an
+	// attempt_end whose response carried one (a 429 or a 503), zero otherwise.
+	RetryAfter time.Duration `json:"retry_after_ns,omitempty"`
+	// Proxy describes the request behind an attempt_start, fault or
+	// attempt_end recorded by drill proxy; nil for the engine's own calls.
+	Proxy *ProxyCall `json:"proxy,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -284,3 +291,23 @@ const (
 	// ran, and time jumped ahead whenever every goroutine was waiting.
 	ClockVirtual = "virtual"
 )
+
+// ProxyCall is one client request through drill proxy: which request it was,
+// what it asked for and, on its attempt_end, what came back. No header of the
+// request (least of all its Authorization) is ever recorded.
+type ProxyCall struct {
+	ID     int    `json:"id"`               // 1-based request number since the proxy started
+	Method string `json:"method"`           // HTTP method
+	Path   string `json:"path"`             // request path as the client sent it, without the query
+	Stream bool   `json:"stream,omitempty"` // a chat completion that asked for a stream
+	// Wait is from the request's arrival to the end of its response (attempt_end).
+	Wait time.Duration `json:"wait_ns,omitempty"`
+	// TTFT is from the request's arrival to its first token: for a stream, the
+	// first chunk carrying content; otherwise the first byte of the body
+	// (attempt_end; zero when none came).
+	TTFT time.Duration `json:"ttft_ns,omitempty"`
+	// InputTokens and OutputTokens are the usage the upstream reported
+	// (attempt_end; zero when it reported none).
+	InputTokens  int `json:"input_tokens,omitempty"`
+	OutputTokens int `json:"output_tokens,omitempty"`
+}

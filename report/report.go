@@ -180,6 +180,9 @@ func runFacts(run *Run) []string {
 			s.Emails, s.EmailsSent, s.EmailsAnswered, s.NotSent, format.Text(s.NotSentReason), s.EmailsAnswered))
 	}
 	for _, w := range run.Windows {
+		if w.Basis != scoring.BasisInjected {
+			continue // observed windows are listed below
+		}
 		how := "scheduled"
 		if w.ByHand {
 			how = "by hand"
@@ -196,5 +199,5 @@ func runFacts(run *Run) []string {
 	if len(open) > 0 {
 		facts = append(facts, "Breaker open: "+strings.Join(open, ", ")+".")
 	}
-	return facts
+	return append(facts, proxyFacts(run.Proxy)...)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/proxy"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -43,6 +44,8 @@ type Run struct {
 	Meta    journal.Meta
 	Info    event.RunInfo
 	Summary scoring.Summary // recomputed from the events
+	// Windows are the outage windows figures are relative to: the injected
+	// ones, or the broken model's observed failure window (Basis observed).
 	Windows []scoring.Window
 	Emails  []Email // in ID order
 	// BreakerOpen are the periods the broken rung's breaker was open
@@ -53,6 +56,8 @@ type Run struct {
 	// Waits are the waits of every answered email, in seconds, in ID order.
 	Waits []float64
 	End   time.Duration // offset of the last event
+	// Proxy folds the requests of a run recorded by drill proxy.
+	Proxy *proxy.Tally
 }
 
 // Label names the run in tables and headings: its outage and policy.
@@ -76,9 +81,10 @@ func (r *Run) Status() string { return r.Meta.Status() }
 // come from the same scoring.Fold as the live run's.
 func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
-	r := &Run{Path: path, Attempts: map[string][]int{}}
+	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: proxy.NewTally()}
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)
+		r.Proxy.Add(e)
 		return nil
 	})
 	if err != nil {
@@ -89,7 +95,10 @@ func Load(path string) (*Run, error) {
 	r.Info = f.Info
 	r.Summary = f.Summary()
 	r.BreakerOpen = f.BreakerSpans(f.Target(), r.End)
-	r.Windows = append([]scoring.Window(nil), f.Windows...)
+	// The outage the charts shade: the injected windows, or for an
+	// outage drill did not inject, the broken model's observed window.
+	_, basis := f.Basis()
+	r.Windows = append([]scoring.Window(nil), basis...)
 	for i := range r.Windows {
 		if r.Windows[i].End < 0 {
 			r.Windows[i].End = max(r.End, r.Windows[i].Start)

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/format"
 )
 
 // sparks are the levels of a compact per-second series.
@@ -42,15 +43,13 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 	if w <= 0 || h <= 0 {
 		return nil
 	}
-	target := s.fold.Info.Target
-	if target == "" {
-		target = event.ServedPrimary
-	}
+	target := s.fold.Target()
 	tm := s.fold.Model(target)
 	if tm != "" {
 		tm = " " + tm
 	}
-	out := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s%s during outage", s.fold.CallsToBroken(), target, tm))}
+	out := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s%s during outage", s.fold.CallsToBroken(), target, tm) +
+		format.Basis(s.summary))}
 	rungs := callRungs(s)
 	if len(rungs) == 0 {
 		return out

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/drill-dev/drill/scoring"
 	"strings"
 	"time"
 
@@ -51,7 +52,9 @@ func axisFor(s *state, now time.Duration) time.Duration {
 	if to := time.Duration(info.OutageToS * float64(time.Second)); to+20*time.Second > planned {
 		planned = to + 20*time.Second
 	}
-	a := max(planned, now, s.last())
+	// A corrupt journal's offsets must not overflow the axis: it ends at
+	// the longest series the fold keeps at most.
+	a := min(max(planned, now, s.last()), scoring.MaxSeriesSeconds*time.Second)
 	step := 10 * time.Second
 	return (a + step - 1) / step * step
 }
@@ -160,6 +163,9 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	if r.Done {
 		end = r.DoneAt
 		tag = tagFor(r.Result.ServedBy)
+		if r.Result.Cancelled {
+			tag = "x" // cut off by the end of the run: never answered
+		}
 	}
 	if end < r.Sent {
 		end = r.Sent
@@ -234,10 +240,12 @@ func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Dur
 	return sb.String()
 }
 
-// inWindows reports whether t falls in an outage window; an open window
+// inWindows reports whether t falls in an outage window (injected, or
+// observed when drill injected none); an open window
 // runs to its scheduled end if it has one, else to the axis end.
 func inWindows(s *state, t, axis time.Duration) bool {
-	for _, w := range s.fold.Windows {
+	_, ws := s.fold.Basis()
+	for _, w := range ws {
 		end := w.End
 		if end < 0 {
 			end = axis

@@ -2,11 +2,13 @@ package tui
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/format"
@@ -124,5 +126,31 @@ func TestOneJournalEveryReader(t *testing.T) {
 	b := s.fold.Breaker(event.ServedPrimary)
 	if len(run.BreakerOpen) != b.Opens || b.Opens != live.BreakerOpens {
 		t.Errorf("breaker opens: report spans %d, dashboard %d, summary %d", len(run.BreakerOpen), b.Opens, live.BreakerOpens)
+	}
+}
+
+// TestPanesSurviveHostileOffsets folds events with negative and huge
+// offsets (a corrupt journal) and renders every pane: nothing panics.
+func TestPanesSurviveHostileOffsets(t *testing.T) {
+	st := asciiStyles()
+	s := newState()
+	for _, at := range []time.Duration{-time.Hour, math.MaxInt64, math.MinInt64, 1 << 62} {
+		s.addAll([]event.Event{
+			{At: at, Kind: event.RunStart, Run: &event.RunInfo{Emails: 3, Rate: 2, Outage: "busy", OutageToS: 1e300,
+				Rungs: []event.Rung{{Name: "primary", HasBreaker: true}}}},
+			{At: at, Kind: event.OutageStart, Window: &event.OutageWindow{Start: at, End: -at}},
+			{At: at, Kind: event.EmailSent, Email: 1},
+			{At: at, Kind: event.AttemptStart, Email: 1, Rung: "primary"},
+			{At: at, Kind: event.BreakerChange, Breaker: &event.BreakerState{Name: "primary", To: "open"}},
+			{At: at, Kind: event.EmailDone, Email: 1, Result: &event.Result{ServedBy: "primary", Wait: at}},
+		})
+		for _, now := range []time.Duration{0, at} {
+			_ = renderHeader(st, s, 80, now, "")
+			_ = newEmailsPane().render(st, s, 78, 10, now)
+			_ = renderBreaker(st, s, 78, 6, now)
+			_ = renderCalls(st, s, 78, 12, now)
+			_ = renderQuality(st, s, 78, 8)
+			_ = renderDetail(st, s, 1, now)
+		}
 	}
 }

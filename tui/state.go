@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"time"
 
 	"github.com/drill-dev/drill/event"
@@ -68,13 +70,15 @@ func (s *state) last() time.Duration { return s.fold.Elapsed() }
 // ended reports whether the run has ended (run_end folded).
 func (s *state) ended() bool { return s.fold.Done() }
 
-// winStamp changes whenever the outage windows change.
+// winStamp changes whenever the shaded outage windows change (injected
+// ones, or the observed failure window of an outage drill did not inject).
 func (s *state) winStamp() int {
-	n := 2 * len(s.fold.Windows)
-	if _, open := s.fold.ActiveOutage(); open {
-		n--
+	_, ws := s.fold.Basis()
+	h := fnv.New64a()
+	for _, w := range ws {
+		binary.Write(h, binary.LittleEndian, [2]int64{int64(w.Start), int64(w.End)})
 	}
-	return n
+	return int(h.Sum64())
 }
 
 // outageStatus describes the outage's status at offset now.

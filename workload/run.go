@@ -364,7 +364,8 @@ func (r *Run) Paused() bool {
 }
 
 // Stop ends the run now: no more arrivals, in-flight calls are cancelled
-// (their emails count as errors), and the status is interrupted.
+// (their results are marked Cancelled: the summary counts them as cancelled,
+// not answered), and the status is interrupted.
 func (r *Run) Stop() {
 	r.mu.Lock()
 	r.stopped = true

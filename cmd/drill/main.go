@@ -57,6 +57,7 @@ policy, built-in fake model) in the live dashboard.`,
 	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
 		newPredictCmd())
 	root.AddCommand(newInitCmd(), newValidateCmd())
+	root.AddCommand(newProxyCmd())
 	return root
 }
 

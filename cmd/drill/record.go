@@ -50,7 +50,7 @@ func recordingHeader(cfg workload.Config, start time.Time) (journal.Header, erro
 }
 
 // finishRecording writes the run's summary and status (completed,
-// interrupted or failed) as the journal's last line and closes it. A nil
+// interrupted, aborted or failed) as the journal's last line and closes it. A nil
 // writer (not recording) is fine.
 func finishRecording(w *journal.Writer, sum scoring.Summary, status string) error {
 	if w == nil {

@@ -235,7 +235,7 @@ func printSummary(w io.Writer, s scoring.Summary, asJSON bool) error {
 func outageWindows(s scoring.Summary) string {
 	var ws []string
 	for _, w := range s.OutageWindows {
-		d := format.Secs(w.StartS) + "–" + format.Text("")
+		d := "from " + format.Secs(w.StartS) + ", still on at the end"
 		if w.EndS != nil {
 			d = format.Span(w.StartS, *w.EndS)
 		}
