@@ -17,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -289,6 +290,48 @@ func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, 
 		fmt.Fprintln(stderr, "drill: warning:", msg)
 	}
 	return vs, nil
+}
+
+// writeJudged judges finished runs and prints them: a JSON array of
+// summaries with their hypotheses, or each run's PASS/FAIL table and then
+// the comparison table. It returns the error of the most serious exit code
+// across the runs (see worst). reasons are the abort conditions that
+// tripped, "" for none.
+func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses, reasons []string, c checks, asJSON bool) error {
+	results := make([]judged, len(sums))
+	errs := make([]error, len(sums))
+	for i := range sums {
+		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], reasons[i], c)
+		results[i], errs[i] = judged{sums[i], vs}, err
+	}
+	out := cmd.OutOrStdout()
+	if asJSON {
+		if err := encodeJSON(out, results); err != nil {
+			return err
+		}
+		return worst(errs)
+	}
+	for _, s := range results {
+		if len(s.Hypotheses) > 0 {
+			fmt.Fprintf(out, "%s / %s\n", s.Outage, s.Policy)
+			if err := printVerdicts(out, s.Hypotheses); err != nil {
+				return err
+			}
+		}
+	}
+	if err := report.WriteSummaryTable(out, sums); err != nil {
+		return err
+	}
+	return worst(errs)
+}
+
+// noLiveAborts refuses abort conditions where nothing follows the run live
+// (a virtual-clock run plays in a child process).
+func noLiveAborts(c checks) error {
+	if len(c.abort) > 0 {
+		return usagef("abort conditions are checked live against the running drill, which --clock virtual does not allow: use --clock real")
+	}
+	return nil
 }
 
 // worst picks the error with the exit code that matters most across runs:

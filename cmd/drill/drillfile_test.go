@@ -180,3 +180,28 @@ hypotheses: [served.error == 0]
 		}
 	})
 }
+
+// TestVirtualClockJudges: --clock virtual judges hypotheses like a real
+// run (a failed one exits 1 with its value) and refuses abort conditions,
+// which need the live run.
+func TestVirtualClockJudges(t *testing.T) {
+	path := writeDrill(t, smallDrill)
+	stdout, stderr, code := execute(t.Context(), "compare", "-f", path, "--clock", "virtual", "--json")
+	if code != 1 || !strings.Contains(stderr, "served.backup == 0 (measured 4)") {
+		t.Fatalf("exit %d, want 1 naming the failed hypothesis: %s", code, stderr)
+	}
+	var runs []struct {
+		Hypotheses []scoring.Verdict `json:"hypotheses"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &runs); err != nil || len(runs) != 1 || len(runs[0].Hypotheses) != 2 {
+		t.Errorf("runs %+v (%v)", runs, err)
+	}
+	if _, stderr, code := execute(t.Context(), "run", "-f", path, "--clock", "virtual", "--no-tui"); code != 1 ||
+		!strings.Contains(stderr, "served.backup == 0 (measured 4)") {
+		t.Errorf("run --clock virtual: exit %d: %s", code, stderr)
+	}
+	aborting := writeDrill(t, smallDrill+"abort: [served.error > 3]\n")
+	if _, stderr, code := execute(t.Context(), "run", "-f", aborting, "--clock", "virtual"); code != 2 || !strings.Contains(stderr, "--clock real") {
+		t.Errorf("abort conditions under --clock virtual: exit %d: %s", code, stderr)
+	}
+}
