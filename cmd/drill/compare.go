@@ -119,7 +119,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		wg.Go(func() {
 			status := r.Wait()
 			s := summarize(r)
-			err := finishRecording(recs[i], s, status)
+			err := finishJudged(recs[i], s, status, chk)
 			mu.Lock()
 			defer mu.Unlock()
 			sums[i], statuses[i] = s, status

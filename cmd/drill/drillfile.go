@@ -17,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -290,6 +291,23 @@ func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, 
 		fmt.Fprintln(stderr, "drill: warning:", msg)
 	}
 	return vs, nil
+}
+
+// finishJudged writes a run's summary, status and judged hypotheses as
+// the journal's last line and closes it. A nil writer (not recording) is
+// fine.
+func finishJudged(w *journal.Writer, sum scoring.Summary, status string, c checks) error {
+	if w == nil {
+		return nil
+	}
+	figs, err := scoring.FiguresOf(sum)
+	if err != nil {
+		return err
+	}
+	if err := w.FinishJudged(sum, status, scoring.Judge(figs, c.hypotheses)); err != nil {
+		return fmt.Errorf("recording the journal: %w", err)
+	}
+	return nil
 }
 
 // writeJudged judges finished runs and prints them: a JSON array of

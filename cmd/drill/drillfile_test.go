@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -36,7 +37,8 @@ hypotheses:
 func TestRunFileFailingHypothesis(t *testing.T) {
 	path := writeDrill(t, smallDrill)
 	synctest.Test(t, func(t *testing.T) {
-		stdout, stderr, code := execute(t.Context(), "run", "-f", path, "--json", "--expect", "answered == 6")
+		rec := filepath.Join(filepath.Dir(path), "run.jsonl")
+		stdout, stderr, code := execute(t.Context(), "run", "-f", path, "--json", "--expect", "answered == 6", "--record", rec)
 		if code != 1 {
 			t.Fatalf("exit %d, want 1: %s", code, stderr)
 		}
@@ -60,6 +62,13 @@ func TestRunFileFailingHypothesis(t *testing.T) {
 		}
 		if got.Emails != 6 || got.Policy != "fallback" || !strings.Contains(stdout, `"expr": "served.error == 0"`) {
 			t.Errorf("summary %+v", got.Summary)
+		}
+		j, err := journal.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Summary == nil || len(j.Summary.Hypotheses) != 3 || j.Summary.Hypotheses[1] != want[1] {
+			t.Errorf("the journal's summary line does not hold the judged hypotheses: %+v", j.Summary)
 		}
 	})
 }
