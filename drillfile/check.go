@@ -3,22 +3,21 @@ package drillfile
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
-
-// FaultKinds are the fault kinds a window may name: the fault catalogue.
-// Plan says so when this build's injector cannot play one yet.
-var FaultKinds = []string{"busy", "hang", "rate-limit", "slow", "trickle", "stall", "reset", "malformed"}
 
 // Rungs a window's models may name.
 var Rungs = []string{event.ServedPrimary, event.ServedBackup}
@@ -71,9 +70,18 @@ func (f *File) Check() error {
 		path := fmt.Sprintf("$.outages[%d]", i)
 		switch {
 		case win.Kind == "":
-			add(path, "outage %d has no kind (valid: %s)", i+1, strings.Join(FaultKinds, ", "))
-		case !slices.Contains(FaultKinds, win.Kind):
-			add(path+".kind", "unknown fault kind %q (valid: %s)", win.Kind, strings.Join(FaultKinds, ", "))
+			add(path, "outage %d has no kind (valid: %s)", i+1, strings.Join(inject.Kinds(), ", "))
+		case !slices.Contains(inject.Kinds(), win.Kind):
+			add(path+".kind", "unknown fault kind %q (valid: %s)", win.Kind, strings.Join(inject.Kinds(), ", "))
+		default:
+			// Each parameter through the fault's own parser, at its key.
+			probe := Window{Kind: win.Kind, To: Duration(time.Second)}
+			for _, k := range slices.Sorted(maps.Keys(win.Params)) {
+				probe.Params = Params{k: win.Params[k]}
+				if _, err := InjectWindow(probe); err != nil {
+					add(path+".params."+k, "%v", err)
+				}
+			}
 		}
 		if win.From < 0 || win.To <= win.From {
 			add(path+".to", "the window must start at or after 0s and end after it starts (from %s, to %s)", win.From, win.To)

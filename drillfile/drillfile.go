@@ -102,6 +102,9 @@ type Window struct {
 	// Params are the fault's own parameters (status, retry_after,
 	// tokens_per_s, ...), checked by the fault catalogue.
 	Params Params `yaml:"params"`
+	// Settings are KEY=VALUE settings from the command line (--fault),
+	// applied after the file's own: parameters and modifiers. Not in YAML.
+	Settings []string `yaml:"-"`
 }
 
 // Flap is a window's on/off cycle: the fault is on for On, then off for

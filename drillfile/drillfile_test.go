@@ -31,7 +31,10 @@ func TestStrictErrorsNameLineAndColumn(t *testing.T) {
 		{"bare number duration", "outages:\n  - {kind: busy, from: 15, to: 40s}\n", "d.yaml:2:24: from: bad duration \"15\""},
 		{"params not a map", "outages:\n  - {kind: busy, from: 1s, to: 2s, params: 3}\n", "d.yaml:2:44: params must be a map"},
 		{"syntax", "outages: [\n", "d.yaml:1:10:"},
-		{"unknown kind", "outages:\n  - {kind: bussy, from: 1s, to: 2s}\n", "d.yaml:2:12: unknown fault kind \"bussy\" (valid: busy, hang, rate-limit"},
+		{"unknown kind", "outages:\n  - {kind: bussy, from: 1s, to: 2s}\n", "d.yaml:2:12: unknown fault kind \"bussy\" (valid: busy, hang, malformed, rate-limit, reset, slow, stall, trickle)"},
+		{"unknown fault param", "outages:\n  - kind: rate-limit\n    from: 1s\n    to: 2s\n    params: {retry_afer: 20s}\n", "d.yaml:5:26: params.retry_afer: unknown key \"retry_afer\" for rate-limit (valid: "},
+		{"bad fault param", "outages:\n  - kind: busy\n    from: 1s\n    to: 2s\n    params:\n      status: 418\n", "d.yaml:6:15: params.status: "},
+		{"modifier in params", "outages:\n  - {kind: busy, from: 1s, to: 2s, params: {rate: 0.5}}\n", "params.rate: rate is a window key, written beside kind"},
 		{"window backwards", "outages:\n  - kind: busy\n    from: 40s\n    to: 15s\n", "d.yaml:4:9: the window must start"},
 		{"rate above 1", "outages:\n  - {kind: hang, from: 1s, to: 2s, rate: 30}\n", "d.yaml:2:42: rate is the share"},
 		{"unknown rung", "outages:\n  - {kind: hang, from: 1s, to: 2s, models: [primry]}\n", "unknown model rung \"primry\" (valid: primary, backup)"},
@@ -148,19 +151,37 @@ policies:
 	}
 }
 
-// TestUnsupportedSaysWhich: a valid window the injector cannot play yet is
-// ErrUnsupported naming each setting.
-func TestUnsupportedSaysWhich(t *testing.T) {
-	f, err := Parse("d.yaml", []byte("outages:\n  - {kind: hang, from: 1s, to: 9s, rate: 0.3, ramp: true, flap: {on: 1s, off: 2s}, params: {x: 1}}\n"))
+// TestWindowThroughInjector: a window's modifiers and parameters reach the
+// injector's window, parameters through the fault's own parser.
+func TestWindowThroughInjector(t *testing.T) {
+	f, err := Parse("d.yaml", []byte("outages:\n  - {kind: rate-limit, from: 1s, to: 9s, rate: 0.3, ramp: true, flap: {on: 1s, off: 2s}, models: [primary, backup], params: {retry_after: 20s}}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.Plan()
-	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "rate, ramp, flap, params.x") {
-		t.Errorf("error %v, want ErrUnsupported naming rate, ramp, flap, params.x", err)
+	runs, err := f.Plan()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if f.Outages[0].Params["x"] != "1" || f.Outages[0].Flap.Off.D() != 2*time.Second {
-		t.Errorf("window decoded as %+v", f.Outages[0])
+	c := runs[0].Config
+	if len(c.Outages) != 1 || c.Outage != "rate-limit" || c.OutageFrom != time.Second || c.OutageTo != 9*time.Second {
+		t.Fatalf("config outage %s %s–%s, windows %+v", c.Outage, c.OutageFrom, c.OutageTo, c.Outages)
+	}
+	w := c.Outages[0]
+	if w.Kind != "rate-limit" || w.Rate != 0.3 || !w.Ramp || w.Flap == nil || w.Flap.On != time.Second || w.Flap.Off != 2*time.Second ||
+		len(w.Models) != 2 || w.Params["retry_after"] != "20s" {
+		t.Errorf("injector window %+v (flap %+v)", w, w.Flap)
+	}
+}
+
+// TestPerRungEndpointUnsupported: the engine has one endpoint for both
+// rungs; a file with two is valid but not playable, and says why.
+func TestPerRungEndpointUnsupported(t *testing.T) {
+	f, err := Parse("d.yaml", []byte("models:\n  primary: {base_url: http://127.0.0.1:1/v1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Plan(); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "a different endpoint or key per rung") {
+		t.Errorf("error %v, want ErrUnsupported about endpoints", err)
 	}
 }
 
@@ -178,8 +199,12 @@ func TestWindowsGroupByName(t *testing.T) {
 	if len(sc) != 2 || sc[0].Name != "incident" || len(sc[0].Windows) != 2 || sc[1].Name != "hang" {
 		t.Errorf("scenarios %+v", sc)
 	}
-	if _, err := f.Config(sc[0], f.PolicyList()[0]); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("two windows in one run: %v, want ErrUnsupported", err)
+	c, err := f.Config(sc[0], f.PolicyList()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Outages) != 2 || c.Outage != "busy" || c.OutageFrom != 10*time.Second || c.OutageTo != 30*time.Second {
+		t.Errorf("two windows in one run: %s %s–%s, %d windows; want busy over 10s–30s, 2 windows", c.Outage, c.OutageFrom, c.OutageTo, len(c.Outages))
 	}
 }
 

@@ -78,10 +78,19 @@ func TestExamples(t *testing.T) {
 								t.Errorf("hypothesis failed: %s (measured %s)", v.Expr, scoring.FormatValue(v.Value))
 							}
 						}
-						t.Logf("served %+v, all4 %.3f", sum.Served, sum.All4Right)
+						t.Logf("served %+v, all4 %.3f, wait in the outage: median %s, p95 %s", sum.Served, sum.All4Right,
+							scoring.FormatValue(deref(sum.MedianWaitOutageS)), scoring.FormatValue(deref(sum.P95WaitOutageS)))
 					})
 				})
 			}
 		})
 	}
+}
+
+// deref is a nullable figure as a check sees it: nil, or the number.
+func deref(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
 }

@@ -116,9 +116,7 @@ func (f *File) Config(o Outage, p Policy) (workload.Config, error) {
 	if w.MaxDuration != nil {
 		cfg.MaxDuration = w.MaxDuration.D()
 	}
-	if w.Stream {
-		return workload.Config{}, fmt.Errorf("%s: workload.stream: %w", f.Path, ErrUnsupported)
-	}
+	cfg.Stream = w.Stream
 	pol, err := p.Build()
 	if err != nil {
 		return workload.Config{}, fmt.Errorf("%s: policy %s: %w", f.Path, p.PolicyName(), err)
@@ -168,54 +166,82 @@ func keyEnv(m Model) string {
 	return DefaultAPIKeyEnv
 }
 
-// applyOutage puts the outage's windows on the engine's configuration,
-// through InjectWindow.
+// applyOutage puts the outage's windows on the engine's configuration:
+// the timeline (Outages), and the single window that names the drill (the
+// first window's kind, over the span from the earliest start to the latest
+// end: the outage period of the summary's figures).
 func (f *File) applyOutage(cfg *workload.Config, o Outage) error {
 	if len(o.Windows) == 0 {
 		cfg.Outage = workload.OutageNone
 		return nil
 	}
-	if len(o.Windows) > 1 {
-		return fmt.Errorf("%s: outage %s: %d windows in one run: %w", f.Path, o.Name, len(o.Windows), ErrUnsupported)
+	cfg.Outages = nil
+	rungs := map[string]bool{}
+	for i, w := range o.Windows {
+		iw, err := InjectWindow(w)
+		if err != nil {
+			return fmt.Errorf("%s: outage %s: %w", f.Path, o.Name, err)
+		}
+		cfg.Outages = append(cfg.Outages, iw)
+		if i == 0 || iw.From < cfg.OutageFrom {
+			cfg.OutageFrom = iw.From
+		}
+		if i == 0 || iw.To > cfg.OutageTo {
+			cfg.OutageTo = iw.To
+		}
+		for _, m := range w.Models {
+			rungs[m] = true
+		}
+		if len(w.Models) == 0 {
+			rungs[cfg.Target] = true
+		}
 	}
-	w := o.Windows[0]
-	iw, err := InjectWindow(w)
-	if err != nil {
-		return fmt.Errorf("%s: outage %s: %w", f.Path, o.Name, err)
+	cfg.Outage = o.Windows[0].Kind
+	if len(rungs) == 1 {
+		for r := range rungs {
+			cfg.Target = r // the one rung whose model breaks
+		}
 	}
-	switch {
-	case len(w.Models) == 1:
-		cfg.Target = w.Models[0]
-	case len(w.Models) > 1:
-		return fmt.Errorf("%s: outage %s: models %s together: %w", f.Path, o.Name, strings.Join(w.Models, ", "), ErrUnsupported)
-	}
-	cfg.Outage, cfg.OutageFrom, cfg.OutageTo = iw.Kind, iw.From, iw.To
 	return nil
 }
 
 // InjectWindow is the adapter from a drill-file window to the injector's
-// window. It is the one place that knows what the injector can play; a
-// modifier or parameter it cannot play yet is an error wrapping
-// ErrUnsupported.
+// window: the fault's parameters go through the fault catalogue's own
+// parser (inject.Window.Set), so an unknown key or a bad value is the same
+// error as on the command line.
 func InjectWindow(w Window) (inject.Window, error) {
-	if _, err := inject.Lookup(w.Kind); err != nil {
-		return inject.Window{}, fmt.Errorf("fault kind %s: %w", w.Kind, ErrUnsupported)
-	}
-	var unsupported []string
-	if w.Rate != nil && *w.Rate != 1 {
-		unsupported = append(unsupported, "rate")
-	}
-	if w.Ramp {
-		unsupported = append(unsupported, "ramp")
-	}
-	if w.Flap != nil {
-		unsupported = append(unsupported, "flap")
+	iw, err := inject.ParseFault(w.Kind, nil)
+	if err != nil {
+		return inject.Window{}, err
 	}
 	for _, k := range slices.Sorted(maps.Keys(w.Params)) {
-		unsupported = append(unsupported, "params."+k)
+		if slices.Contains(inject.ModifierKeys(), k) {
+			return inject.Window{}, fmt.Errorf("params.%s: %s is a window key, written beside kind, not in params", k, k)
+		}
+		if err := iw.Set(k, w.Params[k]); err != nil {
+			return inject.Window{}, fmt.Errorf("params.%s: %w", k, err)
+		}
 	}
-	if len(unsupported) > 0 {
-		return inject.Window{}, fmt.Errorf("%s window: %s: %w", w.Kind, strings.Join(unsupported, ", "), ErrUnsupported)
+	iw.From, iw.To = w.From.D(), w.To.D()
+	if w.Rate != nil {
+		iw.Rate = *w.Rate
 	}
-	return inject.Window{Kind: w.Kind, From: w.From.D(), To: w.To.D()}, nil
+	iw.Ramp = w.Ramp
+	if w.Flap != nil {
+		iw.Flap = &inject.Flap{On: w.Flap.On.D(), Off: w.Flap.Off.D()}
+	}
+	iw.Models = slices.Clone(w.Models)
+	for _, kv := range w.Settings {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return inject.Window{}, fmt.Errorf("fault setting %q is not KEY=VALUE", kv)
+		}
+		if err := iw.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return inject.Window{}, err
+		}
+	}
+	if err := iw.Validate(); err != nil {
+		return inject.Window{}, err
+	}
+	return iw, nil
 }

@@ -76,6 +76,9 @@ type SummaryLine struct {
 	Type    string          `json:"type"`
 	Status  string          `json:"status"`
 	Summary scoring.Summary `json:"summary"`
+	// Hypotheses are the drill's hypotheses judged on Summary ({expr,
+	// value, pass}); absent when the drill had none.
+	Hypotheses []scoring.Verdict `json:"hypotheses,omitempty"`
 }
 
 // NewHeader returns a header for a run that started at start with the given

@@ -29,6 +29,9 @@ code { font-size: 0.95em; }
 <h1>Drill report</h1>
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}:{{range $i, $r := .Runs}}{{if $i}},{{end}} {{index $.Tags $i}} <code>{{$r.Path}}</code>{{end}}.</p>
 
+{{if .Hyps.Rows}}<h2>Hypotheses</h2>
+{{template "table" .Hyps}}{{end}}
+
 <h2>What differs between the runs</h2>
 <p>{{.DiffIntro}}</p>
 {{if .Diffs.Rows}}{{template "table" .Diffs}}{{end}}
@@ -73,10 +76,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Runs                  []*Run
 		Tags                  []string
 		DiffIntro, PairsIntro string
-		Diffs, Runs_, Pairs   table
+		Hyps, Diffs, Runs_    table
+		Pairs                 table
 		Sections              []htmlSection
 	}{
-		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(),
+		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(), Hyps: r.hypothesesTable(),
 		Diffs: r.diffTable(), Runs_: r.runsTable(), Pairs: r.pairsTable(),
 	}
 	for i, run := range r.Runs {

@@ -67,6 +67,11 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 	}
 	fmt.Fprint(w, ".\n\n")
 
+	if h := r.hypothesesTable(); len(h.Rows) > 0 {
+		fmt.Fprintf(w, "## Hypotheses\n\n")
+		mdTable(w, h)
+	}
+
 	fmt.Fprintf(w, "## What differs between the runs\n\n%s\n\n", r.diffIntro())
 	if len(r.Diffs) > 0 {
 		mdTable(w, r.diffTable())

@@ -95,7 +95,7 @@ func ParseExpr(s string) (Expr, error) {
 	if !slices.Contains(Ops, op) {
 		return Expr{}, fmt.Errorf("%q: unknown operator %q (valid: %s)", s, op, opList())
 	}
-	kind, ok := figureKinds()[figure]
+	kind, ok := figureKind(figure)
 	if !ok {
 		return Expr{}, fmt.Errorf("%q: unknown figure %q (valid: %s)", s, figure, strings.Join(Figures(), ", "))
 	}
@@ -175,9 +175,38 @@ var figureKinds = sync.OnceValue(func() map[string]string {
 	return kinds
 })
 
+// figureKind is the kind of a figure: an exact key path, or one under a
+// map, whose keys the path's `*` stands for (fields_right.* matches
+// fields_right.intent).
+func figureKind(figure string) (string, bool) {
+	kinds := figureKinds()
+	if k, ok := kinds[figure]; ok {
+		return k, true
+	}
+	parts := strings.Split(figure, ".")
+	for pattern, k := range kinds {
+		ps := strings.Split(pattern, ".")
+		if len(ps) != len(parts) || !strings.Contains(pattern, "*") {
+			continue
+		}
+		match := true
+		for i := range ps {
+			if ps[i] != "*" && ps[i] != parts[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return k, true
+		}
+	}
+	return "", false
+}
+
 // leaves walks a type as encoding/json encodes it and records each leaf's
-// dotted key path and kind. Slices and maps have no fixed keys and are
-// left out; fixed-length arrays are indexed (all4_right_ci95.0).
+// dotted key path and kind. A map with string keys is a `*` step in the
+// path (fields_right.*); slices have no fixed keys and are left out;
+// fixed-length arrays are indexed (all4_right_ci95.0).
 func leaves(t reflect.Type, prefix string, out map[string]string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -207,6 +236,10 @@ func leaves(t reflect.Type, prefix string, out map[string]string) {
 		for i := range t.Len() {
 			leaves(t.Elem(), prefix+strconv.Itoa(i)+".", out)
 		}
+	case reflect.Map:
+		if t.Key().Kind() == reflect.String {
+			leaves(t.Elem(), prefix+"*.", out)
+		}
 	case reflect.Bool:
 		out[strings.TrimSuffix(prefix, ".")] = figBool
 	case reflect.String:
@@ -231,12 +264,11 @@ func FiguresOf(s any) (map[string]any, error) {
 	}
 	all := map[string]any{}
 	flatten(tree, "", all)
-	// Lists and maps (outage windows, overrides) have no fixed keys: only
-	// the fixed leaves Figures lists are figures.
-	kinds := figureKinds()
-	figs := make(map[string]any, len(kinds))
+	// Lists (outage windows) have no fixed keys: only the leaves Figures
+	// lists are figures, a map's keys included (fields_right.intent).
+	figs := make(map[string]any, len(all))
 	for name, v := range all {
-		if _, ok := kinds[name]; ok {
+		if _, ok := figureKind(name); ok {
 			figs[name] = v
 		}
 	}

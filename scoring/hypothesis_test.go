@@ -78,9 +78,19 @@ func TestFiguresAreTheSummaryJSON(t *testing.T) {
 		}
 	}
 	for name := range figs {
-		if _, known := figureKinds()[name]; !known {
+		if _, known := figureKind(name); !known {
 			t.Errorf("figure %s of a summary is not in Figures()", name)
 		}
+	}
+	withMap, _ := FiguresOf(Summary{FieldsRight: map[string]float64{"urgency": 0.75}})
+	if withMap["fields_right.urgency"] != 0.75 {
+		t.Errorf("a figure under a map: fields_right.urgency = %v, want 0.75", withMap["fields_right.urgency"])
+	}
+	if _, err := ParseExpr("fields_right.urgency >= 0.9"); err != nil {
+		t.Errorf("a figure under a map: %v", err)
+	}
+	if _, err := ParseExpr("fields_right.urgency.x >= 0.9"); err == nil {
+		t.Error("a path deeper than the map's values is a figure")
 	}
 	empty, _ := FiguresOf(Summary{})
 	if empty["answered"] != 0.0 || empty["canned_share"] != nil {

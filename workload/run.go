@@ -160,6 +160,9 @@ func (r *Run) run(parent context.Context) {
 	switch {
 	case abortReason != "":
 		status, detail = event.StatusAborted, "aborted: "+abortReason
+		if end.NotSent > 0 {
+			end.NotSentReason = event.NotSentStopped
+		}
 	case stopped || (parent.Err() != nil && !ceiling):
 		status, detail = event.StatusInterrupted, "interrupted"
 		if end.NotSent > 0 {
@@ -393,8 +396,8 @@ func (r *Run) Config() Config { return r.cfg }
 
 // Wait waits for the run to end and returns its status: completed,
 // interrupted (stopped, or its context ended) or aborted (its ceiling
-// cancelled emails in flight or never sent). Fold Log().Events() for the
-// summary.
+// cancelled emails in flight or never sent, or Abort was called). Fold
+// Log().Events() for the summary.
 func (r *Run) Wait() string {
 	<-r.done
 	r.mu.Lock()

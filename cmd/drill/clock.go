@@ -96,6 +96,9 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if err := virtualUsage(cfg); err != nil {
 		return err
 	}
+	if err := noLiveAborts(opts.checks); err != nil {
+		return err
+	}
 	if speed <= 0 {
 		return usagef("--speed must be positive, got %v", speed)
 	}
@@ -141,21 +144,29 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		}
 	}
 	out := cmd.OutOrStdout()
-	if err := printSummary(out, o.Summary, opts.json); err != nil {
+	verdicts, verr := verdict(cmd.ErrOrStderr(), o.Summary, o.Status, "", opts.checks)
+	if opts.json {
+		if err := encodeJSON(out, judged{o.Summary, verdicts}); err != nil {
+			return err
+		}
+		return verr
+	}
+	if err := printVerdicts(out, verdicts); err != nil {
 		return err
 	}
-	if !opts.json {
-		writeFailedCalls(out, o.Failed)
+	if err := printSummary(out, o.Summary, false); err != nil {
+		return err
 	}
-	if o.Status == event.StatusInterrupted {
-		return errInterrupted
-	}
-	return nil
+	writeFailedCalls(out, o.Failed)
+	return verr
 }
 
 // compareVirtual is `drill compare --clock virtual`: the runs go through
 // vclock.Drills in one bubble, each recorded in recordDir if set.
-func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir string) error {
+func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, recordDir string) error {
+	if err := noLiveAborts(chk); err != nil {
+		return err
+	}
 	if recordDir != "" {
 		if err := prepareRecordDir(recordDir); err != nil {
 			return err
@@ -181,25 +192,19 @@ func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, rec
 		return fromChild(err)
 	}
 	sums := make([]scoring.Summary, len(outs))
-	interrupted := false
+	statuses := make([]string, len(outs))
 	var errs []error
 	for i, o := range outs {
-		sums[i] = o.Summary
-		interrupted = interrupted || o.Status == event.StatusInterrupted
+		sums[i], statuses[i] = o.Summary, o.Status
 		if o.Error != "" {
 			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, o.Error))
 		}
 	}
-	if err := writeComparison(cmd.OutOrStdout(), sums, asJSON); err != nil {
-		return err
-	}
+	judgedErr := writeJudged(cmd, sums, statuses, make([]string, len(outs)), chk, asJSON)
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if interrupted {
-		return errInterrupted
-	}
-	return nil
+	return judgedErr
 }
 
 // evalVirtual is `drill eval --clock virtual`: the evaluation runs in the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -47,7 +45,7 @@ there unless --force is given.`,
 			}
 			f.warn(cmd.ErrOrStderr())
 			if clock.virtual() {
-				return compareVirtual(cmd, cfgs, jsonOut, record)
+				return compareVirtual(cmd, cfgs, chk, jsonOut, record)
 			}
 			return compare(cmd, cfgs, chk, jsonOut, record, force)
 		},
@@ -121,7 +119,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		wg.Go(func() {
 			status := r.Wait()
 			s := summarize(r)
-			err := finishRecording(recs[i], s, status)
+			err := finishJudged(recs[i], s, status, chk)
 			mu.Lock()
 			defer mu.Unlock()
 			sums[i], statuses[i] = s, status
@@ -132,45 +130,15 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	}
 	wg.Wait()
 	stopProgress()
-	results := make([]judged, len(runs))
-	verdictErrs := make([]error, len(runs))
+	reasons := make([]string, len(runs))
 	for i := range runs {
-		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], <-aborted[i], chk)
-		results[i], verdictErrs[i] = judged{sums[i], vs}, err
+		reasons[i] = <-aborted[i]
 	}
-	out := cmd.OutOrStdout()
-	if asJSON {
-		if err := encodeJSON(out, results); err != nil {
-			return err
-		}
-	} else {
-		for _, s := range results {
-			if len(s.Hypotheses) > 0 {
-				fmt.Fprintf(out, "%s / %s\n", s.Outage, s.Policy)
-				if err := printVerdicts(out, s.Hypotheses); err != nil {
-					return err
-				}
-			}
-		}
-		if err := report.WriteSummaryTable(out, sums); err != nil {
-			return err
-		}
-	}
+	judgedErr := writeJudged(cmd, sums, statuses, reasons, chk, asJSON)
 	if err := errors.Join(recErrs...); err != nil {
 		return err
 	}
-	return worst(verdictErrs)
-}
-
-// writeComparison prints the runs' summaries as the Markdown table, or as a
-// JSON array.
-func writeComparison(out io.Writer, sums []scoring.Summary, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sums)
-	}
-	return report.WriteSummaryTable(out, sums)
+	return judgedErr
 }
 
 // showCompareProgress draws the progress bar of the runs' answered emails

@@ -16,6 +16,9 @@ import (
 
 	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -72,6 +75,14 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	if fs.Changed(outagesFlag) {
 		if df.Outages, err = selectOutages(df, fs, f, outages); err != nil {
 			return nil, checks{}, err
+		}
+	}
+	if len(f.faults.settings) > 0 {
+		if len(df.Outages) == 0 {
+			return nil, checks{}, usagef("--fault sets the outage's parameters, and %s plays no outage", d.path)
+		}
+		for i := range df.Outages {
+			df.Outages[i].Settings = f.faults.settings
 		}
 	}
 	if fs.Changed(policiesFlag) {
@@ -135,6 +146,9 @@ func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 		df.Models.Primary.BaseURL, df.Models.Backup.BaseURL = f.baseURL, f.baseURL
 		df.Models.Primary.APIKeyEnv, df.Models.Backup.APIKeyEnv = "", ""
 	}
+	if fs.Changed("stream") {
+		w.Stream = f.faults.stream
+	}
 	if fs.Changed("outage-from") || fs.Changed("outage-to") {
 		for i := range df.Outages {
 			if fs.Changed("outage-from") {
@@ -163,13 +177,13 @@ func selectOutages(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags, names [
 		if found || n == workload.OutageNone {
 			continue
 		}
-		if !slices.Contains(drillfile.FaultKinds, n) {
+		if !slices.Contains(inject.Kinds(), n) {
 			var have []string
 			for _, o := range df.Scenarios() {
 				have = append(have, o.Name)
 			}
 			return nil, usagef("%s has no outage %q (it has: %s) and %q is no fault kind (valid: %s)",
-				df.Path, n, strings.Join(have, ", "), n, strings.Join(drillfile.FaultKinds, ", "))
+				df.Path, n, strings.Join(have, ", "), n, strings.Join(inject.Kinds(), ", "))
 		}
 		d := workload.DefaultConfig()
 		from, to := d.OutageFrom, d.OutageTo
@@ -257,6 +271,9 @@ func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, 
 	case event.StatusInterrupted:
 		return vs, errInterrupted
 	case event.StatusAborted:
+		if abortReason == "" {
+			return vs, fmt.Errorf("%w: the run's time ceiling (%.0f s) cancelled emails in flight or never sent", errAborted, sum.CeilingS)
+		}
 		return vs, fmt.Errorf("%w by %s", errAborted, abortReason)
 	}
 	if failed := scoring.Failed(vs); len(failed) > 0 {
@@ -274,6 +291,65 @@ func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, 
 		fmt.Fprintln(stderr, "drill: warning:", msg)
 	}
 	return vs, nil
+}
+
+// finishJudged writes a run's summary, status and judged hypotheses as
+// the journal's last line and closes it. A nil writer (not recording) is
+// fine.
+func finishJudged(w *journal.Writer, sum scoring.Summary, status string, c checks) error {
+	if w == nil {
+		return nil
+	}
+	figs, err := scoring.FiguresOf(sum)
+	if err != nil {
+		return err
+	}
+	if err := w.FinishJudged(sum, status, scoring.Judge(figs, c.hypotheses)); err != nil {
+		return fmt.Errorf("recording the journal: %w", err)
+	}
+	return nil
+}
+
+// writeJudged judges finished runs and prints them: a JSON array of
+// summaries with their hypotheses, or each run's PASS/FAIL table and then
+// the comparison table. It returns the error of the most serious exit code
+// across the runs (see worst). reasons are the abort conditions that
+// tripped, "" for none.
+func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses, reasons []string, c checks, asJSON bool) error {
+	results := make([]judged, len(sums))
+	errs := make([]error, len(sums))
+	for i := range sums {
+		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], reasons[i], c)
+		results[i], errs[i] = judged{sums[i], vs}, err
+	}
+	out := cmd.OutOrStdout()
+	if asJSON {
+		if err := encodeJSON(out, results); err != nil {
+			return err
+		}
+		return worst(errs)
+	}
+	for _, s := range results {
+		if len(s.Hypotheses) > 0 {
+			fmt.Fprintf(out, "%s / %s\n", s.Outage, s.Policy)
+			if err := printVerdicts(out, s.Hypotheses); err != nil {
+				return err
+			}
+		}
+	}
+	if err := report.WriteSummaryTable(out, sums); err != nil {
+		return err
+	}
+	return worst(errs)
+}
+
+// noLiveAborts refuses abort conditions where nothing follows the run live
+// (a virtual-clock run plays in a child process).
+func noLiveAborts(c checks) error {
+	if len(c.abort) > 0 {
+		return usagef("abort conditions are checked live against the running drill, which --clock virtual does not allow: use --clock real")
+	}
+	return nil
 }
 
 // worst picks the error with the exit code that matters most across runs:

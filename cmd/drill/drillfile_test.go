@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -36,7 +37,8 @@ hypotheses:
 func TestRunFileFailingHypothesis(t *testing.T) {
 	path := writeDrill(t, smallDrill)
 	synctest.Test(t, func(t *testing.T) {
-		stdout, stderr, code := execute(t.Context(), "run", "-f", path, "--json", "--expect", "answered == 6")
+		rec := filepath.Join(filepath.Dir(path), "run.jsonl")
+		stdout, stderr, code := execute(t.Context(), "run", "-f", path, "--json", "--expect", "answered == 6", "--record", rec)
 		if code != 1 {
 			t.Fatalf("exit %d, want 1: %s", code, stderr)
 		}
@@ -60,6 +62,13 @@ func TestRunFileFailingHypothesis(t *testing.T) {
 		}
 		if got.Emails != 6 || got.Policy != "fallback" || !strings.Contains(stdout, `"expr": "served.error == 0"`) {
 			t.Errorf("summary %+v", got.Summary)
+		}
+		j, err := journal.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Summary == nil || len(j.Summary.Hypotheses) != 3 || j.Summary.Hypotheses[1] != want[1] {
+			t.Errorf("the journal's summary line does not hold the judged hypotheses: %+v", j.Summary)
 		}
 	})
 }
@@ -115,7 +124,10 @@ func TestDrillFileUsageErrorsExitTwo(t *testing.T) {
 		{"missing file", []string{"run", "-f", "/nonexistent/drill.yaml"}, []string{"no such file"}},
 		{"unknown outage", []string{"run", "-f", writeDrill(t, smallDrill), "--outage", "nope"}, []string{`has no outage "nope" (it has: busy)`}},
 		{"flag out of range", []string{"run", "-f", writeDrill(t, smallDrill), "--emails", "500"}, []string{"emails must be between 1 and 120"}},
-		{"not playable yet", []string{"validate", "../../examples/rate-limit-storm.yaml"}, []string{"outage rate-limit", "not supported by this build"}},
+		{"not playable yet", []string{"validate", writeDrill(t, "models:\n  primary: {base_url: \"http://127.0.0.1:1/v1\"}\n")}, []string{"a different endpoint or key per rung", "not supported by this build"}},
+		{"bad fault param", []string{"run", "-f", writeDrill(t, "outages: [{kind: busy, from: 1s, to: 2s, params: {status: 418}}]\n")}, []string{":1:", "params.status"}},
+		{"bad --fault over a file", []string{"run", "-f", writeDrill(t, smallDrill), "--fault", "retry_afer=1s"}, []string{`unknown key "retry_afer" for busy (valid: status,`}},
+		{"--fault without an outage", []string{"run", "-f", writeDrill(t, "workload: {emails: 2}\n"), "--fault", "status=502"}, []string{"plays no outage"}},
 		{"init twice", []string{"init", typo}, []string{"already exists"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -176,4 +188,29 @@ hypotheses: [served.error == 0]
 			}
 		}
 	})
+}
+
+// TestVirtualClockJudges: --clock virtual judges hypotheses like a real
+// run (a failed one exits 1 with its value) and refuses abort conditions,
+// which need the live run.
+func TestVirtualClockJudges(t *testing.T) {
+	path := writeDrill(t, smallDrill)
+	stdout, stderr, code := execute(t.Context(), "compare", "-f", path, "--clock", "virtual", "--json")
+	if code != 1 || !strings.Contains(stderr, "served.backup == 0 (measured 4)") {
+		t.Fatalf("exit %d, want 1 naming the failed hypothesis: %s", code, stderr)
+	}
+	var runs []struct {
+		Hypotheses []scoring.Verdict `json:"hypotheses"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &runs); err != nil || len(runs) != 1 || len(runs[0].Hypotheses) != 2 {
+		t.Errorf("runs %+v (%v)", runs, err)
+	}
+	if _, stderr, code := execute(t.Context(), "run", "-f", path, "--clock", "virtual", "--no-tui"); code != 1 ||
+		!strings.Contains(stderr, "served.backup == 0 (measured 4)") {
+		t.Errorf("run --clock virtual: exit %d: %s", code, stderr)
+	}
+	aborting := writeDrill(t, smallDrill+"abort: [served.error > 3]\n")
+	if _, stderr, code := execute(t.Context(), "run", "-f", aborting, "--clock", "virtual"); code != 2 || !strings.Contains(stderr, "--clock real") {
+		t.Errorf("abort conditions under --clock virtual: exit %d: %s", code, stderr)
+	}
 }

@@ -126,7 +126,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 		}
 		go func() {
 			status := run.Wait()
-			recorded <- finishRecording(rec, summarize(run), status)
+			recorded <- finishJudged(rec, summarize(run), status, opts.checks)
 		}()
 	}
 	if opts.tui {
