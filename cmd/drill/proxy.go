@@ -18,6 +18,7 @@ import (
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/price"
 	"github.com/drill-dev/drill/proxy"
 	"github.com/drill-dev/drill/proxy/dashboard"
 	"github.com/drill-dev/drill/scoring"
@@ -34,6 +35,7 @@ type proxyFlags struct {
 	outageFrom, outageTo      time.Duration
 	fromJournal, journalModel string
 	outageModels              []string
+	prices                    []string
 	record                    string
 	noTUI                     bool
 	seed                      int64
@@ -52,6 +54,7 @@ type proxyConfig struct {
 	OutageFromJournal string         `json:"outage_from_journal,omitempty"`
 	Model             string         `json:"model,omitempty"`
 	OutageModels      []string       `json:"outage_models,omitempty"`
+	Prices            price.Table    `json:"prices,omitempty"`
 	Seed              int64          `json:"seed,omitempty"`
 	LatencyScale      float64        `json:"latency_scale,omitempty"`
 	MaxConns          int            `json:"max_conns"`
@@ -100,6 +103,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.StringSliceVar(&f.outageModels, "outage-model", nil, "apply the outage only to requests for these models (comma-separated or repeated; default: every request)")
 	fs.StringVar(&f.fromJournal, "outage-from-journal", "", "replay the fault pattern a journal recorded as the outage timeline")
 	fs.StringVar(&f.journalModel, "model", "", "with --outage-from-journal: the rung or model whose attempts to replay (default: the journal's target)")
+	fs.StringArrayVar(&f.prices, "price", nil, "price of a model as MODEL=IN/OUT per million input and output tokens (repeat for more models): requests show their cost")
 	fs.StringVar(&f.record, "record", "", "record every request as a journal (JSON Lines) in this file")
 	fs.BoolVar(&f.noTUI, "no-tui", false, "log one line per request instead of showing the dashboard (the default when stdout is not a terminal)")
 	fs.Int64Var(&f.seed, "seed", fakemodel.DefaultSeed, "the built-in fake model's latency seed")
@@ -165,9 +169,13 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 			return usagef("--outage-model: empty model name")
 		}
 	}
-	opts := proxy.Options{Windows: ws, MaxBody: f.maxBody, Models: f.outageModels}
+	prices, err := price.ParseAll(f.prices)
+	if err != nil {
+		return usageError{fmt.Errorf("--price: %w", err)}
+	}
+	opts := proxy.Options{Windows: ws, MaxBody: f.maxBody, Models: f.outageModels, Prices: prices}
 	cfg := proxyConfig{Listen: f.listen, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody,
-		OutageFromJournal: f.fromJournal, Model: f.journalModel, OutageModels: f.outageModels}
+		OutageFromJournal: f.fromJournal, Model: f.journalModel, OutageModels: f.outageModels, Prices: prices}
 	var secrets []string
 	if f.upstream == "" {
 		u, _ := url.Parse(fakeUpstream)

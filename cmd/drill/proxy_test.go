@@ -40,6 +40,7 @@ func TestProxyBadInputExitsTwo(t *testing.T) {
 		{"journal and outage", []string{"proxy", "--outage-from-journal", notJournal, "--outage", "busy"}, []string{"do not go together"}},
 		{"bad listen", []string{"proxy", "--listen", "nowhere:xx"}, []string{"--listen"}},
 		{"bad max-conns", []string{"proxy", "--max-conns", "0"}, []string{"--max-conns"}},
+		{"bad price", []string{"proxy", "--price", "gpt-5.4-mini=cheap"}, []string{"--price", "MODEL=IN/OUT"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, code := execute(t.Context(), tc.args...)
