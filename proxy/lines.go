@@ -210,7 +210,7 @@ func (t *Tally) ModelLines() []string {
 		}
 		l += fmt.Sprintf(", %d faulted, tokens %d in / %d out", m.Faults, m.In, m.Out)
 		if m.Cost > 0 {
-			l += fmt.Sprintf(", cost %.4f", m.Cost)
+			l += fmt.Sprintf(", cost %.6f", m.Cost)
 		}
 		lines = append(lines, l)
 	}
