@@ -128,7 +128,7 @@ func New(opts Options) (*Proxy, error) {
 	p.injector = inject.New(next, opts.Start, func(req *http.Request, kind string) {
 		e := event.Event{Kind: event.Fault, Rung: Rung, Fault: kind}
 		if c := callOf(req.Context()); c != nil {
-			e.Model, e.Attempt, e.Proxy = c.model, c.retry, &event.ProxyCall{ID: c.id, Method: c.method, Path: c.path, Stream: c.stream}
+			e.Model, e.Attempt, e.Proxy = c.model, c.retry, c.proxyCall()
 		}
 		p.log.Append(e)
 	})
