@@ -60,8 +60,16 @@ func start(t *testing.T, opts Options) started {
 	return started{p: p, url: "http://" + ln.Addr().String() + "/v1"}
 }
 
-// stop ends the proxy (as Ctrl-C would) and returns its whole log.
+// stop waits (up to 5 s) for every request to finish, as the client sees
+// its answer a moment before the proxy logs the attempt's end, then ends
+// the proxy (as Ctrl-C would) and returns its whole log.
 func (s started) stop() []event.Event {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		evs := s.p.Log().Events()
+		if len(kinds(evs, event.AttemptStart)) == len(kinds(evs, event.AttemptEnd)) {
+			break
+		}
+	}
 	s.p.Close("test over")
 	return s.p.Log().Events()
 }
@@ -174,7 +182,8 @@ func TestCloseEndsAHang(t *testing.T) {
 	for len(kinds(s.p.Log().Events(), event.Fault)) == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	evs := s.stop()
+	s.p.Close("test over")
+	evs := s.p.Log().Events()
 	<-errc
 	ends := kinds(evs, event.AttemptEnd)
 	if len(ends) != 1 || ends[0].Outcome != event.Canceled {
