@@ -41,7 +41,7 @@ func TestMarcus(t *testing.T) {
 	if !strings.Contains(m.Body, "URGENT") || !strings.Contains(strings.ToLower(m.Body), "sleeping pad") {
 		t.Errorf("email 35 is not Marcus: %q", m.Body)
 	}
-	want := Answer{"return", "DR-131422", "Cloudrest Sleeping Pad", "normal"}
+	want := Answer{Intent: "return", OrderNumber: "DR-131422", Product: "Cloudrest Sleeping Pad", Urgency: "normal"}
 	if m.Truth != want {
 		t.Errorf("Marcus truth = %+v, want %+v", m.Truth, want)
 	}
@@ -77,6 +77,23 @@ func TestRules(t *testing.T) {
 	for _, s := range []string{"URGENT", "deadline", "safety", "low", "normal", "high"} {
 		if !strings.Contains(r, s) {
 			t.Errorf("rules do not mention %q", s)
+		}
+	}
+}
+
+// TestValidOrderNumberForm checks answer validation wants the whole
+// DR-123456 form, not just its prefix.
+func TestValidOrderNumberForm(t *testing.T) {
+	base := Answer{Intent: Intents[0], Urgency: Urgencies[0]}
+	for _, c := range []struct {
+		order string
+		ok    bool
+	}{{"DR-123456", true}, {"dr 123-456", true}, {"#123456", true}, {"", true},
+		{"DR-banana", false}, {"DR-12345", false}, {"DR-1234567", false}, {"banana", false}} {
+		a := base
+		a.OrderNumber = c.order
+		if err := a.Valid(); (err == nil) != c.ok {
+			t.Errorf("order number %q: Valid() = %v, want ok %v", c.order, err, c.ok)
 		}
 	}
 }

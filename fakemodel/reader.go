@@ -4,11 +4,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode"
 
-	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/answer"
 )
 
 // A reader is one profile's way of triaging an email: plain rules over the
@@ -21,13 +19,22 @@ type reader struct {
 	urgency      func(t *emailText, intent string) string
 
 	// memo remembers answers by message text (the reading is a pure
-	// function of the text), up to memoMax entries.
-	memo  sync.Map
-	memoN atomic.Int64
+	// function of the text), bounded in bytes.
+	memo *lru[answer.Answer]
 }
 
-// memoMax bounds each reader's memo of answers.
-const memoMax = 4096
+// MemoMaxBytes bounds each profile's memo of answers, by its own accounting
+// (text, answer and a fixed overhead per entry); the least recently used
+// answers go first.
+const MemoMaxBytes = 4 << 20
+
+// memoMaxText is the longest message the memo keeps: longer emails are
+// read afresh each time (reading is linear in the text).
+const memoMaxText = 64 << 10
+
+func answerBytes(a answer.Answer) int {
+	return len(a.Intent) + len(a.OrderNumber) + len(a.Product) + len(a.Urgency) + 64
+}
 
 // emailText is an email split into subject and body, with lower-case copies.
 type emailText struct {
@@ -103,7 +110,7 @@ var catalogue = map[string][]string{
 var nanoDoesNotKnow = map[string]bool{"thermals": true, "th2": true, "tr3": true, "bearproof": true, "storm shell": true}
 
 func newReader(known func(alias string) bool) *reader {
-	r := &reader{aliasOf: map[string]string{}}
+	r := &reader{aliasOf: map[string]string{}, memo: newLRU(MemoMaxBytes, memoMaxText, answerBytes)}
 	var all []string
 	for p, as := range catalogue {
 		for _, a := range as {
@@ -142,21 +149,19 @@ var (
 )
 
 // Triage reads one email (a user message's text) and answers the four fields.
-func (r *reader) Triage(msg string) emails.Answer {
-	if a, ok := r.memo.Load(msg); ok {
-		return a.(emails.Answer)
+func (r *reader) Triage(msg string) answer.Answer {
+	if a, ok := r.memo.Get(msg); ok {
+		return a
 	}
 	a := r.read(msg)
-	if r.memoN.Add(1) <= memoMax {
-		r.memo.Store(msg, a)
-	}
+	r.memo.Put(msg, a)
 	return a
 }
 
 // read triages msg without the memo.
-func (r *reader) read(msg string) emails.Answer {
+func (r *reader) read(msg string) answer.Answer {
 	t := parseEmail(msg)
-	a := emails.Answer{
+	a := answer.Answer{
 		Intent:      r.intent(t),
 		OrderNumber: orderNumber(t),
 		Product:     r.product(t),

@@ -3,6 +3,10 @@ package fakemodel
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -32,14 +36,61 @@ type ChatRequest struct {
 	Stream       bool
 	IncludeUsage bool
 	Format       ResponseFormat
+	// N is the number of choices asked for (1 when not given).
+	N int
+	// MaxTokens is max_completion_tokens (or the older max_tokens, the
+	// smaller when both are given); 0 means no limit.
+	MaxTokens int
 }
 
 var roles = map[string]bool{"system": true, "developer": true, "user": true, "assistant": true, "tool": true, "function": true}
 
-// DecodeRequest decodes and validates a chat-completion request body. It never
-// panics; every problem is an *APIError with status 400 in OpenAI's style
-// (model, messages and each message's role and content are checked;
-// unknown fields are ignored, as OpenAI-compatible servers commonly do).
+// knownParams are the chat-completion parameters OpenAI accepts. Any other
+// top-level key is rejected, as OpenAI does ("Unrecognized request argument
+// supplied").
+var knownParams = []string{
+	"audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs",
+	"max_completion_tokens", "max_tokens", "messages", "metadata", "modalities", "model", "n",
+	"parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key", "reasoning_effort",
+	"response_format", "safety_identifier", "seed", "service_tier", "stop", "store", "stream",
+	"stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user",
+	"verbosity", "web_search_options",
+}
+
+// unsupportedParams are OpenAI parameters the fake model cannot honour: a
+// request that sets them gets a 400 naming the parameter rather than an
+// answer that silently ignores them.
+var unsupportedParams = []string{
+	"tools", "tool_choice", "functions", "function_call", "parallel_tool_calls",
+	"audio", "prediction", "web_search_options", "logprobs", "top_logprobs",
+}
+
+// numberRange is a numeric parameter's allowed range and whether it must be
+// a whole number.
+type numberRange struct {
+	min, max float64
+	integer  bool
+}
+
+var numberParams = map[string]numberRange{
+	"temperature":           {0, 2, false},
+	"top_p":                 {0, 1, false},
+	"presence_penalty":      {-2, 2, false},
+	"frequency_penalty":     {-2, 2, false},
+	"n":                     {1, 128, true},
+	"max_completion_tokens": {1, math.MaxInt32, true},
+	"max_tokens":            {1, math.MaxInt32, true},
+	"seed":                  {math.MinInt64, math.MaxInt64, true},
+}
+
+// DecodeRequest decodes and validates a chat-completion request body as
+// OpenAI does. It never panics; every problem is an *APIError with status 400
+// in OpenAI's shape: unknown parameters, missing or mistyped model and
+// messages, numbers out of range (temperature 0–2, top_p 0–1, penalties −2–2,
+// n 1–128, token limits ≥ 1), stream_options without stream, json_object
+// without the word "json" in the messages, a strict json_schema that lacks
+// additionalProperties: false or does not require every property, and the
+// parameters the fake model does not support (tools and the like).
 func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -49,7 +100,17 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 	if dec.More() {
 		return nil, badRequest("", "", "We could not parse the JSON body of your request: unexpected data after the JSON object.")
 	}
-	req := &ChatRequest{Format: ResponseFormat{Type: "text"}}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(knownParams, k) {
+			return nil, badRequest("", "", "Unrecognized request argument supplied: %s", k)
+		}
+	}
+	req := &ChatRequest{Format: ResponseFormat{Type: "text"}, N: 1}
 
 	m, ok := raw["model"]
 	if !ok || isNull(m) {
@@ -97,12 +158,82 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 		req.Messages = append(req.Messages, msg)
 	}
 
+	for _, k := range unsupportedParams {
+		if v, ok := raw[k]; ok && !isNull(v) && !(k == "logprobs" && bytes.Equal(bytes.TrimSpace(v), []byte("false"))) {
+			return nil, badRequest(k, "unsupported_parameter", "Unsupported parameter: '%s' is not supported by drill's fake model, which only answers with message content.", k)
+		}
+	}
+	if v, ok := raw["modalities"]; ok && !isNull(v) {
+		var mods []string
+		if err := json.Unmarshal(v, &mods); err != nil {
+			return nil, badRequest("modalities", "invalid_type", "Invalid type for 'modalities': expected an array of strings.")
+		}
+		for _, m := range mods {
+			if m != "text" {
+				return nil, badRequest("modalities", "unsupported_parameter", "Unsupported value: 'modalities' may only hold \"text\" with drill's fake model, got %q.", m)
+			}
+		}
+	}
+	nums := map[string]float64{}
+	for _, k := range keys {
+		r, ok := numberParams[k]
+		if !ok || isNull(raw[k]) {
+			continue
+		}
+		if e := checkNumber(k, raw[k], r); e != nil {
+			return nil, e
+		}
+		var f float64
+		json.Unmarshal(raw[k], &f)
+		nums[k] = f
+	}
+	if n, ok := nums["n"]; ok {
+		req.N = int(n)
+	}
+	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
+		if v, ok := nums[k]; ok && (req.MaxTokens == 0 || int(v) < req.MaxTokens) {
+			req.MaxTokens = int(v)
+		}
+	}
+	for _, k := range []string{"user", "prompt_cache_key", "safety_identifier", "service_tier", "reasoning_effort", "verbosity"} {
+		if v, ok := raw[k]; ok && !isNull(v) {
+			var s string
+			if err := json.Unmarshal(v, &s); err != nil {
+				return nil, badRequest(k, "invalid_type", "Invalid type for '%s': expected a string, but got %s instead.", k, jsonKind(v))
+			}
+		}
+	}
+	for _, k := range []string{"metadata", "logit_bias"} {
+		if v, ok := raw[k]; ok && !isNull(v) {
+			var o map[string]any
+			if err := json.Unmarshal(v, &o); err != nil {
+				return nil, badRequest(k, "invalid_type", "Invalid type for '%s': expected an object, but got %s instead.", k, jsonKind(v))
+			}
+		}
+	}
+	if v, ok := raw["store"]; ok && !isNull(v) {
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			return nil, badRequest("store", "invalid_type", "Invalid type for 'store': expected a boolean, but got %s instead.", jsonKind(v))
+		}
+	}
+	if v, ok := raw["stop"]; ok && !isNull(v) {
+		var s string
+		var ss []string
+		if json.Unmarshal(v, &s) != nil && (json.Unmarshal(v, &ss) != nil || len(ss) > 4) {
+			return nil, badRequest("stop", "invalid_type", "Invalid type for 'stop': expected a string or an array of at most 4 strings.")
+		}
+	}
+
 	if s, ok := raw["stream"]; ok && !isNull(s) {
 		if err := json.Unmarshal(s, &req.Stream); err != nil {
-			return nil, badRequest("stream", "invalid_type", "Invalid type for 'stream': expected a boolean.")
+			return nil, badRequest("stream", "invalid_type", "Invalid type for 'stream': expected a boolean, but got %s instead.", jsonKind(s))
 		}
 	}
 	if so, ok := raw["stream_options"]; ok && !isNull(so) {
+		if !req.Stream {
+			return nil, badRequest("stream_options", "invalid_value", "The 'stream_options' parameter is only allowed when 'stream' is enabled.")
+		}
 		var opts struct {
 			IncludeUsage bool `json:"include_usage"`
 		}
@@ -112,39 +243,195 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 		req.IncludeUsage = opts.IncludeUsage
 	}
 	if rf, ok := raw["response_format"]; ok && !isNull(rf) {
-		var f struct {
-			Type       string `json:"type"`
-			JSONSchema *struct {
-				Name   string         `json:"name"`
-				Strict bool           `json:"strict"`
-				Schema map[string]any `json:"schema"`
-			} `json:"json_schema"`
-		}
-		if err := json.Unmarshal(rf, &f); err != nil {
-			return nil, badRequest("response_format", "invalid_type", "Invalid type for 'response_format': expected an object.")
-		}
-		switch f.Type {
-		case "text", "json_object":
-			req.Format.Type = f.Type
-		case "json_schema":
-			if f.JSONSchema == nil || f.JSONSchema.Name == "" {
-				return nil, badRequest("response_format.json_schema", "missing_required_parameter", "Missing required parameter: 'response_format.json_schema.name'.")
-			}
-			req.Format = ResponseFormat{Type: f.Type, Name: f.JSONSchema.Name, Strict: f.JSONSchema.Strict, Schema: f.JSONSchema.Schema}
-		default:
-			return nil, badRequest("response_format.type", "invalid_value", "Invalid value for 'response_format.type': expected one of text, json_object, json_schema.")
+		if e := decodeFormat(rf, req); e != nil {
+			return nil, e
 		}
 	}
 	return req, nil
 }
 
-func pi(i int, suffix string) string {
-	return "messages[" + itoa(i) + "]" + suffix
+func decodeFormat(rf json.RawMessage, req *ChatRequest) *APIError {
+	var f struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name   string         `json:"name"`
+			Strict bool           `json:"strict"`
+			Schema map[string]any `json:"schema"`
+		} `json:"json_schema"`
+	}
+	if err := json.Unmarshal(rf, &f); err != nil {
+		return badRequest("response_format", "invalid_type", "Invalid type for 'response_format': expected an object.")
+	}
+	switch f.Type {
+	case "text":
+		req.Format.Type = f.Type
+	case "json_object":
+		mentioned := false
+		for _, m := range req.Messages {
+			if strings.Contains(strings.ToLower(m.Content), "json") {
+				mentioned = true
+				break
+			}
+		}
+		if !mentioned {
+			return badRequest("messages", "", "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.")
+		}
+		req.Format.Type = f.Type
+	case "json_schema":
+		if f.JSONSchema == nil || f.JSONSchema.Name == "" {
+			return badRequest("response_format.json_schema", "missing_required_parameter", "Missing required parameter: 'response_format.json_schema.name'.")
+		}
+		js := f.JSONSchema
+		if js.Strict {
+			if js.Schema == nil {
+				return badRequest("response_format", "", "Invalid schema for response_format '%s': a strict schema must be given.", js.Name)
+			}
+			if msg := checkStrict(js.Schema, nil); msg != "" {
+				return badRequest("response_format", "", "Invalid schema for response_format '%s': %s", js.Name, msg)
+			}
+		}
+		req.Format = ResponseFormat{Type: f.Type, Name: js.Name, Strict: js.Strict, Schema: js.Schema}
+	default:
+		return badRequest("response_format.type", "invalid_value", "Invalid value for 'response_format.type': expected one of text, json_object, json_schema.")
+	}
+	return nil
 }
 
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
+// checkStrict checks a schema against the rules of OpenAI's structured
+// outputs in strict mode — every object sets additionalProperties to false
+// and lists every property in required — and returns what is wrong, or "".
+func checkStrict(s map[string]any, path []string) string {
+	ctx := "In context=(" + quoteJoin(path) + "), "
+	isObject := s["type"] == "object"
+	if ts, ok := s["type"].([]any); ok {
+		for _, t := range ts {
+			isObject = isObject || t == "object"
+		}
+	}
+	props, hasProps := s["properties"].(map[string]any)
+	if isObject || hasProps {
+		if ap, ok := s["additionalProperties"]; !ok || ap != false {
+			return ctx + "'additionalProperties' is required to be supplied and to be false."
+		}
+		req, _ := s["required"].([]any)
+		names := make([]string, 0, len(props))
+		for k := range props {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if !slices.Contains(req, any(k)) {
+				return ctx + fmt.Sprintf("'required' is required to be supplied and to be an array including every key in properties. Missing '%s'.", k)
+			}
+		}
+		for _, k := range names {
+			if sub, ok := props[k].(map[string]any); ok {
+				if msg := checkStrict(sub, append(append([]string{}, path...), "properties", k)); msg != "" {
+					return msg
+				}
+			}
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		if msg := checkStrict(items, append(append([]string{}, path...), "items")); msg != "" {
+			return msg
+		}
+	}
+	for _, key := range []string{"anyOf", "allOf"} {
+		if subs, ok := s[key].([]any); ok {
+			for i, sub := range subs {
+				if m, ok := sub.(map[string]any); ok {
+					if msg := checkStrict(m, append(append([]string{}, path...), key, fmt.Sprint(i))); msg != "" {
+						return msg
+					}
+				}
+			}
+		}
+	}
+	for _, key := range []string{"$defs", "definitions"} {
+		if defs, ok := s[key].(map[string]any); ok {
+			names := make([]string, 0, len(defs))
+			for k := range defs {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			for _, k := range names {
+				if m, ok := defs[k].(map[string]any); ok {
+					if msg := checkStrict(m, append(append([]string{}, path...), key, k)); msg != "" {
+						return msg
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func quoteJoin(path []string) string {
+	q := make([]string, len(path))
+	for i, p := range path {
+		q[i] = "'" + p + "'"
+	}
+	s := strings.Join(q, ", ")
+	if len(path) == 1 {
+		s += ","
+	}
+	return s
+}
+
+// checkNumber checks a numeric parameter's type and range, with OpenAI's
+// messages and codes.
+func checkNumber(k string, v json.RawMessage, r numberRange) *APIError {
+	var f float64
+	if err := json.Unmarshal(v, &f); err != nil {
+		want := "a number"
+		if r.integer {
+			want = "an integer"
+		}
+		return badRequest(k, "invalid_type", "Invalid type for '%s': expected %s, but got %s instead.", k, want, jsonKind(v))
+	}
+	kind := "decimal"
+	if r.integer {
+		kind = "integer"
+		if f != math.Trunc(f) {
+			return badRequest(k, "invalid_type", "Invalid type for '%s': expected an integer, but got a decimal number instead.", k)
+		}
+	}
+	got := strings.TrimSpace(string(v))
+	switch {
+	case f < r.min:
+		return badRequest(k, kind+"_below_min_value", "Invalid '%s': %s below minimum value. Expected a value >= %s, but got %s instead.", k, kind, fmtNum(r.min), got)
+	case f > r.max:
+		return badRequest(k, kind+"_above_max_value", "Invalid '%s': %s above maximum value. Expected a value <= %s, but got %s instead.", k, kind, fmtNum(r.max), got)
+	}
+	return nil
+}
+
+func fmtNum(f float64) string { return fmt.Sprint(f) }
+
+// jsonKind names the JSON type of v, as OpenAI's messages do.
+func jsonKind(v json.RawMessage) string {
+	t := bytes.TrimSpace(v)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func pi(i int, suffix string) string {
+	return fmt.Sprintf("messages[%d]%s", i, suffix)
 }
 
 func isNull(b json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }

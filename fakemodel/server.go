@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
-	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/answer"
 )
 
 // DefaultSeed is the latency seed drill uses when none is given. With it,
@@ -35,15 +38,21 @@ type Options struct {
 	// NoLatency turns every wait off: answers come at once.
 	NoLatency bool
 	// RequireKey, if set, is the key requests must present as
-	// "Authorization: Bearer <key>"; others get 401.
+	// "Authorization: Bearer <key>"; others get 401 (GET /health excepted).
 	RequireKey string
+	// Log, if set, receives one line per request (see Server.ServeHTTP):
+	// time, request id, method, path, model, stream, status, tokens and
+	// duration. It never holds a key or message text.
+	Log io.Writer
 }
 
 // Server is the fake model. It is an http.Handler; it is safe for
-// concurrent use and keeps no state between requests.
+// concurrent use and keeps no state between requests beyond a bounded memo
+// of answers (an answer is a pure function of the text).
 type Server struct {
 	opts  Options
 	scale float64 // 0 = no latency
+	logMu sync.Mutex
 }
 
 // New returns a server with opts.
@@ -72,10 +81,32 @@ func (s *Server) Latency(model string, body []byte, retry int) time.Duration {
 }
 
 // ServeHTTP serves the OpenAI-compatible API: POST /v1/chat/completions,
-// GET /v1/models and GET /v1/models/{id}. The "/v1" prefix is optional.
+// GET /v1/models and GET /v1/models/{id}, plus GET /health. The "/v1" prefix
+// is optional. Every response carries an x-request-id header.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil {
 		defer r.Body.Close()
+	}
+	info := &requestInfo{id: newRequestID(), start: time.Now()}
+	w.Header().Set("X-Request-Id", info.id)
+	if s.opts.Log != nil {
+		lw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		defer func() { s.logRequest(r, lw.status, info) }()
+		w = lw
+	}
+	path := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1"), "/")
+	if r.URL.Path == "/health" || r.URL.Path == "/healthz" {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, &APIError{Status: http.StatusMethodNotAllowed, Type: "invalid_request_error",
+				Message: fmt.Sprintf("Invalid method for URL (%s %s). Use GET.", r.Method, r.URL.Path)})
+			return
+		}
+		writeJSON(w, struct {
+			Status string   `json:"status"`
+			Models []string `json:"models"`
+		}{"ok", Models()})
+		return
 	}
 	if s.opts.RequireKey != "" && !s.authorized(r) {
 		e := &APIError{Status: http.StatusUnauthorized, Type: "invalid_request_error", Code: strp("invalid_api_key"),
@@ -86,7 +117,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	path := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1"), "/")
 	switch {
 	case path == "/chat/completions":
 		if r.Method != http.MethodPost {
@@ -95,7 +125,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				Message: fmt.Sprintf("Invalid method for URL (%s %s). Use POST.", r.Method, r.URL.Path)})
 			return
 		}
-		s.chat(w, r)
+		s.chat(w, r, info)
 	case path == "/models" || strings.HasPrefix(path, "/models/"):
 		if r.Method != http.MethodGet {
 			w.Header().Set("Allow", http.MethodGet)
@@ -153,17 +183,30 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Write(append(b, '\n'))
 }
 
-// Usage is the token count of one answer, estimated at about four characters
-// a token.
+// Usage is the token count of one answer (see countTokens: o200k_base,
+// exact for ordinary text).
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
 }
 
-func tokens(s string) int { return (len(s) + 3) / 4 }
+// isJSONContentType reports whether a Content-Type header names JSON. A
+// request without the header is read as JSON too.
+func isJSONContentType(ct string) bool {
+	if strings.TrimSpace(ct) == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
+}
 
-func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo) {
+	if ct := r.Header.Get("Content-Type"); !isJSONContentType(ct) {
+		writeError(w, &APIError{Status: http.StatusUnsupportedMediaType, Type: "invalid_request_error", Code: strp("unsupported_content_type"),
+			Message: fmt.Sprintf("Unsupported content type: '%s'. This API method only accepts 'application/json' requests, but you specified the header 'Content-Type: %s'. Please try again with a supported content type.", ct, ct)})
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -182,6 +225,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, apiErr)
 		return
 	}
+	info.model, info.stream = req.Model, req.Stream
 	p, ok := profiles[req.Model]
 	if !ok {
 		writeError(w, modelNotFound(req.Model))
@@ -190,19 +234,20 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	retry, _ := strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
 	wait := s.Latency(req.Model, body, retry)
 
-	// The email is the last user message; system messages hold the rules.
-	email := ""
-	usage := Usage{}
+	usage := Usage{PromptTokens: 3} // every reply is primed with 3 tokens
 	for _, m := range req.Messages {
-		usage.PromptTokens += 4 + tokens(m.Content)
-		if m.Role == "user" {
-			email = m.Content
+		usage.PromptTokens += 3 + countTokens(m.Content)
+	}
+	full := respond(p.Reader, req)
+	content, finish := full, "stop"
+	if req.MaxTokens > 0 {
+		if cut, was := truncateTokens(full, req.MaxTokens); was {
+			content, finish = cut, "length"
 		}
 	}
-	answer := p.Reader.Triage(email)
-	content := render(answer, req.Format)
-	usage.CompletionTokens = tokens(content)
+	usage.CompletionTokens = req.N * countTokens(content)
 	usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
+	info.usage = usage
 	id := fmt.Sprintf("chatcmpl-drill%016x", callRand(s.opts.Seed, req.Model, body, retry).Uint64())
 
 	ctx := r.Context()
@@ -211,10 +256,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	now := time.Now().Unix()
 	if !req.Stream {
+		choices := make([]choice, req.N)
+		for i := range choices {
+			choices[i] = choice{Index: i, Message: &message{Role: "assistant", Content: content}, FinishReason: finish}
+		}
 		writeJSON(w, completion{
 			ID: id, Object: "chat.completion", Created: now, Model: req.Model,
-			Choices: []choice{{Index: 0, Message: &message{Role: "assistant", Content: content}, FinishReason: "stop"}},
-			Usage:   &usage, SystemFingerprint: "fp_drill",
+			Choices: choices, Usage: &usage, SystemFingerprint: "fp_drill",
 		})
 		return
 	}
@@ -234,12 +282,21 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		}
 		return ctx.Err() == nil
 	}
-	chunk := func(d *delta, finish *string) completion {
-		return completion{ID: id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
-			Choices: []choice{{Index: 0, Delta: d, FinishReason: finish}}}
+	// With include_usage, every chunk carries "usage": null and one last
+	// chunk with no choices carries the usage; without it, no chunk has a
+	// usage field, as with OpenAI.
+	var nullUsage any
+	if req.IncludeUsage {
+		nullUsage = json.RawMessage("null")
 	}
-	if !send(chunk(&delta{Role: "assistant", Content: strp("")}, nil)) {
-		return
+	chunk := func(i int, d *delta, finish *string) completion {
+		return completion{ID: id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
+			Choices: []choice{{Index: i, Delta: d, FinishReason: finish}}, Usage: nullUsage}
+	}
+	for i := range req.N {
+		if !send(chunk(i, &delta{Role: "assistant", Content: strp("")}, nil)) {
+			return
+		}
 	}
 	perToken := time.Duration(0)
 	if s.scale > 0 && p.Latency.TokensPerSecond > 0 {
@@ -247,28 +304,45 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	const chunkTokens = 3
 	for rest := content; rest != ""; {
-		n := min(len(rest), chunkTokens*4)
+		n := pieceLen(rest, chunkTokens*4)
 		piece := rest[:n]
 		rest = rest[n:]
 		if !sleep(ctx, perToken*time.Duration(math.Ceil(float64(n)/4))) {
 			return
 		}
-		if !send(chunk(&delta{Content: &piece}, nil)) {
+		for i := range req.N {
+			if !send(chunk(i, &delta{Content: &piece}, nil)) {
+				return
+			}
+		}
+	}
+	for i := range req.N {
+		if !send(chunk(i, &delta{}, &finish)) {
 			return
 		}
 	}
-	stop := "stop"
-	if !send(chunk(&delta{}, &stop)) {
-		return
-	}
-	if !send(completion{ID: id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
-		Choices: []choice{}, Usage: &usage}) {
-		return
+	if req.IncludeUsage {
+		if !send(completion{ID: id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
+			Choices: []choice{}, Usage: &usage}) {
+			return
+		}
 	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
 	if flusher != nil {
 		flusher.Flush()
 	}
+}
+
+// pieceLen returns how many bytes of s the next stream chunk carries: about
+// n, never splitting a UTF-8 character.
+func pieceLen(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	for n < len(s) && !utf8.RuneStart(s[n]) {
+		n++
+	}
+	return n
 }
 
 type completion struct {
@@ -277,7 +351,7 @@ type completion struct {
 	Created           int64    `json:"created"`
 	Model             string   `json:"model"`
 	Choices           []choice `json:"choices"`
-	Usage             *Usage   `json:"usage,omitempty"`
+	Usage             any      `json:"usage,omitempty"` // *Usage, JSON null, or nil (no field)
 	SystemFingerprint string   `json:"system_fingerprint"`
 }
 
@@ -304,28 +378,40 @@ type delta struct {
 // object with the schema's properties (the four triage fields filled in,
 // any other property given its type's zero value); otherwise the four-field
 // JSON object, which is also what the triage prompt asks for in plain text.
-func render(a emails.Answer, f ResponseFormat) string {
+func render(a answer.Answer, f ResponseFormat) string {
 	if f.Type == "json_schema" && f.Schema != nil {
 		if props, ok := f.Schema["properties"].(map[string]any); ok && len(props) > 0 {
-			out := make(map[string]any, len(props))
-			for k, v := range props {
+			return renderSchema(f.Schema, func(k string) (string, bool) {
 				if isAnswerField(k) {
-					out[k] = a.Field(k)
-					continue
+					return a.Field(k), true
 				}
-				t, _ := v.(map[string]any)
-				out[k] = zeroOf(t)
-			}
-			b, _ := json.Marshal(out)
-			return string(b)
+				return "", false
+			})
 		}
 	}
 	b, _ := json.Marshal(a)
 	return string(b)
 }
 
+// renderSchema writes an object with the schema's properties: value(k)
+// where it has one, any other property its type's zero value.
+func renderSchema(schema map[string]any, value func(k string) (string, bool)) string {
+	props, _ := schema["properties"].(map[string]any)
+	out := make(map[string]any, len(props))
+	for k, v := range props {
+		if s, ok := value(k); ok {
+			out[k] = s
+			continue
+		}
+		t, _ := v.(map[string]any)
+		out[k] = zeroOf(t)
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
 func isAnswerField(k string) bool {
-	for _, f := range emails.Fields {
+	for _, f := range answer.Fields {
 		if f == k {
 			return true
 		}

@@ -152,7 +152,7 @@ func (w *Writer) writeEvents(evs []event.Event) {
 		if w.err != nil {
 			return
 		}
-		b, err := json.Marshal(e)
+		b, err := json.Marshal(redactEvent(e, w.secrets))
 		if err != nil {
 			w.err = fmt.Errorf("journal: encoding event %d for %s: %w", e.Seq, w.name, err)
 			return

@@ -125,13 +125,13 @@ func New(opts Options) (*Proxy, error) {
 		p.closeIdle = t.CloseIdleConnections
 		next = t
 	}
-	p.injector = inject.New(next, opts.Start, func(req *http.Request, kind string) {
-		e := event.Event{Kind: event.Fault, Rung: Rung, Fault: kind}
+	p.injector = inject.New(next, opts.Start, inject.Options{Target: Rung, OnFault: func(req *http.Request, a inject.Applied) {
+		e := event.Event{Kind: event.Fault, Rung: Rung, Fault: a.Kind, FaultParams: a.Params}
 		if c := callOf(req.Context()); c != nil {
 			e.Model, e.Attempt, e.Proxy = c.model, c.retry, c.proxyCall()
 		}
 		p.log.Append(e)
-	})
+	}})
 	for _, m := range opts.Models {
 		if p.models == nil {
 			p.models = map[string]bool{}

@@ -12,6 +12,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,8 +29,9 @@ import (
 
 // started is a proxy served on a loopback port, stopped by the test's cleanup.
 type started struct {
-	p   *Proxy
-	url string // the clients' base URL: http://ADDR/v1
+	p        *Proxy
+	url      string // the clients' base URL: http://ADDR/v1
+	shutdown func() // stops the server gracefully, once
 }
 
 // start serves a proxy with opts on a loopback port until the test ends.
@@ -51,25 +53,23 @@ func start(t *testing.T, opts Options) started {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, ln, p, Limits{ShutdownGrace: 100 * time.Millisecond}) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return started{p: p, url: "http://" + ln.Addr().String() + "/v1"}
+	var once sync.Once
+	shutdown := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		})
+	}
+	t.Cleanup(shutdown)
+	return started{p: p, url: "http://" + ln.Addr().String() + "/v1", shutdown: shutdown}
 }
 
-// stop waits (up to 5 s) for every request to finish, as the client sees
-// its answer a moment before the proxy logs the attempt's end, then ends
-// the proxy (as Ctrl-C would) and returns its whole log.
+// stop ends the proxy (as Ctrl-C would): the server lets requests in
+// flight finish first. It returns the whole log.
 func (s started) stop() []event.Event {
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
-		evs := s.p.Log().Events()
-		if len(kinds(evs, event.AttemptStart)) == len(kinds(evs, event.AttemptEnd)) {
-			break
-		}
-	}
+	s.shutdown() // the server lets requests in flight finish first
 	s.p.Close("test over")
 	return s.p.Log().Events()
 }
@@ -86,8 +86,9 @@ func kinds(evs []event.Event, k event.Kind) []event.Event {
 
 func triageParams() openai.ChatCompletionNewParams {
 	return openai.ChatCompletionNewParams{
-		Model:    fakemodel.ModelMini,
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("My order DR-123456 has not arrived.")},
+		Model: fakemodel.ModelMini,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("Triage this support email."),
+			openai.UserMessage("From: a@example.com\nSubject: Late order\n\nMy order DR-123456 has not arrived.")},
 	}
 }
 

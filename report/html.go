@@ -35,8 +35,8 @@ code { font-size: 0.95em; }
 
 <h2>All runs</h2>
 {{template "table" .Runs_}}
-<p class="note">Served counts cover every email; all 4 right counts emails never answered as wrong, with a Wilson 95% interval.
-Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage,
+<p class="note">Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95% interval.
+Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)),
 primary back after from its end.</p>
 
 <h2>Paired comparisons</h2>

@@ -9,13 +9,14 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/drill-dev/drill/answer"
 	"github.com/drill-dev/drill/emails"
 )
 
 // Result is one email's outcome when a model triages it.
 type Result struct {
 	Email  emails.Email
-	Answer emails.Answer // the parsed answer; zero when Err is set
+	Answer answer.Answer // the parsed answer; zero when Err is set
 	// Err is set when the call failed or the answer was invalid (it then
 	// wraps ErrInvalid); the email then counts as wrong on every field.
 	Err error

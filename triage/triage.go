@@ -14,6 +14,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/drill-dev/drill/answer"
 	"github.com/drill-dev/drill/emails"
 )
 
@@ -28,11 +29,11 @@ func SystemPrompt() string {
 	b.WriteString("Answer with a JSON object with exactly four string fields: intent, order_number, product, urgency.\n\n")
 	b.WriteString(emails.Rules())
 	b.WriteString("\nAllowed intents: ")
-	b.WriteString(strings.Join(emails.Intents, ", "))
+	b.WriteString(strings.Join(answer.Intents, ", "))
 	b.WriteString("\nCatalogue products: ")
-	b.WriteString(strings.Join(emails.Products, "; "))
+	b.WriteString(strings.Join(answer.Products, "; "))
 	b.WriteString("\nAllowed urgencies: ")
-	b.WriteString(strings.Join(emails.Urgencies, ", "))
+	b.WriteString(strings.Join(answer.Urgencies, ", "))
 	b.WriteString("\n")
 	return b.String()
 }
@@ -44,14 +45,14 @@ func UserPrompt(e emails.Email) string { return e.Text() }
 // Schema returns the strict JSON schema of an answer, with the closed sets as
 // enums (product may also be "").
 func Schema() map[string]any {
-	products := append([]string{""}, emails.Products...)
+	products := append([]string{""}, answer.Products...)
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"intent":       map[string]any{"type": "string", "enum": emails.Intents},
+			"intent":       map[string]any{"type": "string", "enum": answer.Intents},
 			"order_number": map[string]any{"type": "string", "description": "DR-123456, or empty"},
 			"product":      map[string]any{"type": "string", "enum": products},
-			"urgency":      map[string]any{"type": "string", "enum": emails.Urgencies},
+			"urgency":      map[string]any{"type": "string", "enum": answer.Urgencies},
 		},
 		"required":             []string{"intent", "order_number", "product", "urgency"},
 		"additionalProperties": false,
@@ -89,27 +90,27 @@ var ErrInvalid = errors.New("invalid triage answer")
 // order number that is empty or DR-123456 in any usual spelling. It returns
 // the answer normalised. Any other content is an error wrapping ErrInvalid, so
 // the answer counts as wrong on every field.
-func Parse(content string) (emails.Answer, error) {
+func Parse(content string) (answer.Answer, error) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(strings.NewReader(content))
 	if err := dec.Decode(&raw); err != nil {
-		return emails.Answer{}, fmt.Errorf("%w: not a JSON object: %v", ErrInvalid, err)
+		return answer.Answer{}, fmt.Errorf("%w: not a JSON object: %v", ErrInvalid, err)
 	}
 	if raw == nil {
-		return emails.Answer{}, fmt.Errorf("%w: null", ErrInvalid)
+		return answer.Answer{}, fmt.Errorf("%w: null", ErrInvalid)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return emails.Answer{}, fmt.Errorf("%w: trailing data after the JSON object", ErrInvalid)
+		return answer.Answer{}, fmt.Errorf("%w: trailing data after the JSON object", ErrInvalid)
 	}
-	var a emails.Answer
-	for _, f := range emails.Fields {
+	var a answer.Answer
+	for _, f := range answer.Fields {
 		v, ok := raw[f]
 		if !ok {
-			return emails.Answer{}, fmt.Errorf("%w: missing field %q", ErrInvalid, f)
+			return answer.Answer{}, fmt.Errorf("%w: missing field %q", ErrInvalid, f)
 		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return emails.Answer{}, fmt.Errorf("%w: field %q is not a string", ErrInvalid, f)
+			return answer.Answer{}, fmt.Errorf("%w: field %q is not a string", ErrInvalid, f)
 		}
 		switch f {
 		case "intent":
@@ -124,17 +125,17 @@ func Parse(content string) (emails.Answer, error) {
 	}
 	for k := range raw {
 		if !isField(k) {
-			return emails.Answer{}, fmt.Errorf("%w: unexpected field %q", ErrInvalid, k)
+			return answer.Answer{}, fmt.Errorf("%w: unexpected field %q", ErrInvalid, k)
 		}
 	}
 	if err := a.Valid(); err != nil {
-		return emails.Answer{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return answer.Answer{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	return emails.Normalize(a), nil
+	return answer.Normalize(a), nil
 }
 
 func isField(k string) bool {
-	for _, f := range emails.Fields {
+	for _, f := range answer.Fields {
 		if f == k {
 			return true
 		}

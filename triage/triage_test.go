@@ -6,33 +6,34 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drill-dev/drill/answer"
 	"github.com/drill-dev/drill/emails"
 )
 
 func TestParse(t *testing.T) {
-	good := emails.Answer{Intent: "return", OrderNumber: "DR-131422", Product: "Cloudrest Sleeping Pad", Urgency: "normal"}
+	good := answer.Answer{Intent: "return", OrderNumber: "DR-131422", Product: "Cloudrest Sleeping Pad", Urgency: "normal"}
 	for _, c := range []struct {
 		name, in string
-		want     emails.Answer
+		want     answer.Answer
 		ok       bool
 	}{
 		{"exact", `{"intent":"return","order_number":"DR-131422","product":"Cloudrest Sleeping Pad","urgency":"normal"}`, good, true},
 		{"normalised", ` {"intent":"Return","order_number":"dr 131-422","product":"cloudrest sleeping pad","urgency":"NORMAL"} `, good, true},
-		{"empty order and product", `{"intent":"cancel","order_number":"","product":"","urgency":"normal"}`, emails.Answer{Intent: "cancel", Urgency: "normal"}, true},
-		{"not JSON", `intent: return`, emails.Answer{}, false},
-		{"fenced", "```json\n{\"intent\":\"return\"}\n```", emails.Answer{}, false},
-		{"missing field", `{"intent":"return","order_number":"DR-131422","product":"Cloudrest Sleeping Pad"}`, emails.Answer{}, false},
-		{"extra field", `{"intent":"return","order_number":"","product":"","urgency":"normal","why":"x"}`, emails.Answer{}, false},
-		{"null field", `{"intent":"return","order_number":null,"product":"","urgency":"normal"}`, emails.Answer{}, false},
-		{"number field", `{"intent":"return","order_number":131422,"product":"","urgency":"normal"}`, emails.Answer{}, false},
-		{"unknown intent", `{"intent":"chat","order_number":"","product":"","urgency":"normal"}`, emails.Answer{}, false},
-		{"unknown product", `{"intent":"return","order_number":"","product":"Hammock","urgency":"normal"}`, emails.Answer{}, false},
-		{"unknown urgency", `{"intent":"return","order_number":"","product":"","urgency":"critical"}`, emails.Answer{}, false},
-		{"bad order number", `{"intent":"return","order_number":"12345","product":"","urgency":"normal"}`, emails.Answer{}, false},
-		{"trailing data", `{"intent":"cancel","order_number":"","product":"","urgency":"normal"} {}`, emails.Answer{}, false},
-		{"null", `null`, emails.Answer{}, false},
-		{"array", `[]`, emails.Answer{}, false},
-		{"empty", ``, emails.Answer{}, false},
+		{"empty order and product", `{"intent":"cancel","order_number":"","product":"","urgency":"normal"}`, answer.Answer{Intent: "cancel", Urgency: "normal"}, true},
+		{"not JSON", `intent: return`, answer.Answer{}, false},
+		{"fenced", "```json\n{\"intent\":\"return\"}\n```", answer.Answer{}, false},
+		{"missing field", `{"intent":"return","order_number":"DR-131422","product":"Cloudrest Sleeping Pad"}`, answer.Answer{}, false},
+		{"extra field", `{"intent":"return","order_number":"","product":"","urgency":"normal","why":"x"}`, answer.Answer{}, false},
+		{"null field", `{"intent":"return","order_number":null,"product":"","urgency":"normal"}`, answer.Answer{}, false},
+		{"number field", `{"intent":"return","order_number":131422,"product":"","urgency":"normal"}`, answer.Answer{}, false},
+		{"unknown intent", `{"intent":"chat","order_number":"","product":"","urgency":"normal"}`, answer.Answer{}, false},
+		{"unknown product", `{"intent":"return","order_number":"","product":"Hammock","urgency":"normal"}`, answer.Answer{}, false},
+		{"unknown urgency", `{"intent":"return","order_number":"","product":"","urgency":"critical"}`, answer.Answer{}, false},
+		{"bad order number", `{"intent":"return","order_number":"12345","product":"","urgency":"normal"}`, answer.Answer{}, false},
+		{"trailing data", `{"intent":"cancel","order_number":"","product":"","urgency":"normal"} {}`, answer.Answer{}, false},
+		{"null", `null`, answer.Answer{}, false},
+		{"array", `[]`, answer.Answer{}, false},
+		{"empty", ``, answer.Answer{}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Parse(c.in)
@@ -77,7 +78,7 @@ func TestParamsShape(t *testing.T) {
 		t.Fatalf("request %s", b)
 	}
 	sys := req.Messages[0].Content
-	for _, s := range append([]string{emails.Rules(), "Allowed intents", "Catalogue products"}, emails.Products...) {
+	for _, s := range append([]string{emails.Rules(), "Allowed intents", "Catalogue products"}, answer.Products...) {
 		if !strings.Contains(sys, s) {
 			t.Errorf("system prompt lacks %q", s[:min(len(s), 40)])
 		}
@@ -90,7 +91,7 @@ func TestParamsShape(t *testing.T) {
 		t.Errorf("response_format %+v", rf)
 	}
 	props, _ := rf.JSONSchema.Schema["properties"].(map[string]any)
-	for _, f := range emails.Fields {
+	for _, f := range answer.Fields {
 		if _, ok := props[f]; !ok {
 			t.Errorf("schema lacks %s", f)
 		}

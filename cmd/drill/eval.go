@@ -12,16 +12,16 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/eval"
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
-	"github.com/drill-dev/drill/triage"
 )
 
 func newEvalCmd() *cobra.Command {
@@ -33,26 +33,36 @@ func newEvalCmd() *cobra.Command {
 		showMisses   bool
 		seed         int64
 		latencyScale float64
+		emailsFile   string
+		clock        clockValue
 	)
 	cmd := &cobra.Command{
 		Use:   "eval",
-		Short: "Measure answer quality: the 120 emails, no outage, through one or more models",
+		Short: "Measure answer quality: the 120 emails (or your own), no outage, through one or more models",
 		Long: `eval sends the 120 support emails, with no outage, to a model through the
 openai-go SDK and prints the quality table: all four fields right with a Wilson
 95 % interval, each field's accuracy and the misses by field. A malformed
 answer counts as wrong on every field and is listed.
+
+With --emails-file it sends your own emails instead: JSON Lines or CSV with
+id, from, subject, body and an optional truth (intent, order_number, product,
+urgency). Emails without a truth are answered but reported as unscored.
 
 By default it uses the built-in fake model, started in-process on a free
 loopback port. With --base-url it calls that OpenAI-compatible endpoint, with
 the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 		Example: `  drill eval
   drill eval --model all --json
+  drill eval --emails-file my-emails.jsonl --model all --misses
   OPENAI_API_KEY=... drill eval --base-url https://api.openai.com/v1 --model gpt-5.4-mini`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg := evalConfig{
-				Models: models, BaseURL: baseURL, Concurrency: concurrency, JSON: asJSON, Misses: showMisses,
+				Models: models, BaseURL: baseURL, Concurrency: concurrency, JSON: asJSON, Misses: showMisses, EmailsFile: emailsFile,
 				Fake: fakemodel.Options{Seed: seed, LatencyScale: latencyScale, NoLatency: latencyScale == 0},
+			}
+			if clock.virtual() {
+				return evalVirtual(cmd, cfg)
 			}
 			return runEval(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg)
 		},
@@ -62,9 +72,11 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 	f.StringVar(&baseURL, "base-url", "", "OpenAI-compatible endpoint (default: the built-in fake model on a free loopback port)")
 	f.IntVar(&concurrency, "concurrency", 16, "calls in flight at once")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array, one object per model")
-	f.BoolVar(&showMisses, "misses", false, "list every email answered wrong")
+	f.BoolVar(&showMisses, "misses", false, `list every email answered wrong (with --json: a "misses" list per model)`)
+	f.StringVar(&emailsFile, "emails-file", "", "evaluate your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
 	f.Int64Var(&seed, "seed", fakemodel.DefaultSeed, "latency seed of the built-in fake model")
 	f.Float64Var(&latencyScale, "latency-scale", 1, "built-in fake model: multiply its latencies (0 = answer at once)")
+	registerClock(f, &clock)
 	return cmd
 }
 
@@ -75,14 +87,11 @@ type evalConfig struct {
 	Concurrency int
 	JSON        bool
 	Misses      bool
+	EmailsFile  string
 	Fake        fakemodel.Options
-}
-
-// evalOutcome is one model's evaluation.
-type evalOutcome struct {
-	Result  scoring.QualityResult
-	Misses  []scoring.Miss
-	Invalid []triage.Result
+	// InProcess serves the built-in fake model through its in-process
+	// transport instead of a loopback port (--clock virtual: no sockets).
+	InProcess bool
 }
 
 func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) error {
@@ -101,8 +110,12 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 	}
 
 	var opts []option.RequestOption
-	source := cfg.BaseURL
-	if cfg.BaseURL == "" {
+	source := journal.RedactURL(cfg.BaseURL) // the table is a log: no password or key
+	if cfg.BaseURL == "" && cfg.InProcess {
+		opts = append(opts, option.WithBaseURL("http://fake-model.drill.invalid/v1/"), option.WithAPIKey("drill-built-in"),
+			option.WithHTTPClient(&http.Client{Transport: fakemodel.New(cfg.Fake).Transport()}))
+		source = fmt.Sprintf("the built-in fake model (seed %d, virtual clock)", cfg.Fake.Seed)
+	} else if cfg.BaseURL == "" {
 		url, stop, err := startFakeModel(cfg.Fake)
 		if err != nil {
 			return err
@@ -111,60 +124,38 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 		opts = append(opts, option.WithBaseURL(url), option.WithAPIKey("drill-built-in"))
 		source = fmt.Sprintf("the built-in fake model (seed %d)", cfg.Fake.Seed)
 	} else {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(os.Getenv("OPENAI_API_KEY")))
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))))
 	}
 	client := openai.NewClient(opts...)
 
 	all := emails.All()
-	var outcomes []evalOutcome
-	for _, m := range models {
-		results, err := triage.Evaluate(ctx, client, m, all, cfg.Concurrency)
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return err
+	if cfg.EmailsFile != "" {
+		if all, err = emails.Load(cfg.EmailsFile); err != nil {
+			return usageError{err}
 		}
-		o := evalOutcome{}
-		q := scoring.Quality{Model: m}
-		failed := 0
-		var firstErr error
-		for _, r := range results {
-			q.Add(r.Email.ID, r.Answer, r.Email.Truth, r.Err != nil)
-			if r.Err != nil {
-				o.Invalid = append(o.Invalid, r)
-				if !triage.IsInvalid(r.Err) {
-					failed++
-					if firstErr == nil {
-						firstErr = r.Err
-					}
-				}
-			}
+		source += ", from " + cfg.EmailsFile
+	}
+	outcomes, err := eval.Run(ctx, client, models, all, cfg.Concurrency)
+	if err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
 		}
-		if failed == len(results) && failed > 0 {
-			return fmt.Errorf("model %s: every call failed; first error: %w", m, firstErr)
-		}
-		o.Result, o.Misses = q.Result(), q.Misses()
-		outcomes = append(outcomes, o)
+		return err
 	}
 
-	for _, o := range outcomes {
-		for _, r := range o.Invalid {
-			if cfg.JSON {
+	if cfg.JSON {
+		res := make([]eval.Report, len(outcomes))
+		for i, o := range outcomes {
+			for _, r := range o.Failed {
 				fmt.Fprintf(stderr, "drill eval: %s: email %d counted wrong on every field: %s\n", o.Result.Model, r.Email.ID, oneLine(r.Err))
 			}
-		}
-	}
-	if cfg.JSON {
-		res := make([]scoring.QualityResult, len(outcomes))
-		for i, o := range outcomes {
-			res[i] = o.Result
+			res[i] = o.Report(cfg.Misses)
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	return writeEvalTable(stdout, outcomes, source, cfg.Misses)
+	return writeEvalTable(stdout, outcomes, len(all), source, cfg.Misses)
 }
 
 // evalModels expands "all" and, for the built-in fake model, checks names.
@@ -205,12 +196,16 @@ func startFakeModel(opts fakemodel.Options) (string, func(), error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("starting the built-in fake model: %w", err)
 	}
-	srv := &http.Server{Handler: fakemodel.New(opts), ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	return "http://" + ln.Addr().String() + "/v1/", func() { srv.Close() }, nil
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fakemodel.New(opts).Serve(ctx, ln, fakemodel.DefaultLimits)
+	}()
+	return "http://" + ln.Addr().String() + "/v1/", func() { cancel(); <-done }, nil
 }
 
-func writeEvalTable(w io.Writer, outcomes []evalOutcome, source string, showMisses bool) error {
+func writeEvalTable(w io.Writer, outcomes []eval.Outcome, n int, source string, showMisses bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Answered by\tAll 4 right\t%s\n", strings.Join(scoring.FieldNames[:], "\t"))
 	for _, o := range outcomes {
@@ -235,17 +230,16 @@ func writeEvalTable(w io.Writer, outcomes []evalOutcome, source string, showMiss
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	n := 0
-	if len(outcomes) > 0 {
-		n = outcomes[0].Result.Emails
-	}
 	fmt.Fprintf(w, "\n%d emails, no outage, answered by %s; all 4 right with a Wilson 95%% interval.\n", n, source)
+	if len(outcomes) > 0 && outcomes[0].Unscored > 0 {
+		fmt.Fprintf(w, "%d of them came without a truth: answered, unscored (the figures cover the other %d).\n", outcomes[0].Unscored, n-outcomes[0].Unscored)
+	}
 	for _, o := range outcomes {
-		if len(o.Invalid) == 0 {
+		if len(o.Failed) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\nInvalid answers from %s (counted wrong on every field):\n", o.Result.Model)
-		for _, r := range o.Invalid {
+		for _, r := range o.Failed {
 			fmt.Fprintf(w, "  email %3d: %s\n", r.Email.ID, oneLine(r.Err))
 		}
 	}

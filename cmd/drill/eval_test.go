@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -116,7 +117,7 @@ func (readCloser) Close() error { return nil }
 
 func TestFakeModelCmdFlags(t *testing.T) {
 	cmd := newFakeModelCmd()
-	for _, f := range []string{"listen", "seed", "require-key", "latency-scale"} {
+	for _, f := range []string{"listen", "seed", "require-key", "latency-scale", "log", "read-timeout", "idle-timeout", "max-conns"} {
 		if cmd.Flags().Lookup(f) == nil {
 			t.Errorf("fake-model has no --%s", f)
 		}
@@ -134,7 +135,9 @@ func TestServeFakeModel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var log bytes.Buffer
 	done := make(chan error, 1)
-	go func() { done <- serveFakeModel(ctx, ln, fakemodel.Options{NoLatency: true, RequireKey: "k"}, &log) }()
+	go func() {
+		done <- serveFakeModel(ctx, ln, fakemodel.Options{NoLatency: true, RequireKey: "k", Log: &log}, fakemodel.DefaultLimits, &log)
+	}()
 	req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/v1/models", nil)
 	req.Header.Set("Authorization", "Bearer k")
 	resp, err := http.DefaultClient.Do(req)
@@ -149,7 +152,61 @@ func TestServeFakeModel(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("serve: %v", err)
 	}
-	if lines := strings.Count(log.String(), "\n"); lines != 1 || !strings.Contains(log.String(), ln.Addr().String()) {
-		t.Errorf("start log %q", log.String())
+	if lines := strings.Count(log.String(), "\n"); lines != 2 || !strings.Contains(log.String(), ln.Addr().String()) ||
+		!strings.Contains(log.String(), "GET /v1/models status=200") {
+		t.Errorf("log %q: want the start line and one line for the request", log.String())
+	}
+}
+
+func TestEvalEmailsFile(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/mine.jsonl"
+	text := `{"id": 501, "from": "a@example.com", "subject": "Pad", "body": "I'd like to return the Cloudrest sleeping pad from order DR-131422, it is too thin.", "truth": {"intent": "return", "order_number": "DR-131422", "product": "Cloudrest Sleeping Pad", "urgency": "high"}}
+{"id": 502, "from": "b@example.com", "subject": "Thanks", "body": "The Blaze stove is great, thank you!"}
+`
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	cfg := evalConfig{Models: []string{fakemodel.ModelMini}, Concurrency: 2, JSON: true, Misses: true, EmailsFile: file,
+		Fake: fakemodel.Options{NoLatency: true}}
+	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+		t.Fatal(err)
+	}
+	var res []struct {
+		Emails   int `json:"emails"`
+		Unscored int `json:"unscored"`
+		Misses   []struct {
+			Email int      `json:"email"`
+			Wrong []string `json:"wrong"`
+		} `json:"misses"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	// The truth says high (it is not), so mini misses on urgency: the miss
+	// is kept in the JSON with --misses.
+	if len(res) != 1 || res[0].Emails != 1 || res[0].Unscored != 1 || len(res[0].Misses) != 1 ||
+		res[0].Misses[0].Email != 501 || len(res[0].Misses[0].Wrong) != 1 || res[0].Misses[0].Wrong[0] != "urgency" {
+		t.Errorf("got %s", out.String())
+	}
+
+	// Without --misses the JSON has no misses key.
+	out.Reset()
+	cfg.Misses = false
+	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "misses\"") {
+		t.Errorf("misses printed without --misses: %s", out.String())
+	}
+
+	// A bad file: exit 2, naming file, line and field.
+	bad := dir + "/bad.jsonl"
+	os.WriteFile(bad, []byte(`{"id": 1, "from": "a", "subject": "s", "body": "b", "truth": {"intent": "chat", "order_number": "", "product": "", "urgency": "low"}}`), 0o644)
+	cfg.EmailsFile = bad
+	err := runEval(context.Background(), &out, &errw, cfg)
+	if exitCode(err) != 2 || !strings.Contains(err.Error(), bad+":1") || !strings.Contains(err.Error(), "truth.intent") || !strings.Contains(err.Error(), "order_status") {
+		t.Errorf("bad file: %v (exit %d)", err, exitCode(err))
 	}
 }

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,22 +18,35 @@ func newFakeModelCmd() *cobra.Command {
 		seed         int64
 		requireKey   string
 		latencyScale float64
+		logRequests  bool
+		limits       = fakemodel.DefaultLimits
 	)
 	cmd := &cobra.Command{
 		Use:   "fake-model",
 		Short: "Serve the built-in OpenAI-compatible fake model",
 		Long: `fake-model serves drill's built-in fake model over HTTP, for any
 OpenAI-compatible client: POST /v1/chat/completions (streamed or not) and
-GET /v1/models, with the profiles ` + strings.Join(fakemodel.Models(), " and ") + `.
-It runs until interrupted.`,
+GET /v1/models, with the profiles ` + strings.Join(fakemodel.Models(), " and ") + `,
+and GET /health. It runs until interrupted.
+
+It bounds what a client can cost: request bodies up to 4 MiB, a read
+timeout for the whole request, an idle timeout for keep-alive connections
+and a cap on open connections.`,
 		Example: `  drill fake-model --listen 127.0.0.1:8089
+  drill fake-model --log --require-key sk-test --latency-scale 0
   OPENAI_BASE_URL=http://127.0.0.1:8089/v1 OPENAI_API_KEY=x your-client`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if latencyScale < 0 {
 				return usagef("--latency-scale must not be negative, got %g", latencyScale)
 			}
+			if limits.ReadTimeout <= 0 || limits.IdleTimeout <= 0 || limits.MaxConns < 1 {
+				return usagef("--read-timeout and --idle-timeout must be positive and --max-conns at least 1")
+			}
 			opts := fakemodel.Options{Seed: seed, LatencyScale: latencyScale, NoLatency: latencyScale == 0, RequireKey: requireKey}
+			if logRequests {
+				opts.Log = cmd.ErrOrStderr()
+			}
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
 				return usagef("--listen %s: %v", listen, err)
@@ -45,7 +55,7 @@ It runs until interrupted.`,
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			return serveFakeModel(ctx, ln, opts, cmd.ErrOrStderr())
+			return serveFakeModel(ctx, ln, opts, limits, cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -53,30 +63,21 @@ It runs until interrupted.`,
 	f.Int64Var(&seed, "seed", fakemodel.DefaultSeed, "latency seed")
 	f.StringVar(&requireKey, "require-key", "", "answer 401 unless requests carry this key as a Bearer token")
 	f.Float64Var(&latencyScale, "latency-scale", 1, "multiply every latency (0 = answer at once)")
+	f.BoolVar(&logRequests, "log", false, "log one line per request on stderr (time, request id, method, path, model, status, tokens, duration)")
+	f.DurationVar(&limits.ReadTimeout, "read-timeout", limits.ReadTimeout, "time a client has to send a whole request, body included")
+	f.DurationVar(&limits.IdleTimeout, "idle-timeout", limits.IdleTimeout, "time a keep-alive connection may wait for its next request")
+	f.IntVar(&limits.MaxConns, "max-conns", limits.MaxConns, "most connections open at once; more wait until one closes")
 	return cmd
 }
 
-// serveFakeModel serves on ln until ctx ends, then shuts down gracefully.
-func serveFakeModel(ctx context.Context, ln net.Listener, opts fakemodel.Options, log io.Writer) error {
-	srv := &http.Server{Handler: fakemodel.New(opts), ReadHeaderTimeout: 10 * time.Second}
+// serveFakeModel serves on ln with limits until ctx ends, then shuts down
+// gracefully.
+func serveFakeModel(ctx context.Context, ln net.Listener, opts fakemodel.Options, limits fakemodel.Limits, log io.Writer) error {
 	key := "no key required"
 	if opts.RequireKey != "" {
 		key = "key required"
 	}
 	fmt.Fprintf(log, "drill fake-model: serving %s on http://%s/v1 (seed %d, latency scale %g, %s)\n",
 		strings.Join(fakemodel.Models(), ", "), ln.Addr(), opts.Seed, opts.LatencyScale, key)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err := srv.Shutdown(sctx)
-		if e := <-errc; !errors.Is(e, http.ErrServerClosed) && err == nil {
-			err = e
-		}
-		return err
-	}
+	return fakemodel.New(opts).Serve(ctx, ln, limits)
 }

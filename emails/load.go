@@ -1,0 +1,410 @@
+package emails
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/drill-dev/drill/answer"
+)
+
+// MaxFileEmails is the most emails Load accepts from one file.
+const MaxFileEmails = 1_000_000
+
+// MaxEmailBytes is the longest line (JSONL) or record (CSV) Load accepts:
+// the fake model's request limit.
+const MaxEmailBytes = 4 << 20
+
+// LoadError is a problem in a team's email file: the file, the 1-based line
+// and the field (empty when the whole line is at fault). Commands report it
+// as bad input (exit 2).
+type LoadError struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+// Error reads "FILE:LINE: field F: MSG".
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		fmt.Fprintf(&b, "field %q: ", e.Field)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Load reads a team's own emails from path: JSON Lines (one object a line
+// with "id", "from", "subject", "body" and an optional "truth" holding the
+// four answer fields) or CSV with a header row naming the same columns
+// (id, from, subject, body and optionally intent, order_number, product,
+// urgency). Files ending in .csv are CSV; .jsonl, .ndjson and .json are JSON
+// Lines; any other name is sniffed (a first non-blank byte '{' means JSON
+// Lines).
+//
+// IDs are positive integers, unique in the file. An email without a truth is
+// loaded with Unscored set. Truth values must be in the closed sets (the
+// order number in any usual spelling of DR-123456, or empty) and are
+// returned normalised. Emails keep the file's order. Every problem is a
+// *LoadError naming the file, line and field; a file with no emails is an
+// error too.
+func Load(path string) ([]Email, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &LoadError{File: path, Msg: errMsg(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &LoadError{File: path, Msg: "not a regular file"}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &LoadError{File: path, Msg: errMsg(err)}
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	csvFormat := false
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		csvFormat = true
+	case ".jsonl", ".ndjson", ".json":
+	default:
+		csvFormat = !startsWithBrace(br)
+	}
+	if csvFormat {
+		return ReadCSV(path, br)
+	}
+	return ReadJSONL(path, br)
+}
+
+func errMsg(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// startsWithBrace reports whether the first non-blank byte is '{'.
+func startsWithBrace(br *bufio.Reader) bool {
+	for n := 1; n <= 4096; n++ {
+		b, _ := br.Peek(n)
+		if len(b) < n {
+			return false
+		}
+		switch c := b[n-1]; c {
+		case ' ', '\t', '\r', '\n', 0xEF, 0xBB, 0xBF: // blanks and a UTF-8 byte-order mark
+			continue
+		default:
+			return c == '{'
+		}
+	}
+	return false
+}
+
+// fileTruth is the truth as written in a JSONL file; every key is required
+// when truth is given.
+type fileTruth struct {
+	Intent      *string `json:"intent"`
+	OrderNumber *string `json:"order_number"`
+	Product     *string `json:"product"`
+	Urgency     *string `json:"urgency"`
+}
+
+// ReadJSONL reads emails in JSON Lines from r; name is the file name used in
+// errors. Blank lines are skipped. See Load for the format.
+func ReadJSONL(name string, r io.Reader) ([]Email, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	ld := newLoader(name)
+	for line := 1; ; line++ {
+		raw, err := readLine(br)
+		if err == errLineTooLong {
+			return nil, &LoadError{File: name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes", MaxEmailBytes)}
+		}
+		if err != nil && err != io.EOF {
+			return nil, &LoadError{File: name, Line: line, Msg: err.Error()}
+		}
+		if line == 1 {
+			raw = bytes.TrimPrefix(raw, []byte("\xEF\xBB\xBF"))
+		}
+		if t := bytes.TrimSpace(raw); len(t) > 0 {
+			if e := ld.jsonLine(line, t); e != nil {
+				return nil, e
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	return ld.done()
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line without its newline, at most MaxEmailBytes long.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		if len(out) > MaxEmailBytes+1 {
+			return nil, errLineTooLong
+		}
+		switch err {
+		case nil:
+			return bytes.TrimSuffix(out, []byte("\n")), nil
+		case bufio.ErrBufferFull:
+			continue
+		default:
+			return out, err
+		}
+	}
+}
+
+func (ld *loader) jsonLine(line int, t []byte) *LoadError {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(t, &m); err != nil || m == nil {
+		msg := "not a JSON object"
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			msg = fmt.Sprintf("not a JSON object: %v (at byte %d)", se, se.Offset)
+		}
+		return ld.err(line, "", "%s", msg)
+	}
+	for k := range m {
+		if !slices.Contains(columns, k) && k != "truth" {
+			return ld.err(line, k, "unknown field (valid: %s, truth)", strings.Join(columns, ", "))
+		}
+	}
+	var e Email
+	raw, ok := m["id"]
+	if !ok {
+		return ld.err(line, "id", "missing")
+	}
+	var id json.Number
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] == '"' {
+		return ld.err(line, "id", "not a number: %s", short(raw))
+	}
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return ld.err(line, "id", "not a number: %s", short(raw))
+	}
+	n, err := strconv.Atoi(id.String())
+	if err != nil {
+		return ld.err(line, "id", "not a whole number: %s", id)
+	}
+	e.ID = n
+	for _, c := range []struct {
+		key string
+		dst *string
+	}{{"from", &e.From}, {"subject", &e.Subject}, {"body", &e.Body}} {
+		raw, ok := m[c.key]
+		if !ok {
+			return ld.err(line, c.key, "missing")
+		}
+		if err := json.Unmarshal(raw, c.dst); err != nil || isNull(raw) {
+			return ld.err(line, c.key, "not a string: %s", short(raw))
+		}
+	}
+	e.Unscored = true
+	if raw, ok := m["truth"]; ok && !isNull(raw) {
+		var ft fileTruth
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&ft); err != nil {
+			msg := err.Error()
+			if strings.Contains(msg, "unknown field") {
+				msg = fmt.Sprintf("%s (valid: %s)", msg, strings.Join(answer.Fields[:], ", "))
+			}
+			return ld.err(line, "truth", "%s", msg)
+		}
+		vals := [4]*string{ft.Intent, ft.OrderNumber, ft.Product, ft.Urgency}
+		for i, f := range answer.Fields {
+			if vals[i] == nil {
+				return ld.err(line, "truth."+f, "missing (a truth has all four fields; order_number and product may be \"\")")
+			}
+			e.Truth.SetField(f, *vals[i])
+		}
+		e.Unscored = false
+	}
+	return ld.add(line, e, "truth.")
+}
+
+func isNull(b json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }
+
+func short(b []byte) string {
+	s := string(bytes.TrimSpace(b))
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return s
+}
+
+// columns are the email's own columns, in file order.
+var columns = []string{"id", "from", "subject", "body"}
+
+// ReadCSV reads emails in CSV from r; name is the file name used in errors.
+// The first record is the header: id, from, subject and body are required
+// columns; intent, order_number, product and urgency (or truth.intent, ...)
+// are optional and, when present, hold the truth (a row with all four empty
+// is unscored). See Load.
+func ReadCSV(name string, r io.Reader) ([]Email, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = 0
+	cr.ReuseRecord = false
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, &LoadError{File: name, Line: 1, Msg: "empty file: want a header row with id, from, subject, body"}
+	}
+	if err != nil {
+		return nil, csvErr(name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\xEF\xBB\xBF")))
+		h = strings.TrimPrefix(h, "truth.")
+		if !slices.Contains(columns, h) && !answer.IsField(h) {
+			return nil, &LoadError{File: name, Line: 1, Field: header[i], Msg: fmt.Sprintf("unknown column (valid: %s, %s)",
+				strings.Join(columns, ", "), strings.Join(answer.Fields[:], ", "))}
+		}
+		if _, dup := col[h]; dup {
+			return nil, &LoadError{File: name, Line: 1, Field: h, Msg: "column named twice"}
+		}
+		col[h] = i
+	}
+	for _, c := range columns {
+		if _, ok := col[c]; !ok {
+			return nil, &LoadError{File: name, Line: 1, Field: c, Msg: "missing column"}
+		}
+	}
+	truthCols := 0
+	for _, f := range answer.Fields {
+		if _, ok := col[f]; ok {
+			truthCols++
+		}
+	}
+	if truthCols != 0 && truthCols != len(answer.Fields) {
+		for _, f := range answer.Fields {
+			if _, ok := col[f]; !ok {
+				return nil, &LoadError{File: name, Line: 1, Field: f, Msg: "missing column: truth columns come as all four (intent, order_number, product, urgency) or none"}
+			}
+		}
+	}
+	ld := newLoader(name)
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvErr(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		get := func(c string) string { return rec[col[c]] }
+		var e Email
+		idText := strings.TrimSpace(get("id"))
+		n, err := strconv.Atoi(idText)
+		if err != nil {
+			return nil, ld.err(line, "id", "not a whole number: %q", idText)
+		}
+		e.ID, e.From, e.Subject, e.Body = n, get("from"), get("subject"), get("body")
+		e.Unscored = true
+		if truthCols > 0 {
+			empty := true
+			for _, f := range answer.Fields {
+				v := get(f)
+				e.Truth.SetField(f, v)
+				if strings.TrimSpace(v) != "" {
+					empty = false
+				}
+			}
+			e.Unscored = empty
+		}
+		if le := ld.add(line, e, ""); le != nil {
+			return nil, le
+		}
+	}
+	return ld.done()
+}
+
+func csvErr(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &LoadError{File: name, Line: pe.Line, Msg: pe.Err.Error()}
+	}
+	return &LoadError{File: name, Msg: err.Error()}
+}
+
+// loader checks emails as they are read.
+type loader struct {
+	name  string
+	out   []Email
+	lines map[int]int // id -> line it was first seen on
+}
+
+func newLoader(name string) *loader { return &loader{name: name, lines: map[int]int{}} }
+
+func (ld *loader) err(line int, field, format string, a ...any) *LoadError {
+	return &LoadError{File: ld.name, Line: line, Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// add checks e and appends it; truthPrefix prefixes truth field names in
+// errors ("truth." for JSONL, "" for CSV columns).
+func (ld *loader) add(line int, e Email, truthPrefix string) *LoadError {
+	if e.ID < 1 {
+		return ld.err(line, "id", "must be a positive whole number, got %d", e.ID)
+	}
+	if first, dup := ld.lines[e.ID]; dup {
+		return ld.err(line, "id", "%d is used twice (first on line %d)", e.ID, first)
+	}
+	if strings.TrimSpace(e.Body) == "" {
+		return ld.err(line, "body", "empty")
+	}
+	if len(e.Body)+len(e.Subject)+len(e.From) > MaxEmailBytes {
+		return ld.err(line, "body", "email longer than %d bytes", MaxEmailBytes)
+	}
+	if !e.Unscored {
+		n := answer.Normalize(e.Truth)
+		switch {
+		case !slices.Contains(answer.Intents, n.Intent):
+			return ld.err(line, truthPrefix+"intent", "%q is not an intent (valid: %s)", e.Truth.Intent, strings.Join(answer.Intents, ", "))
+		case n.Product != "" && !slices.Contains(answer.Products, n.Product):
+			return ld.err(line, truthPrefix+"product", "%q is not in the catalogue (valid: %s; or empty)", e.Truth.Product, strings.Join(answer.Products, "; "))
+		case !slices.Contains(answer.Urgencies, n.Urgency):
+			return ld.err(line, truthPrefix+"urgency", "%q is not an urgency (valid: %s)", e.Truth.Urgency, strings.Join(answer.Urgencies, ", "))
+		}
+		if err := n.Valid(); err != nil {
+			return ld.err(line, truthPrefix+"order_number", "%v", err)
+		}
+		e.Truth = n
+	}
+	if len(ld.out) >= MaxFileEmails {
+		return ld.err(line, "", "more than %d emails", MaxFileEmails)
+	}
+	ld.lines[e.ID] = line
+	ld.out = append(ld.out, e)
+	return nil
+}
+
+func (ld *loader) done() ([]Email, error) {
+	if len(ld.out) == 0 {
+		return nil, &LoadError{File: ld.name, Msg: "no emails in the file"}
+	}
+	return ld.out, nil
+}

@@ -1,0 +1,101 @@
+package fakemodel
+
+import (
+	"sync"
+
+	tiktoken "github.com/pkoukk/tiktoken-go"
+	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
+)
+
+// Token counts use o200k_base, the encoding of OpenAI's GPT-4o and later
+// model families, through github.com/pkoukk/tiktoken-go with its offline
+// loader (the encodings are embedded in the binary: nothing is downloaded).
+//
+// Byte-pair encoding costs time quadratic in the length of one unbroken
+// word, so a text is counted exactly only when it is at most
+// exactTokenBytes long and has no run of more than exactTokenRun bytes
+// without a space; any other text is estimated at one token per four bytes,
+// rounded up (what OpenAI's own rule of thumb gives for English).
+const (
+	tokenEncoding   = "o200k_base"
+	exactTokenBytes = 16 << 10
+	exactTokenRun   = 256
+)
+
+var (
+	encOnce sync.Once
+	enc     *tiktoken.Tiktoken
+)
+
+func encoding() *tiktoken.Tiktoken {
+	encOnce.Do(func() {
+		tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
+		e, err := tiktoken.GetEncoding(tokenEncoding)
+		if err == nil {
+			enc = e
+		}
+	})
+	return enc
+}
+
+// tokenCounts caches exact counts of texts seen again and again (the system
+// prompt of every triage request), bounded in bytes.
+var tokenCounts = newLRU[int](1<<20, exactTokenBytes, func(int) int { return 8 })
+
+// countTokens returns the number of tokens in s: exact with o200k_base for
+// ordinary text, estimated at a token per four bytes otherwise (see above).
+func countTokens(s string) int {
+	if s == "" {
+		return 0
+	}
+	if !exactlyCountable(s) || encoding() == nil {
+		return (len(s) + 3) / 4
+	}
+	if n, ok := tokenCounts.Get(s); ok {
+		return n
+	}
+	n := len(encoding().Encode(s, nil, nil))
+	tokenCounts.Put(s, n)
+	return n
+}
+
+// exactlyCountable reports whether s is short enough, with short enough
+// words, to be encoded exactly at a small bounded cost.
+func exactlyCountable(s string) bool {
+	if len(s) > exactTokenBytes {
+		return false
+	}
+	run := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\n', '\t', '\r':
+			run = 0
+		default:
+			run++
+			if run > exactTokenRun {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// truncateTokens returns the first n tokens of s (by the same rule as
+// countTokens: exact when s is countable exactly, four bytes a token
+// otherwise) and whether anything was cut.
+func truncateTokens(s string, n int) (string, bool) {
+	if n <= 0 {
+		return "", s != ""
+	}
+	if !exactlyCountable(s) || encoding() == nil {
+		if len(s) <= 4*n {
+			return s, false
+		}
+		return s[:4*n], true
+	}
+	toks := encoding().Encode(s, nil, nil)
+	if len(toks) <= n {
+		return s, false
+	}
+	return encoding().Decode(toks[:n]), true
+}
