@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -35,6 +36,7 @@ type proxyFlags struct {
 	outageFrom, outageTo      time.Duration
 	fromJournal, journalModel string
 	outageModels              []string
+	faults                    []string
 	prices                    []string
 	record                    string
 	noTUI                     bool
@@ -48,23 +50,17 @@ type proxyFlags struct {
 // proxyConfig is what a proxy's journal header records. The upstream is
 // recorded without its user information; no header of any request is.
 type proxyConfig struct {
-	Listen            string         `json:"listen"`
-	Upstream          string         `json:"upstream"`
-	Windows           []windowConfig `json:"windows"`
-	OutageFromJournal string         `json:"outage_from_journal,omitempty"`
-	Model             string         `json:"model,omitempty"`
-	OutageModels      []string       `json:"outage_models,omitempty"`
-	Prices            price.Table    `json:"prices,omitempty"`
-	Seed              int64          `json:"seed,omitempty"`
-	LatencyScale      float64        `json:"latency_scale,omitempty"`
-	MaxConns          int            `json:"max_conns"`
-	MaxBodyBytes      int64          `json:"max_body_bytes"`
-}
-
-type windowConfig struct {
-	Kind   string        `json:"kind"`
-	FromNS time.Duration `json:"from_ns"`
-	ToNS   time.Duration `json:"to_ns"`
+	Listen            string          `json:"listen"`
+	Upstream          string          `json:"upstream"`
+	Windows           []inject.Window `json:"windows"`
+	OutageFromJournal string          `json:"outage_from_journal,omitempty"`
+	Model             string          `json:"model,omitempty"`
+	OutageModels      []string        `json:"outage_models,omitempty"`
+	Prices            price.Table     `json:"prices,omitempty"`
+	Seed              int64           `json:"seed,omitempty"`
+	LatencyScale      float64         `json:"latency_scale,omitempty"`
+	MaxConns          int             `json:"max_conns"`
+	MaxBodyBytes      int64           `json:"max_body_bytes"`
 }
 
 func newProxyCmd() *cobra.Command {
@@ -97,9 +93,11 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs := cmd.Flags()
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8089", "address to listen on; clients use http://LISTEN/v1 as their base URL")
 	fs.StringVar(&f.upstream, "upstream", "", "the API's base URL, as a client's OPENAI_BASE_URL (default: the built-in fake model, in-process)")
-	fs.StringVar(&f.outage, "outage", workload.OutageNone, "outage kind: "+strings.Join(workload.OutageKinds(), ", "))
+	fs.StringVar(&f.outage, "outage", workload.OutageNone, "outage kind: "+strings.Join(workload.OutageKinds(), ", ")+" (parameters and modifiers with --fault)")
 	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the proxy starts")
 	fs.DurationVar(&f.outageTo, "outage-to", d.OutageTo, "when the outage ends")
+	fs.StringArrayVar(&f.faults, "fault", nil, "the outage's parameter or modifier as KEY=VALUE, repeatable, as for drill run: e.g. --fault retry_after=20s --fault rate=0.5 (modifiers: "+
+		strings.Join(inject.ModifierKeys(), ", ")+")")
 	fs.StringSliceVar(&f.outageModels, "outage-model", nil, "apply the outage only to requests for these models (comma-separated or repeated; default: every request)")
 	fs.StringVar(&f.fromJournal, "outage-from-journal", "", "replay the fault pattern a journal recorded as the outage timeline")
 	fs.StringVar(&f.journalModel, "model", "", "with --outage-from-journal: the rung or model whose attempts to replay (default: the journal's target)")
@@ -119,7 +117,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, error) {
 	fs := cmd.Flags()
 	if f.fromJournal != "" {
-		for _, name := range []string{"outage", "outage-from", "outage-to"} {
+		for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
 			if fs.Changed(name) {
 				return nil, nil, usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
 			}
@@ -136,12 +134,20 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 		return nil, nil, usagef("the outage must start at or after 0 and end after it starts (got %s to %s)", f.outageFrom, f.outageTo)
 	}
 	if f.outage == workload.OutageNone {
-		if fs.Changed("outage-from") || fs.Changed("outage-to") {
-			return nil, nil, usagef("--outage-from and --outage-to need an --outage (valid: %s)", strings.Join(inject.Kinds(), ", "))
+		if fs.Changed("outage-from") || fs.Changed("outage-to") || fs.Changed("fault") {
+			return nil, nil, usagef("--outage-from, --outage-to and --fault need an --outage (valid: %s)", strings.Join(inject.Kinds(), ", "))
 		}
 		return nil, nil, nil
 	}
-	return []inject.Window{{Kind: f.outage, From: f.outageFrom, To: f.outageTo}}, nil, nil
+	w, err := inject.ParseFault(f.outage, f.faults)
+	if err != nil {
+		return nil, nil, usagef("--fault: %v", err)
+	}
+	if len(w.Models) > 0 {
+		return nil, nil, usagef("--fault models=...: the proxy has one upstream; limit the outage to some models with --outage-model")
+	}
+	w.From, w.To = f.outageFrom, f.outageTo
+	return []inject.Window{w}, nil, nil
 }
 
 func runProxy(cmd *cobra.Command, f proxyFlags) error {
@@ -195,9 +201,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		clean.User = nil
 		cfg.Upstream = clean.String()
 	}
-	for _, w := range ws {
-		cfg.Windows = append(cfg.Windows, windowConfig{Kind: w.Kind, FromNS: w.From, ToNS: w.To})
-	}
+	cfg.Windows = ws
 
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
@@ -225,7 +229,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	title := fmt.Sprintf("http://%s/v1 -> %s", ln.Addr(), cfg.Upstream)
 	var sched []string
 	for _, w := range ws {
-		sched = append(sched, fmt.Sprintf("%s %s–%s", w.Kind, w.From.Round(time.Millisecond), w.To.Round(time.Millisecond)))
+		sched = append(sched, fmt.Sprintf("%s%s %s–%s", w.Kind, paramText(w.Params), w.From.Round(time.Millisecond), w.To.Round(time.Millisecond)))
 	}
 	schedule := strings.Join(sched, ", ")
 	if schedule == "" {
@@ -305,4 +309,13 @@ func checkUpstream(ctx context.Context, raw string, timeout time.Duration) (*url
 		return nil, usagef("--upstream %s answered 404 to GET %s: is it the API's base URL, with its /v1?", u.Redacted(), probe.Redacted())
 	}
 	return u, nil
+}
+
+// paramText is a window's parameters as " key=value ...", sorted.
+func paramText(p map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		fmt.Fprintf(&b, " %s=%s", k, p[k])
+	}
+	return b.String()
 }
