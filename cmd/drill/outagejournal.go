@@ -21,6 +21,19 @@ func (r *replayFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&r.model, "model", "", "with --outage-from-journal: the rung or model whose attempts to replay (default: the journal's target)")
 }
 
+// outages is the outage list drill compare runs: with a journal, one entry
+// (every policy is run once against the journal's timeline); --outages
+// does not go with it.
+func (r *replayFlags) outages(fs *pflag.FlagSet, outages []string) ([]string, error) {
+	if r.path == "" {
+		return outages, nil
+	}
+	if fs.Changed("outages") {
+		return nil, usagef("--outages and --outage-from-journal do not go together: the journal is the timeline")
+	}
+	return outages[:1], nil // one run per policy: apply gives each the journal's timeline
+}
+
 // apply replaces cfg's outage with the timeline the journal recorded, and
 // notes each replayed window. The outage flags and --fault do not go with it.
 func (r *replayFlags) apply(fs *pflag.FlagSet, cfg *workload.Config, note func(string)) error {

@@ -180,6 +180,11 @@ func TestRunReplaysAJournalsOutage(t *testing.T) {
 	if !strings.Contains(stderr, "replayed window: busy status=503 0.300s–0.900s (3 attempts)") {
 		t.Errorf("stderr does not print the replayed window:\n%s", stderr)
 	}
+	cmpOut, stderr, code := execute(t.Context(), "compare", "--outage-from-journal", path, "--policies", "fail-fast,breaker",
+		"--emails", "6", "--rate", "10", "--follow", "0", "--clock", "virtual")
+	if code != 0 || strings.Count(cmpOut, "| busy |") != 2 {
+		t.Errorf("compare with a journal: exit %d, want one row per policy:\n%s\n%s", code, cmpOut, stderr)
+	}
 	var sum struct {
 		Outage        string `json:"outage"`
 		CallsToBroken int    `json:"calls_to_broken_outage"`
@@ -191,6 +196,7 @@ func TestRunReplaysAJournalsOutage(t *testing.T) {
 		{"run", "--outage-from-journal", path, "--outage", "hang"},
 		{"run", "--outage-from-journal", path, "--fault", "status=500"},
 		{"run", "--model", "primary"},
+		{"compare", "--outage-from-journal", path, "--outages", "hang"},
 	} {
 		if _, stderr, code := execute(t.Context(), bad...); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", bad, code, stderr)
