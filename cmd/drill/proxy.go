@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/journal"
@@ -37,6 +39,7 @@ type proxyFlags struct {
 	fromJournal, journalModel string
 	outageModels              []string
 	faults                    []string
+	file, outageName          string
 	prices                    []string
 	record                    string
 	noTUI                     bool
@@ -54,6 +57,7 @@ type proxyConfig struct {
 	Upstream          string          `json:"upstream"`
 	Windows           []inject.Window `json:"windows"`
 	OutageFromJournal string          `json:"outage_from_journal,omitempty"`
+	File              string          `json:"file,omitempty"`
 	Model             string          `json:"model,omitempty"`
 	OutageModels      []string        `json:"outage_models,omitempty"`
 	Prices            price.Table     `json:"prices,omitempty"`
@@ -99,6 +103,8 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.StringArrayVar(&f.faults, "fault", nil, "the outage's parameter or modifier as KEY=VALUE, repeatable, as for drill run: e.g. --fault retry_after=20s --fault rate=0.5 (modifiers: "+
 		strings.Join(inject.ModifierKeys(), ", ")+")")
 	fs.StringSliceVar(&f.outageModels, "outage-model", nil, "apply the outage only to requests for these models (comma-separated or repeated; default: every request)")
+	fs.StringVarP(&f.file, "file", "f", "", "a drill file whose outage timeline to apply (one named outage: --outage-name picks it when the file has several)")
+	fs.StringVar(&f.outageName, "outage-name", "", "with -f: the named outage of the drill file to apply")
 	fs.StringVar(&f.fromJournal, "outage-from-journal", "", "replay the fault pattern a journal recorded as the outage timeline")
 	fs.StringVar(&f.journalModel, "model", "", "with --outage-from-journal: the rung or model whose attempts to replay (default: the journal's target)")
 	fs.StringArrayVar(&f.prices, "price", nil, "price of a model as MODEL=IN/OUT per million input and output tokens (repeat for more models): requests show their cost")
@@ -116,6 +122,15 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 // to print about it.
 func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, error) {
 	fs := cmd.Flags()
+	if f.file != "" {
+		if f.fromJournal != "" {
+			return nil, nil, usagef("-f and --outage-from-journal do not go together: each is a timeline")
+		}
+		return f.fileWindows(fs)
+	}
+	if fs.Changed("outage-name") {
+		return nil, nil, usagef("--outage-name goes with -f")
+	}
 	if f.fromJournal != "" {
 		for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
 			if fs.Changed(name) {
@@ -181,7 +196,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	}
 	opts := proxy.Options{Windows: ws, MaxBody: f.maxBody, Models: f.outageModels, Prices: prices}
 	cfg := proxyConfig{Listen: f.listen, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody,
-		OutageFromJournal: f.fromJournal, Model: f.journalModel, OutageModels: f.outageModels, Prices: prices}
+		OutageFromJournal: f.fromJournal, File: f.file, Model: f.journalModel, OutageModels: f.outageModels, Prices: prices}
 	var secrets []string
 	if f.upstream == "" {
 		u, _ := url.Parse(fakeUpstream)
@@ -318,4 +333,45 @@ func paramText(p map[string]string) string {
 		fmt.Fprintf(&b, " %s=%s", k, p[k])
 	}
 	return b.String()
+}
+
+// fileWindows is the outage timeline of the drill file: the windows of its
+// one named outage, or of the one --outage-name picks. The outage flags do
+// not go with it.
+func (f proxyFlags) fileWindows(fs *pflag.FlagSet) ([]inject.Window, []string, error) {
+	for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
+		if fs.Changed(name) {
+			return nil, nil, usagef("--%s and -f do not go together: the drill file is the timeline", name)
+		}
+	}
+	df, err := drillfile.Load(f.file)
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("-f: %w", err)}
+	}
+	scenarios := df.Scenarios()
+	var names []string
+	for _, sc := range scenarios {
+		names = append(names, sc.Name)
+	}
+	pick := -1
+	switch {
+	case f.outageName != "":
+		pick = slices.Index(names, f.outageName)
+		if pick < 0 {
+			return nil, nil, usagef("--outage-name %q: %s names the outages %s", f.outageName, f.file, strings.Join(names, ", "))
+		}
+	case len(scenarios) == 1:
+		pick = 0
+	default:
+		return nil, nil, usagef("%s names %d outages (%s): pick one with --outage-name", f.file, len(names), strings.Join(names, ", "))
+	}
+	var ws []inject.Window
+	for _, w := range scenarios[pick].Windows {
+		iw, err := drillfile.InjectWindow(w)
+		if err != nil {
+			return nil, nil, usageError{fmt.Errorf("-f %s: %w", f.file, err)}
+		}
+		ws = append(ws, iw)
+	}
+	return ws, nil, nil
 }

@@ -46,6 +46,11 @@ func TestProxyBadInputExitsTwo(t *testing.T) {
 		{"bad listen", []string{"proxy", "--listen", "nowhere:xx"}, []string{"--listen"}},
 		{"bad max-conns", []string{"proxy", "--max-conns", "0"}, []string{"--max-conns"}},
 		{"bad price", []string{"proxy", "--price", "gpt-5.4-mini=cheap"}, []string{"--price", "MODEL=IN/OUT"}},
+		{"bad fault", []string{"proxy", "--outage", "rate-limit", "--fault", "retry=2s"}, []string{"retry_after"}},
+		{"file with two outages", []string{"proxy", "-f", "../../examples/chapter.yaml"}, []string{"busy, hang", "--outage-name"}},
+		{"file and outage", []string{"proxy", "-f", "../../examples/chapter.yaml", "--outage", "busy"}, []string{"do not go together"}},
+		{"unknown outage name", []string{"proxy", "-f", "../../examples/chapter.yaml", "--outage-name", "nope"}, []string{"nope", "busy, hang"}},
+		{"outage name without file", []string{"proxy", "--outage-name", "busy"}, []string{"-f"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, code := execute(t.Context(), tc.args...)
