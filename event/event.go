@@ -314,6 +314,9 @@ type ProxyCall struct {
 	// (attempt_end; zero when it reported none).
 	InputTokens  int `json:"input_tokens,omitempty"`
 	OutputTokens int `json:"output_tokens,omitempty"`
+	// Cost is what those tokens cost by the proxy's price table
+	// (attempt_end; zero when the model has no price).
+	Cost float64 `json:"cost,omitempty"`
 }
 
 // SlowStream is the outcome of a streamed answer cut because it delivered

@@ -28,6 +28,7 @@ type Request struct {
 	Wait    time.Duration
 	TTFT    time.Duration // 0 when no token came
 	In, Out int           // tokens the upstream reported
+	Cost    float64       // what they cost, 0 without a price
 	Detail  string
 }
 
@@ -57,6 +58,7 @@ type ModelTally struct {
 	Outcomes map[event.Outcome]int // failed calls by outcome
 	Faults   int                   // calls the proxy faulted
 	In, Out  int                   // tokens
+	Cost     float64               // what the tokens cost, by the price table
 }
 
 // NewTally returns an empty tally.
@@ -85,7 +87,7 @@ func (t *Tally) Add(e event.Event) (Request, bool) {
 		}
 		r := Request{ID: e.Proxy.ID, At: e.At - e.Proxy.Wait, Method: e.Proxy.Method, Path: e.Proxy.Path, Model: e.Model,
 			Stream: e.Proxy.Stream, Retry: e.Attempt, Status: e.Status, Outcome: e.Outcome, Fault: t.faults[e.Proxy.ID],
-			Wait: e.Proxy.Wait, TTFT: e.Proxy.TTFT, In: e.Proxy.InputTokens, Out: e.Proxy.OutputTokens, Detail: e.Detail}
+			Wait: e.Proxy.Wait, TTFT: e.Proxy.TTFT, In: e.Proxy.InputTokens, Out: e.Proxy.OutputTokens, Cost: e.Proxy.Cost, Detail: e.Detail}
 		delete(t.faults, e.Proxy.ID)
 		t.Requests++
 		if r.Outcome != event.OK {
@@ -106,6 +108,7 @@ func (t *Tally) Add(e event.Event) (Request, bool) {
 		m.Calls++
 		m.In += r.In
 		m.Out += r.Out
+		m.Cost += r.Cost
 		if r.Fault != "" {
 			m.Faults++
 		}
@@ -133,6 +136,9 @@ func (r Request) Line() string {
 		r.Retry, orDash(r.Status != 0, fmt.Sprint(r.Status)), r.Outcome, orDash(r.Fault != "", r.Fault),
 		r.Wait.Seconds(), orDash(r.TTFT > 0, fmt.Sprintf("%.3fs", r.TTFT.Seconds())),
 		orDash(r.In+r.Out > 0, fmt.Sprintf("%d/%d", r.In, r.Out)))
+	if r.Cost > 0 {
+		fmt.Fprintf(&b, " cost=%.6f", r.Cost)
+	}
 	if r.Outcome != event.OK && r.Detail != "" {
 		fmt.Fprintf(&b, " detail=%q", r.Detail)
 	}
@@ -202,7 +208,11 @@ func (t *Tally) ModelLines() []string {
 		if len(outs) > 0 {
 			l += " (" + strings.Join(outs, ", ") + ")"
 		}
-		lines = append(lines, l+fmt.Sprintf(", %d faulted, tokens %d in / %d out", m.Faults, m.In, m.Out))
+		l += fmt.Sprintf(", %d faulted, tokens %d in / %d out", m.Faults, m.In, m.Out)
+		if m.Cost > 0 {
+			l += fmt.Sprintf(", cost %.6f", m.Cost)
+		}
+		lines = append(lines, l)
 	}
 	return lines
 }

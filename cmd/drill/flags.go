@@ -57,7 +57,8 @@ type drillFlags struct {
 	names    []string // the flags register added, in order
 	warnings []string // things config noticed that the user should know, deduplicated
 
-	faults faultFlags // --fault, --stream (faults.go)
+	faults faultFlags  // --fault, --stream (faults.go)
+	replay replayFlags // --outage-from-journal, --model (outagejournal.go)
 }
 
 // noted adds a warning once.
@@ -105,6 +106,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
 	f.faults.register(fs)
+	f.replay.register(fs)
 	f.policy.register(fs)
 }
 
@@ -181,6 +183,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
 	}
 	if err := f.faults.apply(&cfg); err != nil {
+		return workload.Config{}, err
+	}
+	if err := f.replay.apply(fs, &cfg, f.noted); err != nil {
 		return workload.Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
