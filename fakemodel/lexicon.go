@@ -17,7 +17,8 @@ var askCues = map[string][]string{
 	"change_order": {
 		"change the address", "change my address", "change the delivery address", "change the shipping address",
 		"change my delivery address", "change my shipping address", "change it to", "update the address", "update my address",
-		"update the delivery", "update the shipping", "new address", "wrong address", "old address", "different address",
+		"update the delivery", "update the shipping", "new address", "wrong address", "old address", "different address", "work address", "home address", "address instead",
+		"to my * address", "wrong apartment", "wrong flat", "wrong house number", "wrong postcode", "wrong zip",
 		"ship it to", "send it to * instead", "deliver it to", "change the size", "change the colour", "change the color",
 		"change my order", "change the order", "change * on my order", "change * on the order", "amend", "modify my order",
 		"edit my order", "add * to my order", "add * to the order", "add ... to my order", "add ... to the order",
@@ -27,7 +28,8 @@ var askCues = map[string][]string{
 		"exchange", "swap", "=instead", "different size", "bigger size", "smaller size", "larger size", "size up", "size down",
 		"half size", "half a size", "a size up", "a size down", "a size bigger", "a size smaller", "a size larger",
 		"wrong size", "wrong colour", "wrong color", "wrong item", "wrong model", "wrong one", "sent me the wrong",
-		"trade it for", "trade them for", "replace it with a", "replace them with a",
+		"trade it for", "trade them for", "replace it with a", "replace them with a", "but i ordered", "not what i ordered",
+		"received the wrong", "got the wrong", "the one i ordered", "the one i actually ordered", "i actually ordered",
 	},
 	"return": {
 		"=return", "=returning", "send it back", "send them back", "send * back", "sending it back", "sending them back",
@@ -57,7 +59,8 @@ var situationCues = map[string][]string{
 		"hasn't shipped", "has not shipped", "not arrived", "not shipped", "yet to arrive", "never arrived", "never came",
 		"haven't received", "have not received", "not received", "still waiting", "still not here", "still hasn't",
 		"when will * arrive", "when will * ship", "when it will ship", "when it will arrive", "when it ships", "still says", "=processing",
-		"coming separately", "second box", "second parcel", "other box", "other parcel", "rest of my order", "rest of the order", "still coming", "when will it", "when will they", "when does it ship", "when can i expect",
+		"coming separately", "separate package", "separate parcel", "separate box", "only one of", "gone out", "shipping email",
+		"shipping confirmation", "dispatch email", "has it shipped", "has it been sent", "been sent out", "second box", "second parcel", "other box", "other parcel", "rest of my order", "rest of the order", "still coming", "when will it", "when will they", "when does it ship", "when can i expect",
 		"shipped yet", "arrive yet", "dispatched yet", "sent out yet", "any update", "an update", "update on", "status",
 		"eta", "delivery date", "estimated delivery", "is late", "running late", "been delayed", "delayed",
 		"will it arrive", "will it get", "will it be delivered", "get here", "arrive in time", "arrive by", "arrive before",
@@ -69,7 +72,7 @@ var situationCues = map[string][]string{
 		"split", "torn", "tear", "ripped", "rip", "crack", "cracked", "leak", "leaking", "leaks", "snapped", "delaminat",
 		"peeling", "failed", "fail", "wetting out", "wet out", "won't light", "doesn't light", "won't turn on",
 		"doesn't turn on", "dead", "faulty", "defect", "defective", "fraying", "frayed", "seam", "zip broke", "zipper broke",
-		"stuck", "jammed", "bent", "dented", "punctur", "deflat", "hole", "holes", "lost its", "flickers", "flickering",
+		"stuck", "jammed", "bent", "dented", "flame", "flared", "singed", "melted", "smoke", "overheated", "bulge", "coming away", "sole", "=slipped", "punctur", "deflat", "hole", "holes", "lost its", "flickers", "flickering",
 		"smell gas", "smells of gas", "caught fire", "swollen", "overheat", "got hot", "cut in",
 	},
 	"question": {
@@ -89,11 +92,11 @@ var situationCues = map[string][]string{
 		"thank you for", "thanks for", "=thanks so much", "love", "loved", "great", "brilliant", "amazing", "awesome",
 		"excellent", "fantastic", "perfect", "wonderful", "impressed", "happy with", "pleased with", "kudos", "shout out",
 		"suggestion", "suggest", "would be nice", "would be great", "it'd be great", "you should", "idea", "just wanted to say",
-		"just want to say", "keep up", "well done", "legend", "superb", "flawless", "recommend you", "best", "thank you",
+		"just want to say", "keep up", "well done", "worth every penny", "worth it", "happy", "glad", "delighted", "toasty", "legend", "superb", "flawless", "recommend you", "best", "thank you",
 	},
 	"request": {
 		"please", "can you", "could you", "would you", "can i", "could i", "i'd like", "i would like", "=i =want", "=i =need",
-		"need a", "what can", "what are my options", "how do i", "let me know", "=advise",
+		"need a", "what can", "what are my options", "how do i", "let me know", "=advise", "tell me", "what should i", "looked at",
 	},
 }
 

@@ -125,8 +125,8 @@ type features struct {
 	intent                string
 	// focus is the sentence the deciding cue is in (-1 if none): the
 	// product and order number the request is about are looked for there
-	// first.
-	focus int
+	// first, nearest to the cue (token focusAt).
+	focus, focusAt int
 }
 
 func group(hits []hit, keepNegated bool) map[string][]hit {
@@ -162,10 +162,36 @@ var wantVerbs = map[string]bool{"want": true, "wanting": true, "need": true, "li
 var verbalNegators = map[string]bool{"not": true, "don't": true, "dont": true, "do": false, "won't": true, "wont": true,
 	"didn't": true, "didnt": true, "doesn't": true, "doesnt": true, "isn't": true, "wasn't": true, "aren't": true}
 
+var noThanks = map[string]bool{"please": true, "thanks": true, "thank": true, "needed": true, "necessary": true, "required": true}
+
+var determiners = map[string]bool{"a": true, "an": true, "the": true, "this": true, "that": true, "my": true, "your": true,
+	"our": true, "his": true, "her": true, "their": true}
+
+// requestVerbs make a noun a request: "start a return", "like an exchange".
+var requestVerbs = map[string]bool{"start": true, "make": true, "process": true, "request": true, "arrange": true, "book": true,
+	"initiate": true, "like": true, "want": true, "need": true, "do": true, "get": true, "organise": true, "organize": true, "open": true}
+
+// nounUse reports whether "return" or "exchange" at token i is a noun that
+// names something rather than asks for it ("it is obviously a return", "you
+// sorted my exchange"), unless a verb of asking comes before it.
+func nounUse(d *doc, i int) bool {
+	t := d.toks[i].raw
+	if t != "return" && t != "exchange" || i == 0 || !determiners[d.toks[i-1].raw] || d.toks[i-1].sent != d.toks[i].sent {
+		return false
+	}
+	return !(i >= 2 && d.toks[i-2].sent == d.toks[i].sent && requestVerbs[d.toks[i-2].stem])
+}
+
 // declined reports whether the request cue at token i is turned down.
 func (d *doc) declined(i int) bool {
 	sent := d.toks[i].sent
 	if i > 0 && d.toks[i-1].sent == sent && verbalNegators[d.toks[i-1].raw] {
+		return true
+	}
+	if i > 0 && d.toks[i-1].raw == "no" && i+1 < len(d.toks) && noThanks[d.toks[i+1].raw] {
+		return true // "no refund needed", "no return, thanks"
+	}
+	if nounUse(d, i) {
 		return true
 	}
 	for j := i - 1; j >= 0 && j >= i-4 && d.toks[j].sent == sent; j-- {
@@ -198,10 +224,11 @@ func (r *reader) read(msg string) answer.Answer {
 		focus: -1,
 	}
 	f.intent = r.intent(d, f)
+	f.focusAt = d.lastAt
 	return answer.Answer{
 		Intent:      f.intent,
-		OrderNumber: orderNumber(d, f.focus),
-		Product:     r.product(d, byGroup["product"], f.focus),
+		OrderNumber: orderNumber(d, f.focus, f.focusAt),
+		Product:     r.product(d, byGroup["product"], f),
 		Urgency:     r.urgency(r, d, f),
 	}
 }
@@ -225,7 +252,7 @@ func (r *reader) intent(d *doc, f *features) string {
 		if len(hs) == 0 {
 			continue
 		}
-		f.focus = d.sentOf(hs[0])
+		f.focus = d.sentOf(firstInBody(d, hs))
 		if k == "prepurchase" {
 			return "product_question"
 		}
@@ -234,10 +261,10 @@ func (r *reader) intent(d *doc, f *features) string {
 	asked := len(f.sits["request"]) > 0 || d.anyQuestion()
 	switch {
 	case len(f.sits["order_status"]) > 0:
-		f.focus = d.sentOf(f.sits["order_status"][0])
+		f.focus = d.sentOf(firstInBody(d, f.sits["order_status"]))
 		return "order_status"
 	case len(f.sits["fault"]) > 0 && asked:
-		f.focus = d.sentOf(f.sits["fault"][0])
+		f.focus = d.sentOf(firstInBody(d, f.sits["fault"]))
 		return "warranty_claim"
 	case len(f.sits["complaint"]) > 0 && len(f.sits["question"]) == 0:
 		return "complaint"
@@ -245,7 +272,7 @@ func (r *reader) intent(d *doc, f *features) string {
 		return "feedback" // a "?" in praise is a suggestion ("any plans for a hooded one?")
 	case len(f.sits["question"]) > 0 || d.anyQuestion():
 		if q := f.sits["question"]; len(q) > 0 {
-			f.focus = d.sentOf(q[0])
+			f.focus = d.sentOf(firstInBody(d, q))
 		}
 		return "product_question"
 	case len(f.sits["complaint"]) > 0:
@@ -254,17 +281,27 @@ func (r *reader) intent(d *doc, f *features) string {
 		return "feedback" // a story of gear that held up while something broke
 	case len(f.sits["fault"]) > 0:
 		return "complaint"
-	case len(f.sits["praise"]) > 0:
-		return "feedback"
 	}
-	return "complaint"
+	return "feedback" // no request, no question, nothing wrong: nothing to do
 }
 
 func (d *doc) sentOf(h hit) int {
+	d.lastAt = h.at
 	if h.at < len(d.toks) && h.end > h.at {
 		return d.toks[h.at].sent
 	}
 	return -1
+}
+
+// firstInBody returns the first hit in the body, or the first one if all
+// are in the subject line.
+func firstInBody(d *doc, hs []hit) hit {
+	for _, h := range hs {
+		if h.at < len(d.toks) && !d.toks[h.at].subj {
+			return h
+		}
+	}
+	return hs[0]
 }
 
 func (d *doc) anyQuestion() bool {
@@ -279,7 +316,8 @@ func (d *doc) anyQuestion() bool {
 // product picks the catalogue product the email is about. The careful reader
 // weighs every mention, the subject line and the sentence of the request; the
 // crude one takes the first product named in the body.
-func (r *reader) product(d *doc, hits []hit, focus int) string {
+func (r *reader) product(d *doc, hits []hit, f *features) string {
+	focus := f.focus
 	// Drop matches inside a longer one ("pad" within "sleeping pad").
 	var ms []hit
 	lastEnd := -1
@@ -310,8 +348,21 @@ func (r *reader) product(d *doc, hits []hit, focus int) string {
 	score := map[string]int{}
 	first := map[string]int{}
 	inSubject := map[string]bool{}
+	// In an exchange, the product after "for" in the sentence that asks
+	// for it is the one wanted; the email is about the one the customer has.
+	swapAt := map[int]int{} // sentence -> first exchange cue in it
+	if f.intent == "exchange" {
+		for _, h := range f.asks["exchange"] {
+			if at, ok := swapAt[d.toks[h.at].sent]; !ok || h.at < at {
+				swapAt[d.toks[h.at].sent] = h.at
+			}
+		}
+	}
 	for _, m := range ms {
 		t := d.toks[m.at]
+		if at, ok := swapAt[t.sent]; ok && at < m.at && precededBy(d, m.at, "for") {
+			continue
+		}
 		if _, ok := first[m.label]; !ok {
 			first[m.label] = m.at
 		}
@@ -325,6 +376,7 @@ func (r *reader) product(d *doc, hits []hit, focus int) string {
 			score[m.label]++
 			if t.sent == focus {
 				score[m.label] += 2
+
 			}
 		}
 	}
@@ -337,13 +389,25 @@ func (r *reader) product(d *doc, hits []hit, focus int) string {
 	return best
 }
 
+// precededBy reports whether word w comes one or two words before token i
+// ("for the Summit 4"), in the same sentence.
+func precededBy(d *doc, i int, w string) bool {
+	for j := i - 1; j >= 0 && j >= i-2 && d.toks[j].sent == d.toks[i].sent; j-- {
+		if d.toks[j].raw == w {
+			return true
+		}
+	}
+	return false
+}
+
 // Order numbers: "DR-123456", "dr 123 456", "DR123456", "#123456", "order
 // 123-456", "order nr 123456", and as a last resort a bare six-digit number
 // that is not a phone number, tracking number, postcode or price.
-func orderNumber(d *doc, focus int) string {
+func orderNumber(d *doc, focus, focusAt int) string {
 	type cand struct {
 		num  string
 		sent int
+		at   int
 	}
 	var strong []cand
 	var weak []cand
@@ -366,25 +430,25 @@ func orderNumber(d *doc, focus int) string {
 		switch {
 		case t.raw == "dr":
 			if n, k := digitsAt(i + 1); k > 0 {
-				strong = append(strong, cand{n, t.sent})
+				strong = append(strong, cand{n, t.sent, i})
 				i += k
 			}
 		case strings.HasPrefix(t.raw, "dr") && isDigits(t.raw[2:]) && len(t.raw) == 8:
-			strong = append(strong, cand{t.raw[2:], t.sent})
+			strong = append(strong, cand{t.raw[2:], t.sent, i})
 		case strings.HasPrefix(t.raw, "dr") && isDigits(t.raw[2:]) && len(t.raw) == 5:
 			if i+1 < len(toks) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
-				strong = append(strong, cand{t.raw[2:] + toks[i+1].raw, t.sent})
+				strong = append(strong, cand{t.raw[2:] + toks[i+1].raw, t.sent, i})
 				i++
 			}
 		case t.hash:
 			if n, k := digitsAt(i); k > 0 {
-				strong = append(strong, cand{n, t.sent})
+				strong = append(strong, cand{n, t.sent, i})
 				i += k - 1
 			}
 		case t.stem == "order":
 			for j := i + 1; j < len(toks) && j <= i+4; j++ {
 				if n, k := digitsAt(j); k > 0 {
-					strong = append(strong, cand{n, toks[j].sent})
+					strong = append(strong, cand{n, toks[j].sent, j})
 					i = j + k - 1
 					break
 				}
@@ -394,17 +458,29 @@ func orderNumber(d *doc, focus int) string {
 			}
 		default:
 			if n, k := digitsAt(i); k == 1 && !notAnOrder(toks, i) {
-				weak = append(weak, cand{n, t.sent})
+				weak = append(weak, cand{n, t.sent, i})
 			}
 		}
 	}
+	// Of several, the one in the request's sentence nearest its cue.
 	pick := func(cs []cand) string {
-		for _, c := range cs {
-			if c.sent == focus {
-				return "DR-" + c.num
+		best, bestDist := -1, 0
+		for k, c := range cs {
+			if c.sent != focus {
+				continue
+			}
+			dist := c.at - focusAt
+			if dist < 0 {
+				dist = -dist
+			}
+			if best < 0 || dist < bestDist {
+				best, bestDist = k, dist
 			}
 		}
-		return "DR-" + cs[0].num
+		if best < 0 {
+			best = 0
+		}
+		return "DR-" + cs[best].num
 	}
 	switch {
 	case len(strong) > 0:
@@ -525,6 +601,8 @@ func hasDeadline(d *doc, u map[string][]hit) bool {
 			case months[t] && (isDigits(next) || isOrdinal(next)) && t != "may" || t == "may" && (isDigits(next) || isOrdinal(next)):
 				isTime = true
 			case isOrdinal(t) && (prev == "the" || prev == "on" || prev == "by" || prev == "before" || months[prev] || months[next] || next == "of"):
+				isTime = true
+			case isDigits(t) && len(t) <= 2 && months[next]: // "9 February"
 				isTime = true
 			case (t == "week" || t == "month") && (prev == "next" || prev == "this"):
 				isTime = true

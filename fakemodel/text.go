@@ -29,6 +29,8 @@ type doc struct {
 	sents []sentence
 	// Subject and Body are the email's parts as written (for case checks).
 	Subject, Body string
+	// lastAt is the token of the last cue sentOf was asked about.
+	lastAt int
 }
 
 // newDoc splits an email (a user message) into words and sentences: leading
@@ -192,7 +194,7 @@ func (d *doc) negated(i int) bool {
 
 // phrase is a cue: a sequence of words. A word is matched by stem, or by
 // exact form when written with a leading '='; "*" matches any one word and
-// "..." up to three words.
+// "..." up to five words.
 type phrase struct {
 	words []string
 	text  string
@@ -274,7 +276,7 @@ func (d *doc) match(words []string, i int) (int, bool) {
 	w := words[0]
 	switch {
 	case w == "...":
-		for k := 0; k <= 3 && i+k <= len(d.toks); k++ {
+		for k := 0; k <= 5 && i+k <= len(d.toks); k++ {
 			if i+k < len(d.toks) && d.toks[i+k].sent != sent {
 				break
 			}
