@@ -11,7 +11,6 @@ type token struct {
 	stem string // a light stem: "cancelled" and "cancel" share one
 	sent int    // index of the sentence it is in
 	hash bool   // written right after a '#'
-	dash bool   // written right after a '-' with no space ("dr-123")
 	subj bool   // in the subject line
 }
 
@@ -87,17 +86,17 @@ func (d *doc) scan(s string, subj bool) {
 		start = len(d.toks)
 	}
 	wstart := -1
-	hash, dash := false, false
+	hash := false
 	flush := func(end int) {
 		if wstart < 0 {
 			return
 		}
 		raw := strings.Trim(low[wstart:end], "'")
 		if raw != "" {
-			d.toks = append(d.toks, token{raw: raw, stem: stem(raw), sent: len(d.sents), hash: hash, dash: dash, subj: subj})
+			d.toks = append(d.toks, token{raw: raw, stem: stem(raw), sent: len(d.sents), hash: hash, subj: subj})
 		}
 		wstart = -1
-		hash, dash = false, false
+		hash = false
 	}
 	for i := 0; i < len(low); i++ {
 		c := low[i]
@@ -111,8 +110,6 @@ func (d *doc) scan(s string, subj bool) {
 		switch c {
 		case '#':
 			hash = true
-		case '-':
-			dash = i > 0 && low[i-1] != ' '
 		case '.':
 			// A full stop ends a sentence unless a digit follows (49.95).
 			if !(i+1 < len(low) && low[i+1] >= '0' && low[i+1] <= '9') {
