@@ -205,4 +205,3 @@ func BenchmarkReadPerMB(b *testing.B) {
 		})
 	}
 }
-
