@@ -29,7 +29,7 @@ var askCues = map[string][]string{
 		"half size", "half a size", "a size up", "a size down", "a size bigger", "a size smaller", "a size larger",
 		"wrong size", "wrong colour", "wrong color", "wrong item", "wrong model", "wrong one", "sent me the wrong",
 		"trade it for", "trade them for", "replace it with a", "replace them with a", "but i ordered", "not what i ordered",
-		"received the wrong", "got the wrong", "the one i ordered", "the one i actually ordered", "i actually ordered",
+		"received the wrong", "got the wrong", "but you sent", "you sent the wrong", "sent the wrong", "the one i ordered", "the one i actually ordered", "i actually ordered",
 	},
 	"return": {
 		"=return", "=returning", "send it back", "send them back", "send * back", "sending it back", "sending them back",
@@ -39,6 +39,7 @@ var askCues = map[string][]string{
 	"refund": {
 		"refund", "money back", "reimburse", "reimbursement", "price difference", "the difference", "price match",
 		"credit my card", "credit back", "pay me back", "paid twice", "charged twice", "double charged", "charged me twice",
+		"billed twice", "reverse the charge", "reverse it", "chargeback",
 	},
 	"warranty_claim": {
 		"warranty", "guarantee", "guaranteed", "repair", "repaired", "fix it", "fix them", "fixed", "replace it", "replace them",
@@ -62,7 +63,8 @@ var situationCues = map[string][]string{
 		"coming separately", "separate package", "separate parcel", "separate box", "only one of", "gone out", "shipping email",
 		"shipping confirmation", "dispatch email", "has it shipped", "has it been sent", "been sent out", "second box", "second parcel", "other box", "other parcel", "rest of my order", "rest of the order", "still coming", "when will it", "when will they", "when does it ship", "when can i expect",
 		"shipped yet", "arrive yet", "dispatched yet", "sent out yet", "any update", "an update", "update on", "status",
-		"eta", "delivery date", "estimated delivery", "is late", "running late", "been delayed", "delayed",
+		"eta", "any news", "any word on", "just checking", "went through", "confirmation email", "order confirmation",
+		"check my order", "delivery date", "estimated delivery", "is late", "running late", "been delayed", "delayed",
 		"will it arrive", "will it get", "will it be delivered", "get here", "arrive in time", "arrive by", "arrive before",
 		"make it by", "make it in time", "checking on", "check on", "check where", "where my order", "need my order",
 	},
@@ -72,7 +74,7 @@ var situationCues = map[string][]string{
 		"split", "torn", "tear", "ripped", "rip", "crack", "cracked", "leak", "leaking", "leaks", "snapped", "delaminat",
 		"peeling", "failed", "fail", "wetting out", "wet out", "won't light", "doesn't light", "won't turn on",
 		"doesn't turn on", "dead", "faulty", "defect", "defective", "fraying", "frayed", "seam", "zip broke", "zipper broke",
-		"stuck", "jammed", "bent", "dented", "flame", "flared", "singed", "melted", "smoke", "overheated", "bulge", "coming away", "sole", "=slipped", "punctur", "deflat", "hole", "holes", "lost its", "flickers", "flickering",
+		"stuck", "jammed", "bent", "dented", "came without", "came with no", "is missing", "are missing", "was missing", "were missing", "flame", "flared", "singed", "melted", "smoke", "overheated", "bulge", "coming away", "sole", "=slipped", "punctur", "deflat", "hole", "holes", "lost its", "flickers", "flickering",
 		"smell gas", "smells of gas", "caught fire", "swollen", "overheat", "got hot", "cut in",
 	},
 	"question": {
@@ -107,7 +109,7 @@ var urgencyCues = map[string][]string{
 		"fire", "caught fire", "flame", "flames", "burn", "burnt", "burned", "scorch", "singe", "melt", "melted",
 		"smoke", "gas leak", "smell gas", "smell of gas", "smells of gas", "smelled gas", "leaking gas", "gas leaking",
 		"explod", "overheat", "too hot to touch", "got really hot", "got very hot", "swollen", "swelling", "bulging",
-		"=sparking", "=sparked", "sparks flew", "injur", "injury", "got hurt", "was hurt", "were hurt", "hurt myself", "hurt himself",
+		"=sparking", "=sparked", "sparks flew", "scald", "scalded", "scalding", "injur", "injury", "got hurt", "was hurt", "were hurt", "hurt myself", "hurt himself",
 		"hurt herself", "hurt my", "hurt his", "hurt her", "badly hurt", "bleed", "bleeding", "=stitches", "hospital", "cut my", "electric shock", "got a shock",
 		"carbon monoxide", "fumes", "toxic", "dangerous", "hazard", "unsafe",
 	},
@@ -116,6 +118,7 @@ var urgencyCues = map[string][]string{
 	},
 	"gearfail": {
 		"cut", "snapped", "frayed", "fraying", "torn", "tore", "ripped", "cracked", "gave way", "failed", "broke", "broken",
+		"coming apart", "came apart", "falling apart", "unravel", "worn", "loose",
 		"doesn't lock", "won't lock", "came undone", "slipped", "damaged", "worn through", "defect", "split",
 	},
 	"charge": {"charged", "charge", "billed", "debited", "taken from my", "payment"},

@@ -176,10 +176,32 @@ var requestVerbs = map[string]bool{"start": true, "make": true, "process": true,
 // sorted my exchange"), unless a verb of asking comes before it.
 func nounUse(d *doc, i int) bool {
 	t := d.toks[i].raw
-	if t != "return" && t != "exchange" || i == 0 || !determiners[d.toks[i-1].raw] || d.toks[i-1].sent != d.toks[i].sent {
+	if t != "return" && t != "exchange" && t != "cancellation" || i == 0 || !determiners[d.toks[i-1].raw] || d.toks[i-1].sent != d.toks[i].sent {
 		return false
 	}
 	return !(i >= 2 && d.toks[i-2].sent == d.toks[i].sent && requestVerbs[d.toks[i-2].stem])
+}
+
+// doneForms are past participles that ask for something only after a verb
+// of wanting or being ("I'd like it replaced", "can it be repaired"); alone
+// they report what happened ("your team replaced my pole").
+var doneForms = map[string]bool{"replaced": true, "repaired": true, "fixed": true, "exchanged": true, "refunded": true}
+
+var wantOrBe = map[string]bool{"want": true, "like": true, "need": true, "get": true, "have": true, "be": true, "please": true,
+	"wanted": true, "needs": true, "it": true, "them": true}
+
+// reportedDone reports whether the cue at token i is a past participle
+// telling what was done rather than asking for it.
+func reportedDone(d *doc, i int) bool {
+	if !doneForms[d.toks[i].raw] {
+		return false
+	}
+	for j := i - 1; j >= 0 && j >= i-6 && d.toks[j].sent == d.toks[i].sent; j-- {
+		if wantOrBe[d.toks[j].raw] {
+			return false
+		}
+	}
+	return true
 }
 
 // declined reports whether the request cue at token i is turned down.
@@ -191,7 +213,7 @@ func (d *doc) declined(i int) bool {
 	if i > 0 && d.toks[i-1].raw == "no" && i+1 < len(d.toks) && noThanks[d.toks[i+1].raw] {
 		return true // "no refund needed", "no return, thanks"
 	}
-	if nounUse(d, i) {
+	if nounUse(d, i) || reportedDone(d, i) {
 		return true
 	}
 	for j := i - 1; j >= 0 && j >= i-4 && d.toks[j].sent == sent; j-- {
@@ -260,6 +282,8 @@ func (r *reader) intent(d *doc, f *features) string {
 	}
 	asked := len(f.sits["request"]) > 0 || d.anyQuestion()
 	switch {
+	case sameSentence(d, f.urg["charge"], f.urg["inerror"]):
+		return "refund" // money taken in error: the rules' refund
 	case len(f.sits["order_status"]) > 0:
 		f.focus = d.sentOf(firstInBody(d, f.sits["order_status"]))
 		return "order_status"
@@ -363,8 +387,14 @@ func (r *reader) product(d *doc, hits []hit, f *features) string {
 		if at, ok := swapAt[t.sent]; ok && at < m.at && precededBy(d, m.at, "for") {
 			continue
 		}
-		if _, ok := first[m.label]; !ok {
-			first[m.label] = m.at
+		// Ties go to the product named first in the body (the subject
+		// line only when the body names none).
+		pos := m.at
+		if t.subj {
+			pos += len(d.toks)
+		}
+		if p, ok := first[m.label]; !ok || pos < p {
+			first[m.label] = pos
 		}
 		switch {
 		case t.subj:
