@@ -129,33 +129,6 @@ type features struct {
 	focus, focusAt int
 }
 
-func group(hits []hit, keepNegated bool) map[string][]hit {
-	m := map[string][]hit{}
-	for _, h := range hits {
-		if h.negated && !keepNegated {
-			continue
-		}
-		m[h.label] = append(m[h.label], h)
-	}
-	return m
-}
-
-// groupAsks groups request cues by intent, leaving out requests the
-// customer turns down: a negator followed by a verb of wanting ("I don't
-// want to cancel", "no need to return it", "not looking for a refund") or
-// right before the cue ("I'm not returning it"). "No refund yet" or "never
-// got my refund" still ask for a refund. Crude readers keep every cue.
-func groupAsks(d *doc, hits []hit, crude bool) map[string][]hit {
-	m := map[string][]hit{}
-	for _, h := range hits {
-		if !crude && d.declined(h.at) {
-			continue
-		}
-		m[h.label] = append(m[h.label], h)
-	}
-	return m
-}
-
 var wantVerbs = map[string]bool{"want": true, "wanting": true, "need": true, "like": true, "wish": true, "looking": true,
 	"plan": true, "planning": true, "intend": true, "mean": true, "trying": true, "asking": true, "longer": true}
 
@@ -232,25 +205,38 @@ func (d *doc) declined(i int) bool {
 // read triages msg without the memo.
 func (r *reader) read(msg string) answer.Answer {
 	d := newDoc(msg)
-	byGroup := map[string][]hit{}
+	f := &features{asks: map[string][]hit{}, sits: map[string][]hit{}, urg: map[string][]hit{}, nano: map[string][]hit{}, focus: -1}
+	var products []hit
 	for _, h := range r.cues.find(d) {
 		g, label, _ := strings.Cut(h.label, "/")
 		h.label = label
-		byGroup[g] = append(byGroup[g], h)
-	}
-	f := &features{
-		asks:  groupAsks(d, byGroup["ask"], r.crude),
-		sits:  group(byGroup["sit"], false),
-		urg:   group(byGroup["urg"], false),
-		nano:  group(byGroup["nano"], true),
-		focus: -1,
+		switch g {
+		case "ask":
+			// A request the customer turns down does not count (crude
+			// readers keep every one).
+			if r.crude || !d.declined(h.at) {
+				f.asks[label] = append(f.asks[label], h)
+			}
+		case "sit":
+			if !h.negated {
+				f.sits[label] = append(f.sits[label], h)
+			}
+		case "urg":
+			if !h.negated {
+				f.urg[label] = append(f.urg[label], h)
+			}
+		case "nano":
+			f.nano[label] = append(f.nano[label], h)
+		case "product":
+			products = append(products, h)
+		}
 	}
 	f.intent = r.intent(d, f)
 	f.focusAt = d.lastAt
 	return answer.Answer{
 		Intent:      f.intent,
 		OrderNumber: orderNumber(d, f.focus, f.focusAt),
-		Product:     r.product(d, byGroup["product"], f),
+		Product:     r.product(d, products, f),
 		Urgency:     r.urgency(r, d, f),
 	}
 }
