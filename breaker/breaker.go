@@ -1,11 +1,14 @@
 // Package breaker is drill's circuit breaker: closed, open and half-open,
-// with a pluggable trip rule, a generation counter that drops stale results,
-// and a callback for every change of state. It knows nothing of HTTP, SDKs
-// or emails: callers ask Allow before a call and report the call's outcome,
-// once, after all of its retries.
+// with trip rules that can be combined (one file each), a generation
+// counter that drops stale results (or counts them, as the chapter's lab
+// breaker did), customer or synthetic half-open probes, Retry-After
+// honouring, and a callback for every change of state. It knows nothing of
+// HTTP, SDKs or emails: callers ask Allow before a call and report the
+// call's outcome, once, after all of its retries.
 package breaker
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -36,7 +39,7 @@ func (s State) String() string {
 }
 
 // ErrOpen is returned by Allow when the breaker rejects a call: it is open,
-// or half-open with its probe already in flight.
+// or half-open with its probes already in flight.
 var ErrOpen = errors.New("breaker: circuit open")
 
 // Result is the outcome of one call, as the breaker counts it.
@@ -47,14 +50,24 @@ const (
 	// Success is a call that worked.
 	Success Result = iota
 	// Failure is a failure that can go away on its own (timeout,
-	// connection error, 5xx): the only kind a breaker counts.
+	// connection error, 5xx, and whatever the caller chose to count).
 	Failure
 	// Ignored is an outcome that says nothing about the service's health
 	// (a 4xx, a cancelled run); it releases a probe slot without a verdict.
 	Ignored
 )
 
-// Change is one change of state, with a snapshot of the trip rule's window.
+// Outcome is a call's result with what the server said about retrying.
+type Outcome struct {
+	Result Result
+	// RetryAfter is the server's Retry-After, if it sent one. An open
+	// breaker with HonourRetryAfter stays open at least this long after
+	// the call ended.
+	RetryAfter time.Duration
+}
+
+// Change is one change of state, with a snapshot of the calls that ended
+// within the trip window.
 type Change struct {
 	Name       string
 	From, To   State
@@ -65,59 +78,63 @@ type Change struct {
 	At         time.Time
 }
 
-// Settings configures a Breaker. The zero value is safe: it is the default
-// rule of drill (5 failures within 10 s, 5 s open, one probe) with no callback.
-type Settings struct {
-	// Name identifies the breaker in changes (usually the rung it guards).
-	Name string
-	// Trip is the rule that opens a closed breaker. The zero value is
-	// 5 failures within 10 s.
-	Trip Trip
-	// Cooldown is how long the breaker stays open before it lets a probe
-	// through. Zero means 5 s.
-	Cooldown time.Duration
-	// ProbeTimeout bounds how long a half-open breaker waits for its probe's
-	// result: a probe that never reports back is counted as failed, so a
-	// lost probe cannot leave the breaker stuck. Zero means 30 s.
-	ProbeTimeout time.Duration
-	// OnChange, if set, is called for every change of state, in order,
-	// with the breaker's lock held: it must not call back into the breaker.
-	OnChange func(Change)
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-}
-
-// Breaker is a circuit breaker. It is safe for concurrent use.
+// Breaker is a circuit breaker. It is safe for concurrent use. Call Close
+// when done with a breaker that has a Synthetic probe or runs on the real
+// clock, so none of its timers or goroutines outlive it.
 type Breaker struct {
-	s    Settings
-	rule Rule
+	s     Settings
+	rules []Rule
 
 	mu         sync.Mutex
 	state      State
 	generation uint64
 	openedAt   time.Time
-	probeAt    time.Time // when the current probe was let through; zero if none
+	holdUntil  time.Time // Retry-After: stay open until at least then
+	probeOK    int       // probe successes in this half-open state
+	tally      window    // every counted call within the trip window, for snapshots
+	flights    map[uint64]*flight
+	nextID     uint64
+	wake       *time.Timer // the end of the cooldown
+	timed      bool        // the breaker sets its own timers (real or synctest clock)
+	closed     bool
+
+	synthCtx    context.Context
+	synthCancel context.CancelFunc
+	synthWG     sync.WaitGroup
+	synthing    bool
 }
 
-// New returns a closed breaker.
+// flight is a call in progress.
+type flight struct {
+	start      time.Time
+	generation uint64
+	probe      bool
+	aged       bool        // counted by the in-flight rule
+	timer      *time.Timer // wakes the breaker when the call reaches an age that matters
+}
+
+// New returns a closed breaker. Invalid settings fall back to their
+// defaults; check them first with Settings.Validate.
 func New(s Settings) *Breaker {
-	if s.Cooldown <= 0 {
-		s.Cooldown = 5 * time.Second
-	}
-	if s.ProbeTimeout <= 0 {
-		s.ProbeTimeout = 30 * time.Second
-	}
-	if s.Now == nil {
+	timed := s.Now == nil
+	s = s.withDefaults()
+	if timed {
 		s.Now = time.Now
 	}
-	return &Breaker{s: s, rule: s.Trip.rule()}
+	b := &Breaker{s: s, rules: s.Trip.rules(), flights: map[uint64]*flight{}, timed: timed}
+	b.tally.span = s.Trip.Window
+	b.synthCtx, b.synthCancel = context.WithCancel(context.Background())
+	return b
 }
 
 // Name is the breaker's name.
 func (b *Breaker) Name() string { return b.s.Name }
 
-// State returns the current state, moving an open breaker whose cooldown has
-// passed to half-open first.
+// Settings returns the breaker's settings with their defaults filled in.
+func (b *Breaker) Settings() Settings { return b.s }
+
+// State returns the current state, after applying the changes that time
+// alone makes (see advance).
 func (b *Breaker) State() State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -126,98 +143,261 @@ func (b *Breaker) State() State {
 }
 
 // Ticket is a permission to make one call, tied to the generation it was
-// issued in; report the call's result with Done.
+// issued in; report the call's result with Done or Finish, exactly once.
 type Ticket struct {
+	id         uint64
 	generation uint64
 	probe      bool
+	start      time.Time
 }
 
-// Probe reports whether this call is the half-open probe.
+// Probe reports whether this call is a half-open probe.
 func (t Ticket) Probe() bool { return t.probe }
 
 // Allow asks to make a call. It returns ErrOpen when the breaker is open, or
-// half-open with its probe in flight.
+// half-open with all its probe slots taken (always, with a synthetic probe).
 func (b *Breaker) Allow() (Ticket, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := b.s.Now()
 	b.advance(now)
+	t := Ticket{generation: b.generation, start: now}
 	switch b.state {
 	case Open:
 		return Ticket{}, ErrOpen
 	case HalfOpen:
-		if !b.probeAt.IsZero() {
+		if b.s.Synthetic != nil || (b.s.Probes != ProbesAll && b.probesInFlight() >= b.s.Probes) {
 			return Ticket{}, ErrOpen
 		}
-		b.probeAt = now
-		return Ticket{generation: b.generation, probe: true}, nil
+		t.probe = true
 	}
-	return Ticket{generation: b.generation}, nil
+	b.nextID++
+	t.id = b.nextID
+	f := &flight{start: now, generation: t.generation, probe: t.probe}
+	b.flights[t.id] = f
+	b.armFlight(f)
+	return t, nil
 }
 
-// Done reports the result of a call allowed by t. Results from a generation
-// that has ended (the breaker changed state since the call was allowed) are
-// dropped: a call that started while closed and failed after the breaker
-// opened says nothing new.
-func (b *Breaker) Done(t Ticket, r Result) {
+// Done reports the result of a call allowed by t.
+func (b *Breaker) Done(t Ticket, r Result) { b.Finish(t, Outcome{Result: r}) }
+
+// Finish reports the outcome of a call allowed by t. Results from a
+// generation that has ended (the breaker changed state since the call was
+// allowed) are dropped unless Stale is StaleCount.
+func (b *Breaker) Finish(t Ticket, o Outcome) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := b.s.Now()
+	if f := b.flights[t.id]; f != nil {
+		if f.timer != nil {
+			f.timer.Stop()
+		}
+		delete(b.flights, t.id)
+	}
 	b.advance(now)
+	if b.s.HonourRetryAfter && o.RetryAfter > 0 {
+		if until := now.Add(o.RetryAfter); until.After(b.holdUntil) {
+			b.holdUntil = until
+			if b.state == Open {
+				b.armWake()
+			}
+		}
+	}
+	if o.Result == Ignored {
+		return
+	}
+	call := Call{At: now, Duration: now.Sub(t.start), Failed: o.Result == Failure}
 	if t.generation != b.generation {
+		if b.s.Stale == StaleCount {
+			b.stale(call)
+		}
 		return
 	}
 	switch b.state {
 	case Closed:
-		switch r {
-		case Success:
-			b.rule.Success(now)
-		case Failure:
-			if b.rule.Failure(now) {
-				f, s := b.rule.Counts(now)
-				b.set(Open, now, fmt.Sprintf("%s: %d failures", b.rule, f), f, s)
-			}
-		}
+		b.record(call)
 	case HalfOpen:
 		if !t.probe {
 			return
 		}
-		switch r {
-		case Success:
-			b.set(Closed, now, "probe succeeded", 0, 1)
-		case Failure:
-			b.set(Open, now, "probe failed", 1, 0)
-		default:
-			b.probeAt = time.Time{} // no verdict: let the next call probe
+		if call.Failed {
+			b.set(Open, now, "probe failed")
+			return
+		}
+		b.probeOK++
+		if b.s.Probes == ProbesAll || b.probeOK >= b.s.Probes {
+			b.set(Closed, now, "probe succeeded")
 		}
 	}
 }
 
-// advance applies the changes that time alone makes: open → half-open after
-// the cooldown, and a lost probe → open.
-func (b *Breaker) advance(now time.Time) {
-	if b.state == Open && !now.Before(b.openedAt.Add(b.s.Cooldown)) {
-		b.set(HalfOpen, b.openedAt.Add(b.s.Cooldown), "cooldown elapsed", 0, 0)
-	}
-	if b.state == HalfOpen && !b.probeAt.IsZero() && !now.Before(b.probeAt.Add(b.s.ProbeTimeout)) {
-		b.set(Open, b.probeAt.Add(b.s.ProbeTimeout), "probe lost: no result within "+b.s.ProbeTimeout.String(), 1, 0)
-		b.advance(now)
+// record feeds a counted call to the trip rules of a closed breaker.
+func (b *Breaker) record(c Call) {
+	b.tally.add(c)
+	for _, r := range b.rules {
+		if r.Record(c) {
+			b.set(Open, c.At, r.Reason(c.At))
+			return
+		}
 	}
 }
 
-func (b *Breaker) set(to State, at time.Time, reason string, failures, successes int) {
+// stale applies a result from an earlier generation (StaleCount).
+func (b *Breaker) stale(c Call) {
+	switch b.state {
+	case Closed:
+		b.record(c)
+	case Open:
+		if c.Failed {
+			b.openedAt = c.At // restart the cooldown
+			b.armWake()
+		}
+	case HalfOpen:
+		if c.Failed && b.s.Synthetic == nil {
+			b.set(Open, c.At, "late failure of a call from an earlier state")
+		}
+	}
+}
+
+// advance applies the changes that time alone makes, in time order: open →
+// half-open after the cooldown (and any Retry-After), a lost or too-old
+// probe → open, and calls older than the in-flight age → open.
+func (b *Breaker) advance(now time.Time) {
+	for {
+		switch b.state {
+		case Open:
+			at := b.reopenAt()
+			if b.s.Synthetic != nil || now.Before(at) {
+				return
+			}
+			b.set(HalfOpen, at, "cooldown elapsed")
+		case HalfOpen:
+			at, reason, ok := b.probeVerdict(now)
+			if !ok {
+				return
+			}
+			b.set(Open, at, reason)
+		case Closed:
+			at, reason, ok := b.inFlightTrip(now)
+			if !ok {
+				return
+			}
+			b.set(Open, at, reason)
+		}
+	}
+}
+
+// reopenAt is when an open breaker turns half-open.
+func (b *Breaker) reopenAt() time.Time {
+	at := b.openedAt.Add(b.s.Cooldown)
+	if b.holdUntil.After(at) {
+		at = b.holdUntil
+	}
+	return at
+}
+
+// probesInFlight counts the current half-open generation's probes.
+func (b *Breaker) probesInFlight() int {
+	n := 0
+	for _, f := range b.flights {
+		if f.probe && f.generation == b.generation {
+			n++
+		}
+	}
+	return n
+}
+
+// probeVerdict finds the earliest probe of this half-open state that has
+// been out longer than the probe timeout (or the in-flight age, when that
+// rule is in force).
+func (b *Breaker) probeVerdict(now time.Time) (time.Time, string, bool) {
+	var at time.Time
+	var reason string
+	for _, f := range b.flights {
+		if !f.probe || f.generation != b.generation {
+			continue
+		}
+		limit, why := b.s.ProbeTimeout, "probe lost: no result within "+b.s.ProbeTimeout.String()
+		if b.s.Trip.Has(RuleInFlight) && b.s.Trip.InFlightAge < limit {
+			limit, why = b.s.Trip.InFlightAge, "probe unanswered after "+b.s.Trip.InFlightAge.String()
+		}
+		if due := f.start.Add(limit); !now.Before(due) && (at.IsZero() || due.Before(at)) {
+			at, reason = due, why
+		}
+	}
+	return at, reason, !at.IsZero()
+}
+
+// set changes state and starts a new generation.
+func (b *Breaker) set(to State, at time.Time, reason string) {
 	from := b.state
 	b.state = to
 	b.generation++
-	b.probeAt = time.Time{}
+	b.probeOK = 0
 	switch to {
 	case Open:
 		b.openedAt = at
+		b.armWake()
+		b.startSynthetic()
 	case Closed:
-		b.rule.Reset()
+		for _, r := range b.rules {
+			r.Reset()
+		}
+		b.tally.calls = nil
+		b.holdUntil = time.Time{}
 	}
+	f, s := b.tally.counts(at)
 	if b.s.OnChange != nil {
 		b.s.OnChange(Change{Name: b.s.Name, From: from, To: to, Generation: b.generation,
-			Failures: failures, Successes: successes, Reason: reason, At: at})
+			Failures: f, Successes: s, Reason: reason, At: at})
 	}
+}
+
+// armWake sets the timer that moves an open breaker to half-open on time.
+func (b *Breaker) armWake() {
+	if !b.timed || b.closed || b.s.Synthetic != nil {
+		return
+	}
+	if b.wake != nil {
+		b.wake.Stop()
+	}
+	b.wake = time.AfterFunc(b.reopenAt().Sub(b.s.Now()), func() { b.State() })
+}
+
+// armFlight sets the timer that wakes the breaker when a call reaches the
+// age at which it matters: the in-flight age, or a probe's timeout.
+func (b *Breaker) armFlight(f *flight) {
+	if !b.timed || b.closed {
+		return
+	}
+	var d time.Duration
+	switch {
+	case b.s.Trip.Has(RuleInFlight):
+		d = b.s.Trip.InFlightAge
+	case f.probe:
+		d = b.s.ProbeTimeout
+	default:
+		return
+	}
+	f.timer = time.AfterFunc(d, func() { b.State() })
+}
+
+// Close stops the breaker's timers and its synthetic probe, waiting for a
+// probe in progress to return. The breaker still answers Allow afterwards,
+// but changes no longer happen on time by themselves.
+func (b *Breaker) Close() {
+	b.mu.Lock()
+	b.closed = true
+	if b.wake != nil {
+		b.wake.Stop()
+	}
+	for _, f := range b.flights {
+		if f.timer != nil {
+			f.timer.Stop()
+		}
+	}
+	b.mu.Unlock()
+	b.synthCancel()
+	b.synthWG.Wait()
 }

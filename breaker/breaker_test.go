@@ -15,61 +15,6 @@ func (c *clock) at(s float64)          { c.t = time.Unix(0, 0).Add(time.Duration
 func newClock() *clock                 { c := &clock{}; c.at(0); return c }
 func (c *clock) since0() time.Duration { return c.t.Sub(time.Unix(0, 0)) }
 
-func TestWorkedTraceConsecutive(t *testing.T) {
-	// The worked trace of the "Circuit Breakers, Timeouts & Fallbacks"
-	// lesson: threshold 3, recovery 30 s.
-	c := newClock()
-	var changes []Change
-	b := New(Settings{Name: "llm", Trip: Trip{Consecutive: true, Failures: 3}, Cooldown: 30 * time.Second,
-		Now: c.now, OnChange: func(ch Change) { changes = append(changes, ch) }})
-
-	call := func(at float64, r Result) (sent bool) {
-		t.Helper()
-		c.at(at)
-		tk, err := b.Allow()
-		if errors.Is(err, ErrOpen) {
-			return false
-		}
-		b.Done(tk, r)
-		return true
-	}
-	steps := []struct {
-		at       float64
-		result   Result
-		wantSent bool
-		want     State
-	}{
-		{0, Failure, true, Closed},
-		{2, Failure, true, Closed},
-		{5, Failure, true, Open},
-		{10, Success, false, Open},  // fallback instantly, no call
-		{35, Failure, true, Open},   // half-open, trial fails, open again
-		{50, Success, false, Open},  // 15 s < 30 s
-		{65, Success, true, Closed}, // trial succeeds
-	}
-	for _, s := range steps {
-		if sent := call(s.at, s.result); sent != s.wantSent {
-			t.Fatalf("t=%v: call sent = %v, want %v", s.at, sent, s.wantSent)
-		}
-		if got := b.State(); got != s.want {
-			t.Fatalf("t=%v: state %v, want %v", s.at, got, s.want)
-		}
-	}
-	var trace []string
-	for _, ch := range changes {
-		trace = append(trace, ch.To.String()+"@"+ch.At.Sub(time.Unix(0, 0)).String())
-	}
-	want := []string{"open@5s", "half-open@35s", "open@35s", "half-open@1m5s", "closed@1m5s"}
-	if len(trace) != len(want) {
-		t.Fatalf("changes %v, want %v", trace, want)
-	}
-	for i := range want {
-		if trace[i] != want[i] {
-			t.Fatalf("changes %v, want %v", trace, want)
-		}
-	}
-}
-
 func TestDefaultRuleWindow(t *testing.T) {
 	c := newClock()
 	b := New(Settings{Now: c.now})

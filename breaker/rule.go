@@ -1,117 +1,218 @@
 package breaker
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
-// Trip names a trip rule and its parameters. Its zero value is the default
-// rule: 5 failures within 10 s.
-type Trip struct {
-	// Consecutive selects the consecutive-failures rule instead of the
-	// time window: Failures failures in a row open the breaker.
-	Consecutive bool `json:"consecutive,omitempty"`
-	// Failures is how many failures open the breaker; zero means 5.
-	Failures int `json:"failures"`
-	// Window is the sliding time window failures are counted in; zero
-	// means 10 s. Unused by the consecutive rule.
-	Window time.Duration `json:"window_ns,omitempty"`
+// Call is one finished call as a trip rule sees it: when it ended, how long
+// it took (all retries included) and whether it failed.
+type Call struct {
+	At       time.Time
+	Duration time.Duration
+	Failed   bool
 }
 
-// rule builds a fresh rule with its own state.
-func (t Trip) rule() Rule {
-	if t.Failures <= 0 {
-		t.Failures = 5
-	}
-	if t.Consecutive {
-		return &Consecutive{Failures: t.Failures}
-	}
-	if t.Window <= 0 {
-		t.Window = 10 * time.Second
-	}
-	return &FailuresInWindow{Failures: t.Failures, Window: t.Window}
-}
-
-// Rule decides when a closed breaker opens. A Rule is used under the
-// breaker's lock and need not be safe for concurrent use.
+// Rule decides when a closed breaker opens. It is fed every finished call
+// the breaker counts. A Rule is used under the breaker's lock and need not
+// be safe for concurrent use.
 type Rule interface {
-	// Failure records a failure at now and reports whether the breaker should open.
-	Failure(now time.Time) bool
-	// Success records a success at now.
-	Success(now time.Time)
-	// Counts returns the failures and successes the rule holds at now.
-	Counts(now time.Time) (failures, successes int)
+	// Record adds a finished call and reports whether the breaker should open.
+	Record(c Call) bool
+	// Reason says why the rule trips at now, as in "5 failures in 10s".
+	Reason(now time.Time) string
 	// Reset forgets everything (the breaker closed again).
 	Reset()
-	// String describes the rule, as in "5 failures in 10s".
+	// String describes the rule's setting.
 	String() string
 }
 
-// FailuresInWindow opens after Failures failed calls within a sliding Window
-// of time (resilience4j's time-based window, counting failures only).
-type FailuresInWindow struct {
-	Failures int
-	Window   time.Duration
+// Names of the trip rules, as flags and drill files spell them.
+const (
+	RuleCount       = "count"       // Failures failures within Window
+	RuleConsecutive = "consecutive" // Failures failures in a row
+	RuleRate        = "rate"        // failure rate ≥ FailureRate over Window, MinSamples calls
+	RuleSlowRate    = "slow-rate"   // share of calls slower than SlowCall ≥ SlowRate over Window
+	RuleP99         = "p99"         // p99 duration over Window above P99, MinSamples calls
+	RuleInFlight    = "in-flight"   // InFlightCalls calls still unanswered after InFlightAge
+)
 
-	failures  []time.Time
-	successes []time.Time
+// RuleNames lists the trip rules in documentation order.
+func RuleNames() []string {
+	return []string{RuleCount, RuleConsecutive, RuleRate, RuleSlowRate, RuleP99, RuleInFlight}
 }
 
-// Failure implements Rule.
-func (r *FailuresInWindow) Failure(now time.Time) bool {
-	r.failures = append(trim(r.failures, now.Add(-r.Window)), now)
-	return len(r.failures) >= r.Failures
+// Trip names the trip rules in force and their parameters. The breaker opens
+// when any rule says so. Its zero value is the default rule: 5 failures
+// within 10 s. Every zero parameter means its documented default.
+type Trip struct {
+	// Rules lists the rules in force, any combination of RuleNames. Empty
+	// means count (or consecutive, when Consecutive is set).
+	Rules []string `json:"rules,omitempty"`
+	// Consecutive selects the consecutive rule instead of count when Rules
+	// is empty (the setting drill had before Rules existed).
+	Consecutive bool `json:"consecutive,omitempty"`
+	// Failures is the count and consecutive rules' threshold; zero means 5.
+	Failures int `json:"failures"`
+	// Window is the sliding time window of the count, rate, slow-rate and
+	// p99 rules; zero means 10 s.
+	Window time.Duration `json:"window_ns,omitempty"`
+	// MinSamples is how many calls must have finished within Window before
+	// the rate, slow-rate and p99 rules judge; zero means 10.
+	MinSamples int `json:"min_samples,omitempty"`
+	// FailureRate is the rate rule's threshold, in (0, 1]; zero means 0.5.
+	FailureRate float64 `json:"failure_rate,omitempty"`
+	// SlowCall is how long a call must take to count as slow (slow-rate);
+	// zero means 5 s.
+	SlowCall time.Duration `json:"slow_call_ns,omitempty"`
+	// SlowRate is the slow-rate rule's threshold, in (0, 1]; zero means 0.5.
+	SlowRate float64 `json:"slow_rate,omitempty"`
+	// P99 is the p99 rule's threshold; zero means 5 s.
+	P99 time.Duration `json:"p99_ns,omitempty"`
+	// InFlightAge is how long a call may stay unanswered before the
+	// in-flight rule counts it; zero means 5 s.
+	InFlightAge time.Duration `json:"in_flight_age_ns,omitempty"`
+	// InFlightCalls is how many calls older than InFlightAge open the
+	// breaker; zero means 1.
+	InFlightCalls int `json:"in_flight_calls,omitempty"`
 }
 
-// Success implements Rule.
-func (r *FailuresInWindow) Success(now time.Time) {
-	r.successes = append(trim(r.successes, now.Add(-r.Window)), now)
+// WithDefaults returns t with every zero parameter set to its default.
+func (t Trip) WithDefaults() Trip {
+	if len(t.Rules) == 0 {
+		if t.Consecutive {
+			t.Rules = []string{RuleConsecutive}
+		} else {
+			t.Rules = []string{RuleCount}
+		}
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	if t.Failures <= 0 {
+		t.Failures = 5
+	}
+	if t.MinSamples <= 0 {
+		t.MinSamples = 10
+	}
+	if t.FailureRate <= 0 {
+		t.FailureRate = 0.5
+	}
+	if t.SlowRate <= 0 {
+		t.SlowRate = 0.5
+	}
+	if t.InFlightCalls <= 0 {
+		t.InFlightCalls = 1
+	}
+	def(&t.Window, 10*time.Second)
+	def(&t.SlowCall, 5*time.Second)
+	def(&t.P99, 5*time.Second)
+	def(&t.InFlightAge, 5*time.Second)
+	return t
 }
 
-// Counts implements Rule.
-func (r *FailuresInWindow) Counts(now time.Time) (int, int) {
-	r.failures = trim(r.failures, now.Add(-r.Window))
-	r.successes = trim(r.successes, now.Add(-r.Window))
-	return len(r.failures), len(r.successes)
+// Has reports whether rule name is in force.
+func (t Trip) Has(name string) bool { return slices.Contains(t.WithDefaults().Rules, name) }
+
+// Validate says what is wrong with t: unknown or repeated rule names (listing
+// the valid ones), negative durations or counts, rates outside (0, 1].
+func (t Trip) Validate() error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, r := range t.Rules {
+		if !slices.Contains(RuleNames(), r) {
+			errs = append(errs, fmt.Errorf("unknown trip rule %q (valid: %s)", r, strings.Join(RuleNames(), ", ")))
+		} else if seen[r] {
+			errs = append(errs, fmt.Errorf("trip rule %q named twice", r))
+		}
+		seen[r] = true
+	}
+	if t.Failures < 0 || t.MinSamples < 0 || t.InFlightCalls < 0 {
+		errs = append(errs, errors.New("trip failures, min samples and in-flight calls must not be negative"))
+	}
+	if t.Window < 0 || t.SlowCall < 0 || t.P99 < 0 || t.InFlightAge < 0 {
+		errs = append(errs, errors.New("trip window, slow call, p99 and in-flight age must not be negative"))
+	}
+	if t.FailureRate < 0 || t.FailureRate > 1 || t.SlowRate < 0 || t.SlowRate > 1 {
+		errs = append(errs, fmt.Errorf("trip failure rate and slow rate must be between 0 and 1, got %v and %v", t.FailureRate, t.SlowRate))
+	}
+	return errors.Join(errs...)
 }
 
-// Reset implements Rule.
-func (r *FailuresInWindow) Reset() { r.failures, r.successes = nil, nil }
-
-// String describes the rule.
-func (r *FailuresInWindow) String() string {
-	return fmt.Sprintf("%d failures in %s", r.Failures, r.Window)
+// rules builds fresh call rules with their own state. The in-flight rule is
+// not a call rule: the breaker runs it on its open tickets.
+func (t Trip) rules() []Rule {
+	t = t.WithDefaults()
+	var rs []Rule
+	for _, name := range t.Rules {
+		switch name {
+		case RuleCount:
+			rs = append(rs, &FailuresInWindow{Failures: t.Failures, Window: t.Window})
+		case RuleConsecutive:
+			rs = append(rs, &Consecutive{Failures: t.Failures})
+		case RuleRate:
+			rs = append(rs, &FailureRate{Rate: t.FailureRate, Window: t.Window, MinSamples: t.MinSamples})
+		case RuleSlowRate:
+			rs = append(rs, &SlowCallRate{Slow: t.SlowCall, Rate: t.SlowRate, Window: t.Window, MinSamples: t.MinSamples})
+		case RuleP99:
+			rs = append(rs, &P99{Threshold: t.P99, Window: t.Window, MinSamples: t.MinSamples})
+		}
+	}
+	return rs
 }
 
-// trim drops times at or before cutoff; times are in order.
-func trim(ts []time.Time, cutoff time.Time) []time.Time {
+// window is a time-ordered sliding window of finished calls, shared by the
+// windowed rules.
+type window struct {
+	span  time.Duration
+	calls []Call
+}
+
+// add appends c and drops calls that ended at or before c.At - span.
+func (w *window) add(c Call) {
+	w.calls = append(w.calls, c)
+	w.trim(c.At)
+}
+
+// trim drops calls that ended at or before now - span.
+func (w *window) trim(now time.Time) {
+	cutoff := now.Add(-w.span)
 	i := 0
-	for i < len(ts) && !ts[i].After(cutoff) {
+	for i < len(w.calls) && !w.calls[i].At.After(cutoff) {
 		i++
 	}
-	return ts[i:]
+	w.calls = w.calls[i:]
 }
 
-// Consecutive opens after Failures failures in a row; a success resets the
-// count (the simple breaker of the "Circuit Breakers, Timeouts & Fallbacks"
-// lesson).
-type Consecutive struct {
-	Failures int
-
-	run int
+// counts returns the failures and successes in the window at now.
+func (w *window) counts(now time.Time) (failures, successes int) {
+	w.trim(now)
+	for _, c := range w.calls {
+		if c.Failed {
+			failures++
+		} else {
+			successes++
+		}
+	}
+	return failures, successes
 }
 
-// Failure implements Rule.
-func (r *Consecutive) Failure(time.Time) bool { r.run++; return r.run >= r.Failures }
-
-// Success implements Rule.
-func (r *Consecutive) Success(time.Time) { r.run = 0 }
-
-// Counts implements Rule.
-func (r *Consecutive) Counts(time.Time) (int, int) { return r.run, 0 }
-
-// Reset implements Rule.
-func (r *Consecutive) Reset() { r.run = 0 }
-
-// String describes the rule.
-func (r *Consecutive) String() string { return fmt.Sprintf("%d consecutive failures", r.Failures) }
+// String describes the rules in force with their parameters, joined by
+// " or " (any of them opens the breaker), as in "5 failures in 10s or
+// in-flight age 4s (1 calls)".
+func (t Trip) String() string {
+	t = t.WithDefaults()
+	var parts []string
+	for _, r := range t.rules() {
+		parts = append(parts, r.String())
+	}
+	if t.Has(RuleInFlight) {
+		parts = append(parts, fmt.Sprintf("in-flight age %s (%d calls)", t.InFlightAge, t.InFlightCalls))
+	}
+	return strings.Join(parts, " or ")
+}

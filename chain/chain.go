@@ -1,7 +1,9 @@
 // Package chain is the fallback chain: ordered rungs, each its own openai-go
-// client with its own time limit, retries and optional breaker, ending in a
-// canned reply that never fails. It reports each rung's start, skip and end
-// through Hooks so the engine can log them.
+// client with its own time limit, retries and optional breaker, then
+// optionally the rules rung (keyword triage, no model call), ending in a
+// canned reply that never fails. Chain options: a deadline per email across
+// the whole chain, and hedging the primary with the backup. It reports each
+// rung's start, skip and end through Hooks so the engine can log them.
 package chain
 
 import (
@@ -53,6 +55,14 @@ type RungConfig struct {
 	APIKey    string
 	Transport http.RoundTripper // below the SDK; nil means http.DefaultTransport
 	Breaker   *breaker.Breaker  // optional
+	Stream    *StreamOptions    // nil: plain calls; set: streamed calls (stream.go)
+	// MaxRetryDelay caps how long the SDK waits before a retry, a server's
+	// Retry-After included (openai-go's WithMaxRetryDelay); a longer
+	// server delay stops retrying. 0 means the SDK's default (2 minutes).
+	MaxRetryDelay time.Duration
+	// Count says which outcomes beyond timeouts, connection errors and 5xx
+	// the breaker counts as failures.
+	Count Counting
 }
 
 // Rung is one model in the chain.
@@ -75,6 +85,9 @@ func NewRung(cfg RungConfig) *Rung {
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(cfg.Retries),
+	}
+	if cfg.MaxRetryDelay > 0 {
+		opts = append(opts, option.WithMaxRetryDelay(cfg.MaxRetryDelay))
 	}
 	if cfg.TimeLimit > 0 {
 		switch cfg.Scope {
@@ -99,6 +112,9 @@ func (r *Rung) Breaker() *breaker.Breaker { return r.cfg.Breaker }
 
 // call makes one call, all SDK retries included, and parses the answer.
 func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.Outcome, error) {
+	if r.cfg.Stream != nil {
+		return r.callStream(ctx, e)
+	}
 	resp, err := r.client.Chat.Completions.New(ctx, triage.Params(r.cfg.Model, e))
 	if err != nil {
 		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
@@ -114,18 +130,29 @@ func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.O
 }
 
 // Hooks observe a chain serving an email. Any may be nil. They run on the
-// email's goroutine.
+// email's goroutine, or, while a hedge is in flight, on the goroutine of
+// the hedged call they describe: they must be safe for concurrent use.
 type Hooks struct {
 	RungStart   func(ctx context.Context, r *Rung)
 	RungSkipped func(ctx context.Context, r *Rung)
 	RungEnd     func(ctx context.Context, r *Rung, o event.Outcome, err error)
 }
 
-// Chain is an ordered list of rungs, optionally ending in the canned reply.
+// Chain is an ordered list of rungs, optionally followed by the rules rung
+// and ending in the canned reply.
 type Chain struct {
 	Rungs  []*Rung
+	Rules  bool // after the model rungs, the rules rung (keyword triage, no model call)
 	Canned bool // end in CannedReply instead of an error
 	Hooks  Hooks
+	// EmailDeadline is one budget per email across the whole chain: when it
+	// runs out the call in progress is cancelled (outcome deadline) and the
+	// email gets the rules rung or the canned reply. 0 means none.
+	EmailDeadline time.Duration
+	// HedgeAfter, if above 0, asks the second rung too when the first has
+	// not answered after it; the first valid answer wins and the other
+	// call is cancelled.
+	HedgeAfter time.Duration
 }
 
 // RungError is why one rung did not serve an email.
@@ -145,40 +172,36 @@ type Result struct {
 
 // Serve runs the email down the chain until a rung answers. An open breaker
 // skips its rung at once, without a request. If ctx ends, the email is an
-// error: the run is over and no further rung is tried.
+// error: the run is over and no further rung is tried. If the email's
+// deadline runs out, the model rungs left are skipped.
 func (c *Chain) Serve(ctx context.Context, e emails.Email) Result {
 	var res Result
-	for _, r := range c.Rungs {
+	callCtx, cancel := withDeadline(ctx, c.EmailDeadline)
+	defer cancel()
+	for i := 0; i < len(c.Rungs); i++ {
+		r := c.Rungs[i]
 		if ctx.Err() != nil {
 			break
 		}
-		var ticket breaker.Ticket
-		if b := r.cfg.Breaker; b != nil {
-			t, err := b.Allow()
-			if errors.Is(err, breaker.ErrOpen) {
-				if c.Hooks.RungSkipped != nil {
-					c.Hooks.RungSkipped(ctx, r)
-				}
-				res.Errors = append(res.Errors, RungError{Rung: r.cfg.Name, Outcome: event.BreakerOpen, Err: err})
-				continue
+		if callCtx.Err() != nil {
+			res.Errors = append(res.Errors, RungError{Rung: r.cfg.Name, Outcome: event.Deadline, Err: errEmailDeadline})
+			continue
+		}
+		if c.HedgeAfter > 0 && i == 0 && len(c.Rungs) > 1 {
+			if c.serveHedged(callCtx, ctx, e, r, c.Rungs[1], &res) {
+				return res
 			}
-			ticket = t
+			i++ // the hedge already tried the second rung, or will not
+			continue
 		}
-		if c.Hooks.RungStart != nil {
-			c.Hooks.RungStart(ctx, r)
-		}
-		answer, outcome, err := r.call(ctx, e)
-		if b := r.cfg.Breaker; b != nil {
-			b.Done(ticket, breakerResult(outcome))
-		}
-		if c.Hooks.RungEnd != nil {
-			c.Hooks.RungEnd(ctx, r, outcome, err)
-		}
-		if err == nil {
-			res.ServedBy, res.Answer = r.cfg.Name, &answer
+		if c.try(callCtx, ctx, e, r, &res) {
 			return res
 		}
-		res.Errors = append(res.Errors, RungError{Rung: r.cfg.Name, Outcome: outcome, Err: err})
+	}
+	if ctx.Err() == nil && c.Rules {
+		a := RulesTriage(e)
+		res.ServedBy, res.Answer = event.ServedRules, &a
+		return res
 	}
 	if c.Canned && ctx.Err() == nil {
 		res.ServedBy, res.Reply = event.ServedCanned, CannedReply
@@ -186,4 +209,63 @@ func (c *Chain) Serve(ctx context.Context, e emails.Email) Result {
 	}
 	res.ServedBy = event.ServedError
 	return res
+}
+
+// try asks r for an answer: its breaker, then its call. It reports whether
+// r served the email; if not, why is added to res.Errors.
+func (c *Chain) try(ctx, run context.Context, e emails.Email, r *Rung, res *Result) bool {
+	ticket, ok := c.allow(ctx, r, res)
+	if !ok {
+		return false
+	}
+	answer, outcome, err := c.callRung(ctx, run, e, r, ticket)
+	if err != nil {
+		res.Errors = append(res.Errors, RungError{Rung: r.cfg.Name, Outcome: outcome, Err: err})
+		return false
+	}
+	res.ServedBy, res.Answer = r.cfg.Name, &answer
+	return true
+}
+
+// allow asks r's breaker, if it has one, for a ticket; when the breaker is
+// open it reports the skip and returns false.
+func (c *Chain) allow(ctx context.Context, r *Rung, res *Result) (breaker.Ticket, bool) {
+	b := r.cfg.Breaker
+	if b == nil {
+		return breaker.Ticket{}, true
+	}
+	t, err := b.Allow()
+	if errors.Is(err, breaker.ErrOpen) {
+		if c.Hooks.RungSkipped != nil {
+			c.Hooks.RungSkipped(ctx, r)
+		}
+		res.Errors = append(res.Errors, RungError{Rung: r.cfg.Name, Outcome: event.BreakerOpen, Err: err})
+		return breaker.Ticket{}, false
+	}
+	return t, true
+}
+
+// callRung makes r's call under ctx (the email's deadline, or a hedge's
+// cancellation, below run), reports its outcome to r's breaker and hooks.
+// A call that ctx cut while the run goes on ends as deadline (the email's
+// budget ran out) or canceled (it lost a hedge).
+func (c *Chain) callRung(ctx, run context.Context, e emails.Email, r *Rung, t breaker.Ticket) (emails.Answer, event.Outcome, error) {
+	rctx := ctx
+	if t.Probe() {
+		rctx = context.WithValue(ctx, probeKey{}, true)
+	}
+	if c.Hooks.RungStart != nil {
+		c.Hooks.RungStart(rctx, r)
+	}
+	answer, outcome, err := r.call(rctx, e)
+	if err != nil && ctx.Err() != nil && run.Err() == nil {
+		outcome = cutOutcome(ctx)
+	}
+	if b := r.cfg.Breaker; b != nil {
+		b.Finish(t, breaker.Outcome{Result: r.cfg.Count.result(outcome), RetryAfter: retryAfter(err)})
+	}
+	if c.Hooks.RungEnd != nil {
+		c.Hooks.RungEnd(ctx, r, outcome, err)
+	}
+	return answer, outcome, err
 }

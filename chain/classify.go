@@ -8,10 +8,10 @@ import (
 	"net/http"
 	"net/url"
 	"syscall"
+	"time"
 
 	"github.com/openai/openai-go/v3"
 
-	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 )
 
@@ -65,15 +65,50 @@ func ClassifyStatus(code int) event.Outcome {
 	return event.HTTP4xx
 }
 
-// breakerResult says how a breaker counts an outcome: only failures that can
-// go away on their own count; a 4xx, a 429, an unparseable answer and a
-// cancelled run say nothing about the service being down.
-func breakerResult(o event.Outcome) breaker.Result {
-	switch {
-	case o == event.OK:
-		return breaker.Success
-	case o.Transient():
-		return breaker.Failure
+// probeKey marks a call's context as a half-open breaker's probe.
+type probeKey struct{}
+
+// IsProbe reports whether ctx belongs to the call a half-open breaker
+// admitted as its probe: the hooks' and every HTTP attempt's context of
+// that call carry the mark.
+func IsProbe(ctx context.Context) bool {
+	p, _ := ctx.Value(probeKey{}).(bool)
+	return p
+}
+
+// ClassifyAttempt sorts one HTTP attempt's error, seen below the SDK. run
+// is the run's context: if it has ended, the attempt was cancelled. An
+// attempt whose own context deadline has passed (the http.Client time limit
+// of attempt scope, or the SDK's request timeout) timed out, whatever the
+// transport says: on a real socket, net/http reports a Client.Timeout as
+// "net/http: request canceled" about half the time, because the client
+// closes the request's Cancel channel and ends its context at the same
+// instant and the transport sees either first.
+func ClassifyAttempt(run context.Context, req *http.Request, err error) event.Outcome {
+	if err == nil {
+		return event.OK
 	}
-	return breaker.Ignored
+	if run != nil && run.Err() != nil {
+		return event.Canceled
+	}
+	if req != nil {
+		ctx := req.Context()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return event.Timeout
+		}
+		if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) && !runDeadline(run, d) {
+			return event.Timeout
+		}
+	}
+	return Classify(run, err)
+}
+
+// runDeadline reports whether deadline d is the run's own (its ceiling),
+// not an attempt's or request's time limit.
+func runDeadline(run context.Context, d time.Time) bool {
+	if run == nil {
+		return false
+	}
+	rd, ok := run.Deadline()
+	return ok && !d.Before(rd)
 }

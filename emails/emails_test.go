@@ -80,3 +80,20 @@ func TestRules(t *testing.T) {
 		}
 	}
 }
+
+// TestValidOrderNumberForm checks answer validation wants the whole
+// DR-123456 form, not just its prefix.
+func TestValidOrderNumberForm(t *testing.T) {
+	base := Answer{Intent: Intents[0], Urgency: Urgencies[0]}
+	for _, c := range []struct {
+		order string
+		ok    bool
+	}{{"DR-123456", true}, {"dr 123-456", true}, {"#123456", true}, {"", true},
+		{"DR-banana", false}, {"DR-12345", false}, {"DR-1234567", false}, {"banana", false}} {
+		a := base
+		a.OrderNumber = c.order
+		if err := a.Valid(); (err == nil) != c.ok {
+			t.Errorf("order number %q: Valid() = %v, want ok %v", c.order, err, c.ok)
+		}
+	}
+}

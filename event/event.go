@@ -108,6 +108,48 @@ type Event struct {
 	Run     *RunInfo      `json:"run,omitempty"`     // run_start
 	Breaker *BreakerState `json:"breaker,omitempty"` // breaker
 	Result  *Result       `json:"result,omitempty"`  // email_done
+
+	// Probe marks, on rung_start, attempt_start and attempt_end, the call a
+	// half-open breaker admitted as its probe.
+	Probe bool `json:"probe,omitempty"`
+	// Window is, on outage_start and outage_end, the window as the injector
+	// applied it (actual offsets, scheduled or by hand).
+	Window *OutageWindow `json:"window,omitempty"`
+	// End is, on run_end, the run's status and the emails never sent.
+	End *RunEndInfo `json:"end,omitempty"`
+	// FaultParams are the applied fault's parameters, defaults included,
+	// and its window's modifiers that differ from their defaults (rate,
+	// ramp, flap, models), key → value as written on the command line
+	// (fault).
+	FaultParams map[string]string `json:"fault_params,omitempty"`
+	// TTFT is a streamed call's time to first token: from the rung's
+	// start (its first attempt) to the first content delta (stream_end).
+	TTFT time.Duration `json:"ttft_ns,omitempty"`
+	// Tokens is a streamed call's completion tokens: the usage chunk's
+	// count, or the text received at four bytes a token when the stream
+	// broke off before it (stream_end).
+	Tokens int `json:"tokens,omitempty"`
+	// TokensPerS is a streamed call's tokens a second after its first
+	// token: the tokens after the first content delta over the time from
+	// that delta to the call's end (stream_end).
+	TokensPerS float64 `json:"tokens_per_s,omitempty"`
+
+	// Synthetic marks an attempt of a breaker's own health call (probe:
+	// synthetic): no customer's email, Email is 0.
+	Synthetic bool `json:"synthetic,omitempty"`
+	// Hedged marks a rung call started as a hedge (--hedge-after: the
+	// primary had not answered in time), on its rung_start and rung_end.
+	Hedged bool `json:"hedged,omitempty"`
+	// HedgeLost marks a rung_end of a call cancelled because the other
+	// call of its hedge answered first (its Outcome is canceled).
+	HedgeLost bool `json:"hedge_lost,omitempty"`
+
+	// RetryAfter is the server's Retry-After (or Retry-After-Ms) on an
+	// attempt_end whose response carried one (a 429 or a 503), zero otherwise.
+	RetryAfter time.Duration `json:"retry_after_ns,omitempty"`
+	// Proxy describes the request behind an attempt_start, fault or
+	// attempt_end recorded by drill proxy; nil for the engine's own calls.
+	Proxy *ProxyCall `json:"proxy,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -123,6 +165,16 @@ type RunInfo struct {
 	Follow         int     `json:"follow"`           // the email the summary follows
 	TimeLimitScope string  `json:"time_limit_scope"` // attempt or request
 	Rungs          []Rung  `json:"rungs"`            // the chain, in order
+
+	// Canned is true when the chain ends in the canned reply.
+	Canned bool `json:"canned,omitempty"`
+	// Seed is the fake model's latency seed.
+	Seed int64 `json:"seed,omitempty"`
+	// Ceiling is the run's time ceiling: emails still in flight then are cancelled.
+	Ceiling time.Duration `json:"ceiling_ns,omitempty"`
+	// Overrides are the policy and workload settings the user changed from
+	// the preset, by flag or drill-file name, as given (e.g. "primary-timeout": "2s").
+	Overrides map[string]string `json:"overrides,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.
@@ -132,6 +184,20 @@ type Rung struct {
 	TimeLimit  time.Duration `json:"time_limit_ns,omitempty"`
 	Retries    int           `json:"retries"`
 	HasBreaker bool          `json:"breaker"`
+
+	// Breaker is the breaker's full settings, when HasBreaker.
+	Breaker *BreakerSettings `json:"breaker_settings,omitempty"`
+}
+
+// BreakerSettings describe a rung's breaker: its trip rule, cooldown and
+// probe timeout.
+type BreakerSettings struct {
+	Rule         string        `json:"rule"`             // the trip rule in words, e.g. "5 failures in 10s"
+	Consecutive  bool          `json:"consecutive"`      // consecutive-failures rule instead of a time window
+	Failures     int           `json:"failures"`         // failures that open it
+	Window       time.Duration `json:"window_ns"`        // the sliding window (0 for the consecutive rule)
+	Cooldown     time.Duration `json:"cooldown_ns"`      // how long it stays open before a probe
+	ProbeTimeout time.Duration `json:"probe_timeout_ns"` // a probe with no result by then counts as failed
 }
 
 // BreakerState is a breaker's change of state with a snapshot of its window.
@@ -158,3 +224,90 @@ type Result struct {
 
 // ByHand is the Detail of outage events started or ended by hand.
 const ByHand = "by hand"
+
+// StatusAborted is the run-end status of a run its own safeguard stopped:
+// one of its abort conditions, or the time ceiling cancelling emails still
+// in flight or never sent.
+const StatusAborted = "aborted"
+
+// Reasons an email was not sent, in RunEnd.NotSentReason.
+const (
+	// NotSentStopped: the run was stopped (Ctrl-C, SIGTERM, q, Stop) first.
+	NotSentStopped = "run stopped"
+	// NotSentCeiling: the run's time ceiling came first.
+	NotSentCeiling = "ceiling"
+)
+
+// OutageWindow is an outage window as the injector applied it: actual
+// offsets from the run's start, and whether it was scheduled or by hand.
+type OutageWindow struct {
+	// Start is when the injector started faulting attempts.
+	Start time.Duration `json:"start_ns"`
+	// End is when it stopped: on outage_end, the actual end; on
+	// outage_start, the scheduled end, or -1 for a window started by hand
+	// (open until ended by hand).
+	End time.Duration `json:"end_ns"`
+	// ByHand is true for a window started or ended by hand (the dashboard's
+	// o key, Run.StartOutage/EndOutage); false for the drill's schedule.
+	ByHand bool `json:"by_hand"`
+}
+
+// RunEndInfo is how a run ended: its status and the emails it never sent.
+type RunEndInfo struct {
+	// Status is completed, interrupted, aborted or failed.
+	Status string `json:"status"`
+	// NotSent counts the configured emails never sent.
+	NotSent int `json:"not_sent"`
+	// NotSentReason says why they were not sent (NotSentStopped,
+	// NotSentCeiling); empty when every email was sent.
+	NotSentReason string `json:"not_sent_reason,omitempty"`
+}
+
+// StreamEnd is a streamed call (--stream) finishing or breaking off, just
+// before its rung_end: its time to first token, tokens and tokens a
+// second, with the call's Outcome.
+const StreamEnd Kind = "stream_end"
+
+// Deadline is the outcome of a rung call cut by the email's deadline
+// (--email-deadline): the budget for the whole chain ran out.
+const Deadline Outcome = "deadline"
+
+// ServedRules is the served-by value of an email answered by the rules rung
+// (keyword triage, no model call).
+const ServedRules = "rules"
+
+// RunClock is an event saying which clock a run's offsets were measured on:
+// Detail is ClockReal or ClockVirtual. A run that ran in virtual time
+// (`--clock virtual`, see package vclock) logs one right after RunStart; a
+// run without one ran in real time.
+const RunClock Kind = "clock"
+
+// Clocks a run can run on: the Detail of a RunClock event and the "clock" of
+// a summary and a journal header.
+const (
+	// ClockReal is wall-clock time: the drill waited out every timeout.
+	ClockReal = "real"
+	// ClockVirtual is a testing/synctest bubble's fake clock: the same code
+	// ran, and time jumped ahead whenever every goroutine was waiting.
+	ClockVirtual = "virtual"
+)
+
+// ProxyCall is one client request through drill proxy: which request it was,
+// what it asked for and, on its attempt_end, what came back. No header of the
+// request (least of all its Authorization) is ever recorded.
+type ProxyCall struct {
+	ID     int    `json:"id"`               // 1-based request number since the proxy started
+	Method string `json:"method"`           // HTTP method
+	Path   string `json:"path"`             // request path as the client sent it, without the query
+	Stream bool   `json:"stream,omitempty"` // a chat completion that asked for a stream
+	// Wait is from the request's arrival to the end of its response (attempt_end).
+	Wait time.Duration `json:"wait_ns,omitempty"`
+	// TTFT is from the request's arrival to its first token: for a stream, the
+	// first chunk carrying content; otherwise the first byte of the body
+	// (attempt_end; zero when none came).
+	TTFT time.Duration `json:"ttft_ns,omitempty"`
+	// InputTokens and OutputTokens are the usage the upstream reported
+	// (attempt_end; zero when it reported none).
+	InputTokens  int `json:"input_tokens,omitempty"`
+	OutputTokens int `json:"output_tokens,omitempty"`
+}

@@ -2,16 +2,18 @@ package inject
 
 import "net/http"
 
-// hang picks up and says nothing: no response, ever, until the attempt's
+// Hang picks up and says nothing: no response, ever, until the attempt's
 // context ends (a client time limit, a request timeout, or the run's end).
-type hang struct{}
+// It has no parameters.
+type Hang struct{}
 
-func init() { register("hang", hang{}) }
+func init() { register("hang", func() Fault { return &Hang{} }) }
 
-func (hang) Apply(req *http.Request, _ http.RoundTripper) (*http.Response, error) {
-	if req.Body != nil {
-		req.Body.Close()
-	}
-	<-req.Context().Done()
-	return nil, req.Context().Err()
+var _ Fault = (*Hang)(nil)
+
+// Apply waits for the attempt's context to end.
+func (*Hang) Apply(a Attempt) (*http.Response, error) {
+	closeBody(a.Req)
+	<-a.Req.Context().Done()
+	return nil, a.Req.Context().Err()
 }

@@ -1,12 +1,23 @@
 // Package inject applies outages to HTTP attempts, below the SDK: an
 // http.RoundTripper that looks up the outage window each attempt starts in
 // and hands the attempt to that window's fault. The SDK's retries, the chain
-// and the breaker then see real errors. Each fault kind is one small file
-// behind the Fault interface, registered by name (toxiproxy's toxics).
+// and the breaker then see real errors.
+//
+// Each fault kind is one small file: a struct whose JSON/YAML-tagged fields
+// are its parameters, with safe defaults, behind the one-method Fault
+// interface and registered by name (toxiproxy's toxics). Every window gets a
+// fresh instance. Window modifiers (rate, ramp, flap, models) decide which
+// attempts a window hits; see Window.
 package inject
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
+	"io"
+	"maps"
+	"math/rand/v2"
 	"net/http"
 	"sort"
 	"strings"
@@ -14,16 +25,31 @@ import (
 	"time"
 )
 
-// Fault applies one kind of failure to one HTTP attempt. next is the
-// transport to the model, for faults that let the request through.
+// Fault applies one kind of failure to one HTTP attempt.
 type Fault interface {
-	Apply(req *http.Request, next http.RoundTripper) (*http.Response, error)
+	Apply(a Attempt) (*http.Response, error)
 }
 
-var registry = map[string]Fault{}
+// Attempt is one HTTP attempt a fault applies to.
+type Attempt struct {
+	// Req is the attempt's request. Its body can be read again: the
+	// injector buffers it.
+	Req *http.Request
+	// Next is the transport to the model, for faults that let the request
+	// through.
+	Next http.RoundTripper
+	// Rand is seeded by the run's seed and the attempt (its body and retry
+	// count), so a fault's random choices (slow's jitter) are reproducible.
+	Rand *rand.Rand
+}
 
-// register adds a fault kind; called from each fault's file.
-func register(name string, f Fault) { registry[name] = f }
+// registry maps a fault kind to the constructor of a fresh instance with
+// its defaults.
+var registry = map[string]func() Fault{}
+
+// register adds a fault kind; called from each fault's file. newFault must
+// return a pointer to a struct whose tagged fields are the parameters.
+func register(kind string, newFault func() Fault) { registry[kind] = newFault }
 
 // Kinds lists the registered fault kinds, sorted.
 func Kinds() []string {
@@ -35,58 +61,81 @@ func Kinds() []string {
 	return names
 }
 
-// Lookup returns the fault registered under kind, or an error listing the
-// valid kinds.
+// Lookup returns a fresh fault of kind with its default parameters, or an
+// error listing the valid kinds.
 func Lookup(kind string) (Fault, error) {
-	f, ok := registry[kind]
+	newFault, ok := registry[kind]
 	if !ok {
 		return nil, fmt.Errorf("unknown outage kind %q (valid: %s)", kind, strings.Join(Kinds(), ", "))
 	}
-	return f, nil
+	return newFault(), nil
 }
 
-// Window is one outage: attempts that start at an offset in [From, To)
-// from the schedule's start get the fault Kind. To < 0 means open-ended
-// (an outage started by hand and not yet ended).
-type Window struct {
-	Kind     string
-	From, To time.Duration
+// Applied describes a fault applied to one attempt, for the run's log.
+type Applied struct {
+	Kind   string // the fault kind
+	Rung   string // the rung whose attempt it hit
+	Window int    // the window's index, in the order added
+	// Params are the fault's parameters (defaults included) and the
+	// window's modifiers that differ from their defaults, key → value as
+	// written on the command line.
+	Params map[string]string
 }
 
-// Contains reports whether an attempt starting at offset at falls inside.
-func (w Window) Contains(at time.Duration) bool {
-	return at >= w.From && (w.To < 0 || at < w.To)
+// Options configure an injector. The zero value is usable: no seed, every
+// window without Models aimed at "primary", nothing logged.
+type Options struct {
+	// Seed seeds each window's hit draws and the faults' random choices.
+	Seed int64
+	// Target is the rung a window without Models breaks; "" means primary.
+	Target string
+	// OnFault, if not nil, is called for every fault applied, before it
+	// takes effect.
+	OnFault func(req *http.Request, a Applied)
 }
 
-// Injector is the fault-injecting http.RoundTripper. It is safe for
-// concurrent use; windows can be added and ended while requests run.
+// window is a scheduled Window with its fault instance.
+type window struct {
+	Window
+	fault Fault
+	log   map[string]string // LogParams, computed once
+}
+
+// Injector is the fault-injecting transport. It is safe for concurrent
+// use; windows can be added and ended while requests run. Injector itself
+// is the RoundTripper of the target rung; For gives one per rung.
 type Injector struct {
-	next    http.RoundTripper
-	start   time.Time
-	onFault func(req *http.Request, kind string)
+	next  http.RoundTripper
+	start time.Time
+	opts  Options
 
 	mu      sync.Mutex
-	windows []Window
+	windows []window
 }
+
+var _ http.RoundTripper = (*Injector)(nil)
 
 // New returns an injector in front of next whose window offsets count from
-// start. onFault, if not nil, is called for every fault applied, before it
-// takes effect.
-func New(next http.RoundTripper, start time.Time, onFault func(req *http.Request, kind string)) *Injector {
-	return &Injector{next: next, start: start, onFault: onFault}
+// start.
+func New(next http.RoundTripper, start time.Time, opts Options) *Injector {
+	if opts.Target == "" {
+		opts.Target = "primary"
+	}
+	return &Injector{next: next, start: start, opts: opts}
 }
 
-// Add schedules a window. Its kind must be registered.
+// Add validates a window and schedules it with a fresh fault instance.
 func (i *Injector) Add(w Window) error {
-	if _, err := Lookup(w.Kind); err != nil {
+	if err := w.Validate(); err != nil {
 		return err
 	}
-	if w.To >= 0 && w.To <= w.From {
-		return fmt.Errorf("outage window %s–%s: the end must come after the start", w.From, w.To)
+	f, err := w.Fault()
+	if err != nil {
+		return err
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	i.windows = append(i.windows, w)
+	i.windows = append(i.windows, window{Window: w.clone(), fault: f, log: w.LogParams()})
 	return nil
 }
 
@@ -105,29 +154,116 @@ func (i *Injector) EndAt(at time.Duration) bool {
 	return ended
 }
 
-// Active returns the window active at offset at, if any. When windows
-// overlap (an outage started by hand inside a scheduled one), the newest
-// wins.
+// Active returns the newest window active at offset at, whatever models it
+// breaks, if any.
 func (i *Injector) Active(at time.Duration) (Window, bool) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	for k := len(i.windows) - 1; k >= 0; k-- {
 		if w := i.windows[k]; w.Contains(at) {
-			return w, true
+			return w.Window.clone(), true
 		}
 	}
 	return Window{}, false
 }
 
-// RoundTrip implements http.RoundTripper.
+// Windows returns every window added, in order, with their current ends.
+func (i *Injector) Windows() []Window {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	out := make([]Window, len(i.windows))
+	for k, w := range i.windows {
+		out[k] = w.Window.clone()
+	}
+	return out
+}
+
+// decide returns the window that decides an attempt on rung starting at
+// offset at: the newest one containing at that breaks rung. Overlapping
+// windows do not add up; the newest decides, hit or miss.
+func (i *Injector) decide(rung string, at time.Duration) (int, window, bool) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	for k := len(i.windows) - 1; k >= 0; k-- {
+		w := i.windows[k]
+		if w.Contains(at) && w.breaks(rung, i.opts.Target) {
+			return k, w, true
+		}
+	}
+	return 0, window{}, false
+}
+
+// For returns the transport for rung's attempts: windows that break rung
+// apply to them.
+func (i *Injector) For(rung string) http.RoundTripper { return rungTransport{i, rung} }
+
+// RoundTrip applies the windows to an attempt of the target rung.
 func (i *Injector) RoundTrip(req *http.Request) (*http.Response, error) {
-	w, ok := i.Active(time.Since(i.start))
+	return i.roundTrip(i.opts.Target, req)
+}
+
+type rungTransport struct {
+	i    *Injector
+	rung string
+}
+
+// RoundTrip applies the windows that break the transport's rung.
+func (t rungTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return t.i.roundTrip(t.rung, req)
+}
+
+func (i *Injector) roundTrip(rung string, req *http.Request) (*http.Response, error) {
+	at := time.Since(i.start)
+	idx, w, ok := i.decide(rung, at)
 	if !ok {
 		return i.next.RoundTrip(req)
 	}
-	f := registry[w.Kind]
-	if i.onFault != nil {
-		i.onFault(req, w.Kind)
+	req, body, err := bufferBody(req)
+	if err != nil {
+		return nil, fmt.Errorf("inject: reading the request body: %w", err)
 	}
-	return f.Apply(req, i.next)
+	rng := attemptRand(i.opts.Seed, idx, rung, body, req.Header.Get("X-Stainless-Retry-Count"))
+	if rng.Float64() >= w.HitRate(at) {
+		return i.next.RoundTrip(req)
+	}
+	if i.opts.OnFault != nil {
+		i.opts.OnFault(req, Applied{Kind: w.Kind, Rung: rung, Window: idx, Params: maps.Clone(w.log)})
+	}
+	return w.fault.Apply(Attempt{Req: req, Next: i.next, Rand: rng})
+}
+
+// bufferBody reads req's body and returns a request whose body can be read
+// again (by the fault and by the transport after it).
+func bufferBody(req *http.Request) (*http.Request, []byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return req, nil, nil
+	}
+	b, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	out := req.Clone(req.Context())
+	out.Body = io.NopCloser(bytes.NewReader(b))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+	out.ContentLength = int64(len(b))
+	return out, b, nil
+}
+
+// attemptRand is the attempt's random source: a hash of the seed, the
+// window, the rung, the body and the retry count, so the same drill hits
+// the same attempts whatever order concurrent attempts arrive in.
+func attemptRand(seed int64, window int, rung string, body []byte, retry string) *rand.Rand {
+	h := fnv.New64a()
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(seed))
+	binary.LittleEndian.PutUint64(b[8:], uint64(window))
+	h.Write(b[:])
+	h.Write([]byte(rung))
+	h.Write([]byte{0})
+	h.Write(body)
+	h.Write([]byte{0})
+	h.Write([]byte(retry))
+	s := h.Sum64()
+	return rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
 }

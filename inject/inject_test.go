@@ -1,33 +1,18 @@
 package inject
 
 import (
-	"context"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
-
-// okTransport answers every request with a small 200.
-type okTransport struct{ calls int }
-
-func (o *okTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	o.calls++
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
-		Body: io.NopCloser(strings.NewReader(`{"object":"list","data":[]}`)), Request: req}, nil
-}
 
 func TestWindowsPickAttemptsByStartTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		next := &okTransport{}
 		var faults []string
-		in := New(next, time.Now(), func(_ *http.Request, kind string) { faults = append(faults, kind) })
+		in := New(next, time.Now(), Options{OnFault: func(_ *http.Request, a Applied) { faults = append(faults, a.Kind) }})
 		if err := in.Add(Window{Kind: "busy", From: 2 * time.Second, To: 4 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
@@ -57,48 +42,55 @@ func TestWindowsPickAttemptsByStartTime(t *testing.T) {
 	})
 }
 
-// TestBusyIsAnOpenAIError: the SDK sees the busy tone as a real 503 with
-// OpenAI's error body, and retries it twice.
-func TestBusyIsAnOpenAIError(t *testing.T) {
+// TestNewestWindowWins: a window added later decides alone where windows
+// overlap, miss included, and windows aim at their models only.
+func TestNewestWindowWins(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		in := New(&okTransport{}, time.Now(), nil)
-		if err := in.Add(Window{Kind: "busy", From: 0, To: time.Hour}); err != nil {
-			t.Fatal(err)
+		in := New(&okTransport{}, time.Now(), Options{})
+		mustAdd := func(w Window) {
+			if err := in.Add(w); err != nil {
+				t.Fatal(err)
+			}
 		}
-		attempts := 0
-		counted := roundTripFunc(func(r *http.Request) (*http.Response, error) { attempts++; return in.RoundTrip(r) })
-		c := openai.NewClient(option.WithBaseURL("http://model.invalid/v1"), option.WithAPIKey("k"),
-			option.WithHTTPClient(&http.Client{Transport: counted}))
-		_, err := c.Models.List(t.Context())
-		var apiErr *openai.Error
-		if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.Code != "overloaded" {
-			t.Fatalf("error %v, want *openai.Error 503 overloaded", err)
+		mustAdd(Window{Kind: "busy", From: 0, To: 10 * time.Second})
+		mustAdd(Window{Kind: "rate-limit", From: 2 * time.Second, To: 4 * time.Second})
+		mustAdd(Window{Kind: "busy", Params: map[string]string{"status": "500"}, From: 6 * time.Second, To: 8 * time.Second,
+			Flap: &Flap{On: time.Second, Off: time.Second}})
+		mustAdd(Window{Kind: "hang", From: 0, To: 10 * time.Second, Models: []string{ModelBackup}})
+		status := func(rt http.RoundTripper) int {
+			req, _ := http.NewRequest("GET", "http://model.invalid/v1/models", nil)
+			resp, err := rt.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			return resp.StatusCode
 		}
-		if attempts != 3 {
-			t.Fatalf("%d attempts, want 3 (the SDK's 2 retries)", attempts)
+		var got []int
+		for range 10 {
+			got = append(got, status(in.For(ModelPrimary)))
+			time.Sleep(time.Second)
+		}
+		// 6 s: the flapping 500 is on; 7 s: it is off, and being newest it
+		// lets the attempt through rather than the older busy window.
+		want := []int{503, 503, 429, 429, 503, 503, 500, 200, 503, 503}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("statuses by second %v, want %v", got, want)
+			}
+		}
+		if w, ok := in.Active(3 * time.Second); !ok || w.Kind != "hang" {
+			t.Fatalf("Active(3s) = %v, %v; want the newest window, hang", w, ok)
 		}
 	})
 }
 
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
-func TestHangWaitsForTheAttemptsContext(t *testing.T) {
+func TestHangWaitsForTheAttemptsContextAndEndsByHand(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		in := New(&okTransport{}, time.Now(), nil)
+		in := New(&okTransport{}, time.Now(), Options{})
 		if err := in.Add(Window{Kind: "hang", From: 0, To: -1}); err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-		defer cancel()
-		req, _ := http.NewRequestWithContext(ctx, "GET", "http://model.invalid/v1/models", nil)
-		start := time.Now()
-		_, err := in.RoundTrip(req)
-		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 5*time.Second {
-			t.Fatalf("hang returned %v after %s, want a deadline after 5s", err, time.Since(start))
-		}
-		// Ending the open window by hand lets the next attempt through.
 		if !in.EndAt(10 * time.Second) {
 			t.Fatal("EndAt found no active window")
 		}
@@ -109,12 +101,76 @@ func TestHangWaitsForTheAttemptsContext(t *testing.T) {
 }
 
 func TestBadWindows(t *testing.T) {
-	in := New(&okTransport{}, time.Now(), nil)
+	in := New(&okTransport{}, time.Now(), Options{})
 	err := in.Add(Window{Kind: "flood", From: 0, To: time.Second})
-	if err == nil || !strings.Contains(err.Error(), "busy, hang") {
-		t.Fatalf("unknown kind: %v, want an error listing busy, hang", err)
+	if err == nil || !strings.Contains(err.Error(), "busy, hang, malformed, rate-limit, reset, slow, stall, trickle") {
+		t.Fatalf("unknown kind: %v, want an error listing every kind", err)
 	}
-	if err := in.Add(Window{Kind: "busy", From: 2 * time.Second, To: time.Second}); err == nil {
-		t.Fatal("a window that ends before it starts was accepted")
+	for _, w := range []Window{
+		{Kind: "busy", From: 2 * time.Second, To: time.Second},
+		{Kind: "busy", From: 0, To: time.Second, Rate: 1.5},
+		{Kind: "busy", From: 0, To: -1, Ramp: true},
+		{Kind: "busy", From: 0, To: time.Second, Flap: &Flap{On: time.Second}},
+		{Kind: "busy", From: 0, To: time.Second, Models: []string{"tertiary"}},
+		{Kind: "busy", From: 0, To: time.Second, Params: map[string]string{"status": "418"}},
+		{Kind: "busy", From: 0, To: time.Second, Params: map[string]string{"retry_after": "1s"}},
+	} {
+		if err := in.Add(w); err == nil {
+			t.Errorf("window %+v was accepted", w)
+		}
+	}
+}
+
+func TestParseFault(t *testing.T) {
+	w, err := ParseFault("rate-limit", []string{"retry_after=3s", "rate=0.5", "flap=2s/3s", "models=both", "ramp=true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Params["retry_after"] != "3s" || w.Rate != 0.5 || !w.Ramp || *w.Flap != (Flap{2 * time.Second, 3 * time.Second}) ||
+		len(w.Models) != 2 {
+		t.Fatalf("parsed %+v", w)
+	}
+	w.To = 10 * time.Second
+	if got := w.String(); got != "rate-limit retry_after=3s, 0s–10s, rate 0.5, ramping up, flapping 2s on / 3s off, models primary and backup" {
+		t.Errorf("String() = %q", got)
+	}
+	lp := w.LogParams()
+	if lp["retry_after"] != "3s" || lp["spend_cap"] != "false" || lp["rate"] != "0.5" || lp["flap"] != "2s/3s" || lp["models"] != "primary,backup" {
+		t.Errorf("LogParams() = %v", lp)
+	}
+	for _, c := range []struct {
+		kind string
+		kv   []string
+		want string
+	}{
+		{"rate-limit", []string{"retry_afer=3s"}, `unknown key "retry_afer" for rate-limit (valid: retry_after, spend_cap, rate, ramp, flap, flap.on, flap.off, models)`},
+		{"rate-limit", []string{"retry_after=soon"}, "want a duration"},
+		{"busy", []string{"status=418"}, "want 500, 502, 503, 504 or 529"},
+		{"busy", []string{"rate=0"}, "above 0 and at most 1"},
+		{"busy", []string{"status"}, "is not KEY=VALUE"},
+		{"slow", []string{"models=tertiary"}, "primary, backup or both"},
+		{"reset", []string{"at=middle"}, "headers or body"},
+		{"malformed", []string{"kind=yaml"}, "json, schema or enum"},
+		{"trickle", []string{"tokens_per_s=0"}, "above 0"},
+		{"flood", nil, "unknown outage kind"},
+	} {
+		_, err := ParseFault(c.kind, c.kv)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseFault(%s, %v) = %v, want an error containing %q", c.kind, c.kv, err, c.want)
+		}
+	}
+}
+
+func TestKindParamsHaveDefaultsAndHelp(t *testing.T) {
+	for _, k := range Kinds() {
+		ps, err := KindParams(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if p.Help == "" || p.Default == "" {
+				t.Errorf("%s.%s: no help or default: %+v", k, p.Key, p)
+			}
+		}
 	}
 }

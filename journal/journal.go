@@ -63,6 +63,11 @@ type Header struct {
 	OpenAIGoVersion string          `json:"openai_go_version"`
 	Start           time.Time       `json:"start"`
 	Config          json.RawMessage `json:"config,omitempty"`
+	// Clock is the clock the run's offsets were measured on, "real" or
+	// "virtual" (see package vclock); empty in journals from before it was
+	// recorded, which ran in real time. A virtual run's Start is the wall
+	// time it was started at.
+	Clock string `json:"clock,omitempty"`
 }
 
 // SummaryLine is a journal's last line: the run summary (the object
@@ -71,6 +76,9 @@ type SummaryLine struct {
 	Type    string          `json:"type"`
 	Status  string          `json:"status"`
 	Summary scoring.Summary `json:"summary"`
+	// Hypotheses are the drill's hypotheses judged on Summary ({expr,
+	// value, pass}); absent when the drill had none.
+	Hypotheses []scoring.Verdict `json:"hypotheses,omitempty"`
 }
 
 // NewHeader returns a header for a run that started at start with the given

@@ -3,11 +3,11 @@ package journal
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/scoring"
@@ -28,6 +28,7 @@ type Reader struct {
 	truncated bool
 	nextSeq   int64
 	eof       bool
+	valid     validator
 }
 
 // NewReader reads the journal header from r and returns a reader positioned
@@ -57,7 +58,19 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	if h.Format < 1 {
 		return nil, fmt.Errorf("%s: %w: line 1: header has no valid \"format\" (got %d)", name, ErrNotJournal, h.Format)
 	}
+	// A journal written before a redaction rule existed must not carry its
+	// secrets into a report: scrub the configuration as the writer does.
+	if len(h.Config) > 0 {
+		if clean, serr := Scrub(h.Config); serr == nil {
+			h.Config = json.RawMessage(redact(clean, knownSecrets(nil)))
+		}
+	}
+	lim, lerr := headerLimits(h)
+	if lerr != nil {
+		return nil, fmt.Errorf("%s:1: %w: %v", name, ErrInvalid, lerr)
+	}
 	jr.header = h
+	jr.valid = validator{limits: lim}
 	if errors.Is(err, io.EOF) {
 		jr.eof = true
 	}
@@ -107,7 +120,10 @@ var fastEventPrefix = eventPrefix
 // summary line, if any, is then available from Summary). A line that cannot
 // be read in the middle of the journal is an error wrapping ErrCorrupt that
 // names the file, the line and the field; only a last line cut short is
-// accepted (see Truncated).
+// accepted (see Truncated). An event that reads but breaks a rule of the
+// format (see validate.go: offsets not negative, in time order and within
+// the run's ceiling; email ids within the configured emails) is an error
+// wrapping ErrInvalid that names the file, the line and the field.
 func (r *Reader) Next() (event.Event, error) {
 	for {
 		if r.eof {
@@ -133,6 +149,9 @@ func (r *Reader) Next() (event.Event, error) {
 			return event.Event{}, perr
 		}
 		if isEvent {
+			if msg := r.valid.check(ev, r.line); msg != "" {
+				return event.Event{}, fmt.Errorf("%s:%d: %w: %s", r.name, r.line, ErrInvalid, msg)
+			}
 			return ev, nil
 		}
 	}
@@ -176,9 +195,9 @@ func (r *Reader) parse(line []byte) (ev event.Event, isEvent bool, err error) {
 			return ev, false, r.corrupt(err, "summary")
 		}
 		switch s.Status {
-		case event.StatusCompleted, event.StatusInterrupted, event.StatusFailed:
+		case event.StatusCompleted, event.StatusInterrupted, event.StatusAborted, event.StatusFailed:
 		default:
-			return ev, false, fmt.Errorf("%s:%d: %w: summary field \"status\" is %q, want completed, interrupted or failed", r.name, r.line, ErrCorrupt, s.Status)
+			return ev, false, fmt.Errorf("%s:%d: %w: summary field \"status\" is %q, want completed, interrupted, aborted or failed", r.name, r.line, ErrCorrupt, s.Status)
 		}
 		r.summary = &s
 		return ev, false, nil
@@ -265,19 +284,42 @@ func (m Meta) Status() string {
 }
 
 // Scan streams the journal at path, calling fn for every event in order. It
-// stops at fn's first error and returns it.
+// stops at fn's first error and returns it. A path that is not a regular
+// file is an error wrapping ErrNotFile (see Open).
 func Scan(path string, fn func(event.Event) error) (Meta, error) {
-	f, err := os.Open(path)
+	return ScanContext(context.Background(), path, fn)
+}
+
+// ScanContext is Scan that stops, returning ctx's error, once ctx ends.
+func ScanContext(ctx context.Context, path string, fn func(event.Event) error) (Meta, error) {
+	if err := ctx.Err(); err != nil {
+		return Meta{Path: path}, err
+	}
+	f, err := Open(path)
 	if err != nil {
-		return Meta{Path: path}, fmt.Errorf("journal: %w", err)
+		return Meta{Path: path}, err
 	}
 	defer f.Close()
-	r, err := NewReader(f, path)
+	defer watch(ctx, f)()
+	m, err := scan(ctx, f, path, fn)
+	if cerr := ctx.Err(); cerr != nil {
+		return m, cerr
+	}
+	return m, err
+}
+
+func scan(ctx context.Context, src io.Reader, path string, fn func(event.Event) error) (Meta, error) {
+	r, err := NewReader(src, path)
 	if err != nil {
 		return Meta{Path: path}, err
 	}
 	m := Meta{Path: path, Header: r.Header()}
 	for {
+		if m.Events%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return m, err
+			}
+		}
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
@@ -308,8 +350,14 @@ type Journal struct {
 
 // ReadFile reads the whole journal at path.
 func ReadFile(path string) (*Journal, error) {
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext is ReadFile that stops, returning ctx's error, once ctx
+// ends.
+func ReadFileContext(ctx context.Context, path string) (*Journal, error) {
 	j := &Journal{}
-	m, err := Scan(path, func(e event.Event) error {
+	m, err := ScanContext(ctx, path, func(e event.Event) error {
 		j.Events = append(j.Events, e)
 		return nil
 	})
@@ -324,8 +372,14 @@ func ReadFile(path string) (*Journal, error) {
 // live run uses — and returns the recomputed summary, with bounded memory
 // (it grows with the number of emails, not events).
 func Summarize(path string) (scoring.Summary, Meta, error) {
+	return SummarizeContext(context.Background(), path)
+}
+
+// SummarizeContext is Summarize that stops, returning ctx's error, once ctx
+// ends.
+func SummarizeContext(ctx context.Context, path string) (scoring.Summary, Meta, error) {
 	f := scoring.NewFold()
-	m, err := Scan(path, func(e event.Event) error {
+	m, err := ScanContext(ctx, path, func(e event.Event) error {
 		f.Add(e)
 		return nil
 	})

@@ -152,7 +152,7 @@ func (w *Writer) writeEvents(evs []event.Event) {
 		if w.err != nil {
 			return
 		}
-		b, err := json.Marshal(e)
+		b, err := json.Marshal(redactEvent(e, w.secrets))
 		if err != nil {
 			w.err = fmt.Errorf("journal: encoding event %d for %s: %w", e.Seq, w.name, err)
 			return
@@ -199,6 +199,12 @@ func (w *Writer) flush() {
 // closed); events appended after Finish are not recorded. It returns the
 // first error met while writing the journal. Calling it twice is an error.
 func (w *Writer) Finish(s scoring.Summary, status string) error {
+	return w.FinishJudged(s, status, nil)
+}
+
+// FinishJudged is Finish with the drill's hypotheses judged on s, written
+// in the summary line beside the summary.
+func (w *Writer) FinishJudged(s scoring.Summary, status string, hypotheses []scoring.Verdict) error {
 	if w.finished {
 		return fmt.Errorf("journal: %s already finished", w.name)
 	}
@@ -207,7 +213,7 @@ func (w *Writer) Finish(s scoring.Summary, status string) error {
 	if rest := w.cursor.Poll(); len(rest) > 0 {
 		w.writeEvents(rest)
 	}
-	line, err := json.Marshal(SummaryLine{Type: TypeSummary, Status: status, Summary: s})
+	line, err := json.Marshal(SummaryLine{Type: TypeSummary, Status: status, Summary: s, Hypotheses: hypotheses})
 	if err != nil {
 		err = fmt.Errorf("journal: encoding the summary of %s: %w", w.name, err)
 		return errors.Join(err, w.close())

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/drill-dev/drill/scoring"
 	"image/color"
 	"slices"
 	"time"
@@ -97,6 +98,8 @@ type bands struct {
 	color color.Color
 }
 
+var _ plot.Plotter = bands{}
+
 // Plot implements plot.Plotter.
 func (s bands) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, _ := plt.Transforms(&c)
@@ -121,7 +124,7 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 func outageSpans(r *Run) []Span {
 	out := make([]Span, 0, len(r.Windows))
 	for _, w := range r.Windows {
-		out = append(out, Span{w.Start, w.End})
+		out = append(out, Span{Start: w.Start, End: w.End})
 	}
 	return out
 }
@@ -184,7 +187,9 @@ func AttemptsChart(r *Run) (*plot.Plot, error) {
 		models = append(models, m)
 	}
 	slices.Sort(models)
-	secs := int(r.End/time.Second) + 1
+	// The x axis spans the run; offsets out of range (a corrupt journal)
+	// neither panic nor allocate without bound.
+	secs := int(min(max(r.End/time.Second, 0), scoring.MaxSeriesSeconds)) + 1
 	for i, m := range models {
 		counts := r.Attempts[m]
 		xys := make(plotter.XYs, secs)

@@ -29,14 +29,17 @@ code { font-size: 0.95em; }
 <h1>Drill report</h1>
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}:{{range $i, $r := .Runs}}{{if $i}},{{end}} {{index $.Tags $i}} <code>{{$r.Path}}</code>{{end}}.</p>
 
+{{if .Hyps.Rows}}<h2>Hypotheses</h2>
+{{template "table" .Hyps}}{{end}}
+
 <h2>What differs between the runs</h2>
 <p>{{.DiffIntro}}</p>
 {{if .Diffs.Rows}}{{template "table" .Diffs}}{{end}}
 
 <h2>All runs</h2>
 {{template "table" .Runs_}}
-<p class="note">Served counts cover every email; all 4 right counts emails never answered as wrong, with a Wilson 95% interval.
-Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage,
+<p class="note">Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95% interval.
+Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)),
 primary back after from its end.</p>
 
 <h2>Paired comparisons</h2>
@@ -73,10 +76,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Runs                  []*Run
 		Tags                  []string
 		DiffIntro, PairsIntro string
-		Diffs, Runs_, Pairs   table
+		Hyps, Diffs, Runs_    table
+		Pairs                 table
 		Sections              []htmlSection
 	}{
-		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(),
+		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(), Hyps: r.hypothesesTable(),
 		Diffs: r.diffTable(), Runs_: r.runsTable(), Pairs: r.pairsTable(),
 	}
 	for i, run := range r.Runs {

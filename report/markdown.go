@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -66,6 +67,11 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 	}
 	fmt.Fprint(w, ".\n\n")
 
+	if h := r.hypothesesTable(); len(h.Rows) > 0 {
+		fmt.Fprintf(w, "## Hypotheses\n\n")
+		mdTable(w, h)
+	}
+
 	fmt.Fprintf(w, "## What differs between the runs\n\n%s\n\n", r.diffIntro())
 	if len(r.Diffs) > 0 {
 		mdTable(w, r.diffTable())
@@ -73,8 +79,8 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 
 	fmt.Fprintf(w, "## All runs\n\n")
 	mdTable(w, r.runsTable())
-	fmt.Fprintf(w, "Served counts cover every email; all 4 right counts emails never answered as wrong, with a Wilson 95%% interval. "+
-		"Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage, "+
+	fmt.Fprintf(w, "Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95%% interval. "+
+		"Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)), "+
 		"primary back after from its end.\n\n")
 
 	fmt.Fprintf(w, "## Paired comparisons\n\n%s\n\n", r.pairsIntro())
@@ -105,8 +111,14 @@ func plural(n int) string {
 // mdEscape escapes the characters that would break a Markdown table cell or
 // start unwanted formatting.
 func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", "\n", " ").Replace(s)
+	s = strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "\n", " ").Replace(s)
+	return tagStart.ReplaceAllString(s, `\<$1`)
 }
+
+// tagStart matches a '<' that could open an HTML tag or an autolink (a
+// letter, '/', '!' or '?' follows); any other '<', as in "< 0.001", is
+// plain text in Markdown and is written as it is.
+var tagStart = regexp.MustCompile(`<([A-Za-z/!?])`)
 
 func mdTable(w io.Writer, t table) {
 	row := func(cells []string) {

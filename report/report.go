@@ -3,11 +3,11 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -46,30 +46,6 @@ type table struct {
 // runTag names run i (0-based) in column heads: R1, R2, ...
 func runTag(i int) string { return fmt.Sprintf("R%d", i+1) }
 
-// secs formats an optional number of seconds.
-func secs(p *float64) string {
-	if p == nil {
-		return "—"
-	}
-	return fmt.Sprintf("%.1f s", *p)
-}
-
-func pct(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
-
-// followed formats the followed email's fate, as the chapter's Marcus column.
-func followed(f scoring.Followed) string {
-	switch {
-	case f.WaitS == nil && f.SentS == nil:
-		return "not sent"
-	case f.WaitS == nil:
-		return "not answered"
-	case f.ServedBy == event.ServedError:
-		return fmt.Sprintf("error, %.1f s", *f.WaitS)
-	default:
-		return fmt.Sprintf("%.1f s (%s)", *f.WaitS, f.ServedBy)
-	}
-}
-
 // runsTable is the chapter-style table across all runs.
 func (r *Report) runsTable() table {
 	sums := make([]scoring.Summary, len(r.Runs))
@@ -77,13 +53,13 @@ func (r *Report) runsTable() table {
 		sums[i] = run.Summary
 	}
 	t := summaryTable(sums)
-	t.Head = append([]string{"Run"}, append(t.Head, "Status")...)
+	t.Head = append([]string{"Run"}, t.Head...)
 	for i, run := range r.Runs {
-		status := run.Status()
+		t.Rows[i] = append([]string{runTag(i)}, t.Rows[i]...)
 		if run.Meta.CutShort() {
-			status += " (cut short)"
+			last := len(t.Rows[i]) - 1
+			t.Rows[i][last] += " (journal cut short)"
 		}
-		t.Rows[i] = append([]string{runTag(i)}, append(t.Rows[i], status)...)
 	}
 	return t
 }
@@ -97,15 +73,17 @@ func summaryTable(sums []scoring.Summary) table {
 	t := table{Head: []string{
 		"Outage", "Policy", "primary / backup / canned / error", "All 4 right (95% CI)",
 		"Typical wait, outage", "p95 wait, outage", fmt.Sprintf("Email %d", follow), "Calls to broken model, outage",
-		"Breaker first open", "Primary back after",
+		"Breaker first open", "Primary back after", "Status",
 	}}
 	for _, s := range sums {
+		basis := format.Basis(s)
 		t.Rows = append(t.Rows, []string{
-			orDash(s.Outage), orDash(s.Policy),
-			fmt.Sprintf("%d / %d / %d / %d", s.Served.Primary, s.Served.Backup, s.Served.Canned, s.Served.Error),
-			fmt.Sprintf("%s (%.0f–%s)", pct(s.All4Right), 100*s.All4RightCI95[0], pct(s.All4RightCI95[1])),
-			secs(s.MedianWaitOutageS), secs(s.P95WaitOutageS), followed(s.Followed), fmt.Sprint(s.CallsToBrokenOutage),
-			secs(s.BreakerFirstOpenS), secs(s.PrimaryBackS),
+			format.Text(s.Outage), format.Text(s.Policy),
+			format.Served(s.Served), format.All4(s),
+			format.Seconds(s.MedianWaitOutageS) + basis, format.Seconds(s.P95WaitOutageS) + basis,
+			format.Followed(s.Followed), fmt.Sprint(s.CallsToBrokenOutage) + basis,
+			format.Seconds(s.BreakerFirstOpenS) + basis, format.Seconds(s.PrimaryBackS) + basis,
+			format.Status(s),
 		})
 	}
 	return t
@@ -120,12 +98,7 @@ func WriteSummaryTable(w io.Writer, sums []scoring.Summary) error {
 	return err
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
+func orDash(s string) string { return format.Text(s) }
 
 // diffTable lists the settings that differ, one column per run.
 func (r *Report) diffTable() table {
@@ -147,40 +120,17 @@ func (r *Report) pairsTable() table {
 		"Median wait in outage, A", "B", "Difference (B − A)",
 	}}
 	for _, p := range r.Pairs {
-		dw := "—"
+		dw := format.Dash
 		if d, ok := p.DiffMedianWait(); ok {
-			dw = fmt.Sprintf("%+.1f s", noNegZero(d, 10))
+			dw = format.SignedSecs(d)
 		}
 		t.Rows = append(t.Rows, []string{
-			runTag(p.A), runTag(p.B), fmt.Sprint(p.N), pct(p.All4A), pct(p.All4B),
-			fmt.Sprintf("%+.1f pp", noNegZero(100*p.DiffAll4(), 10)), fmt.Sprint(p.OnlyA), fmt.Sprint(p.OnlyB),
-			pvalue(p.P), secs(p.MedianWaitA), secs(p.MedianWaitB), dw,
+			runTag(p.A), runTag(p.B), fmt.Sprint(p.N), format.Percent(p.All4A), format.Percent(p.All4B),
+			format.SignedPoints(p.DiffAll4()), fmt.Sprint(p.OnlyA), fmt.Sprint(p.OnlyB),
+			format.PValue(p.P), format.Seconds(p.MedianWaitA), format.Seconds(p.MedianWaitB), dw,
 		})
 	}
 	return t
-}
-
-func pvalue(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "—"
-	case p < 0.001:
-		return "< 0.001"
-	case p < 0.01:
-		return fmt.Sprintf("%.3f", p)
-	default:
-		return fmt.Sprintf("%.2f", p)
-	}
-}
-
-// noNegZero rounds x to 1/scale and drops the sign of a zero, so a
-// difference too small to show prints as +0.0, not -0.0.
-func noNegZero(x, scale float64) float64 {
-	x = math.Round(x*scale) / scale
-	if x == 0 {
-		return 0
-	}
-	return x
 }
 
 // diffIntro is the sentence above the settings table.
@@ -203,8 +153,9 @@ func (r *Report) pairsIntro() string {
 		}
 		return "No two runs were given the same emails, so no paired comparison is possible."
 	}
-	return "Each pair of runs of the same emails: the difference in all-4-right with McNemar's exact test over the same emails " +
-		"(only emails right in one run and wrong in the other count), and the difference in median wait of emails sent during the outage."
+	return "Each pair of runs of the same emails: each run's all-4-right over the emails it answered (as in the table above), " +
+		"McNemar's exact test over the emails both runs answered (only emails right in one run and wrong in the other count), " +
+		"and the difference in median wait of emails sent during the outage."
 }
 
 // runFacts describes one run above its charts, as plain sentences.
@@ -214,22 +165,39 @@ func runFacts(run *Run) []string {
 		fmt.Sprintf("Journal %s, status %s.", run.Path, run.Status()),
 		fmt.Sprintf("Recorded %s by drill %s (%s, openai-go %s).", h.Start.UTC().Format(time.RFC3339), orDash(h.DrillVersion), orDash(h.GoVersion), orDash(h.OpenAIGoVersion)),
 	}
+	if run.Summary.Clock == event.ClockVirtual {
+		facts = append(facts, "Clock: virtual (run with --clock virtual in a testing/synctest bubble: every time is virtual time; the code is that of a real-time run).")
+	}
 	if run.Meta.CutShort() {
 		cut := "it ends without a summary line"
 		if run.Meta.Truncated {
 			cut = "its last line was cut in the middle"
 		}
-		facts = append(facts, fmt.Sprintf("The run was cut short (%s); the figures cover the %d events up to the cut, %.1f s.", cut, run.Meta.Events, run.End.Seconds()))
+		facts = append(facts, fmt.Sprintf("The run was cut short (%s); the figures cover the %d events up to the cut, %s.", cut, run.Meta.Events, format.Dur(run.End)))
+	}
+	if s := run.Summary; s.NotSent > 0 || s.NeverAnswered > 0 {
+		facts = append(facts, fmt.Sprintf("Of %d emails, %d were sent and %d answered (%d not sent: %s); quality is over the %d answered.",
+			s.Emails, s.EmailsSent, s.EmailsAnswered, s.NotSent, format.Text(s.NotSentReason), s.EmailsAnswered))
 	}
 	for _, w := range run.Windows {
-		facts = append(facts, fmt.Sprintf("Outage %s on the %s model from %.1f s to %.1f s.", orDash(w.Fault), orDash(w.Target), w.Start.Seconds(), w.End.Seconds()))
+		if w.Basis != scoring.BasisInjected {
+			continue // observed windows are listed below
+		}
+		how := "scheduled"
+		if w.ByHand {
+			how = "by hand"
+		}
+		facts = append(facts, fmt.Sprintf("Outage %s on the %s model %s (injected, %s).", orDash(w.Fault), orDash(w.Target), format.DurSpan(w.Start, w.End), how))
+	}
+	for _, o := range run.Summary.Observed {
+		facts = append(facts, fmt.Sprintf("Observed failures of the %s model (%s): %s, %d failed attempts.", o.Rung, orDash(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts))
 	}
 	var open []string
 	for _, s := range run.BreakerOpen {
-		open = append(open, fmt.Sprintf("%.1f–%.1f s", s.Start.Seconds(), s.End.Seconds()))
+		open = append(open, format.DurSpan(s.Start, s.End))
 	}
 	if len(open) > 0 {
 		facts = append(facts, "Breaker open: "+strings.Join(open, ", ")+".")
 	}
-	return facts
+	return append(facts, proxyFacts(run.Proxy)...)
 }

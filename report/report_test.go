@@ -15,6 +15,7 @@ import (
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/journal/journaltest"
 	"github.com/drill-dev/drill/report"
+	"github.com/drill-dev/drill/scoring"
 )
 
 var update = flag.Bool("update", false, "rewrite the testdata journals and the golden report")
@@ -209,7 +210,7 @@ func TestCutShortJournalInReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(out)
-	if !strings.Contains(string(md), "interrupted (cut short)") || !strings.Contains(string(md), "cut in the middle") {
+	if !strings.Contains(string(md), "(journal cut short)") || !strings.Contains(string(md), "cut in the middle") {
 		t.Errorf("report does not say the run was cut short:\n%s", md)
 	}
 }
@@ -261,5 +262,51 @@ func TestBadInput(t *testing.T) {
 	rep.DPI = testDPI
 	if err := rep.WriteFile(filepath.Join(dir, "r.pdf")); err == nil {
 		t.Error("a .pdf output was accepted")
+	}
+}
+
+// TestObservedOutageInReport: a journal of a real outage (the model failed
+// on its own; drill injected nothing) reports its figures relative to the
+// observed failure window, labelled as such, and shades that window.
+func TestObservedOutageInReport(t *testing.T) {
+	var evs []event.Event
+	for _, e := range journaltest.Run(journaltest.Options{Emails: 20, From: 2, To: 8, Follow: 6, Breaker: true, Seed: 11}) {
+		if e.Kind != event.OutageStart && e.Kind != event.OutageEnd && e.Kind != event.Fault {
+			evs = append(evs, e)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "real.jsonl")
+	h, err := journal.NewHeader(nil, time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Build([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := rep.Runs[0]
+	s := run.Summary
+	if s.OutageBasis != scoring.BasisObserved || len(s.OutageWindows) != 0 || len(s.Observed) != 1 {
+		t.Fatalf("basis %q, injected %v, observed %v", s.OutageBasis, s.OutageWindows, s.Observed)
+	}
+	if s.BreakerFirstOpenS == nil || s.CallsToBrokenOutage == 0 || s.CallsToBrokenOutage != s.Observed[0].CallsInWindow {
+		t.Errorf("first open %v, calls to broken %d (observed window %d)", s.BreakerFirstOpenS, s.CallsToBrokenOutage, s.Observed[0].CallsInWindow)
+	}
+	if len(run.Windows) != 1 || run.Windows[0].Basis != scoring.BasisObserved {
+		t.Errorf("shaded windows %+v, want the observed one", run.Windows)
+	}
+	out := filepath.Join(t.TempDir(), "r.md")
+	rep.DPI = testDPI
+	if err := rep.WriteFile(out); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(out)
+	for _, want := range []string{"(observed)", "Observed failures of the primary model"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report lacks %q", want)
+		}
 	}
 }

@@ -14,28 +14,29 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/proxy"
 	"github.com/drill-dev/drill/scoring"
 )
 
 // Email is one email's course through a run, as the charts and paired tests
-// need it.
+// need it: the fold's record of it.
 type Email struct {
 	ID       int
 	Sent     time.Duration
 	Done     time.Duration // valid when Finished
 	Wait     time.Duration // the run's own measure of the wait (Result.Wait), valid when Finished
 	Finished bool
+	// Answered is Finished and not cancelled by the end of the run: the
+	// emails quality is over.
+	Answered bool
 	ServedBy string // primary, backup, canned, error; "" when not finished
-	All4     bool   // all four fields right (false when not finished or not scored)
+	All4     bool   // all four fields right (false when not answered or not scored)
 }
 
 // Span is a period of a run, as offsets from its start.
-type Span struct {
-	Start, End time.Duration
-}
+type Span = scoring.Span
 
 // Run is one journal, folded for a report.
 type Run struct {
@@ -43,6 +44,8 @@ type Run struct {
 	Meta    journal.Meta
 	Info    event.RunInfo
 	Summary scoring.Summary // recomputed from the events
+	// Windows are the outage windows figures are relative to: the injected
+	// ones, or the broken model's observed failure window (Basis observed).
 	Windows []scoring.Window
 	Emails  []Email // in ID order
 	// BreakerOpen are the periods the broken rung's breaker was open
@@ -50,9 +53,11 @@ type Run struct {
 	BreakerOpen []Span
 	// Attempts counts attempts started per whole second of the run, by model.
 	Attempts map[string][]int
-	// Waits are the waits of every finished email, in seconds, in ID order.
+	// Waits are the waits of every answered email, in seconds, in ID order.
 	Waits []float64
 	End   time.Duration // offset of the last event
+	// Proxy folds the requests of a run recorded by drill proxy.
+	Proxy *proxy.Tally
 }
 
 // Label names the run in tables and headings: its outage and policy.
@@ -71,43 +76,32 @@ func (r *Run) Label() string {
 // if the journal was cut short.
 func (r *Run) Status() string { return r.Meta.Status() }
 
-// Load reads the journal at path and folds it for a report, streaming. The
-// figures come from the same scoring.Fold as the live run's; Load adds only
-// what charts need beyond it: the breaker's open periods.
+// Load reads the journal at path and folds it for a report, streaming.
+// Every figure, the breaker's open periods and each email's correctness
+// come from the same scoring.Fold as the live run's.
 func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
-	r := &Run{Path: path, Attempts: map[string][]int{}}
-	var openSince *time.Duration
+	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: proxy.NewTally()}
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)
-		r.End = e.At
-		if e.Kind != event.BreakerChange || e.Breaker == nil || e.Breaker.Name != f.Target() {
-			return nil
-		}
-		if e.Breaker.To == "open" {
-			if openSince == nil {
-				at := e.At
-				openSince = &at
-			}
-		} else if openSince != nil {
-			r.BreakerOpen = append(r.BreakerOpen, Span{*openSince, e.At})
-			openSince = nil
-		}
+		r.Proxy.Add(e)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if openSince != nil {
-		r.BreakerOpen = append(r.BreakerOpen, Span{*openSince, r.End})
-	}
+	r.End = f.Elapsed()
 	r.Meta = m
 	r.Info = f.Info
 	r.Summary = f.Summary()
-	r.Windows = f.Windows
+	r.BreakerOpen = f.BreakerSpans(f.Target(), r.End)
+	// The outage the charts shade: the injected windows, or for an
+	// outage drill did not inject, the broken model's observed window.
+	_, basis := f.Basis()
+	r.Windows = append([]scoring.Window(nil), basis...)
 	for i := range r.Windows {
 		if r.Windows[i].End < 0 {
-			r.Windows[i].End = r.End
+			r.Windows[i].End = max(r.End, r.Windows[i].Start)
 		}
 	}
 	for _, rg := range f.Info.Rungs {
@@ -120,14 +114,14 @@ func Load(path string) (*Run, error) {
 		}
 	}
 	for _, id := range f.Emails() {
-		em := Email{ID: id}
-		em.Sent, _ = f.SentAt(id)
-		if res, ok := f.Result(id); ok {
-			em.Finished, em.Done, em.Wait, em.ServedBy = true, em.Sent+res.Wait, res.Wait, res.ServedBy
-			if truth, ok := emails.ByID(id); ok && res.Answer != nil {
-				em.All4 = scoring.Compare(*res.Answer, truth.Truth).All()
+		rec, _ := f.Email(id)
+		em := Email{ID: id, Sent: rec.Sent}
+		if rec.Done {
+			em.Finished, em.Done, em.Wait, em.ServedBy = true, rec.DoneAt, rec.Result.Wait, rec.Result.ServedBy
+			em.Answered, em.All4 = rec.Answered, rec.All4
+			if rec.Answered {
+				r.Waits = append(r.Waits, rec.Result.Wait.Seconds())
 			}
-			r.Waits = append(r.Waits, res.Wait.Seconds())
 		}
 		r.Emails = append(r.Emails, em)
 	}

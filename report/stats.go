@@ -30,10 +30,11 @@ func McNemarExact(b, c int) float64 {
 // Pair compares two runs of the same emails.
 type Pair struct {
 	A, B int // indices into the report's runs
-	// N is the number of emails both runs were given.
+	// N is the number of emails both runs answered: the emails the McNemar
+	// test is over.
 	N int
-	// All4A and All4B are the shares of the N emails with all four fields
-	// right in each run (emails not finished count as wrong).
+	// All4A and All4B are each run's all-4-right over the emails it
+	// answered: its summary's all4_right, the figure every view shows.
 	All4A, All4B float64
 	// OnlyA and OnlyB count emails right in one run and not the other: the
 	// discordant pairs the McNemar test uses.
@@ -57,17 +58,12 @@ func (p Pair) DiffMedianWait() (float64, bool) {
 	return *p.MedianWaitB - *p.MedianWaitA, true
 }
 
-// sameEmails reports whether two runs were given the same emails.
+// sameEmails reports whether two runs were given the same emails: the
+// same configured number of the data set's emails, in the same order (a
+// run cut short still pairs with a whole one, over the emails both
+// answered).
 func sameEmails(a, b *Run) bool {
-	if len(a.Emails) == 0 || len(a.Emails) != len(b.Emails) {
-		return false
-	}
-	for i := range a.Emails {
-		if a.Emails[i].ID != b.Emails[i].ID {
-			return false
-		}
-	}
-	return true
+	return a.Info.Emails > 0 && a.Info.Emails == b.Info.Emails
 }
 
 // Pairs compares every two runs of the same emails, in order.
@@ -79,16 +75,20 @@ func Pairs(runs []*Run) []Pair {
 			if !sameEmails(a, b) {
 				continue
 			}
-			p := Pair{A: i, B: j, N: len(a.Emails)}
-			var rightA, rightB int
-			for k := range a.Emails {
-				ya, yb := a.Emails[k].All4, b.Emails[k].All4
-				if ya {
-					rightA++
+			p := Pair{A: i, B: j, All4A: a.Summary.All4Right, All4B: b.Summary.All4Right}
+			answeredB := map[int]Email{}
+			for _, e := range b.Emails {
+				if e.Answered {
+					answeredB[e.ID] = e
 				}
-				if yb {
-					rightB++
+			}
+			for _, ea := range a.Emails {
+				eb, ok := answeredB[ea.ID]
+				if !ea.Answered || !ok {
+					continue
 				}
+				p.N++
+				ya, yb := ea.All4, eb.All4
 				switch {
 				case ya && !yb:
 					p.OnlyA++
@@ -96,8 +96,6 @@ func Pairs(runs []*Run) []Pair {
 					p.OnlyB++
 				}
 			}
-			p.All4A = float64(rightA) / float64(p.N)
-			p.All4B = float64(rightB) / float64(p.N)
 			p.P = McNemarExact(p.OnlyA, p.OnlyB)
 			p.MedianWaitA = a.Summary.MedianWaitOutageS
 			p.MedianWaitB = b.Summary.MedianWaitOutageS

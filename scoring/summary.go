@@ -7,381 +7,304 @@ import (
 	"sort"
 	"time"
 
-	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 )
 
-// Served counts emails by who served them.
-type Served struct {
-	Primary int `json:"primary"`
-	Backup  int `json:"backup"`
-	Canned  int `json:"canned"`
-	Error   int `json:"error"`
-}
-
-// Total is the number of emails accounted for.
-func (s Served) Total() int { return s.Primary + s.Backup + s.Canned + s.Error }
-
 // Followed is one email traced through the run (the chapter's Marcus).
 type Followed struct {
-	Email    int      `json:"email"`
+	Email    int      `json:"email"`     // 0: none followed
 	SentS    *float64 `json:"sent_s"`    // null if never sent
 	WaitS    *float64 `json:"wait_s"`    // null if never done
-	ServedBy string   `json:"served_by"` // empty if never done
+	ServedBy string   `json:"served_by"` // empty if never done; "cancelled" if the run's end cut it off
+}
+
+// WindowSummary is one outage window in the summary.
+type WindowSummary struct {
+	Fault  string   `json:"fault"`   // busy, hang, ...; empty for an observed window
+	Rung   string   `json:"rung"`    // the rung whose model it broke
+	Model  string   `json:"model"`   // that rung's model
+	StartS float64  `json:"start_s"` // start, seconds from the run's start
+	EndS   *float64 `json:"end_s"`   // end; null while still open at the end of the log
+	ByHand bool     `json:"by_hand"` // started or ended by hand
+	Basis  string   `json:"basis"`   // injected or observed
+}
+
+// ObservedSummary is one model's observed failure window: from the start
+// of its first failed attempt (timeout, 5xx, 429, connection error) to the
+// end of its last, with the figures relative to it.
+type ObservedSummary struct {
+	Rung              string   `json:"rung"`
+	Model             string   `json:"model"`
+	Basis             string   `json:"basis"`                // always "observed"
+	StartS            float64  `json:"start_s"`              // start of the first failed attempt
+	EndS              float64  `json:"end_s"`                // end of the last failed attempt
+	FailedAttempts    int      `json:"failed_attempts"`      // attempts that failed, over the whole run
+	Attempts          int      `json:"attempts"`             // attempts that ended, over the whole run
+	CallsInWindow     int      `json:"calls_in_window"`      // attempts to the model started inside the window
+	BreakerFirstOpenS *float64 `json:"breaker_first_open_s"` // the rung's breaker's first open after start_s, relative to it
+	BackS             *float64 `json:"back_s"`               // first email the rung served after end_s, relative to it
+}
+
+// BreakerSummary is a breaker's settings in the summary.
+type BreakerSummary struct {
+	Rule          string  `json:"rule"`
+	Consecutive   bool    `json:"consecutive"`
+	Failures      int     `json:"failures"`
+	WindowS       float64 `json:"window_s"`
+	CooldownS     float64 `json:"cooldown_s"`
+	ProbeTimeoutS float64 `json:"probe_timeout_s"`
+}
+
+// RungSummary is one rung's settings in the summary.
+type RungSummary struct {
+	Name       string          `json:"name"`
+	Model      string          `json:"model"`
+	TimeLimitS float64         `json:"time_limit_s"` // 0: none
+	Retries    int             `json:"retries"`
+	Breaker    *BreakerSummary `json:"breaker"` // null: no breaker
+}
+
+// PolicySummary is the full policy a run used.
+type PolicySummary struct {
+	Name           string        `json:"name"`
+	TimeLimitScope string        `json:"time_limit_scope"`
+	Canned         bool          `json:"canned"`
+	Rungs          []RungSummary `json:"rungs"`
 }
 
 // Summary is the run summary: the same object `drill run --json` prints, a
-// journal's last line holds and `drill replay --json` recomputes.
+// journal's last line holds and `drill replay --json` recomputes. Every
+// key is documented in the README; a key path such as "served.error" or
+// "p95_wait_outage_s" names one figure, stably.
 type Summary struct {
-	Outage              string     `json:"outage"`
-	Policy              string     `json:"policy"`
-	Emails              int        `json:"emails"`
-	Served              Served     `json:"served"`
-	All4Right           float64    `json:"all4_right"`
-	All4RightCI95       [2]float64 `json:"all4_right_ci95"`
-	MedianWaitOutageS   *float64   `json:"median_wait_outage_s"`
-	P95WaitOutageS      *float64   `json:"p95_wait_outage_s"`
-	Followed            Followed   `json:"followed"`
-	CallsToBrokenOutage int        `json:"calls_to_broken_outage"`
-	BreakerFirstOpenS   *float64   `json:"breaker_first_open_s"`
-	BreakerOpens        int        `json:"breaker_opens"`
-	PrimaryBackS        *float64   `json:"primary_back_s"`
-	TimeLimitScope      string     `json:"time_limit_scope"`
-	WallS               float64    `json:"wall_s"`
+	Outage string `json:"outage"`
+	Policy string `json:"policy"`
+	// Status is completed, interrupted, aborted or failed.
+	Status         string `json:"status"`
+	Emails         int    `json:"emails"`
+	EmailsSent     int    `json:"emails_sent"`
+	EmailsAnswered int    `json:"emails_answered"`
+	NotSent        int    `json:"not_sent"`
+	NotSentReason  string `json:"not_sent_reason"`
+	NeverAnswered  int    `json:"never_answered"`
+	Served         Served `json:"served"`
+	// All4Right is the share of the emails answered with all four fields
+	// right (canned replies and errors count as wrong).
+	All4Right     float64            `json:"all4_right"`
+	All4RightCI95 [2]float64         `json:"all4_right_ci95"`
+	FieldsRight   map[string]float64 `json:"fields_right"`
+
+	MedianWaitOutageS   *float64 `json:"median_wait_outage_s"`
+	P95WaitOutageS      *float64 `json:"p95_wait_outage_s"`
+	WaitsOutage         int      `json:"waits_outage"`
+	Followed            Followed `json:"followed"`
+	CallsToBrokenOutage int      `json:"calls_to_broken_outage"`
+	BreakerFirstOpenS   *float64 `json:"breaker_first_open_s"`
+	BreakerOpens        int      `json:"breaker_opens"`
+	PrimaryBackS        *float64 `json:"primary_back_s"`
+
+	OutageBasis         string            `json:"outage_basis"`
+	OutageWindows       []WindowSummary   `json:"outage_windows"`
+	ManualOutageWindows []WindowSummary   `json:"manual_outage_windows"`
+	Observed            []ObservedSummary `json:"observed"`
+
+	TimeLimitScope string            `json:"time_limit_scope"`
+	PolicySettings PolicySummary     `json:"policy_settings"`
+	Overrides      map[string]string `json:"overrides"`
+	Rate           float64           `json:"rate"`
+	Seed           int64             `json:"seed"`
+	CeilingS       float64           `json:"ceiling_s"`
+	WallS          float64           `json:"wall_s"`
+	// HedgedCalls counts rung calls started as a hedge (--hedge-after);
+	// omitted when 0.
+	HedgedCalls int `json:"hedged_calls,omitempty"`
+	// Clock is real or virtual: the clock WallS and every offset were
+	// measured on.
+	Clock string `json:"clock"`
 }
 
-// Window is one outage window, as offsets from the run's start. An open
-// window (still active) has End < 0.
-type Window struct {
-	Start, End time.Duration
-	Fault      string
-	Target     string
-}
-
-func (w Window) contains(at time.Duration) bool {
-	return at >= w.Start && (w.End < 0 || at < w.End)
-}
-
-// FieldCounts counts emails and how many had each field, and all four, right.
-type FieldCounts struct {
-	N      int            // emails scored
-	All4   int            // all four fields right
-	Fields map[string]int // field name -> right
-}
-
-func (c *FieldCounts) add(got *emails.Answer, truth emails.Answer) {
-	if c.Fields == nil {
-		c.Fields = map[string]int{}
+// waitsIn returns the waits (seconds) of the emails sent inside ws and
+// answered, in the order they were sent. Emails cancelled by the end of
+// the run have no real wait and are left out.
+func (f *Fold) waitsIn(ws []Window) []float64 {
+	var out []float64
+	for _, id := range f.order {
+		r := f.emails[id]
+		if r.Answered && inAny(ws, r.Sent) {
+			out = append(out, r.Result.Wait.Seconds())
+		}
 	}
-	c.N++
-	if got == nil {
-		return
-	}
-	m := Compare(*got, truth)
-	for i, name := range FieldNames {
-		if m[i] {
-			c.Fields[name]++
-		}
-	}
-	if m.All() {
-		c.All4++
-	}
+	return out
 }
 
-// Fold folds a run's events, in order, into every figure drill shows: the
-// live dashboard, drill run, replay and reports all use it, so a number
-// means the same everywhere. Memory grows with the number of emails, not
-// events. A Fold is not safe for concurrent use.
-type Fold struct {
-	Info     event.RunInfo
-	Windows  []Window
-	sent     map[int]time.Duration
-	results  map[int]event.Result
-	served   Served
-	quality  FieldCounts
-	byServed map[string]*FieldCounts
-	waitsOut []float64 // waits of emails sent during an outage, seconds
-	broken   int
-	breakers map[string]*BreakerTally
-	calls    map[string]*PerSecond // rung -> attempts started per second
-	retries  map[string]*PerSecond // rung -> retries (attempt > 0) started per second
-	back     *time.Duration
-	failed   map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
-	last     time.Duration
-	ended    string
-	truth    func(id int) (emails.Email, bool)
+// WaitsOutage returns the waits (seconds) of emails sent during the outage
+// basis's windows and answered so far.
+func (f *Fold) WaitsOutage() []float64 {
+	_, ws := f.Basis()
+	return f.waitsIn(ws)
 }
 
-// NewFold returns an empty fold that scores answers against the built-in
-// data set.
-func NewFold() *Fold {
-	return &Fold{
-		sent:     map[int]time.Duration{},
-		results:  map[int]event.Result{},
-		byServed: map[string]*FieldCounts{},
-		failed:   map[string]map[event.Outcome]int{},
-		breakers: map[string]*BreakerTally{},
-		calls:    map[string]*PerSecond{},
-		retries:  map[string]*PerSecond{},
-		truth:    emails.ByID,
-	}
-}
-
-// Summarize folds a whole run.
-func Summarize(events []event.Event) Summary {
-	f := NewFold()
-	for _, e := range events {
-		f.Add(e)
-	}
-	return f.Summary()
-}
-
-// Add folds one event. Events must come in log order.
-func (f *Fold) Add(e event.Event) {
-	f.last = e.At
-	switch e.Kind {
-	case event.RunStart:
-		if e.Run != nil {
-			f.Info = *e.Run
-		}
-	case event.OutageStart:
-		// A scheduled window starts exactly when the injector starts it;
-		// the event is logged a moment later by a timer.
-		start := e.At
-		if e.Detail != event.ByHand && f.Info.OutageToS > f.Info.OutageFromS {
-			start = seconds(f.Info.OutageFromS)
-		}
-		f.Windows = append(f.Windows, Window{Start: start, End: -1, Fault: e.Fault, Target: e.Rung})
-	case event.OutageEnd:
-		end := e.At
-		if e.Detail != event.ByHand && f.Info.OutageToS > f.Info.OutageFromS {
-			end = seconds(f.Info.OutageToS)
-		}
-		if n := len(f.Windows); n > 0 && f.Windows[n-1].End < 0 {
-			f.Windows[n-1].End = end
-		}
-	case event.EmailSent:
-		f.sent[e.Email] = e.At
-	case event.AttemptStart:
-		tally(f.calls, e.Rung).add(e.At)
-		if e.Attempt > 0 {
-			tally(f.retries, e.Rung).add(e.At)
-		}
-	case event.Fault:
-		// The injector faults exactly the attempts to the broken model
-		// that start inside an outage window.
-		f.broken++
-	case event.BreakerChange:
-		if e.Breaker == nil || e.Breaker.To != "open" {
-			break
-		}
-		b := f.breakers[e.Breaker.Name]
-		if b == nil {
-			b = &BreakerTally{}
-			f.breakers[e.Breaker.Name] = b
-		}
-		b.Opens++
-		if b.FirstOpen == nil && len(f.Windows) > 0 && e.At >= f.Windows[0].Start {
-			d := e.At - f.Windows[0].Start
-			b.FirstOpen = &d
-		}
-	case event.RungEnd, event.RungSkipped:
-		if e.Outcome != event.OK {
-			if f.failed[e.Rung] == nil {
-				f.failed[e.Rung] = map[event.Outcome]int{}
+// backAfter is the first email rung served at or after end, relative to end.
+func (f *Fold) backAfter(rung string, end time.Duration) *time.Duration {
+	var best *time.Duration
+	for _, r := range f.emails {
+		if r.Done && r.Result.ServedBy == rung && !r.Result.Cancelled && r.DoneAt >= end {
+			d := r.DoneAt - end
+			if best == nil || d < *best {
+				best = &d
 			}
-			f.failed[e.Rung][e.Outcome]++
 		}
-	case event.EmailDone:
-		if e.Result != nil {
-			f.done(e)
-		}
-	case event.RunEnd:
-		f.ended = e.Detail
 	}
+	return best
 }
 
-// Target is the rung whose model the outage breaks.
-func (f *Fold) Target() string {
-	if f.Info.Target != "" {
-		return f.Info.Target
+// Summary computes the run summary from what has been folded so far.
+func (f *Fold) Summary() Summary {
+	info := f.Info
+	s := Summary{
+		Outage:              info.Outage,
+		Policy:              info.Policy,
+		Status:              f.Status(),
+		Emails:              info.Emails,
+		EmailsSent:          len(f.order),
+		EmailsAnswered:      f.served.Answered(),
+		NotSentReason:       f.end.NotSentReason,
+		Served:              f.served,
+		CallsToBrokenOutage: f.CallsToBroken(),
+		BreakerOpens:        f.Breaker(f.Target()).Opens,
+		TimeLimitScope:      info.TimeLimitScope,
+		PolicySettings:      policySummary(info),
+		Overrides:           map[string]string{},
+		Rate:                info.Rate,
+		Seed:                info.Seed,
+		CeilingS:            round(info.Ceiling.Seconds(), 3),
+		WallS:               round(f.last.Seconds(), 3),
+		HedgedCalls:         f.hedged,
+		Clock:               f.Clock(),
+		FieldsRight:         map[string]float64{},
+		OutageWindows:       []WindowSummary{},
+		ManualOutageWindows: []WindowSummary{},
+		Observed:            []ObservedSummary{},
 	}
-	return event.ServedPrimary
-}
+	maps.Copy(s.Overrides, info.Overrides)
+	s.NotSent = max(0, s.Emails-s.EmailsSent)
+	if s.NotSent > 0 && s.NotSentReason == "" {
+		s.NotSentReason = event.NotSentStopped
+		if !f.ended {
+			s.NotSentReason = "cut short"
+		}
+	}
+	s.NeverAnswered = s.EmailsSent - s.EmailsAnswered
+	// Quality is over the emails answered: an email never sent or cut off
+	// by the end of the run says nothing about the models.
+	if n := f.quality.N; n > 0 {
+		s.All4Right = round(float64(f.quality.All4)/float64(n), 4)
+		for _, name := range FieldNames {
+			s.FieldsRight[name] = round(float64(f.quality.Fields[name])/float64(n), 4)
+		}
+	}
+	lo, hi := Wilson(f.quality.All4, f.quality.N)
+	s.All4RightCI95 = [2]float64{round(lo, 4), round(hi, 4)}
 
-func (f *Fold) inOutage(at time.Duration) bool {
+	basis, ws := f.Basis()
+	s.OutageBasis = basis
+	if waits := f.waitsIn(ws); len(waits) > 0 {
+		sort.Float64s(waits)
+		s.MedianWaitOutageS = ptr(round(Quantile(waits, 0.5), 3))
+		s.P95WaitOutageS = ptr(round(Quantile(waits, 0.95), 3))
+		s.WaitsOutage = len(waits)
+	}
+	s.Followed.Email = info.Follow
+	if r, ok := f.emails[info.Follow]; ok && info.Follow != 0 {
+		if r.SentKnown {
+			s.Followed.SentS = ptr(round(r.Sent.Seconds(), 3))
+		}
+		if r.Done {
+			s.Followed.WaitS = ptr(round(r.Result.Wait.Seconds(), 3))
+			s.Followed.ServedBy = r.Result.ServedBy
+			if r.Result.Cancelled {
+				s.Followed.ServedBy = "cancelled"
+			}
+		}
+	}
+	if first := firstOpenAfter(f.breakerChanges(f.Target()), ws); first != nil {
+		s.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
+	}
+	if n := len(ws); n > 0 && ws[n-1].End >= 0 {
+		if back := f.backAfter(event.ServedPrimary, ws[n-1].End); back != nil {
+			s.PrimaryBackS = ptr(round(back.Seconds(), 3))
+		}
+	}
 	for _, w := range f.Windows {
-		if w.contains(at) {
-			return true
+		ws := f.windowSummary(w)
+		s.OutageWindows = append(s.OutageWindows, ws)
+		if w.ByHand {
+			s.ManualOutageWindows = append(s.ManualOutageWindows, ws)
 		}
 	}
-	return false
-}
-
-func (f *Fold) done(e event.Event) {
-	r := *e.Result
-	if _, dup := f.results[e.Email]; dup {
-		return
-	}
-	f.results[e.Email] = r
-	switch r.ServedBy {
-	case event.ServedPrimary:
-		f.served.Primary++
-		if n := len(f.Windows); f.back == nil && n > 0 && f.Windows[n-1].End >= 0 && e.At >= f.Windows[n-1].End {
-			d := e.At - f.Windows[n-1].End
-			f.back = &d
+	for _, rung := range slices.Sorted(maps.Keys(f.failures)) {
+		if o, ok := f.observedSummary(rung); ok {
+			s.Observed = append(s.Observed, o)
 		}
-	case event.ServedBackup:
-		f.served.Backup++
-	case event.ServedCanned:
-		f.served.Canned++
-	default:
-		f.served.Error++
 	}
-	if truth, ok := f.truth(e.Email); ok {
-		f.quality.add(r.Answer, truth.Truth)
-		c := f.byServed[r.ServedBy]
-		if c == nil {
-			c = &FieldCounts{}
-			f.byServed[r.ServedBy] = c
-		}
-		c.add(r.Answer, truth.Truth)
-	}
-	if sent, ok := f.sent[e.Email]; ok && f.inOutage(sent) && !r.Cancelled {
-		f.waitsOut = append(f.waitsOut, r.Wait.Seconds())
-	}
+	return s
 }
 
-// Served is the count of emails by who served them so far.
-func (f *Fold) Served() Served { return f.served }
-
-// Quality is the all-fields and per-field tally of every email done so far.
-func (f *Fold) Quality() FieldCounts { return f.quality }
-
-// QualityBy is the tally of the emails one server (primary, backup, canned,
-// error) answered.
-func (f *Fold) QualityBy(servedBy string) FieldCounts {
-	if c := f.byServed[servedBy]; c != nil {
-		return *c
-	}
-	return FieldCounts{Fields: map[string]int{}}
-}
-
-// Result returns an email's result, if it is done.
-func (f *Fold) Result(id int) (event.Result, bool) {
-	r, ok := f.results[id]
-	return r, ok
-}
-
-// SentAt returns when an email was sent, if it was.
-func (f *Fold) SentAt(id int) (time.Duration, bool) {
-	at, ok := f.sent[id]
-	return at, ok
-}
-
-// CallsToBroken counts attempts to the broken model that started during an outage.
-func (f *Fold) CallsToBroken() int { return f.broken }
-
-// WaitsOutage returns the waits (seconds) of emails sent during an outage
-// and done so far, in the order they finished. Emails cancelled by the end
-// of the run (Ctrl-C, the ceiling) have no real wait and are left out.
-func (f *Fold) WaitsOutage() []float64 { return f.waitsOut }
-
-// BreakerTally is what a fold knows of one breaker: how often it opened and
-// when it first opened after the outage started.
-type BreakerTally struct {
-	Opens     int
-	FirstOpen *time.Duration // after the first outage window's start; nil if never
-}
-
-// Breaker returns the tally of the breaker guarding rung.
-func (f *Fold) Breaker(rung string) BreakerTally {
+func (f *Fold) breakerChanges(rung string) []BreakerChange {
 	if b := f.breakers[rung]; b != nil {
-		return *b
-	}
-	return BreakerTally{}
-}
-
-// PerSecond counts events per whole second of a run: [s] is second s.
-type PerSecond []int
-
-func (p *PerSecond) add(at time.Duration) {
-	sec := int(at / time.Second)
-	for len(*p) <= sec {
-		*p = append(*p, 0)
-	}
-	(*p)[sec]++
-}
-
-// AttemptsPerSecond counts the HTTP attempts to rung started in each second.
-func (f *Fold) AttemptsPerSecond(rung string) PerSecond { return perSecond(f.calls, rung) }
-
-// RetriesPerSecond counts the SDK retries to rung started in each second.
-func (f *Fold) RetriesPerSecond(rung string) PerSecond { return perSecond(f.retries, rung) }
-
-func perSecond(m map[string]*PerSecond, rung string) PerSecond {
-	if p := m[rung]; p != nil {
-		return *p
+		return b.Changes
 	}
 	return nil
 }
 
-// Sent is the number of emails sent so far.
-func (f *Fold) Sent() int { return len(f.sent) }
+func (f *Fold) windowSummary(w Window) WindowSummary {
+	ws := WindowSummary{Fault: w.Fault, Rung: w.Target, Model: f.Model(w.Target), StartS: round(w.Start.Seconds(), 3),
+		ByHand: w.ByHand, Basis: w.Basis}
+	if w.End >= 0 {
+		ws.EndS = ptr(round(w.End.Seconds(), 3))
+	}
+	return ws
+}
 
-// Emails returns the numbers of the emails sent so far, ascending.
-func (f *Fold) Emails() []int { return slices.Sorted(maps.Keys(f.sent)) }
+func (f *Fold) observedSummary(rung string) (ObservedSummary, bool) {
+	w, ok := f.Observed(rung)
+	if !ok {
+		return ObservedSummary{}, false
+	}
+	t := f.failures[rung]
+	o := ObservedSummary{Rung: rung, Model: f.Model(rung), Basis: BasisObserved,
+		StartS: round(w.Start.Seconds(), 3), EndS: round(w.End.Seconds(), 3),
+		FailedAttempts: t.failed, Attempts: t.attempts}
+	for _, at := range f.starts[rung] {
+		if w.Start <= at && at <= w.End {
+			o.CallsInWindow++
+		}
+	}
+	if first := firstOpenAfter(f.breakerChanges(rung), []Window{w}); first != nil {
+		o.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
+	}
+	if back := f.backAfter(rung, w.End); back != nil {
+		o.BackS = ptr(round(back.Seconds(), 3))
+	}
+	return o, true
+}
 
-// FailedCalls counts, per rung, the calls that did not answer, by outcome
-// (breaker_open for a rung skipped by its breaker).
-func (f *Fold) FailedCalls() map[string]map[event.Outcome]int { return f.failed }
-
-// Ended is how the run ended (run_end's detail), or "" while it runs.
-func (f *Fold) Ended() string { return f.ended }
-
-// Elapsed is the offset of the last event folded.
-func (f *Fold) Elapsed() time.Duration { return f.last }
-
-// Summary computes the run summary from what has been folded so far.
-func (f *Fold) Summary() Summary {
-	s := Summary{
-		Outage:              f.Info.Outage,
-		Policy:              f.Info.Policy,
-		Emails:              f.Info.Emails,
-		Served:              f.served,
-		CallsToBrokenOutage: f.broken,
-		BreakerOpens:        f.Breaker(f.Target()).Opens,
-		TimeLimitScope:      f.Info.TimeLimitScope,
-		WallS:               round(f.last.Seconds(), 3),
+func policySummary(info event.RunInfo) PolicySummary {
+	p := PolicySummary{Name: info.Policy, TimeLimitScope: info.TimeLimitScope, Canned: info.Canned, Rungs: []RungSummary{}}
+	for _, r := range info.Rungs {
+		if r.Name == event.ServedCanned {
+			p.Canned = true
+			continue
+		}
+		rs := RungSummary{Name: r.Name, Model: r.Model, TimeLimitS: round(r.TimeLimit.Seconds(), 3), Retries: r.Retries}
+		if b := r.Breaker; b != nil {
+			rs.Breaker = &BreakerSummary{Rule: b.Rule, Consecutive: b.Consecutive, Failures: b.Failures,
+				WindowS: round(b.Window.Seconds(), 3), CooldownS: round(b.Cooldown.Seconds(), 3),
+				ProbeTimeoutS: round(b.ProbeTimeout.Seconds(), 3)}
+		}
+		p.Rungs = append(p.Rungs, rs)
 	}
-	// Every email of the run counts: one never answered (a run cut short)
-	// counts as wrong, as do canned replies and errors.
-	if n := max(s.Emails, f.quality.N); n > 0 {
-		s.All4Right = round(float64(f.quality.All4)/float64(n), 4)
-		lo, hi := Wilson(f.quality.All4, n)
-		s.All4RightCI95 = [2]float64{round(lo, 4), round(hi, 4)}
-	}
-	if len(f.waitsOut) > 0 {
-		ws := append([]float64(nil), f.waitsOut...)
-		sort.Float64s(ws)
-		s.MedianWaitOutageS = ptr(round(Quantile(ws, 0.5), 3))
-		s.P95WaitOutageS = ptr(round(Quantile(ws, 0.95), 3))
-	}
-	s.Followed.Email = f.Info.Follow
-	if at, ok := f.sent[f.Info.Follow]; ok {
-		s.Followed.SentS = ptr(round(at.Seconds(), 3))
-	}
-	if r, ok := f.results[f.Info.Follow]; ok {
-		s.Followed.WaitS = ptr(round(r.Wait.Seconds(), 3))
-		s.Followed.ServedBy = r.ServedBy
-	}
-	if first := f.Breaker(f.Target()).FirstOpen; first != nil {
-		s.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
-	}
-	if f.back != nil {
-		s.PrimaryBackS = ptr(round(f.back.Seconds(), 3))
-	}
-	return s
+	return p
 }
 
 // Quantile returns the q-quantile of sorted values by linear interpolation
@@ -396,6 +319,9 @@ func Quantile(sorted []float64, q float64) float64 {
 	if i >= n-1 {
 		return sorted[n-1]
 	}
+	if i < 0 {
+		return sorted[0]
+	}
 	frac := pos - float64(i)
 	return sorted[i] + frac*(sorted[i+1]-sorted[i])
 }
@@ -407,35 +333,19 @@ func round(x float64, digits int) float64 {
 
 func ptr(x float64) *float64 { return &x }
 
-func tally(m map[string]*PerSecond, rung string) *PerSecond {
-	p := m[rung]
-	if p == nil {
-		p = &PerSecond{}
-		m[rung] = p
-	}
-	return p
-}
-
-func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
-
 // EngineOverheads returns, per email done, the wait the drill added on top
 // of the model: the email's wait minus the time its HTTP attempts spent
 // below the SDK (in the transport: the model's own latency). Sorted.
 func EngineOverheads(events []event.Event) []time.Duration {
-	type attempt struct {
-		email   int
-		rung    string
-		attempt int
-	}
 	inModel := map[int]time.Duration{}
-	started := map[attempt]time.Duration{}
+	started := map[attemptKey]time.Duration{}
 	var out []time.Duration
 	for _, e := range events {
 		switch e.Kind {
 		case event.AttemptStart:
-			started[attempt{e.Email, e.Rung, e.Attempt}] = e.At
+			started[attemptKey{e.Email, e.Rung, e.Attempt}] = e.At
 		case event.AttemptEnd:
-			k := attempt{e.Email, e.Rung, e.Attempt}
+			k := attemptKey{e.Email, e.Rung, e.Attempt}
 			inModel[e.Email] += e.At - started[k]
 			delete(started, k)
 		case event.EmailDone:
@@ -447,4 +357,13 @@ func EngineOverheads(events []event.Event) []time.Duration {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Clock is the clock the run's offsets were measured on: event.ClockVirtual
+// if the run logged so, else event.ClockReal.
+func (f *Fold) Clock() string {
+	if f.clock == "" {
+		return event.ClockReal
+	}
+	return f.clock
 }

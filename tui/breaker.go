@@ -6,39 +6,44 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // renderBreaker draws the Breaker pane's content: per breaker its state in
 // words, opens, the first open's time into the outage, probes and a strip of
 // its state over the shared time axis.
 func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
-	if len(s.order) == 0 {
+	if len(s.fold.Breakers()) == 0 {
 		return []string{st.Dim.Render("no breaker in this policy")}
 	}
 	axis := axisFor(s, now)
 	var out []string
-	for _, name := range s.order {
-		b := s.breakers[name]
-		style, _ := st.breakerGlyph(b.state)
-		word := stateWord(b.state)
-		if b.state == stateOpen {
+	for _, name := range s.fold.Breakers() {
+		b := s.fold.Breaker(name)
+		style, _ := st.breakerGlyph(b.State)
+		word := stateWord(b.State)
+		if b.State == stateOpen {
 			style = st.Alert
 		}
 		label := name
-		if m := s.models[name]; m != "" {
+		if m := s.fold.Model(name); m != "" {
 			label += " " + st.Dim.Render(m)
 		}
-		tally := s.fold.Breaker(name)
-		first := "first open —"
-		if tally.FirstOpen != nil {
-			first = fmt.Sprintf("first open %.1f s into outage", tally.FirstOpen.Seconds())
+		first := "first open " + format.Dash
+		if b.FirstOpen != nil {
+			first = "first open " + format.Dur(*b.FirstOpen) + " into outage"
+			if s.summary.OutageBasis == scoring.BasisObserved {
+				first += " (observed)"
+			}
 		}
-		segs := []string{label, style.Render(word), fmt.Sprintf("opens %d", tally.Opens), first}
+		segs := []string{label, style.Render(word), fmt.Sprintf("opens %d", b.Opens), first}
 		out = append(out, wrapSegments(segs, "  ", w)...)
-		out = append(out, strip(st, b, w, axis, now))
-		probes := fmt.Sprintf("probes %d: %s ok, %s failed", b.probes,
-			st.Good.Render(fmt.Sprint(b.probeOK)), st.Alert.Render(fmt.Sprint(b.probeFail)))
-		if n := len(b.pending); n > 0 {
+		out = append(out, strip(st, b.Changes, w, axis, now))
+		probes := fmt.Sprintf("probes %d: %s ok, %s failed", b.Probes,
+			st.Good.Render(fmt.Sprint(b.ProbesOK)), st.Alert.Render(fmt.Sprint(b.ProbesFailed)))
+		if n := b.ProbesRunning; n > 0 {
 			probes += fmt.Sprintf(", %d running", n)
 		}
 		out = append(out, probes)
@@ -53,7 +58,7 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 
 // strip draws a breaker's state over time, one cell per slice of the axis,
 // up to now.
-func strip(st Styles, b *breakerTrack, w int, axis, now time.Duration) string {
+func strip(st Styles, changes []scoring.BreakerChange, w int, axis, now time.Duration) string {
 	if w <= 0 {
 		return ""
 	}
@@ -82,8 +87,8 @@ func strip(st Styles, b *breakerTrack, w int, axis, now time.Duration) string {
 		if t <= now {
 			// The cell shows the worst state the breaker was in during its slice.
 			worst := cur
-			for ci < len(b.changes) && b.changes[ci].at < tEnd {
-				cur = b.changes[ci].to
+			for ci < len(changes) && changes[ci].At < tEnd {
+				cur = changes[ci].To
 				if rank(cur) > rank(worst) {
 					worst = cur
 				}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/format"
 )
 
 // sparks are the levels of a compact per-second series.
@@ -42,15 +43,13 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 	if w <= 0 || h <= 0 {
 		return nil
 	}
-	target := s.fold.Info.Target
-	if target == "" {
-		target = event.ServedPrimary
-	}
-	tm := s.models[target]
+	target := s.fold.Target()
+	tm := s.fold.Model(target)
 	if tm != "" {
 		tm = " " + tm
 	}
-	out := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s%s during outage", s.fold.CallsToBroken(), target, tm))}
+	out := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s%s during outage", s.fold.CallsToBroken(), target, tm) +
+		format.Basis(s.summary))}
 	rungs := callRungs(s)
 	if len(rungs) == 0 {
 		return out
@@ -96,7 +95,7 @@ func cellWidth(s string) int { return lipgloss.Width(s) }
 func callsLabel(st Styles, s *state, rung string) string {
 	total, retries := sum(s.fold.AttemptsPerSecond(rung)), sum(s.fold.RetriesPerSecond(rung))
 	label := rung
-	if m := s.models[rung]; m != "" {
+	if m := s.fold.Model(rung); m != "" {
 		label += " " + m
 	}
 	style := st.Primary
@@ -161,7 +160,7 @@ func callsChart(st Styles, s *state, rung string, w, h int, axis, now time.Durat
 		return time.Duration(int64(axis) * int64(i) / int64(gw))
 	}
 	for i := 0; i < gw; i++ {
-		if inWindows(s, colTime(i), axis, s.fold.Info.OutageToS) {
+		if inWindows(s, colTime(i), axis) {
 			c.SetColumnBackgroundStyle(base.Add(colTime(i)), st.OutageBg)
 		}
 	}
@@ -184,7 +183,7 @@ func callsChart(st Styles, s *state, rung string, w, h int, axis, now time.Durat
 			sb.WriteString(st.Alert.Render("+"))
 		case n > 0:
 			sb.WriteString(st.Alert.Render(fmt.Sprint(n)))
-		case inWindows(s, t0, axis, s.fold.Info.OutageToS):
+		case inWindows(s, t0, axis):
 			sb.WriteString(st.Outage.Render("·"))
 		default:
 			sb.WriteString(" ")
@@ -224,7 +223,7 @@ func sparkline(st Styles, series []int, w int, axis, now time.Duration) string {
 func outageStrip(st Styles, s *state, w int, axis time.Duration, at func(int) time.Duration) string {
 	var sb strings.Builder
 	for i := 0; i < w; i++ {
-		if inWindows(s, at(i), axis, s.fold.Info.OutageToS) {
+		if inWindows(s, at(i), axis) {
 			sb.WriteString(st.Outage.Render("▓"))
 		} else {
 			sb.WriteByte(' ')

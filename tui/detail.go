@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -23,43 +24,58 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 		head += fmt.Sprintf(" from %s: %q", e.From, e.Subject)
 	}
 	out = append(out, st.Bold.Render(head))
-	if r.done {
-		out = append(out, fmt.Sprintf("sent %.1f s · answered %.1f s · wait %.1f s · served by %s",
-			r.sent.Seconds(), r.end.Seconds(), (r.end-r.sent).Seconds(), r.servedBy))
+	if r.Done {
+		served := r.Result.ServedBy
+		if r.Result.Cancelled {
+			served += " (cancelled by the run's end)"
+		}
+		out = append(out, fmt.Sprintf("sent %s · answered %s · wait %s · served by %s",
+			format.Dur(r.Sent), format.Dur(r.DoneAt), format.Dur(r.Result.Wait), served))
 	} else {
-		out = append(out, fmt.Sprintf("sent %.1f s · waiting %.1f s", r.sent.Seconds(), (now-r.sent).Seconds()))
+		out = append(out, fmt.Sprintf("sent %s · waiting %s", format.Dur(r.Sent), format.Dur(now-r.Sent)))
 	}
 	out = append(out, "", st.Dim.Render(fmt.Sprintf("%-8s %-16s %3s %8s %8s  %-14s %s", "rung", "model", "try", "start", "took", "outcome", "breaker met")))
-	if len(r.attempts) == 0 {
+	if len(r.Attempts) == 0 {
 		out = append(out, st.Dim.Render("no attempts yet"))
 	}
-	for _, a := range r.attempts {
-		if a.skipped {
+	for _, a := range r.Attempts {
+		if a.Skipped {
 			out = append(out, fmt.Sprintf("%-8s %-16s %3s %7.1fs %8s  %-14s %s",
-				a.rung, a.model, "—", a.start.Seconds(), "—", "skipped", stateWord(stateOpen)))
+				a.Rung, a.Model, "—", a.Start.Seconds(), "—", "skipped", stateWord(stateOpen)))
 			continue
 		}
 		took, outcome := "…", "running"
-		if a.ended {
-			took = fmt.Sprintf("%.2fs", (a.end - a.start).Seconds())
-			outcome = string(a.outcome)
-			if a.status != 0 {
-				outcome += fmt.Sprintf(" %d", a.status)
+		if a.Ended {
+			took = fmt.Sprintf("%.2fs", (a.End - a.Start).Seconds())
+			outcome = string(a.Outcome)
+			if a.Status != 0 {
+				outcome += fmt.Sprintf(" %d", a.Status)
 			}
 		} else {
-			took = fmt.Sprintf("%.1fs…", (now - a.start).Seconds())
+			took = fmt.Sprintf("%.1fs…", (now - a.Start).Seconds())
 		}
-		if a.fault != "" {
-			outcome += " (" + a.fault + ")"
+		if a.Fault != "" {
+			outcome += " (" + a.Fault + ")"
 		}
 		met := "no breaker"
-		if a.breaker != "" {
-			met = stateWord(a.breaker)
+		if a.Breaker != "" {
+			met = stateWord(a.Breaker)
+			if a.Probe {
+				met += " (probe)"
+			}
 		}
 		out = append(out, fmt.Sprintf("%-8s %-16s %3d %7.1fs %8s  %-14s %s",
-			a.rung, a.model, a.n, a.start.Seconds(), took, outcome, met))
+			a.Rung, a.Model, a.N, a.Start.Seconds(), took, outcome, met))
 	}
-	res, done := s.fold.Result(id)
+	for _, e := range r.Streams {
+		first := "no token"
+		if e.TTFT > 0 {
+			first = fmt.Sprintf("first token %.2f s", e.TTFT.Seconds())
+		}
+		out = append(out, fmt.Sprintf("%-8s streamed: %s · %d tokens · %.1f tokens/s · %s",
+			e.Rung, first, e.Tokens, e.TokensPerS, e.Outcome))
+	}
+	res, done := r.Result, r.Done
 	out = append(out, "")
 	if !done {
 		out = append(out, st.Dim.Render("no answer yet"))
@@ -88,10 +104,11 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 		return out
 	}
 	truth := fieldValues(e.Truth)
-	m := scoring.Compare(*res.Answer, e.Truth)
 	for i, f := range scoring.FieldNames {
 		mark := st.Good.Render("✓ right")
-		if i < len(m) && !m[i] {
+		if !r.Scored {
+			mark = ""
+		} else if !r.Match[i] {
 			mark = st.Alert.Render("✗ wrong")
 		}
 		out = append(out, fmt.Sprintf("  %-14s %-24s %-24s %s", f, value(got, i), value(truth, i), mark))

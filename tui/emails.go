@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/drill-dev/drill/scoring"
 	"strings"
 	"time"
 
@@ -51,7 +52,9 @@ func axisFor(s *state, now time.Duration) time.Duration {
 	if to := time.Duration(info.OutageToS * float64(time.Second)); to+20*time.Second > planned {
 		planned = to + 20*time.Second
 	}
-	a := max(planned, now, s.last)
+	// A corrupt journal's offsets must not overflow the axis: it ends at
+	// the longest series the fold keeps at most.
+	a := min(max(planned, now, s.last()), scoring.MaxSeriesSeconds*time.Second)
 	step := 10 * time.Second
 	return (a + step - 1) / step * step
 }
@@ -107,7 +110,7 @@ func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []
 		return nil
 	}
 	axis := axisFor(s, now)
-	key := emailsCacheKey{width: w, axis: axis, wins: s.winStamp}
+	key := emailsCacheKey{width: w, axis: axis, wins: s.winStamp()}
 	if key != p.cacheKey {
 		clear(p.cache)
 		p.cacheKey = key
@@ -124,10 +127,10 @@ func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []
 
 	vis := h - 1
 	p.vis = vis
-	n := len(s.rows)
+	n := s.rowCount()
 	p.clamp(n, vis)
 	for i := p.top; i < n && len(out) < h; i++ {
-		r := s.rows[i]
+		r := s.rowAt(i)
 		mark := " "
 		if i == p.sel && !p.follow {
 			mark = st.Selected.Render("›")
@@ -146,30 +149,33 @@ func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []
 // rowText renders one row (without its marker), from the cache when the
 // email is answered.
 func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now time.Duration) string {
-	if r.done {
-		if c, ok := p.cache[r.id]; ok && c.version == r.version {
+	if r.Done {
+		if c, ok := p.cache[r.ID]; ok && c.version == r.Version {
 			return c.text
 		}
 	}
 	from := "—"
-	if e, ok := emails.ByID(r.id); ok {
+	if e, ok := emails.ByID(r.ID); ok {
 		from = e.From
 	}
 	end := now
 	tag := "…"
-	if r.done {
-		end = r.end
-		tag = tagFor(r.servedBy)
+	if r.Done {
+		end = r.DoneAt
+		tag = tagFor(r.Result.ServedBy)
+		if r.Result.Cancelled {
+			tag = "x" // cut off by the end of the run: never answered
+		}
 	}
-	if end < r.sent {
-		end = r.sent
+	if end < r.Sent {
+		end = r.Sent
 	}
-	wait := (end - r.sent).Seconds()
-	ts, _ := st.served(r.servedBy)
+	wait := (end - r.Sent).Seconds()
+	ts, _ := st.served(r.Result.ServedBy)
 	text := fmt.Sprintf("%5d %s %5.1fs %5.1fs %s %s",
-		r.id, fit(from, sw), r.sent.Seconds(), wait, ts.Render(tag), p.bar(st, s, r, bw, axis, end))
-	if r.done {
-		p.cache[r.id] = cachedRow{version: r.version, text: text}
+		r.ID, fit(from, sw), r.Sent.Seconds(), wait, ts.Render(tag), p.bar(st, s, r, bw, axis, end))
+	if r.Done {
+		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}
 	return text
 }
@@ -192,14 +198,13 @@ func tagFor(servedBy string) string {
 // bar draws an email's span on the shared axis: its glyph and colour say
 // who served it; cells inside an outage window are dotted.
 func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Duration) string {
-	style, glyph := st.served(r.servedBy)
+	style, glyph := st.served(r.Result.ServedBy)
 	col := func(t time.Duration) int {
 		return int(int64(t) * int64(bw) / int64(axis))
 	}
-	from, to := col(r.sent), col(end)
+	from, to := col(r.Sent), col(end)
 	from = min(max(from, 0), bw-1)
 	to = min(max(to, from), bw-1)
-	info := s.fold.Info
 	var sb strings.Builder
 	run := func(st lipgloss.Style, g rune, k int) {
 		if k > 0 {
@@ -211,7 +216,7 @@ func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Dur
 		k, dotted := 0, false
 		for c := a; c < b; c++ {
 			t := time.Duration(int64(axis) * int64(c) / int64(bw))
-			d := inWindows(s, t, axis, info.OutageToS)
+			d := inWindows(s, t, axis)
 			if d != dotted && k > 0 {
 				if dotted {
 					run(st.Outage, '·', k)
@@ -235,15 +240,17 @@ func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Dur
 	return sb.String()
 }
 
-// inWindows reports whether t falls in an outage window; an open window
+// inWindows reports whether t falls in an outage window (injected, or
+// observed when drill injected none); an open window
 // runs to its scheduled end if it has one, else to the axis end.
-func inWindows(s *state, t, axis time.Duration, toS float64) bool {
-	for _, w := range s.fold.Windows {
+func inWindows(s *state, t, axis time.Duration) bool {
+	_, ws := s.fold.Basis()
+	for _, w := range ws {
 		end := w.End
 		if end < 0 {
 			end = axis
-			if sched := time.Duration(toS * float64(time.Second)); sched > w.Start {
-				end = sched
+			if w.ScheduledEnd > w.Start {
+				end = w.ScheduledEnd
 			}
 		}
 		if t >= w.Start && t < end {

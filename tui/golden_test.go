@@ -28,7 +28,7 @@ func TestGoldenPanes(t *testing.T) {
 				"calls":   renderCalls(st, s, w-2, 16, now),
 				"compact": renderCalls(st, s, w-2, 4, now),
 				"quality": renderQuality(st, s, w-2, 8),
-				"summary": wrapSegments(summarySegments(st, s.summary, s.fold.Ended()), " · ", w-2),
+				"summary": wrapSegments(summarySegments(st, s.summary), " · ", w-2),
 				"detail":  renderDetail(st, s, 35, now),
 			}
 			for name, lines := range panes {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -18,9 +19,12 @@ func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) [
 	if info.Outage != "none" && info.OutageToS > info.OutageFromS {
 		outage += fmt.Sprintf(" %g–%g s", info.OutageFromS, info.OutageToS)
 	}
+	if n := len(s.fold.Windows); n > 0 && s.fold.Windows[n-1].ByHand {
+		outage += " (by hand)"
+	}
 	if len(s.fold.Windows) > 0 {
 		if f := s.fold.Windows[len(s.fold.Windows)-1].Fault; f != "" && f != info.Outage {
-			outage += " (by hand: " + f + ")"
+			outage += " (" + f + ")"
 		}
 	}
 	var status string
@@ -40,11 +44,11 @@ func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) [
 		status = "before"
 	}
 	segs := []string{st.Bold.Render("drill"), outage, status, fmt.Sprintf("elapsed %.1f s", now.Seconds())}
-	if s.paused {
+	if s.fold.Paused() {
 		segs = append(segs, st.Alert.Render("PAUSED"))
 	}
-	if ended := s.fold.Ended(); ended != "" || s.ended {
-		segs = append(segs, st.Bold.Render("ENDED "+orDash(ended)))
+	if s.ended() {
+		segs = append(segs, st.Bold.Render("ENDED "+format.Text(s.fold.Status())+": "+format.Text(s.fold.Ended())))
 	}
 	if extra != "" {
 		segs = append(segs, extra)
@@ -82,49 +86,27 @@ func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) [
 	return []string{fit(line1, w), fit(line2, w)}
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
+func orDash(s string) string { return format.Text(s) }
 
 // summarySegments writes the run summary, the same figures `drill run
-// --json` prints, as short labelled segments.
-func summarySegments(st Styles, sum scoring.Summary, status string) []string {
-	sv := sum.Served
+// --json` prints, as short labelled segments, formatted as everywhere else.
+func summarySegments(st Styles, sum scoring.Summary) []string {
+	basis := format.Basis(sum)
 	segs := []string{
-		st.Bold.Render(orDash(status)),
-		fmt.Sprintf("served P/B/C/E %d/%d/%d/%d", sv.Primary, sv.Backup, sv.Canned, sv.Error),
-		fmt.Sprintf("all 4 right %.0f%% (%.0f–%.0f%%)", sum.All4Right*100, sum.All4RightCI95[0]*100, sum.All4RightCI95[1]*100),
-		"outage wait median " + secs(sum.MedianWaitOutageS) + ", p95 " + secs(sum.P95WaitOutageS),
+		st.Bold.Render(format.Status(sum)),
+		"served P/B/C/E " + strings.ReplaceAll(format.Served(sum.Served), " / ", "/"),
+		"all 4 right " + format.All4(sum) + fmt.Sprintf(" of %d answered", sum.EmailsAnswered),
+		"outage wait median " + format.Seconds(sum.MedianWaitOutageS) + ", p95 " + format.Seconds(sum.P95WaitOutageS) + basis,
 	}
-	f := sum.Followed
-	if f.Email > 0 {
-		fs := fmt.Sprintf("#%d ", f.Email)
-		switch {
-		case f.WaitS != nil:
-			fs += secs(f.WaitS) + " " + f.ServedBy
-		case f.SentS != nil:
-			fs += "not answered"
-		default:
-			fs += "not sent"
-		}
-		segs = append(segs, fs)
+	if f := sum.Followed; f.Email > 0 {
+		segs = append(segs, fmt.Sprintf("#%d %s", f.Email, format.Followed(f)))
 	}
 	segs = append(segs,
-		fmt.Sprintf("calls to broken %d", sum.CallsToBrokenOutage),
-		"first open "+secs(sum.BreakerFirstOpenS),
+		fmt.Sprintf("calls to broken %d", sum.CallsToBrokenOutage)+basis,
+		"first open "+format.Seconds(sum.BreakerFirstOpenS),
 		fmt.Sprintf("opens %d", sum.BreakerOpens),
-		"primary back "+secs(sum.PrimaryBackS),
-		fmt.Sprintf("wall %.1f s", sum.WallS),
+		"primary back "+format.Seconds(sum.PrimaryBackS),
+		"wall "+format.Secs(sum.WallS),
 	)
 	return segs
-}
-
-func secs(p *float64) string {
-	if p == nil {
-		return "—"
-	}
-	return fmt.Sprintf("%.1f s", *p)
 }

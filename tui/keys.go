@@ -1,6 +1,12 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/drill-dev/drill/inject"
+)
 
 // keyMap is every key the dashboard answers to. Live runs and replays show
 // different subsets in the help.
@@ -8,8 +14,7 @@ type keyMap struct {
 	Quit   key.Binding
 	Pause  key.Binding
 	Outage key.Binding
-	Busy   key.Binding
-	Hang   key.Binding
+	Kind   key.Binding // the outage kind's number, after o
 	Focus  key.Binding
 	Back   key.Binding
 	Up     key.Binding
@@ -37,8 +42,7 @@ func newKeyMap(live bool) keyMap {
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume arrivals")),
 		Outage: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "start/end outage now")),
-		Busy:   key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "busy")),
-		Hang:   key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "hang")),
+		Kind:   key.NewBinding(key.WithKeys(kindKeys()...), key.WithHelp("1–"+kindKeys()[len(kindKeys())-1], "outage kind, after o")),
 		Focus:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		Back:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
@@ -70,7 +74,36 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	nav := []key.Binding{k.Focus, k.Back, k.Up, k.Down, k.PgUp, k.PgDown, k.Follow}
 	detail := []key.Binding{k.Open, k.Close, k.Help, k.Quit}
 	if k.live {
-		return [][]key.Binding{{k.Pause, k.Outage, k.Busy, k.Hang}, nav, detail}
+		return [][]key.Binding{{k.Pause, k.Outage, k.Kind}, nav, detail}
 	}
 	return [][]key.Binding{{k.Play, k.Rewind, k.Skip, k.Faster, k.Slower}, nav, detail}
+}
+
+// kindKeys are the keys that pick an outage kind after o: 1 for the first
+// of inject.Kinds(), and so on.
+func kindKeys() []string {
+	var ks []string
+	for i := range inject.Kinds() {
+		ks = append(ks, strconv.Itoa(i+1))
+	}
+	return ks
+}
+
+// kindForKey returns the outage kind a key picks after o.
+func kindForKey(k string) (string, bool) {
+	n, err := strconv.Atoi(k)
+	kinds := inject.Kinds()
+	if err != nil || n < 1 || n > len(kinds) {
+		return "", false
+	}
+	return kinds[n-1], true
+}
+
+// kindMenu lists the outage kinds with their keys, for the footer.
+func kindMenu() []string {
+	var segs []string
+	for i, kind := range inject.Kinds() {
+		segs = append(segs, strconv.Itoa(i+1)+" "+kind)
+	}
+	return append(segs, "esc cancel")
 }

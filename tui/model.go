@@ -32,6 +32,13 @@ type feeder interface {
 	poll(t time.Time) (evs []event.Event, now time.Duration, done bool)
 }
 
+// Compile-time checks: the feeds are feeders, the dashboard a tea.Model.
+var (
+	_ feeder    = (*liveFeed)(nil)
+	_ feeder    = (*replayFeed)(nil)
+	_ tea.Model = (*Model)(nil)
+)
+
 // liveFeed follows a live run's log with a cursor; it never blocks.
 type liveFeed struct {
 	log *event.Log
@@ -132,11 +139,11 @@ func (m *Model) ingest(t time.Time) {
 	evs, now, done := m.feed.poll(t)
 	m.s.addAll(evs)
 	m.done = done
-	if done || m.s.ended && m.rp == nil {
-		now = m.s.last
+	if done || m.s.ended() && m.rp == nil {
+		now = m.s.last()
 	}
-	if now < m.s.last {
-		now = m.s.last
+	if now < m.s.last() {
+		now = m.s.last()
 	}
 	m.now = now
 }
@@ -161,12 +168,9 @@ func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.choosing {
-		switch {
-		case key.Matches(msg, k.Busy):
-			m.startOutage("busy")
-		case key.Matches(msg, k.Hang):
-			m.startOutage("hang")
-		case key.Matches(msg, k.Close):
+		if kind, ok := kindForKey(msg.String()); ok {
+			m.startOutage(kind)
+		} else if key.Matches(msg, k.Close) {
 			m.choosing = false
 		}
 		return m, nil
@@ -223,9 +227,9 @@ func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.ep.follow = true
 		}
 	case key.Matches(msg, k.Open):
-		if m.focus == paneEmails && m.detail == 0 && len(m.s.rows) > 0 {
-			m.ep.clamp(len(m.s.rows), max(m.ep.vis, 1))
-			m.detail = m.s.rows[m.ep.sel].id
+		if m.focus == paneEmails && m.detail == 0 && m.s.rowCount() > 0 {
+			m.ep.clamp(m.s.rowCount(), max(m.ep.vis, 1))
+			m.detail = m.s.rowAt(m.ep.sel).ID
 			m.detOff = 0
 		}
 	}
@@ -252,9 +256,9 @@ func (m *Model) scroll(d int) {
 		m.detOff = max(m.detOff+d, 0)
 	case m.focus == paneEmails:
 		if m.ep.follow && d < 0 {
-			m.ep.sel = len(m.s.rows) - 1
+			m.ep.sel = m.s.rowCount() - 1
 		}
-		m.ep.scroll(d, len(m.s.rows))
+		m.ep.scroll(d, m.s.rowCount())
 	default:
 		m.offs[m.focus] = max(m.offs[m.focus]+d, 0)
 	}
@@ -284,7 +288,9 @@ func (m *Model) frame(w, h int) []string {
 	var foot []string
 	switch {
 	case m.choosing:
-		foot = []string{st.Alert.Render("outage kind:") + " 1 busy · 2 hang · esc cancel"}
+		segs := kindMenu()
+		segs[0] = st.Alert.Render("outage kind:") + " " + segs[0]
+		foot = wrapSegments(segs, " · ", w)
 	case m.flash != "":
 		foot = []string{st.Alert.Render(m.flash)}
 	default:
@@ -295,7 +301,7 @@ func (m *Model) frame(w, h int) []string {
 	}
 	var sum []string
 	if m.done {
-		segs := summarySegments(st, s.summary, s.fold.Ended())
+		segs := summarySegments(st, s.summary)
 		inner := wrapSegments(segs, " · ", w-2)
 		sum = box(st, "Summary", false, w, len(inner)+2, inner)
 	}

@@ -107,6 +107,8 @@ func TestUpdateKeys(t *testing.T) {
 		{name: "p pauses then resumes", at: 10 * time.Second, keys: []string{"p", "p"}, calls: []string{"pause", "resume"}},
 		{name: "o before the outage asks the kind, 1 starts busy", at: 10 * time.Second, keys: []string{"o", "1"}, calls: []string{"start busy"}},
 		{name: "o then 2 starts a hang", at: 10 * time.Second, keys: []string{"o", "2"}, calls: []string{"start hang"}},
+		{name: "o then 8 starts the eighth kind, trickle", at: 10 * time.Second, keys: []string{"o", "8"}, calls: []string{"start trickle"}},
+		{name: "o then 9 (no such kind) starts nothing", at: 10 * time.Second, keys: []string{"o", "9"}},
 		{name: "o then esc cancels", at: 10 * time.Second, keys: []string{"o", "esc"}, check: func(t *testing.T, m *Model) {
 			if m.choosing {
 				t.Error("still choosing an outage kind after esc")
@@ -124,8 +126,8 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		}},
 		{name: "up stops following", at: 30 * time.Second, keys: []string{"up", "k"}, check: func(t *testing.T, m *Model) {
-			if m.ep.follow || m.ep.sel != len(m.s.rows)-3 {
-				t.Errorf("follow %v sel %d, want false, %d", m.ep.follow, m.ep.sel, len(m.s.rows)-3)
+			if m.ep.follow || m.ep.sel != m.s.rowCount()-3 {
+				t.Errorf("follow %v sel %d, want false, %d", m.ep.follow, m.ep.sel, m.s.rowCount()-3)
 			}
 		}},
 		{name: "down to the last row follows again", at: 30 * time.Second, keys: []string{"up", "j"}, check: func(t *testing.T, m *Model) {
@@ -261,10 +263,10 @@ func TestUpdateDrillEvents(t *testing.T) {
 			t.Errorf("clock %v, want %v", got, st.at)
 		}
 	}
-	if n := len(m.s.rows); n != 91 {
+	if n := m.s.rowCount(); n != 91 {
 		t.Errorf("%d rows at 45 s, want 91", n)
 	}
-	if r := m.s.row(35); r == nil || r.servedBy != event.ServedBackup {
+	if r := m.s.row(35); r == nil || r.Result.ServedBy != event.ServedBackup {
 		t.Errorf("email 35 not served by the backup: %+v", r)
 	}
 }
@@ -309,12 +311,12 @@ func TestReplayKeys(t *testing.T) {
 	t0 := time.Unix(0, 0)
 	m.Update(tickMsg{T: t0})
 	m.Update(tickMsg{T: t0.Add(20 * time.Second)})
-	if m.now != 20*time.Second || len(m.s.rows) != 41 {
-		t.Fatalf("at 20 s: clock %v, %d rows", m.now, len(m.s.rows))
+	if m.now != 20*time.Second || m.s.rowCount() != 41 {
+		t.Fatalf("at 20 s: clock %v, %d rows", m.now, m.s.rowCount())
 	}
 	m.Update(keyMsg("left"))
-	if m.now != 15*time.Second || len(m.s.rows) != 31 {
-		t.Errorf("after ←: clock %v, %d rows; want 15 s, 31", m.now, len(m.s.rows))
+	if m.now != 15*time.Second || m.s.rowCount() != 31 {
+		t.Errorf("after ←: clock %v, %d rows; want 15 s, 31", m.now, m.s.rowCount())
 	}
 	if got, want := m.s.fold.Summary(), scoring.Summarize(until(evs, 15*time.Second)); !reflect.DeepEqual(got, want) {
 		t.Errorf("refold after seeking back differs:\n%+v\n%+v", got, want)
@@ -343,4 +345,18 @@ func TestReplayKeys(t *testing.T) {
 	if _, cmd := m.Update(keyMsg("p")); cmd != nil {
 		t.Error("p did something in a replay")
 	}
+}
+
+// TestOutageMenuListsEveryKind: after o, the footer offers every fault
+// kind with its key, and the frame still fits 80×24.
+func TestOutageMenuListsEveryKind(t *testing.T) {
+	m := modelAt(t, 120, 10*time.Second, 80, 24, &fakeControls{})
+	m.Update(keyMsg("o"))
+	v := m.View()
+	for _, want := range []string{"1 busy", "2 hang", "3 malformed", "4 rate-limit", "5 reset", "6 slow", "7 stall", "8 trickle", "esc cancel"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("outage menu lacks %q:\n%s", want, v)
+		}
+	}
+	checkFrame(t, v, 80, 24)
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -12,7 +13,7 @@ import (
 func renderQuality(st Styles, s *state, w, h int) []string {
 	q := s.fold.Quality()
 	var out []string
-	head := "all 4 right " + pctCI(q.All4, q.N) + fmt.Sprintf(" of %d done", q.N)
+	head := "all 4 right " + format.Share(q.All4, q.N) + fmt.Sprintf(" of %d answered", q.N)
 	out = append(out, st.Bold.Render(head))
 	var by []string
 	for _, name := range []string{"primary", "backup", "canned", "error"} {
@@ -20,51 +21,39 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 		if c.N == 0 {
 			continue
 		}
-		by = append(by, fmt.Sprintf("%s %s n=%d", name, pctCI(c.All4, c.N), c.N))
+		by = append(by, fmt.Sprintf("%s %s n=%d", name, format.Share(c.All4, c.N), c.N))
 	}
 	if len(by) > 0 {
 		out = append(out, wrapSegments(by, " · ", w)...)
 	}
 	waits := "outage wait: none yet"
-	if n := len(s.fold.WaitsOutage()); n > 0 && s.summary.MedianWaitOutageS != nil && s.summary.P95WaitOutageS != nil {
-		waits = fmt.Sprintf("outage wait: median %.1f s, p95 %.1f s", *s.summary.MedianWaitOutageS, *s.summary.P95WaitOutageS)
+	if n := s.summary.WaitsOutage; n > 0 {
+		waits = "outage wait: median " + format.Seconds(s.summary.MedianWaitOutageS) + ", p95 " + format.Seconds(s.summary.P95WaitOutageS) + format.Basis(s.summary)
 		if n := fmt.Sprintf(" (n=%d)", n); len(waits)+len(n) <= w {
 			waits += n
 		}
 	}
 	out = append(out, waits)
 	sv := s.fold.Served()
-	out = append(out, wrapSegments([]string{
+	servedSegs := []string{
 		"served:",
 		st.Primary.Render("█") + fmt.Sprintf(" primary %d", sv.Primary),
 		st.Backup.Render("▓") + fmt.Sprintf(" backup %d", sv.Backup),
 		st.Canned.Render("▒") + fmt.Sprintf(" canned %d", sv.Canned),
 		st.Error.Render("×") + fmt.Sprintf(" error %d", sv.Error),
-	}, "  ", w)...)
+	}
+	if sv.Cancelled > 0 {
+		servedSegs = append(servedSegs, fmt.Sprintf("cancelled %d", sv.Cancelled))
+	}
+	out = append(out, wrapSegments(servedSegs, "  ", w)...)
 	var fields []string
 	for _, f := range scoring.FieldNames {
 		if q.N == 0 {
 			fields = append(fields, f+" —")
 			continue
 		}
-		fields = append(fields, fmt.Sprintf("%s %d%%", f, pct(q.Fields[f], q.N)))
+		fields = append(fields, f+" "+format.Percent(float64(q.Fields[f])/float64(q.N)))
 	}
 	out = append(out, wrapSegments(fields, "  ", w)...)
 	return out
-}
-
-// pctCI writes k of n as a percentage with its Wilson 95 % interval.
-func pctCI(k, n int) string {
-	if n == 0 {
-		return "—"
-	}
-	lo, hi := scoring.Wilson(k, n)
-	return fmt.Sprintf("%d%% (%d–%d%%)", pct(k, n), int(lo*100+0.5), int(hi*100+0.5))
-}
-
-func pct(k, n int) int {
-	if n == 0 {
-		return 0
-	}
-	return int(float64(k)*100/float64(n) + 0.5)
 }

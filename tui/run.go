@@ -22,7 +22,8 @@ type Controls interface {
 	Pause()
 	Resume()
 	Paused() bool
-	// StartOutage starts an outage of kind (busy, hang) now; EndOutage
+	// StartOutage starts an outage of kind (one of inject.Kinds()) now,
+	// with its default parameters; EndOutage
 	// ends the current one. Both are recorded like scheduled ones.
 	StartOutage(kind string) error
 	EndOutage()

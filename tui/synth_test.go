@@ -35,8 +35,9 @@ func synthRun(n int) []event.Event {
 		},
 	}
 	add(0, event.Event{Kind: event.RunStart, Run: info})
-	add(15, event.Event{Kind: event.OutageStart, Fault: "hang", Rung: "primary"})
-	add(40, event.Event{Kind: event.OutageEnd, Fault: "hang", Rung: "primary"})
+	window := &event.OutageWindow{Start: 15 * time.Second, End: 40 * time.Second}
+	add(15, event.Event{Kind: event.OutageStart, Fault: "hang", Rung: "primary", Window: window})
+	add(40, event.Event{Kind: event.OutageEnd, Fault: "hang", Rung: "primary", Window: window})
 	brk := func(at float64, from, to, why string, gen uint64) {
 		add(at, event.Event{Kind: event.BreakerChange, Rung: "primary", Breaker: &event.BreakerState{
 			Name: "primary", From: from, To: to, Generation: gen, Failures: 5, Reason: why}})
@@ -105,15 +106,15 @@ func synthRun(n int) []event.Event {
 			add(t, event.Event{Kind: event.RungSkipped, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Detail: "breaker open"})
 			backup(t)
 		case inOutage:
-			add(t, event.Event{Kind: event.RungStart, Email: id, Rung: "primary", Model: "gpt-5.4-mini"})
-			add(t, event.Event{Kind: event.AttemptStart, Email: id, Rung: "primary", Model: "gpt-5.4-mini"})
+			add(t, event.Event{Kind: event.RungStart, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Probe: probe[t]})
+			add(t, event.Event{Kind: event.AttemptStart, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Probe: probe[t]})
 			add(t, event.Event{Kind: event.Fault, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Fault: "hang"})
 			add(t+3, event.Event{Kind: event.AttemptEnd, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Outcome: event.Timeout})
 			add(t+3, event.Event{Kind: event.RungEnd, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Outcome: event.Timeout})
 			backup(t + 3)
 		default:
-			add(t, event.Event{Kind: event.RungStart, Email: id, Rung: "primary", Model: "gpt-5.4-mini"})
-			add(t, event.Event{Kind: event.AttemptStart, Email: id, Rung: "primary", Model: "gpt-5.4-mini"})
+			add(t, event.Event{Kind: event.RungStart, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Probe: probe[t]})
+			add(t, event.Event{Kind: event.AttemptStart, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Probe: probe[t]})
 			add(t+1.2, event.Event{Kind: event.AttemptEnd, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Outcome: event.OK, Status: 200})
 			add(t+1.2, event.Event{Kind: event.RungEnd, Email: id, Rung: "primary", Model: "gpt-5.4-mini", Outcome: event.OK})
 			end, served = t+1.2, "primary"
@@ -132,7 +133,7 @@ func synthRun(n int) []event.Event {
 		out = append(out, e.e)
 	}
 	last := out[len(out)-1].At
-	out = append(out, event.Event{At: last, Kind: event.RunEnd, Detail: event.StatusCompleted})
+	out = append(out, event.Event{At: last, Kind: event.RunEnd, Detail: "all emails done", End: &event.RunEndInfo{Status: event.StatusCompleted}})
 	for i := range out {
 		out[i].Seq = int64(i)
 	}

@@ -11,9 +11,20 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/inject"
 )
+
+// The default models: the names the built-in fake model serves (a test in
+// cmd/drill checks they match fakemodel's), and a real provider's small and
+// smallest model.
+const (
+	DefaultPrimaryModel = "gpt-5.4-mini"
+	DefaultBackupModel  = "gpt-5.4-nano"
+)
+
+// DefaultSeed is the one default seed of the fake model's latencies for
+// drill run and drill compare (and DefaultConfig). Every command takes --seed.
+const DefaultSeed = 1
 
 // Endpoint is where the models are. The zero value is the built-in fake
 // model, in-process.
@@ -43,6 +54,20 @@ type Config struct {
 	Follow       int           `json:"follow"`
 	MaxDuration  time.Duration `json:"max_duration_ns"` // 0: outage end + 120 s
 	Endpoint     Endpoint      `json:"endpoint"`
+	// Overrides are the settings the user changed from the preset and the
+	// defaults, by flag name, as given; recorded in the run's info and
+	// summary so a table says what it ran with.
+	Overrides map[string]string `json:"overrides,omitempty"`
+
+	// lateTick, in tests, runs after email i's arrival timer fires and
+	// before it is sent: a deliberately slow tick.
+	lateTick func(i int)
+	// Outages, when set, is the outage timeline (faults.go): it replaces
+	// the single window Outage, OutageFrom and OutageTo describe, which
+	// then only name the drill.
+	Outages []inject.Window `json:"outages,omitempty"`
+	// Stream makes every model call a streamed chat completion.
+	Stream bool `json:"stream,omitempty"`
 }
 
 // OutageNone is the outage kind for a drill without an outage.
@@ -64,9 +89,9 @@ func DefaultConfig() Config {
 		OutageTo:     40 * time.Second,
 		Target:       event.ServedPrimary,
 		Policy:       p,
-		PrimaryModel: fakemodel.ModelMini,
-		BackupModel:  fakemodel.ModelNano,
-		Seed:         1,
+		PrimaryModel: DefaultPrimaryModel,
+		BackupModel:  DefaultBackupModel,
+		Seed:         DefaultSeed,
 		Follow:       35,
 	}
 }
@@ -105,8 +130,21 @@ func (c Config) Validate() error {
 			if b.Trip.Failures <= 0 || b.Trip.Window < 0 || b.Cooldown <= 0 || b.ProbeTimeout < 0 {
 				errs = append(errs, fmt.Errorf("%s breaker: trip failures and cooldown must be above 0 and the window not negative", r.name))
 			}
+			if err := b.validate(); err != nil {
+				errs = append(errs, fmt.Errorf("%s breaker: %w", r.name, err))
+			}
+		}
+		if r.p.MaxRetryDelay < 0 {
+			errs = append(errs, fmt.Errorf("%s max retry delay must not be negative, got %s", r.name, r.p.MaxRetryDelay))
 		}
 	}
+	if c.Policy.EmailDeadline < 0 || c.Policy.HedgeAfter < 0 {
+		errs = append(errs, fmt.Errorf("email deadline and hedge-after must not be negative (got %s, %s)", c.Policy.EmailDeadline, c.Policy.HedgeAfter))
+	}
+	if c.Policy.HedgeAfter > 0 && len(c.rungPolicies()) < 2 {
+		errs = append(errs, fmt.Errorf("hedging needs a second model rung to ask; policy %s has one", c.Policy.Name))
+	}
+	errs = append(errs, c.validateOutages()...)
 	if c.MaxDuration < 0 {
 		errs = append(errs, fmt.Errorf("max duration must not be negative, got %s", c.MaxDuration))
 	}
@@ -162,13 +200,76 @@ func (c Config) Info() event.RunInfo {
 		OutageToS:      c.OutageTo.Seconds(),
 		Follow:         c.Follow,
 		TimeLimitScope: string(c.Policy.Scope),
+		Canned:         c.Policy.Canned,
+		Seed:           c.Seed,
+		Ceiling:        c.Ceiling(),
+		Overrides:      c.Overrides,
+	}
+	if c.Policy.EmailDeadline > 0 {
+		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits
 	}
 	for _, r := range c.rungPolicies() {
-		info.Rungs = append(info.Rungs, event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
-			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil})
+		rg := event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
+			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil}
+		if b := r.p.Breaker; b != nil {
+			rg.Breaker = b.settings()
+		}
+		info.Rungs = append(info.Rungs, rg)
+	}
+	if c.Policy.Rules {
+		info.Rungs = append(info.Rungs, event.Rung{Name: event.ServedRules})
 	}
 	if c.Policy.Canned {
 		info.Rungs = append(info.Rungs, event.Rung{Name: event.ServedCanned})
 	}
 	return info
+}
+
+// settings describes the breaker for the run's info, with the trip rule's
+// defaults (5 failures, 10 s window) filled in as the breaker applies them.
+func (b BreakerPolicy) settings() *event.BreakerSettings {
+	s := &event.BreakerSettings{Consecutive: b.Trip.Consecutive, Failures: b.Trip.Failures,
+		Cooldown: b.Cooldown, ProbeTimeout: b.ProbeTimeout}
+	if s.Failures <= 0 {
+		s.Failures = 5
+	}
+	if s.ProbeTimeout <= 0 {
+		s.ProbeTimeout = 30 * time.Second
+	}
+	s.Rule = b.Trip.String() // every rule in force, e.g. "5 failures in 10s or in-flight age 4s (1 calls)"
+	if s.Consecutive {
+		return s
+	}
+	s.Window = b.Trip.Window
+	if s.Window <= 0 {
+		s.Window = 10 * time.Second
+	}
+	return s
+}
+
+// LastArrival is when the last email is due, pauses aside: (emails-1) / rate.
+func (c Config) LastArrival() time.Duration {
+	if c.Emails <= 0 || !(c.Rate > 0) {
+		return 0
+	}
+	return time.Duration(float64(c.Emails-1) / c.Rate * float64(time.Second))
+}
+
+// Warnings lists settings that are valid but probably not what the user
+// meant: an outage that starts after the last email is sent or after the
+// ceiling, so the drill may never feel it.
+func (c Config) Warnings() []string {
+	var w []string
+	if c.Outage == OutageNone {
+		return nil
+	}
+	if last := c.LastArrival(); c.OutageFrom > last {
+		w = append(w, fmt.Sprintf("the outage starts at %s, after the last email is due at %s: the drill ends when its emails are answered and may end before its outage starts",
+			c.OutageFrom, last))
+	}
+	if ceil := c.Ceiling(); c.OutageFrom >= ceil {
+		w = append(w, fmt.Sprintf("the outage starts at %s, at or after the run's ceiling of %s: the drill ends before its outage starts",
+			c.OutageFrom, ceil))
+	}
+	return w
 }

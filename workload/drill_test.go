@@ -9,6 +9,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -69,19 +70,25 @@ func runDrill(t *testing.T, cfg Config) (scoring.Summary, string, []event.Event)
 	return finish(t, r)
 }
 
-// finish waits for r to end.
+// finish waits for r to end and folds its log.
 func finish(t *testing.T, r *Run) (scoring.Summary, string, []event.Event) {
 	t.Helper()
-	s, status, err := r.Wait()
-	if err != nil {
-		t.Fatalf("wait: %v", err)
-	}
-	return s, status, r.Log().Events()
+	status := r.Wait()
+	evs := r.Log().Events()
+	return scoring.Summarize(evs), status, evs
+}
+
+// fakeConfig is DefaultConfig against the built-in fake model, in-process
+// (the wiring cmd/drill does).
+func fakeConfig() Config {
+	cfg := DefaultConfig()
+	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	return cfg
 }
 
 func chapterConfig(t *testing.T, outage, policy string) Config {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := fakeConfig()
 	p, err := Preset(policy)
 	if err != nil {
 		t.Fatal(err)
@@ -203,18 +210,24 @@ func TestStopCancelsHungRequests(t *testing.T) {
 		time.Sleep(20*time.Second + 250*time.Millisecond)
 		stoppedAt := time.Since(r.Log().Start())
 		r.Stop()
-		s, status, _ := r.Wait()
+		s, status, _ := finish(t, r)
 		if status != event.StatusInterrupted {
 			t.Errorf("status %s, want interrupted", status)
 		}
 		if end := time.Since(r.Log().Start()); end != stoppedAt {
 			t.Errorf("run took %s after Stop to end, want no time at all", end-stoppedAt)
 		}
-		if s.Served.Error == 0 {
-			t.Errorf("no email counted as error after stopping mid-hang: %+v", s.Served)
+		if s.Served.Cancelled == 0 || s.Served.Error != 0 {
+			t.Errorf("stopping mid-hang: served %+v, want the hung emails cancelled, none an error", s.Served)
 		}
-		if s.Served.Total() != 41 {
-			t.Errorf("served %d emails, want the 41 sent in 20 s", s.Served.Total())
+		if s.Served.Total() != 41 || s.EmailsSent != 41 {
+			t.Errorf("done %d, sent %d emails, want the 41 sent in 20 s", s.Served.Total(), s.EmailsSent)
+		}
+		if s.Status != event.StatusInterrupted || s.NotSent != 120-41 || s.NotSentReason != event.NotSentStopped {
+			t.Errorf("summary status %q, not sent %d (%q); want interrupted, 79 not sent, run stopped", s.Status, s.NotSent, s.NotSentReason)
+		}
+		if s.EmailsAnswered != 41-s.Served.Cancelled || s.NeverAnswered != s.Served.Cancelled {
+			t.Errorf("answered %d, never answered %d, cancelled %d", s.EmailsAnswered, s.NeverAnswered, s.Served.Cancelled)
 		}
 	})
 }
@@ -228,8 +241,8 @@ func TestCeilingCancelsInFlight(t *testing.T) {
 		cfg.Emails, cfg.Follow, cfg.MaxDuration = 4, 1, 30*time.Second
 		cfg.OutageFrom = 0
 		s, status, evs := runDrill(t, cfg)
-		if status != event.StatusCompleted || s.Served.Error != 4 {
-			t.Fatalf("status %s, served %+v; want completed with 4 errors", status, s.Served)
+		if status != event.StatusAborted || s.Status != event.StatusAborted || s.Served.Cancelled != 4 || s.Served.Error != 0 {
+			t.Fatalf("status %s (summary %s), served %+v; want aborted with 4 cancelled", status, s.Status, s.Served)
 		}
 		if last := evs[len(evs)-1]; last.Kind != event.RunEnd || last.At != 30*time.Second {
 			t.Errorf("run ended with %s at %s, want run_end at the 30s ceiling", last.Kind, last.At)
@@ -247,7 +260,7 @@ func TestContextCancelIsInterrupted(t *testing.T) {
 		}
 		time.Sleep(10 * time.Second)
 		cancel()
-		_, status, _ := r.Wait()
+		status := r.Wait()
 		if status != event.StatusInterrupted {
 			t.Errorf("status %s, want interrupted", status)
 		}

@@ -23,9 +23,9 @@ func TestLoopbackDrill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, status, err := r.Wait()
-	if err != nil || status != "completed" {
-		t.Fatalf("status %s, err %v", status, err)
+	s, status, _ := finish(t, r)
+	if status != "completed" {
+		t.Fatalf("status %s", status)
 	}
 	if s.Served.Total() != 40 || s.Served.Error != 0 || s.Served.Backup == 0 || s.Served.Primary == 0 {
 		t.Errorf("served %+v: want all 40, some from each model, no errors", s.Served)

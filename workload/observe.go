@@ -8,6 +8,8 @@ import (
 	"github.com/drill-dev/drill/event"
 )
 
+var _ http.RoundTripper = (*observer)(nil)
+
 // observer is the RoundTripper just below the SDK: it logs every HTTP
 // attempt's start and end, so retries are visible one by one.
 type observer struct {
@@ -19,13 +21,16 @@ type observer struct {
 }
 
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
-	id, attempt := emailID(req.Context()), retryCount(req)
-	o.log.Append(event.Event{Kind: event.AttemptStart, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt})
+	id, attempt, probe := emailID(req.Context()), retryCount(req), chain.IsProbe(req.Context())
+	synth := synthetic(req)
+	o.log.Append(event.Event{Kind: event.AttemptStart, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt, Probe: probe,
+		Synthetic: synth})
 	resp, err := o.next.RoundTrip(req)
-	end := event.Event{Kind: event.AttemptEnd, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt}
+	end := event.Event{Kind: event.AttemptEnd, Email: id, Rung: o.rung, Model: o.model, Attempt: attempt, Probe: probe,
+		Synthetic: synth}
 	switch {
 	case err != nil:
-		end.Outcome, end.Detail = chain.Classify(o.run, err), err.Error()
+		end.Outcome, end.Detail = chain.ClassifyAttempt(o.run, req, err), err.Error()
 	default:
 		end.Outcome, end.Status = chain.ClassifyStatus(resp.StatusCode), resp.StatusCode
 	}

@@ -12,18 +12,20 @@ import (
 	"sync"
 	"time"
 
-	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/inject"
-	"github.com/drill-dev/drill/scoring"
 )
 
-// fakeBaseURL is the base URL the SDK is given for the in-process fake
-// model; no socket is ever opened for it.
+// fakeBaseURL is the base URL the SDK is given for an in-process model
+// (Endpoint.Transport without a BaseURL); no socket is ever opened for it.
 const fakeBaseURL = "http://fake-model.drill.invalid/v1"
+
+// ErrNoModel is returned by Start for an Endpoint with neither a BaseURL
+// nor a Transport: the engine has no built-in model; the caller wires one
+// (cmd/drill wires the fake model's in-process transport).
+var ErrNoModel = errors.New("no model to call: set Endpoint.BaseURL or Endpoint.Transport")
 
 // Run is a drill in progress. Its methods are safe for concurrent use.
 type Run struct {
@@ -36,14 +38,18 @@ type Run struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu            sync.Mutex
-	stopped       bool // Stop was called
-	paused        bool
-	resumed       chan struct{} // closed on Resume
-	outageActive  bool
-	outageByHand  bool
-	breakerTimers []*time.Timer
-	closeIdle     func() // closes the run's own HTTP connections, if it has any
+	mu           sync.Mutex
+	stopped      bool   // Stop was called
+	abortReason  string // why Abort was called; "" if it was not
+	paused       bool
+	resumed      chan struct{} // closed on Resume
+	outageActive bool
+	outageByHand bool
+	outageStart  time.Duration // start of the outage started by hand
+	breakers     breakers      // the rungs' breakers, closed when the run ends
+	closeIdle    func()        // closes the run's own HTTP connections, if it has any
+	pausedAt     time.Time     // when arrivals were paused
+	shift        time.Duration // total time arrivals were held, which shifts the schedule
 
 	status string
 }
@@ -68,10 +74,11 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 
 	base, baseURL, key := cfg.Endpoint.Transport, cfg.Endpoint.BaseURL, cfg.Endpoint.APIKey
 	if baseURL == "" {
-		baseURL, key = fakeBaseURL, "drill-fake-model"
 		if base == nil {
-			base = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+			r.cancel()
+			return nil, ErrNoModel
 		}
+		baseURL, key = fakeBaseURL, "drill-fake-model"
 	}
 	if base == nil {
 		// A transport of the run's own, so its connections close with it.
@@ -79,30 +86,24 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		r.closeIdle = t.CloseIdleConnections
 		base = t
 	}
-	r.injector = inject.New(base, start, func(req *http.Request, kind string) {
-		r.log.Append(event.Event{Kind: event.Fault, Email: emailID(req.Context()), Rung: cfg.Target,
-			Attempt: retryCount(req), Fault: kind})
-	})
-	if cfg.Outage != OutageNone {
-		if err := r.injector.Add(inject.Window{Kind: cfg.Outage, From: cfg.OutageFrom, To: cfg.OutageTo}); err != nil {
+	r.injector = inject.New(base, start, inject.Options{Seed: cfg.Seed, Target: cfg.Target, OnFault: r.logFault})
+	for _, w := range cfg.Windows() {
+		if err := r.injector.Add(w); err != nil {
 			r.cancel()
 			return nil, fmt.Errorf("scheduling the outage: %w", err)
 		}
 	}
 
-	r.chain = &chain.Chain{Canned: cfg.Policy.Canned, Hooks: r.hooks()}
+	r.chain = &chain.Chain{Canned: cfg.Policy.Canned, Rules: cfg.Policy.Rules, Hooks: r.hooks(),
+		EmailDeadline: cfg.Policy.EmailDeadline, HedgeAfter: cfg.Policy.HedgeAfter}
 	for _, np := range cfg.rungPolicies() {
-		var rt http.RoundTripper = base
-		if np.name == cfg.Target {
-			rt = r.injector
-		}
+		rt := r.injector.For(np.name)
 		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
 			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
-			Transport: &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt}}
-		if bp := np.p.Breaker; bp != nil {
-			rc.Breaker = r.newBreaker(np.name, *bp)
-		}
-		r.chain.Rungs = append(r.chain.Rungs, chain.NewRung(rc))
+			Transport:     &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
+			Stream:        r.streamOptions(),
+			MaxRetryDelay: np.p.MaxRetryDelay}
+		r.chain.Rungs = append(r.chain.Rungs, r.newRung(rc, np.p.Breaker))
 	}
 
 	info := cfg.Info()
@@ -111,37 +112,19 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	return r, nil
 }
 
-func (r *Run) newBreaker(name string, p BreakerPolicy) *breaker.Breaker {
-	var b *breaker.Breaker
-	b = breaker.New(breaker.Settings{
-		Name: name, Trip: p.Trip, Cooldown: p.Cooldown, ProbeTimeout: p.ProbeTimeout,
-		OnChange: func(ch breaker.Change) {
-			r.log.Append(event.Event{Kind: event.BreakerChange, Rung: name, Breaker: &event.BreakerState{
-				Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
-				Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
-			// Breakers move from open to half-open lazily, when asked; ask
-			// at the end of the cooldown so the log shows it on time.
-			if ch.To == breaker.Open {
-				r.mu.Lock()
-				defer r.mu.Unlock()
-				r.breakerTimers = append(r.breakerTimers, time.AfterFunc(p.Cooldown, func() { b.State() }))
-			}
-		},
-	})
-	return b
-}
-
 func (r *Run) hooks() chain.Hooks {
 	return chain.Hooks{
 		RungStart: func(ctx context.Context, rg *chain.Rung) {
-			r.log.Append(event.Event{Kind: event.RungStart, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model()})
+			r.log.Append(event.Event{Kind: event.RungStart, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(),
+				Probe: chain.IsProbe(ctx), Hedged: chain.Hedged(ctx)})
 		},
 		RungSkipped: func(ctx context.Context, rg *chain.Rung) {
 			r.log.Append(event.Event{Kind: event.RungSkipped, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(),
 				Outcome: event.BreakerOpen})
 		},
 		RungEnd: func(ctx context.Context, rg *chain.Rung, o event.Outcome, err error) {
-			e := event.Event{Kind: event.RungEnd, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(), Outcome: o}
+			e := event.Event{Kind: event.RungEnd, Email: emailID(ctx), Rung: rg.Name(), Model: rg.Model(), Outcome: o,
+				Hedged: chain.Hedged(ctx), HedgeLost: chain.HedgeLost(ctx)}
 			if err != nil {
 				e.Detail = err.Error()
 			}
@@ -158,53 +141,83 @@ func (r *Run) run(parent context.Context) {
 		wg.Go(r.scheduleOutage)
 	}
 	var emailsWG sync.WaitGroup
-	r.arrivals(&emailsWG)
+	sent := r.arrivals(&emailsWG)
 	emailsWG.Wait()
 
 	r.mu.Lock()
-	stopped := r.stopped
-	for _, t := range r.breakerTimers {
-		t.Stop()
-	}
+	stopped, abortReason := r.stopped, r.abortReason
 	r.mu.Unlock()
 	ceiling := errors.Is(r.ctx.Err(), context.DeadlineExceeded)
 	r.cancel() // ends the outage schedule and anything still hung
+	r.breakers.close()
 	wg.Wait()
 	if r.closeIdle != nil {
 		r.closeIdle()
 	}
 
 	status, detail := event.StatusCompleted, "all emails done"
+	end := &event.RunEndInfo{NotSent: r.cfg.Emails - sent}
 	switch {
+	case abortReason != "":
+		status, detail = event.StatusAborted, "aborted: "+abortReason
+		if end.NotSent > 0 {
+			end.NotSentReason = event.NotSentStopped
+		}
 	case stopped || (parent.Err() != nil && !ceiling):
 		status, detail = event.StatusInterrupted, "interrupted"
+		if end.NotSent > 0 {
+			end.NotSentReason = event.NotSentStopped
+		}
 	case ceiling:
+		status = event.StatusAborted
 		detail = fmt.Sprintf("ceiling of %s reached: emails in flight cancelled", r.cfg.Ceiling())
+		if end.NotSent > 0 {
+			end.NotSentReason = event.NotSentCeiling
+		}
 	}
-	r.log.Append(event.Event{Kind: event.RunEnd, Detail: detail})
+	end.Status = status
+	r.log.Append(event.Event{Kind: event.RunEnd, Detail: detail, End: end})
 	r.log.Close()
 	r.mu.Lock()
 	r.status = status
 	r.mu.Unlock()
 }
 
-// arrivals sends the emails at the configured rate, holding while paused.
-func (r *Run) arrivals(wg *sync.WaitGroup) {
+// arrivals sends the emails on the fixed schedule t = i / rate (shifted by
+// any pause), holding while paused, and returns how many it sent. A late
+// wake-up sends at once and the next email keeps its own due time, so
+// lateness never piles up.
+func (r *Run) arrivals(wg *sync.WaitGroup) int {
 	all := emails.All()
-	interval := time.Duration(float64(time.Second) / r.cfg.Rate)
-	due := r.log.Start()
+	start := r.log.Start()
 	for i := range r.cfg.Emails {
-		if !r.waitUntil(due) || !r.waitResumed() {
-			return
+		// Wait for the due time, then (if paused meanwhile) for the resume
+		// and the due time the pause shifted.
+		for {
+			if !r.waitUntil(r.due(start, i)) || !r.waitResumed() {
+				return i
+			}
+			if !time.Now().Before(r.due(start, i)) {
+				break
+			}
 		}
-		if now := time.Now(); now.After(due) {
-			due = now // a pause shifts the rest of the schedule
+		if r.cfg.lateTick != nil {
+			r.cfg.lateTick(i)
 		}
 		e := all[i]
 		sent := r.log.Append(event.Event{Kind: event.EmailSent, Email: e.ID})
 		wg.Go(func() { r.serve(e, sent.At) })
-		due = due.Add(interval)
 	}
+	return r.cfg.Emails
+}
+
+// due is when email i (from 0) is due: i / rate after the start, shifted by
+// the time arrivals were paused so far.
+func (r *Run) due(start time.Time, i int) time.Time {
+	r.mu.Lock()
+	shift := r.shift
+	r.mu.Unlock()
+	return start.Add(shift + time.Duration(float64(i)*float64(time.Second)/r.cfg.Rate))
 }
 
 func (r *Run) serve(e emails.Email, sentAt time.Duration) {
@@ -259,7 +272,8 @@ func (r *Run) scheduleOutage() {
 	r.mu.Lock()
 	if !r.outageActive {
 		r.outageActive, r.outageByHand = true, false
-		r.log.Append(event.Event{Kind: event.OutageStart, Fault: r.cfg.Outage, Rung: r.cfg.Target})
+		r.log.Append(event.Event{Kind: event.OutageStart, Fault: r.cfg.Outage, Rung: r.cfg.Target,
+			Window: &event.OutageWindow{Start: r.cfg.OutageFrom, End: r.cfg.OutageTo}})
 	}
 	r.mu.Unlock()
 	if !r.waitUntil(start.Add(r.cfg.OutageTo)) {
@@ -268,7 +282,8 @@ func (r *Run) scheduleOutage() {
 	r.mu.Lock()
 	if r.outageActive && !r.outageByHand {
 		r.outageActive = false
-		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: r.cfg.Outage, Rung: r.cfg.Target})
+		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: r.cfg.Outage, Rung: r.cfg.Target,
+			Window: &event.OutageWindow{Start: r.cfg.OutageFrom, End: r.cfg.OutageTo}})
 	}
 	r.mu.Unlock()
 }
@@ -286,7 +301,9 @@ func (r *Run) StartOutage(kind string) error {
 		return err
 	}
 	r.outageActive, r.outageByHand = true, true
-	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: event.ByHand})
+	r.outageStart = now
+	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: event.ByHand,
+		Window: &event.OutageWindow{Start: now, End: -1, ByHand: true}})
 	return nil
 }
 
@@ -301,7 +318,12 @@ func (r *Run) EndOutage() {
 	w, _ := r.injector.Active(now)
 	r.injector.EndAt(now)
 	r.outageActive = false
-	r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.Target, Detail: event.ByHand})
+	start := r.outageStart
+	if !r.outageByHand {
+		start = r.cfg.OutageFrom
+	}
+	r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.Target, Detail: event.ByHand,
+		Window: &event.OutageWindow{Start: start, End: now, ByHand: true}})
 }
 
 // OutageActive reports whether an outage is active now.
@@ -317,6 +339,7 @@ func (r *Run) Pause() {
 	defer r.mu.Unlock()
 	if !r.paused {
 		r.paused, r.resumed = true, make(chan struct{})
+		r.pausedAt = time.Now()
 		r.log.Append(event.Event{Kind: event.Paused})
 	}
 }
@@ -327,6 +350,7 @@ func (r *Run) Resume() {
 	defer r.mu.Unlock()
 	if r.paused {
 		r.paused = false
+		r.shift += time.Since(r.pausedAt)
 		close(r.resumed)
 		r.log.Append(event.Event{Kind: event.Resumed})
 	}
@@ -340,10 +364,23 @@ func (r *Run) Paused() bool {
 }
 
 // Stop ends the run now: no more arrivals, in-flight calls are cancelled
-// (their emails count as errors), and the status is interrupted.
+// (their results are marked Cancelled: the summary counts them as cancelled,
+// not answered), and the status is interrupted.
 func (r *Run) Stop() {
 	r.mu.Lock()
 	r.stopped = true
+	r.mu.Unlock()
+	r.cancel()
+}
+
+// Abort ends the run now, like Stop, because a safeguard tripped: no more
+// arrivals, in-flight calls are cancelled, and the status is aborted with
+// reason in the run-end event's detail. It does nothing after Stop.
+func (r *Run) Abort(reason string) {
+	r.mu.Lock()
+	if !r.stopped {
+		r.stopped, r.abortReason = true, reason
+	}
 	r.mu.Unlock()
 	r.cancel()
 }
@@ -357,14 +394,15 @@ func (r *Run) Log() *event.Log { return r.log }
 // Config is the run's configuration.
 func (r *Run) Config() Config { return r.cfg }
 
-// Wait waits for the run to end and returns its summary and status
-// (completed or interrupted).
-func (r *Run) Wait() (scoring.Summary, string, error) {
+// Wait waits for the run to end and returns its status: completed,
+// interrupted (stopped, or its context ended) or aborted (its ceiling
+// cancelled emails in flight or never sent, or Abort was called). Fold
+// Log().Events() for the summary.
+func (r *Run) Wait() string {
 	<-r.done
 	r.mu.Lock()
-	status := r.status
-	r.mu.Unlock()
-	return scoring.Summarize(r.log.Events()), status, nil
+	defer r.mu.Unlock()
+	return r.status
 }
 
 func retryCount(req *http.Request) int {

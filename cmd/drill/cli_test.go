@@ -64,13 +64,14 @@ func TestBadInputExitsTwo(t *testing.T) {
 }
 
 // TestUnreachableBaseURLIsAnOutcome: connection errors are what the drill
-// measured, not a crash.
+// measured, not a crash; but a drill no model answered is not a passing
+// one: it warns and exits 1.
 func TestUnreachableBaseURLIsAnOutcome(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--base-url", "http://127.0.0.1:1/v1",
 		"--emails", "2", "--rate", "20", "--follow", "1", "--policy", "fallback", "--primary-retries", "0", "--backup-retries", "0")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	if code != 1 || !strings.Contains(stderr, "no model answered") {
+		t.Fatalf("exit %d, want 1 with a warning that no model answered: %s", code, stderr)
 	}
 	if !strings.Contains(stdout, "conn_error") || !strings.Contains(stdout, "0 / 0 / 2 / 0") {
 		t.Errorf("summary does not show the connection errors and canned replies:\n%s", stdout)
@@ -95,7 +96,11 @@ func TestInterruptStopsWithinASecond(t *testing.T) {
 		t.Fatalf("partial summary is not JSON: %v\n%s", err, stdout)
 	}
 	// Emails go out at 0, 0.5 and 1.0 s; a loaded machine may be late.
-	if s.Served.Error == 0 || s.Served.Total() < 2 || s.Served.Total() > 3 {
-		t.Errorf("partial summary served %+v, want the 2–3 emails sent before Ctrl-C, hung ones as errors", s.Served)
+	if s.Served.Cancelled == 0 || s.Served.Error != 0 || s.Served.Total() < 2 || s.Served.Total() > 3 {
+		t.Errorf("partial summary served %+v, want the 2–3 emails sent before Ctrl-C, hung ones cancelled (not errors)", s.Served)
+	}
+	if s.Status != "interrupted" || s.EmailsSent != s.Served.Total() || s.NotSent != 120-s.EmailsSent || s.NotSentReason != "run stopped" {
+		t.Errorf("partial summary: status %q, sent %d, not sent %d (%q); want interrupted, the rest not sent: run stopped",
+			s.Status, s.EmailsSent, s.NotSent, s.NotSentReason)
 	}
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -20,55 +20,73 @@ import (
 func newCompareCmd() *cobra.Command {
 	var (
 		f                 drillFlags
+		df                fileFlags
 		outages, policies []string
-		jsonOut           bool
+		jsonOut, force    bool
 		record            string
+		clock             clockValue
 	)
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Run every outage × policy combination at once and print the chapter's table",
 		Long: `Run every combination of outage and policy concurrently, each with its own fake
 model and clients, so the runs take about as long as one. Prints the table as
-Markdown, or a JSON array of run summaries with --json.`,
+Markdown, or a JSON array of run summaries with --json (each with the
+overrides it ran with). --record DIR refuses to overwrite journals already
+there unless --force is given.`,
 		Example: `  drill compare
-  drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s`,
+  drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s
+  drill compare -f examples/chapter.yaml`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var cfgs []workload.Config
-			for _, o := range outages {
-				for _, p := range policies {
-					cfg, err := f.config(cmd.Flags(), strings.TrimSpace(o), strings.TrimSpace(p))
-					if err != nil {
-						return err
-					}
-					cfgs = append(cfgs, cfg)
-				}
+			cfgs, chk, err := df.plan(cmd.Flags(), &f, outages, policies, "outages", "policies", nil)
+			if err != nil {
+				return err
 			}
-			return compare(cmd, cfgs, jsonOut, record)
+			f.warn(cmd.ErrOrStderr())
+			if clock.virtual() {
+				return compareVirtual(cmd, cfgs, chk, jsonOut, record)
+			}
+			return compare(cmd, cfgs, chk, jsonOut, record, force)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run (busy, hang, none)")
+	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run: "+strings.Join(workload.OutageKinds(), ", "))
 	fs.StringSliceVar(&policies, "policies", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "policy presets to run")
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
+	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
+	registerClock(fs, &clock)
 	f.register(fs)
+	df.register(fs)
 	return cmd
 }
 
 // compare runs the drills concurrently and prints their summaries in the
 // order given; with recordDir, each run is recorded as a journal there.
-func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir string) error {
-	ctx := cmd.Context()
+func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, recordDir string, force bool) error {
 	if recordDir != "" {
 		if err := prepareRecordDir(recordDir); err != nil {
 			return err
 		}
+		if !force {
+			for i, cfg := range cfgs {
+				if err := refuseOverwrite(journalPath(recordDir, i, cfg.Outage, cfg.Policy.Name)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(cfgs) == 0 {
+		return usagef("nothing to compare: --outages and --policies must each name at least one")
+	}
+	for _, w := range cfgs[0].Warnings() {
+		fmt.Fprintln(cmd.ErrOrStderr(), "drill: warning:", w)
 	}
 	runs := make([]*workload.Run, len(cfgs))
 	recs := make([]*journal.Writer, len(cfgs))
 	for i, cfg := range cfgs {
-		r, err := workload.Start(ctx, cfg)
+		r, err := startRun(cmd.Context(), cfg)
 		if err == nil && recordDir != "" {
 			recs[i], err = startRecording(journalPath(recordDir, i, cfg.Outage, cfg.Policy.Name), r)
 			if err != nil {
@@ -79,27 +97,32 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 		if err != nil {
 			for j, started := range runs[:i] {
 				started.Stop()
-				s, status, _ := started.Wait()
-				_ = finishRecording(recs[j], s, status) // the start error is the one to report
+				status := started.Wait()
+				_ = finishRecording(recs[j], summarize(started), status) // the start error is the one to report
 			}
 			return usageError{err}
 		}
 		runs[i] = r
 	}
+	aborted := make([]chan string, len(runs))
+	for i, r := range runs {
+		aborted[i] = make(chan string, 1)
+		go func() { aborted[i] <- drillfile.Guard(r, chk.abort, drillfile.GuardInterval) }()
+	}
 	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
 	sums := make([]scoring.Summary, len(runs))
-	interrupted := false
+	statuses := make([]string, len(runs))
 	var recErrs []error
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for i, r := range runs {
 		wg.Go(func() {
-			s, status, _ := r.Wait()
-			err := finishRecording(recs[i], s, status)
+			status := r.Wait()
+			s := summarize(r)
+			err := finishJudged(recs[i], s, status, chk)
 			mu.Lock()
 			defer mu.Unlock()
-			sums[i] = s
-			interrupted = interrupted || status == event.StatusInterrupted
+			sums[i], statuses[i] = s, status
 			if err != nil {
 				recErrs = append(recErrs, err)
 			}
@@ -107,23 +130,15 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 	}
 	wg.Wait()
 	stopProgress()
-	out := cmd.OutOrStdout()
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sums); err != nil {
-			return err
-		}
-	} else if err := report.WriteSummaryTable(out, sums); err != nil {
-		return err
+	reasons := make([]string, len(runs))
+	for i := range runs {
+		reasons[i] = <-aborted[i]
 	}
+	judgedErr := writeJudged(cmd, sums, statuses, reasons, chk, asJSON)
 	if err := errors.Join(recErrs...); err != nil {
 		return err
 	}
-	if interrupted {
-		return errInterrupted
-	}
-	return nil
+	return judgedErr
 }
 
 // showCompareProgress draws the progress bar of the runs' answered emails
@@ -131,9 +146,11 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, asJSON bool, recordDir 
 func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 	total := 0
 	cursors := make([]*event.Cursor, len(runs))
+	folds := make([]*scoring.Fold, len(runs))
 	for i, r := range runs {
 		total += r.Config().Emails
 		cursors[i] = r.Log().Cursor()
+		folds[i] = scoring.NewFold()
 	}
 	update, stopBar := newCompareProgress(w, total)
 	quit, finished := make(chan struct{}), make(chan struct{})
@@ -141,19 +158,16 @@ func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 		defer close(finished)
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
-		done := 0
 		for {
 			select {
 			case <-quit:
 				return
 			case <-tick.C:
 			}
-			for _, c := range cursors {
-				for _, e := range c.Poll() {
-					if e.Kind == event.EmailDone {
-						done++
-					}
-				}
+			done := 0
+			for i, c := range cursors {
+				folds[i].AddAll(c.Poll())
+				done += folds[i].Served().Total()
 			}
 			update(done)
 		}

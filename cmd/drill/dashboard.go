@@ -17,6 +17,9 @@ import (
 	"github.com/drill-dev/drill/workload"
 )
 
+// A run is what the dashboard controls.
+var _ tui.Controls = (*workload.Run)(nil)
+
 // runDefault is drill with no command: the default drill (busy outage
 // 15–40 s, breaker policy, built-in fake model), in the dashboard when stdout
 // is a terminal and with plain progress lines when it is not.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/eval"
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -32,6 +34,7 @@ func newEvalCmd() *cobra.Command {
 		seed         int64
 		latencyScale float64
 		emailsFile   string
+		clock        clockValue
 	)
 	cmd := &cobra.Command{
 		Use:   "eval",
@@ -58,6 +61,9 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 				Models: models, BaseURL: baseURL, Concurrency: concurrency, JSON: asJSON, Misses: showMisses, EmailsFile: emailsFile,
 				Fake: fakemodel.Options{Seed: seed, LatencyScale: latencyScale, NoLatency: latencyScale == 0},
 			}
+			if clock.virtual() {
+				return evalVirtual(cmd, cfg)
+			}
 			return runEval(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg)
 		},
 	}
@@ -70,6 +76,7 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 	f.StringVar(&emailsFile, "emails-file", "", "evaluate your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
 	f.Int64Var(&seed, "seed", fakemodel.DefaultSeed, "latency seed of the built-in fake model")
 	f.Float64Var(&latencyScale, "latency-scale", 1, "built-in fake model: multiply its latencies (0 = answer at once)")
+	registerClock(f, &clock)
 	return cmd
 }
 
@@ -82,6 +89,9 @@ type evalConfig struct {
 	Misses      bool
 	EmailsFile  string
 	Fake        fakemodel.Options
+	// InProcess serves the built-in fake model through its in-process
+	// transport instead of a loopback port (--clock virtual: no sockets).
+	InProcess bool
 }
 
 func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) error {
@@ -100,8 +110,12 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 	}
 
 	var opts []option.RequestOption
-	source := cfg.BaseURL
-	if cfg.BaseURL == "" {
+	source := journal.RedactURL(cfg.BaseURL) // the table is a log: no password or key
+	if cfg.BaseURL == "" && cfg.InProcess {
+		opts = append(opts, option.WithBaseURL("http://fake-model.drill.invalid/v1/"), option.WithAPIKey("drill-built-in"),
+			option.WithHTTPClient(&http.Client{Transport: fakemodel.New(cfg.Fake).Transport()}))
+		source = fmt.Sprintf("the built-in fake model (seed %d, virtual clock)", cfg.Fake.Seed)
+	} else if cfg.BaseURL == "" {
 		url, stop, err := startFakeModel(cfg.Fake)
 		if err != nil {
 			return err
@@ -110,7 +124,7 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 		opts = append(opts, option.WithBaseURL(url), option.WithAPIKey("drill-built-in"))
 		source = fmt.Sprintf("the built-in fake model (seed %d)", cfg.Fake.Seed)
 	} else {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(os.Getenv("OPENAI_API_KEY")))
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))))
 	}
 	client := openai.NewClient(opts...)
 

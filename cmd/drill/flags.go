@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -49,15 +51,44 @@ type drillFlags struct {
 	tripFailures   int
 	tripWindow     time.Duration
 	cooldown       time.Duration
+
+	policy policyFlags // breaker rules and chain options (policyflags.go)
+
+	names    []string // the flags register added, in order
+	warnings []string // things config noticed that the user should know, deduplicated
+
+	faults faultFlags // --fault, --stream (faults.go)
+}
+
+// noted adds a warning once.
+func (f *drillFlags) noted(w string) {
+	if !slices.Contains(f.warnings, w) {
+		f.warnings = append(f.warnings, w)
+	}
+}
+
+// warn writes the warnings config noticed to w, once each.
+func (f *drillFlags) warn(w io.Writer) {
+	for _, msg := range f.warnings {
+		fmt.Fprintln(w, "drill: warning:", msg)
+	}
+	f.warnings = nil
 }
 
 func (f *drillFlags) register(fs *pflag.FlagSet) {
+	defer func(before map[string]bool) {
+		fs.VisitAll(func(fl *pflag.Flag) {
+			if !before[fl.Name] {
+				f.names = append(f.names, fl.Name)
+			}
+		})
+	}(flagNames(fs))
 	d := workload.DefaultConfig()
 	fs.IntVar(&f.emails, "emails", d.Emails, "how many of the 120 emails to send")
 	fs.Float64Var(&f.rate, "rate", d.Rate, "emails sent per second")
 	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the drill starts")
 	fs.DurationVar(&f.outageTo, "outage-to", d.OutageTo, "when the outage ends")
-	fs.Int64Var(&f.seed, "seed", d.Seed, "seed of the fake model's latencies")
+	fs.Int64Var(&f.seed, "seed", d.Seed, "seed of the fake model's latencies (the default, 1, is drill run's and drill compare's)")
 	fs.IntVar(&f.follow, "follow", d.Follow, "the email to follow in the summary (35 is the chapter's Marcus)")
 	fs.DurationVar(&f.maxDuration, "max-duration", 0, "ceiling: cancel anything still in flight after this (default: outage end + 120s)")
 
@@ -73,6 +104,8 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.tripFailures, "trip-failures", 0, "override the breaker: open after this many failed calls")
 	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
+	f.faults.register(fs)
+	f.policy.register(fs)
 }
 
 // config builds the run configuration for one outage and policy, applying
@@ -113,6 +146,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 		}
 		o.set()
 	}
+	if err := f.policy.apply(fs, &p); err != nil {
+		return workload.Config{}, err
+	}
 	if f.primaryTimeout < 0 || f.backupTimeout < 0 {
 		return workload.Config{}, usagef("time limits must not be negative")
 	}
@@ -126,21 +162,51 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 	cfg.PrimaryModel, cfg.BackupModel = f.primaryModel, f.backupModel
 	cfg.Seed, cfg.Follow, cfg.MaxDuration = f.seed, f.follow, f.maxDuration
 	if !fs.Changed("follow") && cfg.Follow > cfg.Emails {
-		cfg.Follow = 0 // a short drill without Marcus follows no email unless asked
+		// A short drill without Marcus follows no email unless asked.
+		f.noted(fmt.Sprintf("--emails %d does not reach email %d, the one followed by default: no email is followed (set --follow 1..%d to follow one)",
+			cfg.Emails, cfg.Follow, cfg.Emails))
+		cfg.Follow = 0
 	}
+	cfg.Overrides = f.overrides(fs)
 	if f.baseURL != "" {
 		u, err := url.Parse(f.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return workload.Config{}, usagef("--base-url %q is not an http(s) URL", f.baseURL)
+			return workload.Config{}, usagef("--base-url %q is not an http(s) URL", journal.RedactText(f.baseURL))
 		}
-		key := os.Getenv("OPENAI_API_KEY")
+		// A key of only spaces is no key: the https check must catch it.
+		key := strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
 		if u.Scheme == "https" && key == "" {
-			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set: nothing was sent", f.baseURL)
+			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set (or blank): nothing was sent", journal.RedactURL(f.baseURL))
 		}
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
+	}
+	if err := f.faults.apply(&cfg); err != nil {
+		return workload.Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return workload.Config{}, usageError{fmt.Errorf("invalid drill settings:\n%w", err)}
 	}
 	return cfg, nil
+}
+
+func flagNames(fs *pflag.FlagSet) map[string]bool {
+	m := map[string]bool{}
+	fs.VisitAll(func(fl *pflag.Flag) { m[fl.Name] = true })
+	return m
+}
+
+// overrides lists the drill flags the user set, with their values as
+// given, so a summary says what the run was run with; nil when none.
+func (f *drillFlags) overrides(fs *pflag.FlagSet) map[string]string {
+	var m map[string]string
+	for _, name := range f.names {
+		if fl := fs.Lookup(name); fl != nil && fl.Changed {
+			if m == nil {
+				m = map[string]string{}
+			}
+			// Values are recorded and printed: a URL's credentials never are.
+			m[name] = journal.RedactSecrets(fl.Value.String())
+		}
+	}
+	return m
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/vclock"
 )
 
 // version is drill's version, set at build time with -ldflags "-X main.version=...".
@@ -53,11 +54,15 @@ policy, built-in fake model) in the live dashboard.`,
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd())
+	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
+		newPredictCmd())
+	root.AddCommand(newInitCmd(), newValidateCmd())
+	root.AddCommand(newProxyCmd())
 	return root
 }
 
 func main() {
+	vclock.Main() // a --clock virtual child process runs its drills and exits here
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// After the first Ctrl-C, a second one kills drill at once.
@@ -73,14 +78,17 @@ func main() {
 	os.Exit(exitCode(err))
 }
 
-// exitCode maps an error to drill's exit codes: 0 ok, 1 failure, 2 usage,
-// 130 interrupted.
+// exitCode maps an error to drill's exit codes: 0 ok (every hypothesis
+// held), 1 failure (one failed), 2 usage, 3 aborted, 130 interrupted.
 func exitCode(err error) int {
 	if err == nil {
 		return 0
 	}
 	if errors.Is(err, errInterrupted) {
 		return 130
+	}
+	if errors.Is(err, errAborted) {
+		return 3
 	}
 	var ue usageError
 	if errors.As(err, &ue) {

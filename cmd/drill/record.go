@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -28,7 +30,7 @@ type recordedConfig struct {
 // own pace and never slows the engine.
 func startRecording(path string, run *workload.Run) (*journal.Writer, error) {
 	cfg := run.Config()
-	h, err := journal.NewHeader(recordedConfig{Config: cfg, CeilingNS: cfg.Ceiling()}, run.Log().Start())
+	h, err := recordingHeader(cfg, run.Log().Start())
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", path, err)
 	}
@@ -39,8 +41,16 @@ func startRecording(path string, run *workload.Run) (*journal.Writer, error) {
 	return w, nil
 }
 
+// recordingHeader is the journal header of a run of cfg started at start,
+// on the real clock (vclock sets "virtual" on the runs it records).
+func recordingHeader(cfg workload.Config, start time.Time) (journal.Header, error) {
+	h, err := journal.NewHeader(recordedConfig{Config: cfg, CeilingNS: cfg.Ceiling()}, start)
+	h.Clock = event.ClockReal
+	return h, err
+}
+
 // finishRecording writes the run's summary and status (completed,
-// interrupted or failed) as the journal's last line and closes it. A nil
+// interrupted, aborted or failed) as the journal's last line and closes it. A nil
 // writer (not recording) is fine.
 func finishRecording(w *journal.Writer, sum scoring.Summary, status string) error {
 	if w == nil {
@@ -87,12 +97,24 @@ func fileSafe(s string) string {
 }
 
 // journalInputError turns an error reading a journal into drill's exit
-// codes: a file that is missing, not a journal, corrupt or from a newer
+// codes: a file that is missing, not a journal, corrupt, invalid or from a newer
 // drill is bad input (exit 2); anything else is a failure (exit 1).
 func journalInputError(err error) error {
 	if errors.Is(err, journal.ErrNotJournal) || errors.Is(err, journal.ErrNewerFormat) ||
-		errors.Is(err, journal.ErrCorrupt) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		errors.Is(err, journal.ErrCorrupt) || errors.Is(err, journal.ErrInvalid) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
+		errors.Is(err, syscall.EISDIR) {
 		return usageError{err}
 	}
 	return err
+}
+
+// refuseOverwrite is the check --record makes without --force: a journal is
+// a record of a drill, and recording over one loses it.
+func refuseOverwrite(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return usagef("--record: %s already exists; pass --force to overwrite it", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return usageError{fmt.Errorf("--record: %w", err)}
+	}
+	return nil
 }

@@ -15,7 +15,7 @@ import (
 // recRun runs cfg to its end, recording it to a journal in dir when record
 // is set, and returns its events.
 func recRun(b *testing.B, cfg workload.Config, record bool, dir string) []event.Event {
-	r, err := workload.Start(b.Context(), cfg)
+	r, err := startRun(b.Context(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -26,15 +26,12 @@ func recRun(b *testing.B, cfg workload.Config, record bool, dir string) []event.
 		if err != nil {
 			b.Fatal(err)
 		}
-		sum, status, err := r.Wait()
-		if err != nil {
+		status := r.Wait()
+		if err := finishRecording(w, summarize(r), status); err != nil {
 			b.Fatal(err)
 		}
-		if err := finishRecording(w, sum, status); err != nil {
-			b.Fatal(err)
-		}
-	} else if _, _, err := r.Wait(); err != nil {
-		b.Fatal(err)
+	} else {
+		r.Wait()
 	}
 	return r.Log().Events()
 }

@@ -24,7 +24,7 @@ import (
 // it at path, and returns the summary the live run printed with --json.
 func recRecordRun(t *testing.T, cfg workload.Config, path string, stopAfter time.Duration) (live string, status string) {
 	t.Helper()
-	run, err := workload.Start(t.Context(), cfg)
+	run, err := startRun(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +36,8 @@ func recRecordRun(t *testing.T, cfg workload.Config, path string, stopAfter time
 		time.Sleep(stopAfter)
 		run.Stop()
 	}
-	sum, status, err := run.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
+	status = run.Wait()
+	sum := summarize(run)
 	if err := finishRecording(w, sum, status); err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"reflect"
 
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 )
 
@@ -33,20 +36,35 @@ interrupted.`,
 				return usagef("--speed must be positive, got %v", speed)
 			}
 			path := args[0]
+			if st, err := os.Stat(path); err == nil && st.IsDir() {
+				return usagef("replay takes one journal file; %s is a directory (drill report %s reads every journal in it)", path, path)
+			}
+			ctx := cmd.Context()
 			if !noTUI && !jsonOut && stdoutIsTerminal() {
-				j, err := journal.ReadFile(path)
+				var j *journal.Journal
+				err := interruptible(ctx, func(ctx context.Context) (err error) {
+					j, err = journal.ReadFileContext(ctx, path)
+					return err
+				})
 				if err != nil {
-					return journalInputError(err)
+					return readError(ctx, err)
 				}
-				err = tui.Replay(cmd.Context(), j.Events, tui.ReplayOptions{Speed: speed})
-				if err != nil && cmd.Context().Err() != nil {
+				err = tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed})
+				if err != nil && ctx.Err() != nil {
 					return errInterrupted // Ctrl-C or SIGTERM: exit 130
 				}
 				return err
 			}
-			sum, meta, err := journal.Summarize(path)
+			var (
+				sum  scoring.Summary
+				meta journal.Meta
+			)
+			err := interruptible(ctx, func(ctx context.Context) (err error) {
+				sum, meta, err = journal.SummarizeContext(ctx, path)
+				return err
+			})
 			if err != nil {
-				return journalInputError(err)
+				return readError(ctx, err)
 			}
 			errw := cmd.ErrOrStderr()
 			switch {

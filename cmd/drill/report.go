@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -42,15 +43,23 @@ journals (*.jsonl) in it.`,
 			if err != nil {
 				return err
 			}
-			rep, err := report.Build(paths)
-			if err != nil {
-				return journalInputError(err)
-			}
-			rep.DPI = dpi
-			if err := rep.WriteFile(out); err != nil {
-				if errors.Is(err, report.ErrFormat) {
-					return usageError{err}
+			ctx := cmd.Context()
+			var rep *report.Report
+			err = interruptible(ctx, func(context.Context) error {
+				var err error
+				if rep, err = report.Build(paths); err != nil {
+					return readError(ctx, err)
 				}
+				rep.DPI = dpi
+				if err := rep.WriteFile(out); err != nil {
+					if errors.Is(err, report.ErrFormat) {
+						return usageError{err}
+					}
+					return err
+				}
+				return nil
+			})
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%d run%s)\n", out, len(rep.Runs), map[bool]string{true: "", false: "s"}[len(rep.Runs) == 1])

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -21,36 +25,52 @@ import (
 func newRunCmd() *cobra.Command {
 	var (
 		f              drillFlags
+		df             fileFlags
 		outage, policy string
 		jsonOut, noTUI bool
 		record         string
+		force          bool
+		clock          clockValue
+		speed          float64
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run one drill: an outage against one policy",
 		Long: `Run one drill. With a terminal on stdout it shows the live dashboard; with
 --no-tui, --json or a pipe it writes a progress line a second to stderr and the
-summary to stdout (a table, or JSON with --json).`,
+summary to stdout (a table, or JSON with --json).
+
+--record FILE refuses to overwrite an existing file unless --force is given.`,
 		Example: `  drill run --outage hang --policy fail-fast
   drill run --outage busy --policy breaker --no-tui --json
-  drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0`,
+  drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0
+  drill run -f drill.yaml --expect 'served.error == 0'`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := f.config(cmd.Flags(), outage, policy)
+			cfgs, chk, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			return runDrill(cmd, cfg, runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record})
+			f.warn(cmd.ErrOrStderr())
+			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk}
+			if clock.virtual() {
+				return runVirtual(cmd, cfgs[0], opts, speed)
+			}
+			return runDrill(cmd, cfgs[0], opts)
 		},
 	}
 	d := workload.DefaultConfig()
 	fs := cmd.Flags()
-	fs.StringVar(&outage, "outage", d.Outage, "outage kind: busy, hang or none")
+	fs.StringVar(&outage, "outage", d.Outage, outageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	fs.BoolVar(&jsonOut, "json", false, "print the summary as JSON (implies --no-tui)")
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
 	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
+	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
+	registerClock(fs, &clock)
+	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
 	f.register(fs)
+	df.register(fs)
 	return cmd
 }
 
@@ -59,15 +79,39 @@ type runOptions struct {
 	json   bool
 	tui    bool
 	record string // journal path, or "" for none
+	force  bool   // overwrite an existing journal
+	checks checks // hypotheses and abort conditions
 }
+
+// startRun starts a drill, wiring the built-in fake model (in-process,
+// seeded by the run's seed) when no endpoint is given.
+func startRun(ctx context.Context, cfg workload.Config) (*workload.Run, error) {
+	if cfg.Endpoint.BaseURL == "" && cfg.Endpoint.Transport == nil {
+		cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	}
+	return workload.Start(ctx, cfg)
+}
+
+// summarize folds a finished run's log into its summary.
+func summarize(run *workload.Run) scoring.Summary { return scoring.Summarize(run.Log().Events()) }
 
 // runDrill runs one drill to its end and prints its summary.
 func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	ctx := cmd.Context()
-	run, err := workload.Start(ctx, cfg)
+	for _, w := range cfg.Warnings() {
+		fmt.Fprintln(cmd.ErrOrStderr(), "drill: warning:", w)
+	}
+	if opts.record != "" && !opts.force {
+		if err := refuseOverwrite(opts.record); err != nil {
+			return err
+		}
+	}
+	run, err := startRun(ctx, cfg)
 	if err != nil {
 		return usageError{err}
 	}
+	aborted := make(chan string, 1)
+	go func() { aborted <- drillfile.Guard(run, opts.checks.abort, drillfile.GuardInterval) }()
 	// The journal gets its summary line as soon as the run ends, even while
 	// the dashboard stays open on the final state.
 	recorded := make(chan error, 1)
@@ -81,8 +125,8 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 			return err
 		}
 		go func() {
-			sum, status, _ := run.Wait()
-			recorded <- finishRecording(rec, sum, status)
+			status := run.Wait()
+			recorded <- finishJudged(rec, summarize(run), status, opts.checks)
 		}()
 	}
 	if opts.tui {
@@ -93,77 +137,58 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	} else {
 		writeProgress(run, cmd.ErrOrStderr())
 	}
-	sum, status, err := run.Wait()
-	if err != nil {
-		return err
-	}
+	status := run.Wait()
 	if err := <-recorded; err != nil {
 		return err
 	}
-	if err := printSummary(cmd.OutOrStdout(), sum, opts.json); err != nil {
+	fold := scoring.NewFold()
+	fold.AddAll(run.Log().Events())
+	sum := fold.Summary()
+	warnAfter(cmd.ErrOrStderr(), sum)
+	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, <-aborted, opts.checks)
+	if opts.json {
+		if err := encodeJSON(cmd.OutOrStdout(), judged{sum, verdicts}); err != nil {
+			return err
+		}
+		return verr
+	}
+	if err := printVerdicts(cmd.OutOrStdout(), verdicts); err != nil {
 		return err
 	}
-	if !opts.json {
-		printFailedCalls(cmd.OutOrStdout(), run.Log().Events())
+	if err := printSummary(cmd.OutOrStdout(), sum, false); err != nil {
+		return err
 	}
-	if status == event.StatusInterrupted {
-		return errInterrupted
+	printFailedCalls(cmd.OutOrStdout(), fold)
+	return verr
+}
+
+// warnAfter warns about a finished drill that did not do what it was set
+// up to: an injected outage that never started.
+func warnAfter(w io.Writer, s scoring.Summary) {
+	if s.Outage != "" && s.Outage != workload.OutageNone && len(s.OutageWindows) == 0 {
+		fmt.Fprintf(w, "drill: warning: the drill ended at %s, before its %s outage started: no outage was injected\n",
+			format.Secs(s.WallS), s.Outage)
 	}
-	return nil
 }
 
 // writeProgress writes one line a second until the run ends: elapsed, sent,
-// answered, breaker state, calls to the primary.
+// answered, breaker state, calls to the broken model's rung.
 func writeProgress(run *workload.Run, w io.Writer) {
 	cur := run.Log().Cursor()
-	p := newProgress(run.Config())
+	fold := scoring.NewFold()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
 		select {
 		case <-run.Done():
-			p.add(cur.Poll())
-			fmt.Fprintln(w, p.line(time.Since(run.Log().Start())))
+			fold.AddAll(cur.Poll())
+			fmt.Fprintln(w, format.Progress(fold, time.Since(run.Log().Start())))
 			return
 		case <-tick.C:
-			p.add(cur.Poll())
-			fmt.Fprintln(w, p.line(time.Since(run.Log().Start())))
+			fold.AddAll(cur.Poll())
+			fmt.Fprintln(w, format.Progress(fold, time.Since(run.Log().Start())))
 		}
 	}
-}
-
-// progress is the progress line: the run's fold plus the primary
-// breaker's current state.
-type progress struct {
-	emails  int
-	fold    *scoring.Fold
-	breaker string
-}
-
-func newProgress(cfg workload.Config) *progress {
-	p := &progress{emails: cfg.Emails, fold: scoring.NewFold(), breaker: "none"}
-	if cfg.Policy.Primary.Breaker != nil {
-		p.breaker = "closed"
-	}
-	return p
-}
-
-func (p *progress) add(evs []event.Event) {
-	for _, e := range evs {
-		p.fold.Add(e)
-		if e.Kind == event.BreakerChange && e.Breaker != nil && e.Breaker.Name == event.ServedPrimary {
-			p.breaker = e.Breaker.To
-		}
-	}
-}
-
-func (p *progress) line(elapsed time.Duration) string {
-	calls := 0
-	for _, n := range p.fold.AttemptsPerSecond(event.ServedPrimary) {
-		calls += n
-	}
-	return fmt.Sprintf("%6.1fs  sent %d/%d  answered %d  breaker %s  calls to primary %d",
-		elapsed.Seconds(), p.fold.Sent(), p.emails, p.fold.Served().Total(), p.breaker, calls)
 }
 
 // printSummary prints a run summary as a table, or as JSON.
@@ -175,30 +200,84 @@ func printSummary(w io.Writer, s scoring.Summary, asJSON bool) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, v) }
-	row("outage", s.Outage)
-	row("policy", s.Policy)
-	row("time-limit scope", s.TimeLimitScope)
-	row("served (primary/backup/canned/error)", fmt.Sprintf("%d / %d / %d / %d of %d",
-		s.Served.Primary, s.Served.Backup, s.Served.Canned, s.Served.Error, s.Emails))
-	row("all 4 right", fmt.Sprintf("%.0f%% (%.0f–%.0f%%)", 100*s.All4Right, 100*s.All4RightCI95[0], 100*s.All4RightCI95[1]))
-	row("wait during outage (median / p95)", seconds(s.MedianWaitOutageS)+" / "+seconds(s.P95WaitOutageS))
-	row(fmt.Sprintf("email %d", s.Followed.Email), followed(s.Followed))
-	row("calls to the broken model, outage", fmt.Sprint(s.CallsToBrokenOutage))
-	row("breaker first open (after outage start)", seconds(s.BreakerFirstOpenS))
+	basis := format.Basis(s)
+	row("status", format.Status(s))
+	row("outage", format.Text(s.Outage)+outageWindows(s))
+	row("policy", format.Text(s.Policy))
+	row("time-limit scope", format.Text(s.TimeLimitScope))
+	if len(s.Overrides) > 0 {
+		row("overrides", overrides(s.Overrides))
+	}
+	served := fmt.Sprintf("%s of %d answered", format.Served(s.Served), s.EmailsAnswered)
+	if s.Served.Cancelled > 0 {
+		served += fmt.Sprintf(", %d cancelled by the run's end", s.Served.Cancelled)
+	}
+	row("served (primary/backup/canned/error)", served)
+	row("all 4 right (of emails answered)", format.All4(s))
+	row("wait during outage (median / p95)"+basis, format.Seconds(s.MedianWaitOutageS)+" / "+format.Seconds(s.P95WaitOutageS))
+	if s.Followed.Email != 0 {
+		row(fmt.Sprintf("email %d", s.Followed.Email), followedLine(s.Followed))
+	}
+	row("calls to the broken model, outage"+basis, fmt.Sprint(s.CallsToBrokenOutage))
+	row("breaker first open (after outage start)"+basis, format.Seconds(s.BreakerFirstOpenS))
 	row("breaker opens", fmt.Sprint(s.BreakerOpens))
-	row("primary back (after outage end)", seconds(s.PrimaryBackS))
-	row("wall time", fmt.Sprintf("%.1f s", s.WallS))
+	row("primary back (after outage end)"+basis, format.Seconds(s.PrimaryBackS))
+	for _, o := range s.Observed {
+		row("observed failures, "+o.Rung, fmt.Sprintf("%s %s, %d failed attempts, %d calls in window, breaker first open %s",
+			format.Text(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow,
+			format.Seconds(o.BreakerFirstOpenS)))
+	}
+	row("wall time", format.Secs(s.WallS))
 	return tw.Flush()
+}
+
+// outageWindows describes the injected windows: " (15.0–40.0 s)".
+func outageWindows(s scoring.Summary) string {
+	var ws []string
+	for _, w := range s.OutageWindows {
+		d := "from " + format.Secs(w.StartS) + ", still on at the end"
+		if w.EndS != nil {
+			d = format.Span(w.StartS, *w.EndS)
+		}
+		if w.ByHand {
+			d += " by hand"
+		}
+		ws = append(ws, d)
+	}
+	if len(ws) == 0 {
+		if s.Outage != "" && s.Outage != workload.OutageNone {
+			return " (never started)"
+		}
+		return ""
+	}
+	return " (" + strings.Join(ws, ", ") + ")"
+}
+
+func overrides(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+m[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// followedLine is the followed email's fate with when it was sent.
+func followedLine(f scoring.Followed) string {
+	s := format.Followed(f)
+	if f.SentS != nil {
+		s += " (sent at " + format.Seconds(f.SentS) + ")"
+	}
+	return s
 }
 
 // printFailedCalls lists the calls that did not answer, by rung and outcome
 // (connection errors against an unreachable endpoint show up here).
-func printFailedCalls(w io.Writer, events []event.Event) {
-	fold := scoring.NewFold()
-	for _, e := range events {
-		fold.Add(e)
-	}
-	failed := fold.FailedCalls()
+func printFailedCalls(w io.Writer, fold *scoring.Fold) {
+	writeFailedCalls(w, fold.FailedCalls())
+}
+
+// writeFailedCalls lists failed calls counted per rung and outcome.
+func writeFailedCalls(w io.Writer, failed map[string]map[event.Outcome]int) {
 	for _, rung := range slices.Sorted(maps.Keys(failed)) {
 		var parts []string
 		for _, o := range slices.Sorted(maps.Keys(failed[rung])) {
@@ -206,23 +285,4 @@ func printFailedCalls(w io.Writer, events []event.Event) {
 		}
 		fmt.Fprintf(w, "calls to %s that did not answer: %s\n", rung, strings.Join(parts, ", "))
 	}
-}
-
-func seconds(v *float64) string {
-	if v == nil {
-		return "–"
-	}
-	return fmt.Sprintf("%.1f s", *v)
-}
-
-func followed(f scoring.Followed) string {
-	switch {
-	case f.SentS == nil:
-		return "not sent"
-	case f.WaitS == nil:
-		return fmt.Sprintf("sent at %.1f s, never answered", *f.SentS)
-	case f.ServedBy == event.ServedError:
-		return fmt.Sprintf("error, %.1f s (sent at %.1f s)", *f.WaitS, *f.SentS)
-	}
-	return fmt.Sprintf("%s, %.1f s (sent at %.1f s)", f.ServedBy, *f.WaitS, *f.SentS)
 }

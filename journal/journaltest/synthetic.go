@@ -80,8 +80,9 @@ func Run(o Options) []event.Event {
 	add(event.Event{At: 0, Kind: event.RunStart, Run: &info})
 	from, to := sec(o.From), sec(o.To)
 	if o.Outage != "none" {
-		add(event.Event{At: from, Kind: event.OutageStart, Fault: o.Outage, Rung: event.ServedPrimary})
-		add(event.Event{At: to, Kind: event.OutageEnd, Fault: o.Outage, Rung: event.ServedPrimary})
+		w := &event.OutageWindow{Start: from, End: to}
+		add(event.Event{At: from, Kind: event.OutageStart, Fault: o.Outage, Rung: event.ServedPrimary, Window: w})
+		add(event.Event{At: to, Kind: event.OutageEnd, Fault: o.Outage, Rung: event.ServedPrimary, Window: w})
 	}
 	inOutage := func(at time.Duration) bool { return o.Outage != "none" && at >= from && at < to }
 
@@ -119,10 +120,10 @@ func Run(o Options) []event.Event {
 			}
 		}
 		if usePrimary {
-			add(event.Event{At: t, Kind: event.RungStart, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini"})
+			add(event.Event{At: t, Kind: event.RungStart, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini", Probe: probe})
 			failed := false
 			for attempt := 0; attempt < 3; attempt++ {
-				add(event.Event{At: t, Kind: event.AttemptStart, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini", Attempt: attempt})
+				add(event.Event{At: t, Kind: event.AttemptStart, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini", Attempt: attempt, Probe: probe})
 				if inOutage(t) {
 					var out event.Outcome
 					var status int
@@ -135,7 +136,7 @@ func Run(o Options) []event.Event {
 						t += time.Duration(20+rng.IntN(60)) * time.Millisecond
 						out, status = event.HTTP5xx, 503
 					}
-					add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedPrimary, Attempt: attempt, Outcome: out, Status: status})
+					add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedPrimary, Attempt: attempt, Outcome: out, Status: status, Probe: probe})
 					if attempt < 2 && !probe {
 						t += time.Duration(float64(500*time.Millisecond) * float64(int(1)<<attempt) * (0.75 + 0.25*rng.Float64()))
 						continue
@@ -145,7 +146,7 @@ func Run(o Options) []event.Event {
 					break
 				}
 				t += time.Duration(600+rng.IntN(900)) * time.Millisecond
-				add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedPrimary, Attempt: attempt, Outcome: event.OK, Status: 200})
+				add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedPrimary, Attempt: attempt, Outcome: event.OK, Status: 200, Probe: probe})
 				add(event.Event{At: t, Kind: event.RungEnd, Email: id, Rung: event.ServedPrimary, Outcome: event.OK})
 				break
 			}
@@ -202,7 +203,8 @@ func Run(o Options) []event.Event {
 		return 0
 	})
 	last := evs[len(evs)-1].At
-	evs = append(evs, event.Event{At: last, Kind: event.RunEnd, Detail: event.StatusCompleted})
+	evs = append(evs, event.Event{At: last, Kind: event.RunEnd, Detail: "all emails done",
+		End: &event.RunEndInfo{Status: event.StatusCompleted}})
 	for i := range evs {
 		evs[i].Seq = int64(i)
 	}

@@ -1,0 +1,65 @@
+package chain
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+
+	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/event"
+)
+
+// Counting says which outcomes a rung's breaker counts as failures beyond
+// the transient ones (timeouts, connection errors, 5xx), which always count.
+// The zero value counts only those.
+type Counting struct {
+	// Count429 counts a rate limit (429) as a failure.
+	Count429 bool `json:"count_429,omitempty"`
+	// CountInvalid counts an answer that fails the schema as a failure.
+	CountInvalid bool `json:"count_invalid,omitempty"`
+}
+
+// result says how a breaker counts an outcome: failures that can go away on
+// their own count, and 429s and invalid answers if asked; a 4xx, a call
+// cut by the email's deadline or by a hedge, and a cancelled run say
+// nothing about the service being down.
+func (c Counting) result(o event.Outcome) breaker.Result {
+	switch {
+	case o == event.OK:
+		return breaker.Success
+	case o.Transient(),
+		o == event.HTTP429 && c.Count429,
+		o == event.Invalid && c.CountInvalid:
+		return breaker.Failure
+	}
+	return breaker.Ignored
+}
+
+// retryAfter is the server's Retry-After (or Retry-After-Ms) on the
+// response behind err, or 0.
+func retryAfter(err error) time.Duration {
+	var apiErr *openai.Error
+	if err == nil || !errors.As(err, &apiErr) || apiErr.Response == nil {
+		return 0
+	}
+	return RetryAfterHeader(apiErr.Response.Header, time.Now())
+}
+
+// RetryAfterHeader reads Retry-After-Ms, then Retry-After (seconds or an
+// HTTP date, relative to now), as openai-go does; 0 if absent or invalid.
+func RetryAfterHeader(h http.Header, now time.Time) time.Duration {
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := h.Get("Retry-After")
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}

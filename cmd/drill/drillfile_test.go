@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// writeDrill writes a drill file into a test directory.
+func writeDrill(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "drill.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const smallDrill = `workload: {emails: 6, rate: 2}
+outages:
+  - {kind: busy, from: 1s, to: 30s}
+policies:
+  - preset: fallback
+hypotheses:
+  - served.error == 0
+  - served.backup == 0
+`
+
+// TestRunFileFailingHypothesis: a failed hypothesis exits 1 and names the
+// check with its measured value; the JSON summary lists every hypothesis.
+func TestRunFileFailingHypothesis(t *testing.T) {
+	path := writeDrill(t, smallDrill)
+	synctest.Test(t, func(t *testing.T) {
+		rec := filepath.Join(filepath.Dir(path), "run.jsonl")
+		stdout, stderr, code := execute(t.Context(), "run", "-f", path, "--json", "--expect", "answered == 6", "--record", rec)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1: %s", code, stderr)
+		}
+		if !strings.Contains(stderr, "1 of 3 hypotheses failed:\n  served.backup == 0 (measured 4)") {
+			t.Errorf("stderr does not say which hypothesis failed and its value:\n%s", stderr)
+		}
+		var got struct {
+			scoring.Summary
+			Hypotheses []scoring.Verdict `json:"hypotheses"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("summary JSON: %v\n%s", err, stdout)
+		}
+		want := []scoring.Verdict{
+			{Expr: "served.error == 0", Value: 0.0, Pass: true},
+			{Expr: "served.backup == 0", Value: 4.0, Pass: false},
+			{Expr: "answered == 6", Value: 6.0, Pass: true},
+		}
+		if len(got.Hypotheses) != 3 || got.Hypotheses[0] != want[0] || got.Hypotheses[1] != want[1] || got.Hypotheses[2] != want[2] {
+			t.Errorf("hypotheses %+v, want %+v", got.Hypotheses, want)
+		}
+		if got.Emails != 6 || got.Policy != "fallback" || !strings.Contains(stdout, `"expr": "served.error == 0"`) {
+			t.Errorf("summary %+v", got.Summary)
+		}
+		j, err := journal.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Summary == nil || len(j.Summary.Hypotheses) != 3 || j.Summary.Hypotheses[1] != want[1] {
+			t.Errorf("the journal's summary line does not hold the judged hypotheses: %+v", j.Summary)
+		}
+	})
+}
+
+// TestRunFileAllHold: exit 0, and the plain summary starts with the
+// PASS/FAIL table. Flags override the file.
+func TestRunFileAllHold(t *testing.T) {
+	path := writeDrill(t, smallDrill)
+	synctest.Test(t, func(t *testing.T) {
+		stdout, stderr, code := execute(t.Context(), "run", "-f", path, "--no-tui", "--outage", "none", "--emails", "4", "--policy", "breaker")
+		if code != 0 {
+			t.Fatalf("exit %d, want 0: %s", code, stderr)
+		}
+		if !strings.HasPrefix(stdout, "hypothesis          result  measured\nserved.error == 0   PASS    0\nserved.backup == 0  PASS    0\n") {
+			t.Errorf("summary does not start with the hypotheses table:\n%s", stdout)
+		}
+		if !strings.Contains(stdout, "policy  ") || !strings.Contains(stdout, "breaker") || !strings.Contains(stdout, "of 4") {
+			t.Errorf("flags did not override the file:\n%s", stdout)
+		}
+	})
+}
+
+// TestAbortExitsThree: an abort condition stops the drill, exit 3.
+func TestAbortExitsThree(t *testing.T) {
+	path := writeDrill(t, `workload: {emails: 40, rate: 4}
+outages: [{kind: busy, from: 0s, to: 30s}]
+policies: [{preset: primary-only}]
+abort: [served.error >= 2]
+`)
+	synctest.Test(t, func(t *testing.T) {
+		stdout, stderr, code := execute(t.Context(), "run", "-f", path, "--json")
+		if code != 3 || !strings.Contains(stderr, "aborted by served.error >= 2 (measured ") {
+			t.Fatalf("exit %d, want 3 with the reason: %s", code, stderr)
+		}
+		var s scoring.Summary
+		if err := json.Unmarshal([]byte(stdout), &s); err != nil || s.Served.Total() >= 40 {
+			t.Errorf("the partial summary: %v, %+v", err, s.Served)
+		}
+	})
+}
+
+func TestDrillFileUsageErrorsExitTwo(t *testing.T) {
+	typo := writeDrill(t, "workload:\n  emails: 10\n  raet: 3\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"typo'd key", []string{"run", "-f", typo}, []string{typo + ":3:3: unknown field \"raet\""}},
+		{"typo'd key in validate", []string{"validate", typo}, []string{":3:3:"}},
+		{"unknown figure", []string{"run", "--expect", "servd.error == 0"}, []string{`unknown figure "servd.error"`, "served.error", "canned_share"}},
+		{"unknown operator", []string{"compare", "--expect", "served.error =< 0"}, []string{"unknown operator", "== != < <= > >="}},
+		{"missing file", []string{"run", "-f", "/nonexistent/drill.yaml"}, []string{"no such file"}},
+		{"unknown outage", []string{"run", "-f", writeDrill(t, smallDrill), "--outage", "nope"}, []string{`has no outage "nope" (it has: busy)`}},
+		{"flag out of range", []string{"run", "-f", writeDrill(t, smallDrill), "--emails", "500"}, []string{"emails must be between 1 and 120"}},
+		{"not playable yet", []string{"validate", writeDrill(t, "models:\n  primary: {base_url: \"http://127.0.0.1:1/v1\"}\n")}, []string{"a different endpoint or key per rung", "not supported by this build"}},
+		{"bad fault param", []string{"run", "-f", writeDrill(t, "outages: [{kind: busy, from: 1s, to: 2s, params: {status: 418}}]\n")}, []string{":1:", "params.status"}},
+		{"bad --fault over a file", []string{"run", "-f", writeDrill(t, smallDrill), "--fault", "retry_afer=1s"}, []string{`unknown key "retry_afer" for busy (valid: status,`}},
+		{"--fault without an outage", []string{"run", "-f", writeDrill(t, "workload: {emails: 2}\n"), "--fault", "status=502"}, []string{"plays no outage"}},
+		{"init twice", []string{"init", typo}, []string{"already exists"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := execute(t.Context(), tc.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2: %s", code, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestInitThenValidate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "monthly.yaml")
+	if _, stderr, code := execute(t.Context(), "init", path); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := execute(t.Context(), "validate", path)
+	if code != 0 {
+		t.Fatalf("validate: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"runs:     1 outage × 2 policies = 2 runs", "15s–40s  busy on primary", "served.error == 0", "canned_share > 0.5"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestCompareFile: compare -f plays every outage × policy; one run's failed
+// hypothesis makes it exit 1.
+func TestCompareFile(t *testing.T) {
+	path := writeDrill(t, `workload: {emails: 6, rate: 2}
+outages:
+  - {kind: busy, from: 1s, to: 30s}
+  - {kind: hang, from: 1s, to: 30s}
+policies: [{preset: primary-only}, {preset: fallback}]
+hypotheses: [served.error == 0]
+`)
+	synctest.Test(t, func(t *testing.T) {
+		stdout, stderr, code := execute(t.Context(), "compare", "-f", path, "--json")
+		if code != 1 {
+			t.Fatalf("exit %d, want 1 (primary-only fails): %s", code, stderr)
+		}
+		var runs []struct {
+			scoring.Summary
+			Hypotheses []scoring.Verdict `json:"hypotheses"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &runs); err != nil || len(runs) != 4 {
+			t.Fatalf("%d runs, %v", len(runs), err)
+		}
+		for _, r := range runs {
+			if pass := r.Hypotheses[0].Pass; pass != (r.Policy == "fallback") {
+				t.Errorf("%s/%s: served.error == 0 pass %v (errors %d)", r.Outage, r.Policy, pass, r.Served.Error)
+			}
+		}
+	})
+}
+
+// TestVirtualClockJudges: --clock virtual judges hypotheses like a real
+// run (a failed one exits 1 with its value) and refuses abort conditions,
+// which need the live run.
+func TestVirtualClockJudges(t *testing.T) {
+	path := writeDrill(t, smallDrill)
+	stdout, stderr, code := execute(t.Context(), "compare", "-f", path, "--clock", "virtual", "--json")
+	if code != 1 || !strings.Contains(stderr, "served.backup == 0 (measured 4)") {
+		t.Fatalf("exit %d, want 1 naming the failed hypothesis: %s", code, stderr)
+	}
+	var runs []struct {
+		Hypotheses []scoring.Verdict `json:"hypotheses"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &runs); err != nil || len(runs) != 1 || len(runs[0].Hypotheses) != 2 {
+		t.Errorf("runs %+v (%v)", runs, err)
+	}
+	if _, stderr, code := execute(t.Context(), "run", "-f", path, "--clock", "virtual", "--no-tui"); code != 1 ||
+		!strings.Contains(stderr, "served.backup == 0 (measured 4)") {
+		t.Errorf("run --clock virtual: exit %d: %s", code, stderr)
+	}
+	aborting := writeDrill(t, smallDrill+"abort: [served.error > 3]\n")
+	if _, stderr, code := execute(t.Context(), "run", "-f", aborting, "--clock", "virtual"); code != 2 || !strings.Contains(stderr, "--clock real") {
+		t.Errorf("abort conditions under --clock virtual: exit %d: %s", code, stderr)
+	}
+}

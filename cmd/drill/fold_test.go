@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+// TestRunTableReadsTheFold: drill run's table shows a recorded run cut
+// short by SIGINT with the same formatted figures as the dashboard and the
+// report (tui's TestOneJournalEveryReader checks those).
+func TestRunTableReadsTheFold(t *testing.T) {
+	sum, _, err := journal.Summarize("../../scoring/testdata/sigint-hang-breaker.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := printSummary(&b, sum, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, fig := range []string{format.Status(sum), format.Served(sum.Served), format.All4(sum), format.Seconds(sum.MedianWaitOutageS),
+		format.Seconds(sum.P95WaitOutageS), format.Seconds(sum.BreakerFirstOpenS), format.Followed(sum.Followed)} {
+		if !strings.Contains(b.String(), fig) {
+			t.Errorf("run's table lacks %q:\n%s", fig, b.String())
+		}
+	}
+}
+
+func TestReplayDirectoryIsUsageError(t *testing.T) {
+	_, stderr, code := execute(t.Context(), "replay", t.TempDir(), "--no-tui")
+	if code != 2 || !strings.Contains(stderr, "directory") {
+		t.Errorf("exit %d, stderr %q; want 2 and a word about the directory", code, stderr)
+	}
+}
+
+// TestRecordRefusesToOverwrite: --record never overwrites a journal
+// unless --force is given.
+func TestRecordRefusesToOverwrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	if err := os.WriteFile(path, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "--no-tui", "--json", "--outage", "none", "--emails", "2", "--rate", "50", "--record", path}
+	_, stderr, code := execute(t.Context(), args...)
+	if code != 2 || !strings.Contains(stderr, "--force") {
+		t.Errorf("exit %d, stderr %q; want 2 and a pointer to --force", code, stderr)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "keep me\n" {
+		t.Errorf("the existing file was changed: %q", b)
+	}
+	if _, stderr, code := execute(t.Context(), append(args, "--force")...); code != 0 {
+		t.Fatalf("with --force: exit %d, %s", code, stderr)
+	}
+	if _, err := journal.ReadFile(path); err != nil {
+		t.Errorf("with --force the journal was not written: %v", err)
+	}
+}
+
+// TestShortDrillWarns: --emails 10 with the default --follow 35 says it
+// follows no email, and a drill whose outage starts after its last email
+// says it may end before the outage starts, and that it did.
+func TestShortDrillWarns(t *testing.T) {
+	stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--emails", "10", "--rate", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"does not reach email 35", "may end before its outage starts", "before its busy outage started"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stdout, "email 0") {
+		t.Errorf("the table follows email 0:\n%s", stdout)
+	}
+}
+
+// TestCompareJSONHasOverrides: compare --json says what each run was run with.
+func TestCompareJSONHasOverrides(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	stdout, stderr, code := execute(ctx, "compare", "--json", "--outages", "busy", "--policies", "breaker,fail-fast",
+		"--emails", "4", "--rate", "20", "--outage-from", "0s", "--outage-to", "1s", "--primary-timeout", "2s", "--seed", "7")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sums []scoring.Summary
+	if err := json.Unmarshal([]byte(stdout), &sums); err != nil {
+		t.Fatalf("not a JSON array of summaries: %v\n%s", err, stdout)
+	}
+	if len(sums) != 2 {
+		t.Fatalf("%d summaries, want 2", len(sums))
+	}
+	for _, s := range sums {
+		if s.Overrides["primary-timeout"] != "2s" || s.Overrides["seed"] != "7" || s.Overrides["emails"] != "4" || s.Seed != 7 {
+			t.Errorf("%s: overrides %v, seed %d", s.Policy, s.Overrides, s.Seed)
+		}
+		if s.PolicySettings.Rungs[0].TimeLimitS != 2 || s.PolicySettings.Rungs[0].Breaker == nil {
+			t.Errorf("%s: policy settings %+v", s.Policy, s.PolicySettings)
+		}
+	}
+}
+
+// TestDefaultModelsAreTheFakeModels: the engine's default model names are
+// the ones the built-in fake model serves.
+func TestDefaultModelsAreTheFakeModels(t *testing.T) {
+	d := workload.DefaultConfig()
+	if got, want := []string{d.PrimaryModel, d.BackupModel}, fakemodel.Models(); !slices.Equal(got, want) {
+		t.Errorf("default models %v, the fake model serves %v", got, want)
+	}
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/drill-dev/drill/predict"
+	"github.com/drill-dev/drill/workload"
+)
+
+func newPredictCmd() *cobra.Command {
+	var (
+		f              drillFlags
+		outage, policy string
+		jsonOut        bool
+	)
+	cmd := &cobra.Command{
+		Use:   "predict",
+		Short: "Before running: when the breaker will trip, the worst wait and the calls to the broken model",
+		Long: `Predict a drill from its settings and outage alone, without running it: the
+time one failure takes to be counted (attempts × time limit plus the SDK's
+backoff range with its jitter), when the Nth failure lands at the arrival rate,
+the breaker's first open as a range, the worst wait of an email sent during the
+outage and the calls to the broken model. It takes every flag drill run takes.`,
+		Example: `  drill predict --outage hang --policy breaker
+  drill predict --outage hang --policy breaker --trip count,in-flight --in-flight-age 4s
+  drill predict --outage busy --policy fail-fast --json`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := f.config(cmd.Flags(), outage, policy)
+			if err != nil {
+				return err
+			}
+			p, err := predict.Compute(cfg)
+			if err != nil {
+				return usageError{err}
+			}
+			out := cmd.OutOrStdout()
+			if jsonOut {
+				keys := p.Keys()
+				keys["outage"], keys["policy"], keys["attempts"] = p.Outage, p.Policy, p.Attempts
+				keys["options"] = append([]string{}, cfg.Policy.Options()...)
+				keys["arithmetic"] = p.Lines
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(keys)
+			}
+			fmt.Fprintf(out, "predict: %s outage %s–%s on the %s, policy %s\n", cfg.Outage, cfg.OutageFrom, cfg.OutageTo, cfg.Target, cfg.Policy.Name)
+			if opts := cfg.Policy.Options(); len(opts) > 0 {
+				fmt.Fprintf(out, "options: %s\n", strings.Join(opts, ", "))
+			}
+			for _, l := range p.Lines {
+				fmt.Fprintf(out, "  %s\n", l)
+			}
+			return nil
+		},
+	}
+	d := workload.DefaultConfig()
+	fs := cmd.Flags()
+	fs.StringVar(&outage, "outage", d.Outage, "outage kind: busy or hang")
+	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
+	fs.BoolVar(&jsonOut, "json", false, "print the predicted_* figures and the arithmetic as JSON")
+	f.register(fs)
+	return cmd
+}

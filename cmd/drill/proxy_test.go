@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+)
+
+func TestProxyBadInputExitsTwo(t *testing.T) {
+	notFound := httptest.NewServer(http.NotFoundHandler())
+	defer notFound.Close()
+	notJournal := filepath.Join(t.TempDir(), "x.jsonl")
+	os.WriteFile(notJournal, []byte("hello\n"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"unknown outage", []string{"proxy", "--outage", "flood"}, []string{"flood", "busy", "hang", "none"}},
+		{"window without outage", []string{"proxy", "--outage-from", "3s"}, []string{"--outage", "busy"}},
+		{"window ends first", []string{"proxy", "--outage", "busy", "--outage-from", "9s", "--outage-to", "3s"}, []string{"end after"}},
+		{"upstream not a URL", []string{"proxy", "--upstream", "ftp://x"}, []string{"--upstream", "http(s)"}},
+		{"upstream down", []string{"proxy", "--upstream", "http://127.0.0.1:1/v1", "--listen", "127.0.0.1:0"}, []string{"does not answer"}},
+		{"upstream not an API", []string{"proxy", "--upstream", notFound.URL + "/v1", "--listen", "127.0.0.1:0"}, []string{"404", "/v1"}},
+		{"model without journal", []string{"proxy", "--model", "primary"}, []string{"--outage-from-journal"}},
+		{"journal missing", []string{"proxy", "--outage-from-journal", "/nonexistent.jsonl"}, []string{"nonexistent"}},
+		{"not a journal", []string{"proxy", "--outage-from-journal", notJournal}, []string{"not a drill journal"}},
+		{"journal and outage", []string{"proxy", "--outage-from-journal", notJournal, "--outage", "busy"}, []string{"do not go together"}},
+		{"bad listen", []string{"proxy", "--listen", "nowhere:xx"}, []string{"--listen"}},
+		{"bad max-conns", []string{"proxy", "--max-conns", "0"}, []string{"--max-conns"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := execute(t.Context(), tc.args...)
+			if code != 2 {
+				t.Errorf("exit code %d, want 2 (stderr: %s)", code, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("message %q does not mention %q", stderr, w)
+				}
+			}
+		})
+	}
+}
+
+// syncBuffer is a buffer a running command writes to while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProxyCommandRecordsAJournalReplayAndReportRead: drill proxy with a
+// busy window, an openai-go client through it, then Ctrl-C: one line per
+// request and a summary per model on stdout, and a journal that replay and
+// report read.
+func TestProxyCommandRecordsAJournalReplayAndReportRead(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "p.jsonl")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var out, errOut syncBuffer
+	root := newRootCmd()
+	root.SetArgs([]string{"proxy", "--listen", "127.0.0.1:0", "--latency-scale", "0", "--no-tui",
+		"--outage", "busy", "--outage-from", "0s", "--outage-to", "400ms", "--record", rec})
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+
+	addr := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/v1`)
+	var base string
+	for deadline := time.Now().Add(5 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
+			base = "http://" + m[1] + "/v1"
+		}
+	}
+	if base == "" {
+		t.Fatalf("no address in %q", errOut.String())
+	}
+	c := openai.NewClient(option.WithBaseURL(base), option.WithAPIKey("sk-test-key-that-must-not-be-recorded"))
+	resp, err := c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "gpt-5.4-nano",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Where is DR-123456?")}})
+	if err != nil {
+		t.Fatalf("call through the busy window and out of it: %v", err)
+	}
+	if len(resp.Choices) != 1 {
+		t.Fatalf("answer %+v", resp)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("proxy: %v", err)
+	}
+	lines := out.String()
+	for _, want := range []string{"#1 at=", "status=503 outcome=http_5xx fault=busy", "retry=1 status=200 outcome=ok fault=-", "gpt-5.4-nano: 2 calls, 1 failed (http_5xx 1), 1 faulted"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, lines)
+		}
+	}
+	raw, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("must-not-be-recorded")) {
+		t.Fatal("the journal holds the client's key")
+	}
+	replayOut, replayErr, code := execute(t.Context(), "replay", rec, "--json")
+	if code != 0 || !strings.Contains(replayOut, `"policy": "proxy"`) || !strings.Contains(replayOut, `"calls_to_broken_outage": 1`) {
+		t.Errorf("replay: exit %d, %s %s", code, replayOut, replayErr)
+	}
+	md := filepath.Join(dir, "r.md")
+	if _, stderr, code := execute(t.Context(), "report", rec, "-o", md); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	report, _ := os.ReadFile(md)
+	if !strings.Contains(string(report), "gpt-5.4-nano") {
+		t.Errorf("the report does not show the proxy's requests:\n%s", report)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Fatal("timed out")
+	}
+}

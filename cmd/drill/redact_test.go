@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drill-dev/drill/journal"
+)
+
+// TestSecretsNeverRecordedFromURLOrEscapedKey records a real drill run
+// whose --base-url holds a password and credential query values and whose
+// OPENAI_API_KEY holds '&', '<' and '>', against a server that echoes the
+// key it was sent in its 401 (as some OpenAI-compatible servers do). The
+// journal, both reports and the command's own output hold none of the
+// secrets in any form.
+func TestSecretsNeverRecordedFromURLOrEscapedKey(t *testing.T) {
+	const key = "sk-amp&lt<gt>0123456789abcdef"
+	t.Setenv("OPENAI_API_KEY", key)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{
+			"message": "Incorrect API key provided: " + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "),
+			"type":    "invalid_request_error"}})
+	}))
+	defer srv.Close()
+	base := strings.Replace(srv.URL, "http://", "http://bob:hunter2pass@", 1) + "/v1?api-key=azsecret55555&access_token=at777777"
+
+	// The second run carries the key itself in the URL, under names that do
+	// not look like credentials, raw and query-escaped: only the key check
+	// (its raw, JSON-escaped and query-escaped forms) can catch it.
+	keyed := srv.URL + "/v1?client=" + key + "&tag=" + url.QueryEscape(key)
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "secret.jsonl")
+	keyedPath := filepath.Join(dir, "keyed.jsonl")
+	var stdout, stderr string
+	for _, run := range [][2]string{{base, path}, {keyed, keyedPath}} {
+		out, errOut, code := execute(context.Background(), "run", "--no-tui", "--base-url", run[0], "--record", run[1],
+			"--emails", "2", "--rate", "20", "--follow", "1", "--policy", "fallback", "--primary-retries", "0", "--backup-retries", "0")
+		// Every call meets a 401, so no model answers: the drill exits 1.
+		if code != 1 {
+			t.Fatalf("run exited %d, want 1 (no model answered): %s", code, errOut)
+		}
+		stdout, stderr = stdout+out, stderr+errOut
+	}
+	for _, out := range []string{filepath.Join(dir, "r.html"), filepath.Join(dir, "r.md")} {
+		if _, errOut, code := execute(context.Background(), "report", path, keyedPath, "-o", out, "--dpi", "10"); code != 0 {
+			t.Fatalf("report: %s", errOut)
+		}
+	}
+	escaped, _ := json.Marshal(key)
+	forms := []string{"hunter2pass", "azsecret55555", "at777777", key, string(escaped[1 : len(escaped)-1]), url.QueryEscape(key),
+		"sk-amp", "&lt;gt&gt;"}
+	outputs := map[string]string{"stdout": stdout, "stderr": stderr}
+	for _, f := range []string{path, keyedPath, filepath.Join(dir, "r.html"), filepath.Join(dir, "r.md")} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outputs[f] = string(data)
+	}
+	for name, text := range outputs {
+		for _, s := range forms {
+			if strings.Contains(text, s) {
+				t.Errorf("%s holds %q", name, s)
+			}
+		}
+	}
+	j, err := journal.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(j.Header.Config), "bob:[redacted]@") || !strings.Contains(outputs[path], `"http_4xx"`) {
+		t.Errorf("the journal lost the URL or the 401s it should keep: %s", j.Header.Config)
+	}
+	if !strings.Contains(outputs[keyedPath], "client=[redacted]") || !strings.Contains(outputs[keyedPath], "tag=[redacted]") {
+		t.Errorf("the key in the second run's URL was not redacted where expected:\n%s", outputs[keyedPath][:min(len(outputs[keyedPath]), 800)])
+	}
+}
+
+// TestBlankKeyIsNoKey: an OPENAI_API_KEY of only whitespace does not pass
+// the https check, and the message does not echo the URL's secrets.
+func TestBlankKeyIsNoKey(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", " \t\n ")
+	_, stderr, code := execute(context.Background(), "run", "--no-tui", "--base-url", "https://u:hunter2pass@api.example.invalid/v1?api-key=azsecret55555")
+	if code != 2 || !strings.Contains(stderr, "OPENAI_API_KEY") {
+		t.Errorf("exit %d, stderr %q; want 2 naming OPENAI_API_KEY", code, stderr)
+	}
+	if strings.Contains(stderr, "hunter2pass") || strings.Contains(stderr, "azsecret55555") {
+		t.Errorf("stderr echoes the URL's secrets: %q", stderr)
+	}
+}

@@ -1,0 +1,316 @@
+// Package drillfile reads drill files: a drill written down in YAML and
+// checked into a team's repository. A file holds the workload, the models,
+// the outage timeline, the policies to try, the hypotheses that must hold
+// and the abort conditions. Files are read strictly: an unknown key, a
+// wrong type or a bad duration is an error naming the file, line and
+// column. Plan turns a file into the runs it describes.
+package drillfile
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// File is a drill file. Every field may be left out; Plan fills in the
+// defaults of `drill run`.
+type File struct {
+	// Path is where the file was read from, for messages. Not in YAML.
+	Path string `yaml:"-"`
+
+	Workload   Workload `yaml:"workload"`
+	Models     Models   `yaml:"models"`
+	Outages    []Window `yaml:"outages"`
+	Policies   []Policy `yaml:"policies"`
+	Hypotheses []string `yaml:"hypotheses"`
+	Abort      []string `yaml:"abort"`
+
+	src *ast.File // the parsed source, for positions in later checks
+}
+
+// Workload is what is sent. Unset fields take `drill run`'s defaults.
+type Workload struct {
+	// Emails to send, 1–120 (default 120).
+	Emails *Int `yaml:"emails"`
+	// Rate is emails sent per second (default 2).
+	Rate *float64 `yaml:"rate"`
+	// Seed of the fake model's latencies (default 1).
+	Seed *Int `yaml:"seed"`
+	// Stream makes every model call a streamed chat completion.
+	Stream bool `yaml:"stream"`
+	// Follow is the email traced in the summary (default 35, Marcus; 0 for
+	// none, and none when the drill sends fewer emails).
+	Follow *Int `yaml:"follow"`
+	// MaxDuration is the run's ceiling (default: the outage's end or the
+	// last arrival, whichever is later, plus 120 s).
+	MaxDuration *Duration `yaml:"max_duration"`
+}
+
+// Models are the two model rungs.
+type Models struct {
+	Primary Model `yaml:"primary"`
+	Backup  Model `yaml:"backup"`
+}
+
+// Model is one rung's model and where it is served.
+type Model struct {
+	// Model is the model name (default gpt-5.4-mini for the primary,
+	// gpt-5.4-nano for the backup).
+	Model string `yaml:"model"`
+	// BaseURL is "fake" (the default: the built-in fake model, in-process)
+	// or an OpenAI-compatible http(s) endpoint.
+	BaseURL string `yaml:"base_url"`
+	// APIKeyEnv names the environment variable holding the API key
+	// (default OPENAI_API_KEY). The key itself never goes in the file.
+	APIKeyEnv string `yaml:"api_key_env"`
+}
+
+// BaseURLFake is the base_url of the built-in fake model.
+const BaseURLFake = "fake"
+
+// IsFake reports whether the model is the built-in fake model.
+func (m Model) IsFake() bool { return m.BaseURL == "" || m.BaseURL == BaseURLFake }
+
+// Window is one outage window of the timeline.
+type Window struct {
+	// Name groups windows into one outage: windows with the same name are
+	// played together in one run; `drill compare` runs every policy against
+	// every named outage. Default: the fault kind.
+	Name string `yaml:"name"`
+	// Kind is the fault: busy, hang, rate-limit, slow, trickle, stall,
+	// reset or malformed.
+	Kind string `yaml:"kind"`
+	// From and To are offsets from the drill's start: attempts that start
+	// in [from, to) meet the fault.
+	From Duration `yaml:"from"`
+	To   Duration `yaml:"to"`
+	// Rate is the share of attempts hit, 0–1 (default 1: all).
+	Rate *float64 `yaml:"rate"`
+	// Ramp makes the rate grow linearly from 0 to Rate across the window.
+	Ramp bool `yaml:"ramp"`
+	// Flap switches the fault on and off inside the window.
+	Flap *Flap `yaml:"flap"`
+	// Models are the rungs whose model breaks: primary, backup or both
+	// (default: primary, or backup for a policy without a primary).
+	Models []string `yaml:"models"`
+	// Params are the fault's own parameters (status, retry_after,
+	// tokens_per_s, ...), checked by the fault catalogue.
+	Params Params `yaml:"params"`
+	// Settings are KEY=VALUE settings from the command line (--fault),
+	// applied after the file's own: parameters and modifiers. Not in YAML.
+	Settings []string `yaml:"-"`
+}
+
+// Flap is a window's on/off cycle: the fault is on for On, then off for
+// Off, from the window's start.
+type Flap struct {
+	On  Duration `yaml:"on"`
+	Off Duration `yaml:"off"`
+}
+
+// OutageName is the name of the outage the window belongs to.
+func (w Window) OutageName() string {
+	if w.Name != "" {
+		return w.Name
+	}
+	return w.Kind
+}
+
+// Policy is one policy to try: a preset with overrides, or (no preset)
+// written out in full with Backup, Breaker and Canned.
+type Policy struct {
+	// Name of the policy in summaries (default: the preset). Required when
+	// there is no preset.
+	Name string `yaml:"name"`
+	// Preset is primary-only, backup-only, fallback, breaker or fail-fast.
+	Preset string `yaml:"preset"`
+	// Backup, Breaker and Canned write a policy out in full (no preset):
+	// whether there is a backup rung, whether the primary has a breaker (the
+	// chapter's: 5 failures in 10 s, 5 s cooldown) and whether the chain
+	// ends in the canned reply. Not allowed with a preset.
+	Backup  *bool `yaml:"backup"`
+	Breaker *bool `yaml:"breaker"`
+	Canned  *bool `yaml:"canned"`
+	// Overrides change the preset's (or the full policy's) settings.
+	Overrides `yaml:",inline"`
+}
+
+// Overrides are the policy settings a file or a flag may change; they are
+// the flags of `drill run` with underscores.
+type Overrides struct {
+	TimeLimitScope *string   `yaml:"time_limit_scope"`
+	PrimaryTimeout *Duration `yaml:"primary_timeout"`
+	PrimaryRetries *Int      `yaml:"primary_retries"`
+	BackupTimeout  *Duration `yaml:"backup_timeout"`
+	BackupRetries  *Int      `yaml:"backup_retries"`
+	TripFailures   *Int      `yaml:"trip_failures"`
+	TripWindow     *Duration `yaml:"trip_window"`
+	Cooldown       *Duration `yaml:"cooldown"`
+}
+
+// PolicyName is the policy's name in summaries.
+func (p Policy) PolicyName() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.Preset
+}
+
+// Duration is a time.Duration written as Go writes it: 15s, 1m30s, 250ms.
+// A bare 0 is zero; any other bare number is an error (a unit is needed).
+type Duration time.Duration
+
+// D is the duration as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// String formats like time.Duration.
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler.
+func (d *Duration) UnmarshalYAML(n ast.Node) error {
+	s, ok := n.(ast.ScalarNode)
+	if !ok {
+		return nodeErrorf(n, "%swant a duration such as 15s, got a %s", keyPrefix(n), nodeKind(n))
+	}
+	raw := fmt.Sprint(s.GetValue())
+	if _, isNum := n.(*ast.IntegerNode); isNum && raw == "0" {
+		*d = 0
+		return nil
+	}
+	v, err := time.ParseDuration(raw)
+	if err != nil {
+		return nodeErrorf(n, "%sbad duration %q: want a number with a unit, such as 15s, 1m30s or 250ms", keyPrefix(n), raw)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Int is a whole number. A number with a fraction (2.5) or text is an
+// error at its line and column, never truncated.
+type Int int64
+
+// IntOf returns n as an *Int, for setting an optional field.
+func IntOf[T ~int | ~int64](n T) *Int {
+	v := Int(n)
+	return &v
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler.
+func (n *Int) UnmarshalYAML(node ast.Node) error {
+	in, ok := node.(*ast.IntegerNode)
+	if !ok {
+		return nodeErrorf(node, "%swant a whole number, got %s", keyPrefix(node), describe(node))
+	}
+	switch v := in.Value.(type) {
+	case int64:
+		*n = Int(v)
+	case uint64:
+		if v > math.MaxInt64 {
+			return nodeErrorf(node, "%s%d is too large", keyPrefix(node), v)
+		}
+		*n = Int(v)
+	default:
+		return nodeErrorf(node, "%swant a whole number, got %s", keyPrefix(node), describe(node))
+	}
+	return nil
+}
+
+// Params are a fault's parameters, each value kept as written (503, 20s,
+// true) for the fault catalogue's own parser.
+type Params map[string]string
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler: a map of scalars.
+func (p *Params) UnmarshalYAML(n ast.Node) error {
+	if _, null := n.(*ast.NullNode); null {
+		*p = nil
+		return nil
+	}
+	mn, ok := n.(ast.MapNode)
+	if !ok {
+		return nodeErrorf(n, "params must be a map of key: value, got a %s", nodeKind(n))
+	}
+	out := Params{}
+	it := mn.MapRange()
+	for it.Next() {
+		key := fmt.Sprint(it.Key().GetToken().Value)
+		v, ok := it.Value().(ast.ScalarNode)
+		if !ok {
+			return nodeErrorf(it.Value(), "params.%s must be a single value, got a %s", key, nodeKind(it.Value()))
+		}
+		if _, dup := out[key]; dup {
+			return nodeErrorf(it.Key(), "params.%s is given twice", key)
+		}
+		out[key] = fmt.Sprint(v.GetValue())
+	}
+	*p = out
+	return nil
+}
+
+// describe says what a node holds, for messages: a scalar's text, or its kind.
+func describe(n ast.Node) string {
+	if _, ok := n.(ast.ScalarNode); ok {
+		if _, null := n.(*ast.NullNode); !null {
+			return fmt.Sprintf("%q", n.GetToken().Value)
+		}
+	}
+	return "a " + nodeKind(n)
+}
+
+// keyPrefix is "key: " for a node that is a map value, or "".
+func keyPrefix(n ast.Node) string {
+	if k := keyOf(n.GetToken()); k != "" {
+		return k + ": "
+	}
+	return ""
+}
+
+func nodeKind(n ast.Node) string {
+	switch n.(type) {
+	case ast.MapNode:
+		return "map"
+	case ast.ArrayNode:
+		return "list"
+	case *ast.NullNode:
+		return "null"
+	}
+	return strings.ToLower(strings.TrimSuffix(n.Type().String(), "Type"))
+}
+
+// Load reads and checks the drill file at path.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the drill file: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse reads a drill file's YAML strictly and checks it (Check). name is
+// used in messages. Every error it returns is an *Error or a list of
+// them (errors.Join), each naming the line and column.
+func Parse(name string, data []byte) (*File, error) {
+	src, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, yamlError(name, err)
+	}
+	f := &File{Path: name, src: src}
+	if len(src.Docs) > 1 {
+		return nil, &Error{File: name, Line: src.Docs[1].GetToken().Position.Line, Column: 1,
+			Msg: "a drill file holds one YAML document; found a second one"}
+	}
+	if len(src.Docs) == 1 && src.Docs[0].Body != nil {
+		if err := yaml.NodeToValue(src.Docs[0].Body, f, yaml.Strict()); err != nil {
+			return nil, yamlError(name, err)
+		}
+	}
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}

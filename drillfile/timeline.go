@@ -1,0 +1,228 @@
+package drillfile
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drill-dev/drill/workload"
+)
+
+// barWidth is the width of a timeline bar, in columns.
+const barWidth = 60
+
+// WriteTimeline writes what the file will play: the workload, the models,
+// the runs, each outage's windows on a time bar (# the fault hits every
+// attempt, + some of them, . none), the hypotheses and the abort
+// conditions.
+func (f *File) WriteTimeline(w io.Writer) error {
+	d := workload.DefaultConfig()
+	emails, rate, seed, follow := d.Emails, d.Rate, d.Seed, d.Follow
+	if f.Workload.Emails != nil {
+		emails = int(*f.Workload.Emails)
+	}
+	if f.Workload.Rate != nil {
+		rate = *f.Workload.Rate
+	}
+	if f.Workload.Seed != nil {
+		seed = int64(*f.Workload.Seed)
+	}
+	switch {
+	case f.Workload.Follow != nil:
+		follow = int(*f.Workload.Follow)
+	case follow > emails:
+		follow = 0
+	}
+	last := time.Duration(float64(emails-1) / rate * float64(time.Second))
+	end := last
+	for _, win := range f.Outages {
+		end = max(end, win.To.D())
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "drill file %s\n", f.Path)
+	fmt.Fprintf(&b, "workload: %d emails at %g/s (the last sent at %s), seed %d", emails, rate, secs(last), seed)
+	if follow > 0 {
+		fmt.Fprintf(&b, ", following email %d", follow)
+	}
+	if f.Workload.Stream {
+		b.WriteString(", streamed")
+	}
+	if f.Workload.MaxDuration != nil {
+		fmt.Fprintf(&b, ", ceiling %s", f.Workload.MaxDuration)
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "models:   primary %s, backup %s\n",
+		modelText(f.Models.Primary, d.PrimaryModel), modelText(f.Models.Backup, d.BackupModel))
+	outs, pols := f.Scenarios(), f.PolicyList()
+	var names []string
+	for _, p := range pols {
+		names = append(names, policyText(p))
+	}
+	fmt.Fprintf(&b, "policies: %s\n", strings.Join(names, "; "))
+	fmt.Fprintf(&b, "runs:     %s × %s = %s (drill run plays the first; drill compare plays them all)\n",
+		plural(len(outs), "outage"), plural(len(pols), "policy"), plural(len(outs)*len(pols), "run"))
+	for _, o := range outs {
+		fmt.Fprintf(&b, "\noutage %s\n", o.Name)
+		if len(o.Windows) == 0 {
+			b.WriteString("  no fault: every model answers\n")
+			continue
+		}
+		fmt.Fprintf(&b, "  %-*s%s\n", barWidth-len(secs(end)), "0s", secs(end))
+		fmt.Fprintf(&b, "  %s\n", bar(o.Windows, end))
+		for _, win := range o.Windows {
+			fmt.Fprintf(&b, "  %s\n", windowText(win))
+		}
+	}
+	if len(f.Hypotheses) > 0 {
+		b.WriteString("\nhypotheses (checked at the end):\n")
+		for _, h := range f.Hypotheses {
+			fmt.Fprintf(&b, "  %s\n", h)
+		}
+	}
+	if len(f.Abort) > 0 {
+		b.WriteString("\nabort as soon as:\n")
+		for _, a := range f.Abort {
+			fmt.Fprintf(&b, "  %s\n", a)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// bar draws the windows over [0, end): each column is the fault's state at
+// the column's middle; the newest window wins where windows overlap.
+func bar(ws []Window, end time.Duration) string {
+	cols := make([]byte, barWidth)
+	for c := range cols {
+		at := time.Duration((float64(c) + 0.5) / barWidth * float64(end))
+		cols[c] = '.'
+		for k := len(ws) - 1; k >= 0; k-- {
+			w := ws[k]
+			if at < w.From.D() || at >= w.To.D() {
+				continue
+			}
+			if w.Flap != nil {
+				period := w.Flap.On + w.Flap.Off
+				if (at-w.From.D())%period.D() >= w.Flap.On.D() {
+					break // off in its flap: no fault
+				}
+			}
+			cols[c] = '#'
+			if w.Ramp || (w.Rate != nil && *w.Rate < 1) {
+				cols[c] = '+'
+			}
+			break
+		}
+	}
+	return string(cols)
+}
+
+func windowText(w Window) string {
+	models := "primary"
+	if len(w.Models) > 0 {
+		models = strings.Join(w.Models, " and ")
+	}
+	s := fmt.Sprintf("%s–%s  %s on %s", w.From, w.To, w.Kind, models)
+	if w.Name != "" && w.Name != w.Kind {
+		s += fmt.Sprintf(" (%s)", w.Name)
+	}
+	switch {
+	case w.Ramp:
+		r := 1.0
+		if w.Rate != nil {
+			r = *w.Rate
+		}
+		s += fmt.Sprintf(", hitting 0%% of attempts rising to %g%% at %s", 100*r, w.To)
+	case w.Rate != nil && *w.Rate < 1:
+		s += fmt.Sprintf(", hitting %g%% of attempts", 100**w.Rate)
+	}
+	if w.Flap != nil {
+		s += fmt.Sprintf(", flapping %s on / %s off", w.Flap.On, w.Flap.Off)
+	}
+	for _, k := range slices.Sorted(maps.Keys(w.Params)) {
+		s += fmt.Sprintf(", %s=%s", k, w.Params[k])
+	}
+	return s
+}
+
+func modelText(m Model, def string) string {
+	name := m.Model
+	if name == "" {
+		name = def
+	}
+	if m.IsFake() {
+		return name + " (fake model)"
+	}
+	return fmt.Sprintf("%s at %s (key from $%s)", name, m.BaseURL, keyEnv(m))
+}
+
+func policyText(p Policy) string {
+	var set []string
+	o := p.Overrides
+	add := func(k string, v any, ok bool) {
+		if ok {
+			set = append(set, fmt.Sprintf("%s %v", k, v))
+		}
+	}
+	if p.Preset == "" {
+		add("backup", deref(p.Backup), true)
+		add("breaker", deref(p.Breaker), true)
+		add("canned", deref(p.Canned), true)
+	}
+	add("time_limit_scope", derefS(o.TimeLimitScope), o.TimeLimitScope != nil)
+	add("primary_timeout", derefD(o.PrimaryTimeout), o.PrimaryTimeout != nil)
+	add("primary_retries", derefI(o.PrimaryRetries), o.PrimaryRetries != nil)
+	add("backup_timeout", derefD(o.BackupTimeout), o.BackupTimeout != nil)
+	add("backup_retries", derefI(o.BackupRetries), o.BackupRetries != nil)
+	add("trip_failures", derefI(o.TripFailures), o.TripFailures != nil)
+	add("trip_window", derefD(o.TripWindow), o.TripWindow != nil)
+	add("cooldown", derefD(o.Cooldown), o.Cooldown != nil)
+	s := p.PolicyName()
+	if p.Preset != "" && p.Preset != s {
+		s += " (" + p.Preset + ")"
+	}
+	if len(set) > 0 {
+		s += " with " + strings.Join(set, ", ")
+	}
+	return s
+}
+
+func deref(b *bool) bool {
+	return b != nil && *b
+}
+
+func derefS(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func derefI(n *Int) Int {
+	if n == nil {
+		return 0
+	}
+	return *n
+}
+
+func derefD(d *Duration) Duration {
+	if d == nil {
+		return 0
+	}
+	return *d
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%gs", d.Round(100*time.Millisecond).Seconds()) }
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(what, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,228 @@
+package inject
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// bytesPerToken is the size of a token's worth of body: the fake model's
+// (and OpenAI's rough) four bytes a token. A body that is not a stream is
+// paced and cut in pieces of this size.
+const bytesPerToken = 4
+
+// errBodyClosed is what a held body's Read returns after Close.
+var errBodyClosed = errors.New("inject: response body closed")
+
+// isStream reports whether resp is a server-sent event stream.
+func isStream(resp *http.Response) bool {
+	return strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+}
+
+// jsonResponse is a response made up by a fault, with a JSON body.
+func jsonResponse(req *http.Request, status int, header http.Header, body string) *http.Response {
+	if header == nil {
+		header = http.Header{}
+	}
+	header.Set("Content-Type", "application/json")
+	return &http.Response{
+		Status:        strconv.Itoa(status) + " " + http.StatusText(status),
+		StatusCode:    status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        header,
+		Body:          io.NopCloser(strings.NewReader(body)),
+		ContentLength: int64(len(body)),
+		Request:       req,
+	}
+}
+
+// closeBody closes a request body a fault does not send on.
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}
+
+// chunkReader yields a response body one chunk at a time: one server-sent
+// event (with its blank line) for a stream, one token's worth of bytes
+// otherwise.
+type chunkReader struct {
+	stream bool
+	r      *bufio.Reader
+}
+
+func newChunkReader(resp *http.Response) *chunkReader {
+	return &chunkReader{stream: isStream(resp), r: bufio.NewReader(resp.Body)}
+}
+
+// next returns the next chunk, or io.EOF after the last.
+func (c *chunkReader) next() ([]byte, error) {
+	if !c.stream {
+		buf := make([]byte, bytesPerToken)
+		n, err := io.ReadFull(c.r, buf)
+		if n > 0 {
+			return buf[:n], nil
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = io.EOF
+		}
+		return nil, err
+	}
+	var ev []byte
+	for {
+		line, err := c.r.ReadBytes('\n')
+		ev = append(ev, line...)
+		if err != nil {
+			if errors.Is(err, io.EOF) && len(bytes.TrimSpace(ev)) > 0 {
+				return ev, nil
+			}
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 && len(bytes.TrimSpace(ev)) > 0 {
+			return ev, nil
+		}
+	}
+}
+
+// tokens is how many tokens a chunk carries: the length of a stream
+// event's content deltas, or of a body piece, at four bytes a token.
+func (c *chunkReader) tokens(chunk []byte) int {
+	if !c.stream {
+		return 1
+	}
+	return (len(eventContent(chunk)) + bytesPerToken - 1) / bytesPerToken
+}
+
+// chunk is a chat completion stream event's data, as much as faults need.
+type chunk struct {
+	Choices []struct {
+		Delta struct {
+			Content string `json:"content"`
+		} `json:"delta"`
+	} `json:"choices"`
+}
+
+// eventContent returns the content deltas of one server-sent event.
+func eventContent(ev []byte) string {
+	var s strings.Builder
+	for line := range bytes.Lines(ev) {
+		data, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
+		if !ok {
+			continue
+		}
+		var c chunk
+		if json.Unmarshal(bytes.TrimSpace(data), &c) != nil {
+			continue
+		}
+		for _, ch := range c.Choices {
+			s.WriteString(ch.Delta.Content)
+		}
+	}
+	return s.String()
+}
+
+// heldBody is a response body a fault releases chunk by chunk: before each
+// chunk it asks gate how long to wait (trickle), and after the last chunk
+// it lets through it calls then (stall: wait for the context; reset: fail).
+type heldBody struct {
+	ctx    context.Context
+	src    io.ReadCloser
+	chunks *chunkReader
+	// gate returns the wait before a chunk of n tokens.
+	gate func(tokens int) time.Duration
+	// limit is how many chunks pass before then; -1 for all.
+	limit int
+	// then is what Read does once limit chunks have passed.
+	then func(ctx context.Context, closed <-chan struct{}) error
+
+	pending []byte
+	passed  int
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func newHeldBody(req *http.Request, resp *http.Response) *heldBody {
+	return &heldBody{ctx: req.Context(), src: resp.Body, chunks: newChunkReader(resp), limit: -1,
+		closed: make(chan struct{})}
+}
+
+// Read releases the body at the fault's pace.
+func (b *heldBody) Read(p []byte) (int, error) {
+	if len(b.pending) == 0 {
+		if b.limit >= 0 && b.passed >= b.limit {
+			return 0, b.then(b.ctx, b.closed)
+		}
+		c, err := b.chunks.next()
+		if err != nil {
+			return 0, err
+		}
+		if b.gate != nil {
+			if err := b.sleep(b.gate(b.chunks.tokens(c))); err != nil {
+				return 0, err
+			}
+		}
+		b.pending = c
+		b.passed++
+	}
+	n := copy(p, b.pending)
+	b.pending = b.pending[n:]
+	return n, nil
+}
+
+func (b *heldBody) sleep(d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-b.ctx.Done():
+		return b.ctx.Err()
+	case <-b.closed:
+		return errBodyClosed
+	}
+}
+
+// Close closes the body; a Read waiting on it returns.
+func (b *heldBody) Close() error {
+	b.once.Do(func() { close(b.closed) })
+	return b.src.Close()
+}
+
+// silence waits until the attempt's context ends or the body is closed:
+// a stalled connection.
+func silence(ctx context.Context, closed <-chan struct{}) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-closed:
+		return errBodyClosed
+	}
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

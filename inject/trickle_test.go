@@ -1,0 +1,81 @@
+package inject
+
+import (
+	"context"
+	"errors"
+	"net"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/drill-dev/drill/triage"
+)
+
+// TestTrickleStreamRunsToTheEndWithoutALimit: at 2 tokens a second the
+// whole answer arrives, late: its tokens over 2 per second.
+func TestTrickleStreamRunsToTheEndWithoutALimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rig := newRig(t, parse(t, "trickle", "tokens_per_s=2"))
+		start := time.Now()
+		res := streamCall(t.Context(), rig.client(0, 2), email(0))
+		took := time.Since(start)
+		if res.err != nil {
+			t.Fatal(res.err)
+		}
+		if _, err := triage.Parse(res.text); err != nil {
+			t.Fatalf("trickled answer does not parse: %v", err)
+		}
+		tokens := 0
+		for i := 0; i < len(res.text); i += 12 { // the fake model's 3-token chunks
+			tokens += (min(12, len(res.text)-i) + 3) / 4
+		}
+		paced := time.Duration(tokens) * 500 * time.Millisecond
+		if took < paced || took > paced+10*time.Second {
+			t.Errorf("stream took %s, want its %d tokens at 2/s (%s) plus the model's latency", took, tokens, paced)
+		}
+		t.Logf("no limit: streamed answer of %d tokens took %s at 2 tokens/s", tokens, took)
+	})
+}
+
+// TestTrickleIsCutByTheClientTimeout: Go's http.Client.Timeout covers
+// reading the body, so an attempt-scope limit cuts a trickle, streamed or
+// not, at the limit; the SDK does not retry a body that broke off. A
+// request-scope limit cuts it too.
+func TestTrickleIsCutByTheClientTimeout(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		stream bool
+		limit  time.Duration
+		opts   []option.RequestOption
+	}{
+		{"stream, attempt scope", true, 5 * time.Second, nil},
+		{"not streamed, attempt scope", false, 5 * time.Second, nil},
+		{"stream, request scope", true, 0, []option.RequestOption{option.WithRequestTimeout(5 * time.Second)}},
+		{"not streamed, request scope", false, 0, []option.RequestOption{option.WithRequestTimeout(5 * time.Second)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				rig := newRig(t, parse(t, "trickle", "tokens_per_s=2"))
+				cl := rig.client(c.limit, 2, c.opts...)
+				start := time.Now()
+				var err error
+				if c.stream {
+					err = streamCall(t.Context(), cl, email(0)).err
+				} else {
+					_, err = triageCall(t.Context(), cl, email(0))
+				}
+				took := time.Since(start)
+				var ne net.Error
+				if !errors.Is(err, context.DeadlineExceeded) && !(errors.As(err, &ne) && ne.Timeout()) {
+					t.Errorf("error %v, want a timeout", err)
+				}
+				if took != 5*time.Second || rig.attempts.n != 1 {
+					t.Errorf("cut after %s and %d attempts, want 5s and 1 (no retry of a broken body)", took, rig.attempts.n)
+				}
+				t.Logf("%s: cut at %s after %d attempt(s): %v", c.name, took, rig.attempts.n, err)
+			})
+		})
+	}
+}

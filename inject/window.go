@@ -1,0 +1,374 @@
+package inject
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Rung names a window's Models may list.
+const (
+	ModelPrimary = "primary"
+	ModelBackup  = "backup"
+)
+
+// Window is one outage: a fault kind with its parameters, the time it is
+// on, and the modifiers that pick which attempts inside it are hit. An
+// attempt belongs to the window it starts in; when windows overlap, the
+// newest one added that breaks the attempt's model decides alone (hit or
+// miss). The zero values of the modifiers are the plain window: every
+// attempt to the run's target model, all the time.
+type Window struct {
+	// Kind is the fault kind: one of Kinds().
+	Kind string `json:"kind"`
+	// Params are the fault's parameters, key → value as written on the
+	// command line (e.g. "retry_after": "20s"); a missing key keeps its
+	// default. Set fills it in canonical form.
+	Params map[string]string `json:"params,omitempty"`
+	// From and To are offsets from the run's start; attempts starting in
+	// [From, To) are in the window. To < 0 means open-ended (an outage
+	// started by hand and not yet ended).
+	From time.Duration `json:"from_ns"`
+	To   time.Duration `json:"to_ns"`
+	// Rate is the share of the window's attempts hit, in (0, 1]; 0 means 1
+	// (every attempt). Which attempts are hit is drawn from the run's seed
+	// and the attempt, so a drill is reproducible.
+	Rate float64 `json:"rate,omitempty"`
+	// Ramp grows the rate linearly from 0 at From to Rate at To. It needs
+	// a closed window.
+	Ramp bool `json:"ramp,omitempty"`
+	// Flap, when set, switches the window on and off: on for Flap.On from
+	// From, then off for Flap.Off, and again. Attempts starting in an off
+	// period pass.
+	Flap *Flap `json:"flap,omitempty"`
+	// Models are the rungs whose attempts the window breaks (primary,
+	// backup or both); empty means the run's target.
+	Models []string `json:"models,omitempty"`
+}
+
+// Flap is a window's on and off periods.
+type Flap struct {
+	On  time.Duration `json:"on_ns"`
+	Off time.Duration `json:"off_ns"`
+}
+
+// Modifier keys, accepted by Set next to a fault's own parameters.
+const (
+	KeyRate    = "rate"
+	KeyRamp    = "ramp"
+	KeyFlap    = "flap"     // ON/OFF, e.g. 2s/3s
+	KeyFlapOn  = "flap.on"  // the on period alone
+	KeyFlapOff = "flap.off" // the off period alone
+	KeyModels  = "models"   // primary, backup, both, or a comma list
+)
+
+// ModifierKeys lists the window modifier keys.
+func ModifierKeys() []string {
+	return []string{KeyRate, KeyRamp, KeyFlap, KeyFlapOn, KeyFlapOff, KeyModels}
+}
+
+// Keys lists every key Set accepts for kind: its parameters, then the
+// modifiers.
+func Keys(kind string) ([]string, error) {
+	ps, err := KindParams(kind)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, p := range ps {
+		keys = append(keys, p.Key)
+	}
+	return append(keys, ModifierKeys()...), nil
+}
+
+// ParseFault builds a window of kind from KEY=VALUE settings (the
+// repeatable --fault flag). An unknown kind or key, or a bad value, is an
+// error listing the valid ones. From and To are left for the caller.
+func ParseFault(kind string, kv []string) (Window, error) {
+	w := Window{Kind: kind}
+	if _, err := Lookup(kind); err != nil {
+		return Window{}, err
+	}
+	for _, s := range kv {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			keys, _ := Keys(kind)
+			return Window{}, fmt.Errorf("fault setting %q is not KEY=VALUE (keys for %s: %s)", s, kind, strings.Join(keys, ", "))
+		}
+		if err := w.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return Window{}, err
+		}
+	}
+	return w, nil
+}
+
+// Set sets one fault parameter or window modifier from its text. Kind
+// must be set first. An unknown key is an error listing the valid keys; a
+// bad value says what is expected.
+func (w *Window) Set(key, value string) error {
+	keys, err := Keys(w.Kind)
+	if err != nil {
+		return err
+	}
+	if err := w.set(key, value, keys); err != nil {
+		if errors.Is(err, errUnknownKey) {
+			return err
+		}
+		return fmt.Errorf("%w (valid keys for %s: %s)", err, w.Kind, strings.Join(keys, ", "))
+	}
+	return nil
+}
+
+func (w *Window) set(key, value string, keys []string) error {
+	bad := func(want string) error {
+		return fmt.Errorf("%s: bad value %q for %s: want %s", w.Kind, value, key, want)
+	}
+	switch key {
+	case KeyRate:
+		r, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(r > 0 && r <= 1) {
+			return bad("a share of attempts above 0 and at most 1, e.g. 0.3")
+		}
+		w.Rate = r
+	case KeyRamp:
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return bad("true or false")
+		}
+		w.Ramp = b
+	case KeyFlap:
+		on, off, ok := strings.Cut(value, "/")
+		f, err1 := parsePeriod(on)
+		g, err2 := parsePeriod(off)
+		if !ok || err1 != nil || err2 != nil {
+			return bad("ON/OFF periods, e.g. 2s/3s")
+		}
+		w.Flap = &Flap{On: f, Off: g}
+	case KeyFlapOn, KeyFlapOff:
+		d, err := parsePeriod(value)
+		if err != nil {
+			return bad("a duration above 0, e.g. 2s")
+		}
+		if w.Flap == nil {
+			w.Flap = &Flap{}
+		}
+		if key == KeyFlapOn {
+			w.Flap.On = d
+		} else {
+			w.Flap.Off = d
+		}
+	case KeyModels:
+		ms, err := parseModels(value)
+		if err != nil {
+			return bad("primary, backup or both")
+		}
+		w.Models = ms
+	default:
+		f, err := w.Fault()
+		if err != nil {
+			return err
+		}
+		canon, err := setParam(f, key, value)
+		if errors.Is(err, errUnknownKey) {
+			return fmt.Errorf("%w %q for %s (valid: %s)", errUnknownKey, key, w.Kind, strings.Join(keys, ", "))
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", w.Kind, err)
+		}
+		if v, ok := f.(validator); ok {
+			if err := v.validate(); err != nil {
+				return fmt.Errorf("%s: %w", w.Kind, err)
+			}
+		}
+		if w.Params == nil {
+			w.Params = map[string]string{}
+		}
+		w.Params[key] = canon
+	}
+	return nil
+}
+
+func parsePeriod(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return 0, errors.New("want a duration above 0")
+	}
+	return d, nil
+}
+
+func parseModels(s string) ([]string, error) {
+	if s == "both" {
+		return []string{ModelPrimary, ModelBackup}, nil
+	}
+	var ms []string
+	for _, m := range strings.Split(s, ",") {
+		m = strings.TrimSpace(m)
+		if m != ModelPrimary && m != ModelBackup {
+			return nil, fmt.Errorf("unknown model %q", m)
+		}
+		if !slices.Contains(ms, m) {
+			ms = append(ms, m)
+		}
+	}
+	return ms, nil
+}
+
+// Fault returns a fresh instance of the window's fault with its
+// parameters set.
+func (w Window) Fault() (Fault, error) {
+	f, err := Lookup(w.Kind)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range slices.Sorted(maps.Keys(w.Params)) {
+		if _, err := setParam(f, k, w.Params[k]); err != nil {
+			if errors.Is(err, errUnknownKey) {
+				keys, _ := Keys(w.Kind)
+				return nil, fmt.Errorf("unknown key %q for %s (valid: %s)", k, w.Kind, strings.Join(keys, ", "))
+			}
+			return nil, fmt.Errorf("%s: %w", w.Kind, err)
+		}
+	}
+	if v, ok := f.(validator); ok {
+		if err := v.validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", w.Kind, err)
+		}
+	}
+	return f, nil
+}
+
+// Validate checks the window: a known kind, valid parameters, and
+// modifiers that make sense together.
+func (w Window) Validate() error {
+	var errs []error
+	if _, err := w.Fault(); err != nil {
+		errs = append(errs, err)
+	}
+	if w.From < 0 {
+		errs = append(errs, fmt.Errorf("outage window %s: it must start at or after 0s, got %s", w.Kind, w.From))
+	}
+	if w.To >= 0 && w.To <= w.From {
+		errs = append(errs, fmt.Errorf("outage window %s %s–%s: the end must come after the start", w.Kind, w.From, w.To))
+	}
+	if w.Rate < 0 || w.Rate > 1 {
+		errs = append(errs, fmt.Errorf("outage window %s: rate must be above 0 and at most 1, got %v", w.Kind, w.Rate))
+	}
+	if w.Ramp && w.To < 0 {
+		errs = append(errs, fmt.Errorf("outage window %s: a ramp needs a window with an end", w.Kind))
+	}
+	if w.Flap != nil && (w.Flap.On <= 0 || w.Flap.Off <= 0) {
+		errs = append(errs, fmt.Errorf("outage window %s: flap needs on and off periods above 0, got on %s, off %s", w.Kind, w.Flap.On, w.Flap.Off))
+	}
+	for _, m := range w.Models {
+		if m != ModelPrimary && m != ModelBackup {
+			errs = append(errs, fmt.Errorf("outage window %s: unknown model %q (valid: primary, backup)", w.Kind, m))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Contains reports whether an attempt starting at offset at falls inside
+// the window's span (flap and rate aside).
+func (w Window) Contains(at time.Duration) bool {
+	return at >= w.From && (w.To < 0 || at < w.To)
+}
+
+// breaks reports whether the window applies to rung's attempts.
+func (w Window) breaks(rung, target string) bool {
+	if len(w.Models) == 0 {
+		return rung == target
+	}
+	return slices.Contains(w.Models, rung)
+}
+
+// On reports whether a flapping window is in an on period at offset at
+// (always, without Flap).
+func (w Window) On(at time.Duration) bool {
+	if w.Flap == nil {
+		return true
+	}
+	return (at-w.From)%(w.Flap.On+w.Flap.Off) < w.Flap.On
+}
+
+// HitRate is the chance that an attempt starting at offset at is hit: 0
+// outside the window or in a flap's off period, Rate (growing along a
+// ramp) inside.
+func (w Window) HitRate(at time.Duration) float64 {
+	if !w.Contains(at) || !w.On(at) {
+		return 0
+	}
+	r := w.Rate
+	if r == 0 {
+		r = 1
+	}
+	if w.Ramp && w.To > w.From {
+		r *= float64(at-w.From) / float64(w.To-w.From)
+	}
+	return r
+}
+
+// LogParams are the fault's parameters (defaults included) and the
+// modifiers that differ from their defaults: what a fault event records.
+func (w Window) LogParams() map[string]string {
+	out := map[string]string{}
+	if f, err := w.Fault(); err == nil {
+		maps.Copy(out, paramValues(f))
+	}
+	if w.Rate != 0 && w.Rate != 1 {
+		out[KeyRate] = strconv.FormatFloat(w.Rate, 'g', -1, 64)
+	}
+	if w.Ramp {
+		out[KeyRamp] = "true"
+	}
+	if w.Flap != nil {
+		out[KeyFlap] = w.Flap.On.String() + "/" + w.Flap.Off.String()
+	}
+	if len(w.Models) > 0 {
+		out[KeyModels] = strings.Join(w.Models, ",")
+	}
+	return out
+}
+
+// String describes the window in one line for timelines: kind, the
+// parameters set, the span and the modifiers.
+func (w Window) String() string {
+	var b strings.Builder
+	b.WriteString(w.Kind)
+	for _, k := range slices.Sorted(maps.Keys(w.Params)) {
+		fmt.Fprintf(&b, " %s=%s", k, w.Params[k])
+	}
+	if w.To < 0 {
+		fmt.Fprintf(&b, ", from %s on", w.From)
+	} else {
+		fmt.Fprintf(&b, ", %s–%s", w.From, w.To)
+	}
+	if w.Rate != 0 && w.Rate != 1 {
+		fmt.Fprintf(&b, ", rate %g", w.Rate)
+	}
+	if w.Ramp {
+		b.WriteString(", ramping up")
+	}
+	if w.Flap != nil {
+		fmt.Fprintf(&b, ", flapping %s on / %s off", w.Flap.On, w.Flap.Off)
+	}
+	if len(w.Models) > 0 {
+		fmt.Fprintf(&b, ", models %s", strings.Join(w.Models, " and "))
+	}
+	return b.String()
+}
+
+// clone copies the window's map and slices, so a scheduled window is not
+// changed through the caller's.
+func (w Window) clone() Window {
+	w.Params = maps.Clone(w.Params)
+	w.Models = slices.Clone(w.Models)
+	if w.Flap != nil {
+		f := *w.Flap
+		w.Flap = &f
+	}
+	return w
+}

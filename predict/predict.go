@@ -1,0 +1,341 @@
+// Package predict is the breaker-trip arithmetic the chapter teaches, done
+// from a drill's settings and outage alone, before running: how long one
+// failure takes to be counted (attempts × limit plus the SDK's backoff range
+// with its jitter), when the Nth failure lands at the arrival rate, the
+// first open time as a range, the worst-case wait of an email and the calls
+// to the broken model. The range comes from replaying the arrival schedule
+// against the breaker's own code on a paper clock, once for each extreme of
+// the SDK's jitter and of the healthy model's latency; see Compute.
+package predict
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/workload"
+)
+
+// Range is an interval in seconds, [low, high]; JSON writes it as a
+// two-element array.
+type Range [2]float64
+
+// Contains reports whether x is in the range, with a millisecond of slack
+// for rounding.
+func (r Range) Contains(x float64) bool { return x >= r[0]-0.001 && x <= r[1]+0.001 }
+
+// String formats the range as "16.1–16.5 s", or "16.3 s" when both ends agree.
+func (r Range) String() string {
+	if math.Abs(r[1]-r[0]) < 0.05 {
+		return fmt.Sprintf("%.1f s", r[0])
+	}
+	return fmt.Sprintf("%.1f–%.1f s", r[0], r[1])
+}
+
+func (r Range) widen(x float64) Range {
+	return Range{min(r[0], x), max(r[1], x)}
+}
+
+// Prediction is what predict says of one drill before it runs.
+type Prediction struct {
+	Outage string
+	Policy string
+	// Attempts is how many attempts one call makes against the outage.
+	Attempts int
+	// FailureS is how long one call against the outage takes to fail and
+	// be counted; nil when it never fails (a hang with no time limit).
+	FailureS *Range
+	// NthFailureS is when the Nth failure lands, after the outage starts,
+	// for the count and consecutive rules (N is their threshold); nil
+	// without a breaker or when failures never land.
+	NthFailureS *Range
+	// FirstOpenS is when the breaker first opens after the outage starts;
+	// nil when it has no breaker or never opens.
+	FirstOpenS *Range
+	// WorstWaitS is the worst wait of an email sent during the outage; nil
+	// when unbounded (a hang with no time limit waits for the ceiling).
+	WorstWaitS *Range
+	// CallsToBroken is the range of attempts to the broken model that
+	// start during the outage.
+	CallsToBroken Range
+	// SlowHealthy is how many healthy calls before the outage predict
+	// assumes, at worst, were slow enough to fail or trip a rule.
+	SlowHealthy int
+	// Lines is the arithmetic, one step a line, as drill predict prints it.
+	Lines []string
+}
+
+// Keys returns the predicted_* keys a run summary carries beside the
+// measured figures: predicted_failure_s, predicted_nth_failure_s,
+// predicted_first_open_s, predicted_worst_wait_s (each [low, high] seconds
+// or null) and predicted_calls_to_broken ([low, high]).
+func (p Prediction) Keys() map[string]any {
+	rng := func(r *Range) any {
+		if r == nil {
+			return nil
+		}
+		return [2]float64{round(r[0]), round(r[1])}
+	}
+	return map[string]any{
+		"predicted_failure_s":       rng(p.FailureS),
+		"predicted_nth_failure_s":   rng(p.NthFailureS),
+		"predicted_first_open_s":    rng(p.FirstOpenS),
+		"predicted_worst_wait_s":    rng(p.WorstWaitS),
+		"predicted_calls_to_broken": [2]float64{p.CallsToBroken[0], p.CallsToBroken[1]},
+	}
+}
+
+func round(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// Compute predicts cfg's drill. It assumes the fault hits every attempt to
+// the target rung that starts inside the outage window: busy fails an
+// attempt at once, hang holds it until its time limit.
+func Compute(cfg workload.Config) (Prediction, error) {
+	if err := cfg.Validate(); err != nil {
+		return Prediction{}, err
+	}
+	p := Prediction{Outage: cfg.Outage, Policy: cfg.Policy.Name}
+	if cfg.Outage == workload.OutageNone {
+		p.Lines = []string{"no outage: nothing to predict"}
+		return p, nil
+	}
+	if cfg.Outage != "busy" && cfg.Outage != "hang" {
+		return p, fmt.Errorf("predict knows the busy and hang outages, not %q", cfg.Outage)
+	}
+	m := newModel(cfg)
+	p.Attempts = m.attempts()
+	fail, ok := m.failure()
+	if ok {
+		p.FailureS = &fail
+	}
+	p.Lines = append(p.Lines, m.failureLine(fail, ok))
+
+	first := Range{math.Inf(1), math.Inf(-1)}
+	worst := Range{math.Inf(1), math.Inf(-1)}
+	calls := Range{math.Inf(1), math.Inf(-1)}
+	neverOpens, unbounded, flaps := false, false, false
+	for _, sc := range m.scenarios() {
+		r := m.simulate(sc)
+		flaps = flaps || r.openedBefore
+		if r.opened {
+			first = first.widen(r.firstOpen)
+		} else {
+			neverOpens = true
+		}
+		if math.IsInf(r.worstWait, 1) {
+			unbounded = true
+		} else {
+			worst = worst.widen(r.worstWait)
+		}
+		calls = calls.widen(float64(r.calls))
+	}
+	p.CallsToBroken = calls
+	p.SlowHealthy = m.slowK
+	if !unbounded && !math.IsInf(worst[0], 1) {
+		p.WorstWaitS = &worst
+	}
+	if b := m.bp; b != nil {
+		if ok && (b.Trip.Has(breaker.RuleCount) || b.Trip.Has(breaker.RuleConsecutive)) {
+			nth := m.nthFailure(fail)
+			p.NthFailureS = &nth
+			p.Lines = append(p.Lines, m.nthLine(fail, nth))
+		}
+		if flaps && ok {
+			// Open, half-open or closed when the outage starts: at worst it
+			// sits out a cooldown, lets a probe through (the next email),
+			// and that probe, started healthy, is cut at the limit or
+			// fails against the outage.
+			hi := m.bp.Cooldown.Seconds() + m.interval + max(fail[1], m.rp.TimeLimit.Seconds())
+			if m.bp.Cooldown == 0 {
+				hi += 5
+			}
+			first = Range{0, max(first[1], hi)}
+			p.Lines = append(p.Lines, fmt.Sprintf("healthy calls can open the breaker before the outage (slow calls over %s): after it starts, the breaker opens again within a cooldown and one failed probe, %s",
+				m.slowThreshold(), first))
+		}
+		if m.slowK > 0 {
+			p.Lines = append(p.Lines, fmt.Sprintf("healthy calls slower than %s: p = %.3f each, so up to %d of the %d calls in a %s window (mean + 2 sd) may fail or trip a rule before the outage",
+				m.slowThreshold(), m.pSlow, m.slowK, m.windowCalls(), m.trip.Window))
+		}
+		switch {
+		case !math.IsInf(first[0], 1) && !neverOpens:
+			p.FirstOpenS = &first
+			p.Lines = append(p.Lines, fmt.Sprintf("first open: %s after the outage starts (rules %v, replayed on the arrival schedule at both ends of the jitter and latency ranges)",
+				first, m.trip.Rules))
+		case !math.IsInf(first[0], 1):
+			p.FirstOpenS = &first
+			p.Lines = append(p.Lines, fmt.Sprintf("first open: %s after the outage starts, or never (some replays never open)", first))
+		default:
+			p.Lines = append(p.Lines, fmt.Sprintf("first open: never (rules %v do not trip on this outage at this rate)", m.trip.Rules))
+		}
+	} else {
+		p.Lines = append(p.Lines, "no breaker on the broken rung: every email in the outage pays the full failure")
+	}
+	if p.WorstWaitS != nil {
+		p.Lines = append(p.Lines, fmt.Sprintf("worst wait of an email sent in the outage: %s", *p.WorstWaitS))
+	} else {
+		p.Lines = append(p.Lines, "worst wait: unbounded (a hang with no time limit waits until the run's ceiling)")
+	}
+	p.Lines = append(p.Lines, fmt.Sprintf("calls to the broken model during the outage: %.0f–%.0f", calls[0], calls[1]))
+	return p, nil
+}
+
+// model is the drill reduced to what the arithmetic needs.
+type model struct {
+	cfg      workload.Config
+	rp       workload.RungPolicy // the broken rung's
+	bp       *workload.BreakerPolicy
+	trip     breaker.Trip
+	next     bool // a healthy model rung answers after the broken one
+	hang     bool
+	request  bool // the time limit is the SDK's request timeout
+	from, to float64
+	interval float64
+	lat      latency // the broken model's healthy latency
+	nextLat  latency // the next rung's
+	pSlow    float64
+	slowK    int
+}
+
+func newModel(cfg workload.Config) *model {
+	m := &model{cfg: cfg, hang: cfg.Outage == "hang", request: cfg.Policy.Scope == chain.ScopeRequest,
+		from: cfg.OutageFrom.Seconds(), to: cfg.OutageTo.Seconds(), interval: 1 / cfg.Rate}
+	model, nextModel := cfg.PrimaryModel, cfg.BackupModel
+	if cfg.Target == event.ServedBackup || !cfg.Policy.HasPrimary() {
+		m.rp, model = *cfg.Policy.Backup, cfg.BackupModel
+	} else {
+		m.rp = cfg.Policy.Primary
+		m.next = cfg.Policy.Backup != nil
+	}
+	m.bp = m.rp.Breaker
+	if m.bp != nil {
+		m.trip = m.bp.Trip.WithDefaults()
+	}
+	m.lat, m.nextLat = modelLatency(model), modelLatency(nextModel)
+	if t := m.slowThreshold(); t > 0 {
+		p := m.lat.pOver(t)
+		if m.rp.TimeLimit > 0 && t == m.rp.TimeLimit && !m.request {
+			p = math.Pow(p, float64(m.rp.Retries+1)) // every attempt must be slow
+		}
+		m.pSlow = p
+		m.slowK = plausibleCount(m.windowCalls(), p)
+	}
+	return m
+}
+
+// windowCalls is how many calls start within one trip window.
+func (m *model) windowCalls() int {
+	return int(m.trip.Window.Seconds() * m.cfg.Rate)
+}
+
+// slowThreshold is the shortest healthy-call duration that counts against
+// the broken rung: its time limit, or the in-flight age, slow-call or p99
+// threshold of a rule in force; 0 if none applies.
+func (m *model) slowThreshold() time.Duration {
+	if m.bp == nil {
+		return 0
+	}
+	var ts []time.Duration
+	if m.rp.TimeLimit > 0 {
+		ts = append(ts, m.rp.TimeLimit)
+	}
+	if m.trip.Has(breaker.RuleInFlight) {
+		ts = append(ts, m.trip.InFlightAge)
+	}
+	if m.trip.Has(breaker.RuleSlowRate) {
+		ts = append(ts, m.trip.SlowCall)
+	}
+	if m.trip.Has(breaker.RuleP99) {
+		ts = append(ts, m.trip.P99)
+	}
+	if len(ts) == 0 {
+		return 0
+	}
+	return slices.Min(ts)
+}
+
+// attempts is how many attempts one call makes against the outage.
+func (m *model) attempts() int {
+	if m.hang && m.request {
+		return 1 // the request timeout is not retried
+	}
+	return m.rp.Retries + 1
+}
+
+// failure is the range of how long a call started in the outage takes to
+// fail; false if it never does.
+func (m *model) failure() (Range, bool) {
+	limit := m.rp.TimeLimit.Seconds()
+	if m.hang && limit == 0 {
+		return Range{}, false
+	}
+	n := m.attempts()
+	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)
+	per := 0.0
+	if m.hang {
+		per = limit
+	}
+	r := Range{float64(n)*per + bl.Seconds(), float64(n)*per + bh.Seconds()}
+	if m.request && limit > 0 {
+		r = Range{min(r[0], limit), min(r[1], limit)}
+	}
+	return r, true
+}
+
+func (m *model) failureLine(f Range, ok bool) string {
+	if !ok {
+		return "one failure: never counted (a hang with no time limit: the SDK waits forever)"
+	}
+	n := m.attempts()
+	per := "0 s (an instant 503)"
+	if m.hang {
+		per = m.rp.TimeLimit.String() + " limit"
+	}
+	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)
+	s := fmt.Sprintf("one failure: %d attempt(s) × %s + backoff %.3f–%.3f s (0.5 s doubling, minus up to 25 %% jitter) = %s",
+		n, per, bl.Seconds(), bh.Seconds(), f)
+	if m.request {
+		s += fmt.Sprintf(" (request scope: at most the %s request timeout, not retried on a hang)", m.rp.TimeLimit)
+	}
+	return s
+}
+
+// firstIn is the send time of the first email at or after the outage start.
+func (m *model) firstIn() float64 {
+	return math.Ceil(m.from*m.cfg.Rate-1e-9) / m.cfg.Rate
+}
+
+func (m *model) nthFailure(f Range) Range {
+	n := float64(m.trip.Failures - 1)
+	t0 := m.firstIn() - m.from
+	return Range{t0 + n*m.interval + f[0], t0 + n*m.interval + f[1]}
+}
+
+func (m *model) nthLine(f, nth Range) string {
+	return fmt.Sprintf("failure %d lands at %.1f s + %d × %.2f s + %s = %s after the outage starts (emails every %.2f s, the first in the outage sent at %.1f s)",
+		m.trip.Failures, m.firstIn()-m.from, m.trip.Failures-1, m.interval, f, nth, m.interval, m.firstIn())
+}
+
+// scenario is one end of each range predict is unsure of.
+type scenario struct {
+	jitterHigh bool // the SDK's backoff without jitter (longest waits)
+	slowBody   bool // healthy calls at the slow end of the body of the distribution
+	slowK      bool // the slowK plausible slow calls happen, placed to trip earliest
+}
+
+func (m *model) scenarios() []scenario {
+	var out []scenario
+	for _, j := range []bool{false, true} {
+		for _, s := range []bool{false, true} {
+			out = append(out, scenario{jitterHigh: j, slowBody: s})
+			if m.slowK > 0 {
+				out = append(out, scenario{jitterHigh: j, slowBody: s, slowK: true})
+			}
+		}
+	}
+	return out
+}

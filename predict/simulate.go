@@ -1,0 +1,213 @@
+package predict
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/drill-dev/drill/breaker"
+)
+
+// call is one call to the broken rung on paper.
+type call struct {
+	end    float64 // when it ends, seconds from the run's start; +Inf: never
+	failed bool
+	broken []float64 // start times of the attempts that started during the outage
+}
+
+// call works out one call sent at t: each attempt that starts inside the
+// outage fails (busy at once, hang at its time limit); one that starts
+// outside gets the healthy latency lat (cut by an attempt-scope limit);
+// failed attempts are retried after the SDK's backoff.
+func (m *model) call(t, lat float64, sc scenario) call {
+	limit := m.rp.TimeLimit.Seconds()
+	attemptLimit := limit
+	if m.request {
+		attemptLimit = 0
+	}
+	var c call
+	start := t
+	for j := range m.rp.Retries + 1 {
+		var failAt float64
+		if start >= m.from && start < m.to {
+			c.broken = append(c.broken, start)
+			switch {
+			case !m.hang:
+				failAt = start
+			case attemptLimit > 0:
+				failAt = start + attemptLimit
+			default:
+				failAt = math.Inf(1) // held until the request timeout, or forever
+			}
+		} else {
+			if attemptLimit == 0 || lat <= attemptLimit {
+				c.end = start + lat
+				break
+			}
+			failAt = start + attemptLimit
+		}
+		if j == m.rp.Retries || math.IsInf(failAt, 1) {
+			c.end, c.failed = failAt, true
+			break
+		}
+		lo, hi := backoff(j, m.rp.MaxRetryDelay)
+		wait := lo
+		if sc.jitterHigh {
+			wait = hi
+		}
+		start = failAt + wait.Seconds()
+	}
+	if m.request && limit > 0 && c.end-t > limit {
+		c.end, c.failed = t+limit, true
+	}
+	return c
+}
+
+// slowCalls picks, for a scenario with slow healthy calls, the slowK
+// emails sent before the outage whose slowness counts earliest after it
+// starts: the first ones sent within one threshold of the outage start.
+func (m *model) slowCalls(sc scenario) map[int]bool {
+	marked := map[int]bool{}
+	if !sc.slowK || m.slowK == 0 {
+		return marked
+	}
+	th := m.slowThreshold().Seconds()
+	for i := range m.cfg.Emails {
+		t := float64(i) * m.interval
+		if t >= m.from {
+			break
+		}
+		if t+th >= m.from && len(marked) < m.slowK {
+			marked[i] = true
+		}
+	}
+	return marked
+}
+
+// simResult is one replay of the drill on paper.
+type simResult struct {
+	openedBefore bool // opened on healthy traffic before the outage
+	opened       bool
+	firstOpen    float64 // after the outage start
+	worstWait    float64 // of emails sent during the outage; +Inf: unbounded
+	calls        int     // attempts to the broken model during the outage
+}
+
+// pending is a call whose result the breaker has not heard yet.
+type pending struct {
+	at     float64
+	ticket breaker.Ticket
+	result breaker.Result
+}
+
+// simulate replays the arrival schedule against the broken rung's breaker
+// (the breaker package itself, on a paper clock) for one scenario.
+func (m *model) simulate(sc scenario) simResult {
+	var res simResult
+	base := time.Unix(0, 0)
+	now := 0.0
+	var b *breaker.Breaker
+	if m.bp != nil {
+		s := m.bp.Settings("predict")
+		s.Now = func() time.Time { return base.Add(time.Duration(now * float64(time.Second))) }
+		s.OnChange = func(ch breaker.Change) {
+			at := ch.At.Sub(base).Seconds()
+			switch {
+			case ch.To != breaker.Open:
+			case at < m.from-1e-9:
+				res.openedBefore = true
+			case !res.opened:
+				res.opened, res.firstOpen = true, at-m.from
+			}
+		}
+		b = breaker.New(s) // customer probes: a synthetic probe does not move the first open
+	}
+	lat, nextLat := m.lat.fast.Seconds(), m.nextLat.fast.Seconds()
+	if sc.slowBody {
+		lat, nextLat = m.lat.slow.Seconds(), m.nextLat.slow.Seconds()
+	}
+	slow := m.slowCalls(sc)
+	var queue []pending
+	flush := func(upTo float64) {
+		for len(queue) > 0 && queue[0].at <= upTo {
+			p := queue[0]
+			queue = queue[1:]
+			now = p.at
+			b.Done(p.ticket, p.result)
+		}
+		now = upTo
+		if b != nil {
+			b.State()
+		}
+	}
+	for i := range m.cfg.Emails {
+		t := float64(i) * m.interval
+		flush(t)
+		allowed := true
+		var tk breaker.Ticket
+		if b != nil {
+			var err error
+			tk, err = b.Allow()
+			allowed = err == nil
+		}
+		wait := 0.0
+		if allowed {
+			l := lat
+			if slow[i] {
+				l = m.lat.slowest.Seconds()
+			}
+			c := m.call(t, l, sc)
+			r := breaker.Success
+			if c.failed {
+				r = breaker.Failure
+			}
+			// The chain cuts a call that outlives the email's deadline or
+			// loses its hedge: cancelled, the breaker ignores it.
+			cut := m.cutAt(t, nextLat) < c.end
+			if cut {
+				c.end, c.failed, r = m.cutAt(t, nextLat), true, breaker.Ignored
+			}
+			for _, a := range c.broken {
+				if a < c.end || (!cut && a == c.end) {
+					res.calls++
+				}
+			}
+			if b != nil && !math.IsInf(c.end, 1) {
+				p := pending{c.end, tk, r}
+				at, _ := slices.BinarySearchFunc(queue, p, func(a, b pending) int {
+					if a.at <= b.at {
+						return -1
+					}
+					return 1
+				})
+				queue = slices.Insert(queue, at, p)
+			}
+			wait = c.end - t
+			if c.failed && m.next {
+				wait += nextLat
+			}
+		} else if m.next {
+			wait = nextLat
+		}
+		wait = min(wait, m.cutAt(t, nextLat)-t)
+		if t >= m.from && t < m.to {
+			res.worstWait = max(res.worstWait, wait)
+		}
+	}
+	flush(m.cfg.Ceiling().Seconds())
+	return res
+}
+
+// cutAt is when the chain cancels the broken rung's call of an email sent
+// at t: the email's deadline, or the hedge's answer (hedge-after plus the
+// next rung's latency); +Inf if neither applies.
+func (m *model) cutAt(t, nextLat float64) float64 {
+	cut := math.Inf(1)
+	if m.next && m.cfg.Policy.HedgeAfter > 0 {
+		cut = t + m.cfg.Policy.HedgeAfter.Seconds() + nextLat
+	}
+	if d := m.cfg.Policy.EmailDeadline.Seconds(); d > 0 {
+		cut = min(cut, t+d)
+	}
+	return cut
+}

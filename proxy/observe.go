@@ -1,0 +1,318 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/event"
+)
+
+// maxParsed bounds what the proxy keeps of a response to read its tokens: a
+// non-streamed body, or one line of a stream. Bytes past it still pass
+// through; they are just not read.
+const maxParsed = 4 << 20
+
+// observer is the transport the reverse proxy calls: it hands the attempt to
+// the injector (or, for a model the outage spares, straight to the
+// upstream) and logs its end, either at once (no response) or when the
+// response body has been read to its end or closed (see watch).
+type observer struct {
+	p      *Proxy
+	faulty http.RoundTripper // the injector
+	direct http.RoundTripper // the upstream
+}
+
+func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
+	c := callOf(req.Context())
+	if c == nil {
+		return o.faulty.RoundTrip(req)
+	}
+	next := o.faulty
+	if o.p.models != nil && !o.p.models[c.model] {
+		next = o.direct
+	}
+	resp, err := next.RoundTrip(req)
+	if err != nil {
+		o.p.end(c, endState{err: err, ctx: req.Context()})
+		return nil, err
+	}
+	resp.Body = &watch{p: o.p, c: c, ctx: req.Context(), body: resp.Body, status: resp.StatusCode,
+		retryAfter: retryAfter(resp.Header),
+		sse:        c.chat && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")}
+	return resp, nil
+}
+
+// endState is what the end of an attempt is judged from.
+type endState struct {
+	ctx        context.Context // the request's context
+	err        error           // the transport's or the body's error; nil at a clean end
+	status     int             // the response's status, 0 without a response
+	retryAfter time.Duration
+	invalid    string // why a 200 chat completion's body does not parse
+	ttft       time.Duration
+	in, out    int
+}
+
+// end logs an attempt's end.
+func (p *Proxy) end(c *call, s endState) {
+	e := event.Event{Kind: event.AttemptEnd, Rung: Rung, Model: c.model, Attempt: c.retry, Status: s.status,
+		RetryAfter: s.retryAfter, Proxy: c.proxyCall()}
+	wait := time.Since(c.arrived)
+	e.Proxy.Wait, e.Proxy.TTFT, e.Proxy.InputTokens, e.Proxy.OutputTokens = wait, s.ttft, s.in, s.out
+	switch {
+	case s.err != nil && p.ctx.Err() != nil:
+		e.Outcome, e.Detail = event.Canceled, "the proxy closed while the request was in flight"
+	case errors.Is(s.err, errClientGone) || (s.err != nil && s.ctx.Err() != nil):
+		// The proxy cannot tell a client's time limit from a client giving
+		// up; either way the client stopped waiting.
+		e.Outcome, e.Detail = event.Timeout, fmt.Sprintf("the client hung up after %.2fs", wait.Seconds())
+	case s.err != nil:
+		e.Outcome, e.Detail = classifyErr(s.err), s.err.Error()
+	case s.invalid != "" && s.status == http.StatusOK:
+		e.Outcome, e.Detail = event.Invalid, s.invalid
+	default:
+		e.Outcome = chain.ClassifyStatus(s.status)
+	}
+	p.log.Append(e)
+}
+
+// classifyErr sorts an upstream failure (the client still waiting) by
+// behaviour.
+func classifyErr(err error) event.Outcome {
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		return event.Timeout
+	}
+	return event.ConnError
+}
+
+// retryAfter reads a response's Retry-After-Ms or Retry-After (seconds or an
+// HTTP date), as the OpenAI SDKs do; zero when absent or unreadable.
+func retryAfter(h http.Header) time.Duration {
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0)
+	}
+	return 0
+}
+
+// errClosedEarly is a body closed before its end: the client went away, or
+// the proxy is closing.
+var errClosedEarly = errors.New("the response was closed before its end")
+
+// watch passes a response body through unchanged while it reads it: the
+// time of the first token, the usage the upstream reports, and whether a
+// chat completion's body parses. Its end or failure logs the attempt's end.
+type watch struct {
+	p          *Proxy
+	c          *call
+	ctx        context.Context
+	body       io.ReadCloser
+	status     int
+	retryAfter time.Duration
+	sse        bool
+
+	eof     bool  // the body was read to its end
+	readErr error // the body broke
+	ttft    time.Duration
+	buf     []byte // non-streamed body, or a stream's current partial line
+	over    bool   // buf overflowed maxParsed: stop reading for tokens
+	in, out int
+	invalid string
+	once    sync.Once
+}
+
+// Read implements io.Reader.
+func (w *watch) Read(b []byte) (int, error) {
+	n, err := w.body.Read(b)
+	if n > 0 {
+		w.see(b[:n])
+	}
+	switch {
+	case errors.Is(err, io.EOF):
+		w.eof = true
+	case err != nil && w.readErr == nil:
+		w.readErr = err
+	}
+	return n, err
+}
+
+// Close implements io.Closer. The reverse proxy closes the body once it has
+// passed it on (or failed to): only then is the attempt's end known.
+func (w *watch) Close() error {
+	err := w.body.Close()
+	end := errClosedEarly
+	switch {
+	case w.readErr != nil:
+		end = w.readErr
+	case w.c.clientGone():
+		end = errClientGone
+	case w.eof:
+		end = nil
+	}
+	w.finish(end)
+	return err
+}
+
+func (w *watch) finish(err error) {
+	w.once.Do(func() {
+		if err == nil && !w.sse && w.c.chat && w.status == http.StatusOK && !w.over {
+			w.parseCompletion()
+		}
+		w.p.end(w.c, endState{ctx: w.ctx, err: err, status: w.status, retryAfter: w.retryAfter,
+			invalid: w.invalid, ttft: w.ttft, in: w.in, out: w.out})
+	})
+}
+
+// errClientGone is a response the client did not take: writing to it failed.
+var errClientGone = errors.New("the client hung up before the response was passed on")
+
+// clientWriter is the client's ResponseWriter, noting whether writing to the
+// client failed. Unwrap lets http.ResponseController reach the original.
+type clientWriter struct {
+	http.ResponseWriter
+	c *call
+}
+
+// Write implements http.ResponseWriter.
+func (w clientWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	if err != nil {
+		w.c.setClientGone()
+	}
+	return n, err
+}
+
+// FlushError flushes to the client (the reverse proxy flushes every chunk).
+func (w clientWriter) FlushError() error {
+	err := http.NewResponseController(w.ResponseWriter).Flush()
+	if err != nil && !errors.Is(err, http.ErrNotSupported) {
+		w.c.setClientGone()
+	}
+	return err
+}
+
+// Unwrap returns the original ResponseWriter.
+func (w clientWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// see reads bytes passing through.
+func (w *watch) see(b []byte) {
+	if !w.sse {
+		if w.ttft == 0 && w.status/100 == 2 {
+			w.ttft = time.Since(w.c.arrived)
+		}
+		if w.c.chat && !w.over {
+			w.keep(b)
+		}
+		return
+	}
+	for len(b) > 0 && !w.over {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			w.keep(b)
+			return
+		}
+		w.keep(b[:i])
+		if !w.over {
+			w.sseLine(bytes.TrimSuffix(w.buf, []byte("\r")))
+		}
+		w.buf = w.buf[:0]
+		b = b[i+1:]
+	}
+}
+
+func (w *watch) keep(b []byte) {
+	if len(w.buf)+len(b) > maxParsed {
+		w.over, w.buf = true, nil
+		return
+	}
+	w.buf = append(w.buf, b...)
+}
+
+// chunk is what the proxy reads of a chat completion or a stream's chunk.
+type chunk struct {
+	Choices []struct {
+		Delta struct {
+			Content   string          `json:"content"`
+			Refusal   string          `json:"refusal"`
+			ToolCalls json.RawMessage `json:"tool_calls"`
+		} `json:"delta"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// sseLine reads one line of an event stream.
+func (w *watch) sseLine(line []byte) {
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok {
+		return
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || bytes.Equal(data, []byte("[DONE]")) {
+		return
+	}
+	var ch chunk
+	if err := json.Unmarshal(data, &ch); err != nil {
+		if w.invalid == "" {
+			w.invalid = fmt.Sprintf("a stream chunk is not JSON: %v", err)
+		}
+		return
+	}
+	if w.ttft == 0 {
+		for _, c := range ch.Choices {
+			if c.Delta.Content != "" || c.Delta.Refusal != "" || len(c.Delta.ToolCalls) > 0 {
+				w.ttft = time.Since(w.c.arrived)
+				break
+			}
+		}
+	}
+	if ch.Usage != nil {
+		w.in, w.out = ch.Usage.PromptTokens, ch.Usage.CompletionTokens
+	}
+}
+
+// parseCompletion reads a non-streamed chat completion's usage, and marks
+// a body that is not a completion as invalid.
+func (w *watch) parseCompletion() {
+	var body struct {
+		Choices json.RawMessage `json:"choices"`
+		Usage   *struct {
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(w.buf, &body); err != nil {
+		w.invalid = fmt.Sprintf("the body is not JSON: %v", err)
+		return
+	}
+	if len(body.Choices) == 0 || string(body.Choices) == "null" {
+		w.invalid = "the body has no choices"
+		return
+	}
+	if body.Usage != nil {
+		w.in, w.out = body.Usage.PromptTokens, body.Usage.CompletionTokens
+	}
+}

@@ -1,0 +1,134 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Limits bound the proxy's HTTP server. The zero value takes every default.
+type Limits struct {
+	// MaxConns is the most client connections open at once; more wait in
+	// the listen queue (default 256).
+	MaxConns int
+	// ReadHeaderTimeout is how long a client has to send its request line
+	// and headers (default 10 s). The body has BodyReadTimeout.
+	ReadHeaderTimeout time.Duration
+	// IdleTimeout closes a kept-alive connection idle this long (default 120 s).
+	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds a request's headers (default 1 MiB).
+	MaxHeaderBytes int
+	// ShutdownGrace is how long Serve waits, after its context ends, for
+	// responses in flight to finish before cutting them (default 2 s).
+	ShutdownGrace time.Duration
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxConns <= 0 {
+		l.MaxConns = 256
+	}
+	if l.ReadHeaderTimeout <= 0 {
+		l.ReadHeaderTimeout = 10 * time.Second
+	}
+	if l.IdleTimeout <= 0 {
+		l.IdleTimeout = 120 * time.Second
+	}
+	if l.MaxHeaderBytes <= 0 {
+		l.MaxHeaderBytes = 1 << 20
+	}
+	if l.ShutdownGrace <= 0 {
+		l.ShutdownGrace = 2 * time.Second
+	}
+	return l
+}
+
+// Serve serves p on ln until ctx ends, then stops accepting, gives
+// responses in flight ShutdownGrace to finish, ends the rest (hangs
+// included) and closes p with detail "proxy stopped". There is no write
+// timeout: a stream lasts as long as the upstream sends it, and a hang as
+// long as the client waits; the connection cap bounds how many there are.
+func Serve(ctx context.Context, ln net.Listener, p *Proxy, lim Limits) error {
+	lim = lim.withDefaults()
+	srv := &http.Server{
+		Handler:           p,
+		ReadHeaderTimeout: lim.ReadHeaderTimeout,
+		IdleTimeout:       lim.IdleTimeout,
+		MaxHeaderBytes:    lim.MaxHeaderBytes,
+		BaseContext:       func(net.Listener) context.Context { return p.Context() },
+		ErrorLog:          log.New(discard{}, "", 0),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(newLimitListener(ln, lim.MaxConns)) }()
+	var err error
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), lim.ShutdownGrace)
+		defer cancel()
+		if serr := srv.Shutdown(sctx); serr != nil {
+			// Responses still in flight (a hang, a long stream): end them.
+			p.Close("proxy stopped")
+			_ = srv.Close()
+		}
+		err = <-errc
+	}
+	p.Close("proxy stopped")
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+type discard struct{}
+
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
+
+// limitListener accepts at most n connections open at once (the same idea
+// as golang.org/x/net/netutil.LimitListener).
+type limitListener struct {
+	net.Listener
+	sem  chan struct{}
+	done chan struct{}
+	once sync.Once
+}
+
+func newLimitListener(ln net.Listener, n int) *limitListener {
+	return &limitListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+// Accept waits for a free slot, then for a connection.
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+// Close stops accepting.
+func (l *limitListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}

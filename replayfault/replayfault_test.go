@@ -1,0 +1,116 @@
+package replayfault
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+)
+
+const ms = time.Millisecond
+
+// attempts builds a run's log from (start, duration, outcome, status) rows
+// on the primary, with one healthy backup attempt that must be ignored.
+func attempts(rows ...struct {
+	start, dur time.Duration
+	out        event.Outcome
+	status     int
+}) []event.Event {
+	evs := []event.Event{{Kind: event.RunStart, Run: &event.RunInfo{Target: event.ServedPrimary}}}
+	for i, r := range rows {
+		evs = append(evs,
+			event.Event{At: r.start, Kind: event.AttemptStart, Email: i + 1, Rung: event.ServedPrimary, Model: "mini"},
+			event.Event{At: r.start + r.dur, Kind: event.AttemptEnd, Email: i + 1, Rung: event.ServedPrimary, Model: "mini", Outcome: r.out, Status: r.status})
+	}
+	evs = append(evs,
+		event.Event{At: 5 * ms, Kind: event.AttemptStart, Email: 99, Rung: event.ServedBackup, Model: "nano"},
+		event.Event{At: 6 * ms, Kind: event.AttemptEnd, Email: 99, Rung: event.ServedBackup, Model: "nano", Outcome: event.HTTP5xx, Status: 500})
+	return evs
+}
+
+type row = struct {
+	start, dur time.Duration
+	out        event.Outcome
+	status     int
+}
+
+func TestDeriveWindowsFromClassesAndTimings(t *testing.T) {
+	evs := attempts(
+		row{0, 100 * ms, event.OK, 200},
+		row{500 * ms, 1 * ms, event.HTTP5xx, 503},
+		row{700 * ms, 1 * ms, event.HTTP5xx, 503},
+		row{900 * ms, 1 * ms, event.HTTP5xx, 500}, // another status: another window
+		row{1000 * ms, 100 * ms, event.OK, 200},
+		row{2000 * ms, 3000 * ms, event.Timeout, 0},
+		row{2500 * ms, 3000 * ms, event.Timeout, 0},
+		row{6000 * ms, 2 * ms, event.HTTP429, 429},
+		row{6100 * ms, 90 * ms, event.Canceled, 0}, // the run's end: says nothing
+		row{6200 * ms, 100 * ms, event.OK, 200},
+		row{7000 * ms, 9000 * ms, event.OK, 200}, // slow: over 5 s
+		row{8000 * ms, 10 * ms, event.ConnError, 0},
+		row{8100 * ms, 10 * ms, event.Invalid, 200},
+	)
+	for i := range evs {
+		if evs[i].Kind == event.AttemptEnd && evs[i].Outcome == event.HTTP429 {
+			evs[i].RetryAfter = 2 * time.Second
+		}
+	}
+	as, err := Attempts(evs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Derive(as)
+	want := []Window{
+		{Class: Busy, From: 500 * ms, To: 900 * ms, Status: 503, Attempts: 2},
+		{Class: Busy, From: 900 * ms, To: 1000 * ms, Status: 500, Attempts: 1},
+		{Class: Hang, From: 2000 * ms, To: 6000 * ms, Attempts: 2},
+		{Class: RateLimit, From: 6000 * ms, To: 6200 * ms, Status: 429, RetryAfter: 2 * time.Second, Attempts: 1},
+		{Class: Slow, From: 7000 * ms, To: 8000 * ms, Delay: 9000 * ms, Attempts: 1},
+		{Class: Reset, From: 8000 * ms, To: 8100 * ms, Attempts: 1},
+		{Class: Malformed, From: 8100 * ms, To: 8110 * ms, Attempts: 1},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("windows:\n%s\nwant %d", windows(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("window %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+}
+
+func windows(ws []Window) string {
+	var b strings.Builder
+	for _, w := range ws {
+		b.WriteString(w.String() + "\n")
+	}
+	return b.String()
+}
+
+func TestModelSelectsByRungOrModelName(t *testing.T) {
+	evs := attempts(row{0, ms, event.HTTP5xx, 503})
+	for _, sel := range []string{"backup", "nano"} {
+		as, err := Attempts(evs, Options{Model: sel})
+		if err != nil || len(as) != 1 || as[0].Status != 500 {
+			t.Errorf("--model %s: %+v %v, want the backup's one 500", sel, as, err)
+		}
+	}
+	_, err := Attempts(evs, Options{Model: "gpt-9"})
+	if err == nil || !strings.Contains(err.Error(), "backup, mini, nano, primary") {
+		t.Errorf("unknown model: %v, want an error listing backup, mini, nano, primary", err)
+	}
+}
+
+func TestInjectRefusesKindsTheInjectorLacks(t *testing.T) {
+	iw, notes, err := Inject([]Window{{Class: Busy, From: 0, To: time.Second, Status: 500}, {Class: Hang, From: 2 * time.Second, To: 3 * time.Second}})
+	if err != nil || len(iw) != 2 || iw[0].Kind != "busy" || iw[1].Kind != "hang" || iw[1].From != 2*time.Second {
+		t.Fatalf("busy and hang: %+v %v", iw, err)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "500") {
+		t.Errorf("notes %q, want one about the 500 replayed as 503", notes)
+	}
+	if _, _, err := Inject([]Window{{Class: "teleport", From: 0, To: time.Second}}); err == nil || !strings.Contains(err.Error(), "busy") {
+		t.Errorf("unknown class: %v, want an error listing the injector's kinds", err)
+	}
+}

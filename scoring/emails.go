@@ -1,0 +1,219 @@
+package scoring
+
+import (
+	"time"
+
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/event"
+)
+
+// Served counts emails by who served them.
+type Served struct {
+	Primary int `json:"primary"`
+	Backup  int `json:"backup"`
+	Canned  int `json:"canned"`
+	// Error counts emails the chain gave up on while the run went on.
+	Error int `json:"error"`
+	// Cancelled counts emails the end of the run cut off (Ctrl-C, Stop,
+	// the ceiling): never answered, and not counted in Error.
+	Cancelled int `json:"cancelled"`
+	// Rules counts emails the rules rung answered (keyword triage, no
+	// model call); omitted when 0.
+	Rules int `json:"rules,omitempty"`
+}
+
+// Total is the number of emails done: every server, cancelled included.
+func (s Served) Total() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Cancelled + s.Rules }
+
+// Answered is the number of emails the chain finished with a result of
+// its own (primary, backup, canned or error): every done email but the
+// cancelled ones. Quality is over these.
+func (s Served) Answered() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Rules }
+
+// Attempt is one HTTP attempt (or a rung passed over) of one email.
+type Attempt struct {
+	Rung    string
+	Model   string
+	N       int // SDK retry count; 0 is the first try
+	Start   time.Duration
+	End     time.Duration
+	Ended   bool
+	Outcome event.Outcome
+	Status  int
+	Fault   string
+	Breaker string // the state of the rung's breaker when the attempt started; "" for no breaker
+	Skipped bool   // the rung was passed over: its breaker was open
+	Probe   bool   // the attempt belongs to a half-open probe
+}
+
+// EmailRecord is one email's course through the run: when it was sent,
+// how it ended and whether its answer was right, computed once here.
+type EmailRecord struct {
+	ID        int
+	Sent      time.Duration
+	SentKnown bool // an email_sent event was folded
+	Done      bool
+	DoneAt    time.Duration
+	Result    event.Result // valid when Done
+	// Answered is Done and not cancelled by the end of the run.
+	Answered bool
+	// Scored is true when the email's right answer is known (and it is Answered).
+	Scored bool
+	// Match is the field-by-field comparison, valid when Scored; all
+	// false for canned replies and errors.
+	Match Match
+	// All4 is true when Scored and all four fields are right.
+	All4 bool
+	// Attempts lists the email's attempts and skipped rungs, in order,
+	// when the fold keeps them (Options.Attempts).
+	Attempts []Attempt
+	// Streams are the stream_end events of the email's streamed calls
+	// (--stream), when the fold keeps attempts.
+	Streams []event.Event
+	// Version is bumped on every change, so cached renders know they are stale.
+	Version int
+}
+
+// FieldCounts counts emails and how many had each field, and all four, right.
+type FieldCounts struct {
+	N      int            // emails scored
+	All4   int            // all four fields right
+	Fields map[string]int // field name -> right
+}
+
+func (c *FieldCounts) add(m Match) {
+	if c.Fields == nil {
+		c.Fields = map[string]int{}
+	}
+	c.N++
+	for i, name := range FieldNames {
+		if m[i] {
+			c.Fields[name]++
+		}
+	}
+	if m.All() {
+		c.All4++
+	}
+}
+
+func (f *Fold) record(id int) *EmailRecord {
+	r := f.emails[id]
+	if r == nil {
+		r = &EmailRecord{ID: id}
+		f.emails[id] = r
+	}
+	return r
+}
+
+func (f *Fold) sentEmail(e event.Event) {
+	r := f.record(e.Email)
+	if r.SentKnown {
+		return
+	}
+	r.Sent, r.SentKnown = e.At, true
+	r.Version++
+	f.order = append(f.order, e.Email)
+}
+
+// open returns the email's latest unfinished attempt on rung with retry
+// count n.
+func (r *EmailRecord) open(rung string, n int) *Attempt {
+	for i := len(r.Attempts) - 1; i >= 0; i-- {
+		a := &r.Attempts[i]
+		if a.Rung == rung && a.N == n && !a.Ended && !a.Skipped {
+			return a
+		}
+	}
+	return nil
+}
+
+func (f *Fold) doneEmail(e event.Event) {
+	r := f.record(e.Email)
+	if r.Done {
+		return
+	}
+	res := *e.Result
+	r.Done, r.DoneAt, r.Result, r.Version = true, e.At, res, r.Version+1
+	switch {
+	case res.Cancelled:
+		f.served.Cancelled++
+	case res.ServedBy == event.ServedPrimary:
+		f.served.Primary++
+	case res.ServedBy == event.ServedBackup:
+		f.served.Backup++
+	case res.ServedBy == event.ServedCanned:
+		f.served.Canned++
+	case res.ServedBy == event.ServedRules:
+		f.served.Rules++
+	default:
+		f.served.Error++
+	}
+	if res.Cancelled {
+		return
+	}
+	r.Answered = true
+	truth, ok := f.truth(e.Email)
+	if !ok {
+		return
+	}
+	r.Scored = true
+	if res.Answer != nil {
+		r.Match = Compare(*res.Answer, truth.Truth)
+	}
+	r.All4 = r.Match.All()
+	f.quality.add(r.Match)
+	c := f.byServed[res.ServedBy]
+	if c == nil {
+		c = &FieldCounts{}
+		f.byServed[res.ServedBy] = c
+	}
+	c.add(r.Match)
+}
+
+// Served is the count of emails by who served them so far.
+func (f *Fold) Served() Served { return f.served }
+
+// Quality is the all-fields and per-field tally of every email answered so
+// far (cancelled emails are not answered).
+func (f *Fold) Quality() FieldCounts { return f.quality }
+
+// QualityBy is the tally of the emails one server (primary, backup, canned,
+// error) answered.
+func (f *Fold) QualityBy(servedBy string) FieldCounts {
+	if c := f.byServed[servedBy]; c != nil {
+		return *c
+	}
+	return FieldCounts{Fields: map[string]int{}}
+}
+
+// Email returns an email's record, if it was sent or done.
+func (f *Fold) Email(id int) (*EmailRecord, bool) {
+	r, ok := f.emails[id]
+	return r, ok
+}
+
+// Result returns an email's result, if it is done.
+func (f *Fold) Result(id int) (event.Result, bool) {
+	if r := f.emails[id]; r != nil && r.Done {
+		return r.Result, true
+	}
+	return event.Result{}, false
+}
+
+// SentAt returns when an email was sent, if it was.
+func (f *Fold) SentAt(id int) (time.Duration, bool) {
+	if r := f.emails[id]; r != nil && r.SentKnown {
+		return r.Sent, true
+	}
+	return 0, false
+}
+
+// Sent is the number of emails sent so far.
+func (f *Fold) Sent() int { return len(f.order) }
+
+// SentOrder returns the numbers of the emails sent so far, in the order
+// they were sent. The slice is the fold's own: do not modify it.
+func (f *Fold) SentOrder() []int { return f.order }
+
+// truthFunc looks up an email's right answer.
+type truthFunc func(id int) (emails.Email, bool)

@@ -1,0 +1,59 @@
+package scoring
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// keyPaths lists the JSON key paths of a type: "served.error",
+// "observed[].start_s". Maps and fixed arrays are leaves.
+func keyPaths(t reflect.Type, prefix string) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		return keyPaths(t.Elem(), prefix+"[]")
+	case reflect.Struct:
+		var out []string
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			p := name
+			if prefix != "" {
+				p = prefix + "." + name
+			}
+			out = append(out, p)
+			out = append(out, keyPaths(f.Type, p)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// TestEverySummaryKeyIsDocumented: every key path of the summary's JSON
+// is documented (name, unit, definition) in the README or in this
+// branch's README section, so drill-file hypotheses can name figures by
+// path.
+func TestEverySummaryKeyIsDocumented(t *testing.T) {
+	var docs strings.Builder
+	for _, p := range []string{"../README.md", "../docs/readme/fold.md"} {
+		if b, err := os.ReadFile(p); err == nil {
+			docs.Write(b)
+		}
+	}
+	paths := keyPaths(reflect.TypeFor[Summary](), "")
+	if len(paths) < 60 {
+		t.Fatalf("found only %d key paths: %v", len(paths), paths)
+	}
+	for _, p := range paths {
+		if !strings.Contains(docs.String(), "| `"+p+"`") {
+			t.Errorf("summary key %q is not documented as a table row", p)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package scoring
+
+import (
+	"time"
+
+	"github.com/drill-dev/drill/event"
+)
+
+// Outage bases: what an outage-relative figure is relative to.
+const (
+	// BasisInjected: a window drill injected (scheduled or by hand), as
+	// the injector applied it.
+	BasisInjected = "injected"
+	// BasisObserved: a model's observed failure window, from the start of
+	// its first failed attempt to the end of its last, for outages drill
+	// did not inject (a real 5xx, a real hang).
+	BasisObserved = "observed"
+	// BasisNone: no outage, injected or observed.
+	BasisNone = "none"
+)
+
+// Window is one outage window, as offsets from the run's start. An open
+// window (still active) has End < 0.
+type Window struct {
+	Start, End time.Duration
+	Fault      string
+	Target     string
+	ByHand     bool   // started or ended by hand
+	Basis      string // injected or observed
+	// ScheduledEnd is, for an injected window, the end its outage_start
+	// announced: the scheduled end, or -1 for a window started by hand.
+	ScheduledEnd time.Duration
+}
+
+func (w Window) contains(at time.Duration) bool {
+	return at >= w.Start && (w.End < 0 || at < w.End)
+}
+
+// injected folds outage_start and outage_end: the windows as the injector
+// applied them, taken from the events' Window (older journals without it
+// fall back to the events' own offsets).
+func (f *Fold) outageStart(e event.Event) {
+	w := Window{Start: e.At, End: -1, ScheduledEnd: -1, Fault: e.Fault, Target: e.Rung, ByHand: e.Detail == event.ByHand, Basis: BasisInjected}
+	if e.Window != nil {
+		w.Start, w.ByHand, w.ScheduledEnd = e.Window.Start, e.Window.ByHand, e.Window.End
+	}
+	f.Windows = append(f.Windows, w)
+}
+
+func (f *Fold) outageEnd(e event.Event) {
+	n := len(f.Windows)
+	if n == 0 || f.Windows[n-1].End >= 0 {
+		return
+	}
+	w := &f.Windows[n-1]
+	w.End = e.At
+	if e.Window != nil {
+		w.End = e.Window.End
+		w.ByHand = w.ByHand || e.Window.ByHand
+	}
+	if w.End < w.Start {
+		w.End = w.Start
+	}
+}
+
+// failureTrack is one rung's observed failures: the start of its first
+// failed attempt and the end of its last.
+type failureTrack struct {
+	model       string
+	first, last time.Duration
+	failed      int
+	attempts    int
+}
+
+// failedOutcome reports whether an attempt's outcome says the model failed
+// on its own: a timeout, a 5xx, a 429 or a connection error.
+func failedOutcome(o event.Outcome) bool {
+	return o.Transient() || o == event.HTTP429
+}
+
+func (f *Fold) attemptEnded(e event.Event, started time.Duration) {
+	t := f.failures[e.Rung]
+	if t == nil {
+		t = &failureTrack{model: e.Model}
+		f.failures[e.Rung] = t
+	}
+	t.attempts++
+	if !failedOutcome(e.Outcome) {
+		return
+	}
+	if t.failed == 0 || started < t.first {
+		t.first = started
+	}
+	if t.failed == 0 || e.At > t.last {
+		t.last = e.At
+	}
+	t.failed++
+}
+
+// Observed returns rung's observed failure window, if any attempt to it failed.
+func (f *Fold) Observed(rung string) (Window, bool) {
+	t := f.failures[rung]
+	if t == nil || t.failed == 0 {
+		return Window{}, false
+	}
+	return Window{Start: t.first, End: t.last, Target: rung, Basis: BasisObserved}, true
+}
+
+// Basis returns the windows outage-relative figures are relative to: the
+// injected windows if drill injected any, else the target's observed
+// failure window, else none.
+func (f *Fold) Basis() (string, []Window) {
+	if len(f.Windows) > 0 {
+		return BasisInjected, f.Windows
+	}
+	if w, ok := f.Observed(f.Target()); ok {
+		return BasisObserved, []Window{w}
+	}
+	return BasisNone, nil
+}
+
+func inAny(ws []Window, at time.Duration) bool {
+	for _, w := range ws {
+		if w.contains(at) {
+			return true
+		}
+	}
+	return false
+}
+
+// InOutage reports whether offset at falls in an outage window of the basis.
+func (f *Fold) InOutage(at time.Duration) bool {
+	_, ws := f.Basis()
+	return inAny(ws, at)
+}

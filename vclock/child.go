@@ -1,0 +1,362 @@
+package vclock
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// EnvChild is the environment variable that makes a drill process a
+// virtual-clock child: its value names the registered body to run.
+const EnvChild = "DRILL_VCLOCK_CHILD"
+
+// testName is the synthetic test the child runs.
+const testName = "drill_virtual_clock"
+
+// PollInterval is how often, in virtual time, a bubble looks whether the
+// process was asked to stop (Ctrl-C, SIGTERM).
+const PollInterval = 250 * time.Millisecond
+
+// pollLimit is the virtual time after which the interrupt watcher gives up,
+// so that a body whose goroutines are stuck for good fails with synctest's
+// deadlock report instead of ticking on forever.
+const pollLimit = 30 * 24 * time.Hour
+
+// Body is work run inside a synctest bubble in the child process. ctx is
+// bubble-local and ends when the process is interrupted; in is the input
+// Call was given; everything written to out is copied to Call's out.
+type Body func(ctx context.Context, in []byte, out io.Writer) error
+
+var (
+	regMu  sync.Mutex
+	bodies = map[string]Body{}
+)
+
+// Register makes body callable by name through Call. Register in an init
+// function, so that the child process, which runs the same binary, knows
+// it. Registering a name twice panics.
+func Register(name string, body Body) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := bodies[name]; dup {
+		panic("vclock: body " + name + " registered twice")
+	}
+	bodies[name] = body
+}
+
+func lookup(name string) Body {
+	regMu.Lock()
+	defer regMu.Unlock()
+	return bodies[name]
+}
+
+// Error is a body's error as Call returns it: the message and the exit code
+// the body asked for (see ExitCoder); 1 if it asked for none.
+type Error struct {
+	Message string `json:"message"`
+	Code    int    `json:"code"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// ExitCoder is an error that carries the exit code it should end drill with.
+// A body's error that implements it keeps its code across the process
+// boundary, as Error.Code.
+type ExitCoder interface {
+	error
+	ExitCode() int
+}
+
+// Call runs the body registered as name in virtual time, in a child process
+// of this binary, with in (JSON-encoded) as its input, and copies what the
+// body writes to out. The child's stderr is stderr (a panic's stack shows
+// there). When ctx ends the child is sent an interrupt and given 10 s to
+// finish; the body sees its context end as on Ctrl-C, and what it wrote
+// stands. A child that dies of the interrupt first gives an *Error with
+// Code 130.
+func Call(ctx context.Context, name string, in any, out, stderr io.Writer) error {
+	if lookup(name) == nil {
+		return fmt.Errorf("vclock: no body registered as %q", name)
+	}
+	input, err := json.Marshal(in)
+	if err != nil {
+		return fmt.Errorf("vclock: encoding the input of %s: %w", name, err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("vclock: finding this program to run %s in virtual time: %w", name, err)
+	}
+	resR, resW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("vclock: %w", err)
+	}
+	defer resR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		resW.Close()
+		return fmt.Errorf("vclock: %w", err)
+	}
+	defer errR.Close()
+
+	var chatter bytes.Buffer
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), EnvChild+"="+name)
+	cmd.Stdin = bytes.NewReader(input)
+	cmd.Stdout = &chatter
+	cmd.Stderr = stderr
+	cmd.ExtraFiles = []*os.File{resW, errW} // fd 3 and fd 4 in the child
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+
+	if err := cmd.Start(); err != nil {
+		resW.Close()
+		errW.Close()
+		return fmt.Errorf("vclock: starting the virtual-clock process: %w", err)
+	}
+	// The child holds the write ends now; close ours so reads end at its exit.
+	resW.Close()
+	errW.Close()
+	var wg sync.WaitGroup
+	var copyErr error
+	var record []byte
+	wg.Go(func() {
+		if _, copyErr = io.Copy(out, resR); copyErr != nil {
+			_, _ = io.Copy(io.Discard, resR) // never leave the child blocked on a full pipe
+		}
+	})
+	wg.Go(func() { record, _ = io.ReadAll(errR) })
+	wg.Wait()
+	waitErr := cmd.Wait()
+	if waitErr != nil && ctx.Err() != nil && cmd.ProcessState != nil && cmd.ProcessState.Success() {
+		// Interrupted through ctx, and the body finished what it had: its
+		// output says how far it got.
+		waitErr = nil
+	}
+
+	if len(bytes.TrimSpace(record)) > 0 {
+		var e Error
+		if err := json.Unmarshal(record, &e); err != nil {
+			return fmt.Errorf("vclock: unreadable error record from the virtual-clock process: %q", record)
+		}
+		if c := strings.TrimSpace(chatter.String()); strings.Contains(c, "--- FAIL") {
+			e.Message += ":\n" + c // testing's report: a deadlock, a panic
+		}
+		return &e
+	}
+	if waitErr != nil && ctx.Err() != nil {
+		// Interrupted before the child could say how far it got.
+		return &Error{Message: fmt.Sprintf("interrupted (%v)", waitErr), Code: 130}
+	}
+	if waitErr != nil {
+		msg := strings.TrimSpace(chatter.String())
+		if msg != "" {
+			msg = ":\n" + msg
+		}
+		return fmt.Errorf("vclock: the virtual-clock process running %s failed: %w%s", name, waitErr, msg)
+	}
+	if copyErr != nil {
+		return fmt.Errorf("vclock: copying the output of %s: %w", name, copyErr)
+	}
+	return nil
+}
+
+// Main makes this process a virtual-clock child if EnvChild is set: it runs
+// the body named there and exits. Otherwise it returns at once. Call it
+// first thing in main, and in TestMain of any test package that uses Call,
+// since Call re-executes the running binary.
+func Main() {
+	name, ok := os.LookupEnv(EnvChild)
+	if !ok {
+		return
+	}
+	os.Exit(serve(name))
+}
+
+// serve runs body name as the child: input on stdin, output on fd 3, an
+// error record on fd 4. It returns the exit code.
+func serve(name string) int {
+	out := os.NewFile(3, "vclock-output")
+	errOut := os.NewFile(4, "vclock-error")
+	if !isPipe(out) || !isPipe(errOut) {
+		fmt.Fprintf(os.Stderr, "drill: %s is set, but this process was not started by drill's --clock virtual (fd 3 and 4 are not its pipes); unset it\n", EnvChild)
+		return 2
+	}
+	defer out.Close()
+	defer errOut.Close()
+	fail := func(code int, err error) int {
+		e := &Error{Message: err.Error(), Code: code}
+		if ec, ok := errors.AsType[ExitCoder](err); ok {
+			e.Code = ec.ExitCode()
+		}
+		_ = json.NewEncoder(errOut).Encode(e)
+		return e.Code
+	}
+	body := lookup(name)
+	if body == nil {
+		return fail(1, fmt.Errorf("vclock: no body registered as %q in this binary", name))
+	}
+	in, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		return fail(1, fmt.Errorf("vclock: reading the input of %s: %w", name, err))
+	}
+
+	stop := &atomic.Bool{}
+	unwatch := watchSignals(stop)
+	defer unwatch()
+
+	var bodyErr error
+	ran := false
+	tests := []testing.InternalTest{{Name: testName, F: func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ran = true
+			ctx, done := watchStop(t.Context(), stop)
+			defer done()
+			bodyErr = body(ctx, in, out)
+		})
+	}}}
+	m := testing.MainStart(deps{}, tests, nil, nil, nil)
+	// testing.M parses flag.CommandLine unless it is parsed already: give it
+	// exactly the flags the synthetic test needs, never drill's arguments.
+	if !flag.Parsed() {
+		if err := flag.CommandLine.Parse([]string{"-test.run=^" + testName + "$", "-test.count=1"}); err != nil {
+			return fail(1, fmt.Errorf("vclock: setting up the synthetic test: %w", err))
+		}
+	}
+	if code := m.Run(); code != 0 || !ran {
+		return fail(1, fmt.Errorf("vclock: the virtual-clock run of %s failed (exit %d): a goroutine was left blocked in the bubble or the body panicked", name, code))
+	}
+	if bodyErr != nil {
+		return fail(1, bodyErr)
+	}
+	return 0
+}
+
+// isPipe reports whether f is an open pipe, as Call's fd 3 and 4 are.
+func isPipe(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
+}
+
+// watchSignals sets stop on SIGINT or SIGTERM. The child keeps catching
+// them until it exits: a Ctrl-C at the terminal reaches both drill and its
+// child, and drill then forwards its own interrupt, which must not kill the
+// child before it has handed back how far its drills got. (A second Ctrl-C
+// still ends drill itself at once; the child, told to stop, follows within
+// a poll.)
+func watchSignals(stop *atomic.Bool) (unwatch func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-ch:
+				stop.Store(true)
+			case <-quit:
+				return
+			}
+		}
+	})
+	return func() {
+		signal.Stop(ch)
+		close(quit)
+		wg.Wait()
+	}
+}
+
+// watchStop returns a context of the bubble that ends when stop is set, as
+// seen every PollInterval of virtual time, and a function to call when the
+// body is done. It must be called inside the bubble.
+func watchStop(parent context.Context, stop *atomic.Bool) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(PollInterval)
+		defer tick.Stop()
+		limit := time.NewTimer(pollLimit)
+		defer limit.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-limit.C:
+				return
+			case <-tick.C:
+				if stop.Load() {
+					cancel()
+					return
+				}
+			}
+		}
+	})
+	return ctx, func() {
+		close(done)
+		wg.Wait()
+		cancel()
+	}
+}
+
+// deps is the minimal testing.MainStart dependency set for the one
+// synthetic test: no profiles, no fuzzing, no coverage.
+type deps struct{}
+
+var errNotSupported = errors.New("not supported in a virtual-clock run")
+
+func (deps) ImportPath() string { return "" }
+func (deps) ModulePath() string { return "" }
+func (deps) MatchString(pat, str string) (bool, error) {
+	return regexp.MatchString(pat, str)
+}
+func (deps) SetPanicOnExit0(bool)                        {}
+func (deps) StartCPUProfile(io.Writer) error             { return errNotSupported }
+func (deps) StopCPUProfile()                             {}
+func (deps) StartTestLog(io.Writer)                      {}
+func (deps) StopTestLog() error                          { return nil }
+func (deps) WriteProfileTo(string, io.Writer, int) error { return errNotSupported }
+func (deps) CoordinateFuzzing(time.Duration, int64, time.Duration, int64, int, []corpusEntry, []reflect.Type, string, string) error {
+	return errNotSupported
+}
+func (deps) RunFuzzWorker(func(corpusEntry) error) error { return errNotSupported }
+func (deps) ReadCorpus(string, []reflect.Type) ([]corpusEntry, error) {
+	return nil, errNotSupported
+}
+func (deps) CheckCorpus([]any, []reflect.Type) error { return nil }
+func (deps) ResetCoverage()                          {}
+func (deps) SnapshotCoverage()                       {}
+func (deps) InitRuntimeCoverage() (string, func(string, string) (string, error), func() float64) {
+	return "", nil, nil
+}
+
+// corpusEntry is testing's fuzz corpus entry type, which its dependency
+// interface names through an alias of this struct.
+type corpusEntry = struct {
+	Parent     string
+	Path       string
+	Data       []byte
+	Values     []any
+	Generation int
+	IsSeed     bool
+}

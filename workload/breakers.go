@@ -1,0 +1,73 @@
+package workload
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/event"
+)
+
+// breakers are a run's breakers: one per rung, or one per endpoint (base
+// URL and model) when a breaker's scope is endpoint.
+type breakers struct {
+	all        []*breaker.Breaker
+	byEndpoint map[string]*breaker.Breaker
+}
+
+// close stops every breaker's timers and synthetic probes.
+func (bs *breakers) close() {
+	for _, b := range bs.all {
+		b.Close()
+	}
+}
+
+type syntheticKey struct{}
+
+// synthetic reports whether a request is a breaker's synthetic probe.
+func synthetic(req *http.Request) bool {
+	s, _ := req.Context().Value(syntheticKey{}).(bool)
+	return s
+}
+
+// newRung builds a rung and, if bp is set, its breaker: a new one, or with
+// scope endpoint the one already guarding the same base URL and model.
+// Called from Start only, before the run's goroutines start.
+func (r *Run) newRung(rc chain.RungConfig, bp *BreakerPolicy) *chain.Rung {
+	if bp == nil {
+		return chain.NewRung(rc)
+	}
+	rc.Count = bp.Counting
+	key := rc.BaseURL + " " + rc.Model
+	if b := r.breakers.byEndpoint[key]; bp.Scope == BreakerScopeEndp && b != nil {
+		rc.Breaker = b
+		return chain.NewRung(rc)
+	}
+	s := bp.Settings(rc.Name)
+	if bp.Scope == BreakerScopeEndp {
+		s.Name = rc.Model // shared: named for the dependency, not a rung
+	}
+	var rung *chain.Rung
+	if bp.Probe == ProbeSynthetic {
+		s.Synthetic = func(ctx context.Context) breaker.Result {
+			return rung.Probe(context.WithValue(ctx, syntheticKey{}, true))
+		}
+	}
+	rungName := rc.Name
+	s.OnChange = func(ch breaker.Change) {
+		r.log.Append(event.Event{Kind: event.BreakerChange, Rung: rungName, Breaker: &event.BreakerState{
+			Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
+			Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
+	}
+	rc.Breaker = breaker.New(s)
+	r.breakers.all = append(r.breakers.all, rc.Breaker)
+	if bp.Scope == BreakerScopeEndp {
+		if r.breakers.byEndpoint == nil {
+			r.breakers.byEndpoint = map[string]*breaker.Breaker{}
+		}
+		r.breakers.byEndpoint[key] = rc.Breaker
+	}
+	rung = chain.NewRung(rc)
+	return rung
+}
