@@ -150,6 +150,14 @@ type Event struct {
 	// Proxy describes the request behind an attempt_start, fault or
 	// attempt_end recorded by drill proxy; nil for the engine's own calls.
 	Proxy *ProxyCall `json:"proxy,omitempty"`
+	// Truth is, on email_sent, the email's right answer as the workload
+	// knows it (the built-in set, or a team's file with truth), so a journal
+	// is scored the same wherever it is read. Older journals lack it: the
+	// fold then looks the email up in the built-in set.
+	Truth *emails.Answer `json:"truth,omitempty"`
+	// Unscored marks, on email_sent, an email whose right answer is
+	// unknown (a team's email without truth): its answer is not scored.
+	Unscored bool `json:"unscored,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -179,6 +187,9 @@ type RunInfo struct {
 	// drill's defaults, in words ("in-flight age 4s", "probes all", "hedge
 	// after 2s"), for the dashboard header and reports, live and replayed.
 	Options []string `json:"options,omitempty"`
+	// MaxEmailID is the highest email id the run sends when its emails
+	// are not numbered 1..Emails (a team's file); 0 otherwise.
+	MaxEmailID int `json:"max_email_id,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.
