@@ -16,7 +16,7 @@ func BenchmarkEmailsPane(b *testing.B) {
 	for _, n := range []int{120, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			evs := synthRun(n)
-			s := newState()
+			s := newState(nil)
 			s.addAll(evs)
 			now := evs[len(evs)-1].At
 			p := newEmailsPane()
