@@ -16,7 +16,15 @@ import (
 // the policy. The first two are wrapped segment by segment, never cut; only
 // the policy line may be shortened.
 func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) []string {
-	segs := []string{st.Bold.Render("drill"), outageText(st, s, now), "elapsed " + format.Dur(now)}
+	var segs []string
+	if w >= 100 {
+		segs = append(segs, st.Bold.Render("drill"))
+	}
+	segs = append(segs, outageText(st, s, now))
+	if extra == "" {
+		// A replay's status holds its clock; a live run shows its own.
+		segs = append(segs, "elapsed "+format.Dur(now))
+	}
 	if s.fold.Paused() {
 		segs = append(segs, st.Alert.Render("PAUSED"))
 	}
@@ -108,13 +116,18 @@ func headlineSegments(st Styles, s *state) []string {
 	if sv.Cancelled > 0 {
 		segs = append(segs, fmt.Sprintf("cut off %d", sv.Cancelled))
 	}
-	for _, name := range s.fold.Breakers() {
+	brk := s.fold.Breakers()
+	for _, name := range brk {
 		b := s.fold.Breaker(name)
 		style := st.Dim
 		if b.State == stateOpen {
 			style = st.Alert
 		}
-		segs = append(segs, "breaker "+name+" "+style.Render(stateWord(b.State)))
+		label := "breaker "
+		if len(brk) > 1 {
+			label += name + " "
+		}
+		segs = append(segs, label+style.Render(stateWord(b.State)))
 	}
 	if hs := s.hypotheses(); hs.total > 0 {
 		seg := fmt.Sprintf("hypotheses %d pass", hs.pass)

@@ -426,17 +426,18 @@ func (m *Model) frame(w, h int) []string {
 	if m.done {
 		segs := summarySegments(st, s.summary)
 		inner := wrapSegments(segs, " · ", w-2)
-		// The summary yields to the panes on a short terminal: the
-		// header already holds its headline figures.
-		inner = inner[:min(len(inner), max(h-len(lines)-len(foot)-2-12, 1))]
 		sum = box(st, "Summary", false, w, len(inner)+2, inner)
 	}
 	bh := h - len(lines) - len(foot) - len(sum)
-	if bh < 6 {
+	// On a short narrow terminal the summary takes the place of the
+	// Breaker and Quality panes (its figures are theirs, final).
+	full := bh >= 24 || w >= 110 || sum == nil
+	if bh < 12 {
 		sum = nil
 		bh = h - len(lines) - len(foot)
+		full = true
 	}
-	body := m.body(w, bh)
+	body := m.body(w, bh, full)
 	for i := range m.rects {
 		m.rects[i].y += len(lines)
 	}
@@ -561,7 +562,7 @@ func overlay(base, box []string, w int) []string {
 
 // body lays out the panes (or an email's detail) in w×h, and records where
 // each pane went (relative to the body) for the mouse.
-func (m *Model) body(w, h int) []string {
+func (m *Model) body(w, h int, full bool) []string {
 	st, s := m.st, m.s
 	if m.detail != 0 {
 		c := renderDetail(st, s, m.detail, m.now)
@@ -596,11 +597,14 @@ func (m *Model) body(w, h int) []string {
 	ql := renderQuality(st, s, w-lw-2, 0)
 	bl := renderBreaker(st, s, lw-2, 0, m.now)
 	rowH := min(max(len(ql), len(bl))+2, 8)
+	if !full {
+		rowH = 0
+	}
 	cH := min(max(h*3/10, 6), 14)
 	eH := h - cH - rowH
 	for eH < 6 && (rowH > 6 || cH > 6) {
 		// Keep three emails in view: the others shrink first.
-		if cH > 6 {
+		if cH > 6 || rowH == 0 {
 			cH--
 		} else {
 			rowH--
@@ -613,7 +617,11 @@ func (m *Model) body(w, h int) []string {
 	m.rects[paneQuality] = rect{lw, eH + cH, w - lw, rowH}
 	out := m.pane(paneEmails, w, eH)
 	out = append(out, m.pane(paneCalls, w, cH)...)
-	out = append(out, hjoin(m.pane(paneBreaker, lw, rowH), m.pane(paneQuality, w-lw, rowH))...)
+	if rowH > 0 {
+		out = append(out, hjoin(m.pane(paneBreaker, lw, rowH), m.pane(paneQuality, w-lw, rowH))...)
+	} else {
+		m.rects[paneBreaker], m.rects[paneQuality] = rect{}, rect{}
+	}
 	return out
 }
 
