@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -109,10 +110,17 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 			out = append(out, callsChart(st, s, r, tc, rows, now)...)
 		}
 	} else {
-		// Compact: one sparkline row per model.
+		// Compact: one sparkline row per model, and one of its retries
+		// (on the calls' scale) when there is room.
+		retryRows := avail >= 2*len(rungs)
 		for _, r := range rungs {
+			calls := s.fold.AttemptsPerSecond(r)
+			peak := max(slices.Max(append([]int{1}, calls...)), 1)
 			lab := fmt.Sprintf("%-*s", gutter, short(r))
-			out = append(out, st.rungStyle(r).Render(lab)+sparkline(st, s.fold.AttemptsPerSecond(r), tc, now))
+			out = append(out, st.rungStyle(r).Render(lab)+sparkline(st.Dim, calls, peak, tc, now))
+			if retryRows {
+				out = append(out, st.Alert.Render(fmt.Sprintf("%-*s", gutter, " rty"))+sparkline(st.Alert, s.fold.RetriesPerSecond(r), peak, tc, now))
+			}
 		}
 	}
 	for _, name := range brk {
@@ -295,12 +303,9 @@ func timeAxis(st Styles, tc timeCols) string {
 	return st.Dim.Render(strings.Repeat(" ", gutter-1) + "└" + strings.TrimRight(string(cells), " "))
 }
 
-// sparkline draws a per-second series on the shared columns, one row.
-func sparkline(st Styles, series []int, tc timeCols, now time.Duration) string {
-	peak := 1
-	for _, v := range series {
-		peak = max(peak, v)
-	}
+// sparkline draws a per-second series on the shared columns, one row, on
+// a scale whose full cell is peak.
+func sparkline(style lipgloss.Style, series []int, peak int, tc timeCols, now time.Duration) string {
 	var sb strings.Builder
 	for c := 0; c < tc.gw; c++ {
 		if tc.at(c) > now {
@@ -312,7 +317,7 @@ func sparkline(st Styles, series []int, tc timeCols, now time.Duration) string {
 		for sec := lo; sec < hi && sec < len(series); sec++ {
 			m = max(m, series[sec])
 		}
-		sb.WriteRune(sparks[(m*(len(sparks)-1)+peak-1)/peak])
+		sb.WriteRune(sparks[(min(m, peak)*(len(sparks)-1)+peak-1)/peak])
 	}
-	return st.Dim.Render(sb.String())
+	return style.Render(sb.String())
 }

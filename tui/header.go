@@ -20,7 +20,7 @@ func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) [
 	if w >= 100 {
 		segs = append(segs, st.Bold.Render("drill"))
 	}
-	segs = append(segs, outageText(st, s, now))
+	segs = append(segs, outageText(st, s, now)...)
 	if extra == "" {
 		// A replay's status holds its clock; a live run shows its own.
 		segs = append(segs, "elapsed "+format.Dur(now))
@@ -42,15 +42,15 @@ func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) [
 	return append(lines, fit(policyLine(st, s), w))
 }
 
-// outageText says what the outage is and where it stands, from the fold's
-// windows as the injector applied them: an outage started or ended by hand
-// shows its real window, not the scheduled one.
-func outageText(st Styles, s *state, now time.Duration) string {
+// outageText says what the outage is and where it stands (two segments),
+// from the fold's windows as the injector applied them: an outage started
+// or ended by hand shows its real window, not the scheduled one.
+func outageText(st Styles, s *state, now time.Duration) []string {
 	info := s.fold.Info
 	ws := s.fold.Windows
 	if len(ws) == 0 {
 		if info.Outage == "" || info.Outage == "none" {
-			return "outage none"
+			return []string{"outage none"}
 		}
 		txt := "outage " + info.Outage
 		if info.OutageToS > info.OutageFromS {
@@ -58,12 +58,12 @@ func outageText(st Styles, s *state, now time.Duration) string {
 		}
 		if basis, obs := s.fold.Basis(); basis == scoring.BasisObserved {
 			w := obs[0]
-			return txt + " · failures seen " + format.DurSpan(w.Start, w.End)
+			return []string{txt, "failures seen " + format.DurSpan(w.Start, w.End)}
 		}
 		if s.ended() {
-			return txt + " · never started"
+			return []string{txt, "never started"}
 		}
-		return txt + " · " + st.Dim.Render("before")
+		return []string{txt, st.Dim.Render("before")}
 	}
 	w := ws[len(ws)-1]
 	kind := w.Fault
@@ -85,20 +85,20 @@ func outageText(st Styles, s *state, now time.Duration) string {
 		if w.ScheduledEnd > now {
 			status += " " + format.Dur(w.ScheduledEnd-now) + " left"
 		}
-		return txt + " · " + status
+		return []string{txt, status}
 	case open:
 		// The run ended with the outage still on: it ended with the run.
 		txt += " " + format.DurSpan(w.Start, s.last())
 		if w.ByHand {
 			txt += " (by hand)"
 		}
-		return txt + " · over with the run"
+		return []string{txt, "over with the run"}
 	}
 	txt += " " + format.DurSpan(w.Start, w.End)
 	if w.ByHand {
 		txt += " (by hand)"
 	}
-	return txt + " · over"
+	return []string{txt, "over"}
 }
 
 // headlineSegments are the figures a drill is run for, each short enough
