@@ -222,7 +222,8 @@ func (m *Model) restart() {
 func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	m.flash = ""
-	if m.prompt != promptNone {
+	if m.prompt != promptNone && msg.Type != tea.KeyCtrlC {
+		// A prompt takes every key (q included) but ctrl+c.
 		m.promptKey(msg)
 		return m, nil
 	}

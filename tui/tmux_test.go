@@ -234,3 +234,15 @@ func TestTeaHelpOverlay(t *testing.T) {
 		t.Errorf("no notice at 59×17:\n%s", v)
 	}
 }
+
+// While the filter prompt is open, q is text; ctrl+c still quits.
+func TestPromptKeepsQButNotCtrlC(t *testing.T) {
+	m := replayModel(t, 45*time.Second, 120, 40)
+	m.Update(keyMsg("/"))
+	if _, cmd := m.Update(keyMsg("q")); cmd != nil || m.input != "q" {
+		t.Fatalf("q in the prompt: input %q, quit %v", m.input, cmd != nil)
+	}
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); !isQuit(cmd) {
+		t.Error("ctrl+c in the prompt did not quit")
+	}
+}
