@@ -34,10 +34,13 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 		}
 		first := "first open " + format.Dash
 		if b.FirstOpen != nil {
-			first = "first open " + format.Dur(*b.FirstOpen) + " into outage"
+			long := "first open " + format.Dur(*b.FirstOpen) + " into outage"
+			short := "first open " + format.Dur(*b.FirstOpen)
 			if s.summary.OutageBasis == scoring.BasisObserved {
-				first += " (observed)"
+				long += " (observed)"
+				short += " (obs.)"
 			}
+			first = pick(w, long, short)
 		}
 		segs := []string{label, style.Render(word), fmt.Sprintf("opens %d", b.Opens), first}
 		out = append(out, wrapSegments(segs, "  ", w)...)

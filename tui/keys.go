@@ -55,7 +55,7 @@ func newKeyMap(live bool) keyMap {
 		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "email detail")),
 		Close:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter emails (errors, backup, canned, wrong, #id)")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter emails")),
 		Jump:   key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to email #")),
 		Play:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause/play")),
 		Rewind: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "back 5 s")),

@@ -506,37 +506,44 @@ func (m *Model) footer(w int) []string {
 	return []string{fit(strings.Join(segs, st.Dim.Render(" · ")), w)}
 }
 
-// helpBox is the help overlay: every key, in a box centred in w×h.
+// helpBox is the help overlay: every key, in one or two columns, then
+// notes spanning the box, centred in w×h.
 func (m *Model) helpBox(w, h int) []string {
 	var rows []string
-	for _, group := range m.keys.FullHelp() {
-		for _, b := range group {
-			rows = append(rows, fmt.Sprintf("%-12s %s", b.Help().Key, b.Help().Desc))
+	for gi, group := range m.keys.FullHelp() {
+		if gi > 0 {
+			rows = append(rows, "")
 		}
-		rows = append(rows, "")
+		for _, b := range group {
+			rows = append(rows, fmt.Sprintf("%-10s %s", b.Help().Key, b.Help().Desc))
+		}
 	}
-	rows = append(rows, "mouse: wheel scrolls, click selects")
-	bw := min(w-4, 60)
-	cols := 1
-	if len(rows)+2 > h && bw >= 56 {
-		cols = 2
+	notes := []string{
+		"/ takes: errors, backup, canned, primary, wrong, waiting, or #id",
+		"mouse: the wheel scrolls, a click selects",
+	}
+	bw := min(w-4, 72)
+	colW := 0
+	for _, r := range rows {
+		colW = max(colW, cellWidth(r))
 	}
 	var inner []string
-	if cols == 2 {
+	if len(rows)+len(notes)+2 > h && 2*colW+2 <= bw-2 {
 		half := (len(rows) + 1) / 2
 		for i := 0; i < half; i++ {
 			right := ""
 			if i+half < len(rows) {
 				right = rows[i+half]
 			}
-			inner = append(inner, fit(rows[i], (bw-2)/2)+right)
+			inner = append(inner, fit(rows[i], colW+2)+right)
 		}
 	} else {
 		inner = rows
 	}
+	inner = append(append(inner, ""), notes...)
 	bh := min(len(inner)+2, h)
 	if len(inner) > bh-2 {
-		inner = append(inner[:bh-3], m.st.Dim.Render("…more: widen the terminal"))
+		inner = append(inner[:max(bh-3, 0)], m.st.Dim.Render("…more: a larger terminal shows every key"))
 	}
 	return box(m.st, "Help (? or esc closes)", true, bw, bh, inner)
 }
@@ -611,6 +618,12 @@ func (m *Model) body(w, h int, full bool) []string {
 			rowH--
 		}
 		eH++
+	}
+	if eH < 5 && rowH > 0 {
+		// Too short for all four: the emails before Breaker and Quality
+		// (the header holds their headline figures).
+		eH += rowH
+		rowH = 0
 	}
 	m.rects[paneEmails] = rect{0, 0, w, eH}
 	m.rects[paneCalls] = rect{0, eH, w, cH}
