@@ -2,8 +2,10 @@ package tui
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -244,5 +247,56 @@ func TestPromptKeepsQButNotCtrlC(t *testing.T) {
 	}
 	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); !isQuit(cmd) {
 		t.Error("ctrl+c in the prompt did not quit")
+	}
+}
+
+// An outage ended by hand before its scheduled end shows its real window
+// in the header, the Emails timeline and the final state; one started by
+// hand and left on says so once the run is over, without ACTIVE.
+func TestManualOutageWindows(t *testing.T) {
+	evs := synthRun(120)
+	// End the scheduled 15–40 s outage by hand at 22 s.
+	var cut []event.Event
+	for _, e := range evs {
+		if e.Kind == event.OutageEnd {
+			e.At = 22 * time.Second
+			e.Detail = event.ByHand
+			e.Window = &event.OutageWindow{Start: 15 * time.Second, End: 22 * time.Second, ByHand: true}
+		}
+		cut = append(cut, e)
+	}
+	slices.SortStableFunc(cut, func(a, b event.Event) int { return cmp.Compare(a.At, b.At) })
+	at := func(d time.Duration) *Model {
+		m := newModel(asciiStyles(), &staticFeed{evs: until(cut, d), now: d}, nil, 0, nil)
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		m.Update(tickMsg{T: time.Unix(0, 0)})
+		return m
+	}
+	m := at(30 * time.Second)
+	head := strings.Join(renderHeader(m.st, m.s, 120, m.now, ""), "\n")
+	if !strings.Contains(head, "outage hang 15.0–22.0 s (by hand)") || strings.Contains(head, "ACTIVE") {
+		t.Errorf("header after the outage ended by hand:\n%s", head)
+	}
+	if inWindows(m.s, 30*time.Second, axisFor(m.s, m.now)) || !inWindows(m.s, 20*time.Second, axisFor(m.s, m.now)) {
+		t.Error("the timeline still shades the scheduled window, not the real one")
+	}
+
+	// Started by hand at 50 s and never ended: over with the run.
+	evs = synthRun(120)
+	last := evs[len(evs)-1]
+	var open []event.Event
+	for _, e := range evs[:len(evs)-1] {
+		open = append(open, e)
+	}
+	open = append(open, event.Event{At: 50 * time.Second, Kind: event.OutageStart, Fault: "busy", Rung: "primary", Detail: event.ByHand,
+		Window: &event.OutageWindow{Start: 50 * time.Second, End: -1, ByHand: true}})
+	slices.SortStableFunc(open, func(a, b event.Event) int { return cmp.Compare(a.At, b.At) })
+	open = append(open, last)
+	m = newModel(asciiStyles(), &staticFeed{evs: open, now: last.At, done: true}, nil, 0, nil)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(tickMsg{T: time.Unix(0, 0)})
+	v := m.View()
+	if strings.Contains(v, "ACTIVE") || !strings.Contains(v, "(by hand) · over with the run") || !strings.Contains(v, "ENDED") {
+		t.Errorf("final frame after an outage left on by hand:\n%s", v)
 	}
 }
