@@ -176,3 +176,24 @@ func TestFlagValueCompletion(t *testing.T) {
 		}
 	}
 }
+
+// replay --no-tui prints the summary with the emails-not-answered line,
+// judges --expect on it and exits 1 when one fails.
+func TestReplayNoTUIExpect(t *testing.T) {
+	const j = "../../tui/testdata/tmux/hang-breaker.jsonl"
+	out, errOut, code := execute(context.Background(), "replay", j, "--no-tui", "--expect", "served.error == 0", "--expect", "calls_to_broken_outage <= 60")
+	if code != 1 || !strings.Contains(errOut, "1 of 2 hypotheses failed") {
+		t.Errorf("exit %d, stderr %q; want 1 and the failed hypothesis", code, errOut)
+	}
+	for _, want := range []string{"calls_to_broken_outage <= 60  FAIL    103", "calls to the broken model, outage        103", "emails primary did not answer: breaker_open ×23, timeout ×28"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, _, code := execute(context.Background(), "replay", j, "--no-tui", "--expect", "served.error == 0"); code != 0 {
+		t.Errorf("a hypothesis that holds: exit %d", code)
+	}
+	if _, errOut, code := execute(context.Background(), "replay", j, "--at", "-5s"); code != 2 || !strings.Contains(errOut, "--at") {
+		t.Errorf("--at -5s: exit %d, %q", code, errOut)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,7 +34,8 @@ cut short (a crash, a kill) replays up to its last whole line, status
 interrupted. After q the summary is printed, as after drill run.
 
 --at opens the dashboard paused at that point of the run (space plays on);
---expect judges hypotheses live in the header, as drill run does.`,
+--expect judges hypotheses live in the header, as drill run does, and on the
+final summary: a failed one exits 1.`,
 		Example: `  drill replay r.jsonl
   drill replay r.jsonl --speed 4
   drill replay r.jsonl --at 45s
@@ -75,11 +77,16 @@ interrupted. After q the summary is printed, as after drill run.
 				// Like drill run: the summary stays on the terminal after q.
 				fold := scoring.NewFold()
 				fold.AddAll(j.Events)
-				if err := printSummary(cmd.OutOrStdout(), fold.Summary(), false); err != nil {
+				sum := fold.Summary()
+				vs, verr := judgeReplay(sum, hyps)
+				if err := printVerdicts(cmd.OutOrStdout(), vs); err != nil {
+					return err
+				}
+				if err := printSummary(cmd.OutOrStdout(), sum, false); err != nil {
 					return err
 				}
 				printFailedCalls(cmd.OutOrStdout(), fold)
-				return nil
+				return verr
 			}
 			var (
 				fold = scoring.NewFold()
@@ -110,13 +117,23 @@ interrupted. After q the summary is printed, as after drill run.
 					fmt.Fprintf(errw, "drill: warning: the summary recorded in %s differs from the one recomputed from its events\n", path)
 				}
 			}
+			vs, verr := judgeReplay(sum, hyps)
+			if jsonOut && len(hyps) > 0 {
+				if err := encodeJSON(cmd.OutOrStdout(), judged{sum, vs}); err != nil {
+					return err
+				}
+				return verr
+			}
+			if err := printVerdicts(cmd.OutOrStdout(), vs); err != nil {
+				return err
+			}
 			if err := printSummary(cmd.OutOrStdout(), sum, jsonOut); err != nil {
 				return err
 			}
 			if !jsonOut {
 				printFailedCalls(cmd.OutOrStdout(), fold)
 			}
-			return nil
+			return verr
 		},
 	}
 	fs := cmd.Flags()
@@ -124,6 +141,27 @@ interrupted. After q the summary is printed, as after drill run.
 	fs.BoolVar(&jsonOut, "json", false, "print the recomputed summary as JSON (implies --no-tui)")
 	fs.BoolVar(&noTUI, "no-tui", false, "print the recomputed summary instead of showing the dashboard")
 	fs.DurationVar(&at, "at", 0, "open the dashboard paused this far into the run (e.g. 45s)")
-	fs.StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged live in the dashboard; repeatable")
+	fs.StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged live in the dashboard and on the final summary (exit 1 if it fails); repeatable")
 	return cmd
+}
+
+// judgeReplay judges a replayed run's hypotheses (--expect): the error is
+// non-nil (exit 1) when one failed.
+func judgeReplay(sum scoring.Summary, hyps []scoring.Expr) ([]scoring.Verdict, error) {
+	if len(hyps) == 0 {
+		return nil, nil
+	}
+	figs, err := scoring.FiguresOf(sum)
+	if err != nil {
+		return nil, err
+	}
+	vs := scoring.Judge(figs, hyps)
+	if failed := scoring.Failed(vs); len(failed) > 0 {
+		var lines []string
+		for _, v := range failed {
+			lines = append(lines, fmt.Sprintf("  %s (measured %s)", v.Expr, scoring.FormatValue(v.Value)))
+		}
+		return vs, fmt.Errorf("%s/%s: %d of %d hypotheses failed:\n%s", sum.Outage, sum.Policy, len(failed), len(vs), strings.Join(lines, "\n"))
+	}
+	return vs, nil
 }
