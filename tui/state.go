@@ -123,36 +123,6 @@ func (s *state) winStamp() int {
 	return int(h.Sum64())
 }
 
-// outageStatus describes the outage's status at offset now.
-type outageStatus struct {
-	phase   string // none, before, active, over
-	left    time.Duration
-	hasLeft bool
-	byHand  bool
-}
-
-func (s *state) outage(now time.Duration) outageStatus {
-	info := s.fold.Info
-	o := outageStatus{phase: "before"}
-	ws := s.fold.Windows
-	if len(ws) == 0 {
-		if info.Outage == "" || info.Outage == "none" {
-			o.phase = "none"
-		}
-		return o
-	}
-	w, open := s.fold.ActiveOutage()
-	if !open {
-		o.phase = "over"
-		return o
-	}
-	o.phase, o.byHand = "active", w.ByHand
-	if !w.ByHand && w.ScheduledEnd > now {
-		o.left, o.hasLeft = w.ScheduledEnd-now, true
-	}
-	return o
-}
-
 // outageActive reports whether an outage window is open now.
 func (s *state) outageActive() bool {
 	_, open := s.fold.ActiveOutage()

@@ -284,10 +284,7 @@ func TestManualOutageWindows(t *testing.T) {
 	// Started by hand at 50 s and never ended: over with the run.
 	evs = synthRun(120)
 	last := evs[len(evs)-1]
-	var open []event.Event
-	for _, e := range evs[:len(evs)-1] {
-		open = append(open, e)
-	}
+	open := slices.Clone(evs[:len(evs)-1])
 	open = append(open, event.Event{At: 50 * time.Second, Kind: event.OutageStart, Fault: "busy", Rung: "primary", Detail: event.ByHand,
 		Window: &event.OutageWindow{Start: 50 * time.Second, End: -1, ByHand: true}})
 	slices.SortStableFunc(open, func(a, b event.Event) int { return cmp.Compare(a.At, b.At) })
