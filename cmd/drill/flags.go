@@ -32,6 +32,7 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 // the endpoint and the policy overrides.
 type drillFlags struct {
 	emails      int
+	emailsFile  string
 	rate        float64
 	outageFrom  time.Duration
 	outageTo    time.Duration
@@ -86,6 +87,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	}(flagNames(fs))
 	d := workload.DefaultConfig()
 	fs.IntVar(&f.emails, "emails", d.Emails, "how many of the 120 emails to send")
+	fs.StringVar(&f.emailsFile, "emails-file", "", "send your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
 	fs.Float64Var(&f.rate, "rate", d.Rate, "emails sent per second")
 	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the drill starts")
 	fs.DurationVar(&f.outageTo, "outage-to", d.OutageTo, "when the outage ends")
@@ -168,6 +170,13 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 		f.noted(fmt.Sprintf("--emails %d does not reach email %d, the one followed by default: no email is followed (set --follow 1..%d to follow one)",
 			cfg.Emails, cfg.Follow, cfg.Emails))
 		cfg.Follow = 0
+	}
+	if f.emailsFile != "" {
+		set, err := loadEmailSet(f.emailsFile)
+		if err != nil {
+			return workload.Config{}, err
+		}
+		useEmailSet(&cfg, set, fs, f.noted)
 	}
 	cfg.Overrides = f.overrides(fs)
 	if f.baseURL != "" {
