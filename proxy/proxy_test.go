@@ -488,7 +488,7 @@ func TestPricesCostEachAnswer(t *testing.T) {
 	if e.Proxy.Cost != want || want == 0 {
 		t.Errorf("cost %v, want %v from the usage the client saw (%d in, %d out)", e.Proxy.Cost, want, resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
 	}
-	tl := NewTally()
+	tl := scoring.NewProxyTally()
 	for _, e := range evs {
 		tl.Add(e)
 	}

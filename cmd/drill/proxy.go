@@ -19,6 +19,7 @@ import (
 
 	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/price"
@@ -258,7 +259,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		fmt.Fprintln(errw, "drill proxy:", n)
 	}
 
-	var tally *proxy.Tally
+	var tally *scoring.ProxyTally
 	var serveErr error
 	if !f.noTUI && stdoutIsTerminal() {
 		sctx, stop := context.WithCancel(ctx)
@@ -267,12 +268,12 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		derr := dashboard.Run(ctx, p.Log(), p, dashboard.Options{Title: title, Schedule: schedule, Output: os.Stdout})
 		stop() // quitting the dashboard stops the proxy
 		serveErr = errors.Join(<-served, derr)
-		tally = proxy.NewTally()
+		tally = scoring.NewProxyTally()
 		for _, e := range p.Log().Events() {
 			tally.Add(e)
 		}
 	} else {
-		lines := make(chan *proxy.Tally, 1)
+		lines := make(chan *scoring.ProxyTally, 1)
 		go func() {
 			t, _ := proxy.WriteLines(context.Background(), p.Log(), outw) // ends when the log closes
 			lines <- t
@@ -280,7 +281,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		serveErr = proxy.Serve(ctx, ln, p, proxy.Limits{MaxConns: f.maxConns})
 		tally = <-lines
 	}
-	tally.WriteSummary(outw)
+	format.ProxySummary(outw, tally)
 	if rec != nil {
 		sum := scoring.Summarize(p.Log().Events())
 		if err := rec.Finish(sum, "completed"); err != nil {
