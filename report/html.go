@@ -39,6 +39,12 @@ code { font-size: 0.95em; }
 Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)),
 primary back after from its end.</p>
 
+{{with .TradeOff}}<h2>Trade-off</h2>
+<p>{{.Intro}}</p>
+{{range .Charts}}<img alt="trade-off, {{.Scenario}} outage" src="{{.Src}}">
+{{end}}<h3>The front</h3>
+{{template "table" .Front}}{{end}}
+
 <h2>Paired comparisons</h2>
 <p>{{.PairsIntro}}</p>
 {{if .Pairs.Rows}}{{template "table" .Pairs}}{{end}}
@@ -66,6 +72,18 @@ type htmlSection struct {
 	Emails, Attempts, Waits template.URL
 }
 
+// htmlTradeOff is the trade-off section of a sweep's report.
+type htmlTradeOff struct {
+	Intro  string
+	Charts []htmlChart
+	Front  table
+}
+
+type htmlChart struct {
+	Scenario string
+	Src      template.URL
+}
+
 // WriteHTML writes the report as one self-contained HTML page: the charts
 // are PNG images inlined as data: URIs, so it opens with no network.
 func (r *Report) WriteHTML(w io.Writer) error {
@@ -75,9 +93,20 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		DiffIntro, PairsIntro string
 		Diffs, Runs_, Pairs   table
 		Sections              []htmlSection
+		TradeOff              *htmlTradeOff
 	}{
 		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(),
 		Diffs: r.diffTable(), Runs_: r.runsTable(), Pairs: r.pairsTable(),
+	}
+	if r.TradeOff != nil {
+		charts, err := r.TradeOff.RenderTradeOff(r.DPI)
+		if err != nil {
+			return err
+		}
+		data.TradeOff = &htmlTradeOff{Intro: r.TradeOff.tradeOffIntro(), Front: r.TradeOff.frontTable()}
+		for _, c := range charts {
+			data.TradeOff.Charts = append(data.TradeOff.Charts, htmlChart{Scenario: c.Scenario, Src: dataURI(c.PNG)})
+		}
 	}
 	for i, run := range r.Runs {
 		data.Tags = append(data.Tags, runTag(i))

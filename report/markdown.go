@@ -42,6 +42,21 @@ func (r *Report) WriteMarkdown(path string) error {
 			Waits:    chartDir + "/" + names[2],
 		}
 	}
+	var tradeOff []string
+	if r.TradeOff != nil {
+		charts, err := r.TradeOff.RenderTradeOff(r.DPI)
+		if err != nil {
+			return err
+		}
+		for i, c := range charts {
+			name := fmt.Sprintf("tradeoff-%d.png", i+1)
+			if err := os.WriteFile(filepath.Join(filepath.Dir(path), chartDir, name), c.PNG, 0o644); err != nil {
+				return fmt.Errorf("report: writing a chart: %w", err)
+			}
+			tradeOff = append(tradeOff, chartDir+"/"+name)
+		}
+	}
+	r.tradeOffImages = tradeOff
 	var buf bytes.Buffer
 	r.markdown(&buf, images)
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -77,6 +92,8 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 	fmt.Fprintf(w, "Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95%% interval. "+
 		"Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)), "+
 		"primary back after from its end.\n\n")
+
+	r.markdownTradeOff(w, r.tradeOffImages)
 
 	fmt.Fprintf(w, "## Paired comparisons\n\n%s\n\n", r.pairsIntro())
 	if len(r.Pairs) > 0 {

@@ -18,6 +18,9 @@ type Report struct {
 	Diffs        []SettingDiff // settings that differ between the runs
 	SameSettings int           // settings every run shares
 	Pairs        []Pair        // paired comparisons of runs of the same emails
+	TradeOff     *TradeOff     // the runs' settings when they form a sweep (tradeoff.go); nil if not
+	// tradeOffImages are the trade-off charts' image sources in Markdown.
+	tradeOffImages []string
 	// DPI is the resolution charts are drawn at; DefaultDPI if 0.
 	DPI int
 }
@@ -34,7 +37,7 @@ func Build(paths []string) (*Report, error) {
 // FromRuns computes a report over runs already loaded.
 func FromRuns(runs []*Run) *Report {
 	diffs, same := Differences(runs)
-	return &Report{Runs: runs, Diffs: diffs, SameSettings: same, Pairs: Pairs(runs)}
+	return &Report{Runs: runs, Diffs: diffs, SameSettings: same, Pairs: Pairs(runs), TradeOff: TradeOffOf(runs)}
 }
 
 // table is a table for either output format.
