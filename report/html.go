@@ -29,6 +29,12 @@ code { font-size: 0.95em; }
 <h1>Drill report</h1>
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}:{{range $i, $r := .Runs}}{{if $i}},{{end}} {{index $.Tags $i}} <code>{{$r.Path}}</code>{{end}}.</p>
 
+{{with .TradeOff}}<h2>Trade-off</h2>
+<p>{{.Intro}}</p>
+{{range .Charts}}<img alt="trade-off, {{.Scenario}} outage" src="{{.Src}}">
+{{end}}<h3>The front</h3>
+{{template "table" .Front}}{{end}}
+
 <h2>What differs between the runs</h2>
 <p>{{.DiffIntro}}</p>
 {{if .Diffs.Rows}}{{template "table" .Diffs}}{{end}}
@@ -38,12 +44,6 @@ code { font-size: 0.95em; }
 <p class="note">Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95% interval.
 Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)),
 primary back after from its end.</p>
-
-{{with .TradeOff}}<h2>Trade-off</h2>
-<p>{{.Intro}}</p>
-{{range .Charts}}<img alt="trade-off, {{.Scenario}} outage" src="{{.Src}}">
-{{end}}<h3>The front</h3>
-{{template "table" .Front}}{{end}}
 
 <h2>Paired comparisons</h2>
 <p>{{.PairsIntro}}</p>

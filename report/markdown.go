@@ -82,6 +82,8 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 	}
 	fmt.Fprint(w, ".\n\n")
 
+	r.markdownTradeOff(w, r.tradeOffImages)
+
 	fmt.Fprintf(w, "## What differs between the runs\n\n%s\n\n", r.diffIntro())
 	if len(r.Diffs) > 0 {
 		mdTable(w, r.diffTable())
@@ -92,8 +94,6 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 	fmt.Fprintf(w, "Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95%% interval. "+
 		"Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)), "+
 		"primary back after from its end.\n\n")
-
-	r.markdownTradeOff(w, r.tradeOffImages)
 
 	fmt.Fprintf(w, "## Paired comparisons\n\n%s\n\n", r.pairsIntro())
 	if len(r.Pairs) > 0 {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -8,12 +9,14 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/drill-dev/drill/sweep"
 )
@@ -159,13 +162,15 @@ func (t *TradeOff) scenario(sc string) []int {
 var (
 	colFront     = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
 	colDominated = color.RGBA{R: 0x99, G: 0x99, B: 0x99, A: 0xff}
-	colSpread    = color.RGBA{R: 0x99, G: 0x99, B: 0x99, A: 0xb0}
+	colSpread    = color.RGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xff}
+	fillFront    = color.NRGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0x90}
+	fillDom      = color.NRGBA{R: 0xbb, G: 0xbb, B: 0xbb, A: 0x90}
 )
 
 // Point sizes: radius for the fewest and the most calls to the broken model.
 const (
 	minRadius = 3 * vg.Millimeter / 2
-	maxRadius = 6 * vg.Millimeter
+	maxRadius = 9 * vg.Millimeter / 2
 )
 
 // radius maps calls to a point's radius, area growing with the calls.
@@ -201,15 +206,19 @@ func (t tradeOffPoints) Plot(c draw.Canvas, plt *plot.Plot) {
 	})
 	font := plt.X.Tick.Label.Font
 	font.Size = vg.Points(8)
+	// Settings with the same figures share one point: one label for all.
+	type at struct{ x, y vg.Length }
+	labels := map[at][]string{}
+	var where []at
 	for _, p := range pts {
 		if p.P95.N == 0 || p.All4.N == 0 {
 			continue
 		}
 		x, y := trX(p.P95.Median), trY(p.All4.Median*100)
 		r := radius(p.Calls.Median, t.most)
-		col, fill := colDominated, color.Color(color.RGBA{R: 0xdd, G: 0xdd, B: 0xdd, A: 0x90})
+		col, fill := colDominated, fillDom
 		if !p.Dominated {
-			col, fill = colFront, color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0x90}
+			col, fill = colFront, fillFront
 		}
 		circle := func(r vg.Length) vg.Path {
 			var path vg.Path
@@ -223,24 +232,70 @@ func (t tradeOffPoints) Plot(c draw.Canvas, plt *plot.Plot) {
 		c.SetLineStyle(draw.LineStyle{Color: col, Width: vg.Points(1)})
 		c.Stroke(circle(r))
 		if !p.Dominated {
-			c.FillText(draw.TextStyle{Color: color.Black, Font: font, Handler: plt.TextHandler},
-				vg.Point{X: x + r + vg.Points(2), Y: y + r*0.6}, fmt.Sprint(p.Setting))
+			k := at{x + r + vg.Points(2), y + r*0.6}
+			if labels[k] == nil {
+				where = append(where, k)
+			}
+			labels[k] = append(labels[k], fmt.Sprint(p.Setting))
 		}
+	}
+	for _, k := range where {
+		c.FillText(draw.TextStyle{Color: color.Black, Font: font, Handler: plt.TextHandler},
+			vg.Point{X: k.x, Y: k.y}, strings.Join(labels[k], ", "))
 	}
 }
 
-// sizeKey is a legend entry: a circle of the size of n calls.
-type sizeKey struct{ r vg.Length }
+// circleKey is a legend entry: a circle of radius r, filled with fill if
+// not nil, outlined with line.
+type circleKey struct {
+	r          vg.Length
+	fill, line color.Color
+}
 
 // Thumbnail implements plot.Thumbnailer.
-func (s sizeKey) Thumbnail(c *draw.Canvas) {
+func (k circleKey) Thumbnail(c *draw.Canvas) {
 	ctr := vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2}
 	var path vg.Path
-	path.Move(vg.Point{X: ctr.X + s.r, Y: ctr.Y})
-	path.Arc(ctr, s.r, 0, 2*math.Pi)
+	path.Move(vg.Point{X: ctr.X + k.r, Y: ctr.Y})
+	path.Arc(ctr, k.r, 0, 2*math.Pi)
 	path.Close()
-	c.SetLineStyle(draw.LineStyle{Color: colDominated, Width: vg.Points(1)})
+	if k.fill != nil {
+		c.SetColor(k.fill)
+		c.Fill(path)
+	}
+	c.SetLineStyle(draw.LineStyle{Color: k.line, Width: vg.Points(1)})
 	c.Stroke(path)
+}
+
+// roundTicks puts major ticks at round values (1, 2 or 5 times a power of
+// ten apart, about six of them) with a minor tick between, labelled
+// without trailing zeros.
+type roundTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'f', -1, 64)}}
+	}
+	step := niceRound((hi - lo) / 6)
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step*2) * step / 2; v <= hi+step*1e-9; v += step / 2 {
+		v = math.Round(v/step*2) * step / 2
+		t := plot.Tick{Value: v}
+		if math.Abs(math.Remainder(v, step)) < step*1e-6 {
+			t.Label = strconv.FormatFloat(roundTo(v, step), 'f', -1, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// roundTo rounds v to the decimals step has, so 0.30000000000000004 prints
+// as 0.3.
+func roundTo(v, step float64) float64 {
+	d := math.Max(0, -math.Floor(math.Log10(step)))
+	p := math.Pow(10, d)
+	return math.Round(v*p) / p
 }
 
 // Chart draws one scenario's trade-off: p95 wait during the outage against
@@ -282,14 +337,6 @@ func (t *TradeOff) Chart(scenario string) (*plot.Plot, error) {
 	if math.IsInf(xmin, 1) {
 		return p, nil // no setting measured both figures
 	}
-	for _, s := range append(spreadsX, spreadsY...) {
-		l, err := plotter.NewLine(s)
-		if err != nil {
-			return nil, fmt.Errorf("report: trade-off chart: %w", err)
-		}
-		l.Color, l.Width = colSpread, vg.Points(1.5)
-		p.Add(l)
-	}
 	slices.SortFunc(front, func(a, b plotter.XY) int { return cmp.Or(cmp.Compare(a.X, b.X), cmp.Compare(a.Y, b.Y)) })
 	if len(front) > 1 {
 		l, err := plotter.NewLine(front)
@@ -301,21 +348,33 @@ func (t *TradeOff) Chart(scenario string) (*plot.Plot, error) {
 		p.Legend.Add("non-dominated front (numbers: the setting)", l)
 	}
 	p.Add(tradeOffPoints{pts: pts, most: most})
-	p.Legend.Add("dominated setting", swatch{colDominated})
+	// Spreads on top of the points, so a small one stays visible.
+	for _, s := range append(spreadsX, spreadsY...) {
+		l, err := plotter.NewLine(s)
+		if err != nil {
+			return nil, fmt.Errorf("report: trade-off chart: %w", err)
+		}
+		l.Color, l.Width = colSpread, vg.Points(1.2)
+		p.Add(l)
+	}
+	p.Legend.Add("dominated setting", circleKey{r: minRadius * 1.5, fill: fillDom, line: colDominated})
 	if most > 0 {
 		for _, n := range sizeSteps(most) {
-			p.Legend.Add(fmt.Sprintf("%s calls to the broken model", fmtCalls(n)), sizeKey{r: radius(n, most)})
+			p.Legend.Add(fmt.Sprintf("%s calls to the broken model (point area)", fmtCalls(n)), circleKey{r: radius(n, most), line: colDominated})
 		}
 	}
-	// Room for the legend above the data, and around the biggest points.
+	p.Legend.Add("spread over the repeats (smallest to largest)", spreadKey{})
+	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
+	// Room around the biggest points. The legend is drawn beside the plot
+	// (RenderTradeOff), never over the data.
 	padX := max((xmax-xmin)*0.08, 0.2)
 	spanY := max(ymax-ymin, 2)
 	p.X.Min, p.X.Max = max(0, xmin-padX), xmax+padX
-	p.Y.Min, p.Y.Max = max(0, ymin-spanY*0.1), ymax+spanY*0.6
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(6), -vg.Points(4)
-	p.Legend.ThumbnailWidth = 2 * maxRadius
+	p.Y.Min, p.Y.Max = max(0, ymin-spanY*0.12), min(100, ymax+spanY*0.2)
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.ThumbnailWidth = 2*maxRadius + vg.Points(6)
+	p.Legend.Padding = 2*maxRadius - p.Legend.TextStyle.Font.Size
+	p.Legend.TextStyle.Font.Size = vg.Points(10)
 	return p, nil
 }
 
@@ -347,6 +406,33 @@ func niceRound(x float64) float64 {
 
 func fmtCalls(n float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", n), ".0") }
 
+// Size of a trade-off chart, and of the legend column on its right.
+const (
+	tradeOffW       = 10 * vg.Inch
+	tradeOffH       = 5 * vg.Inch
+	tradeOffLegendW = 3 * vg.Inch
+)
+
+// renderBesideLegend draws p to PNG bytes with its legend in a column of
+// width legendW on the right instead of over the plot.
+func renderBesideLegend(p *plot.Plot, w, h, legendW vg.Length, dpi int) ([]byte, error) {
+	if dpi <= 0 {
+		dpi = DefaultDPI
+	}
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))}
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
+	legArea := draw.Crop(dc, w-legendW+vg.Points(8), 0, 0, -vg.Points(28))
+	leg.Draw(legArea)
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("report: rendering a chart: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
 // TradeOffChart is one scenario's chart as a PNG image.
 type TradeOffChart struct {
 	Scenario string
@@ -361,7 +447,7 @@ func (t *TradeOff) RenderTradeOff(dpi int) ([]TradeOffChart, error) {
 		if err != nil {
 			return nil, err
 		}
-		png, err := renderPNG(p, chartW, 5*vg.Inch, dpi)
+		png, err := renderBesideLegend(p, tradeOffW, tradeOffH, tradeOffLegendW, dpi)
 		if err != nil {
 			return nil, err
 		}
@@ -379,23 +465,23 @@ func (t *TradeOff) frontTable() table {
 		}
 		tb.Rows = append(tb.Rows, []string{
 			fmt.Sprint(p.Setting), p.Scenario, p.Flags, fmt.Sprint(len(p.Runs)),
-			statCell(p.P95, func(v float64) string { return fmt.Sprintf("%.2f s", v) }),
-			statCell(p.All4, func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }),
-			statCell(p.Calls, fmtCalls),
+			statCell(p.P95, func(v float64) string { return fmt.Sprintf("%.2f", v) }, " s"),
+			statCell(p.All4, func(v float64) string { return fmt.Sprintf("%.1f", v*100) }, "%"),
+			statCell(p.Calls, fmtCalls, ""),
 		})
 	}
 	return tb
 }
 
-// statCell is "median (min–max)", or the one value, or "—".
-func statCell(s sweep.Stat, f func(float64) string) string {
+// statCell is "median unit (min–max)", or the one value, or "—".
+func statCell(s sweep.Stat, num func(float64) string, unit string) string {
 	switch {
 	case s.N == 0:
 		return "—"
 	case s.Min == s.Max:
-		return f(s.Median)
+		return num(s.Median) + unit
 	}
-	return fmt.Sprintf("%s (%s–%s)", f(s.Median), f(s.Min), f(s.Max))
+	return fmt.Sprintf("%s%s (%s–%s)", num(s.Median), unit, num(s.Min), num(s.Max))
 }
 
 // tradeOffIntro is the paragraph above the trade-off charts.
@@ -425,4 +511,13 @@ func (r *Report) markdownTradeOff(w io.Writer, images []string) {
 	}
 	fmt.Fprintf(w, "### The front\n\n")
 	mdTable(w, t.frontTable())
+}
+
+// spreadKey is the legend entry of the spread bars.
+type spreadKey struct{}
+
+// Thumbnail implements plot.Thumbnailer.
+func (spreadKey) Thumbnail(c *draw.Canvas) {
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(draw.LineStyle{Color: colSpread, Width: vg.Points(1.2)}, c.Min.X, y, c.Max.X, y)
 }

@@ -783,20 +783,20 @@ func (res *sweepResult) fixed() string {
 	return flagsOf(s)
 }
 
-// statText formats a Stat as "median (min–max)" when the repeats differ,
-// with format for one value; "—" when nothing measured it.
-func statText(st sweep.Stat, ok bool, f func(float64) string) string {
+// statText formats a Stat as "median (min–max)" with the unit once, when
+// the repeats differ; "—" when nothing measured it.
+func statText(st sweep.Stat, ok bool, num func(float64) string, unit string) string {
 	if !ok || st.N == 0 {
 		return "—"
 	}
 	if st.Min == st.Max {
-		return f(st.Median)
+		return num(st.Median) + unit
 	}
-	return fmt.Sprintf("%s (%s–%s)", f(st.Median), f(st.Min), f(st.Max))
+	return fmt.Sprintf("%s%s (%s–%s)", num(st.Median), unit, num(st.Min), num(st.Max))
 }
 
-func secs(v float64) string  { return fmt.Sprintf("%.2f s", v) }
-func pctf(v float64) string  { return fmt.Sprintf("%.1f%%", v*100) }
+func secs(v float64) string  { return fmt.Sprintf("%.2f", v) }
+func pctf(v float64) string  { return fmt.Sprintf("%.1f", v*100) }
 func count(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") }
 
 // axisHead is a column head for an axis.
@@ -829,9 +829,9 @@ func (res *sweepResult) writeMarkdown(w io.Writer) error {
 		for _, n := range vary {
 			cells = append(cells, r.Setting[n])
 		}
-		fig := func(name string, f func(float64) string) string {
+		fig := func(name string, num func(float64) string, unit string) string {
 			st, ok := r.Figures[name]
-			return statText(st, ok, f)
+			return statText(st, ok, num, unit)
 		}
 		served := make([]string, 4)
 		for k, rung := range []string{"primary", "backup", "canned", "error"} {
@@ -841,8 +841,8 @@ func (res *sweepResult) writeMarkdown(w io.Writer) error {
 		if r.Dominated {
 			front = "dominated"
 		}
-		cells = append(cells, strings.Join(served, " / "), fig("p95_wait_outage_s", secs), fig("median_wait_outage_s", secs),
-			fig("all4_right", pctf), fig("calls_to_broken_outage", count), fig("breaker_first_open_s", secs), front)
+		cells = append(cells, strings.Join(served, " / "), fig("p95_wait_outage_s", secs, " s"), fig("median_wait_outage_s", secs, " s"),
+			fig("all4_right", pctf, "%"), fig("calls_to_broken_outage", count, ""), fig("breaker_first_open_s", secs, " s"), front)
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	fmt.Fprintf(&b, "\n%d setting%s × %d repeat%s, %s clock, %.1f s wall.", res.Settings, plural(res.Settings), res.Repeats, plural(res.Repeats), res.Clock, res.WallS)
