@@ -11,6 +11,10 @@ import (
 var sweep48 = []string{"sweep", "--primary-timeout", "1s,2s,3s,5s", "--primary-retries", "0,1,2", "--trip-failures", "3,5",
 	"--outages", "busy,hang", "--no-tui", "--json"}
 
+// sweep64 is a 64-setting sweep.
+var sweep64 = []string{"sweep", "--primary-timeout", "1s,2s,3s,5s", "--primary-retries", "0,1", "--trip-failures", "3,5",
+	"--cooldown", "5s,10s", "--outages", "busy,hang", "--no-tui", "--json"}
+
 // BenchmarkSweep48RealVsRun measures, in one benchmark run and in real
 // time, one `drill run --no-tui --json` (the default drill: 120 emails,
 // busy outage, breaker) and then the 48-setting sweep of 120 emails each;
@@ -18,11 +22,20 @@ var sweep48 = []string{"sweep", "--primary-timeout", "1s,2s,3s,5s", "--primary-r
 // iteration takes about two minutes:
 //
 //	go test ./cmd/drill -run '^$' -bench Sweep48RealVsRun -benchtime 1x
-func BenchmarkSweep48RealVsRun(b *testing.B) {
+func BenchmarkSweep48RealVsRun(b *testing.B) { benchRealVsRun(b, sweep48) }
+
+// BenchmarkSweep64RealVsRun is the same with the 64-setting sweep
+// (--primary-timeout 1s,2s,3s,5s --primary-retries 0,1 --trip-failures 3,5
+// --cooldown 5s,10s --outages busy,hang):
+//
+//	go test ./cmd/drill -run '^$' -bench Sweep64RealVsRun -benchtime 1x
+func BenchmarkSweep64RealVsRun(b *testing.B) { benchRealVsRun(b, sweep64) }
+
+func benchRealVsRun(b *testing.B, sweepArgs []string) {
 	var runS, sweepS float64
 	for b.Loop() {
 		runS += timed(b, "run", "--no-tui", "--json")
-		sweepS += timed(b, sweep48...)
+		sweepS += timed(b, sweepArgs...)
 	}
 	b.ReportMetric(runS/float64(b.N), "run-s")
 	b.ReportMetric(sweepS/float64(b.N), "sweep-s")
@@ -33,9 +46,14 @@ func BenchmarkSweep48RealVsRun(b *testing.B) {
 // under 30 s), child process included:
 //
 //	go test ./cmd/drill -run '^$' -bench Sweep48Virtual -benchtime 3x
-func BenchmarkSweep48Virtual(b *testing.B) {
-	args := append([]string{}, sweep48...)
-	args = append(args, "--clock", "virtual")
+func BenchmarkSweep48Virtual(b *testing.B) { benchVirtual(b, sweep48) }
+
+// BenchmarkSweep64Virtual is the 64-setting sweep with --clock virtual
+// (target: under 30 s).
+func BenchmarkSweep64Virtual(b *testing.B) { benchVirtual(b, sweep64) }
+
+func benchVirtual(b *testing.B, sweepArgs []string) {
+	args := append(append([]string{}, sweepArgs...), "--clock", "virtual")
 	for b.Loop() {
 		timed(b, args...)
 	}
