@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -447,21 +446,20 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	} else if err := res.writeMarkdown(out); err != nil {
 		return err
 	}
+	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
 	var errs []error
-	interrupted := false
 	for i, o := range outs {
-		interrupted = interrupted || o.Status == event.StatusInterrupted
-		if o.Error != "" {
-			errs = append(errs, fmt.Errorf("run %d (%s / %s, seed %d): %s", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, cfgs[i].Seed, o.Error))
+		what := fmt.Sprintf("run %d (%s / %s, seed %d)", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, cfgs[i].Seed)
+		switch {
+		case o.Status == event.StatusInterrupted:
+			errs = append(errs, errInterrupted)
+		case o.Status == event.StatusAborted:
+			errs = append(errs, fmt.Errorf("%s: %w (%s)", what, errAborted, o.Error))
+		case o.Error != "":
+			errs = append(errs, fmt.Errorf("%s: %s", what, o.Error))
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	if interrupted {
-		return errInterrupted
-	}
-	return nil
+	return worst(errs)
 }
 
 // parseSort reads --sort FIGURE[:asc|:desc]: without a direction, best
@@ -606,7 +604,7 @@ func runOneReal(ctx context.Context, cfg workload.Config, path string, h *journa
 	sum := fold.Summary()
 	o := vclock.Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls()}
 	if status == event.StatusAborted {
-		o.Error = "aborted by " + reason
+		o.Error = "by " + reason
 	}
 	if err := finishRecording(rec, sum, status); err != nil {
 		o.Error = err.Error()
@@ -884,10 +882,11 @@ func writeDryRun(w io.Writer, g sweep.Grid, rows []sweepRow, repeats int, asJSON
 		return encodeJSON(w, d)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s × %d repeat%s = %d drills\n", g.Shape(), repeats, plural(repeats), d.Runs)
-	if len(rows) != func() int { n, _ := g.Size(); return n }() {
-		fmt.Fprintf(&b, "(%d rows: the drill file's runs are rows of their own)\n", len(rows))
+	b.WriteString(g.Shape())
+	if n, _ := g.Size(); n != len(rows) {
+		fmt.Fprintf(&b, " × the drill file's runs = %d rows", len(rows))
 	}
+	fmt.Fprintf(&b, " × %d repeat%s = %d drills\n", repeats, plural(repeats), d.Runs)
 	for _, a := range g.Axes {
 		fmt.Fprintf(&b, "  %s: %s\n", axisHead(a.Name), strings.Join(a.Values, ", "))
 	}
