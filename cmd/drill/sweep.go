@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +21,7 @@ import (
 	"github.com/drill-dev/drill/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/sweep"
+	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/vclock"
 	"github.com/drill-dev/drill/workload"
 )
@@ -123,7 +126,7 @@ Bool flags take true,false (--rules=true,false).`,
 	fs.IntVar(&sf.top, "top", 0, "print only the first N rows (after --sort; 0: all)")
 	fs.StringVar(&sf.record, "record", "", "record every run's journal in this directory (then: drill report DIR/*.jsonl)")
 	fs.BoolVar(&sf.force, "force", false, "let --record overwrite journals already in the directory")
-	fs.BoolVar(&sf.noTUI, "no-tui", false, "print the table only (drill sweep has no dashboard yet: accepted so scripts can say it)")
+	fs.BoolVar(&sf.noTUI, "no-tui", false, "no sweep dashboard: progress on stderr, then the table (the default when stdout is no terminal)")
 	registerClock(fs, &sf.clock)
 	sf.registerAxes(fs)
 	return cmd
@@ -423,8 +426,12 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		if outs, err = vclock.Drills(cmd.Context(), jobs, sf.maxParallel, stderr); err != nil {
 			return fromChild(err)
 		}
+	} else if !sf.noTUI && !sf.json && stdoutIsTerminal() {
+		if outs, err = sweepDashboard(cmd.Context(), rows, cfgs, paths, headers, sf.maxParallel, abort); err != nil {
+			return err
+		}
 	} else {
-		outs = sweepReal(cmd.Context(), stderr, cfgs, paths, headers, sf.maxParallel, abort)
+		outs = sweepReal(cmd.Context(), stderr, cfgs, paths, headers, sf.maxParallel, abort, nil)
 	}
 	wall := time.Since(start)
 	res, err := tabulate(g, rows, outs, sf.repeat, sf.clock.String(), wall)
@@ -516,12 +523,13 @@ func sweepHeaders(rows []sweepRow, cfgs []workload.Config, paths []string, repea
 	return out, nil
 }
 
-// sweepReal runs the drills in real time, at most parallel at once (0:
+// sweepReal runs the drills in real time, calling onStart (if not nil) with
+// each run as it starts, at most parallel at once (0:
 // all), each with its own fake model and clients as drill compare does,
 // recording those with a path and guarding them with the abort conditions.
 // When ctx ends the runs in flight stop as on Ctrl-C and those not started
 // are not run (status interrupted, empty summary).
-func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, paths []string, headers []*journal.Header, parallel int, abort []scoring.Expr) []vclock.Outcome {
+func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, paths []string, headers []*journal.Header, parallel int, abort []scoring.Expr, onStart func(int, *workload.Run)) []vclock.Outcome {
 	n := parallel
 	if n <= 0 || n > len(cfgs) {
 		n = len(cfgs)
@@ -570,11 +578,73 @@ func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, pa
 				mu.Lock()
 				started[i] = r
 				mu.Unlock()
+				if onStart != nil {
+					onStart(i, r)
+				}
 			})
 		})
 	}
 	wg.Wait()
 	return outs
+}
+
+// sweepDashboard runs the drills in real time under the sweep dashboard
+// (tui.Sweep) on the terminal. Quitting it while runs go stops them
+// (interrupted, exit 130); once they are all done it waits for the user to
+// quit, and the table is printed after.
+func sweepDashboard(ctx context.Context, rows []sweepRow, cfgs []workload.Config, paths []string, headers []*journal.Header, parallel int, abort []scoring.Expr) ([]vclock.Outcome, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	logs := make([]*event.Log, len(cfgs))
+	var outs []vclock.Outcome
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		outs = sweepReal(ctx, io.Discard, cfgs, paths, headers, parallel, abort, func(i int, r *workload.Run) {
+			mu.Lock()
+			logs[i] = r.Log()
+			mu.Unlock()
+		})
+	}()
+	src := tui.SweepSource{Labels: rowLabels(rows), Logs: func(row int) []*event.Log {
+		mu.Lock()
+		defer mu.Unlock()
+		var out []*event.Log
+		for _, k := range rows[row].runs {
+			if logs[k] != nil {
+				out = append(out, logs[k])
+			}
+		}
+		return out
+	}}
+	err := tui.Sweep(ctx, src, tui.Options{Output: os.Stdout})
+	cancel() // quitting early stops the runs still going
+	<-finished
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return outs, err
+	}
+	return outs, nil
+}
+
+// rowLabels names each row by the axes whose values differ between rows.
+func rowLabels(rows []sweepRow) []string {
+	res := sweepResult{}
+	for _, r := range rows {
+		res.Rows = append(res.Rows, sweepOut{order: r.setting, Setting: map[string]string{}})
+	}
+	vary := res.varying()
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		var s sweep.Setting
+		for _, a := range r.setting {
+			if slices.Contains(vary, a.Name) {
+				s = append(s, a)
+			}
+		}
+		out[i] = flagsOf(s)
+	}
+	return out
 }
 
 // runOneReal runs one drill of a sweep in real time.
