@@ -270,3 +270,43 @@ func TestSweepRealTime(t *testing.T) {
 	}
 	t.Logf("two drills one after the other: %s", time.Since(start))
 }
+
+// TestSweepAbortExitsThree: a drill file's abort conditions guard every
+// real-time run of a sweep; an aborted run makes drill sweep exit 3 after
+// printing the table.
+func TestSweepAbortExitsThree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs drills in real time (a few seconds)")
+	}
+	path := filepath.Join(t.TempDir(), "abort.yaml")
+	if err := os.WriteFile(path, []byte(`workload:
+  emails: 20
+  rate: 10
+outages:
+  - kind: busy
+    from: 10s
+    to: 12s
+policies:
+  - preset: breaker
+abort:
+  - answered >= 2
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := execute(t.Context(), "sweep", "-f", path, "--primary-retries", "0,1", "--json")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (stderr: %s)", code, stderr)
+	}
+	var res sweepJSON
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("the table is not printed: %v\n%s", err, stdout)
+	}
+	for _, r := range res.Rows {
+		if r.Statuses[0] != "aborted" {
+			t.Errorf("row %s: status %v, want aborted", r.Flags, r.Statuses)
+		}
+	}
+	if !strings.Contains(stderr, "answered >= 2") {
+		t.Errorf("stderr does not name the condition: %s", stderr)
+	}
+}
