@@ -299,13 +299,15 @@ func (sf *sweepFlags) plan(g sweep.Grid, abort *[]scoring.Expr, warn func(string
 		}
 		*abort = chk.abort
 		for _, cfg := range got {
-			row := sweepRow{setting: slices.Clone(set), cfg: cfg}
+			// The drill file's own outages and policies lead, as the axes do.
+			var lead sweep.Setting
 			if _, ok := set.Value(axisOutages); !ok {
-				row.setting = append(row.setting, sweep.Assignment{Name: axisOutages, Value: cfg.Outage})
+				lead = append(lead, sweep.Assignment{Name: axisOutages, Value: cfg.Outage})
 			}
 			if _, ok := set.Value(axisPolicies); !ok {
-				row.setting = append(row.setting, sweep.Assignment{Name: axisPolicies, Value: cfg.Policy.Name})
+				lead = append(lead, sweep.Assignment{Name: axisPolicies, Value: cfg.Policy.Name})
 			}
+			row := sweepRow{setting: append(lead, set...), cfg: cfg}
 			for r := range sf.repeat {
 				c := cfg
 				c.Seed += int64(r)

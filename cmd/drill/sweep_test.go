@@ -176,7 +176,7 @@ sweep:
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	// 2 time limits × 1 cooldown (the flag replaces the file's axis) × the file's 2 policies.
-	if !strings.Contains(stdout, "= 2 settings × the drill file's runs = 4 rows × 1 repeat = 4 drills") || !strings.Contains(stdout, "--cooldown 3s --outage hang --policy fail-fast") {
+	if !strings.Contains(stdout, "= 2 settings × the drill file's runs = 4 rows × 1 repeat = 4 drills") || !strings.Contains(stdout, "--outage hang --policy fail-fast --primary-timeout 2s --cooldown 3s") {
 		t.Errorf("dry run:\n%s", stdout)
 	}
 	stdout, stderr, code = execute(t.Context(), "sweep", "-f", path, "--clock", "virtual", "--json")
