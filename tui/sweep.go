@@ -26,6 +26,10 @@ type SweepSource struct {
 	// repeat (none before the first starts). The dashboard calls it from
 	// its own goroutine while runs start, so it must be safe for that.
 	Logs func(row int) []*event.Log
+	// Open, if set, shows a row's run when the user presses enter (the
+	// sweep dashboard is off the terminal meanwhile); nil opens the row's
+	// first run in the live dashboard, read-only.
+	Open func(ctx context.Context, row int) error
 }
 
 // sweepSortKeys are the columns the sweep dashboard sorts by, in the
@@ -265,8 +269,9 @@ func clip(line string, width int) string {
 // Sweep shows the sweep dashboard until the user quits: one row per
 // setting, filling in as its runs go (progress, served counts, p95 wait
 // during the outage, all-4-right, calls to the broken model), sortable;
-// enter opens the selected setting's first run in the full dashboard
-// (read-only: the sweep steers its runs), and quitting that returns here.
+// enter opens the selected setting's first run (src.Open, or the full
+// dashboard, read-only: the sweep steers its runs), and quitting that
+// returns here.
 // If ctx ends first, ctx's error is returned.
 func Sweep(ctx context.Context, src SweepSource, opts Options) error {
 	if src.Logs == nil {
@@ -299,8 +304,12 @@ func Sweep(ctx context.Context, src SweepSource, opts Options) error {
 			return nil
 		}
 		st = sweepState{sortBy: m.sortBy, reverse: m.reverse, sel: m.sel}
-		logs := src.Logs(m.open)
-		if err := Run(ctx, Source{Log: logs[0]}, opts); err != nil {
+		if src.Open != nil {
+			err = src.Open(ctx, m.open)
+		} else {
+			err = Run(ctx, Source{Log: src.Logs(m.open)[0]}, opts)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -424,9 +424,34 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		for i, c := range cfgs {
 			jobs[i] = vclock.Job{Config: c, Journal: paths[i], Header: headers[i]}
 		}
+		show := !sf.noTUI && !sf.json && stdoutIsTerminal()
+		if show {
+			// The dashboard replays the runs: record those not recorded.
+			tmp, err := os.MkdirTemp("", "drill-sweep-*")
+			if err != nil {
+				return fmt.Errorf("recording the virtual runs for the dashboard: %w", err)
+			}
+			defer os.RemoveAll(tmp)
+			for i := range jobs {
+				if jobs[i].Journal == "" {
+					jobs[i].Journal = filepath.Join(tmp, fmt.Sprintf("%04d.jsonl", i+1))
+				}
+			}
+			if headers, err = sweepHeaders(rows, cfgs, jobPaths(jobs), sf.repeat); err != nil {
+				return err
+			}
+			for i := range jobs {
+				jobs[i].Header = headers[i]
+			}
+		}
 		fmt.Fprintf(stderr, "drill sweep: %d drills in virtual time…\n", len(jobs))
 		if outs, err = vclock.Drills(cmd.Context(), jobs, sf.maxParallel, stderr); err != nil {
 			return fromChild(err)
+		}
+		if show {
+			if err := replaySweep(cmd.Context(), rows, jobPaths(jobs)); err != nil {
+				return err
+			}
 		}
 	} else if !sf.noTUI && !sf.json && stdoutIsTerminal() {
 		if outs, err = sweepDashboard(cmd.Context(), rows, cfgs, paths, headers, sf.maxParallel, abort); err != nil {
@@ -627,6 +652,52 @@ func sweepDashboard(ctx context.Context, rows []sweepRow, cfgs []workload.Config
 		return outs, err
 	}
 	return outs, nil
+}
+
+// jobPaths are the jobs' journal paths.
+func jobPaths(jobs []vclock.Job) []string {
+	out := make([]string, len(jobs))
+	for i, j := range jobs {
+		out[i] = j.Journal
+	}
+	return out
+}
+
+// replaySweep shows a finished virtual sweep in the sweep dashboard, its
+// rows filled in from the journals; enter replays a setting's first run in
+// the replay dashboard (as drill replay, at 1×; + and - change the speed).
+func replaySweep(ctx context.Context, rows []sweepRow, paths []string) error {
+	logs := make([]*event.Log, len(paths))
+	events := make([][]event.Event, len(paths))
+	for i, p := range paths {
+		j, err := journal.ReadFileContext(ctx, p)
+		if err != nil {
+			return fmt.Errorf("reading the virtual run back: %w", err)
+		}
+		events[i] = j.Events
+		logs[i] = event.NewLog(j.Header.Start)
+		for _, e := range j.Events {
+			logs[i].AppendRecorded(e)
+		}
+		logs[i].Close()
+	}
+	src := tui.SweepSource{
+		Labels: rowLabels(rows),
+		Logs: func(row int) []*event.Log {
+			var out []*event.Log
+			for _, k := range rows[row].runs {
+				out = append(out, logs[k])
+			}
+			return out
+		},
+		Open: func(ctx context.Context, row int) error {
+			return tui.Replay(ctx, events[rows[row].runs[0]], tui.ReplayOptions{Options: tui.Options{Output: os.Stdout}})
+		},
+	}
+	if err := tui.Sweep(ctx, src, tui.Options{Output: os.Stdout}); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
 }
 
 // rowLabels names each row by the axes whose values differ between rows.
