@@ -30,6 +30,8 @@ type File struct {
 	Policies   []Policy `yaml:"policies"`
 	Hypotheses []string `yaml:"hypotheses"`
 	Abort      []string `yaml:"abort"`
+	// Sweep is the grid `drill sweep -f` runs (sweep.go); others ignore it.
+	Sweep Sweep `yaml:"sweep"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }

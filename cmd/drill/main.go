@@ -72,6 +72,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 	root.AddCommand(newInitCmd(), newValidateCmd())
 	root.AddCommand(newProxyCmd(), newVersionCmd())
 	registerCompletions(root)
+	root.AddCommand(newSweepCmd())
 	return root
 }
 
