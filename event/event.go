@@ -150,6 +150,9 @@ type Event struct {
 	// Proxy describes the request behind an attempt_start, fault or
 	// attempt_end recorded by drill proxy; nil for the engine's own calls.
 	Proxy *ProxyCall `json:"proxy,omitempty"`
+	// Replica is the fleet replica (from 1) the event happened on, in a
+	// drill fleet log; 0 outside a fleet and for the fleet's own events.
+	Replica int `json:"replica,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -311,3 +314,18 @@ type ProxyCall struct {
 	InputTokens  int `json:"input_tokens,omitempty"`
 	OutputTokens int `json:"output_tokens,omitempty"`
 }
+
+// StoreChange is a fleet replica's breakers losing or regaining their shared
+// breaker store (drill fleet --breaker-store redis://...): Detail starts
+// with StoreFallback or StoreShared, followed by the reason in parentheses.
+const StoreChange Kind = "breaker_store"
+
+// Details of a StoreChange event.
+const (
+	// StoreFallback: the shared store became unreachable; the replica's
+	// breakers decide alone (local state) until it returns.
+	StoreFallback = "fallback to local breakers"
+	// StoreShared: the shared store answered again; the replica's breakers
+	// follow the shared state once more.
+	StoreShared = "back on the shared breaker"
+)
