@@ -30,6 +30,8 @@ type File struct {
 	Policies   []Policy `yaml:"policies"`
 	Hypotheses []string `yaml:"hypotheses"`
 	Abort      []string `yaml:"abort"`
+	// Fleet, if set, runs the drill as a fleet of replicas (drill fleet).
+	Fleet *Fleet `yaml:"fleet"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }
@@ -99,12 +101,28 @@ type Window struct {
 	// Models are the rungs whose model breaks: primary, backup or both
 	// (default: primary, or backup for a policy without a primary).
 	Models []string `yaml:"models"`
+	// Replicas are the fleet replicas (from 1) whose path to the model
+	// breaks (default: every replica); only drill fleet has replicas.
+	Replicas []int `yaml:"replicas"`
 	// Params are the fault's own parameters (status, retry_after,
 	// tokens_per_s, ...), checked by the fault catalogue.
 	Params Params `yaml:"params"`
 	// Settings are KEY=VALUE settings from the command line (--fault),
 	// applied after the file's own: parameters and modifiers. Not in YAML.
 	Settings []string `yaml:"-"`
+}
+
+// Fleet is how drill fleet runs the drill: how many replicas, how emails
+// are routed to them and where their breakers keep their state. Flags
+// given override it.
+type Fleet struct {
+	// Replicas is the number of replicas, 1–64 (default 8).
+	Replicas *Int `yaml:"replicas"`
+	// Routing is round-robin (default) or random (seeded by the workload's seed).
+	Routing string `yaml:"routing"`
+	// BreakerStore is local (default: each replica its own breakers) or a
+	// redis://HOST:PORT/DB URL (one shared breaker state per rung).
+	BreakerStore string `yaml:"breaker_store"`
 }
 
 // Flap is a window's on/off cycle: the fault is on for On, then off for

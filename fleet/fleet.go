@@ -1,0 +1,320 @@
+// Package fleet runs one drill as a fleet of replicas: the workload's emails
+// are routed to N replicas (round-robin, or seeded random), each with its
+// own SDK clients, chain and breakers, as goroutine groups in one process.
+// The breakers are each replica's own (store local) or one shared state per
+// rung in Redis (fleet/redisstore). Every replica's events go into one log,
+// each marked with its replica, so the one fold (scoring) gives the figures
+// per replica and fleet-wide.
+package fleet
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/fleet/redisstore"
+	"github.com/drill-dev/drill/workload"
+)
+
+// Routings and the local store, as flags and drill files spell them.
+const (
+	RoutingRoundRobin = "round-robin"
+	RoutingRandom     = "random"
+	StoreLocal        = "local"
+)
+
+// Routings lists the valid routings.
+func Routings() []string { return []string{RoutingRoundRobin, RoutingRandom} }
+
+// MaxReplicas bounds a fleet's size.
+const MaxReplicas = 64
+
+// Config is a fleet drill: the drill every replica runs, and the fleet.
+type Config struct {
+	// Run is the drill: its emails, rate, outage timeline and policy.
+	// Its Replica, Serves and BreakerStore are set per replica.
+	Run workload.Config
+	// Replicas is how many replicas serve the emails, 1 to MaxReplicas.
+	Replicas int
+	// Routing is round-robin (email i to replica i mod N + 1) or random
+	// (drawn from Run.Seed). Empty means round-robin.
+	Routing string
+	// Store is local (each replica's own breakers) or a redis:// URL (one
+	// shared breaker state per rung). Empty means local.
+	Store string
+}
+
+// Shared reports whether the breakers are shared in Redis.
+func (c Config) Shared() bool { return c.Store != "" && c.Store != StoreLocal }
+
+// StoreKind is "local" or "redis", as summaries name the store.
+func (c Config) StoreKind() string {
+	if c.Shared() {
+		return "redis"
+	}
+	return StoreLocal
+}
+
+// Validate says what is wrong with the fleet's settings (the drill's own
+// are checked when each replica starts).
+func (c Config) Validate() error {
+	var errs []error
+	if c.Replicas < 1 || c.Replicas > MaxReplicas {
+		errs = append(errs, fmt.Errorf("replicas must be between 1 and %d, got %d", MaxReplicas, c.Replicas))
+	}
+	if c.Routing != "" && c.Routing != RoutingRoundRobin && c.Routing != RoutingRandom {
+		errs = append(errs, fmt.Errorf("unknown routing %q (valid: %s)", c.Routing, strings.Join(Routings(), ", ")))
+	}
+	if c.Shared() {
+		if !strings.HasPrefix(c.Store, "redis://") {
+			errs = append(errs, fmt.Errorf("unknown breaker store %q (valid: local, redis://HOST:PORT/DB)", c.Store))
+		} else if _, err := redis.ParseURL(c.Store); err != nil {
+			errs = append(errs, fmt.Errorf("breaker store %q: %w", c.Store, err))
+		}
+		errs = append(errs, c.sharedPolicy()...)
+	}
+	for k, w := range c.Run.Windows() {
+		for _, r := range w.Replicas {
+			if r > c.Replicas {
+				errs = append(errs, fmt.Errorf("outage %d names replica %d, but the fleet has %d", k+1, r, c.Replicas))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sharedPolicy checks that every breaker of the policy can be shared.
+func (c Config) sharedPolicy() []error {
+	p := c.Run.Policy
+	rungs := []*workload.RungPolicy{&p.Primary, p.Backup}
+	var errs []error
+	found := false
+	for k, rp := range rungs {
+		if rp == nil || rp.Breaker == nil || (k == 0 && !p.HasPrimary()) {
+			continue
+		}
+		found = true
+		if _, err := breaker.SharedTrip(rp.Breaker.Settings("")); err != nil {
+			errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
+		}
+	}
+	if !found {
+		errs = append(errs, fmt.Errorf("a shared breaker store needs a policy with breakers; %s has none (e.g. --policy breaker)", p.Name))
+	}
+	return errs
+}
+
+// Route returns the replica (from 1) of each of the first n emails.
+func (c Config) Route(n int) []int {
+	out := make([]int, n)
+	var rng *rand.Rand
+	if c.Routing == RoutingRandom {
+		rng = rand.New(rand.NewPCG(uint64(c.Run.Seed), 0x666c656574)) // "fleet"
+	}
+	for i := range out {
+		if rng != nil {
+			out[i] = rng.IntN(c.Replicas) + 1
+		} else {
+			out[i] = i%c.Replicas + 1
+		}
+	}
+	return out
+}
+
+// Fleet is a fleet drill in progress. Its methods are safe for concurrent use.
+type Fleet struct {
+	cfg    Config
+	log    *event.Log
+	runs   []*workload.Run
+	stores []*redisstore.Store
+	done   chan struct{}
+
+	mu     sync.Mutex
+	status string
+}
+
+// Start validates cfg and starts every replica. It returns at once; the
+// fleet ends when every replica has, or on Stop, or when ctx ends.
+func Start(ctx context.Context, cfg Config) (*Fleet, error) {
+	if cfg.Routing == "" {
+		cfg.Routing = RoutingRoundRobin
+	}
+	if cfg.Store == "" {
+		cfg.Store = StoreLocal
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	f := &Fleet{cfg: cfg, log: event.NewLog(time.Now()), done: make(chan struct{})}
+	route := cfg.Route(cfg.Run.Emails)
+	prefix := "drill:" + runID()
+	ok := false
+	defer func() {
+		if !ok {
+			f.closeAll()
+		}
+	}()
+	for r := 1; r <= cfg.Replicas; r++ {
+		rc := cfg.Run
+		rc.Replica = r
+		rc.Serves = func(i int) bool { return route[i] == r }
+		if cfg.Shared() {
+			s, err := redisstore.Open(cfg.Store, redisstore.Options{Prefix: prefix, OnStatus: f.onStatus(r)})
+			if err != nil {
+				return nil, err
+			}
+			f.stores = append(f.stores, s)
+			rc.BreakerStore = s
+		}
+		run, err := workload.Start(ctx, rc)
+		if err != nil {
+			return nil, fmt.Errorf("replica %d: %w", r, err)
+		}
+		f.runs = append(f.runs, run)
+	}
+	ok = true
+	info := cfg.Run.Info()
+	info.Overrides = maps.Clone(info.Overrides)
+	if info.Overrides == nil {
+		info.Overrides = map[string]string{}
+	}
+	info.Overrides["replicas"] = strconv.Itoa(cfg.Replicas)
+	info.Overrides["routing"] = cfg.Routing
+	info.Overrides["breaker-store"] = cfg.StoreKind()
+	f.log.Append(event.Event{Kind: event.RunStart, Run: &info})
+	go f.gather()
+	return f, nil
+}
+
+// runID names one fleet drill's keys in a shared Redis.
+func runID() string {
+	var b [6]byte
+	_, _ = crand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// onStatus logs replica r's store going away or coming back.
+func (f *Fleet) onStatus(r int) func(bool, error) {
+	return func(up bool, err error) {
+		detail := event.StoreShared + " (redis answered again)"
+		if !up {
+			detail = fmt.Sprintf("%s (%v)", event.StoreFallback, err)
+		}
+		f.log.Append(event.Event{Kind: event.StoreChange, Replica: r, Detail: detail})
+	}
+}
+
+// gather copies every replica's events into the fleet's log, marked with
+// the replica, with offsets from the fleet's start. The replicas' own
+// run_start and run_end give way to the fleet's; the outage schedule,
+// the same on every replica, is kept once, from replica 1.
+func (f *Fleet) gather() {
+	defer close(f.done)
+	var wg sync.WaitGroup
+	ends := make([]event.RunEndInfo, len(f.runs))
+	for k, run := range f.runs {
+		wg.Go(func() {
+			shift := run.Log().Start().Sub(f.log.Start())
+			c := run.Log().Cursor()
+			for {
+				evs, err := c.Next(context.Background())
+				if err != nil {
+					return // io.EOF: the replica's log is closed
+				}
+				for _, e := range evs {
+					switch e.Kind {
+					case event.RunStart:
+						continue
+					case event.RunEnd:
+						if e.End != nil {
+							ends[k] = *e.End
+						}
+						continue
+					case event.OutageStart, event.OutageEnd:
+						if k > 0 {
+							continue
+						}
+					default:
+						e.Replica = k + 1
+					}
+					e.At += shift
+					f.log.AppendRecorded(e)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	status := event.StatusCompleted
+	end := &event.RunEndInfo{}
+	for k, run := range f.runs {
+		if s := run.Wait(); s != event.StatusCompleted && status == event.StatusCompleted {
+			status = s
+		}
+		end.NotSent += ends[k].NotSent
+		if end.NotSentReason == "" {
+			end.NotSentReason = ends[k].NotSentReason
+		}
+	}
+	f.closeStores()
+	end.Status = status
+	f.log.Append(event.Event{Kind: event.RunEnd, Detail: fmt.Sprintf("%d replicas: %s", len(f.runs), status), End: end})
+	f.log.Close()
+	f.mu.Lock()
+	f.status = status
+	f.mu.Unlock()
+}
+
+// closeAll stops the replicas started so far and closes the stores (a
+// fleet that failed to start).
+func (f *Fleet) closeAll() {
+	for _, r := range f.runs {
+		r.Stop()
+		<-r.Done()
+	}
+	f.closeStores()
+}
+
+// closeStores closes the replicas' store connections.
+func (f *Fleet) closeStores() {
+	for _, s := range f.stores {
+		_ = s.Close()
+	}
+	f.stores = nil
+}
+
+// Log is the fleet's one event log.
+func (f *Fleet) Log() *event.Log { return f.log }
+
+// Config is the fleet's configuration, defaults filled in.
+func (f *Fleet) Config() Config { return f.cfg }
+
+// Done is closed when every replica has ended and the log is closed.
+func (f *Fleet) Done() <-chan struct{} { return f.done }
+
+// Stop ends every replica now (status interrupted).
+func (f *Fleet) Stop() {
+	for _, r := range f.runs {
+		r.Stop()
+	}
+}
+
+// Wait waits for the fleet to end and returns its status: completed if
+// every replica completed, else the first other status.
+func (f *Fleet) Wait() string {
+	<-f.done
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.status
+}

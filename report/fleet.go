@@ -1,0 +1,60 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// WriteFleetTable writes fleet drills side by side as Markdown: one column
+// per drill (e.g. the local store against the shared one), a row per fleet
+// figure, then one row per replica with its calls to the broken model, its
+// breaker's first open and opens, and who served its emails.
+func WriteFleetTable(w io.Writer, fleets []scoring.FleetSummary) error {
+	if len(fleets) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	head := []string{"Figure"}
+	for _, f := range fleets {
+		head = append(head, fmt.Sprintf("%d replicas, %s store", f.Replicas, f.BreakerStore))
+	}
+	row := func(cells ...string) { b.WriteString("| " + strings.Join(cells, " | ") + " |\n") }
+	row(head...)
+	row(strings.Split(strings.Repeat("---,", len(head)-1)+"---", ",")...)
+	fig := func(name string, v func(scoring.FleetSummary) string) {
+		cells := []string{name}
+		for _, f := range fleets {
+			cells = append(cells, v(f))
+		}
+		row(cells...)
+	}
+	fig("Outage / policy", func(f scoring.FleetSummary) string { return f.Fleet.Outage + " / " + f.Fleet.Policy })
+	fig("primary / backup / canned / error", func(f scoring.FleetSummary) string { return format.Served(f.Fleet.Served) })
+	fig("Calls to broken model, outage", func(f scoring.FleetSummary) string { return fmt.Sprint(f.Fleet.CallsToBrokenOutage) })
+	fig("Breaker opens (all replicas)", func(f scoring.FleetSummary) string { return fmt.Sprint(f.Fleet.BreakerOpens) })
+	fig("First open (earliest replica)", func(f scoring.FleetSummary) string { return format.Seconds(f.Fleet.BreakerFirstOpenS) })
+	fig("Typical / p95 wait, outage", func(f scoring.FleetSummary) string {
+		return format.Seconds(f.Fleet.MedianWaitOutageS) + " / " + format.Seconds(f.Fleet.P95WaitOutageS)
+	})
+	fig("Fallbacks to local breakers", func(f scoring.FleetSummary) string { return fmt.Sprint(f.StoreFallbacks) })
+	n := 0
+	for _, f := range fleets {
+		n = max(n, len(f.PerReplica))
+	}
+	for k := range n {
+		fig(fmt.Sprintf("Replica %d: broken calls · first open · opens · served", k+1), func(f scoring.FleetSummary) string {
+			if k >= len(f.PerReplica) {
+				return "—"
+			}
+			r := f.PerReplica[k]
+			return fmt.Sprintf("%d · %s · %d · %s", r.CallsToBrokenOutage, format.Seconds(r.BreakerFirstOpenS), r.BreakerOpens,
+				format.Served(r.Served))
+		})
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
