@@ -143,6 +143,20 @@ type Fleet struct {
 
 	mu     sync.Mutex
 	status string
+
+	appendMu sync.Mutex
+	lastAt   time.Duration // offset of the last event appended
+}
+
+// append adds e to the fleet's log at its offset, or at the last event's
+// if that is later: the replicas' events arrive interleaved, and a log's
+// offsets never run backwards.
+func (f *Fleet) append(e event.Event) {
+	f.appendMu.Lock()
+	defer f.appendMu.Unlock()
+	e.At = max(e.At, f.lastAt)
+	f.lastAt = e.At
+	f.log.AppendRecorded(e)
 }
 
 // Start validates cfg and starts every replica. It returns at once; the
@@ -158,6 +172,15 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 		return nil, err
 	}
 	f := &Fleet{cfg: cfg, log: event.NewLog(time.Now()), done: make(chan struct{})}
+	info := cfg.Run.Info()
+	info.Overrides = maps.Clone(info.Overrides)
+	if info.Overrides == nil {
+		info.Overrides = map[string]string{}
+	}
+	info.Overrides["replicas"] = strconv.Itoa(cfg.Replicas)
+	info.Overrides["routing"] = cfg.Routing
+	info.Overrides["breaker-store"] = cfg.StoreKind()
+	f.append(event.Event{Kind: event.RunStart, Run: &info})
 	route := cfg.Route(cfg.Run.Emails)
 	prefix := "drill:" + runID()
 	ok := false
@@ -185,15 +208,6 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 		f.runs = append(f.runs, run)
 	}
 	ok = true
-	info := cfg.Run.Info()
-	info.Overrides = maps.Clone(info.Overrides)
-	if info.Overrides == nil {
-		info.Overrides = map[string]string{}
-	}
-	info.Overrides["replicas"] = strconv.Itoa(cfg.Replicas)
-	info.Overrides["routing"] = cfg.Routing
-	info.Overrides["breaker-store"] = cfg.StoreKind()
-	f.log.Append(event.Event{Kind: event.RunStart, Run: &info})
 	go f.gather()
 	return f, nil
 }
@@ -212,7 +226,7 @@ func (f *Fleet) onStatus(r int) func(bool, error) {
 		if !up {
 			detail = fmt.Sprintf("%s (%v)", event.StoreFallback, err)
 		}
-		f.log.Append(event.Event{Kind: event.StoreChange, Replica: r, Detail: detail})
+		f.append(event.Event{Kind: event.StoreChange, Replica: r, Detail: detail, At: time.Since(f.log.Start())})
 	}
 }
 
@@ -250,7 +264,7 @@ func (f *Fleet) gather() {
 						e.Replica = k + 1
 					}
 					e.At += shift
-					f.log.AppendRecorded(e)
+					f.append(e)
 				}
 			}
 		})
@@ -269,7 +283,8 @@ func (f *Fleet) gather() {
 	}
 	f.closeStores()
 	end.Status = status
-	f.log.Append(event.Event{Kind: event.RunEnd, Detail: fmt.Sprintf("%d replicas: %s", len(f.runs), status), End: end})
+	f.append(event.Event{Kind: event.RunEnd, Detail: fmt.Sprintf("%d replicas: %s", len(f.runs), status), End: end,
+		At: time.Since(f.log.Start())})
 	f.log.Close()
 	f.mu.Lock()
 	f.status = status

@@ -40,11 +40,18 @@ func run(t *testing.T, c fleet.Config) (scoring.FleetSummary, []event.Event) {
 	if st := f.Wait(); st != event.StatusCompleted {
 		t.Fatalf("fleet status %s, want completed", st)
 	}
-	return summarize(f.Log().Events())
+	return summarize(t, f.Log().Events())
 }
 
-// summarize folds a fleet log.
-func summarize(evs []event.Event) (scoring.FleetSummary, []event.Event) {
+// summarize folds a fleet log, checking first that it never runs
+// backwards, though replicas append at once (journals require it).
+func summarize(t *testing.T, evs []event.Event) (scoring.FleetSummary, []event.Event) {
+	t.Helper()
+	for k := 1; k < len(evs); k++ {
+		if evs[k].At < evs[k-1].At {
+			t.Fatalf("event %d (%s) at %s, before event %d at %s", k, evs[k].Kind, evs[k].At, k-1, evs[k-1].At)
+		}
+	}
 	ff := scoring.NewFleetFold()
 	ff.AddAll(evs)
 	return ff.Summary(), evs

@@ -69,7 +69,7 @@ func TestRedisKilledMidDrill(t *testing.T) {
 			}
 		}
 	}
-	s, _ := summarize(f.Log().Events())
+	s, _ := summarize(t, f.Log().Events())
 	if fallbacks == 0 || back == 0 || s.StoreFallbacks != fallbacks {
 		t.Errorf("%d fallback and %d back events, summary %d fallbacks; want some of each, summary matching", fallbacks, back, s.StoreFallbacks)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -57,4 +58,58 @@ func WriteFleetTable(w io.Writer, fleets []scoring.FleetSummary) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// fleetScan folds a journal's events per replica when it is a drill fleet
+// journal (its events carry replicas), and does nothing for other runs once
+// their first email is sent.
+type fleetScan struct {
+	pending []event.Event // events before the first replica's, kept until it is clear
+	ff      *scoring.FleetFold
+	off     bool
+}
+
+func (s *fleetScan) add(e event.Event) {
+	switch {
+	case s.off:
+	case s.ff != nil:
+		s.ff.Add(e)
+	case e.Replica != 0:
+		s.ff = scoring.NewFleetFold()
+		s.ff.AddAll(s.pending)
+		s.ff.Add(e)
+		s.pending = nil
+	case e.Kind == event.EmailSent:
+		s.off, s.pending = true, nil // an email without a replica: not a fleet
+	default:
+		s.pending = append(s.pending, e)
+	}
+}
+
+// summary is the fleet summary, or nil for a run that is not a fleet.
+func (s *fleetScan) summary() *scoring.FleetSummary {
+	if s.ff == nil {
+		return nil
+	}
+	sum := s.ff.Summary()
+	return &sum
+}
+
+// fleetMarkdown writes the fleet runs side by side (local against shared
+// breakers), if the report has any.
+func (r *Report) fleetMarkdown(w io.Writer) {
+	var fleets []scoring.FleetSummary
+	var tags []string
+	for i, run := range r.Runs {
+		if run.Fleet != nil {
+			fleets = append(fleets, *run.Fleet)
+			tags = append(tags, runTag(i))
+		}
+	}
+	if len(fleets) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "## Fleets: per-replica and shared breakers\n\nRuns %s, side by side. Calls to the broken model, opens and served counts per replica come from the same fold as the fleet's figures; a replica's first open is when its breaker opened, or when it learnt that the shared one had.\n\n", strings.Join(tags, ", "))
+	_ = WriteFleetTable(w, fleets)
+	fmt.Fprintln(w)
 }

@@ -83,6 +83,8 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 		"Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)), "+
 		"primary back after from its end.\n\n")
 
+	r.fleetMarkdown(w)
+
 	fmt.Fprintf(w, "## Paired comparisons\n\n%s\n\n", r.pairsIntro())
 	if len(r.Pairs) > 0 {
 		mdTable(w, r.pairsTable())
