@@ -112,19 +112,6 @@ type Window struct {
 	Settings []string `yaml:"-"`
 }
 
-// Fleet is how drill fleet runs the drill: how many replicas, how emails
-// are routed to them and where their breakers keep their state. Flags
-// given override it.
-type Fleet struct {
-	// Replicas is the number of replicas, 1–64 (default 8).
-	Replicas *Int `yaml:"replicas"`
-	// Routing is round-robin (default) or random (seeded by the workload's seed).
-	Routing string `yaml:"routing"`
-	// BreakerStore is local (default: each replica its own breakers) or a
-	// redis://HOST:PORT/DB URL (one shared breaker state per rung).
-	BreakerStore string `yaml:"breaker_store"`
-}
-
 // Flap is a window's on/off cycle: the fault is on for On, then off for
 // Off, from the window's start.
 type Flap struct {

@@ -63,7 +63,7 @@ replicas: [3] on a window in a drill file.`,
   drill fleet --replicas 8 --outage busy --fault replicas=3 --breaker-store redis://127.0.0.1:6379/0 --compare-stores`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfgs, _, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
+			cfgs, chk, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -71,7 +71,7 @@ replicas: [3] on a window in a drill file.`,
 				return err
 			}
 			f.warn(cmd.ErrOrStderr())
-			return runFleet(cmd, cfgs[0], ff, jsonOut, record, force)
+			return runFleet(cmd, cfgs[0], ff, chk, jsonOut, record, force)
 		},
 	}
 	d := workload.DefaultConfig()
@@ -116,7 +116,7 @@ func (ff *fleetFlags) fromFile(fs *pflag.FlagSet, path string) error {
 
 // runFleet runs one fleet drill, or two with --compare-stores, and prints
 // the summaries.
-func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, jsonOut bool, record string, force bool) error {
+func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks, jsonOut bool, record string, force bool) error {
 	base := fleet.Config{Run: run, Replicas: ff.replicas, Routing: ff.routing, Store: ff.store}
 	cfgs := []fleet.Config{base}
 	paths := []string{record}
@@ -159,10 +159,25 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, jsonOut bo
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
+	// Hypotheses are judged on each fleet's whole summary.
+	judgedSums := make([]judgedFleet, len(sums))
+	var verrs []error
+	for k := range sums {
+		vs, err := verdict(cmd.ErrOrStderr(), sums[k].Fleet, statuses[k], "", chk)
+		judgedSums[k] = judgedFleet{sums[k], vs}
+		if err != nil && !errors.Is(err, errInterrupted) {
+			verrs = append(verrs, fmt.Errorf("%s store: %w", sums[k].BreakerStore, err))
+		}
+		if !jsonOut {
+			if err := printVerdicts(cmd.OutOrStdout(), vs); err != nil {
+				return err
+			}
+		}
+	}
 	if jsonOut {
-		var v any = sums[0]
+		var v any = judgedSums[0]
 		if ff.compareStores {
-			v = sums
+			v = judgedSums
 		}
 		if err := encodeJSON(cmd.OutOrStdout(), v); err != nil {
 			return err
@@ -179,7 +194,14 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, jsonOut bo
 			return errInterrupted
 		}
 	}
-	return nil
+	return errors.Join(verrs...)
+}
+
+// judgedFleet is a fleet summary with its judged hypotheses, as --json
+// prints it.
+type judgedFleet struct {
+	scoring.FleetSummary
+	Hypotheses []scoring.Verdict `json:"hypotheses,omitempty"`
 }
 
 // fleetDrill runs one fleet to its end, recording it to path if set,
