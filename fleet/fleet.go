@@ -54,6 +54,15 @@ type Config struct {
 	// Store is local (each replica's own breakers) or a redis:// URL (one
 	// shared breaker state per rung). Empty means local.
 	Store string
+	// Worker, if set, runs each replica as its own process: the command
+	// line of a drill fleet worker (see Work). The parent feeds each
+	// worker its drill and its share of the emails on stdin, gathers its
+	// events from stdout, and closes stdin to stop it; a worker whose
+	// stdin closes (the parent ended, even by kill -9) stops and exits.
+	Worker []string
+	// WorkerEnv is added to the workers' environment (e.g. the API key,
+	// which is never serialised).
+	WorkerEnv []string
 }
 
 // Shared reports whether the breakers are shared in Redis.
@@ -137,7 +146,7 @@ func (c Config) Route(n int) []int {
 type Fleet struct {
 	cfg    Config
 	log    *event.Log
-	runs   []*workload.Run
+	runs   []replica
 	stores []*redisstore.Store
 	done   chan struct{}
 
@@ -190,6 +199,14 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 		}
 	}()
 	for r := 1; r <= cfg.Replicas; r++ {
+		if len(cfg.Worker) > 0 {
+			p, err := startProcess(cfg, workerSpec{Config: cfg.Run, Replica: r, Route: route, Store: cfg.Store, Prefix: prefix})
+			if err != nil {
+				return nil, fmt.Errorf("replica %d: %w", r, err)
+			}
+			f.runs = append(f.runs, p)
+			continue
+		}
 		rc := cfg.Run
 		rc.Replica = r
 		rc.Serves = func(i int) bool { return route[i] == r }
@@ -205,9 +222,18 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("replica %d: %w", r, err)
 		}
-		f.runs = append(f.runs, run)
+		f.runs = append(f.runs, localReplica{run})
 	}
 	ok = true
+	if len(cfg.Worker) > 0 {
+		go func() { // runs in this process end with ctx by themselves
+			select {
+			case <-ctx.Done():
+				f.Stop()
+			case <-f.done:
+			}
+		}()
+	}
 	go f.gather()
 	return f, nil
 }
@@ -222,11 +248,9 @@ func runID() string {
 // onStatus logs replica r's store going away or coming back.
 func (f *Fleet) onStatus(r int) func(bool, error) {
 	return func(up bool, err error) {
-		detail := event.StoreShared + " (redis answered again)"
-		if !up {
-			detail = fmt.Sprintf("%s (%v)", event.StoreFallback, err)
-		}
-		f.append(event.Event{Kind: event.StoreChange, Replica: r, Detail: detail, At: time.Since(f.log.Start())})
+		e := storeEvent(r, up, err)
+		e.At = time.Since(f.log.Start())
+		f.append(e)
 	}
 }
 
@@ -239,41 +263,33 @@ func (f *Fleet) gather() {
 	var wg sync.WaitGroup
 	ends := make([]event.RunEndInfo, len(f.runs))
 	for k, run := range f.runs {
+		ends[k].Status = event.StatusInterrupted // unless the replica says how it ended
 		wg.Go(func() {
-			shift := run.Log().Start().Sub(f.log.Start())
-			c := run.Log().Cursor()
-			for {
-				evs, err := c.Next(context.Background())
-				if err != nil {
-					return // io.EOF: the replica's log is closed
-				}
-				for _, e := range evs {
-					switch e.Kind {
-					case event.RunStart:
-						continue
-					case event.RunEnd:
-						if e.End != nil {
-							ends[k] = *e.End
-						}
-						continue
-					case event.OutageStart, event.OutageEnd:
-						if k > 0 {
-							continue
-						}
-					default:
-						e.Replica = k + 1
+			run.events(f.log.Start(), func(e event.Event) {
+				switch e.Kind {
+				case event.RunStart:
+					return
+				case event.RunEnd:
+					if e.End != nil {
+						ends[k] = *e.End
 					}
-					e.At += shift
-					f.append(e)
+					return
+				case event.OutageStart, event.OutageEnd:
+					if k > 0 {
+						return
+					}
+				default:
+					e.Replica = k + 1
 				}
-			}
+				f.append(e)
+			})
 		})
 	}
 	wg.Wait()
 	status := event.StatusCompleted
 	end := &event.RunEndInfo{}
-	for k, run := range f.runs {
-		if s := run.Wait(); s != event.StatusCompleted && status == event.StatusCompleted {
+	for k := range f.runs {
+		if s := ends[k].Status; s != event.StatusCompleted && status == event.StatusCompleted {
 			status = s
 		}
 		end.NotSent += ends[k].NotSent
@@ -295,8 +311,8 @@ func (f *Fleet) gather() {
 // fleet that failed to start).
 func (f *Fleet) closeAll() {
 	for _, r := range f.runs {
-		r.Stop()
-		<-r.Done()
+		r.stop()
+		r.events(f.log.Start(), func(event.Event) {})
 	}
 	f.closeStores()
 }
@@ -321,7 +337,7 @@ func (f *Fleet) Done() <-chan struct{} { return f.done }
 // Stop ends every replica now (status interrupted).
 func (f *Fleet) Stop() {
 	for _, r := range f.runs {
-		r.Stop()
+		r.stop()
 	}
 }
 
@@ -333,3 +349,33 @@ func (f *Fleet) Wait() string {
 	defer f.mu.Unlock()
 	return f.status
 }
+
+// replica is one replica as the fleet drives it: a run in this process or
+// a worker process.
+type replica interface {
+	// events calls emit with each of the replica's events, in order, with
+	// offsets from start, until its log ends. Call it once.
+	events(start time.Time, emit func(event.Event))
+	// stop ends the replica now (its remaining events still follow).
+	stop()
+}
+
+// localReplica is a replica run in this process.
+type localReplica struct{ run *workload.Run }
+
+func (l localReplica) events(start time.Time, emit func(event.Event)) {
+	shift := l.run.Log().Start().Sub(start)
+	c := l.run.Log().Cursor()
+	for {
+		evs, err := c.Next(context.Background())
+		if err != nil {
+			return // io.EOF: the replica's log is closed
+		}
+		for _, e := range evs {
+			e.At += shift
+			emit(e)
+		}
+	}
+}
+
+func (l localReplica) stop() { l.run.Stop() }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,6 +32,7 @@ type fleetFlags struct {
 	routing       string
 	store         string
 	compareStores bool
+	processes     bool
 }
 
 func newFleetCmd() *cobra.Command {
@@ -82,6 +84,7 @@ replicas: [3] on a window in a drill file.`,
 	fs.StringVar(&ff.routing, "routing", fleet.RoutingRoundRobin, "how emails are routed to replicas: "+strings.Join(fleet.Routings(), ", ")+" (seeded by --seed)")
 	fs.StringVar(&ff.store, "breaker-store", fleet.StoreLocal, "where breakers keep their state: local (each replica its own) or redis://HOST:PORT/DB (one shared state per rung)")
 	fs.BoolVar(&ff.compareStores, "compare-stores", false, "run the fleet with the local store and with the --breaker-store Redis at once, side by side")
+	fs.BoolVar(&ff.processes, "processes", false, "run each replica as its own drill worker process (default: goroutine groups in this process)")
 	fs.BoolVar(&jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
 	fs.StringVar(&record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
@@ -118,6 +121,14 @@ func (ff *fleetFlags) fromFile(fs *pflag.FlagSet, path string) error {
 // the summaries.
 func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks, jsonOut bool, record string, force bool) error {
 	base := fleet.Config{Run: run, Replicas: ff.replicas, Routing: ff.routing, Store: ff.store}
+	if ff.processes {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("--processes: finding the drill binary: %w", err)
+		}
+		base.Worker = []string{exe, fleetWorkerCmd}
+		base.WorkerEnv = []string{fleetAPIKeyEnv + "=" + run.Endpoint.APIKey}
+	}
 	cfgs := []fleet.Config{base}
 	paths := []string{record}
 	if ff.compareStores {
@@ -294,4 +305,32 @@ func printFleet(w io.Writer, s scoring.FleetSummary) error {
 			format.Seconds(r.MedianWaitOutageS), format.Seconds(r.P95WaitOutageS), r.BreakerState, store)
 	}
 	return tw.Flush()
+}
+
+// fleetWorkerCmd is the hidden command a --processes worker runs, and
+// fleetAPIKeyEnv the variable that hands it the API key (never serialised).
+const (
+	fleetWorkerCmd = "fleet-worker"
+	fleetAPIKeyEnv = "DRILL_FLEET_API_KEY"
+)
+
+// newFleetWorkerCmd is the hidden `drill fleet-worker`: one replica of a
+// drill fleet --processes run, fed by its parent on stdin.
+func newFleetWorkerCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    fleetWorkerCmd,
+		Short:  "One replica of drill fleet --processes (started by drill fleet; reads its drill on stdin)",
+		Hidden: true,
+		Args:   usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Ctrl-C reaches the whole process group; the parent decides,
+			// and stops this worker by closing its stdin.
+			return fleet.Work(context.Background(), os.Stdin, cmd.OutOrStdout(), func(c *workload.Config) {
+				c.Endpoint.APIKey = os.Getenv(fleetAPIKeyEnv)
+				if c.Endpoint.BaseURL == "" && c.Endpoint.Transport == nil {
+					c.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: c.Seed, LatencyScale: 1}).Transport()
+				}
+			})
+		},
+	}
 }

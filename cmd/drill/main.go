@@ -58,7 +58,7 @@ policy, built-in fake model) in the live dashboard.`,
 		newPredictCmd())
 	root.AddCommand(newInitCmd(), newValidateCmd())
 	root.AddCommand(newProxyCmd())
-	root.AddCommand(newFleetCmd())
+	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
 	return root
 }
 
