@@ -1,6 +1,7 @@
 package breaker
 
 import (
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -47,18 +48,18 @@ func TestInFlightRuleOnTimeWithoutBeingAsked(t *testing.T) {
 	// change happens at 4 s though nobody asks the breaker.
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
-		var openedAfter time.Duration
+		var openedAfter atomic.Int64
 		b := New(Settings{Trip: Trip{Rules: []string{RuleInFlight}, InFlightAge: 4 * time.Second},
 			OnChange: func(ch Change) {
 				if ch.To == Open {
-					openedAfter = time.Since(start)
+					openedAfter.Store(int64(time.Since(start)))
 				}
 			}})
 		defer b.Close()
 		tk, _ := b.Allow()
 		time.Sleep(10 * time.Second)
-		if openedAfter != 4*time.Second {
-			t.Fatalf("opened after %v, want 4s", openedAfter)
+		if d := time.Duration(openedAfter.Load()); d != 4*time.Second {
+			t.Fatalf("opened after %v, want 4s", d)
 		}
 		b.Done(tk, Failure)
 	})

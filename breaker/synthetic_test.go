@@ -3,6 +3,7 @@ package breaker
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -17,6 +18,7 @@ func TestSyntheticProbeNeverLetsCustomersThrough(t *testing.T) {
 		start := time.Now()
 		var probes atomic.Int32
 		healthy := func() bool { return time.Since(start) >= 12*time.Second }
+		var mu sync.Mutex
 		var changes []string
 		b := New(Settings{Trip: Trip{Failures: 1}, ProbeInterval: 2 * time.Second,
 			Synthetic: func(ctx context.Context) Result {
@@ -26,7 +28,7 @@ func TestSyntheticProbeNeverLetsCustomersThrough(t *testing.T) {
 				}
 				return Failure
 			},
-			OnChange: func(ch Change) { changes = append(changes, ch.To.String()) }})
+			OnChange: func(ch Change) { mu.Lock(); changes = append(changes, ch.To.String()); mu.Unlock() }})
 		defer b.Close()
 		tk, _ := b.Allow()
 		b.Done(tk, Failure)
@@ -38,14 +40,17 @@ func TestSyntheticProbeNeverLetsCustomersThrough(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 		synctest.Wait()
+		mu.Lock()
+		got := append([]string(nil), changes...)
+		mu.Unlock()
 		if b.State() != Closed {
-			t.Fatalf("state %v at 12 s, want closed after a good synthetic probe (changes %v)", b.State(), changes)
+			t.Fatalf("state %v at 12 s, want closed after a good synthetic probe (changes %v)", b.State(), got)
 		}
 		if n := probes.Load(); n != 6 {
 			t.Fatalf("%d synthetic probes, want 6 (2, 4, ..., 12 s)", n)
 		}
-		if len(changes) != 2 || changes[0] != "open" || changes[1] != "closed" {
-			t.Fatalf("changes %v, want open, closed", changes)
+		if len(got) != 2 || got[0] != "open" || got[1] != "closed" {
+			t.Fatalf("changes %v, want open, closed", got)
 		}
 	})
 }

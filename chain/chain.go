@@ -63,6 +63,9 @@ type RungConfig struct {
 	// Count says which outcomes beyond timeouts, connection errors and 5xx
 	// the breaker counts as failures.
 	Count Counting
+	// Floor cuts a streamed answer under a tokens-per-second floor
+	// (outcome slow_stream); the zero value is off.
+	Floor StreamFloor
 }
 
 // Rung is one model in the chain.
@@ -80,6 +83,7 @@ func NewRung(cfg RungConfig) *Rung {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
+	rt = cfg.Floor.wrap(rt)
 	hc := &http.Client{Transport: rt}
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),

@@ -27,6 +27,9 @@ func Classify(parent context.Context, err error) event.Outcome {
 	if parent != nil && parent.Err() != nil {
 		return event.Canceled
 	}
+	if errors.Is(err, ErrSlowStream) {
+		return event.SlowStream
+	}
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
 		return ClassifyStatus(apiErr.StatusCode)

@@ -20,6 +20,9 @@ type Counting struct {
 	Count429 bool `json:"count_429,omitempty"`
 	// CountInvalid counts an answer that fails the schema as a failure.
 	CountInvalid bool `json:"count_invalid,omitempty"`
+	// CountSlowStream counts a stream cut by the rate floor (StreamFloor)
+	// as a failure.
+	CountSlowStream bool `json:"count_slow_stream,omitempty"`
 }
 
 // result says how a breaker counts an outcome: failures that can go away on
@@ -32,7 +35,8 @@ func (c Counting) result(o event.Outcome) breaker.Result {
 		return breaker.Success
 	case o.Transient(),
 		o == event.HTTP429 && c.Count429,
-		o == event.Invalid && c.CountInvalid:
+		o == event.Invalid && c.CountInvalid,
+		o == event.SlowStream && c.CountSlowStream:
 		return breaker.Failure
 	}
 	return breaker.Ignored

@@ -2,7 +2,9 @@ package chain
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -131,5 +133,59 @@ func TestCountingOptions(t *testing.T) {
 	h.Set("Retry-After-Ms", "1500")
 	if d := RetryAfterHeader(h, time.Now()); d != 1500*time.Millisecond {
 		t.Errorf("Retry-After-Ms 1500 read as %s", d)
+	}
+}
+
+// TestRetryAfterReachesTheBreaker: a 503 with Retry-After 30 s, through the
+// real SDK, keeps an honouring breaker open 30 s instead of its 5 s cooldown.
+func TestRetryAfterReachesTheBreaker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		busy := &countingTransport{fail: func(r *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"30"}, "Content-Type": {"application/json"}},
+				Body: io.NopCloser(strings.NewReader(`{"error":{"message":"overloaded"}}`)), Request: r}, nil
+		}}
+		b := breaker.New(breaker.Settings{Name: "primary", Trip: breaker.Trip{Failures: 1}, HonourRetryAfter: true})
+		defer b.Close()
+		r := NewRung(RungConfig{Name: "primary", Model: "m", TimeLimit: 5 * time.Second, Retries: 0,
+			BaseURL: "http://fake.invalid/v1", APIKey: "k", Transport: busy, Breaker: b})
+		c := &Chain{Rungs: []*Rung{r}, Canned: true}
+		if res := c.Serve(t.Context(), emails.All()[0]); res.ServedBy != event.ServedCanned {
+			t.Fatalf("served by %s, want canned", res.ServedBy)
+		}
+		time.Sleep(29 * time.Second)
+		if s := b.State(); s != breaker.Open {
+			t.Fatalf("state %v 29 s after a Retry-After of 30 s, want open", s)
+		}
+		time.Sleep(time.Second)
+		if s := b.State(); s != breaker.HalfOpen {
+			t.Fatalf("state %v 30 s after, want half-open", s)
+		}
+	})
+}
+
+// TestMaxRetryDelay: with Retry-After 30 s, the SDK waits 30 s before each
+// retry; with a 10 s max retry delay it stops retrying at once.
+func TestMaxRetryDelay(t *testing.T) {
+	for _, tc := range []struct {
+		max      time.Duration
+		attempts int32
+		took     time.Duration
+	}{
+		{0, 3, 60 * time.Second},
+		{10 * time.Second, 1, 0},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			busy := &countingTransport{fail: func(r *http.Request) (*http.Response, error) {
+				return &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"30"}, "Content-Type": {"application/json"}},
+					Body: io.NopCloser(strings.NewReader(`{"error":{"message":"overloaded"}}`)), Request: r}, nil
+			}}
+			r := NewRung(RungConfig{Name: "primary", Model: "m", TimeLimit: 5 * time.Second, Retries: 2, MaxRetryDelay: tc.max,
+				BaseURL: "http://fake.invalid/v1", APIKey: "k", Transport: busy})
+			start := time.Now()
+			(&Chain{Rungs: []*Rung{r}}).Serve(t.Context(), emails.All()[0])
+			if n, took := busy.calls.Load(), time.Since(start); n != tc.attempts || took != tc.took {
+				t.Fatalf("max retry delay %s: %d attempts in %s, want %d in %s", tc.max, n, took, tc.attempts, tc.took)
+			}
+		})
 	}
 }

@@ -38,8 +38,12 @@ type File struct {
 
 // Workload is what is sent. Unset fields take `drill run`'s defaults.
 type Workload struct {
-	// Emails to send, 1–120 (default 120).
+	// Emails to send (default: all of the set: the built-in 120, or
+	// EmailsFile's).
 	Emails *Int `yaml:"emails"`
+	// EmailsFile is a team's own emails (JSON Lines or CSV: id, from,
+	// subject, body, optional truth), relative to the drill file.
+	EmailsFile *string `yaml:"emails_file"`
 	// Rate is emails sent per second (default 2).
 	Rate *float64 `yaml:"rate"`
 	// Seed of the fake model's latencies (default 1).

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/scoring"
@@ -99,6 +101,20 @@ func (f *File) Plan() ([]Run, error) {
 func (f *File) Config(o Outage, p Policy) (workload.Config, error) {
 	cfg := workload.DefaultConfig()
 	w := f.Workload
+	if w.EmailsFile != nil {
+		path := *w.EmailsFile
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(f.Path), path)
+		}
+		set, err := emails.Load(path)
+		if err != nil {
+			return workload.Config{}, fmt.Errorf("%s: workload.emails_file: %w", f.Path, err)
+		}
+		cfg.EmailSet, cfg.Emails = set, len(set)
+		if w.Follow == nil && !slices.ContainsFunc(set, func(e emails.Email) bool { return e.ID == cfg.Follow }) {
+			cfg.Follow = 0 // the set lacks the email followed by default
+		}
+	}
 	if w.Emails != nil {
 		cfg.Emails = int(*w.Emails)
 	}
@@ -110,7 +126,7 @@ func (f *File) Config(o Outage, p Policy) (workload.Config, error) {
 	}
 	if w.Follow != nil {
 		cfg.Follow = int(*w.Follow)
-	} else if cfg.Follow > cfg.Emails {
+	} else if cfg.EmailSet == nil && cfg.Follow > cfg.Emails {
 		cfg.Follow = 0 // a short drill without Marcus follows no email unless asked
 	}
 	if w.MaxDuration != nil {

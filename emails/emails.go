@@ -41,7 +41,7 @@ type Email struct {
 	Truth   answer.Answer `json:"truth"`
 	// Unscored is set for an email from a team's file that came without a
 	// truth: its answers cannot be scored. The built-in emails all have one.
-	Unscored bool `json:"-"`
+	Unscored bool `json:"unscored,omitempty"`
 }
 
 // Intents is answer.Intents.

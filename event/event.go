@@ -150,6 +150,14 @@ type Event struct {
 	// Proxy describes the request behind an attempt_start, fault or
 	// attempt_end recorded by drill proxy; nil for the engine's own calls.
 	Proxy *ProxyCall `json:"proxy,omitempty"`
+	// Truth is, on email_sent, the email's right answer as the workload
+	// knows it (the built-in set, or a team's file with truth), so a journal
+	// is scored the same wherever it is read. Older journals lack it: the
+	// fold then looks the email up in the built-in set.
+	Truth *emails.Answer `json:"truth,omitempty"`
+	// Unscored marks, on email_sent, an email whose right answer is
+	// unknown (a team's email without truth): its answer is not scored.
+	Unscored bool `json:"unscored,omitempty"`
 	// Replica is the fleet replica (from 1) the event happened on, in a
 	// drill fleet log; 0 outside a fleet and for the fleet's own events.
 	Replica int `json:"replica,omitempty"`
@@ -178,6 +186,13 @@ type RunInfo struct {
 	// Overrides are the policy and workload settings the user changed from
 	// the preset, by flag or drill-file name, as given (e.g. "primary-timeout": "2s").
 	Overrides map[string]string `json:"overrides,omitempty"`
+	// Options are the breaker rules and chain options that differ from
+	// drill's defaults, in words ("in-flight age 4s", "probes all", "hedge
+	// after 2s"), for the dashboard header and reports, live and replayed.
+	Options []string `json:"options,omitempty"`
+	// MaxEmailID is the highest email id the run sends when its emails
+	// are not numbered 1..Emails (a team's file); 0 otherwise.
+	MaxEmailID int `json:"max_email_id,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.
@@ -313,7 +328,15 @@ type ProxyCall struct {
 	// (attempt_end; zero when it reported none).
 	InputTokens  int `json:"input_tokens,omitempty"`
 	OutputTokens int `json:"output_tokens,omitempty"`
+	// Cost is what those tokens cost by the proxy's price table
+	// (attempt_end; zero when the model has no price).
+	Cost float64 `json:"cost,omitempty"`
 }
+
+// SlowStream is the outcome of a streamed answer cut because it delivered
+// fewer tokens a second than the rung's floor (min_tokens_per_s, checked
+// after stream_check).
+const SlowStream Outcome = "slow_stream"
 
 // StoreChange is a fleet replica's breakers losing or regaining their shared
 // breaker store (drill fleet --breaker-store redis://...): Detail starts

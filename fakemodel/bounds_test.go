@@ -187,16 +187,21 @@ func TestMaxConns(t *testing.T) {
 }
 
 // BenchmarkReadPerMB measures one profile's reading cost on a 1 MB email:
-// the ns/op figure is the cost per MB (target: under 50 ms).
+// ns/op is the wall time per MB and cpu-ms/MB the process CPU time (garbage
+// collection included) per MB, which is what the target (under 50 ms) is
+// about; on a shared machine the wall time also counts waiting for a core.
 func BenchmarkReadPerMB(b *testing.B) {
 	for _, name := range []string{ModelMini, ModelNano} {
 		b.Run(name, func(b *testing.B) {
 			text := bigEmail(1, 1<<20)
 			r := profiles[name].Reader
 			b.SetBytes(int64(len(text)))
+			before := cpuTime()
 			for b.Loop() {
 				r.read(text)
 			}
+			mb := float64(len(text)) / (1 << 20)
+			b.ReportMetric(float64(cpuTime()-before)/float64(time.Millisecond)/float64(b.N)/mb, "cpu-ms/MB")
 		})
 	}
 }

@@ -392,3 +392,44 @@ func TestHealthAndLog(t *testing.T) {
 		t.Error("the log holds the key or the email text")
 	}
 }
+
+// TestRawNTruncatePlain: n choices, max_completion_tokens and a prompt that
+// is not a triage request, over raw HTTP.
+func TestRawNTruncatePlain(t *testing.T) {
+	ts := httptest.NewServer(fakemodel.New(fakemodel.Options{NoLatency: true}))
+	defer ts.Close()
+	var c struct {
+		Choices []struct {
+			Index   int `json:"index"`
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage fakemodel.Usage `json:"usage"`
+	}
+	resp := post(t, ts.URL, triageBody(t, fakemodel.ModelMini, map[string]any{"n": 3}), "application/json")
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || len(c.Choices) != 3 || c.Choices[2].Index != 2 {
+		t.Fatalf("n=3: %v %+v", err, c)
+	}
+	one := c.Usage.CompletionTokens / 3
+
+	resp = post(t, ts.URL, triageBody(t, fakemodel.ModelMini, map[string]any{"max_completion_tokens": 3}), "application/json")
+	c.Choices = nil
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || len(c.Choices) != 1 {
+		t.Fatal(err)
+	}
+	if ch := c.Choices[0]; ch.FinishReason != "length" || c.Usage.CompletionTokens != 3 || one <= 3 || json.Valid([]byte(ch.Message.Content)) {
+		t.Errorf("max_completion_tokens 3: finish %q, %d tokens (full answer %d), content %q", ch.FinishReason, c.Usage.CompletionTokens, one, ch.Message.Content)
+	}
+
+	body := []byte(`{"model":"gpt-5.4-nano","messages":[{"role":"user","content":"What is the capital of France?"}]}`)
+	resp = post(t, ts.URL, body, "application/json")
+	c.Choices = nil
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || len(c.Choices) != 1 {
+		t.Fatal(err)
+	}
+	if got := c.Choices[0].Message.Content; strings.HasPrefix(got, "{") || !strings.Contains(got, "only triage support emails") {
+		t.Errorf("plain prompt answered %q", got)
+	}
+}

@@ -61,9 +61,10 @@ func (l Limits) withDefaults() Limits {
 // Serve serves the fake model on ln with limits until ctx ends, then shuts
 // down, giving requests in flight up to 5 s. It returns nil after a shutdown
 // asked for by ctx. The request body limit is MaxRequestBytes. Serve closes
-// ln.
+// ln. It loads the token encoding before it accepts the first connection.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, limits Limits) error {
 	l := limits.withDefaults()
+	encoding() // load the token encoding now, not on the first request
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: l.ReadHeaderTimeout,

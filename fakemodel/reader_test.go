@@ -3,6 +3,7 @@ package fakemodel
 import (
 	"testing"
 
+	"github.com/drill-dev/drill/answer"
 	"github.com/drill-dev/drill/emails"
 )
 
@@ -11,7 +12,7 @@ func readerScore(t *testing.T, name string, r *reader, verbose bool) (wrong, urg
 	for _, e := range emails.All() {
 		got := r.Triage(e.Text())
 		bad := false
-		for i, f := range emails.Fields {
+		for i, f := range answer.Fields {
 			if got.Field(f) != e.Truth.Field(f) {
 				fields[i]++
 				bad = true
@@ -37,8 +38,8 @@ func TestReaders(t *testing.T) {
 		minOK, maxOK   int
 		minUrgencyFrac float64
 	}{
-		{ModelMini, miniReader, 114, 118, 0},
-		{ModelNano, nanoReader, 84, 93, 0.8},
+		{ModelMini, miniReader, 108, 120, 0}, // all-4-right at least 90 %
+		{ModelNano, nanoReader, 72, 96, 0.6}, // 60–80 %, at least 60 % of its misses on urgency
 	} {
 		wrong, uw, fields := readerScore(t, c.name, c.r, testing.Verbose())
 		ok := 120 - wrong

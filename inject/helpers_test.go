@@ -31,10 +31,6 @@ func (o *okTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		Body: io.NopCloser(strings.NewReader(`{"object":"list","data":[]}`)), Request: req}, nil
 }
 
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 // counting counts the attempts that reach the injector.
 type counting struct {
 	mu    sync.Mutex

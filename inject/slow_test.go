@@ -48,7 +48,7 @@ func TestSlowJitterIsSeededPerAttempt(t *testing.T) {
 		r.Float64() // the hit draw comes first
 		return f.(*Slow).Delay + time.Duration(r.Int64N(int64(f.(*Slow).Jitter)))
 	}
-	if draw("a") != draw("a") {
+	if first, again := draw("a"), draw("a"); first != again {
 		t.Error("the same attempt drew two jitters")
 	}
 	if draw("a") == draw("b") && draw("b") == draw("c") {

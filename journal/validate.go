@@ -160,6 +160,12 @@ func (v *validator) checkRunStart(e event.Event, line int) string {
 		}
 	}
 	v.emails, v.emailsFrom = r.Emails, fmt.Sprintf("run.emails on line %d", line)
+	if r.MaxEmailID > r.Emails {
+		if r.MaxEmailID > MaxEmails {
+			return fmt.Sprintf("field \"run.max_email_id\" is %d, want at most %d", r.MaxEmailID, MaxEmails)
+		}
+		v.emails, v.emailsFrom = r.MaxEmailID, fmt.Sprintf("run.max_email_id on line %d", line)
+	}
 	return ""
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -64,6 +65,20 @@ func TestGridFirstOpenInRange(t *testing.T) {
 			c.Policy.Primary.Breaker.Trip.InFlightAge = 3 * time.Second
 		}},
 		{"busy", "breaker", "max retry delay 250ms", func(c *workload.Config) { c.Policy.Primary.MaxRetryDelay = 250 * time.Millisecond }},
+		{"slow", "breaker", "slow 5s (default)", func(c *workload.Config) {}},
+		{"slow", "fail-fast", "slow 5s", func(c *workload.Config) {}},
+		{"slow", "breaker", "slow 3s", slowWindow("3s", "")},
+		{"slow", "breaker", "slow 2s+2s, p99 4s", func(c *workload.Config) {
+			slowWindow("2s", "2s")(c)
+			c.Policy.Primary.Breaker.Trip.Rules = []string{breaker.RuleCount, breaker.RuleP99}
+			c.Policy.Primary.Breaker.Trip.P99 = 4 * time.Second
+		}},
+		{"slow", "breaker", "slow 3s, slow-rate 3.5s", func(c *workload.Config) {
+			slowWindow("3s", "")(c)
+			c.Policy.Primary.Breaker.Trip.Rules = []string{breaker.RuleSlowRate}
+			c.Policy.Primary.Breaker.Trip.SlowCall = 3500 * time.Millisecond
+		}},
+		{"slow", "breaker", "slow 1s", slowWindow("1s", "")},
 	}
 	if len(grid) < 20 {
 		t.Fatalf("grid of %d settings, want at least 20", len(grid))
@@ -72,5 +87,16 @@ func TestGridFirstOpenInRange(t *testing.T) {
 		cfg := chapter(t, g.outage, g.policy)
 		g.set(&cfg)
 		check(t, fmt.Sprintf("%s/%s %s", g.outage, g.policy, g.name), cfg)
+	}
+}
+
+// slowWindow sets the slow outage's delay and jitter ("" keeps a default).
+func slowWindow(delay, jitter string) func(c *workload.Config) {
+	return func(c *workload.Config) {
+		params := map[string]string{"delay": delay}
+		if jitter != "" {
+			params["jitter"] = jitter
+		}
+		c.Outages = []inject.Window{{Kind: "slow", Params: params, From: c.OutageFrom, To: c.OutageTo}}
 	}
 }

@@ -9,9 +9,11 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/drill-dev/drill/breaker"
@@ -56,6 +58,10 @@ type Prediction struct {
 	// FirstOpenS is when the breaker first opens after the outage starts;
 	// nil when it has no breaker or never opens.
 	FirstOpenS *Range
+	// MayNeverOpen is true when some replays open the breaker and others
+	// never do (FirstOpenS is the range of those that open): whether it
+	// opens depends on latency draws predict cannot know.
+	MayNeverOpen bool
 	// WorstWaitS is the worst wait of an email sent during the outage; nil
 	// when unbounded (a hang with no time limit waits for the ceiling).
 	WorstWaitS *Range
@@ -72,7 +78,8 @@ type Prediction struct {
 // Keys returns the predicted_* keys a run summary carries beside the
 // measured figures: predicted_failure_s, predicted_nth_failure_s,
 // predicted_first_open_s, predicted_worst_wait_s (each [low, high] seconds
-// or null) and predicted_calls_to_broken ([low, high]).
+// or null), predicted_may_never_open (true when the breaker may also never
+// open) and predicted_calls_to_broken ([low, high]).
 func (p Prediction) Keys() map[string]any {
 	rng := func(r *Range) any {
 		if r == nil {
@@ -84,6 +91,7 @@ func (p Prediction) Keys() map[string]any {
 		"predicted_failure_s":       rng(p.FailureS),
 		"predicted_nth_failure_s":   rng(p.NthFailureS),
 		"predicted_first_open_s":    rng(p.FirstOpenS),
+		"predicted_may_never_open":  p.MayNeverOpen,
 		"predicted_worst_wait_s":    rng(p.WorstWaitS),
 		"predicted_calls_to_broken": [2]float64{p.CallsToBroken[0], p.CallsToBroken[1]},
 	}
@@ -103,10 +111,10 @@ func Compute(cfg workload.Config) (Prediction, error) {
 		p.Lines = []string{"no outage: nothing to predict"}
 		return p, nil
 	}
-	if cfg.Outage != "busy" && cfg.Outage != "hang" {
-		return p, fmt.Errorf("predict knows the busy and hang outages, not %q", cfg.Outage)
+	m, err := newModel(cfg)
+	if err != nil {
+		return p, err
 	}
-	m := newModel(cfg)
 	p.Attempts = m.attempts()
 	fail, ok := m.failure()
 	if ok {
@@ -167,7 +175,7 @@ func Compute(cfg workload.Config) (Prediction, error) {
 			p.Lines = append(p.Lines, fmt.Sprintf("first open: %s after the outage starts (rules %v, replayed on the arrival schedule at both ends of the jitter and latency ranges)",
 				first, m.trip.Rules))
 		case !math.IsInf(first[0], 1):
-			p.FirstOpenS = &first
+			p.FirstOpenS, p.MayNeverOpen = &first, true
 			p.Lines = append(p.Lines, fmt.Sprintf("first open: %s after the outage starts, or never (some replays never open)", first))
 		default:
 			p.Lines = append(p.Lines, fmt.Sprintf("first open: never (rules %v do not trip on this outage at this rate)", m.trip.Rules))
@@ -192,7 +200,10 @@ type model struct {
 	trip     breaker.Trip
 	next     bool // a healthy model rung answers after the broken one
 	hang     bool
-	request  bool // the time limit is the SDK's request timeout
+	slow     bool          // the slow fault: answers after an added delay
+	delay    time.Duration // the slow fault's delay
+	jitter   time.Duration // ... plus up to this much
+	request  bool          // the time limit is the SDK's request timeout
 	from, to float64
 	interval float64
 	lat      latency // the broken model's healthy latency
@@ -201,9 +212,29 @@ type model struct {
 	slowK    int
 }
 
-func newModel(cfg workload.Config) *model {
-	m := &model{cfg: cfg, hang: cfg.Outage == "hang", request: cfg.Policy.Scope == chain.ScopeRequest,
-		from: cfg.OutageFrom.Seconds(), to: cfg.OutageTo.Seconds(), interval: 1 / cfg.Rate}
+// Outages lists the outage kinds predict knows.
+func Outages() []string { return []string{"busy", "hang", "slow"} }
+
+func newModel(cfg workload.Config) (*model, error) {
+	ws := cfg.Windows()
+	if len(ws) != 1 || ws[0].Rate != 0 || ws[0].Ramp || ws[0].Flap != nil {
+		return nil, errors.New("predict reads one outage window hitting every attempt (no rate, ramp or flap)")
+	}
+	w := ws[0]
+	if !slices.Contains(Outages(), w.Kind) {
+		return nil, fmt.Errorf("predict knows the %s outages, not %q", strings.Join(Outages(), ", "), w.Kind)
+	}
+	m := &model{cfg: cfg, hang: w.Kind == "hang", slow: w.Kind == "slow", request: cfg.Policy.Scope == chain.ScopeRequest,
+		from: w.From.Seconds(), to: w.To.Seconds(), interval: 1 / cfg.Rate, delay: 5 * time.Second}
+	for key, dst := range map[string]*time.Duration{"delay": &m.delay, "jitter": &m.jitter} {
+		if v, ok := w.Params[key]; ok {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return nil, fmt.Errorf("slow outage %s %q: %w", key, v, err)
+			}
+			*dst = d
+		}
+	}
 	model, nextModel := cfg.PrimaryModel, cfg.BackupModel
 	if cfg.Target == event.ServedBackup || !cfg.Policy.HasPrimary() {
 		m.rp, model = *cfg.Policy.Backup, cfg.BackupModel
@@ -224,7 +255,7 @@ func newModel(cfg workload.Config) *model {
 		m.pSlow = p
 		m.slowK = plausibleCount(m.windowCalls(), p)
 	}
-	return m
+	return m, nil
 }
 
 // windowCalls is how many calls start within one trip window.
@@ -260,7 +291,7 @@ func (m *model) slowThreshold() time.Duration {
 
 // attempts is how many attempts one call makes against the outage.
 func (m *model) attempts() int {
-	if m.hang && m.request {
+	if (m.hang || m.slow) && m.request {
 		return 1 // the request timeout is not retried
 	}
 	return m.rp.Retries + 1
@@ -270,13 +301,20 @@ func (m *model) attempts() int {
 // fail; false if it never does.
 func (m *model) failure() (Range, bool) {
 	limit := m.rp.TimeLimit.Seconds()
-	if m.hang && limit == 0 {
+	if m.slow {
+		// A slow attempt fails only when its limit cuts it: then it is a
+		// hang as far as the breaker can tell.
+		if limit == 0 || (m.delay+m.jitter+m.lat.slow).Seconds() <= limit {
+			return Range{}, false
+		}
+	}
+	if (m.hang || m.slow) && limit == 0 {
 		return Range{}, false
 	}
 	n := m.attempts()
 	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)
 	per := 0.0
-	if m.hang {
+	if m.hang || m.slow {
 		per = limit
 	}
 	r := Range{float64(n)*per + bl.Seconds(), float64(n)*per + bh.Seconds()}
@@ -287,12 +325,16 @@ func (m *model) failure() (Range, bool) {
 }
 
 func (m *model) failureLine(f Range, ok bool) string {
+	if !ok && m.slow {
+		return fmt.Sprintf("one failure: never counted (a slow answer, %s–%s late, fits the %s limit, or there is none)",
+			m.delay, m.delay+m.jitter, m.rp.TimeLimit)
+	}
 	if !ok {
 		return "one failure: never counted (a hang with no time limit: the SDK waits forever)"
 	}
 	n := m.attempts()
 	per := "0 s (an instant 503)"
-	if m.hang {
+	if m.hang || m.slow {
 		per = m.rp.TimeLimit.String() + " limit"
 	}
 	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)

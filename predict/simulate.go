@@ -29,8 +29,18 @@ func (m *model) call(t, lat float64, sc scenario) call {
 	start := t
 	for j := range m.rp.Retries + 1 {
 		var failAt float64
-		if start >= m.from && start < m.to {
+		inOutage := start >= m.from && start < m.to
+		if inOutage {
 			c.broken = append(c.broken, start)
+		}
+		attemptLat := lat
+		if inOutage && m.slow {
+			attemptLat += m.delay.Seconds()
+			if sc.jitterHigh {
+				attemptLat += m.jitter.Seconds()
+			}
+		}
+		if inOutage && !m.slow {
 			switch {
 			case !m.hang:
 				failAt = start
@@ -40,6 +50,7 @@ func (m *model) call(t, lat float64, sc scenario) call {
 				failAt = math.Inf(1) // held until the request timeout, or forever
 			}
 		} else {
+			lat := attemptLat
 			if attemptLimit == 0 || lat <= attemptLimit {
 				c.end = start + lat
 				break

@@ -31,6 +31,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/price"
 )
 
 // Rung is the rung name every proxied request is recorded under: the
@@ -65,6 +66,8 @@ type Options struct {
 	// MaxBody is the largest request body accepted (default DefaultMaxBody);
 	// larger ones get 413.
 	MaxBody int64
+	// Prices, if set, price every answer's tokens (ProxyCall.Cost).
+	Prices price.Table
 	// Models, if not empty, limits the outage to requests naming one of
 	// these models; other requests go straight to the upstream.
 	Models []string
@@ -79,6 +82,7 @@ type Proxy struct {
 	rp        *httputil.ReverseProxy
 	maxBody   int64
 	models    map[string]bool // the outage's models; nil: every request
+	prices    price.Table
 	closeIdle func()
 
 	ctx    context.Context // ends on Close: cancels everything in flight
@@ -114,7 +118,7 @@ func New(opts Options) (*Proxy, error) {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
 	}
-	p := &Proxy{upstream: opts.Upstream, log: event.NewLog(opts.Start), maxBody: opts.MaxBody}
+	p := &Proxy{upstream: opts.Upstream, log: event.NewLog(opts.Start), maxBody: opts.MaxBody, prices: opts.Prices}
 	next := opts.Transport
 	if next == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -124,7 +128,7 @@ func New(opts Options) (*Proxy, error) {
 	p.injector = inject.New(next, opts.Start, inject.Options{Target: Rung, OnFault: func(req *http.Request, a inject.Applied) {
 		e := event.Event{Kind: event.Fault, Rung: Rung, Fault: a.Kind, FaultParams: a.Params}
 		if c := callOf(req.Context()); c != nil {
-			e.Model, e.Attempt, e.Proxy = c.model, c.retry, &event.ProxyCall{ID: c.id, Method: c.method, Path: c.path, Stream: c.stream}
+			e.Model, e.Attempt, e.Proxy = c.model, c.retry, c.proxyCall()
 		}
 		p.log.Append(e)
 	}})

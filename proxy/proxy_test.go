@@ -23,6 +23,7 @@ import (
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/price"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -65,7 +66,8 @@ func start(t *testing.T, opts Options) started {
 	return started{p: p, url: "http://" + ln.Addr().String() + "/v1", shutdown: shutdown}
 }
 
-// stop ends the proxy (as Ctrl-C would) and returns its whole log.
+// stop ends the proxy (as Ctrl-C would): the server lets requests in
+// flight finish first. It returns the whole log.
 func (s started) stop() []event.Event {
 	s.shutdown() // the server lets requests in flight finish first
 	s.p.Close("test over")
@@ -181,7 +183,8 @@ func TestCloseEndsAHang(t *testing.T) {
 	for len(kinds(s.p.Log().Events(), event.Fault)) == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	evs := s.stop()
+	s.p.Close("test over")
+	evs := s.p.Log().Events()
 	<-errc
 	ends := kinds(evs, event.AttemptEnd)
 	if len(ends) != 1 || ends[0].Outcome != event.Canceled {
@@ -467,5 +470,29 @@ func TestEndingAScheduledWindowEarly(t *testing.T) {
 	ends := kinds(s.stop(), event.OutageEnd)
 	if len(ends) != 1 || ends[0].Detail != event.ByHand {
 		t.Errorf("outage ends %+v, want one, by hand", ends)
+	}
+}
+
+// TestPricesCostEachAnswer: with a price table, an answer's attempt_end
+// carries what its tokens cost, and the tally sums it per model.
+func TestPricesCostEachAnswer(t *testing.T) {
+	s := start(t, Options{Prices: price.Table{fakemodel.ModelMini: {InPerM: 1, OutPerM: 2}}})
+	c := openai.NewClient(option.WithBaseURL(s.url), option.WithAPIKey("sk-test"))
+	resp, err := c.Chat.Completions.New(t.Context(), triageParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := s.stop()
+	e := kinds(evs, event.AttemptEnd)[0]
+	want := (float64(resp.Usage.PromptTokens)*1 + float64(resp.Usage.CompletionTokens)*2) / 1e6
+	if e.Proxy.Cost != want || want == 0 {
+		t.Errorf("cost %v, want %v from the usage the client saw (%d in, %d out)", e.Proxy.Cost, want, resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
+	}
+	tl := scoring.NewProxyTally()
+	for _, e := range evs {
+		tl.Add(e)
+	}
+	if got := tl.Models[fakemodel.ModelMini].Cost; got != want {
+		t.Errorf("tally cost %v, want %v", got, want)
 	}
 }

@@ -256,19 +256,32 @@ func Load(path string, opts Options) ([]Window, error) {
 }
 
 // Inject turns windows into the injector's windows. Each class is replayed
-// by the fault kind of its name; a kind this drill's injector does not have
-// is an error listing the ones it has. The injector's windows carry no
-// parameters yet, so a window's status, Retry-After or delay beyond what its
-// kind does by default is reported in notes, one line each.
+// by the fault kind of its name, with the parameters the recording shows:
+// busy with its status, rate-limit with its Retry-After (none if the server
+// sent none), slow with its delay; reset and malformed with their defaults.
+// A status busy cannot send is replayed as 503, with a note (one line); a
+// class the injector does not have is an error listing the ones it has.
 func Inject(ws []Window) (out []inject.Window, notes []string, err error) {
 	for _, w := range ws {
-		if _, lerr := inject.Lookup(string(w.Class)); lerr != nil {
-			return nil, nil, fmt.Errorf("the journal's %s window at %.3fs cannot be replayed: %w", w.Class, w.From.Seconds(), lerr)
+		var kv []string
+		switch w.Class {
+		case Busy:
+			kv = []string{fmt.Sprintf("status=%d", w.Status)}
+		case RateLimit:
+			kv = []string{"retry_after=" + w.RetryAfter.Round(time.Millisecond).String()}
+		case Slow:
+			kv = []string{"delay=" + w.Delay.Round(time.Millisecond).String()}
 		}
-		if w.Class == Busy && w.Status != 503 {
-			notes = append(notes, fmt.Sprintf("busy window at %.3fs recorded status %d; replayed as busy's 503", w.From.Seconds(), w.Status))
+		iw, perr := inject.ParseFault(string(w.Class), kv)
+		if perr != nil && w.Class == Busy {
+			notes = append(notes, fmt.Sprintf("busy window at %.3fs recorded status %d, which busy cannot send (%v); replayed as 503", w.From.Seconds(), w.Status, perr))
+			iw, perr = inject.ParseFault(string(Busy), []string{"status=503"})
 		}
-		out = append(out, inject.Window{Kind: string(w.Class), From: w.From, To: w.To})
+		if perr != nil {
+			return nil, nil, fmt.Errorf("the journal's %s window at %.3fs cannot be replayed: %w", w.Class, w.From.Seconds(), perr)
+		}
+		iw.From, iw.To = w.From, w.To
+		out = append(out, iw)
 	}
 	return out, notes, nil
 }

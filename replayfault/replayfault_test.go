@@ -102,13 +102,33 @@ func TestModelSelectsByRungOrModelName(t *testing.T) {
 	}
 }
 
-func TestInjectRefusesKindsTheInjectorLacks(t *testing.T) {
-	iw, notes, err := Inject([]Window{{Class: Busy, From: 0, To: time.Second, Status: 500}, {Class: Hang, From: 2 * time.Second, To: 3 * time.Second}})
-	if err != nil || len(iw) != 2 || iw[0].Kind != "busy" || iw[1].Kind != "hang" || iw[1].From != 2*time.Second {
-		t.Fatalf("busy and hang: %+v %v", iw, err)
+func TestInjectCarriesTheRecordedParameters(t *testing.T) {
+	iw, notes, err := Inject([]Window{
+		{Class: Busy, From: 0, To: time.Second, Status: 500},
+		{Class: Hang, From: 2 * time.Second, To: 3 * time.Second},
+		{Class: RateLimit, From: 4 * time.Second, To: 5 * time.Second, Status: 429, RetryAfter: 20 * time.Second},
+		{Class: Slow, From: 6 * time.Second, To: 7 * time.Second, Delay: 9 * time.Second},
+		{Class: Reset, From: 8 * time.Second, To: 9 * time.Second},
+		{Class: Malformed, From: 10 * time.Second, To: 11 * time.Second},
+		{Class: Busy, From: 12 * time.Second, To: 13 * time.Second, Status: 501},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "500") {
-		t.Errorf("notes %q, want one about the 500 replayed as 503", notes)
+	want := []struct{ kind, key, value string }{
+		{"busy", "status", "500"}, {"hang", "", ""}, {"rate-limit", "retry_after", "20s"},
+		{"slow", "delay", "9s"}, {"reset", "", ""}, {"malformed", "", ""}, {"busy", "status", "503"},
+	}
+	if len(iw) != len(want) {
+		t.Fatalf("%d windows, want %d", len(iw), len(want))
+	}
+	for i, w := range want {
+		if iw[i].Kind != w.kind || (w.key != "" && iw[i].Params[w.key] != w.value) || iw[i].From != time.Duration(2*i)*time.Second {
+			t.Errorf("window %d: %+v, want %s with %s=%s from %ds", i, iw[i], w.kind, w.key, w.value, 2*i)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "501") {
+		t.Errorf("notes %q, want one about the 501 replayed as 503", notes)
 	}
 	if _, _, err := Inject([]Window{{Class: "teleport", From: 0, To: time.Second}}); err == nil || !strings.Contains(err.Error(), "busy") {
 		t.Errorf("unknown class: %v, want an error listing the injector's kinds", err)

@@ -3,10 +3,12 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/drill-dev/drill/scoring"
 	"image/color"
+	"math"
 	"slices"
 	"time"
+
+	"github.com/drill-dev/drill/scoring"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -132,11 +134,14 @@ func outageSpans(r *Run) []Span {
 // EmailChart is the chapter's email-by-email chart: each row one email
 // (the first at the top), a bar from sent to answered coloured by who served
 // it, the outage shaded grey and the breaker's open periods shaded red.
-func EmailChart(r *Run) *plot.Plot {
+func EmailChart(r *Run) *plot.Plot { return emailChart(r, scalesOf([]*Run{r})) }
+
+func emailChart(r *Run, sc Scales) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: email by email", r.Label())
-	p.X.Label.Text = "seconds from start"
-	p.Y.Label.Text = "email"
+	timeAxis(p, sc)
+	p.Y.Label.Text = "email (first at the top)"
+	p.Y.Tick.Marker = niceTicks{}
 	p.Y.Scale = plot.InvertedScale{Normalizer: plot.LinearScale{}}
 	rows := r.Emails
 	n := 0
@@ -173,15 +178,20 @@ func EmailChart(r *Run) *plot.Plot {
 	return p
 }
 
-// AttemptsChart plots attempts started per second to each model, with the
-// outage shaded.
-func AttemptsChart(r *Run) (*plot.Plot, error) {
+// AttemptsChart plots the calls started per second to each model (every
+// HTTP request, SDK retries included), with the outage and the breaker's
+// open periods shaded.
+func AttemptsChart(r *Run) (*plot.Plot, error) { return callsChart(r, scalesOf([]*Run{r})) }
+
+func callsChart(r *Run, sc Scales) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: attempts per second", r.Label())
-	p.X.Label.Text = "seconds from start"
-	p.Y.Label.Text = "attempts started"
-	p.Y.Min = 0
+	p.Title.Text = fmt.Sprintf("%s: calls per second", r.Label())
+	timeAxis(p, sc)
+	p.Y.Label.Text = "calls started per second"
+	p.Y.Min, p.Y.Max = 0, float64(niceCeil(sc.MaxCallsPerSec))
+	p.Y.Tick.Marker = niceTicks{}
 	p.Add(bands{spans: outageSpans(r), color: colOutage})
+	p.Add(bands{spans: r.BreakerOpen, color: colBreaker})
 	models := make([]string, 0, len(r.Attempts))
 	for m := range r.Attempts {
 		models = append(models, m)
@@ -199,6 +209,11 @@ func AttemptsChart(r *Run) (*plot.Plot, error) {
 				xys[s].Y = float64(counts[s])
 			}
 		}
+		// The last step ends where the run ended, at the level of the
+		// last whole second: a partial second is not a drop to zero.
+		if secs >= 2 {
+			xys[secs-1] = plotter.XY{X: r.End.Seconds(), Y: xys[secs-2].Y}
+		}
 		l, err := plotter.NewLine(xys)
 		if err != nil {
 			return nil, fmt.Errorf("report: attempts chart of %s: %w", r.Path, err)
@@ -209,34 +224,168 @@ func AttemptsChart(r *Run) (*plot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add(m, l)
 	}
+	p.Legend.Add("outage", swatch{colOutage})
+	if len(r.BreakerOpen) > 0 {
+		p.Legend.Add("breaker open", swatch{colBreaker})
+	}
 	p.Legend.Top = true
 	return p, nil
 }
 
 // WaitsHistogram is a histogram of every finished email's wait.
-func WaitsHistogram(r *Run) (*plot.Plot, error) {
+func WaitsHistogram(r *Run) (*plot.Plot, error) { return waitsHistogram(r, scalesOf([]*Run{r})) }
+
+// waitsHistogram bins waits into the report's shared bins, so every run's
+// histogram has the same x scale and the same y scale.
+func waitsHistogram(r *Run, sc Scales) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: waits", r.Label())
-	p.X.Label.Text = "wait, seconds (sent to answered)"
+	p.X.Label.Text = "wait, sent to answered (s)"
 	p.Y.Label.Text = "emails"
+	p.X.Min, p.X.Max = 0, sc.MaxWait
+	p.X.Tick.Marker = niceTicks{unit: " s"}
+	p.Y.Min, p.Y.Max = 0, float64(niceCeil(sc.MaxWaitBin))
+	p.Y.Tick.Marker = niceTicks{}
 	if len(r.Waits) == 0 {
 		return p, nil
 	}
-	h, err := plotter.NewHist(plotter.Values(r.Waits), 30)
-	if err != nil {
-		return nil, fmt.Errorf("report: waits histogram of %s: %w", r.Path, err)
-	}
-	h.FillColor = colPrimary
+	h := &plotter.Histogram{Bins: waitBins(r.Waits, sc), FillColor: colPrimary}
 	h.LineStyle.Color = color.White
+	h.LineStyle.Width = vg.Points(0.5)
 	p.Add(h)
 	return p, nil
 }
 
-// Chart sizes.
+// waitBins counts waits into sc's bins.
+func waitBins(waits []float64, sc Scales) []plotter.HistogramBin {
+	n := max(int(math.Ceil(sc.MaxWait/sc.BinWidth)), 1)
+	bins := make([]plotter.HistogramBin, n)
+	for i := range bins {
+		bins[i].Min, bins[i].Max = float64(i)*sc.BinWidth, float64(i+1)*sc.BinWidth
+	}
+	for _, w := range waits {
+		i := min(max(int(w/sc.BinWidth), 0), n-1)
+		bins[i].Weight++
+	}
+	return bins
+}
+
+// Scales are the axes every run's charts share in one report, so runs can
+// be compared by eye: one time axis, one calls-per-second scale, one set
+// of wait bins.
+type Scales struct {
+	End            float64 // seconds: the longest run's end
+	MaxCallsPerSec int     // the busiest second of any model in any run
+	MaxWait        float64 // seconds: the right edge of the wait histograms
+	BinWidth       float64 // seconds per wait bin
+	MaxWaitBin     int     // the fullest wait bin of any run
+}
+
+// scalesOf computes the scales shared by runs.
+func scalesOf(runs []*Run) Scales {
+	sc := Scales{MaxCallsPerSec: 1, MaxWaitBin: 1}
+	maxWait := 0.0
+	for _, r := range runs {
+		sc.End = max(sc.End, min(r.End.Seconds(), scoring.MaxSeriesSeconds))
+		for _, e := range r.Emails {
+			if e.Finished {
+				sc.End = max(sc.End, min(e.Done.Seconds(), scoring.MaxSeriesSeconds))
+			}
+		}
+		for _, counts := range r.Attempts {
+			for _, c := range counts {
+				sc.MaxCallsPerSec = max(sc.MaxCallsPerSec, c)
+			}
+		}
+		for _, w := range r.Waits {
+			maxWait = max(maxWait, w)
+		}
+	}
+	sc.End = niceStepCeil(max(sc.End, 1))
+	sc.MaxWait = niceStepCeil(max(maxWait, 1))
+	sc.BinWidth = niceStep(sc.MaxWait / 30)
+	for _, r := range runs {
+		for _, b := range waitBins(r.Waits, sc) {
+			sc.MaxWaitBin = max(sc.MaxWaitBin, int(b.Weight))
+		}
+	}
+	return sc
+}
+
+// timeAxis sets a chart's x axis to the shared time axis in seconds.
+func timeAxis(p *plot.Plot, sc Scales) {
+	p.X.Label.Text = "time from the start of the run (s)"
+	p.X.Min, p.X.Max = 0, sc.End
+	p.X.Tick.Marker = niceTicks{unit: " s"}
+}
+
+// niceStep is the round step (1, 2 or 5 times a power of ten) at or above x.
+func niceStep(x float64) float64 {
+	if x <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= x*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// niceStepCeil rounds x up to a multiple of a round step about a tenth of it.
+func niceStepCeil(x float64) float64 {
+	st := niceStep(x / 10)
+	return math.Ceil(x/st-1e-9) * st
+}
+
+// niceCeil rounds v up to 1, 2 or 5 times a power of ten.
+func niceCeil(v int) int { return int(niceStep(float64(max(v, 1)))) }
+
+// niceTicks puts major ticks at round values (a step of 1, 2 or 5 times a
+// power of ten, 4 to 10 of them), labelled with the unit, and minor ticks
+// halfway.
+type niceTicks struct{ unit string }
+
+// Ticks implements plot.Ticker.
+func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if hi <= lo {
+		return []plot.Tick{{Value: lo, Label: t.label(lo)}}
+	}
+	step := niceStep((hi - lo) / 8)
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+step*1e-9; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: t.label(v)})
+		if m := v + step/2; m < hi {
+			ticks = append(ticks, plot.Tick{Value: m})
+		}
+	}
+	return ticks
+}
+
+func (t niceTicks) label(v float64) string {
+	if math.Abs(v) < 1e-9 {
+		v = 0
+	}
+	return fmt.Sprintf("%g%s", math.Round(v*1000)/1000, t.unit)
+}
+
+// Chart sizes: full-width charts, and the small multiples of the overview.
 const (
-	chartW = 8 * vg.Inch
-	chartH = 3 * vg.Inch
+	chartW = 12 * vg.Inch
+	chartH = 3.2 * vg.Inch
+	smallW = 5 * vg.Inch
+	smallH = 3.2 * vg.Inch
 )
+
+// SmallEmailChart is run's email-by-email chart as a small multiple: on the
+// report's shared time axis, small enough to set every run side by side.
+func SmallEmailChart(r *Run, tag string, dpi int, sc Scales) ([]byte, error) {
+	p := emailChart(r, sc)
+	p.Title.Text = tag + " " + r.Label()
+	p.Legend = plot.NewLegend() // one legend for all, in the page
+	return renderPNG(p, smallW, smallH, dpi)
+}
 
 // DefaultDPI is the resolution charts are drawn at unless a report says
 // otherwise.
@@ -249,13 +398,33 @@ func emailChartHeight(r *Run) vg.Length {
 	return min(max(h, 3*vg.Inch), 9*vg.Inch)
 }
 
-// renderPNG draws a plot to PNG bytes.
+// renderPNG draws a plot to PNG bytes, its legend (if any) in a column to
+// the right of the data, never over it.
 func renderPNG(p *plot.Plot, w, h vg.Length, dpi int) ([]byte, error) {
 	if dpi <= 0 {
 		dpi = DefaultDPI
 	}
 	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))}
-	p.Draw(draw.New(c))
+	dc := draw.New(c)
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	leg.Padding = vg.Points(4)
+	lw := leg.Rectangle(dc).Size().X
+	if lw > 0 {
+		lw += vg.Points(12)
+		p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+		leg.Left, leg.Top = true, true
+		leg.Padding = vg.Points(4)
+		// Start the legend level with the top of the data area.
+		top := vg.Length(0)
+		if p.Title.Text != "" {
+			top = p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+		}
+		leg.Draw(draw.Crop(dc, w-lw+vg.Points(8), 0, 0, -top))
+	} else {
+		p.Draw(dc)
+	}
+	p.Legend = leg
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("report: rendering a chart: %w", err)
@@ -268,21 +437,25 @@ type Charts struct {
 	Emails, Attempts, Waits []byte
 }
 
-// RenderCharts draws a run's charts at dpi (DefaultDPI if 0).
-func RenderCharts(r *Run, dpi int) (Charts, error) {
+// RenderCharts draws a run's charts at dpi (DefaultDPI if 0), on scales
+// of its own.
+func RenderCharts(r *Run, dpi int) (Charts, error) { return renderCharts(r, dpi, scalesOf([]*Run{r})) }
+
+// renderCharts draws a run's charts on the report's shared scales.
+func renderCharts(r *Run, dpi int, sc Scales) (Charts, error) {
 	var c Charts
 	var err error
-	if c.Emails, err = renderPNG(EmailChart(r), chartW, emailChartHeight(r), dpi); err != nil {
+	if c.Emails, err = renderPNG(emailChart(r, sc), chartW, emailChartHeight(r), dpi); err != nil {
 		return c, err
 	}
-	ap, err := AttemptsChart(r)
+	ap, err := callsChart(r, sc)
 	if err != nil {
 		return c, err
 	}
 	if c.Attempts, err = renderPNG(ap, chartW, chartH, dpi); err != nil {
 		return c, err
 	}
-	wp, err := WaitsHistogram(r)
+	wp, err := waitsHistogram(r, sc)
 	if err != nil {
 		return c, err
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// TestHypothesesTableFirst: the runs' judged hypotheses, as their journals
-// recorded them, open the report as a PASS/FAIL table, in Markdown and
-// HTML; a report of runs without hypotheses has no such section.
+// TestHypothesesTableFirst: the hypotheses the runs' journals recorded open
+// the report's overview as a PASS/FAIL table judged on every run, in
+// Markdown and HTML; a report of runs without hypotheses has no such table.
 func TestHypothesesTableFirst(t *testing.T) {
 	rep, err := report.Build(smallPaths(t))
 	if err != nil {
@@ -24,8 +24,8 @@ func TestHypothesesTableFirst(t *testing.T) {
 	if err := rep.WriteFile(plain); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(plain); strings.Contains(string(data), "## Hypotheses") {
-		t.Error("a report without hypotheses has a hypotheses section")
+	if data, _ := os.ReadFile(plain); strings.Contains(string(data), "| Hypothesis |") {
+		t.Error("a report without hypotheses has a hypotheses table")
 	}
 	if rep.Runs[1].Meta.Summary == nil {
 		t.Fatal("test journal has no summary line")
@@ -43,19 +43,23 @@ func TestHypothesesTableFirst(t *testing.T) {
 	}
 	data, _ := os.ReadFile(md)
 	s := string(data)
-	i, j := strings.Index(s, "## Hypotheses"), strings.Index(s, "## What differs")
-	if i < 0 || j < i {
-		t.Fatalf("the hypotheses do not come first:\n%s", s[:min(len(s), 600)])
+	// The recorded hypotheses are judged again on every run, by the same
+	// function, in the overview, before the runs table.
+	i, j := strings.Index(s, "| Hypothesis |"), strings.Index(s, "| Run | Outage |")
+	if i < 0 || j < i || i > strings.Index(s, "## Paired comparisons") {
+		t.Fatalf("the hypotheses do not open the overview:\n%s", s[:min(len(s), 900)])
 	}
-	for _, want := range []string{"| R2 | served.error == 0 | PASS | 0 |", `| R2 | p95\_wait\_outage\_s <= 1 | FAIL | 2.25 |`} {
-		if !strings.Contains(s[i:j], want) {
-			t.Errorf("Markdown hypotheses lack %q:\n%s", want, s[i:j])
+	for i, want := range []string{"| served.error == 0 |", `| p95\_wait\_outage\_s <= 1 |`} {
+		row := s[strings.Index(s, want):]
+		row = row[:strings.Index(row, "\n")]
+		if !strings.Contains(row, "PASS (") && !strings.Contains(row, "FAIL (") || strings.Count(row, "(") != 2 {
+			t.Errorf("hypothesis %d is not judged on both runs: %s", i, row)
 		}
 	}
 	data, _ = os.ReadFile(html)
 	h := string(data)
-	if i, j := strings.Index(h, "<h2>Hypotheses</h2>"), strings.Index(h, "<h2>What differs"); i < 0 || j < i ||
-		!strings.Contains(h[i:j], "<td>p95_wait_outage_s &lt;= 1</td><td>FAIL</td><td>2.25</td>") {
-		t.Errorf("HTML hypotheses missing or not first")
+	if i, j := strings.Index(h, "<th>Hypothesis</th>"), strings.Index(h, `<h2 id="pairs">`); i < 0 || j < i ||
+		!strings.Contains(h[i:j], "<td>p95_wait_outage_s &lt;= 1</td>") {
+		t.Errorf("HTML hypotheses missing or not in the overview")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // WriteMarkdown writes the report as Markdown to path, with its chart
@@ -21,17 +22,23 @@ func (r *Report) WriteMarkdown(path string) error {
 		return fmt.Errorf("report: creating the chart directory: %w", err)
 	}
 	images := make([]runImages, len(r.Runs))
+	sc := scalesOf(r.Runs)
 	for i, run := range r.Runs {
-		c, err := RenderCharts(run, r.DPI)
+		c, err := renderCharts(run, r.DPI, sc)
 		if err != nil {
 			return err
 		}
-		names := [3]string{
-			fmt.Sprintf("run-%d-emails.png", i+1),
-			fmt.Sprintf("run-%d-attempts.png", i+1),
-			fmt.Sprintf("run-%d-waits.png", i+1),
+		small, err := SmallEmailChart(run, runTag(i), r.DPI, sc)
+		if err != nil {
+			return err
 		}
-		for k, data := range [3][]byte{c.Emails, c.Attempts, c.Waits} {
+		names := [4]string{
+			fmt.Sprintf("run-%d-emails.png", i+1),
+			fmt.Sprintf("run-%d-calls.png", i+1),
+			fmt.Sprintf("run-%d-waits.png", i+1),
+			fmt.Sprintf("run-%d-small.png", i+1),
+		}
+		for k, data := range [4][]byte{c.Emails, c.Attempts, c.Waits, small} {
 			if err := os.WriteFile(filepath.Join(filepath.Dir(path), chartDir, names[k]), data, 0o644); err != nil {
 				return fmt.Errorf("report: writing a chart: %w", err)
 			}
@@ -40,6 +47,7 @@ func (r *Report) WriteMarkdown(path string) error {
 			Emails:   chartDir + "/" + names[0],
 			Attempts: chartDir + "/" + names[1],
 			Waits:    chartDir + "/" + names[2],
+			Small:    chartDir + "/" + names[3],
 		}
 	}
 	var buf bytes.Buffer
@@ -52,7 +60,7 @@ func (r *Report) WriteMarkdown(path string) error {
 
 // runImages are where one run's charts are, as image sources.
 type runImages struct {
-	Emails, Attempts, Waits string
+	Emails, Attempts, Waits, Small string
 }
 
 // markdown writes the report's text, linking charts at images.
@@ -67,27 +75,39 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 	}
 	fmt.Fprint(w, ".\n\n")
 
+	fmt.Fprintf(w, "Contents: [Overview](#overview) · [Paired comparisons](#paired-comparisons) · [What differs between the runs](#what-differs-between-the-runs)")
+	for i, run := range r.Runs {
+		fmt.Fprintf(w, " · [%s](#%s)", runTag(i), mdAnchor(runTag(i)+": "+run.Label()))
+	}
+	fmt.Fprint(w, "\n\n")
+
+	fmt.Fprintf(w, "## Overview\n\n")
 	if h := r.hypothesesTable(); len(h.Rows) > 0 {
-		fmt.Fprintf(w, "## Hypotheses\n\n")
 		mdTable(w, h)
+	} else {
+		fmt.Fprintf(w, "No hypotheses were given; `drill report --expect 'served.error == 0'` judges one on every run (PASS or FAIL).\n\n")
 	}
-
-	fmt.Fprintf(w, "## What differs between the runs\n\n%s\n\n", r.diffIntro())
-	if len(r.Diffs) > 0 {
-		mdTable(w, r.diffTable())
-	}
-
-	fmt.Fprintf(w, "## All runs\n\n")
 	mdTable(w, r.runsTable())
 	fmt.Fprintf(w, "Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95%% interval. "+
-		"Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)), "+
+		"Typical wait is the median wait of emails sent during the outage. Calls are HTTP requests to a model, SDK retries included. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)), "+
 		"primary back after from its end.\n\n")
+	fmt.Fprintf(w, "All runs, email by email, on one time axis (blue primary, orange backup, grey canned, red error; outage shaded grey, breaker open red):\n\n")
+	for i := range r.Runs {
+		fmt.Fprintf(w, "![%s: email by email](%s) ", runTag(i), images[i].Small)
+	}
+	fmt.Fprint(w, "\n\n")
 
 	r.fleetMarkdown(w)
 
 	fmt.Fprintf(w, "## Paired comparisons\n\n%s\n\n", r.pairsIntro())
 	if len(r.Pairs) > 0 {
 		mdTable(w, r.pairsTable())
+		fmt.Fprintf(w, "%s\n\n", pValueNote)
+	}
+
+	fmt.Fprintf(w, "## What differs between the runs\n\n%s\n\n", r.diffIntro())
+	if len(r.Diffs) > 0 {
+		mdTable(w, r.diffTable())
 	}
 
 	for i, run := range r.Runs {
@@ -96,11 +116,25 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 			fmt.Fprintf(w, "- %s\n", mdEscape(f))
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Email by email: each row one email, a bar from sent to answered coloured by who served it (blue primary, orange backup, grey canned, red error); the outage is shaded grey and the breaker's open periods red.\n\n")
+		fmt.Fprintf(w, "Email by email: each row one email, a bar from sent to answered coloured by who served it (blue primary, orange backup, grey canned, red error); the outage is shaded grey and the breaker's open periods red. Every run's charts share their scales.\n\n")
 		fmt.Fprintf(w, "![%s: email by email](%s)\n\n", runTag(i), images[i].Emails)
-		fmt.Fprintf(w, "![%s: attempts per second to each model](%s)\n\n", runTag(i), images[i].Attempts)
+		fmt.Fprintf(w, "![%s: calls per second to each model](%s)\n\n", runTag(i), images[i].Attempts)
 		fmt.Fprintf(w, "![%s: histogram of waits](%s)\n\n", runTag(i), images[i].Waits)
 	}
+}
+
+// mdAnchor is the anchor GitHub gives a heading.
+func mdAnchor(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func plural(n int) string {

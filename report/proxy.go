@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/drill-dev/drill/proxy"
+	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // proxyFacts describes the requests of a run recorded by drill proxy: per
 // model, then the first failed requests. A drill's own run has none.
-func proxyFacts(t *proxy.Tally) []string {
+func proxyFacts(t *scoring.ProxyTally) []string {
 	if t == nil || t.Requests == 0 {
 		return nil
 	}
 	facts := []string{fmt.Sprintf("%d requests through drill proxy.", t.Requests)}
-	for _, l := range t.ModelLines() {
+	for _, l := range format.ProxyModelLines(t) {
 		facts = append(facts, l+".")
 	}
 	if t.Failed == 0 {

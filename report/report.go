@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,7 +18,12 @@ type Report struct {
 	Runs         []*Run
 	Diffs        []SettingDiff // settings that differ between the runs
 	SameSettings int           // settings every run shares
-	Pairs        []Pair        // paired comparisons of runs of the same emails
+	// Pairs are the paired comparisons shown: by default MeaningfulPairs
+	// (runs of the same outage, each against the first listed), or the
+	// pairs named with SetPairs.
+	Pairs []Pair
+	// Hypotheses are judged on every run in the overview (PASS or FAIL).
+	Hypotheses []scoring.Expr
 	// DPI is the resolution charts are drawn at; DefaultDPI if 0.
 	DPI int
 }
@@ -34,7 +40,67 @@ func Build(paths []string) (*Report, error) {
 // FromRuns computes a report over runs already loaded.
 func FromRuns(runs []*Run) *Report {
 	diffs, same := Differences(runs)
-	return &Report{Runs: runs, Diffs: diffs, SameSettings: same, Pairs: Pairs(runs)}
+	return &Report{Runs: runs, Diffs: diffs, SameSettings: same, Pairs: MeaningfulPairs(runs)}
+}
+
+// SetPairs replaces the paired comparisons by the ones named: each spec is
+// "A,B", a run named by its tag (R1), its number (1) or its label
+// (hang/breaker, spaces optional). Runs given different emails cannot be
+// paired.
+func (r *Report) SetPairs(specs []string) error {
+	var pairs []Pair
+	for _, spec := range specs {
+		parts := strings.Split(spec, ",")
+		if len(parts) != 2 {
+			return fmt.Errorf("--pair %q: write two runs, A,B (e.g. R1,R3 or hang/primary-only,hang/breaker)", spec)
+		}
+		var idx [2]int
+		for k, name := range parts {
+			i, err := r.runIndex(strings.TrimSpace(name))
+			if err != nil {
+				return fmt.Errorf("--pair %q: %w", spec, err)
+			}
+			idx[k] = i
+		}
+		if idx[0] == idx[1] {
+			return fmt.Errorf("--pair %q: a run compared with itself", spec)
+		}
+		p, ok := pairOf(r.Runs, idx[0], idx[1])
+		if !ok {
+			return fmt.Errorf("--pair %q: %s and %s were not given the same emails", spec, runTag(idx[0]), runTag(idx[1]))
+		}
+		pairs = append(pairs, p)
+	}
+	r.Pairs = pairs
+	return nil
+}
+
+// runIndex finds a run by tag (R2), number (2) or label (hang/breaker).
+func (r *Report) runIndex(name string) (int, error) {
+	n := strings.TrimPrefix(strings.ToUpper(name), "R")
+	if i, err := strconv.Atoi(n); err == nil {
+		if i < 1 || i > len(r.Runs) {
+			return 0, fmt.Errorf("no run %s: the runs are R1 to R%d", name, len(r.Runs))
+		}
+		return i - 1, nil
+	}
+	want := strings.ReplaceAll(name, " ", "")
+	found := -1
+	var labels []string
+	for i, run := range r.Runs {
+		l := strings.ReplaceAll(run.Label(), " ", "")
+		labels = append(labels, l)
+		if l == want {
+			if found >= 0 {
+				return 0, fmt.Errorf("%s names two runs (%s and %s): use their tags", name, runTag(found), runTag(i))
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return 0, fmt.Errorf("no run %s: the runs are %s (or R1 to R%d)", name, strings.Join(labels, ", "), len(r.Runs))
+	}
+	return found, nil
 }
 
 // table is a table for either output format.
@@ -115,9 +181,9 @@ func (r *Report) diffTable() table {
 // pairsTable lists the paired comparisons.
 func (r *Report) pairsTable() table {
 	t := table{Head: []string{
-		"A", "B", "Emails", "All 4 right, A", "All 4 right, B", "Difference (B − A)",
+		"Run A", "Run B", "Emails both answered", "All 4 right, A", "All 4 right, B", "All 4 right, B − A",
 		"Right only in A", "Right only in B", "p (McNemar, exact)",
-		"Median wait in outage, A", "B", "Difference (B − A)",
+		"Median outage wait, A", "Median outage wait, B", "Median outage wait, B − A",
 	}}
 	for _, p := range r.Pairs {
 		dw := format.Dash
@@ -125,7 +191,7 @@ func (r *Report) pairsTable() table {
 			dw = format.SignedSecs(d)
 		}
 		t.Rows = append(t.Rows, []string{
-			runTag(p.A), runTag(p.B), fmt.Sprint(p.N), format.Percent(p.All4A), format.Percent(p.All4B),
+			runTag(p.A) + " " + r.Runs[p.A].Label(), runTag(p.B) + " " + r.Runs[p.B].Label(), fmt.Sprint(p.N), format.Percent(p.All4A), format.Percent(p.All4B),
 			format.SignedPoints(p.DiffAll4()), fmt.Sprint(p.OnlyA), fmt.Sprint(p.OnlyB),
 			format.PValue(p.P), format.Seconds(p.MedianWaitA), format.Seconds(p.MedianWaitB), dw,
 		})
@@ -153,10 +219,14 @@ func (r *Report) pairsIntro() string {
 		}
 		return "No two runs were given the same emails, so no paired comparison is possible."
 	}
-	return "Each pair of runs of the same emails: each run's all-4-right over the emails it answered (as in the table above), " +
-		"McNemar's exact test over the emails both runs answered (only emails right in one run and wrong in the other count), " +
-		"and the difference in median wait of emails sent during the outage."
+	return "Each row compares run B with run A over the same emails: runs of the same outage, each against the first listed " +
+		"(or the pairs named with --pair). All 4 right is each run's share over the emails it answered, as in the runs table; " +
+		"the test counts the emails right in one run and wrong in the other."
 }
+
+// pValueNote explains the p-value in one sentence.
+const pValueNote = "p is the chance of a split between \"right only in A\" and \"right only in B\" at least this uneven if the two runs were equally good " +
+	"(McNemar's exact test): below 0.05 the difference is unlikely to be luck, above it the runs may well be equally good."
 
 // runFacts describes one run above its charts, as plain sentences.
 func runFacts(run *Run) []string {
@@ -190,7 +260,7 @@ func runFacts(run *Run) []string {
 		facts = append(facts, fmt.Sprintf("Outage %s on the %s model %s (injected, %s).", orDash(w.Fault), orDash(w.Target), format.DurSpan(w.Start, w.End), how))
 	}
 	for _, o := range run.Summary.Observed {
-		facts = append(facts, fmt.Sprintf("Observed failures of the %s model (%s): %s, %d failed attempts.", o.Rung, orDash(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts))
+		facts = append(facts, fmt.Sprintf("Observed failures of the %s model (%s): %s, %d failed calls.", o.Rung, orDash(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts))
 	}
 	var open []string
 	for _, s := range run.BreakerOpen {

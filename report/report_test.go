@@ -3,10 +3,12 @@ package report_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -308,5 +310,67 @@ func TestObservedOutageInReport(t *testing.T) {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+}
+
+// Only meaningful pairs are compared by default: runs of the same outage,
+// each against the first listed; --pair names others, and bad names say
+// which runs there are.
+func TestMeaningfulAndNamedPairs(t *testing.T) {
+	paths := smallPaths(t)
+	// The first run three times: all the same outage, so R2 and R3 are each
+	// compared with R1, not with each other.
+	rep, err := report.Build([]string{paths[0], paths[1], paths[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range rep.Pairs {
+		got = append(got, fmt.Sprintf("R%d-R%d", p.A+1, p.B+1))
+	}
+	if want := []string{"R1-R2", "R1-R3"}; !slices.Equal(got, want) {
+		t.Errorf("default pairs %v, want %v (every pair would be %d)", got, want, len(report.Pairs(rep.Runs)))
+	}
+	if err := rep.SetPairs([]string{"R2,3"}); err != nil || len(rep.Pairs) != 1 || rep.Pairs[0].A != 1 || rep.Pairs[0].B != 2 {
+		t.Errorf("--pair R2,3: %v, %+v", err, rep.Pairs)
+	}
+	for spec, want := range map[string]string{
+		"R1":      "write two runs",
+		"R1,R9":   "the runs are R1 to R3",
+		"R1,R1":   "itself",
+		"x/y,R1":  "no run x/y",
+		"R1,R2,3": "write two runs",
+	} {
+		if err := rep.SetPairs([]string{spec}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--pair %s: %v, want %q", spec, err, want)
+		}
+	}
+}
+
+// Hypotheses are judged on every run in the overview.
+func TestHypothesesInReport(t *testing.T) {
+	rep, err := report.Build(smallPaths(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.DPI = testDPI
+	hyps, err := scoring.ParseExprs([]string{"served.error == 0", "calls_to_broken_outage < 20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Hypotheses = hyps
+	var b strings.Builder
+	if err := rep.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	// R1 (fallback) made 33 calls to the broken model, R2 (breaker) 15.
+	for _, want := range []string{"served.error == 0", `class="pass">PASS (0)`, `class="fail">FAIL (33)`, `class="pass">PASS (15)`, `id="overview"`, `href="#R2"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML report lacks %q", want)
+		}
+	}
+	if strings.Index(html, `id="overview"`) > strings.Index(html, `id="pairs"`) {
+		t.Error("the overview is not first")
 	}
 }

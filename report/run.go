@@ -16,7 +16,6 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/proxy"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -57,7 +56,7 @@ type Run struct {
 	Waits []float64
 	End   time.Duration // offset of the last event
 	// Proxy folds the requests of a run recorded by drill proxy.
-	Proxy *proxy.Tally
+	Proxy *scoring.ProxyTally
 	// Fleet is the per-replica summary of a drill fleet journal; nil for
 	// any other run.
 	Fleet *scoring.FleetSummary
@@ -84,7 +83,7 @@ func (r *Run) Status() string { return r.Meta.Status() }
 // come from the same scoring.Fold as the live run's.
 func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
-	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: proxy.NewTally()}
+	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: scoring.NewProxyTally()}
 	var fl fleetScan
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)

@@ -71,36 +71,63 @@ func Pairs(runs []*Run) []Pair {
 	var out []Pair
 	for i := range runs {
 		for j := i + 1; j < len(runs); j++ {
-			a, b := runs[i], runs[j]
-			if !sameEmails(a, b) {
-				continue
+			if p, ok := pairOf(runs, i, j); ok {
+				out = append(out, p)
 			}
-			p := Pair{A: i, B: j, All4A: a.Summary.All4Right, All4B: b.Summary.All4Right}
-			answeredB := map[int]Email{}
-			for _, e := range b.Emails {
-				if e.Answered {
-					answeredB[e.ID] = e
-				}
-			}
-			for _, ea := range a.Emails {
-				eb, ok := answeredB[ea.ID]
-				if !ea.Answered || !ok {
-					continue
-				}
-				p.N++
-				ya, yb := ea.All4, eb.All4
-				switch {
-				case ya && !yb:
-					p.OnlyA++
-				case yb && !ya:
-					p.OnlyB++
-				}
-			}
-			p.P = McNemarExact(p.OnlyA, p.OnlyB)
-			p.MedianWaitA = a.Summary.MedianWaitOutageS
-			p.MedianWaitB = b.Summary.MedianWaitOutageS
+		}
+	}
+	return out
+}
+
+// MeaningfulPairs are the comparisons worth reading: among runs of the
+// same outage (and the same emails), each run against the first of them
+// listed — with `drill compare`'s order, each policy against the first
+// policy.
+func MeaningfulPairs(runs []*Run) []Pair {
+	first := map[string]int{}
+	var out []Pair
+	for j, r := range runs {
+		i, ok := first[r.Info.Outage]
+		if !ok {
+			first[r.Info.Outage] = j
+			continue
+		}
+		if p, ok := pairOf(runs, i, j); ok {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// pairOf compares runs i and j, if they were given the same emails.
+func pairOf(runs []*Run, i, j int) (Pair, bool) {
+	a, b := runs[i], runs[j]
+	if !sameEmails(a, b) {
+		return Pair{}, false
+	}
+	p := Pair{A: i, B: j, All4A: a.Summary.All4Right, All4B: b.Summary.All4Right}
+	answeredB := map[int]Email{}
+	for _, e := range b.Emails {
+		if e.Answered {
+			answeredB[e.ID] = e
+		}
+	}
+	for _, ea := range a.Emails {
+		eb, ok := answeredB[ea.ID]
+		if !ea.Answered || !ok {
+			continue
+		}
+		p.N++
+		ya, yb := ea.All4, eb.All4
+		switch {
+		case ya && !yb:
+			p.OnlyA++
+		case yb && !ya:
+			p.OnlyB++
+		}
+	}
+	p.P = McNemarExact(p.OnlyA, p.OnlyB)
+	p.MedianWaitA = a.Summary.MedianWaitOutageS
+	p.MedianWaitB = b.Summary.MedianWaitOutageS
+	return p, true
 }

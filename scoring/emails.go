@@ -59,6 +59,11 @@ type EmailRecord struct {
 	Answered bool
 	// Scored is true when the email's right answer is known (and it is Answered).
 	Scored bool
+	// Truth is the right answer the email_sent event carried; nil if it
+	// carried none (an older journal: the built-in set is looked up).
+	Truth *emails.Answer
+	// Unscored is true for an email sent without a right answer.
+	Unscored bool
 	// Match is the field-by-field comparison, valid when Scored; all
 	// false for canned replies and errors.
 	Match Match
@@ -111,6 +116,7 @@ func (f *Fold) sentEmail(e event.Event) {
 		return
 	}
 	r.Sent, r.SentKnown = e.At, true
+	r.Truth, r.Unscored = e.Truth, e.Unscored
 	r.Version++
 	f.order = append(f.order, e.Email)
 }
@@ -152,13 +158,14 @@ func (f *Fold) doneEmail(e event.Event) {
 		return
 	}
 	r.Answered = true
-	truth, ok := f.truth(e.Email)
+	truth, ok := f.truthOf(r)
 	if !ok {
+		f.unscored++
 		return
 	}
 	r.Scored = true
 	if res.Answer != nil {
-		r.Match = Compare(*res.Answer, truth.Truth)
+		r.Match = Compare(*res.Answer, truth)
 	}
 	r.All4 = r.Match.All()
 	f.quality.add(r.Match)
@@ -217,3 +224,19 @@ func (f *Fold) SentOrder() []int { return f.order }
 
 // truthFunc looks up an email's right answer.
 type truthFunc func(id int) (emails.Email, bool)
+
+// truthOf is an email's right answer: the one its email_sent event carried,
+// else (journals recorded before events carried it) the built-in set's.
+func (f *Fold) truthOf(r *EmailRecord) (emails.Answer, bool) {
+	switch {
+	case r.Unscored:
+		return emails.Answer{}, false
+	case r.Truth != nil:
+		return *r.Truth, true
+	}
+	e, ok := f.truth(r.ID)
+	return e.Truth, ok
+}
+
+// Unscored counts the emails answered whose right answer is unknown.
+func (f *Fold) Unscored() int { return f.unscored }

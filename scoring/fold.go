@@ -52,7 +52,8 @@ type Fold struct {
 	failures     map[string]*failureTrack
 	failed       map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 
-	hedged int // rung calls started as a hedge
+	hedged   int // rung calls started as a hedge
+	unscored int // emails answered without a right answer to score against
 
 	paused bool
 	clock  string // the RunClock event's detail; "" means real

@@ -118,6 +118,9 @@ type Summary struct {
 	// HedgedCalls counts rung calls started as a hedge (--hedge-after);
 	// omitted when 0.
 	HedgedCalls int `json:"hedged_calls,omitempty"`
+	// Unscored counts the emails answered without a right answer (a
+	// team's emails without truth): quality is over the others.
+	Unscored int `json:"unscored"`
 	// Clock is real or virtual: the clock WallS and every offset were
 	// measured on.
 	Clock string `json:"clock"`
@@ -181,6 +184,7 @@ func (f *Fold) Summary() Summary {
 		WallS:               round(f.last.Seconds(), 3),
 		HedgedCalls:         f.hedged,
 		Clock:               f.Clock(),
+		Unscored:            f.unscored,
 		FieldsRight:         map[string]float64{},
 		OutageWindows:       []WindowSummary{},
 		ManualOutageWindows: []WindowSummary{},

@@ -14,10 +14,10 @@ import (
 	"github.com/drill-dev/drill/triage"
 )
 
-// TestEvaluateBands is the acceptance check on quality, run
-// in-process with no latency: mini 0.95–0.99 all-4-right, nano 0.70–0.78
-// with at least 80 % of its misses on urgency, and Marcus right with mini
-// and high with nano.
+// TestEvaluateBands is the issues' acceptance check on quality, run
+// in-process with no latency: mini at least 0.90 all-4-right, nano
+// 0.60–0.80 with at least 60 % of its misses on urgency, and Marcus right
+// with mini and high with nano.
 func TestEvaluateBands(t *testing.T) {
 	srv := fakemodel.New(fakemodel.Options{NoLatency: true})
 	c := openai.NewClient(option.WithBaseURL("http://fake/v1/"), option.WithAPIKey("k"),
@@ -26,8 +26,8 @@ func TestEvaluateBands(t *testing.T) {
 		model  string
 		lo, hi float64
 	}{
-		{fakemodel.ModelMini, 0.95, 0.99},
-		{fakemodel.ModelNano, 0.70, 0.78},
+		{fakemodel.ModelMini, 0.90, 1},
+		{fakemodel.ModelNano, 0.60, 0.80},
 	} {
 		results, err := triage.Evaluate(context.Background(), c, b.model, emails.All(), 16)
 		if err != nil {
@@ -67,14 +67,14 @@ func TestEvaluateBands(t *testing.T) {
 					}
 				}
 			}
-			if float64(urgent) < 0.8*float64(total) {
+			if float64(urgent) < 0.6*float64(total) {
 				t.Errorf("nano: %d of %d misses on urgency", urgent, total)
 			}
 			fieldMisses := 0
 			for _, n := range res.MissesByField {
 				fieldMisses += n
 			}
-			if float64(res.MissesByField["urgency"]) < 0.8*float64(fieldMisses) {
+			if float64(res.MissesByField["urgency"]) < 0.6*float64(fieldMisses) {
 				t.Errorf("nano: %d of %d field misses on urgency", res.MissesByField["urgency"], fieldMisses)
 			}
 		}

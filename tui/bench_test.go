@@ -9,14 +9,14 @@ import (
 )
 
 // BenchmarkEmailsPane renders the Emails pane (118×38 inside its box) with
-// 120 and with 10,000 emails, following the newest rows: the cost depends on
-// the rows on screen, not on the run's size.
+// 120, 10,000 and 100,000 emails, following the newest rows: the cost
+// depends on the rows on screen, not on the run's size.
 func BenchmarkEmailsPane(b *testing.B) {
 	st := asciiStyles()
-	for _, n := range []int{120, 10000} {
+	for _, n := range []int{120, 10000, 100000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			evs := synthRun(n)
-			s := newState()
+			s := newState(nil)
 			s.addAll(evs)
 			now := evs[len(evs)-1].At
 			p := newEmailsPane()
@@ -34,5 +34,22 @@ func BenchmarkFrame(b *testing.B) {
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	for b.Loop() {
 		_ = m.View()
+	}
+}
+
+// BenchmarkEmailsFilter renders the Emails pane of 100,000 emails with a
+// filter on: the matching rows are found once per batch of events, then
+// each frame renders only the rows on screen.
+func BenchmarkEmailsFilter(b *testing.B) {
+	st := asciiStyles()
+	evs := synthRun(100000)
+	s := newState(nil)
+	s.addAll(evs)
+	now := evs[len(evs)-1].At
+	p := newEmailsPane()
+	p.setFilter("backup")
+	b.ResetTimer()
+	for b.Loop() {
+		p.render(st, s, 118, 38, now)
 	}
 }

@@ -19,6 +19,7 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 		return []string{st.Dim.Render("no breaker in this policy")}
 	}
 	axis := axisFor(s, now)
+	tc := timeCols{gw: max(w-gutter, 1), axis: axis}
 	var out []string
 	for _, name := range s.fold.Breakers() {
 		b := s.fold.Breaker(name)
@@ -33,14 +34,17 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 		}
 		first := "first open " + format.Dash
 		if b.FirstOpen != nil {
-			first = "first open " + format.Dur(*b.FirstOpen) + " into outage"
+			long := "first open " + format.Dur(*b.FirstOpen) + " into outage"
+			short := "first open " + format.Dur(*b.FirstOpen)
 			if s.summary.OutageBasis == scoring.BasisObserved {
-				first += " (observed)"
+				long += " (observed)"
+				short += " (obs.)"
 			}
+			first = pick(w, long, short)
 		}
 		segs := []string{label, style.Render(word), fmt.Sprintf("opens %d", b.Opens), first}
 		out = append(out, wrapSegments(segs, "  ", w)...)
-		out = append(out, strip(st, b.Changes, w, axis, now))
+		out = append(out, st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(name)))+strip(st, b.Changes, tc, now))
 		probes := fmt.Sprintf("probes %d: %s ok, %s failed", b.Probes,
 			st.Good.Render(fmt.Sprint(b.ProbesOK)), st.Alert.Render(fmt.Sprint(b.ProbesFailed)))
 		if n := b.ProbesRunning; n > 0 {
@@ -48,8 +52,9 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 		}
 		out = append(out, probes)
 	}
-	legend := fmt.Sprintf("%s closed  %s OPEN  %s half-open   0–%.0fs",
-		st.Closed.Render("─"), st.Open.Render("█"), st.HalfOpen.Render("▒"), axis.Seconds())
+	out = append(out, timeAxis(st, tc))
+	legend := fmt.Sprintf("%s closed  %s OPEN  %s half-open",
+		st.Closed.Render("─"), st.Open.Render("█"), st.HalfOpen.Render("▒"))
 	if len(out) < h {
 		out = append(out, st.Dim.Render(legend))
 	}
@@ -58,7 +63,8 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 
 // strip draws a breaker's state over time, one cell per slice of the axis,
 // up to now.
-func strip(st Styles, changes []scoring.BreakerChange, w int, axis, now time.Duration) string {
+func strip(st Styles, changes []scoring.BreakerChange, tc timeCols, now time.Duration) string {
+	w := tc.gw
 	if w <= 0 {
 		return ""
 	}
@@ -81,8 +87,7 @@ func strip(st Styles, changes []scoring.BreakerChange, w int, axis, now time.Dur
 	ci := 0
 	cur := stateClosed
 	for c := 0; c < w; c++ {
-		t := time.Duration(int64(axis) * int64(c) / int64(w))
-		tEnd := time.Duration(int64(axis) * int64(c+1) / int64(w))
+		t, tEnd := tc.at(c), tc.at(c+1)
 		state := ""
 		if t <= now {
 			// The cell shows the worst state the breaker was in during its slice.

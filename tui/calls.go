@@ -2,25 +2,33 @@ package tui
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
-	tslc "github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/format"
 )
+
+// A call is one HTTP request to a model: every SDK retry is another call.
+// The Calls pane counts them per second, per model.
 
 // sparks are the levels of a compact per-second series.
 var sparks = []rune(" ▁▂▃▄▅▆▇█")
+
+// gutter is the width of the y-axis labels left of every time chart and
+// strip, so the Calls charts, the breaker strips and the time axis share
+// their columns.
+const gutter = 5
 
 // callRungs lists the rungs that call a model, in chain order.
 func callRungs(s *state) []string {
 	var names []string
 	seen := map[string]bool{}
 	for _, r := range s.fold.Info.Rungs {
-		if r.Name == event.ServedCanned || seen[r.Name] {
+		if r.Name == event.ServedCanned || r.Name == event.ServedRules || seen[r.Name] {
 			continue
 		}
 		seen[r.Name] = true
@@ -35,74 +43,126 @@ func callRungs(s *state) []string {
 	return names
 }
 
-// renderCalls draws the Calls pane's content: the running count of calls to
-// the broken model during the outage, then per model its attempts per second
-// (an ntcharts time series when there is room, a sparkline when not) with
-// its retries, over the shared time axis with the outage window marked.
+// timeCols maps a chart's gw columns onto the shared time axis.
+type timeCols struct {
+	gw   int
+	axis time.Duration
+}
+
+// at is the time at the left edge of column c.
+func (tc timeCols) at(c int) time.Duration {
+	if tc.gw <= 0 {
+		return 0
+	}
+	return time.Duration(int64(tc.axis) * int64(c) / int64(tc.gw))
+}
+
+// second is the second a column stands for: the per-second sample whose
+// value it shows is the largest of the seconds starting in its slice, or
+// the one containing its left edge when the slice is under a second.
+func (tc timeCols) seconds(c int) (lo, hi int) {
+	t0, t1 := tc.at(c), tc.at(c+1)
+	lo = int(t0 / time.Second)
+	hi = int((t1 + time.Second - 1) / time.Second)
+	if t0%time.Second != 0 && hi-lo > 1 {
+		lo++
+	}
+	return lo, max(hi, lo+1)
+}
+
+// renderCalls draws the Calls pane's content: per model its calls per
+// second with the retries among them as a second series, each breaker's
+// state strip, and a time axis in seconds — all on the same columns.
 func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 	if w <= 0 || h <= 0 {
 		return nil
 	}
-	target := s.fold.Target()
-	tm := s.fold.Model(target)
-	if tm != "" {
-		tm = " " + tm
-	}
-	out := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s%s during outage", s.fold.CallsToBroken(), target, tm) +
-		format.Basis(s.summary))}
 	rungs := callRungs(s)
 	if len(rungs) == 0 {
-		return out
+		return []string{st.Dim.Render("no model in this policy")}
 	}
 	axis := axisFor(s, now)
-	avail := h - len(out)
-	if avail/len(rungs) >= 6 {
-		legend := avail >= 6*len(rungs)+1
-		if legend {
+	gw := max(w-gutter, 1)
+	tc := timeCols{gw: gw, axis: axis}
+	brk := s.fold.Breakers()
+	// Fixed rows: the breaker strips and the time axis.
+	fixed := len(brk) + 1
+	avail := h - fixed
+	var out []string
+	perRung := 0
+	if len(rungs) > 0 {
+		perRung = avail / len(rungs)
+	}
+	legend := false
+	if perRung >= 4 {
+		// Label line and a chart of at least 3 rows per model.
+		if (avail-1)/len(rungs) >= 4 {
+			legend = true
 			avail--
+			perRung = avail / len(rungs)
 		}
-		per := avail / len(rungs)
 		for i, r := range rungs {
-			ch := per - 1
+			rows := perRung - 1
 			if i == len(rungs)-1 {
-				ch = avail - (len(rungs)-1)*per - 1
+				rows = avail - (len(rungs)-1)*perRung - 1
 			}
-			out = append(out, callsLabel(st, s, r))
-			out = append(out, callsChart(st, s, r, w, ch, axis, now)...)
+			out = append(out, fit(callsLabel(st, s, r, w), w))
+			out = append(out, callsChart(st, s, r, tc, rows, now)...)
 		}
-		if legend {
-			out = append(out, st.Dim.Render(fmt.Sprintf("rty: retries per column · ···: outage · axis 0–%.0f s", axis.Seconds())))
+	} else {
+		// Compact: one sparkline row per model, and one of its retries
+		// (on the calls' scale) when there is room.
+		retryRows := avail >= 2*len(rungs)
+		for _, r := range rungs {
+			calls := s.fold.AttemptsPerSecond(r)
+			peak := max(slices.Max(append([]int{1}, calls...)), 1)
+			lab := fmt.Sprintf("%-*s", gutter, short(r))
+			out = append(out, st.rungStyle(r).Render(lab)+sparkline(st.Dim, calls, peak, tc, now))
+			if retryRows {
+				out = append(out, st.Alert.Render(fmt.Sprintf("%-*s", gutter, " rty"))+sparkline(st.Alert, s.fold.RetriesPerSecond(r), peak, tc, now))
+			}
 		}
-		return out
 	}
-	// Compact: one sparkline per model and an outage strip, if they fit.
-	for _, r := range rungs {
-		lab := fmt.Sprintf("%-7s %3d r%-3d", r, sum(s.fold.AttemptsPerSecond(r)), sum(s.fold.RetriesPerSecond(r)))
-		sw := w - cellWidth(lab) - 1
-		out = append(out, lab+" "+sparkline(st, s.fold.AttemptsPerSecond(r), sw, axis, now))
+	for _, name := range brk {
+		out = append(out, st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(name)))+strip(st, s.fold.Breaker(name).Changes, tc, now))
 	}
-	if len(out) < h {
-		lab := fmt.Sprintf("%-16s", "outage")
-		out = append(out, lab+" "+outageStrip(st, s, w-cellWidth(lab)-1, axis, func(c int) time.Duration {
-			return time.Duration(int64(axis) * int64(c) / int64(w-cellWidth(lab)-1))
-		}))
+	out = append(out, timeAxis(st, tc))
+	if legend {
+		out = append(out, fit(st.Dim.Render(fmt.Sprintf("%s calls/s  %s retries among them  %s outage",
+			"█", st.Alert.Render("░"), st.Outage.Render("·"))), w))
 	}
 	return out
 }
 
+// short is a rung or breaker name cut to fit the gutter.
+func short(name string) string {
+	if len(name) >= gutter {
+		return name[:gutter-1]
+	}
+	return name
+}
+
 func cellWidth(s string) int { return lipgloss.Width(s) }
 
-func callsLabel(st Styles, s *state, rung string) string {
+// callsLabel is a model's line above its chart: the long form when it
+// fits, else shorter ones, so the figures stay whole.
+func callsLabel(st Styles, s *state, rung string, w int) string {
 	total, retries := sum(s.fold.AttemptsPerSecond(rung)), sum(s.fold.RetriesPerSecond(rung))
-	label := rung
+	name := rung
 	if m := s.fold.Model(rung); m != "" {
-		label += " " + m
+		name += " " + m
 	}
-	style := st.Primary
-	if rung != event.ServedPrimary {
-		style = st.Backup
+	style := st.rungStyle(rung)
+	for _, l := range []string{
+		fmt.Sprintf(" · %d calls, %d of them retries (calls/s)", total, retries),
+		fmt.Sprintf(" · %d calls, %d retries", total, retries),
+		fmt.Sprintf(" %d calls %d rty", total, retries),
+	} {
+		if cellWidth(name+l) <= w {
+			return style.Render(name) + l
+		}
 	}
-	return style.Render(label) + fmt.Sprintf(" attempts/s · %d calls, %d retries", total, retries)
+	return style.Render(rung) + fmt.Sprintf(" %d calls %d rty", total, retries)
 }
 
 func sum(xs []int) int {
@@ -113,121 +173,151 @@ func sum(xs []int) int {
 	return t
 }
 
-// callsChart draws one model's attempts per second as an ntcharts time
-// series of h lines (h-1 chart lines and a strip below it marking retries
-// with digits and the outage with dots), on the shared axis.
-func callsChart(st Styles, s *state, rung string, w, h int, axis, now time.Duration) []string {
-	series := s.fold.AttemptsPerSecond(rung)
-	peak := 1
-	for _, v := range series {
-		peak = max(peak, v)
+// niceCeil rounds v up to 1, 2 or 5 times a power of ten.
+func niceCeil(v int) int {
+	if v <= 1 {
+		return 1
 	}
-	base := time.Unix(0, 0)
-	style := st.Primary
-	if rung != event.ServedPrimary {
-		style = st.Backup
-	}
-	ch := h - 1
-	c := tslc.New(w, ch,
-		tslc.WithTimeRange(base, base.Add(axis)),
-		tslc.WithYRange(0, float64(peak)),
-		tslc.WithXYSteps(0, 2),
-		tslc.WithYLabelFormatter(func(_ int, v float64) string { return fmt.Sprintf("%3.0f", v) }),
-		tslc.WithAxesStyles(st.Dim, st.Dim),
-		tslc.WithStyle(style),
-	)
-	last := int(now / time.Second)
-	for sec := 0; sec <= last && sec < len(series)+1; sec++ {
-		v := 0
-		if sec < len(series) {
-			v = series[sec]
-		}
-		c.Push(tslc.TimePoint{Time: base.Add(time.Duration(sec) * time.Second), Value: float64(v)})
-	}
-	if last >= 0 {
-		c.DrawBraille()
-	}
-	// Shade the outage columns where colour is available.
-	gx := c.Origin().X
-	if c.YStep() > 0 {
-		gx++
-	}
-	gw := c.GraphWidth()
-	colTime := func(i int) time.Duration {
-		if gw <= 0 {
-			return 0
-		}
-		return time.Duration(int64(axis) * int64(i) / int64(gw))
-	}
-	for i := 0; i < gw; i++ {
-		if inWindows(s, colTime(i), axis) {
-			c.SetColumnBackgroundStyle(base.Add(colTime(i)), st.OutageBg)
+	p := int(math.Pow(10, math.Floor(math.Log10(float64(v)))))
+	for _, m := range []int{1, 2, 5, 10} {
+		if m*p >= v {
+			return m * p
 		}
 	}
-	lines := strings.Split(c.View(), "\n")
-	// The strip under the chart: retries per column as digits, the outage
-	// window as dots, aligned with the graph's columns.
-	var sb strings.Builder
-	sb.WriteString(fit(st.Dim.Render("rty"), gx))
-	retries := s.fold.RetriesPerSecond(rung)
-	for i := 0; i < gw; i++ {
-		t0, t1 := colTime(i), colTime(i+1)
-		n := 0
-		for sec := int(t0 / time.Second); sec < len(retries) && time.Duration(sec)*time.Second < t1; sec++ {
-			if time.Duration(sec)*time.Second >= t0 {
-				n += retries[sec]
-			}
-		}
-		switch {
-		case n > 9:
-			sb.WriteString(st.Alert.Render("+"))
-		case n > 0:
-			sb.WriteString(st.Alert.Render(fmt.Sprint(n)))
-		case inWindows(s, t0, axis):
-			sb.WriteString(st.Outage.Render("·"))
-		default:
-			sb.WriteString(" ")
-		}
-	}
-	lines = append(lines, sb.String())
-	return lines
+	return 10 * p
 }
 
-// sparkline draws a per-second series on the shared axis in w cells.
-func sparkline(st Styles, series []int, w int, axis, now time.Duration) string {
-	if w <= 0 {
-		return ""
+// callsChart draws one model's calls per second as columns of rows lines,
+// the retries among them stacked at the foot of each column in another
+// glyph and colour, outage columns dotted, y ticks at round values.
+func callsChart(st Styles, s *state, rung string, tc timeCols, rows int, now time.Duration) []string {
+	rows = max(rows, 1)
+	calls, retries := s.fold.AttemptsPerSecond(rung), s.fold.RetriesPerSecond(rung)
+	type col struct {
+		v, r int
+		live bool
+		out  bool
 	}
+	cols := make([]col, tc.gw)
 	peak := 1
-	for _, v := range series {
-		peak = max(peak, v)
+	for c := range cols {
+		lo, hi := tc.seconds(c)
+		best, br := 0, 0
+		for sec := lo; sec < hi && sec < len(calls); sec++ {
+			if calls[sec] > best {
+				best = calls[sec]
+				br = 0
+				if sec < len(retries) {
+					br = retries[sec]
+				}
+			}
+		}
+		cols[c] = col{v: best, r: min(br, best), live: tc.at(c) <= now, out: inWindows(s, tc.at(c), tc.axis)}
+		peak = max(peak, best)
 	}
+	top := niceCeil(peak)
+	// Labelled rows: the top (top), the middle (top/2, when whole and
+	// there is a row for it), the bottom (0).
+	labels := map[int]string{0: fmt.Sprint(top), rows - 1: "0"}
+	if rows >= 4 && rows%2 == 0 && top%2 == 0 {
+		labels[rows/2] = fmt.Sprint(top / 2) // row rows/2's top edge is top/2
+	}
+	if rows == 1 {
+		labels = map[int]string{0: fmt.Sprint(top)}
+	}
+	style := st.rungStyle(rung)
+	eighths := rows * 8
+	out := make([]string, rows)
+	for y := 0; y < rows; y++ {
+		var sb strings.Builder
+		lab := labels[y]
+		// The top row's label stands for its top edge: the value at
+		// which a column fills the chart.
+		sb.WriteString(st.Dim.Render(fmt.Sprintf("%*s┤", gutter-1, lab)))
+		if lab == "" {
+			sb.Reset()
+			sb.WriteString(st.Dim.Render(fmt.Sprintf("%*s│", gutter-1, "")))
+		}
+		base := (rows - 1 - y) * 8 // eighths below this row
+		for _, c := range cols {
+			if !c.live {
+				sb.WriteByte(' ')
+				continue
+			}
+			h := (c.v*eighths + top - 1) / top
+			rh := c.r * eighths / top
+			if c.r > 0 {
+				rh = max(rh, 8) // a retry is always at least one whole cell
+			}
+			switch fill := h - base; {
+			case fill <= 0:
+				if c.out {
+					sb.WriteString(st.Outage.Render("·"))
+				} else {
+					sb.WriteByte(' ')
+				}
+			case base < rh:
+				sb.WriteString(st.Alert.Render("░"))
+			case fill >= 8:
+				sb.WriteString(style.Render("█"))
+			default:
+				sb.WriteString(style.Render(string(sparks[fill])))
+			}
+		}
+		out[y] = sb.String()
+	}
+	return out
+}
+
+// timeAxis is the row under the time charts: ticks at round seconds, the
+// unit at the right.
+func timeAxis(st Styles, tc timeCols) string {
+	secs := int(tc.axis / time.Second)
+	step := 5
+	for _, s := range []int{5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600} {
+		step = s
+		// Room for a label (up to 5 cells and a space) per tick.
+		if secs/s*6 <= tc.gw {
+			break
+		}
+	}
+	cells := []rune(strings.Repeat(" ", tc.gw))
+	prevEnd := 0
+	for t := 0; t <= secs; t += step {
+		c := t * tc.gw / max(secs, 1)
+		lab := fmt.Sprint(t)
+		if t+step > secs {
+			lab += " s"
+		}
+		if c+len(lab) > tc.gw {
+			c = tc.gw - len(lab)
+		}
+		if c < 0 || c < prevEnd {
+			continue
+		}
+		prevEnd = c + len(lab) + 1
+		for i, r := range lab {
+			cells[c+i] = r
+		}
+	}
+	return st.Dim.Render(strings.Repeat(" ", gutter-1) + "└" + strings.TrimRight(string(cells), " "))
+}
+
+// sparkline draws a per-second series on the shared columns, one row, on
+// a scale whose full cell is peak.
+func sparkline(style lipgloss.Style, series []int, peak int, tc timeCols, now time.Duration) string {
 	var sb strings.Builder
-	for i := 0; i < w; i++ {
-		t0 := time.Duration(int64(axis) * int64(i) / int64(w))
-		t1 := time.Duration(int64(axis) * int64(i+1) / int64(w))
-		if t0 > now {
+	for c := 0; c < tc.gw; c++ {
+		if tc.at(c) > now {
 			sb.WriteByte(' ')
 			continue
 		}
+		lo, hi := tc.seconds(c)
 		m := 0
-		for sec := int(t0 / time.Second); sec < len(series) && time.Duration(sec)*time.Second < t1; sec++ {
+		for sec := lo; sec < hi && sec < len(series); sec++ {
 			m = max(m, series[sec])
 		}
-		sb.WriteRune(sparks[(m*(len(sparks)-1)+peak-1)/peak])
+		sb.WriteRune(sparks[(min(m, peak)*(len(sparks)-1)+peak-1)/peak])
 	}
-	return st.Dim.Render(sb.String())
-}
-
-// outageStrip marks outage windows with dots over w cells.
-func outageStrip(st Styles, s *state, w int, axis time.Duration, at func(int) time.Duration) string {
-	var sb strings.Builder
-	for i := 0; i < w; i++ {
-		if inWindows(s, at(i), axis) {
-			sb.WriteString(st.Outage.Render("▓"))
-		} else {
-			sb.WriteByte(' ')
-		}
-	}
-	return sb.String()
+	return style.Render(sb.String())
 }

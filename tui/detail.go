@@ -9,7 +9,7 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// renderDetail draws one email's detail: every attempt with its model,
+// renderDetail draws one email's detail: every call with its model,
 // start, duration, outcome and the breaker state it met, then its answer
 // beside the right answer with wrong fields marked.
 func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
@@ -36,7 +36,7 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 	}
 	out = append(out, "", st.Dim.Render(fmt.Sprintf("%-8s %-16s %3s %8s %8s  %-14s %s", "rung", "model", "try", "start", "took", "outcome", "breaker met")))
 	if len(r.Attempts) == 0 {
-		out = append(out, st.Dim.Render("no attempts yet"))
+		out = append(out, st.Dim.Render("no calls yet"))
 	}
 	for _, a := range r.Attempts {
 		if a.Skipped {

@@ -2,13 +2,14 @@ package tui
 
 import (
 	"fmt"
-	"github.com/drill-dev/drill/scoring"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // emailsPane is the lazy email timeline: it renders only the rows on screen
@@ -22,6 +23,10 @@ type emailsPane struct {
 	cache    map[int]cachedRow
 	cacheKey emailsCacheKey
 	vis      int // rows shown by the last render
+
+	filter string // "" for every email, else a filter validFilter accepts
+	idx    []int  // with a filter: the matching rows' indexes in sent order
+	idxGen int    // the state's gen idx was computed at; -1 when stale
 }
 
 type cachedRow struct {
@@ -37,7 +42,104 @@ type emailsCacheKey struct {
 }
 
 func newEmailsPane() *emailsPane {
-	return &emailsPane{follow: true, cache: map[int]cachedRow{}}
+	return &emailsPane{follow: true, cache: map[int]cachedRow{}, idxGen: -1}
+}
+
+// Filter words the Emails pane's `/` accepts besides an email number.
+var filterWords = map[string]func(r *row) bool{
+	"errors":  func(r *row) bool { return r.Done && r.Result.ServedBy == "error" },
+	"backup":  func(r *row) bool { return r.Done && r.Result.ServedBy == "backup" },
+	"canned":  func(r *row) bool { return r.Done && r.Result.ServedBy == "canned" },
+	"primary": func(r *row) bool { return r.Done && r.Result.ServedBy == "primary" },
+	"wrong":   func(r *row) bool { return r.Answered && r.Scored && !r.All4 },
+	"waiting": func(r *row) bool { return !r.Done },
+}
+
+// matcher returns the test a filter applies: a word (errors, backup,
+// canned, primary, wrong, waiting; "error" and "wrong answers" too), or
+// an email number.
+func matcher(f string) (func(r *row) bool, bool) {
+	f = strings.ToLower(strings.TrimSpace(f))
+	switch f {
+	case "error":
+		f = "errors"
+	case "wrong answers", "wrong answer":
+		f = "wrong"
+	}
+	if m, ok := filterWords[f]; ok {
+		return m, true
+	}
+	if id, err := strconv.Atoi(strings.TrimPrefix(f, "#")); err == nil {
+		return func(r *row) bool { return r.ID == id }, true
+	}
+	return nil, false
+}
+
+// validFilter reports whether f is a filter the pane understands.
+func validFilter(f string) bool {
+	_, ok := matcher(f)
+	return ok
+}
+
+// setFilter shows only the rows matching f ("" shows all) and follows the
+// newest of them.
+func (p *emailsPane) setFilter(f string) {
+	p.filter, p.idxGen = f, -1
+	p.idx = p.idx[:0]
+	p.top, p.sel, p.follow = 0, 0, true
+}
+
+// rows brings the filtered index up to date with the state: one pass over
+// the emails per batch of events, only while a filter is on.
+func (p *emailsPane) rows(s *state) {
+	if p.filter == "" || p.idxGen == s.gen {
+		return
+	}
+	match, ok := matcher(p.filter)
+	p.idx = p.idx[:0]
+	if ok {
+		for i, n := 0, s.rowCount(); i < n; i++ {
+			if match(s.rowAt(i)) {
+				p.idx = append(p.idx, i)
+			}
+		}
+	}
+	p.idxGen = s.gen
+}
+
+// count is the number of rows the pane lists.
+func (p *emailsPane) count(s *state) int {
+	if p.filter == "" {
+		return s.rowCount()
+	}
+	p.rows(s)
+	return len(p.idx)
+}
+
+// at is the pane's i-th row.
+func (p *emailsPane) at(s *state, i int) *row {
+	if p.filter == "" {
+		return s.rowAt(i)
+	}
+	p.rows(s)
+	return s.rowAt(p.idx[i])
+}
+
+// find is the pane's row index of email id, or -1.
+func (p *emailsPane) find(s *state, id int) int {
+	for i, n := 0, p.count(s); i < n; i++ {
+		if p.at(s, i).ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// selectRow selects row i and stops following the newest.
+func (p *emailsPane) selectRow(i int) {
+	if i >= 0 {
+		p.sel, p.follow = i, false
+	}
 }
 
 // axis is the shared time axis of the Emails and Breaker panes: the planned
@@ -127,17 +229,19 @@ func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []
 
 	vis := h - 1
 	p.vis = vis
-	n := s.rowCount()
+	n := p.count(s)
 	p.clamp(n, vis)
 	for i := p.top; i < n && len(out) < h; i++ {
-		r := s.rowAt(i)
+		r := p.at(s, i)
 		mark := " "
 		if i == p.sel && !p.follow {
 			mark = st.Selected.Render("›")
 		}
 		out = append(out, mark+p.rowText(st, s, r, sw, bw, axis, now))
 	}
-	if n == 0 {
+	if n == 0 && p.filter != "" {
+		out = append(out, st.Dim.Render(" no email matches the filter (esc clears it)"))
+	} else if n == 0 {
 		out = append(out, st.Dim.Render(" waiting for the first email…"))
 	}
 	for len(out) < h {

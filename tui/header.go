@@ -10,50 +10,141 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// renderHeader draws the two header lines: the drill, its outage and its
-// status, elapsed time, and the policy with its key settings.
+// renderHeader draws the header: the drill's outage and its state, the
+// elapsed time, then the headline figures a drill is run for (calls to the
+// broken model, errors, canned replies, breaker state, hypotheses), then
+// the policy. The first two are wrapped segment by segment, never cut; only
+// the policy line may be shortened.
 func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) []string {
-	info := s.fold.Info
-	o := s.outage(now)
-	outage := "outage " + orDash(info.Outage)
-	if info.Outage != "none" && info.OutageToS > info.OutageFromS {
-		outage += fmt.Sprintf(" %g–%g s", info.OutageFromS, info.OutageToS)
+	var segs []string
+	if w >= 100 {
+		segs = append(segs, st.Bold.Render("drill"))
 	}
-	if n := len(s.fold.Windows); n > 0 && s.fold.Windows[n-1].ByHand {
-		outage += " (by hand)"
+	segs = append(segs, outageText(st, s, now)...)
+	if extra == "" {
+		// A replay's status holds its clock; a live run shows its own.
+		segs = append(segs, "elapsed "+format.Dur(now))
 	}
-	if len(s.fold.Windows) > 0 {
-		if f := s.fold.Windows[len(s.fold.Windows)-1].Fault; f != "" && f != info.Outage {
-			outage += " (" + f + ")"
-		}
-	}
-	var status string
-	switch o.phase {
-	case "active":
-		status = st.Alert.Render("ACTIVE")
-		if o.hasLeft {
-			status += fmt.Sprintf(" %.0f s left", o.left.Seconds())
-		} else if o.byHand {
-			status += " by hand"
-		}
-	case "over":
-		status = "over"
-	case "none":
-		status = "none"
-	default:
-		status = "before"
-	}
-	segs := []string{st.Bold.Render("drill"), outage, status, fmt.Sprintf("elapsed %.1f s", now.Seconds())}
 	if s.fold.Paused() {
 		segs = append(segs, st.Alert.Render("PAUSED"))
 	}
 	if s.ended() {
-		segs = append(segs, st.Bold.Render("ENDED "+format.Text(s.fold.Status())+": "+format.Text(s.fold.Ended())))
+		segs = append(segs, st.Bold.Render("ENDED "+format.Text(s.fold.Status())))
 	}
 	if extra != "" {
 		segs = append(segs, extra)
 	}
-	line1 := strings.Join(segs, " · ")
+	lines := wrapSegments(segs, " · ", w)
+	lines = append(lines, wrapSegments(headlineSegments(st, s), " · ", w)...)
+	for i := range lines {
+		lines[i] = fit(lines[i], w)
+	}
+	return append(lines, fit(policyLine(st, s), w))
+}
+
+// outageText says what the outage is and where it stands (two segments),
+// from the fold's windows as the injector applied them: an outage started
+// or ended by hand shows its real window, not the scheduled one.
+func outageText(st Styles, s *state, now time.Duration) []string {
+	info := s.fold.Info
+	ws := s.fold.Windows
+	if len(ws) == 0 {
+		if info.Outage == "" || info.Outage == "none" {
+			return []string{"outage none"}
+		}
+		txt := "outage " + info.Outage
+		if info.OutageToS > info.OutageFromS {
+			txt += " " + format.Span(info.OutageFromS, info.OutageToS)
+		}
+		if basis, obs := s.fold.Basis(); basis == scoring.BasisObserved {
+			w := obs[0]
+			return []string{txt, "failures seen " + format.DurSpan(w.Start, w.End)}
+		}
+		if s.ended() {
+			return []string{txt, "never started"}
+		}
+		return []string{txt, st.Dim.Render("before")}
+	}
+	w := ws[len(ws)-1]
+	kind := w.Fault
+	if kind == "" {
+		kind = info.Outage
+	}
+	txt := "outage " + format.Text(kind)
+	if len(ws) > 1 {
+		txt = fmt.Sprintf("outage %d of %d: %s", len(ws), len(ws), format.Text(kind))
+	}
+	open := w.End < 0
+	switch {
+	case open && !s.ended():
+		txt += " from " + format.Dur(w.Start)
+		if w.ByHand {
+			txt += " (by hand)"
+		}
+		status := st.Alert.Render("ACTIVE")
+		if w.ScheduledEnd > now {
+			status += " " + format.Dur(w.ScheduledEnd-now) + " left"
+		}
+		return []string{txt, status}
+	case open:
+		// The run ended with the outage still on: it ended with the run.
+		txt += " " + format.DurSpan(w.Start, s.last())
+		if w.ByHand {
+			txt += " (by hand)"
+		}
+		return []string{txt, "over with the run"}
+	}
+	txt += " " + format.DurSpan(w.Start, w.End)
+	if w.ByHand {
+		txt += " (by hand)"
+	}
+	return []string{txt, "over"}
+}
+
+// headlineSegments are the figures a drill is run for, each short enough
+// for the narrowest dashboard (60 columns).
+func headlineSegments(st Styles, s *state) []string {
+	sum := s.summary
+	target := s.fold.Target()
+	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), target)) + format.Basis(sum)}
+	sv := s.fold.Served()
+	errs := fmt.Sprintf("errors %d", sv.Error)
+	if sv.Error > 0 {
+		errs = st.Alert.Render(errs)
+	}
+	segs = append(segs, errs, fmt.Sprintf("canned %d", sv.Canned))
+	if sv.Cancelled > 0 {
+		segs = append(segs, fmt.Sprintf("cut off %d", sv.Cancelled))
+	}
+	brk := s.fold.Breakers()
+	for _, name := range brk {
+		b := s.fold.Breaker(name)
+		style := st.Dim
+		if b.State == stateOpen {
+			style = st.Alert
+		}
+		label := "breaker "
+		if len(brk) > 1 {
+			label += name + " "
+		}
+		segs = append(segs, label+style.Render(stateWord(b.State)))
+	}
+	if hs := s.hypotheses(); hs.total > 0 {
+		seg := fmt.Sprintf("hypotheses %d pass", hs.pass)
+		if hs.atRisk > 0 {
+			seg += fmt.Sprintf(", %d at risk", hs.atRisk)
+		}
+		if hs.fail > 0 {
+			seg += ", " + st.Alert.Render(fmt.Sprintf("%d FAIL", hs.fail))
+		}
+		segs = append(segs, seg)
+	}
+	return segs
+}
+
+// policyLine is the policy with its chain's key settings.
+func policyLine(st Styles, s *state) string {
+	info := s.fold.Info
 	var pol []string
 	pol = append(pol, "policy "+st.Bold.Render(orDash(info.Policy)))
 	if info.TimeLimitScope != "" {
@@ -82,8 +173,7 @@ func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) [
 	if len(chain) > 0 {
 		pol = append(pol, strings.Join(chain, " → "))
 	}
-	line2 := strings.Join(pol, " · ")
-	return []string{fit(line1, w), fit(line2, w)}
+	return strings.Join(pol, " · ")
 }
 
 func orDash(s string) string { return format.Text(s) }

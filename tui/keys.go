@@ -25,6 +25,8 @@ type keyMap struct {
 	Open   key.Binding
 	Close  key.Binding
 	Help   key.Binding
+	Filter key.Binding
+	Jump   key.Binding
 
 	// Replay only.
 	Play   key.Binding
@@ -53,6 +55,8 @@ func newKeyMap(live bool) keyMap {
 		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "email detail")),
 		Close:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter emails")),
+		Jump:   key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to email #")),
 		Play:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause/play")),
 		Rewind: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "back 5 s")),
 		Skip:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "ahead 5 s")),
@@ -61,17 +65,22 @@ func newKeyMap(live bool) keyMap {
 	}
 }
 
-// ShortHelp is the one-line help in the footer.
+// ShortHelp is the footer's keys, most useful first; the footer drops them
+// from the end to fit and always ends with "? help".
 func (k keyMap) ShortHelp() []key.Binding {
+	filter := key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
+	jump := key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to #"))
+	outage := key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "outage"))
+	pause := key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause"))
 	if k.live {
-		return []key.Binding{k.Quit, k.Pause, k.Outage, k.Focus, k.Open, k.Help}
+		return []key.Binding{k.Quit, outage, pause, filter, jump, k.Focus, k.Open}
 	}
-	return []key.Binding{k.Quit, k.Play, k.Rewind, k.Skip, k.Faster, k.Slower, k.Focus, k.Open, k.Help}
+	return []key.Binding{k.Quit, k.Play, k.Rewind, k.Skip, filter, jump, k.Faster, k.Slower, k.Focus, k.Open}
 }
 
 // FullHelp is the help shown after `?`.
 func (k keyMap) FullHelp() [][]key.Binding {
-	nav := []key.Binding{k.Focus, k.Back, k.Up, k.Down, k.PgUp, k.PgDown, k.Follow}
+	nav := []key.Binding{k.Focus, k.Back, k.Up, k.Down, k.PgUp, k.PgDown, k.Follow, k.Filter, k.Jump}
 	detail := []key.Binding{k.Open, k.Close, k.Help, k.Quit}
 	if k.live {
 		return [][]key.Binding{{k.Pause, k.Outage, k.Kind}, nav, detail}

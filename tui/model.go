@@ -2,14 +2,16 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // Panes that take focus, in tab order.
@@ -56,12 +58,12 @@ func (f *liveFeed) poll(t time.Time) ([]event.Event, time.Duration, bool) {
 type Model struct {
 	st    Styles
 	s     *state
+	hyps  []scoring.Expr
 	feed  feeder
 	ctl   Controls
 	rp    *replayFeed // non-nil when replaying
 	tick  time.Duration
 	keys  keyMap
-	help  help.Model
 	width int
 	hgt   int
 
@@ -73,30 +75,45 @@ type Model struct {
 	detail   int // email shown in detail, 0 for none
 	detOff   int
 	choosing bool // waiting for the outage kind after `o`
+	showHelp bool // the help overlay is up
+	prompt   int  // promptNone, promptFilter or promptJump
+	input    string
 	flash    string
 	quitting bool
+	rects    [paneCount]rect // where each pane was drawn, for the mouse
 }
 
-func newModel(st Styles, feed feeder, ctl Controls, tick time.Duration) *Model {
+// Prompts the footer can hold.
+const (
+	promptNone = iota
+	promptFilter
+	promptJump
+)
+
+// rect is a pane's place on the screen, in cells.
+type rect struct{ x, y, w, h int }
+
+func (r rect) has(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
+
+// Smallest terminal the dashboard draws in.
+const (
+	minWidth  = 60
+	minHeight = 18
+)
+
+func newModel(st Styles, feed feeder, ctl Controls, tick time.Duration, hyps []scoring.Expr) *Model {
 	if tick <= 0 {
 		tick = 150 * time.Millisecond
 	}
-	h := help.New()
-	h.Styles.ShortKey = st.Bold
-	h.Styles.FullKey = st.Bold
-	h.Styles.ShortDesc = st.Dim
-	h.Styles.FullDesc = st.Dim
-	h.Styles.ShortSeparator = st.Dim
-	h.Styles.FullSeparator = st.Dim
 	_, replay := feed.(*replayFeed)
 	m := &Model{
 		st:   st,
-		s:    newState(),
+		s:    newState(hyps),
+		hyps: hyps,
 		feed: feed,
 		ctl:  ctl,
 		tick: tick,
 		keys: newKeyMap(!replay),
-		help: h,
 		ep:   newEmailsPane(),
 	}
 	if rp, ok := feed.(*replayFeed); ok {
@@ -112,12 +129,11 @@ func (m *Model) tickCmd() tea.Cmd {
 // Init starts the polling tick.
 func (m *Model) Init() tea.Cmd { return m.tickCmd() }
 
-// Update handles keys, resizes and ticks (which fold new events).
+// Update handles keys, the mouse, resizes and ticks (which fold new events).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.hgt = msg.Width, msg.Height
-		m.help.Width = msg.Width
 		return m, nil
 	case tickMsg:
 		m.ingest(msg.T)
@@ -127,8 +143,54 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tickCmd()
 	case tea.KeyMsg:
 		return m.key(msg)
+	case tea.MouseMsg:
+		m.mouse(msg)
 	}
 	return m, nil
+}
+
+// mouse scrolls the pane under the pointer with the wheel; a left click
+// focuses a pane, and on an Emails row selects that email.
+func (m *Model) mouse(msg tea.MouseMsg) {
+	if m.showHelp || m.detail != 0 && msg.Button != tea.MouseButtonWheelUp && msg.Button != tea.MouseButtonWheelDown {
+		return
+	}
+	p := -1
+	for i, r := range m.rects {
+		if r.has(msg.X, msg.Y) {
+			p = i
+		}
+	}
+	if p < 0 && m.detail == 0 {
+		return
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp, tea.MouseButtonWheelDown:
+		d := 3
+		if msg.Button == tea.MouseButtonWheelUp {
+			d = -3
+		}
+		if m.detail == 0 {
+			m.focus = p
+		}
+		m.scroll(d)
+	case tea.MouseButtonLeft:
+		if msg.Action != tea.MouseActionPress {
+			return
+		}
+		m.focus = p
+		if p != paneEmails {
+			return
+		}
+		// Rows start under the border and the column header.
+		row := msg.Y - m.rects[p].y - 2
+		if row < 0 || row >= m.ep.vis {
+			return
+		}
+		if i := m.ep.top + row; i < m.ep.count(m.s) {
+			m.ep.sel, m.ep.follow = i, false
+		}
+	}
 }
 
 // ingest folds the events due at t.
@@ -151,7 +213,7 @@ func (m *Model) ingest(t time.Time) {
 // restart drops everything folded so far; a replay seeking backwards refolds
 // from the first event.
 func (m *Model) restart() {
-	m.s = newState()
+	m.s = newState(m.hyps)
 	m.ep = newEmailsPane()
 	m.rp.idx = 0
 	m.rp.reset = false
@@ -160,12 +222,24 @@ func (m *Model) restart() {
 func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	m.flash = ""
+	if m.prompt != promptNone && msg.Type != tea.KeyCtrlC {
+		// A prompt takes every key (q included) but ctrl+c.
+		m.promptKey(msg)
+		return m, nil
+	}
 	if key.Matches(msg, k.Quit) {
 		if m.ctl != nil && !m.done {
 			m.ctl.Stop()
 		}
 		m.quitting = true
 		return m, tea.Quit
+	}
+	if m.showHelp {
+		// The overlay takes every key but quit; ? or esc closes it.
+		if key.Matches(msg, k.Help, k.Close) {
+			m.showHelp = false
+		}
+		return m, nil
 	}
 	if m.choosing {
 		if kind, ok := kindForKey(msg.String()); ok {
@@ -177,9 +251,17 @@ func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
+		m.showHelp = true
 	case key.Matches(msg, k.Close):
-		m.detail = 0
+		if m.detail != 0 {
+			m.detail = 0
+		} else if m.ep.filter != "" {
+			m.ep.setFilter("")
+		}
+	case key.Matches(msg, k.Filter):
+		m.prompt, m.input = promptFilter, m.ep.filter
+	case key.Matches(msg, k.Jump):
+		m.prompt, m.input = promptJump, ""
 	case m.ctl != nil && key.Matches(msg, k.Pause):
 		if m.done {
 			break
@@ -227,13 +309,62 @@ func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.ep.follow = true
 		}
 	case key.Matches(msg, k.Open):
-		if m.focus == paneEmails && m.detail == 0 && m.s.rowCount() > 0 {
-			m.ep.clamp(m.s.rowCount(), max(m.ep.vis, 1))
-			m.detail = m.s.rowAt(m.ep.sel).ID
+		if m.focus == paneEmails && m.detail == 0 && m.ep.count(m.s) > 0 {
+			m.ep.clamp(m.ep.count(m.s), max(m.ep.vis, 1))
+			m.detail = m.ep.at(m.s, m.ep.sel).ID
 			m.detOff = 0
 		}
 	}
 	return m, nil
+}
+
+// promptKey edits the footer's prompt: enter applies it, esc cancels.
+func (m *Model) promptKey(msg tea.KeyMsg) {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.prompt = promptNone
+	case tea.KeyEnter:
+		p, in := m.prompt, strings.TrimSpace(m.input)
+		m.prompt = promptNone
+		if p == promptFilter {
+			if in != "" && !validFilter(in) {
+				m.flash = fmt.Sprintf("filter %q: write errors, backup, canned, wrong or an email number", in)
+				return
+			}
+			m.ep.setFilter(in)
+			m.focus, m.detail = paneEmails, 0
+			return
+		}
+		m.jump(in)
+	case tea.KeyBackspace:
+		if r := []rune(m.input); len(r) > 0 {
+			m.input = string(r[:len(r)-1])
+		}
+	case tea.KeyRunes, tea.KeySpace:
+		if len(m.input) < 40 {
+			m.input += string(msg.Runes)
+		}
+	}
+}
+
+// jump selects email id in the Emails pane, dropping a filter that hides it.
+func (m *Model) jump(in string) {
+	id, err := strconv.Atoi(strings.TrimPrefix(in, "#"))
+	if err != nil {
+		m.flash = fmt.Sprintf("go to %q: write an email number", in)
+		return
+	}
+	if m.s.row(id) == nil {
+		m.flash = fmt.Sprintf("email #%d has not been sent", id)
+		return
+	}
+	if i := m.ep.find(m.s, id); i >= 0 {
+		m.ep.selectRow(i)
+	} else {
+		m.ep.setFilter("")
+		m.ep.selectRow(m.ep.find(m.s, id))
+	}
+	m.focus, m.detail = paneEmails, 0
 }
 
 func (m *Model) startOutage(kind string) {
@@ -255,10 +386,11 @@ func (m *Model) scroll(d int) {
 	case m.detail != 0:
 		m.detOff = max(m.detOff+d, 0)
 	case m.focus == paneEmails:
+		n := m.ep.count(m.s)
 		if m.ep.follow && d < 0 {
-			m.ep.sel = m.s.rowCount() - 1
+			m.ep.sel = n - 1
 		}
-		m.ep.scroll(d, m.s.rowCount())
+		m.ep.scroll(d, n)
 	default:
 		m.offs[m.focus] = max(m.offs[m.focus]+d, 0)
 	}
@@ -276,29 +408,21 @@ func (m *Model) View() string {
 	return strings.Join(m.frame(m.width, m.hgt), "\n")
 }
 
-// frame lays the panes out for a w×h window.
+// frame lays the panes out for a w×h window: the header, the panes, the
+// summary once the run is over, and the footer; the help is an overlay on
+// top that leaves the panes as they are.
 func (m *Model) frame(w, h int) []string {
 	st, s := m.st, m.s
+	m.rects = [paneCount]rect{}
+	if w < minWidth || h < minHeight {
+		return tooSmall(st, w, h)
+	}
 	extra := ""
 	if m.rp != nil {
 		extra = m.rp.status()
 	}
 	lines := renderHeader(st, s, w, m.now, extra)
-
-	var foot []string
-	switch {
-	case m.choosing:
-		segs := kindMenu()
-		segs[0] = st.Alert.Render("outage kind:") + " " + segs[0]
-		foot = wrapSegments(segs, " · ", w)
-	case m.flash != "":
-		foot = []string{st.Alert.Render(m.flash)}
-	default:
-		foot = strings.Split(m.help.View(m.keys), "\n")
-	}
-	for i := range foot {
-		foot[i] = fit(foot[i], w)
-	}
+	foot := m.footer(w)
 	var sum []string
 	if m.done {
 		segs := summarySegments(st, s.summary)
@@ -306,22 +430,147 @@ func (m *Model) frame(w, h int) []string {
 		sum = box(st, "Summary", false, w, len(inner)+2, inner)
 	}
 	bh := h - len(lines) - len(foot) - len(sum)
-	if bh < 3 {
-		// Too small for panes: keep the header, the summary and the keys.
-		for len(lines)+len(sum)+len(foot) < h {
-			lines = append(lines, strings.Repeat(" ", w))
-		}
-		all := append(append(lines, sum...), foot...)
-		return all[:min(len(all), h)]
+	// On a short narrow terminal the summary takes the place of the
+	// Breaker and Quality panes (its figures are theirs, final).
+	full := bh >= 24 || w >= 110 || sum == nil
+	if bh < 12 {
+		sum = nil
+		bh = h - len(lines) - len(foot)
+		full = true
 	}
-	lines = append(lines, m.body(w, bh)...)
+	body := m.body(w, bh, full)
+	for i := range m.rects {
+		m.rects[i].y += len(lines)
+	}
+	if m.showHelp {
+		body = overlay(body, m.helpBox(w, bh), w)
+	}
+	lines = append(lines, body...)
 	lines = append(lines, sum...)
 	lines = append(lines, foot...)
 	return lines[:min(len(lines), h)]
 }
 
-// body lays out the panes (or an email's detail) in w×h.
-func (m *Model) body(w, h int) []string {
+// tooSmall is the frame for a terminal under the minimum size.
+func tooSmall(st Styles, w, h int) []string {
+	msg := []string{
+		st.Alert.Render(fmt.Sprintf("terminal too small (need %d×%d)", minWidth, minHeight)),
+		fmt.Sprintf("now %d×%d · q quits", w, h),
+	}
+	out := make([]string, h)
+	top := max((h-len(msg))/2, 0)
+	for i := range out {
+		line := ""
+		if j := i - top; j >= 0 && j < len(msg) {
+			line = msg[j]
+			line = strings.Repeat(" ", max((w-cellWidth(line))/2, 0)) + line
+		}
+		out[i] = fit(line, w)
+	}
+	return out
+}
+
+// footer is the footer: a prompt, the outage menu, a message, or the
+// keys, always ending in "? help".
+func (m *Model) footer(w int) []string {
+	st := m.st
+	switch {
+	case m.prompt == promptFilter:
+		return []string{fit(st.Bold.Render("/ filter: ")+m.input+"▏"+st.Dim.Render("  errors · backup · canned · wrong · an email number · enter · esc"), w)}
+	case m.prompt == promptJump:
+		return []string{fit(st.Bold.Render("go to email #")+m.input+"▏"+st.Dim.Render("  enter · esc"), w)}
+	case m.choosing:
+		segs := kindMenu()
+		segs[0] = st.Alert.Render("outage kind:") + " " + segs[0]
+		lines := wrapSegments(segs, " · ", w)
+		for i := range lines {
+			lines[i] = fit(lines[i], w)
+		}
+		return lines
+	case m.flash != "":
+		return []string{fit(st.Alert.Render(m.flash), w)}
+	}
+	tail := st.Bold.Render("?") + st.Dim.Render(" help")
+	room := w - cellWidth(tail) - 3
+	var segs []string
+	used := 0
+	for _, b := range m.keys.ShortHelp() {
+		seg := st.Bold.Render(b.Help().Key) + " " + st.Dim.Render(b.Help().Desc)
+		if used+cellWidth(seg)+3 > room {
+			break
+		}
+		segs = append(segs, seg)
+		used += cellWidth(seg) + 3
+	}
+	segs = append(segs, tail)
+	return []string{fit(strings.Join(segs, st.Dim.Render(" · ")), w)}
+}
+
+// helpBox is the help overlay: every key, in one or two columns, then
+// notes spanning the box, centred in w×h.
+func (m *Model) helpBox(w, h int) []string {
+	var rows []string
+	for gi, group := range m.keys.FullHelp() {
+		if gi > 0 {
+			rows = append(rows, "")
+		}
+		for _, b := range group {
+			rows = append(rows, fmt.Sprintf("%-10s %s", b.Help().Key, b.Help().Desc))
+		}
+	}
+	notes := []string{
+		"/ takes: errors, backup, canned, primary, wrong, waiting, or #id",
+		"mouse: the wheel scrolls, a click selects",
+	}
+	bw := min(w-4, 72)
+	colW := 0
+	for _, r := range rows {
+		colW = max(colW, cellWidth(r))
+	}
+	var inner []string
+	if len(rows)+len(notes)+2 > h && 2*colW+2 <= bw-2 {
+		half := (len(rows) + 1) / 2
+		for i := 0; i < half; i++ {
+			right := ""
+			if i+half < len(rows) {
+				right = rows[i+half]
+			}
+			inner = append(inner, fit(rows[i], colW+2)+right)
+		}
+	} else {
+		inner = rows
+	}
+	inner = append(append(inner, ""), notes...)
+	bh := min(len(inner)+2, h)
+	if len(inner) > bh-2 {
+		inner = append(inner[:max(bh-3, 0)], m.st.Dim.Render("…more: a larger terminal shows every key"))
+	}
+	return box(m.st, "Help (? or esc closes)", true, bw, bh, inner)
+}
+
+// overlay draws box centred over base (lines of w cells), keeping the base
+// visible around it.
+func overlay(base, box []string, w int) []string {
+	if len(box) == 0 || len(base) == 0 {
+		return base
+	}
+	bw := cellWidth(box[0])
+	x := max((w-bw)/2, 0)
+	y := max((len(base)-len(box))/2, 0)
+	out := append([]string(nil), base...)
+	for i, l := range box {
+		if y+i >= len(out) {
+			break
+		}
+		b := out[y+i]
+		out[y+i] = ansi.Truncate(b, x, "") + l + ansi.TruncateLeft(b, x+bw, "")
+	}
+	return out
+}
+
+// body lays out the panes (or an email's detail) in w×h, and records where
+// each pane went (relative to the body) for the mouse.
+func (m *Model) body(w, h int, full bool) []string {
 	st, s := m.st, m.s
 	if m.detail != 0 {
 		c := renderDetail(st, s, m.detail, m.now)
@@ -329,44 +578,69 @@ func (m *Model) body(w, h int) []string {
 		return box(st, fmt.Sprintf("Email #%d (esc closes)", m.detail), true, w, h, c[m.detOff:])
 	}
 	if w >= 110 {
+		// Wide: Emails on the left; Breaker, Calls and Quality on the right.
 		lw := w * 11 / 20
 		rw := w - lw
-		left := m.pane(paneEmails, lw, h)
 		bl := renderBreaker(st, s, rw-2, 0, m.now)
 		bH := min(len(bl)+2, max(h/4, 5))
 		ql := renderQuality(st, s, rw-2, 0)
 		qH := min(len(ql)+2, max(h/3, 6))
 		cH := h - bH - qH
-		if cH < 6 {
-			qH = max(qH-(6-cH), 4)
+		if cH < 8 {
+			qH = max(qH-(8-cH), 5)
 			cH = h - bH - qH
 		}
+		m.rects[paneEmails] = rect{0, 0, lw, h}
+		m.rects[paneBreaker] = rect{lw, 0, rw, bH}
+		m.rects[paneCalls] = rect{lw, bH, rw, cH}
+		m.rects[paneQuality] = rect{lw, bH + cH, rw, qH}
+		left := m.pane(paneEmails, lw, h)
 		right := append(append(m.pane(paneBreaker, rw, bH), m.pane(paneCalls, rw, cH)...), m.pane(paneQuality, rw, qH)...)
 		return hjoin(left, right)
 	}
-	// Narrow: Emails on top, Breaker under it, Calls and Quality side by side.
-	bl := renderBreaker(st, s, w-2, 0, m.now)
-	bH := min(len(bl)+2, 6)
+	// Narrow: Emails on top; Calls (with the breaker strips) across the
+	// full width, so its time axis is as long as it can be; Breaker and
+	// Quality side by side at the bottom.
 	lw := w / 2
 	ql := renderQuality(st, s, w-lw-2, 0)
-	rowH := min(max(len(ql)+2, 6), 9, max(h/3, 5))
-	eH := h - bH - rowH
-	if eH < 4 {
-		// Give the emails at least a header and a row; the others shrink.
-		need := 4 - eH
-		cut := min(need, max(rowH-4, 0))
-		rowH -= cut
-		need -= cut
-		bH = max(bH-need, 3)
-		eH = h - bH - rowH
+	bl := renderBreaker(st, s, lw-2, 0, m.now)
+	rowH := min(max(len(ql), len(bl))+2, 8)
+	if !full {
+		rowH = 0
 	}
+	cH := min(max(h*3/10, 6), 14)
+	eH := h - cH - rowH
+	for eH < 6 && (rowH > 6 || cH > 6) {
+		// Keep three emails in view: the others shrink first.
+		if cH > 6 || rowH == 0 {
+			cH--
+		} else {
+			rowH--
+		}
+		eH++
+	}
+	if eH < 5 && rowH > 0 {
+		// Too short for all four: the emails before Breaker and Quality
+		// (the header holds their headline figures).
+		eH += rowH
+		rowH = 0
+	}
+	m.rects[paneEmails] = rect{0, 0, w, eH}
+	m.rects[paneCalls] = rect{0, eH, w, cH}
+	m.rects[paneBreaker] = rect{0, eH + cH, lw, rowH}
+	m.rects[paneQuality] = rect{lw, eH + cH, w - lw, rowH}
 	out := m.pane(paneEmails, w, eH)
-	out = append(out, m.pane(paneBreaker, w, bH)...)
-	out = append(out, hjoin(m.pane(paneCalls, lw, rowH), m.pane(paneQuality, w-lw, rowH))...)
+	out = append(out, m.pane(paneCalls, w, cH)...)
+	if rowH > 0 {
+		out = append(out, hjoin(m.pane(paneBreaker, lw, rowH), m.pane(paneQuality, w-lw, rowH))...)
+	} else {
+		m.rects[paneBreaker], m.rects[paneQuality] = rect{}, rect{}
+	}
 	return out
 }
 
-// pane renders one pane's box at w×h, scrolled by its offset.
+// pane renders one pane's box at w×h, scrolled by its offset. A pane with
+// more lines than fit ends in "…N more", so nothing is dropped silently.
 func (m *Model) pane(p, w, h int) []string {
 	st, s := m.st, m.s
 	if h <= 0 {
@@ -374,9 +648,13 @@ func (m *Model) pane(p, w, h int) []string {
 	}
 	iw, ih := w-2, h-2
 	var c []string
+	title := paneTitles[p]
 	switch p {
 	case paneEmails:
 		c = m.ep.render(st, s, iw, ih, m.now)
+		if f := m.ep.filter; f != "" {
+			title += fmt.Sprintf(" · filter %s: %d of %d", f, m.ep.count(s), s.rowCount())
+		}
 	case paneBreaker:
 		c = renderBreaker(st, s, iw, ih, m.now)
 	case paneCalls:
@@ -388,6 +666,10 @@ func (m *Model) pane(p, w, h int) []string {
 		off := min(m.offs[p], max(len(c)-ih, 0))
 		m.offs[p] = off
 		c = c[off:]
+		if len(c) > ih && ih > 0 {
+			more := len(c) - ih + 1
+			c = append(c[:ih-1:ih-1], st.Dim.Render(fmt.Sprintf("…%d more (tab here, ↓)", more)))
+		}
 	}
-	return box(st, paneTitles[p], m.focus == p, w, h, c)
+	return box(st, title, m.focus == p, w, h, c)
 }

@@ -50,7 +50,7 @@ func modelAt(t testing.TB, n int, at time.Duration, w, h int, ctl Controls) *Mod
 	} else {
 		evs = until(evs, at)
 	}
-	m := newModel(asciiStyles(), &staticFeed{evs: evs, now: at, done: done}, ctl, 0)
+	m := newModel(asciiStyles(), &staticFeed{evs: evs, now: at, done: done}, ctl, 0, nil)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(tickMsg{T: time.Unix(0, 0)})
 	return m
@@ -148,7 +148,7 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		}},
 		{name: "? shows the full help", at: 30 * time.Second, keys: []string{"?"}, check: func(t *testing.T, m *Model) {
-			if !m.help.ShowAll || !strings.Contains(m.View(), "follow newest") {
+			if !m.showHelp || !strings.Contains(m.View(), "follow newest") {
 				t.Error("full help not shown")
 			}
 		}},
@@ -222,7 +222,7 @@ func TestUpdateResize(t *testing.T) {
 func TestUpdateDrillEvents(t *testing.T) {
 	log := event.NewLog(time.Unix(1000, 0))
 	ctl := &fakeControls{}
-	m := newModel(asciiStyles(), &liveFeed{log: log, cur: log.Cursor()}, ctl, 0)
+	m := newModel(asciiStyles(), &liveFeed{log: log, cur: log.Cursor()}, ctl, 0, nil)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	evs := synthRun(120)
 	feedTo := func(at time.Duration) {
@@ -243,7 +243,7 @@ func TestUpdateDrillEvents(t *testing.T) {
 		not  []string
 	}{
 		{at: 10 * time.Second, want: []string{"before", "closed", "Emails", "Breaker", "Calls", "Quality"}, not: []string{"OPEN", "Summary"}},
-		{at: 22 * time.Second, want: []string{"ACTIVE 18 s left", "OPEN", "first open 4.5 s"}},
+		{at: 22 * time.Second, want: []string{"ACTIVE 18.0 s left", "OPEN", "first open 4.5 s"}},
 		{at: 45 * time.Second, want: []string{"over", "closed", "probes 3: 1 ok, 2 failed"}},
 	}
 	for _, st := range steps {
@@ -278,7 +278,7 @@ func TestUpdateEndOfDrill(t *testing.T) {
 		log.AppendRecorded(e)
 	}
 	log.Close()
-	m := newModel(asciiStyles(), &liveFeed{log: log, cur: log.Cursor()}, &fakeControls{}, 0)
+	m := newModel(asciiStyles(), &liveFeed{log: log, cur: log.Cursor()}, &fakeControls{}, 0, nil)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(tickMsg{T: log.Start().Add(5 * time.Minute)})
 	if !m.done {
@@ -306,7 +306,7 @@ func TestUpdateEndOfDrill(t *testing.T) {
 func TestReplayKeys(t *testing.T) {
 	evs := synthRun(120)
 	rp := newReplayFeed(evs, 1)
-	m := newModel(asciiStyles(), rp, nil, 0)
+	m := newModel(asciiStyles(), rp, nil, 0, nil)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	t0 := time.Unix(0, 0)
 	m.Update(tickMsg{T: t0})

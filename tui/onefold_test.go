@@ -39,7 +39,7 @@ func TestOneJournalEveryReader(t *testing.T) {
 		t.Fatal("the journal has no summary line")
 	}
 	live := meta.Summary.Summary // what `drill run --json` printed and recorded
-	s := newState()
+	s := newState(nil)
 	s.addAll(j.Events)
 	rep, err := report.Build([]string{sigintJournal, sigintJournal})
 	if err != nil {
@@ -133,7 +133,7 @@ func TestOneJournalEveryReader(t *testing.T) {
 // offsets (a corrupt journal) and renders every pane: nothing panics.
 func TestPanesSurviveHostileOffsets(t *testing.T) {
 	st := asciiStyles()
-	s := newState()
+	s := newState(nil)
 	for _, at := range []time.Duration{-time.Hour, math.MaxInt64, math.MinInt64, 1 << 62} {
 		s.addAll([]event.Event{
 			{At: at, Kind: event.RunStart, Run: &event.RunInfo{Emails: 3, Rate: 2, Outage: "busy", OutageToS: 1e300,

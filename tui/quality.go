@@ -7,45 +7,53 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// renderQuality draws the Quality pane's content: all-4-right so far with
-// its 95 % interval, split by who served; per-field accuracy; the median and
-// p95 wait of emails sent during the outage; served counts.
+// renderQuality draws the Quality pane's content, most important first: who
+// served the emails (errors and canned replies included), all-4-right so
+// far with its 95 % interval, split by the models that answered; the
+// median and p95 wait of emails sent during the outage; per-field
+// accuracy. Each row has shorter forms it falls back to before anything
+// is cut.
 func renderQuality(st Styles, s *state, w, h int) []string {
 	q := s.fold.Quality()
+	sv := s.fold.Served()
 	var out []string
-	head := "all 4 right " + format.Share(q.All4, q.N) + fmt.Sprintf(" of %d answered", q.N)
-	out = append(out, st.Bold.Render(head))
-	var by []string
-	for _, name := range []string{"primary", "backup", "canned", "error"} {
+	add := func(forms ...string) { out = append(out, pick(w, forms...)) }
+
+	cut := ""
+	if sv.Cancelled > 0 {
+		cut = fmt.Sprintf("  cut off %d", sv.Cancelled)
+	}
+	errs := fmt.Sprint(sv.Error)
+	if sv.Error > 0 {
+		errs = st.Alert.Render(errs)
+	}
+	add(
+		fmt.Sprintf("served: %s primary %d  %s backup %d  %s canned %d  %s error %s%s",
+			st.Primary.Render("█"), sv.Primary, st.Backup.Render("▓"), sv.Backup, st.Canned.Render("▒"), sv.Canned, st.Error.Render("×"), errs, cut),
+		fmt.Sprintf("primary %d  backup %d  canned %d  error %s%s", sv.Primary, sv.Backup, sv.Canned, errs, cut),
+		fmt.Sprintf("P %d  B %d  C %d  E %s%s", sv.Primary, sv.Backup, sv.Canned, errs, cut),
+	)
+	all4 := format.Share(q.All4, q.N)
+	add(st.Bold.Render("all 4 right "+all4+fmt.Sprintf(" of %d answered", q.N)),
+		st.Bold.Render("all 4 right "+all4), st.Bold.Render("all4 "+all4))
+	// Only model answers can be right: canned replies and errors are
+	// counted above, not given a 0 % share here.
+	for _, name := range []string{"primary", "backup", "rules"} {
 		c := s.fold.QualityBy(name)
 		if c.N == 0 {
 			continue
 		}
-		by = append(by, fmt.Sprintf("%s %s n=%d", name, format.Share(c.All4, c.N), c.N))
+		add(fmt.Sprintf("  by %s: %s of %d", name, format.Share(c.All4, c.N), c.N),
+			fmt.Sprintf("  %s %s n=%d", name, format.Percent(float64(c.All4)/float64(c.N)), c.N))
 	}
-	if len(by) > 0 {
-		out = append(out, wrapSegments(by, " · ", w)...)
-	}
-	waits := "outage wait: none yet"
 	if n := s.summary.WaitsOutage; n > 0 {
-		waits = "outage wait: median " + format.Seconds(s.summary.MedianWaitOutageS) + ", p95 " + format.Seconds(s.summary.P95WaitOutageS) + format.Basis(s.summary)
-		if n := fmt.Sprintf(" (n=%d)", n); len(waits)+len(n) <= w {
-			waits += n
-		}
+		med, p95 := format.Seconds(s.summary.MedianWaitOutageS), format.Seconds(s.summary.P95WaitOutageS)
+		add(fmt.Sprintf("outage wait: median %s, p95 %s%s (n=%d)", med, p95, format.Basis(s.summary), n),
+			fmt.Sprintf("outage wait median %s, p95 %s", med, p95),
+			fmt.Sprintf("wait p50 %s p95 %s", med, p95))
+	} else {
+		add("outage wait: none yet", "wait: none yet")
 	}
-	out = append(out, waits)
-	sv := s.fold.Served()
-	servedSegs := []string{
-		"served:",
-		st.Primary.Render("█") + fmt.Sprintf(" primary %d", sv.Primary),
-		st.Backup.Render("▓") + fmt.Sprintf(" backup %d", sv.Backup),
-		st.Canned.Render("▒") + fmt.Sprintf(" canned %d", sv.Canned),
-		st.Error.Render("×") + fmt.Sprintf(" error %d", sv.Error),
-	}
-	if sv.Cancelled > 0 {
-		servedSegs = append(servedSegs, fmt.Sprintf("cancelled %d", sv.Cancelled))
-	}
-	out = append(out, wrapSegments(servedSegs, "  ", w)...)
 	var fields []string
 	for _, f := range scoring.FieldNames {
 		if q.N == 0 {
@@ -56,4 +64,14 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 	}
 	out = append(out, wrapSegments(fields, "  ", w)...)
 	return out
+}
+
+// pick returns the first of forms that fits in w cells, or the last.
+func pick(w int, forms ...string) string {
+	for _, f := range forms {
+		if cellWidth(f) <= w {
+			return f
+		}
+	}
+	return forms[len(forms)-1]
 }

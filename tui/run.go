@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // Controls steer a live drill. *workload.Run satisfies it.
@@ -36,6 +37,9 @@ type Source struct {
 	Log *event.Log
 	// Controls steer the run; nil makes the dashboard read-only.
 	Controls Controls
+	// Hypotheses are the drill's checks, shown live in the header as
+	// pass, at risk or FAIL (scoring.Expr.Live).
+	Hypotheses []scoring.Expr
 }
 
 // Options set up the dashboard's terminal.
@@ -54,6 +58,11 @@ type ReplayOptions struct {
 	Options
 	// Speed is the initial replay speed; 1 (real time) if zero.
 	Speed float64
+	// At opens the replay paused at this offset into the run (space
+	// plays on); 0 starts playing from the beginning.
+	At time.Duration
+	// Hypotheses are judged live on the replayed figures, as in Source.
+	Hypotheses []scoring.Expr
 }
 
 // Run shows the dashboard for a live drill until the user quits. Quitting
@@ -65,7 +74,7 @@ func Run(ctx context.Context, src Source, opts Options) error {
 		return errors.New("dashboard: no event log")
 	}
 	feed := &liveFeed{log: src.Log, cur: src.Log.Cursor()}
-	err := runProgram(ctx, feed, src.Controls, opts)
+	err := runProgram(ctx, feed, src.Controls, src.Hypotheses, opts)
 	if err != nil && src.Controls != nil && !src.Log.Closed() {
 		src.Controls.Stop()
 	}
@@ -75,16 +84,20 @@ func Run(ctx context.Context, src Source, opts Options) error {
 // Replay shows a recorded run's events as the live dashboard would, paced by
 // their recorded offsets: space pauses, ←/→ seek 5 s, +/- change the speed.
 func Replay(ctx context.Context, events []event.Event, opts ReplayOptions) error {
-	return runProgram(ctx, newReplayFeed(events, opts.Speed), nil, opts.Options)
+	f := newReplayFeed(events, opts.Speed)
+	if opts.At > 0 {
+		f.pos, f.paused = min(opts.At, f.end), true
+	}
+	return runProgram(ctx, f, nil, opts.Hypotheses, opts.Options)
 }
 
-func runProgram(ctx context.Context, feed feeder, ctl Controls, opts Options) error {
+func runProgram(ctx context.Context, feed feeder, ctl Controls, hyps []scoring.Expr, opts Options) error {
 	out := opts.Output
 	if out == nil {
 		out = os.Stdout
 	}
-	m := newModel(NewStyles(lipgloss.NewRenderer(out)), feed, ctl, opts.Tick)
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
+	m := newModel(NewStyles(lipgloss.NewRenderer(out)), feed, ctl, opts.Tick, hyps)
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out), tea.WithMouseCellMotion()}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}

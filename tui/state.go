@@ -26,16 +26,57 @@ type state struct {
 	fold    *scoring.Fold
 	summary scoring.Summary // fold.Summary(), refreshed after each batch
 	dirty   bool
+	gen     int            // bumped by every batch of events
+	hyps    []scoring.Expr // the drill's hypotheses, judged live
+	live    hypCounts      // their live statuses on the summary so far
 }
 
-func newState() *state {
-	return &state{fold: scoring.NewFoldWith(scoring.Options{Attempts: true})}
+// hypCounts counts the hypotheses by live status (scoring.Expr.Live).
+type hypCounts struct{ total, pass, atRisk, fail int }
+
+func newState(hyps []scoring.Expr) *state {
+	s := &state{fold: scoring.NewFoldWith(scoring.Options{Attempts: true}), hyps: hyps}
+	s.judge()
+	return s
+}
+
+// hypotheses are the hypotheses' live statuses.
+func (s *state) hypotheses() hypCounts { return s.live }
+
+// judge recomputes the hypotheses' live statuses from the summary.
+func (s *state) judge() {
+	s.live = hypCounts{total: len(s.hyps)}
+	if len(s.hyps) == 0 {
+		return
+	}
+	figs, err := scoring.FiguresOf(s.summary)
+	if err != nil {
+		s.live.atRisk = len(s.hyps)
+		return
+	}
+	for _, h := range s.hyps {
+		live := h.Live(figs)
+		if s.fold.Done() && live != scoring.LivePass {
+			live = scoring.LiveFail // the run is over: what does not hold failed
+		}
+		switch live {
+		case scoring.LivePass:
+			s.live.pass++
+		case scoring.LiveFail:
+			s.live.fail++
+		default:
+			s.live.atRisk++
+		}
+	}
 }
 
 // addAll folds a batch of events and refreshes the summary once.
 func (s *state) addAll(evs []event.Event) {
 	s.fold.AddAll(evs)
 	s.dirty = s.dirty || len(evs) > 0
+	if len(evs) > 0 {
+		s.gen++
+	}
 	s.refresh()
 }
 
@@ -44,6 +85,7 @@ func (s *state) refresh() {
 	if s.dirty {
 		s.summary = s.fold.Summary()
 		s.dirty = false
+		s.judge()
 	}
 }
 
@@ -79,36 +121,6 @@ func (s *state) winStamp() int {
 		binary.Write(h, binary.LittleEndian, [2]int64{int64(w.Start), int64(w.End)})
 	}
 	return int(h.Sum64())
-}
-
-// outageStatus describes the outage's status at offset now.
-type outageStatus struct {
-	phase   string // none, before, active, over
-	left    time.Duration
-	hasLeft bool
-	byHand  bool
-}
-
-func (s *state) outage(now time.Duration) outageStatus {
-	info := s.fold.Info
-	o := outageStatus{phase: "before"}
-	ws := s.fold.Windows
-	if len(ws) == 0 {
-		if info.Outage == "" || info.Outage == "none" {
-			o.phase = "none"
-		}
-		return o
-	}
-	w, open := s.fold.ActiveOutage()
-	if !open {
-		o.phase = "over"
-		return o
-	}
-	o.phase, o.byHand = "active", w.ByHand
-	if !w.ByHand && w.ScheduledEnd > now {
-		o.left, o.hasLeft = w.ScheduledEnd-now, true
-	}
-	return o
 }
 
 // outageActive reports whether an outage window is open now.

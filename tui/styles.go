@@ -112,3 +112,12 @@ func stateWord(state string) string {
 		return "closed"
 	}
 }
+
+// rungStyle is the colour of a rung's series: the primary's, or the
+// backup's for any other model.
+func (st Styles) rungStyle(rung string) lipgloss.Style {
+	if rung == "primary" {
+		return st.Primary
+	}
+	return st.Backup
+}

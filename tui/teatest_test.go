@@ -40,7 +40,7 @@ func TestSmokeLiveDrill(t *testing.T) {
 	}
 	defer func() { run.Stop(); <-run.Done() }()
 
-	m := newModel(asciiStyles(), &liveFeed{log: run.Log(), cur: run.Log().Cursor()}, run, 50*time.Millisecond)
+	m := newModel(asciiStyles(), &liveFeed{log: run.Log(), cur: run.Log().Cursor()}, run, 50*time.Millisecond, nil)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("Summary")) && bytes.Contains(b, []byte("ENDED"))

@@ -32,22 +32,28 @@ func synthetic(req *http.Request) bool {
 }
 
 // newRung builds a rung and, if bp is set, its breaker: a new one, or with
-// scope endpoint the one already guarding the same base URL and model.
+// scope endpoint the one already guarding the same base URL and model. A
+// rung without a breaker policy on an endpoint that already has an
+// endpoint-scoped breaker shares that breaker too.
 // Called from Start only, before the run's goroutines start.
 func (r *Run) newRung(rc chain.RungConfig, bp *BreakerPolicy) *chain.Rung {
+	key := rc.BaseURL + " " + rc.Model
+	if shared := r.breakers.byEndpoint[key]; shared != nil && (bp == nil || bp.Scope == BreakerScopeEndp) {
+		// An endpoint-scoped breaker guards every later rung on its
+		// endpoint, with or without a breaker policy of its own.
+		if rc.Breaker = shared; bp != nil {
+			rc.Count = bp.Counting
+		}
+		return chain.NewRung(rc)
+	}
 	if bp == nil {
 		return chain.NewRung(rc)
 	}
 	rc.Count = bp.Counting
-	key := rc.BaseURL + " " + rc.Model
-	if b := r.breakers.byEndpoint[key]; bp.Scope == BreakerScopeEndp && b != nil {
-		rc.Breaker = b
-		return chain.NewRung(rc)
-	}
+	// A shared breaker keeps the name of the first rung it guards, so the
+	// fold's per-breaker figures (first open, opens, probes) stay that
+	// rung's.
 	s := bp.Settings(rc.Name)
-	if bp.Scope == BreakerScopeEndp {
-		s.Name = rc.Model // shared: named for the dependency, not a rung
-	}
 	var rung *chain.Rung
 	if bp.Probe == ProbeSynthetic {
 		s.Synthetic = func(ctx context.Context) breaker.Result {

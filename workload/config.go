@@ -42,19 +42,22 @@ type Endpoint struct {
 
 // Config is a run's whole configuration. Durations are nanoseconds in JSON.
 type Config struct {
-	Emails       int           `json:"emails"`
-	Rate         float64       `json:"rate"` // emails per second
-	Outage       string        `json:"outage"`
-	OutageFrom   time.Duration `json:"outage_from_ns"`
-	OutageTo     time.Duration `json:"outage_to_ns"`
-	Target       string        `json:"target"` // the rung whose model breaks
-	Policy       Policy        `json:"policy"`
-	PrimaryModel string        `json:"primary_model"`
-	BackupModel  string        `json:"backup_model"`
-	Seed         int64         `json:"seed"`
-	Follow       int           `json:"follow"`
-	MaxDuration  time.Duration `json:"max_duration_ns"` // 0: outage end + 120 s
-	Endpoint     Endpoint      `json:"endpoint"`
+	Emails int `json:"emails"`
+	// EmailSet is the emails to send, in order (a team's file, see
+	// emails.Load); nil means the built-in 120.
+	EmailSet     []emails.Email `json:"email_set,omitempty"`
+	Rate         float64        `json:"rate"` // emails per second
+	Outage       string         `json:"outage"`
+	OutageFrom   time.Duration  `json:"outage_from_ns"`
+	OutageTo     time.Duration  `json:"outage_to_ns"`
+	Target       string         `json:"target"` // the rung whose model breaks
+	Policy       Policy         `json:"policy"`
+	PrimaryModel string         `json:"primary_model"`
+	BackupModel  string         `json:"backup_model"`
+	Seed         int64          `json:"seed"`
+	Follow       int            `json:"follow"`
+	MaxDuration  time.Duration  `json:"max_duration_ns"` // 0: outage end + 120 s
+	Endpoint     Endpoint       `json:"endpoint"`
 	// Overrides are the settings the user changed from the preset and the
 	// defaults, by flag name, as given; recorded in the run's info and
 	// summary so a table says what it ran with.
@@ -110,8 +113,8 @@ func DefaultConfig() Config {
 // Validate checks the configuration and says what is wrong with it.
 func (c Config) Validate() error {
 	var errs []error
-	if c.Emails <= 0 || c.Emails > len(emails.All()) {
-		errs = append(errs, fmt.Errorf("emails must be between 1 and %d, got %d", len(emails.All()), c.Emails))
+	if n := len(c.Set()); c.Emails <= 0 || c.Emails > n {
+		errs = append(errs, fmt.Errorf("emails must be between 1 and %d (the emails in the set), got %d", n, c.Emails))
 	}
 	if !(c.Rate > 0) {
 		errs = append(errs, fmt.Errorf("rate must be above 0 emails per second, got %v", c.Rate))
@@ -145,6 +148,12 @@ func (c Config) Validate() error {
 				errs = append(errs, fmt.Errorf("%s breaker: %w", r.name, err))
 			}
 		}
+		if r.p.MinTokensPerS < 0 || r.p.Check < 0 {
+			errs = append(errs, fmt.Errorf("%s min tokens per second and stream check must not be negative", r.name))
+		}
+		if b := r.p.Breaker; b != nil && b.CountSlowStream && r.p.MinTokensPerS == 0 {
+			errs = append(errs, fmt.Errorf("%s breaker: count_slow_stream needs a stream-rate floor (min_tokens_per_s)", r.name))
+		}
 		if r.p.MaxRetryDelay < 0 {
 			errs = append(errs, fmt.Errorf("%s max retry delay must not be negative, got %s", r.name, r.p.MaxRetryDelay))
 		}
@@ -159,8 +168,8 @@ func (c Config) Validate() error {
 	if c.MaxDuration < 0 {
 		errs = append(errs, fmt.Errorf("max duration must not be negative, got %s", c.MaxDuration))
 	}
-	if c.Follow < 0 || c.Follow > c.Emails {
-		errs = append(errs, fmt.Errorf("follow must be an email number between 1 and %d (0 for none), got %d", c.Emails, c.Follow))
+	if c.Follow < 0 || (c.Follow > 0 && !slices.ContainsFunc(c.Set()[:min(c.Emails, len(c.Set()))], func(e emails.Email) bool { return e.ID == c.Follow })) {
+		errs = append(errs, fmt.Errorf("follow must be the id of an email the drill sends (0 for none), got %d", c.Follow))
 	}
 	if u := c.Endpoint.BaseURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		errs = append(errs, fmt.Errorf("base URL must start with http:// or https://, got %q", u))
@@ -218,6 +227,12 @@ func (c Config) Info() event.RunInfo {
 	}
 	if c.Policy.EmailDeadline > 0 {
 		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits
+	}
+	info.Options = c.Policy.Options()
+	for _, e := range c.Set()[:min(c.Emails, len(c.Set()))] {
+		if e.ID > max(info.Emails, info.MaxEmailID) {
+			info.MaxEmailID = e.ID
+		}
 	}
 	for _, r := range c.rungPolicies() {
 		rg := event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
@@ -283,4 +298,13 @@ func (c Config) Warnings() []string {
 			c.OutageFrom, ceil))
 	}
 	return w
+}
+
+// Set is the emails the drill sends from, in order: EmailSet, or the
+// built-in 120.
+func (c Config) Set() []emails.Email {
+	if c.EmailSet != nil {
+		return c.EmailSet
+	}
+	return emails.All()
 }

@@ -135,6 +135,11 @@ type RungPolicy struct {
 	// MaxRetryDelay caps the SDK's wait before a retry, Retry-After
 	// included (openai-go's WithMaxRetryDelay); 0 means the SDK's 2 min.
 	MaxRetryDelay time.Duration `json:"max_retry_delay_ns,omitempty"`
+	// StreamFloor cuts a streamed answer delivering fewer than
+	// min_tokens_per_s tokens a second, checked stream_check into the
+	// stream and every stream_check after (outcome slow_stream; counted by
+	// a breaker with count_slow_stream). Off by default.
+	chain.StreamFloor
 }
 
 // Policy is how the chain is built: which rungs, their limits and breakers.
@@ -256,6 +261,9 @@ func (p Policy) Options() []string {
 		if b.CountInvalid {
 			out = append(out, "count invalid")
 		}
+		if b.CountSlowStream {
+			out = append(out, "count slow stream")
+		}
 		if b.Scope == BreakerScopeEndp {
 			out = append(out, "scope endpoint")
 		}
@@ -268,6 +276,13 @@ func (p Policy) Options() []string {
 	}
 	if p.Rules {
 		out = append(out, "rules rung")
+	}
+	if f := p.Primary.StreamFloor; f.MinTokensPerS > 0 {
+		check := f.Check
+		if check <= 0 {
+			check = 3 * time.Second
+		}
+		out = append(out, fmt.Sprintf("stream floor %g tokens/s after %s", f.MinTokensPerS, check))
 	}
 	if p.Primary.MaxRetryDelay > 0 {
 		out = append(out, "primary max retry delay "+p.Primary.MaxRetryDelay.String())

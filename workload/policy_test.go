@@ -1,9 +1,6 @@
 package workload
 
 import (
-	"encoding/json"
-	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -11,8 +8,6 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/scoring"
 )
 
 // firstOpen is when the primary's breaker first opened, from the run's start.
@@ -100,85 +95,6 @@ func TestSyntheticProbesNeverSendCustomerEmails(t *testing.T) {
 	}
 }
 
-// slowPrimary delays every request for the primary's model by delay while
-// the run is between from and to: a slow outage, where the model answers,
-// late.
-type slowPrimary struct {
-	next            http.RoundTripper
-	start           time.Time
-	from, to, delay time.Duration
-	model           string
-}
-
-func (s *slowPrimary) RoundTrip(req *http.Request) (*http.Response, error) {
-	if at := time.Since(s.start); at >= s.from && at < s.to && modelOf(req) == s.model {
-		select {
-		case <-time.After(s.delay):
-		case <-req.Context().Done():
-			return nil, req.Context().Err()
-		}
-	}
-	return s.next.RoundTrip(req)
-}
-
-// modelOf reads the model a chat completion request asks for.
-func modelOf(req *http.Request) string {
-	body, err := req.GetBody()
-	if err != nil {
-		return ""
-	}
-	defer body.Close()
-	var r struct {
-		Model string `json:"model"`
-	}
-	if json.NewDecoder(body).Decode(&r) != nil {
-		return ""
-	}
-	return r.Model
-}
-
-// TestHedgingLowersSlowOutageWaits: the primary answers 4 s late from 15 s
-// to 40 s. Hedging after 2 s lowers the p95 wait of emails sent then, and
-// the summary counts the hedged calls.
-func TestHedgingLowersSlowOutageWaits(t *testing.T) {
-	p95 := func(hedge time.Duration) (float64, scoring.Summary) {
-		var p float64
-		var sum scoring.Summary
-		synctest.Test(t, func(t *testing.T) {
-			cfg := chapterConfig(t, "none", "fallback")
-			cfg.Policy.HedgeAfter = hedge
-			cfg.Endpoint.Transport = &slowPrimary{next: fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport(),
-				start: time.Now(), from: 15 * time.Second, to: 40 * time.Second, delay: 4 * time.Second, model: cfg.PrimaryModel}
-			s, _, evs := runDrill(t, cfg)
-			sent := map[int]time.Duration{}
-			var waits []float64
-			for _, e := range evs {
-				switch e.Kind {
-				case event.EmailSent:
-					sent[e.Email] = e.At
-				case event.EmailDone:
-					if at := sent[e.Email]; at >= 15*time.Second && at < 40*time.Second {
-						waits = append(waits, e.Result.Wait.Seconds())
-					}
-				}
-			}
-			slices.Sort(waits)
-			p, sum = waits[(95*len(waits)+99)/100-1], s
-		})
-		return p, sum
-	}
-	plain, s0 := p95(0)
-	hedged, s1 := p95(2 * time.Second)
-	t.Logf("p95 wait of the slow outage: %.2f s without hedging, %.2f s hedging after 2 s (%d hedged calls); served %+v vs %+v",
-		plain, hedged, s1.HedgedCalls, s0.Served, s1.Served)
-	if hedged >= plain {
-		t.Fatalf("hedging did not lower the p95 wait: %.2f s vs %.2f s", hedged, plain)
-	}
-	if s0.HedgedCalls != 0 || s1.HedgedCalls < 40 {
-		t.Fatalf("hedged calls %d without hedging and %d with, want 0 and about one per slow email", s0.HedgedCalls, s1.HedgedCalls)
-	}
-}
-
 // TestInFlightOnTheHangRows measures what the in-flight rule (age 4 s)
 // does to the chapter's two hang rows with a breaker: it opens within 5 s
 // of the hang either way, so the plain breaker stops making emails wait
@@ -194,6 +110,48 @@ func TestInFlightOnTheHangRows(t *testing.T) {
 				t.Logf("hang/%s with in-flight age 4s: %s", policy, summaryLine(s))
 				if s.BreakerFirstOpenS == nil || *s.BreakerFirstOpenS > 5 {
 					t.Fatalf("first open %v, want within 5 s", s.BreakerFirstOpenS)
+				}
+			})
+		})
+	}
+}
+
+// TestEndpointScopeSharesOneBreaker: with scope endpoint, rungs on the same
+// base URL and model share one breaker (seed 001's per-dependency breaker):
+// when the primary's calls open it, the backup, calling the same model
+// with no breaker policy of its own, is skipped too. With scope rung each
+// rung has its own and the backup's stays closed.
+func TestEndpointScopeSharesOneBreaker(t *testing.T) {
+	for _, scope := range []string{BreakerScopeRung, BreakerScopeEndp} {
+		t.Run(scope, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := chapterConfig(t, "busy", "breaker")
+				cfg.BackupModel = cfg.PrimaryModel
+				cfg.Policy.Primary.Breaker.Scope = scope
+				if scope == BreakerScopeRung {
+					cfg.Policy.Backup.Breaker = DefaultBreaker() // its own, for a healthy model
+				}
+				s, _, evs := runDrill(t, cfg)
+				names := map[string]bool{}
+				backupSkips := 0
+				for _, e := range evs {
+					switch {
+					case e.Kind == event.BreakerChange:
+						names[e.Breaker.Name] = true
+					case e.Kind == event.RungSkipped && e.Rung == event.ServedBackup:
+						backupSkips++
+					}
+				}
+				t.Logf("scope %s: breakers %v, backup skipped %d times; served %+v", scope, names, backupSkips, s.Served)
+				if scope == BreakerScopeEndp {
+					if len(names) != 1 || !names[event.ServedPrimary] || backupSkips == 0 || s.Served.Canned == 0 || s.BreakerFirstOpenS == nil {
+						t.Fatalf("one shared breaker, the primary's, should skip the backup too: breakers %v, %d skips, %d canned, first open %v",
+							names, backupSkips, s.Served.Canned, s.BreakerFirstOpenS)
+					}
+					return
+				}
+				if names[event.ServedBackup] || backupSkips != 0 || s.Served.Canned != 0 {
+					t.Fatalf("per-rung breakers: the healthy backup's breaker changed (%v) or it was skipped %d times", names, backupSkips)
 				}
 			})
 		})

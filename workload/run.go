@@ -102,7 +102,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
 			Transport:     &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
 			Stream:        r.streamOptions(),
-			MaxRetryDelay: np.p.MaxRetryDelay}
+			MaxRetryDelay: np.p.MaxRetryDelay, Floor: np.p.StreamFloor}
 		r.chain.Rungs = append(r.chain.Rungs, r.newRung(rc, np.p.Breaker))
 	}
 
@@ -188,7 +188,7 @@ func (r *Run) run(parent context.Context) {
 // wake-up sends at once and the next email keeps its own due time, so
 // lateness never piles up.
 func (r *Run) arrivals(wg *sync.WaitGroup) int {
-	all := emails.All()
+	all := r.cfg.Set()
 	start := r.log.Start()
 	for i := range r.cfg.Emails {
 		if r.cfg.Serves != nil && !r.cfg.Serves(i) {
@@ -208,7 +208,12 @@ func (r *Run) arrivals(wg *sync.WaitGroup) int {
 			r.cfg.lateTick(i)
 		}
 		e := all[i]
-		sent := r.log.Append(event.Event{Kind: event.EmailSent, Email: e.ID})
+		ev := event.Event{Kind: event.EmailSent, Email: e.ID, Unscored: e.Unscored}
+		if !e.Unscored {
+			truth := e.Truth
+			ev.Truth = &truth
+		}
+		sent := r.log.Append(ev)
 		wg.Go(func() { r.serve(e, sent.At) })
 	}
 	return r.cfg.Emails

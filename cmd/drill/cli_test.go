@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,97 @@ func TestInterruptStopsWithinASecond(t *testing.T) {
 	if s.Status != "interrupted" || s.EmailsSent != s.Served.Total() || s.NotSent != 120-s.EmailsSent || s.NotSentReason != "run stopped" {
 		t.Errorf("partial summary: status %q, sent %d, not sent %d (%q); want interrupted, the rest not sent: run stopped",
 			s.Status, s.EmailsSent, s.NotSent, s.NotSentReason)
+	}
+}
+
+// Flag values that do not parse get drill's own message, and exit 2.
+func TestFlagValueMessages(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--outage-from", "10"}, "--outage-from: 10 is not a duration; write 10s"},
+		{[]string{"run", "--outage-to", "soon"}, "--outage-to: soon is not a duration; write it with a unit"},
+		{[]string{"run", "--seed", "abc"}, "--seed: abc is not a whole number"},
+		{[]string{"run", "--emails", "1.5"}, "--emails: 1.5 is not a whole number; write e.g. 1"},
+		{[]string{"run", "--rate", "fast"}, "--rate: fast is not a number"},
+	} {
+		root := newRootCmd()
+		root.SetArgs(tc.args)
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		err := root.Execute()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: got %v, want %q", tc.args, err, tc.want)
+		}
+		if code := exitCode(err); code != 2 {
+			t.Errorf("%v: exit code %d, want 2", tc.args, code)
+		}
+	}
+}
+
+// drill version prints the versions a journal header records.
+func TestVersionCommand(t *testing.T) {
+	root := newRootCmd()
+	var out strings.Builder
+	root.SetOut(&out)
+	root.SetArgs([]string{"version", "--json"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"drill_version"`, `"go_version"`, `"openai_go_version"`} {
+		if !strings.Contains(out.String(), key) {
+			t.Errorf("version --json lacks %s:\n%s", key, out.String())
+		}
+	}
+}
+
+// Flag values complete from the lists that validate them.
+func TestFlagValueCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "run", "--outage", ""}, []string{"busy", "hang", "none"}},
+		{[]string{"__complete", "run", "--policy", ""}, []string{"breaker", "fail-fast"}},
+		{[]string{"__complete", "run", "--time-limit-scope", ""}, []string{"attempt", "request"}},
+		{[]string{"__complete", "compare", "--outages", "busy,"}, []string{"busy,hang"}},
+		{[]string{"__complete", "run", "--primary-model", ""}, []string{"gpt-5.4-mini", "gpt-5.4-nano"}},
+		{[]string{"__complete", "run", "--fault", ""}, []string{"rate="}},
+	} {
+		root := newRootCmd()
+		var out strings.Builder
+		root.SetOut(&out)
+		root.SetErr(io.Discard)
+		root.SetArgs(tc.args)
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w+"\n") {
+				t.Errorf("%v: completions lack %q:\n%s", tc.args, w, out.String())
+			}
+		}
+	}
+}
+
+// replay --no-tui prints the summary with the emails-not-answered line,
+// judges --expect on it and exits 1 when one fails.
+func TestReplayNoTUIExpect(t *testing.T) {
+	const j = "../../tui/testdata/tmux/hang-breaker.jsonl"
+	out, errOut, code := execute(context.Background(), "replay", j, "--no-tui", "--expect", "served.error == 0", "--expect", "calls_to_broken_outage <= 60")
+	if code != 1 || !strings.Contains(errOut, "1 of 2 hypotheses failed") {
+		t.Errorf("exit %d, stderr %q; want 1 and the failed hypothesis", code, errOut)
+	}
+	for _, want := range []string{"calls_to_broken_outage <= 60  FAIL    103", "calls to the broken model, outage        103", "emails primary did not answer: breaker_open ×23, timeout ×28"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, _, code := execute(context.Background(), "replay", j, "--no-tui", "--expect", "served.error == 0"); code != 0 {
+		t.Errorf("a hypothesis that holds: exit %d", code)
+	}
+	if _, errOut, code := execute(context.Background(), "replay", j, "--at", "-5s"); code != 2 || !strings.Contains(errOut, "--at") {
+		t.Errorf("--at -5s: exit %d, %q", code, errOut)
 	}
 }

@@ -136,7 +136,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		if err != nil {
 			return fmt.Errorf("reading the virtual run back: %w", err)
 		}
-		if err := tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed}); err != nil {
+		if err := tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.hypotheses}); err != nil {
 			if ctx.Err() == nil {
 				return fmt.Errorf("dashboard: %w", err)
 			}

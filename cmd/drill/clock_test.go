@@ -125,7 +125,7 @@ func TestRunVirtualTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"92 / 0 / 0 / 28 of 120", "calls to primary that did not answer: timeout"} {
+	for _, want := range []string{"92 / 0 / 0 / 28 of 120", "emails primary did not answer: timeout"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, stdout)
 		}

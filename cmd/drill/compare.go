@@ -39,6 +39,10 @@ there unless --force is given.`,
   drill compare -f examples/chapter.yaml`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			outages, err := f.replay.outages(cmd.Flags(), outages)
+			if err != nil {
+				return err
+			}
 			cfgs, chk, err := df.plan(cmd.Flags(), &f, outages, policies, "outages", "policies", nil)
 			if err != nil {
 				return err

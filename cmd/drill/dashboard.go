@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
 )
@@ -30,8 +31,9 @@ func runDefault(cmd *cobra.Command) error {
 // runDashboard shows the live dashboard for run on the terminal until the
 // user quits; quitting early stops the run. It returns once the terminal is
 // restored; the caller then waits for the run and prints its summary.
-func runDashboard(ctx context.Context, run *workload.Run) error {
-	err := tui.Run(ctx, tui.Source{Log: run.Log(), Controls: run}, tui.Options{Output: os.Stdout})
+// The hypotheses are judged live in the dashboard's header.
+func runDashboard(ctx context.Context, run *workload.Run, hyps []scoring.Expr) error {
+	err := tui.Run(ctx, tui.Source{Log: run.Log(), Controls: run, Hypotheses: hyps}, tui.Options{Output: os.Stdout})
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		// Interrupted by a signal: the run stops with ctx and its partial
 		// summary is still printed.

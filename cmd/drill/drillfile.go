@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -122,6 +123,13 @@ func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 	w := &df.Workload
 	if fs.Changed("emails") {
 		w.Emails = drillfile.IntOf(f.emails)
+	}
+	if fs.Changed("emails-file") {
+		path, err := filepath.Abs(f.emailsFile) // the flag is relative to here, not to the drill file
+		if err != nil {
+			path = f.emailsFile
+		}
+		w.EmailsFile = &path
 	}
 	if fs.Changed("rate") {
 		w.Rate = &f.rate

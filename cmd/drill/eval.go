@@ -214,6 +214,9 @@ func writeEvalTable(w io.Writer, outcomes []eval.Outcome, n int, source string, 
 		for _, f := range scoring.FieldNames {
 			row = append(row, pct(r.Fields[f]))
 		}
+		if r.Emails == 0 { // every email came without a truth
+			row = []string{r.Model, "unscored", "unscored", "unscored", "unscored", "unscored"}
+		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	fmt.Fprintln(tw)

@@ -75,7 +75,7 @@ func TestEvalInvalidAnswers(t *testing.T) {
 	fake := fakemodel.New(fakemodel.Options{NoLatency: true})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if got := r.Header.Get("Authorization"); got != "Bearer env-key" {
-			http.Error(w, `{"error":{"message":"no key","type":"invalid_request_error","code":"invalid_api_key"}}`, 401)
+			http.Error(w, `{"error":{"message":"no key","type":"invalid_request_error","code":"invalid_api_key"}}`, http.StatusUnauthorized)
 			return
 		}
 		body := new(bytes.Buffer)

@@ -32,6 +32,7 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 // the endpoint and the policy overrides.
 type drillFlags struct {
 	emails      int
+	emailsFile  string
 	rate        float64
 	outageFrom  time.Duration
 	outageTo    time.Duration
@@ -57,7 +58,8 @@ type drillFlags struct {
 	names    []string // the flags register added, in order
 	warnings []string // things config noticed that the user should know, deduplicated
 
-	faults faultFlags // --fault, --stream (faults.go)
+	faults faultFlags  // --fault, --stream (faults.go)
+	replay replayFlags // --outage-from-journal, --model (outagejournal.go)
 }
 
 // noted adds a warning once.
@@ -85,6 +87,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	}(flagNames(fs))
 	d := workload.DefaultConfig()
 	fs.IntVar(&f.emails, "emails", d.Emails, "how many of the 120 emails to send")
+	fs.StringVar(&f.emailsFile, "emails-file", "", "send your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
 	fs.Float64Var(&f.rate, "rate", d.Rate, "emails sent per second")
 	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the drill starts")
 	fs.DurationVar(&f.outageTo, "outage-to", d.OutageTo, "when the outage ends")
@@ -105,6 +108,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
 	f.faults.register(fs)
+	f.replay.register(fs)
 	f.policy.register(fs)
 }
 
@@ -167,6 +171,13 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 			cfg.Emails, cfg.Follow, cfg.Emails))
 		cfg.Follow = 0
 	}
+	if f.emailsFile != "" {
+		set, err := loadEmailSet(f.emailsFile)
+		if err != nil {
+			return workload.Config{}, err
+		}
+		useEmailSet(&cfg, set, fs, f.noted)
+	}
 	cfg.Overrides = f.overrides(fs)
 	if f.baseURL != "" {
 		u, err := url.Parse(f.baseURL)
@@ -181,6 +192,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
 	}
 	if err := f.faults.apply(&cfg); err != nil {
+		return workload.Config{}, err
+	}
+	if err := f.replay.apply(fs, &cfg, f.noted); err != nil {
 		return workload.Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {

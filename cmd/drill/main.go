@@ -44,7 +44,20 @@ model, canned reply) guarded by circuit breakers, injects outages at the HTTP
 transport under the real openai-go SDK, and shows what happens.
 
 With no command, drill runs the default drill (busy outage 15–40 s, breaker
-policy, built-in fake model) in the live dashboard.`,
+policy, built-in fake model) in the live dashboard.
+
+Exit codes: 0 ok (every hypothesis held), 1 failure (a hypothesis failed, or
+a run nothing answered), 2 usage error, 3 aborted by an abort condition,
+130 interrupted (Ctrl-C). "go run" prints its own "exit status N" and exits
+1 for any of them: build drill (go install ./cmd/drill) to see the codes.`,
+		Example: `  drill                                         # the default drill, live
+  drill run --outage hang --policy fail-fast    # one outage against one policy
+  drill run --outage hang --clock virtual --no-tui --json
+  drill compare --outages busy,hang --record runs/
+  drill report runs/ -o report.html             # every journal in runs/
+  drill replay runs/hang-breaker.jsonl --at 45s
+  drill init && drill run -f drill.yaml         # a drill file with hypotheses
+  source <(drill completion bash)               # completion, flag values too`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
@@ -53,12 +66,13 @@ policy, built-in fake model) in the live dashboard.`,
 			return runDefault(cmd)
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
 		newPredictCmd())
 	root.AddCommand(newInitCmd(), newValidateCmd())
-	root.AddCommand(newProxyCmd())
+	root.AddCommand(newProxyCmd(), newVersionCmd())
 	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
+	registerCompletions(root)
 	return root
 }
 

@@ -3,9 +3,67 @@ package main
 import (
 	"fmt"
 
+	"github.com/spf13/pflag"
+
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/replayfault"
+	"github.com/drill-dev/drill/workload"
 )
+
+// replayFlags are drill run's and drill compare's outage replay:
+// --outage-from-journal FILE [--model M].
+type replayFlags struct {
+	path, model string
+}
+
+func (r *replayFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&r.path, "outage-from-journal", "", "replay the fault pattern a journal recorded (each attempt's class and timing) as the outage timeline")
+	fs.StringVar(&r.model, "model", "", "with --outage-from-journal: the rung or model whose attempts to replay (default: the journal's target)")
+}
+
+// outages is the outage list drill compare runs: with a journal, one entry
+// (every policy is run once against the journal's timeline); --outages
+// does not go with it.
+func (r *replayFlags) outages(fs *pflag.FlagSet, outages []string) ([]string, error) {
+	if r.path == "" {
+		return outages, nil
+	}
+	if fs.Changed("outages") {
+		return nil, usagef("--outages and --outage-from-journal do not go together: the journal is the timeline")
+	}
+	return outages[:1], nil // one run per policy: apply gives each the journal's timeline
+}
+
+// apply replaces cfg's outage with the timeline the journal recorded, and
+// notes each replayed window. The outage flags and --fault do not go with it.
+func (r *replayFlags) apply(fs *pflag.FlagSet, cfg *workload.Config, note func(string)) error {
+	if r.path == "" {
+		if fs.Changed("model") {
+			return usagef("--model goes with --outage-from-journal")
+		}
+		return nil
+	}
+	for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
+		if fs.Changed(name) {
+			return usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
+		}
+	}
+	ws, notes, err := outageFromJournal(r.path, r.model)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		note(n)
+	}
+	if len(ws) == 0 {
+		cfg.Outage, cfg.Outages = workload.OutageNone, nil
+		return nil
+	}
+	// The first window names the drill; the timeline is every window.
+	cfg.Outage, cfg.OutageFrom, cfg.OutageTo = ws[0].Kind, ws[0].From, ws[len(ws)-1].To
+	cfg.Outages = ws
+	return nil
+}
 
 // outageFromJournal is the outage timeline `--outage-from-journal FILE
 // [--model M]` replays: the fault pattern the journal recorded on model (a

@@ -32,7 +32,10 @@ type policyFlags struct {
 	retryAfter    string
 	count429      bool
 	countInvalid  bool
+	countSlow     bool
 	breakerScope  string
+	minTokens     float64
+	streamCheck   time.Duration
 
 	emailDeadline time.Duration
 	hedgeAfter    time.Duration
@@ -57,6 +60,9 @@ func (f *policyFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.retryAfter, "retry-after", workload.RetryAfterIgnore, "ignore or honour: an open breaker stays open at least as long as a Retry-After it saw")
 	fs.BoolVar(&f.count429, "count-429", false, "count a 429 (rate limited) as a breaker failure")
 	fs.BoolVar(&f.countInvalid, "count-invalid", false, "count an answer that fails the schema as a breaker failure")
+	fs.BoolVar(&f.countSlow, "count-slow-stream", false, "count a stream cut by the rate floor (--min-tokens-per-s) as a breaker failure")
+	fs.Float64Var(&f.minTokens, "min-tokens-per-s", 0, "cut a streamed primary answer delivering fewer tokens a second than this (0: no floor)")
+	fs.DurationVar(&f.streamCheck, "stream-check", 0, "when the stream-rate floor is first checked, and how often after (default 3s)")
 	fs.StringVar(&f.breakerScope, "breaker-scope", workload.BreakerScopeRung, "rung (one breaker per rung) or endpoint (one per base URL and model, shared by rungs)")
 
 	fs.DurationVar(&f.emailDeadline, "email-deadline", 0, "one budget per email across the whole chain; on expiry the rules rung or the canned reply (0: none)")
@@ -68,7 +74,7 @@ func (f *policyFlags) register(fs *pflag.FlagSet) {
 // breakerFlags are the flags that need a breaker on the primary.
 var breakerFlags = []string{"trip", "trip-min-samples", "trip-failure-rate", "trip-slow-call", "trip-slow-rate",
 	"trip-p99", "in-flight-age", "in-flight-calls", "probes", "probe", "probe-interval", "probe-timeout", "stale",
-	"retry-after", "count-429", "count-invalid", "breaker-scope"}
+	"retry-after", "count-429", "count-invalid", "count-slow-stream", "breaker-scope"}
 
 // apply sets the options the user changed on p, checking each value; an
 // unknown value is a usage error that lists the valid ones.
@@ -129,6 +135,7 @@ func (f *policyFlags) apply(fs *pflag.FlagSet, p *workload.Policy) error {
 		setIf(fs, "probe-timeout", &b.ProbeTimeout, f.probeTimeout)
 		setIf(fs, "count-429", &b.Count429, f.count429)
 		setIf(fs, "count-invalid", &b.CountInvalid, f.countInvalid)
+		setIf(fs, "count-slow-stream", &b.CountSlowStream, f.countSlow)
 		if fs.Changed("probe-interval") && b.Probe != workload.ProbeSynthetic {
 			return usagef("--probe-interval needs --probe synthetic")
 		}
@@ -142,6 +149,16 @@ func (f *policyFlags) apply(fs *pflag.FlagSet, p *workload.Policy) error {
 		}
 		p.Primary.MaxRetryDelay = f.maxRetryDelay
 	}
+	for _, fl := range []string{"min-tokens-per-s", "stream-check"} {
+		if fs.Changed(fl) && !p.HasPrimary() {
+			return usagef("--%s does not apply to policy %s (it has no primary)", fl, p.Name)
+		}
+	}
+	if f.minTokens < 0 {
+		return usagef("--min-tokens-per-s must not be negative, got %g", f.minTokens)
+	}
+	setIf(fs, "min-tokens-per-s", &p.Primary.MinTokensPerS, f.minTokens)
+	setIf(fs, "stream-check", &p.Primary.Check, f.streamCheck)
 	setIf(fs, "email-deadline", &p.EmailDeadline, f.emailDeadline)
 	setIf(fs, "hedge-after", &p.HedgeAfter, f.hedgeAfter)
 	setIf(fs, "rules", &p.Rules, f.rules)
@@ -149,7 +166,7 @@ func (f *policyFlags) apply(fs *pflag.FlagSet, p *workload.Policy) error {
 		flag string
 		v    time.Duration
 	}{{"email-deadline", f.emailDeadline}, {"hedge-after", f.hedgeAfter}, {"primary-max-retry-delay", f.maxRetryDelay},
-		{"probe-interval", f.probeInterval}, {"probe-timeout", f.probeTimeout}} {
+		{"probe-interval", f.probeInterval}, {"probe-timeout", f.probeTimeout}, {"stream-check", f.streamCheck}} {
 		if d.v < 0 {
 			return usagef("--%s must not be negative, got %s", d.flag, d.v)
 		}

@@ -32,6 +32,8 @@ func TestPolicyFlagsBadValuesExitTwo(t *testing.T) {
 		{"breaker flag without breaker", []string{"run", "--policy", "fallback", "--stale", "count"}, []string{"stale", "fallback"}},
 		{"in-flight age without the rule", []string{"run", "--in-flight-age", "4s"}, []string{"in-flight"}},
 		{"probe interval without synthetic", []string{"run", "--probe-interval", "2s"}, []string{"synthetic"}},
+		{"count slow stream without a floor", []string{"run", "--count-slow-stream"}, []string{"count_slow_stream", "min_tokens_per_s"}},
+		{"negative floor", []string{"run", "--min-tokens-per-s", "-1"}, []string{"min-tokens-per-s"}},
 		{"predict unknown outage", []string{"predict", "--outage", "flood"}, []string{"flood", "busy, hang"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,7 +59,8 @@ func TestPolicyFlagsReachTheConfig(t *testing.T) {
 	args := []string{"--trip", "count,in-flight,p99", "--in-flight-age", "4s", "--in-flight-calls", "2",
 		"--trip-p99", "6s", "--trip-min-samples", "8", "--probes", "all", "--probe", "synthetic", "--probe-interval", "2s",
 		"--stale", "count", "--retry-after", "honour", "--count-429", "--count-invalid", "--breaker-scope", "endpoint",
-		"--email-deadline", "20s", "--hedge-after", "3s", "--rules", "--primary-max-retry-delay", "10s"}
+		"--email-deadline", "20s", "--hedge-after", "3s", "--rules", "--primary-max-retry-delay", "10s",
+		"--min-tokens-per-s", "15", "--stream-check", "3s", "--count-slow-stream"}
 	if err := cmd.Flags().Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +72,7 @@ func TestPolicyFlagsReachTheConfig(t *testing.T) {
 	for _, want := range []string{`"rules":["count","in-flight","p99"]`, `"in_flight_age_ns":4000000000`, `"in_flight_calls":2`,
 		`"p99_ns":6000000000`, `"min_samples":8`, `"probes":"all"`, `"probe":"synthetic"`, `"probe_interval_ns":2000000000`,
 		`"stale":"count"`, `"retry_after":"honour"`, `"count_429":true`, `"count_invalid":true`, `"scope":"endpoint"`,
+		`"min_tokens_per_s":15`, `"stream_check_ns":3000000000`, `"count_slow_stream":true`,
 		`"email_deadline_ns":20000000000`, `"hedge_after_ns":3000000000`, `"rules":true`, `"max_retry_delay_ns":10000000000`} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("policy JSON lacks %s:\n%s", want, raw)
@@ -79,10 +83,13 @@ func TestPolicyFlagsReachTheConfig(t *testing.T) {
 		t.Fatalf("policy does not read back: %v, probes %v", err, back.Primary.Breaker.Probes)
 	}
 	opts := strings.Join(cfg.Policy.Options(), ", ")
-	for _, want := range []string{"in-flight age 4s", "probes all", "probe synthetic", "stale count", "hedge after 3s", "rules rung"} {
+	for _, want := range []string{"in-flight age 4s", "probes all", "probe synthetic", "stale count", "hedge after 3s", "rules rung", "stream floor 15 tokens/s after 3s", "count slow stream"} {
 		if !strings.Contains(opts, want) {
 			t.Errorf("header options %q lack %q", opts, want)
 		}
+	}
+	if got := strings.Join(cfg.Info().Options, ", "); got != opts {
+		t.Errorf("run_start options %q, want the header's %q", got, opts)
 	}
 	if cfg.Info().TimeLimitScope != "attempt+email" {
 		t.Errorf("time_limit_scope %q, want attempt+email", cfg.Info().TimeLimitScope)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -14,10 +15,14 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/price"
 	"github.com/drill-dev/drill/proxy"
 	"github.com/drill-dev/drill/proxy/dashboard"
 	"github.com/drill-dev/drill/scoring"
@@ -34,6 +39,9 @@ type proxyFlags struct {
 	outageFrom, outageTo      time.Duration
 	fromJournal, journalModel string
 	outageModels              []string
+	faults                    []string
+	file, outageName          string
+	prices                    []string
 	record                    string
 	noTUI                     bool
 	seed                      int64
@@ -46,22 +54,18 @@ type proxyFlags struct {
 // proxyConfig is what a proxy's journal header records. The upstream is
 // recorded without its user information; no header of any request is.
 type proxyConfig struct {
-	Listen            string         `json:"listen"`
-	Upstream          string         `json:"upstream"`
-	Windows           []windowConfig `json:"windows"`
-	OutageFromJournal string         `json:"outage_from_journal,omitempty"`
-	Model             string         `json:"model,omitempty"`
-	OutageModels      []string       `json:"outage_models,omitempty"`
-	Seed              int64          `json:"seed,omitempty"`
-	LatencyScale      float64        `json:"latency_scale,omitempty"`
-	MaxConns          int            `json:"max_conns"`
-	MaxBodyBytes      int64          `json:"max_body_bytes"`
-}
-
-type windowConfig struct {
-	Kind   string        `json:"kind"`
-	FromNS time.Duration `json:"from_ns"`
-	ToNS   time.Duration `json:"to_ns"`
+	Listen            string          `json:"listen"`
+	Upstream          string          `json:"upstream"`
+	Windows           []inject.Window `json:"windows"`
+	OutageFromJournal string          `json:"outage_from_journal,omitempty"`
+	File              string          `json:"file,omitempty"`
+	Model             string          `json:"model,omitempty"`
+	OutageModels      []string        `json:"outage_models,omitempty"`
+	Prices            price.Table     `json:"prices,omitempty"`
+	Seed              int64           `json:"seed,omitempty"`
+	LatencyScale      float64         `json:"latency_scale,omitempty"`
+	MaxConns          int             `json:"max_conns"`
+	MaxBodyBytes      int64           `json:"max_body_bytes"`
 }
 
 func newProxyCmd() *cobra.Command {
@@ -94,12 +98,17 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs := cmd.Flags()
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8089", "address to listen on; clients use http://LISTEN/v1 as their base URL")
 	fs.StringVar(&f.upstream, "upstream", "", "the API's base URL, as a client's OPENAI_BASE_URL (default: the built-in fake model, in-process)")
-	fs.StringVar(&f.outage, "outage", workload.OutageNone, "outage kind: "+strings.Join(workload.OutageKinds(), ", "))
+	fs.StringVar(&f.outage, "outage", workload.OutageNone, "outage kind: "+strings.Join(workload.OutageKinds(), ", ")+" (parameters and modifiers with --fault)")
 	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the proxy starts")
 	fs.DurationVar(&f.outageTo, "outage-to", d.OutageTo, "when the outage ends")
+	fs.StringArrayVar(&f.faults, "fault", nil, "the outage's parameter or modifier as KEY=VALUE, repeatable, as for drill run: e.g. --fault retry_after=20s --fault rate=0.5 (modifiers: "+
+		strings.Join(inject.ModifierKeys(), ", ")+")")
 	fs.StringSliceVar(&f.outageModels, "outage-model", nil, "apply the outage only to requests for these models (comma-separated or repeated; default: every request)")
+	fs.StringVarP(&f.file, "file", "f", "", "a drill file whose outage timeline to apply (one named outage: --outage-name picks it when the file has several)")
+	fs.StringVar(&f.outageName, "outage-name", "", "with -f: the named outage of the drill file to apply")
 	fs.StringVar(&f.fromJournal, "outage-from-journal", "", "replay the fault pattern a journal recorded as the outage timeline")
 	fs.StringVar(&f.journalModel, "model", "", "with --outage-from-journal: the rung or model whose attempts to replay (default: the journal's target)")
+	fs.StringArrayVar(&f.prices, "price", nil, "price of a model as MODEL=IN/OUT per million input and output tokens (repeat for more models): requests show their cost")
 	fs.StringVar(&f.record, "record", "", "record every request as a journal (JSON Lines) in this file")
 	fs.BoolVar(&f.noTUI, "no-tui", false, "log one line per request instead of showing the dashboard (the default when stdout is not a terminal)")
 	fs.Int64Var(&f.seed, "seed", fakemodel.DefaultSeed, "the built-in fake model's latency seed")
@@ -114,8 +123,17 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 // to print about it.
 func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, error) {
 	fs := cmd.Flags()
+	if f.file != "" {
+		if f.fromJournal != "" {
+			return nil, nil, usagef("-f and --outage-from-journal do not go together: each is a timeline")
+		}
+		return f.fileWindows(fs)
+	}
+	if fs.Changed("outage-name") {
+		return nil, nil, usagef("--outage-name goes with -f")
+	}
 	if f.fromJournal != "" {
-		for _, name := range []string{"outage", "outage-from", "outage-to"} {
+		for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
 			if fs.Changed(name) {
 				return nil, nil, usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
 			}
@@ -132,12 +150,20 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 		return nil, nil, usagef("the outage must start at or after 0 and end after it starts (got %s to %s)", f.outageFrom, f.outageTo)
 	}
 	if f.outage == workload.OutageNone {
-		if fs.Changed("outage-from") || fs.Changed("outage-to") {
-			return nil, nil, usagef("--outage-from and --outage-to need an --outage (valid: %s)", strings.Join(inject.Kinds(), ", "))
+		if fs.Changed("outage-from") || fs.Changed("outage-to") || fs.Changed("fault") {
+			return nil, nil, usagef("--outage-from, --outage-to and --fault need an --outage (valid: %s)", strings.Join(inject.Kinds(), ", "))
 		}
 		return nil, nil, nil
 	}
-	return []inject.Window{{Kind: f.outage, From: f.outageFrom, To: f.outageTo}}, nil, nil
+	w, err := inject.ParseFault(f.outage, f.faults)
+	if err != nil {
+		return nil, nil, usagef("--fault: %v", err)
+	}
+	if len(w.Models) > 0 {
+		return nil, nil, usagef("--fault models=...: the proxy has one upstream; limit the outage to some models with --outage-model")
+	}
+	w.From, w.To = f.outageFrom, f.outageTo
+	return []inject.Window{w}, nil, nil
 }
 
 func runProxy(cmd *cobra.Command, f proxyFlags) error {
@@ -165,9 +191,13 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 			return usagef("--outage-model: empty model name")
 		}
 	}
-	opts := proxy.Options{Windows: ws, MaxBody: f.maxBody, Models: f.outageModels}
+	prices, err := price.ParseAll(f.prices)
+	if err != nil {
+		return usageError{fmt.Errorf("--price: %w", err)}
+	}
+	opts := proxy.Options{Windows: ws, MaxBody: f.maxBody, Models: f.outageModels, Prices: prices}
 	cfg := proxyConfig{Listen: f.listen, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody,
-		OutageFromJournal: f.fromJournal, Model: f.journalModel, OutageModels: f.outageModels}
+		OutageFromJournal: f.fromJournal, File: f.file, Model: f.journalModel, OutageModels: f.outageModels, Prices: prices}
 	var secrets []string
 	if f.upstream == "" {
 		u, _ := url.Parse(fakeUpstream)
@@ -187,9 +217,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		clean.User = nil
 		cfg.Upstream = clean.String()
 	}
-	for _, w := range ws {
-		cfg.Windows = append(cfg.Windows, windowConfig{Kind: w.Kind, FromNS: w.From, ToNS: w.To})
-	}
+	cfg.Windows = ws
 
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
@@ -217,7 +245,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	title := fmt.Sprintf("http://%s/v1 -> %s", ln.Addr(), cfg.Upstream)
 	var sched []string
 	for _, w := range ws {
-		sched = append(sched, fmt.Sprintf("%s %s–%s", w.Kind, w.From.Round(time.Millisecond), w.To.Round(time.Millisecond)))
+		sched = append(sched, fmt.Sprintf("%s%s %s–%s", w.Kind, paramText(w.Params), w.From.Round(time.Millisecond), w.To.Round(time.Millisecond)))
 	}
 	schedule := strings.Join(sched, ", ")
 	if schedule == "" {
@@ -231,7 +259,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		fmt.Fprintln(errw, "drill proxy:", n)
 	}
 
-	var tally *proxy.Tally
+	var tally *scoring.ProxyTally
 	var serveErr error
 	if !f.noTUI && stdoutIsTerminal() {
 		sctx, stop := context.WithCancel(ctx)
@@ -240,12 +268,12 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		derr := dashboard.Run(ctx, p.Log(), p, dashboard.Options{Title: title, Schedule: schedule, Output: os.Stdout})
 		stop() // quitting the dashboard stops the proxy
 		serveErr = errors.Join(<-served, derr)
-		tally = proxy.NewTally()
+		tally = scoring.NewProxyTally()
 		for _, e := range p.Log().Events() {
 			tally.Add(e)
 		}
 	} else {
-		lines := make(chan *proxy.Tally, 1)
+		lines := make(chan *scoring.ProxyTally, 1)
 		go func() {
 			t, _ := proxy.WriteLines(context.Background(), p.Log(), outw) // ends when the log closes
 			lines <- t
@@ -253,7 +281,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		serveErr = proxy.Serve(ctx, ln, p, proxy.Limits{MaxConns: f.maxConns})
 		tally = <-lines
 	}
-	tally.WriteSummary(outw)
+	format.ProxySummary(outw, tally)
 	if rec != nil {
 		sum := scoring.Summarize(p.Log().Events())
 		if err := rec.Finish(sum, "completed"); err != nil {
@@ -297,4 +325,54 @@ func checkUpstream(ctx context.Context, raw string, timeout time.Duration) (*url
 		return nil, usagef("--upstream %s answered 404 to GET %s: is it the API's base URL, with its /v1?", u.Redacted(), probe.Redacted())
 	}
 	return u, nil
+}
+
+// paramText is a window's parameters as " key=value ...", sorted.
+func paramText(p map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		fmt.Fprintf(&b, " %s=%s", k, p[k])
+	}
+	return b.String()
+}
+
+// fileWindows is the outage timeline of the drill file: the windows of its
+// one named outage, or of the one --outage-name picks. The outage flags do
+// not go with it.
+func (f proxyFlags) fileWindows(fs *pflag.FlagSet) ([]inject.Window, []string, error) {
+	for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
+		if fs.Changed(name) {
+			return nil, nil, usagef("--%s and -f do not go together: the drill file is the timeline", name)
+		}
+	}
+	df, err := drillfile.Load(f.file)
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("-f: %w", err)}
+	}
+	scenarios := df.Scenarios()
+	var names []string
+	for _, sc := range scenarios {
+		names = append(names, sc.Name)
+	}
+	pick := -1
+	switch {
+	case f.outageName != "":
+		pick = slices.Index(names, f.outageName)
+		if pick < 0 {
+			return nil, nil, usagef("--outage-name %q: %s names the outages %s", f.outageName, f.file, strings.Join(names, ", "))
+		}
+	case len(scenarios) == 1:
+		pick = 0
+	default:
+		return nil, nil, usagef("%s names %d outages (%s): pick one with --outage-name", f.file, len(names), strings.Join(names, ", "))
+	}
+	var ws []inject.Window
+	for _, w := range scenarios[pick].Windows {
+		iw, err := drillfile.InjectWindow(w)
+		if err != nil {
+			return nil, nil, usageError{fmt.Errorf("-f %s: %w", f.file, err)}
+		}
+		ws = append(ws, iw)
+	}
+	return ws, nil, nil
 }

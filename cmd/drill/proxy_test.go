@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,10 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/journal/journaltest"
 )
 
 func TestProxyBadInputExitsTwo(t *testing.T) {
@@ -40,6 +45,12 @@ func TestProxyBadInputExitsTwo(t *testing.T) {
 		{"journal and outage", []string{"proxy", "--outage-from-journal", notJournal, "--outage", "busy"}, []string{"do not go together"}},
 		{"bad listen", []string{"proxy", "--listen", "nowhere:xx"}, []string{"--listen"}},
 		{"bad max-conns", []string{"proxy", "--max-conns", "0"}, []string{"--max-conns"}},
+		{"bad price", []string{"proxy", "--price", "gpt-5.4-mini=cheap"}, []string{"--price", "MODEL=IN/OUT"}},
+		{"bad fault", []string{"proxy", "--outage", "rate-limit", "--fault", "retry=2s"}, []string{"retry_after"}},
+		{"file with two outages", []string{"proxy", "-f", "../../examples/chapter.yaml"}, []string{"busy, hang", "--outage-name"}},
+		{"file and outage", []string{"proxy", "-f", "../../examples/chapter.yaml", "--outage", "busy"}, []string{"do not go together"}},
+		{"unknown outage name", []string{"proxy", "-f", "../../examples/chapter.yaml", "--outage-name", "nope"}, []string{"nope", "busy, hang"}},
+		{"outage name without file", []string{"proxy", "--outage-name", "busy"}, []string{"-f"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, code := execute(t.Context(), tc.args...)
@@ -141,5 +152,59 @@ func TestProxyCommandRecordsAJournalReplayAndReportRead(t *testing.T) {
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		t.Fatal("timed out")
+	}
+}
+
+// TestRunReplaysAJournalsOutage: drill run --outage-from-journal takes the
+// recorded fault pattern as its outage timeline; with the outage flags it
+// is a usage error.
+func TestRunReplaysAJournalsOutage(t *testing.T) {
+	ms := time.Millisecond
+	evs := []event.Event{{Kind: event.RunStart, Run: &event.RunInfo{Target: event.ServedPrimary}}}
+	for i, at := range []time.Duration{0, 300 * ms, 400 * ms, 500 * ms, 900 * ms} {
+		out, status := event.HTTP5xx, 503
+		if at == 0 || at == 900*ms {
+			out, status = event.OK, 200
+		}
+		evs = append(evs,
+			event.Event{At: at, Kind: event.AttemptStart, Email: i + 1, Rung: event.ServedPrimary},
+			event.Event{At: at + ms, Kind: event.AttemptEnd, Email: i + 1, Rung: event.ServedPrimary, Outcome: out, Status: status})
+	}
+	for i := range evs {
+		evs[i].Seq = int64(i)
+	}
+	path := filepath.Join(t.TempDir(), "incident.jsonl")
+	if err := journaltest.Write(path, journal.Header{Type: journal.TypeHeader, Format: journal.Format}, evs, event.StatusCompleted); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := execute(t.Context(), "run", "--outage-from-journal", path, "--policy", "fail-fast",
+		"--emails", "6", "--rate", "10", "--follow", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "replayed window: busy status=503 0.300s–0.900s (3 attempts)") {
+		t.Errorf("stderr does not print the replayed window:\n%s", stderr)
+	}
+	cmpOut, stderr, code := execute(t.Context(), "compare", "--outage-from-journal", path, "--policies", "fail-fast,breaker",
+		"--emails", "6", "--rate", "10", "--follow", "0", "--clock", "virtual")
+	if code != 0 || strings.Count(cmpOut, "| busy |") != 2 {
+		t.Errorf("compare with a journal: exit %d, want one row per policy:\n%s\n%s", code, cmpOut, stderr)
+	}
+	var sum struct {
+		Outage        string `json:"outage"`
+		CallsToBroken int    `json:"calls_to_broken_outage"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.Outage != "busy" || sum.CallsToBroken < 1 {
+		t.Errorf("summary %+v (%v), want a busy outage that broke calls to the primary:\n%s", sum, err, out)
+	}
+	for _, bad := range [][]string{
+		{"run", "--outage-from-journal", path, "--outage", "hang"},
+		{"run", "--outage-from-journal", path, "--fault", "status=500"},
+		{"run", "--model", "primary"},
+		{"compare", "--outage-from-journal", path, "--outages", "hang"},
+	} {
+		if _, stderr, code := execute(t.Context(), bad...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", bad, code, stderr)
+		}
 	}
 }

@@ -11,21 +11,28 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/report"
+	"github.com/drill-dev/drill/scoring"
 )
 
 func newReportCmd() *cobra.Command {
 	var (
-		out string
-		dpi int
+		out    string
+		dpi    int
+		pairs  []string
+		expect []string
 	)
 	cmd := &cobra.Command{
 		Use:   "report FILE... -o report.html",
 		Short: "Turn recorded drills into an HTML or Markdown report",
-		Long: `Turn journals written by --record into one report: the chapter-style table
-across the runs, the settings that differ between them, per run the
-email-by-email chart, attempts per second to each model and a histogram of
-waits, and for runs of the same emails the paired test of all-4-right
-(McNemar, exact) and the difference in median wait during the outage.
+		Long: `Turn journals written by --record into one report. It opens with a one-screen
+overview: the hypotheses given with --expect, PASS or FAIL on every run; the
+chapter-style table across the runs; and every run's email-by-email chart side
+by side on one time axis. Then the paired comparisons (all-4-right by
+McNemar's exact test, and the difference in median wait during the outage) of
+runs of the same outage, each against the first listed, or the pairs named
+with --pair; the settings that differ; and per run its email-by-email chart,
+calls per second to each model and a histogram of waits, all runs on shared
+scales.
 
 -o report.html writes one self-contained HTML file (charts inline, no network
 needed to open it); -o report.md writes Markdown with its chart images in a
@@ -33,11 +40,17 @@ directory beside it (report-charts/). A directory argument stands for the
 journals (*.jsonl) in it.`,
 		Example: `  drill compare --record runs/
   drill report runs/*.jsonl -o report.html
-  drill report runs/ -o report.md`,
+  drill report runs/ -o report.md
+  drill report runs/ --expect 'served.error == 0' --expect 'p95_wait_outage_s < 10'
+  drill report runs/ --pair R2,R4 --pair hang/fallback,hang/breaker`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dpi < 10 || dpi > 600 {
 				return usagef("--dpi must be between 10 and 600, got %d", dpi)
+			}
+			hyps, err := scoring.ParseExprs(expect)
+			if err != nil {
+				return usageError{fmt.Errorf("--expect: %w", err)}
 			}
 			paths, err := expandJournalArgs(args)
 			if err != nil {
@@ -51,6 +64,12 @@ journals (*.jsonl) in it.`,
 					return readError(ctx, err)
 				}
 				rep.DPI = dpi
+				rep.Hypotheses = hyps
+				if len(pairs) > 0 {
+					if err := rep.SetPairs(pairs); err != nil {
+						return usageError{err}
+					}
+				}
 				if err := rep.WriteFile(out); err != nil {
 					if errors.Is(err, report.ErrFormat) {
 						return usageError{err}
@@ -68,6 +87,8 @@ journals (*.jsonl) in it.`,
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "report.html", "the report to write: .html (self-contained) or .md (charts beside it)")
 	cmd.Flags().IntVar(&dpi, "dpi", report.DefaultDPI, "resolution of the chart images")
+	cmd.Flags().StringArrayVar(&pairs, "pair", nil, "compare these two runs, `A,B` (R1,R3, or outage/policy labels); repeatable; replaces the default pairs")
+	cmd.Flags().StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged PASS or FAIL on every run in the overview; repeatable")
 	return cmd
 }
 

@@ -130,7 +130,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 		}()
 	}
 	if opts.tui {
-		if err := runDashboard(ctx, run); err != nil {
+		if err := runDashboard(ctx, run, opts.checks.hypotheses); err != nil {
 			run.Stop()
 			return errors.Join(fmt.Errorf("dashboard: %w", err), <-recorded)
 		}
@@ -223,7 +223,7 @@ func printSummary(w io.Writer, s scoring.Summary, asJSON bool) error {
 	row("breaker opens", fmt.Sprint(s.BreakerOpens))
 	row("primary back (after outage end)"+basis, format.Seconds(s.PrimaryBackS))
 	for _, o := range s.Observed {
-		row("observed failures, "+o.Rung, fmt.Sprintf("%s %s, %d failed attempts, %d calls in window, breaker first open %s",
+		row("observed failures, "+o.Rung, fmt.Sprintf("%s %s, %d failed calls, %d calls in window, breaker first open %s",
 			format.Text(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow,
 			format.Seconds(o.BreakerFirstOpenS)))
 	}
@@ -270,7 +270,8 @@ func followedLine(f scoring.Followed) string {
 	return s
 }
 
-// printFailedCalls lists the calls that did not answer, by rung and outcome
+// printFailedCalls lists, by rung and outcome, the emails a rung did not
+// answer (its calls, retries included, failed, or its breaker was open)
 // (connection errors against an unreachable endpoint show up here).
 func printFailedCalls(w io.Writer, fold *scoring.Fold) {
 	writeFailedCalls(w, fold.FailedCalls())
@@ -283,6 +284,6 @@ func writeFailedCalls(w io.Writer, failed map[string]map[event.Outcome]int) {
 		for _, o := range slices.Sorted(maps.Keys(failed[rung])) {
 			parts = append(parts, fmt.Sprintf("%s ×%d", o, failed[rung][o]))
 		}
-		fmt.Fprintf(w, "calls to %s that did not answer: %s\n", rung, strings.Join(parts, ", "))
+		fmt.Fprintf(w, "emails %s did not answer: %s\n", rung, strings.Join(parts, ", "))
 	}
 }

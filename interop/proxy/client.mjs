@@ -1,19 +1,20 @@
 // The official openai npm package as a client of drill proxy.
 //
-// It starts a small OpenAI-compatible upstream of its own (so that it can
-// open a 429 window with Retry-After when it wants), starts
-// `drill proxy --upstream` in front of it with a hang window from 0 to
-// HANG_MS, and then, as an application would:
-//   1. calls inside the hang: the SDK's own timeout and retry end the call
-//      with APIConnectionTimeoutError after 2 attempts;
-//   2. streams a completion after the hang: each chunk reaches the client
-//      before the upstream sends the next;
-//   3. calls inside a 429 window (Retry-After: 1): the SDK waits and retries
-//      by itself and gets the answer on its third attempt.
-// Then it stops the proxy with SIGINT; the proxy writes its journal to
-// JOURNAL. Exits non-zero, with the reason, if any step differs.
+// It starts a small OpenAI-compatible upstream of its own, then, as an
+// application would:
+//   1. through `drill proxy --outage hang` (0 to HANG_MS), calls inside the
+//      hang: the SDK's own timeout and retry end the call with
+//      APIConnectionTimeoutError after 2 attempts;
+//   2. through the same proxy after the hang, streams a completion: each
+//      chunk reaches the client before the upstream sends the next;
+//   3. through `drill proxy --outage rate-limit --fault retry_after=1s`
+//      (0 to 1.5 s), calls inside the 429 window: the SDK waits as told and
+//      retries by itself, and gets the answer on its third attempt.
+// Each proxy is stopped with SIGINT and writes its journal: JOURNAL for the
+// first, JOURNAL with "-429" before ".jsonl" for the second. Exits non-zero,
+// with the reason, if any step differs.
 //
-// Environment: DRILL (the drill binary), JOURNAL (the journal to record).
+// Environment: DRILL (the drill binary), JOURNAL (the first journal).
 
 import { spawn } from "node:child_process";
 import http from "node:http";
@@ -22,6 +23,7 @@ import { VERSION } from "openai/version";
 
 const DRILL = process.env.DRILL ?? "drill";
 const JOURNAL = process.env.JOURNAL ?? "proxy-interop.jsonl";
+const JOURNAL_429 = JOURNAL.replace(/\.jsonl$/, "") + "-429.jsonl";
 const HANG_MS = 2500;
 
 function fail(msg) {
@@ -30,9 +32,7 @@ function fail(msg) {
   throw new Error(msg);
 }
 
-// --- the upstream: answers chat completions (streamed or not) and models;
-// during a 429 window it answers 429 with Retry-After: 1.
-let rateLimitedUntil = 0;
+// --- the upstream: answers chat completions (streamed or not) and models.
 let acked = () => {}; // resolves when the client has read the last chunk sent
 let stalled = false;
 const seen = []; // retry counts of the chat requests the upstream received
@@ -46,11 +46,6 @@ const upstream = http.createServer((req, res) => {
       return;
     }
     seen.push(Number(req.headers["x-stainless-retry-count"] ?? 0));
-    if (Date.now() < rateLimitedUntil) {
-      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
-      res.end(JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }));
-      return;
-    }
     const req_ = JSON.parse(body || "{}");
     const usage = { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 };
     if (!req_.stream) {
@@ -85,21 +80,35 @@ const upstream = http.createServer((req, res) => {
 await new Promise((r) => upstream.listen(0, "127.0.0.1", r));
 const upstreamURL = `http://127.0.0.1:${upstream.address().port}/v1`;
 
-// --- drill proxy in front of it, with a hang window.
-const proxy = spawn(DRILL, ["proxy", "--listen", "127.0.0.1:0", "--upstream", upstreamURL, "--no-tui",
-  "--outage", "hang", "--outage-from", "0s", "--outage-to", `${HANG_MS}ms`, "--record", JOURNAL],
-  { stdio: ["ignore", "pipe", "pipe"] });
-let proxyErr = "";
-let proxyOut = "";
-proxy.stdout.on("data", (d) => (proxyOut += d));
-const baseURL = await new Promise((resolve, reject) => {
-  proxy.stderr.on("data", (d) => {
-    proxyErr += d;
-    const m = proxyErr.match(/http:\/\/(127\.0\.0\.1:\d+)\/v1/);
-    if (m) resolve(`http://${m[1]}/v1`);
+// startProxy runs drill proxy in front of the upstream with args and
+// returns its base URL and a stop function that ends it with SIGINT (as
+// Ctrl-C would), prints its request lines and checks it exited 0.
+async function startProxy(args, journal) {
+  const proc = spawn(DRILL, ["proxy", "--listen", "127.0.0.1:0", "--upstream", upstreamURL, "--no-tui",
+    "--record", journal, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  let out = "";
+  proc.stdout.on("data", (d) => (out += d));
+  const exited = new Promise((r) => proc.on("exit", r));
+  const baseURL = await new Promise((resolve, reject) => {
+    proc.stderr.on("data", (d) => {
+      err += d;
+      const m = err.match(/http:\/\/(127\.0\.0\.1:\d+)\/v1/);
+      if (m) resolve(`http://${m[1]}/v1`);
+    });
+    exited.then((code) => reject(new Error(`drill proxy exited ${code}: ${err}`)));
   });
-  proxy.on("exit", (code) => reject(new Error(`drill proxy exited ${code}: ${proxyErr}`)));
-});
+  const stop = async () => {
+    proc.kill("SIGINT");
+    const code = await exited;
+    process.stdout.write(out);
+    if (code !== 0) fail(`drill proxy exited ${code}: ${err}`);
+  };
+  return { baseURL, stop };
+}
+
+const hangProxy = await startProxy(["--outage", "hang", "--outage-from", "0s", "--outage-to", `${HANG_MS}ms`], JOURNAL);
+const baseURL = hangProxy.baseURL;
 const started = Date.now();
 const since = () => ((Date.now() - started) / 1000).toFixed(2);
 console.log(`interop: openai ${VERSION} through ${baseURL} -> ${upstreamURL}`);
@@ -135,18 +144,24 @@ try {
   const gaps = arrivals.slice(1).map((t, i) => t - arrivals[i]);
   console.log(`interop: stream: ${arrivals.length} chunks, gaps ${gaps.join(", ")} ms`);
 
-  // 3. A 429 window of 1.5 s with Retry-After: 1: the SDK retries by itself.
-  rateLimitedUntil = Date.now() + 1500;
+} finally {
+  await hangProxy.stop();
+}
+
+// 3. A second proxy with a 429 window of 1.5 s, Retry-After 1 s: the SDK
+// waits as told and retries by itself; only its third attempt reaches the
+// upstream.
+const rlProxy = await startProxy(["--outage", "rate-limit", "--fault", "retry_after=1s",
+  "--outage-from", "0s", "--outage-to", "1500ms"], JOURNAL_429);
+try {
+  const client = new OpenAI({ baseURL: rlProxy.baseURL, apiKey: "sk-interop-not-a-real-key", maxRetries: 3 });
   seen.length = 0;
   const t0 = Date.now();
   const ok = await client.chat.completions.create({ model: "interop-model", messages: [{ role: "user", content: "ping" }] });
   if (ok.choices[0].message.content !== "pong") fail(`429 window: answer ${JSON.stringify(ok.choices[0].message)}`);
-  if (seen.join(",") !== "0,1,2") fail(`429 window: upstream saw retry counts ${seen}, want 0,1,2`);
-  console.log(`interop: 429: answered on attempt ${seen.length} after ${((Date.now() - t0) / 1000).toFixed(2)} s`);
+  if (seen.join(",") !== "2") fail(`429 window: upstream saw retry counts ${seen}, want only the SDK's retry 2`);
+  console.log(`interop: 429: answered on attempt 3 after ${((Date.now() - t0) / 1000).toFixed(2)} s`);
 } finally {
-  proxy.kill("SIGINT");
-  const code = await new Promise((r) => proxy.on("exit", r));
+  await rlProxy.stop();
   upstream.close();
-  process.stdout.write(proxyOut);
-  if (code !== 0) fail(`drill proxy exited ${code}: ${proxyErr}`);
 }

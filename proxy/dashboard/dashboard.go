@@ -2,7 +2,7 @@
 // through the proxy (each request's wait, status, fault, time to first
 // token and tokens), calls and failures per model, and the outage timeline,
 // with `o` to start or end an outage by hand. It folds the proxy's event
-// log with proxy.Tally and borrows the drill dashboard's styles.
+// log with scoring.ProxyTally and borrows the drill dashboard's styles.
 package dashboard
 
 import (
@@ -19,7 +19,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/proxy"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 )
 
@@ -57,9 +59,9 @@ type Model struct {
 	log    *event.Log
 	ctl    Controls
 	tick   time.Duration
-	tally  *proxy.Tally
-	recent []proxy.Request // newest last
-	active string          // the outage active now, "" for none
+	tally  *scoring.ProxyTally
+	recent []scoring.ProxyRequest // newest last
+	active string                 // the outage active now, "" for none
 	byHand bool
 	choose bool // o pressed: waiting for 1 or 2
 	now    time.Duration
@@ -75,7 +77,7 @@ func New(st tui.Styles, log *event.Log, ctl Controls, opts Options) *Model {
 		tick = 200 * time.Millisecond
 	}
 	return &Model{st: st, title: opts.Title, sched: opts.Schedule, cur: log.Cursor(), log: log, ctl: ctl, tick: tick,
-		tally: proxy.NewTally(), w: 100, h: 30}
+		tally: scoring.NewProxyTally(), w: 100, h: 30}
 }
 
 type tickMsg time.Time
@@ -174,7 +176,7 @@ func Render(st tui.Styles, m *Model, w, h int) string {
 		st.Dim.Render("so far: ")+orNone(strings.Join(m.tally.Windows, ", ")))
 	b = append(b, "")
 	b = append(b, st.Title.Render("Models"))
-	lines := m.tally.ModelLines()
+	lines := format.ProxyModelLines(m.tally)
 	if len(lines) == 0 {
 		lines = []string{st.Dim.Render("no requests yet")}
 	}
@@ -207,7 +209,7 @@ func orNone(s string) string {
 	return s
 }
 
-func row(st tui.Styles, r proxy.Request) string {
+func row(st tui.Styles, r scoring.ProxyRequest) string {
 	status, fault, ttft, tokens := "-", "-", "-", "-"
 	if r.Status != 0 {
 		status = fmt.Sprint(r.Status)

@@ -1,0 +1,79 @@
+package format
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// ProxyLine is a drill proxy request's log line: key=value pairs after its number and
+// arrival, "-" for what did not happen.
+func ProxyLine(r scoring.ProxyRequest) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d at=%.3fs %s %s", r.ID, r.At.Seconds(), r.Method, r.Path)
+	if r.Model != "" {
+		fmt.Fprintf(&b, " model=%s", r.Model)
+	}
+	if r.Stream {
+		b.WriteString(" stream")
+	}
+	fmt.Fprintf(&b, " retry=%d status=%s outcome=%s fault=%s wait=%.3fs ttft=%s tokens=%s",
+		r.Retry, dashUnless(r.Status != 0, fmt.Sprint(r.Status)), r.Outcome, dashUnless(r.Fault != "", r.Fault),
+		r.Wait.Seconds(), dashUnless(r.TTFT > 0, fmt.Sprintf("%.3fs", r.TTFT.Seconds())),
+		dashUnless(r.In+r.Out > 0, fmt.Sprintf("%d/%d", r.In, r.Out)))
+	if r.Cost > 0 {
+		fmt.Fprintf(&b, " cost=%.6f", r.Cost)
+	}
+	if r.Outcome != event.OK && r.Detail != "" {
+		fmt.Fprintf(&b, " detail=%q", r.Detail)
+	}
+	return b.String()
+}
+
+func dashUnless(ok bool, s string) string {
+	if !ok {
+		return "-"
+	}
+	return s
+}
+
+// ProxySummary writes a proxy tally's closing summary: requests per model,
+// failures by outcome, faults applied and tokens.
+func ProxySummary(w io.Writer, t *scoring.ProxyTally) {
+	fmt.Fprintf(w, "%d requests\n", t.Requests)
+	for _, l := range ProxyModelLines(t) {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	for _, win := range t.Windows {
+		fmt.Fprintf(w, "  outage %s\n", win)
+	}
+}
+
+// ProxyModelLines describes each model's requests, one line each, by model name:
+// "gpt-5.4-mini: 30 calls, 12 failed (http_5xx 8, timeout 4), 12 faulted,
+// tokens 2400 in / 310 out".
+func ProxyModelLines(t *scoring.ProxyTally) []string {
+	var lines []string
+	for _, name := range slices.Sorted(maps.Keys(t.Models)) {
+		m := t.Models[name]
+		var outs []string
+		for _, o := range slices.Sorted(maps.Keys(m.Outcomes)) {
+			outs = append(outs, fmt.Sprintf("%s %d", o, m.Outcomes[o]))
+		}
+		l := fmt.Sprintf("%s: %d calls, %d failed", name, m.Calls, m.Failed)
+		if len(outs) > 0 {
+			l += " (" + strings.Join(outs, ", ") + ")"
+		}
+		l += fmt.Sprintf(", %d faulted, tokens %d in / %d out", m.Faults, m.In, m.Out)
+		if m.Cost > 0 {
+			l += fmt.Sprintf(", cost %.6f", m.Cost)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}

@@ -1,0 +1,24 @@
+package predict
+
+import "testing"
+
+func TestBeside(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	r := &Range{18.125, 18.5}
+	for _, tc := range []struct {
+		m    *float64
+		p    *Range
+		want string
+	}{
+		{f(18.37), r, "measured 18.4 s, predicted 18.1–18.5 s: inside"},
+		{f(20), r, "measured 20.0 s, predicted 18.1–18.5 s: 1.5 s later"},
+		{f(4), r, "measured 4.0 s, predicted 18.1–18.5 s: 14.1 s earlier"},
+		{nil, r, "measured never, predicted 18.1–18.5 s"},
+		{f(3), nil, "measured 3.0 s, predicted never"},
+		{nil, nil, "measured never, predicted never: as predicted"},
+	} {
+		if got := Beside(tc.m, tc.p); got != tc.want {
+			t.Errorf("Beside = %q, want %q", got, tc.want)
+		}
+	}
+}

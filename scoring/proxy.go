@@ -1,0 +1,117 @@
+package scoring
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+)
+
+// ProxyRequest is one finished request through drill proxy, as its log line
+// shows it.
+type ProxyRequest struct {
+	ID      int
+	At      time.Duration // arrival, from the proxy's start
+	Method  string
+	Path    string
+	Model   string
+	Stream  bool
+	Retry   int // the client SDK's retry count (X-Stainless-Retry-Count)
+	Status  int // 0 without a response
+	Outcome event.Outcome
+	Fault   string // the fault applied, "" for none
+	Wait    time.Duration
+	TTFT    time.Duration // 0 when no token came
+	In, Out int           // tokens the upstream reported
+	Cost    float64       // what they cost, 0 without a price
+	Detail  string
+}
+
+// MaxProxyFailedKept is how many failed requests a ProxyTally keeps.
+const MaxProxyFailedKept = 10
+
+// ProxyTally folds a proxy's log: the requests that finished, per model. It is
+// the fold behind the request lines and the closing summary. A ProxyTally is not
+// safe for concurrent use.
+type ProxyTally struct {
+	faults   map[int]string // request ID -> fault applied, until it finishes
+	Requests int            // finished requests
+	Failed   int            // finished requests whose outcome was not ok
+	// FirstFailed are the first MaxProxyFailedKept failed requests, in the
+	// order they finished. A tally's memory does not grow with requests.
+	FirstFailed []ProxyRequest
+	Models      map[string]*ProxyModelTally
+	Windows     []string // outage windows as they opened and closed, "busy 15.0s–40.0s"
+	open        map[string]time.Duration
+	Ended       string
+}
+
+// ProxyModelTally counts the finished requests that named one model.
+type ProxyModelTally struct {
+	Calls    int
+	Failed   int                   // anything but ok
+	Outcomes map[event.Outcome]int // failed calls by outcome
+	Faults   int                   // calls the proxy faulted
+	In, Out  int                   // tokens
+	Cost     float64               // what the tokens cost, by the price table
+}
+
+// NewProxyTally returns an empty proxy tally.
+func NewProxyTally() *ProxyTally {
+	return &ProxyTally{faults: map[int]string{}, Models: map[string]*ProxyModelTally{}, open: map[string]time.Duration{}}
+}
+
+// Add folds one event; it returns the request an attempt_end finished, if
+// the event is one.
+func (t *ProxyTally) Add(e event.Event) (ProxyRequest, bool) {
+	switch e.Kind {
+	case event.Fault:
+		if e.Proxy != nil {
+			t.faults[e.Proxy.ID] = e.Fault
+		}
+	case event.OutageStart:
+		t.open[e.Fault] = e.At
+	case event.OutageEnd:
+		t.Windows = append(t.Windows, fmt.Sprintf("%s %.1fs–%.1fs", e.Fault, t.open[e.Fault].Seconds(), e.At.Seconds()))
+		delete(t.open, e.Fault)
+	case event.RunEnd:
+		t.Ended = e.Detail
+	case event.AttemptEnd:
+		if e.Proxy == nil {
+			break
+		}
+		r := ProxyRequest{ID: e.Proxy.ID, At: e.At - e.Proxy.Wait, Method: e.Proxy.Method, Path: e.Proxy.Path, Model: e.Model,
+			Stream: e.Proxy.Stream, Retry: e.Attempt, Status: e.Status, Outcome: e.Outcome, Fault: t.faults[e.Proxy.ID],
+			Wait: e.Proxy.Wait, TTFT: e.Proxy.TTFT, In: e.Proxy.InputTokens, Out: e.Proxy.OutputTokens, Cost: e.Proxy.Cost, Detail: e.Detail}
+		delete(t.faults, e.Proxy.ID)
+		t.Requests++
+		if r.Outcome != event.OK {
+			t.Failed++
+			if len(t.FirstFailed) < MaxProxyFailedKept {
+				t.FirstFailed = append(t.FirstFailed, r)
+			}
+		}
+		name := r.Model
+		if name == "" {
+			name = "(no model)"
+		}
+		m := t.Models[name]
+		if m == nil {
+			m = &ProxyModelTally{Outcomes: map[event.Outcome]int{}}
+			t.Models[name] = m
+		}
+		m.Calls++
+		m.In += r.In
+		m.Out += r.Out
+		m.Cost += r.Cost
+		if r.Fault != "" {
+			m.Faults++
+		}
+		if r.Outcome != event.OK {
+			m.Failed++
+			m.Outcomes[r.Outcome]++
+		}
+		return r, true
+	}
+	return ProxyRequest{}, false
+}
