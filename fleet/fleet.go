@@ -118,6 +118,12 @@ func (c Config) sharedPolicy() []error {
 		if _, err := breaker.SharedTrip(rp.Breaker.Settings("")); err != nil {
 			errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
 		}
+		bp := rp.Breaker
+		if bp.Probe == workload.ProbeSynthetic || (bp.Probes != 0 && bp.Probes != 1) || bp.RetryAfter == workload.RetryAfterHonour ||
+			bp.Stale == breaker.StaleCount {
+			errs = append(errs, fmt.Errorf("policy %s: a shared breaker store keeps one customer probe, drops stale results and ignores Retry-After; "+
+				"leave --probe, --probes, --stale and --retry-after at their defaults", p.Name))
+		}
 	}
 	if !found {
 		errs = append(errs, fmt.Errorf("a shared breaker store needs a policy with breakers; %s has none (e.g. --policy breaker)", p.Name))

@@ -101,6 +101,12 @@ func TestValidate(t *testing.T) {
 			t.Errorf("Validate(%+v): %v, want an error containing %q", c.cfg.Store, err, c.want)
 		}
 	}
+	synth := workload.DefaultConfig()
+	synth.Policy.Primary.Breaker.Probe = workload.ProbeSynthetic
+	if err := (fleet.Config{Run: synth, Replicas: 2, Store: "redis://127.0.0.1:1/0"}).Validate(); err == nil ||
+		!strings.Contains(err.Error(), "one customer probe") {
+		t.Errorf("synthetic probe with a shared store: %v, want an error", err)
+	}
 	cons := workload.DefaultConfig()
 	cons.Policy.Primary.Breaker.Trip.Consecutive = true
 	if err := (fleet.Config{Run: cons, Replicas: 2, Store: "redis://127.0.0.1:1/0"}).Validate(); err == nil ||
