@@ -23,6 +23,7 @@ import (
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/report"
 	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -33,6 +34,7 @@ type fleetFlags struct {
 	store         string
 	compareStores bool
 	processes     bool
+	noTUI         bool
 }
 
 func newFleetCmd() *cobra.Command {
@@ -86,6 +88,7 @@ replicas: [3] on a window in a drill file.`,
 	fs.BoolVar(&ff.compareStores, "compare-stores", false, "run the fleet with the local store and with the --breaker-store Redis at once, side by side")
 	fs.BoolVar(&ff.processes, "processes", false, "run each replica as its own drill worker process (default: goroutine groups in this process)")
 	fs.BoolVar(&jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
+	fs.BoolVar(&ff.noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
 	fs.StringVar(&record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
 	f.register(fs)
@@ -162,9 +165,10 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	sums := make([]scoring.FleetSummary, len(cfgs))
 	statuses := make([]string, len(cfgs))
 	errs := make([]error, len(cfgs))
+	dashboard := !ff.noTUI && !jsonOut && !ff.compareStores && stdoutIsTerminal()
 	var wg sync.WaitGroup
 	for k, c := range cfgs {
-		wg.Go(func() { sums[k], statuses[k], errs[k] = fleetDrill(ctx, c, paths[k], cmd.ErrOrStderr()) })
+		wg.Go(func() { sums[k], statuses[k], errs[k] = fleetDrill(ctx, c, paths[k], cmd.ErrOrStderr(), dashboard) })
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -216,8 +220,9 @@ type judgedFleet struct {
 }
 
 // fleetDrill runs one fleet to its end, recording it to path if set,
-// with a progress line a second on progress.
-func fleetDrill(ctx context.Context, c fleet.Config, path string, progress io.Writer) (scoring.FleetSummary, string, error) {
+// with the fleet pane on the terminal (dashboard) or a progress line a
+// second on progress.
+func fleetDrill(ctx context.Context, c fleet.Config, path string, progress io.Writer, dashboard bool) (scoring.FleetSummary, string, error) {
 	if c.Run.Endpoint.BaseURL == "" && c.Run.Endpoint.Transport == nil {
 		c.Run.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: c.Run.Seed, LatencyScale: 1}).Transport()
 	}
@@ -237,7 +242,16 @@ func fleetDrill(ctx context.Context, c fleet.Config, path string, progress io.Wr
 			return scoring.FleetSummary{}, "", usageError{fmt.Errorf("--record: %w", err)}
 		}
 	}
-	fleetProgress(fl, c.StoreKind(), progress)
+	if dashboard {
+		if err := tui.RunFleet(ctx, tui.FleetSource{Log: fl.Log(), Stop: fl.Stop}, tui.Options{Output: os.Stdout}); err != nil &&
+			!errors.Is(err, ctx.Err()) {
+			fl.Stop()
+			fl.Wait()
+			return scoring.FleetSummary{}, "", err
+		}
+	} else {
+		fleetProgress(fl, c.StoreKind(), progress)
+	}
 	status := fl.Wait()
 	ff := scoring.NewFleetFold()
 	ff.AddAll(fl.Log().Events())
