@@ -154,7 +154,9 @@ func (s *Store) listen() {
 func (s *Store) apply(name string, sh breaker.Shared) {
 	s.mu.Lock()
 	old, ok := s.cache[name]
-	if ok && sh.Generation <= old.Generation {
+	// Within a generation only the probe changes (a half-open breaker's
+	// probe going out); anything else older than what is known is stale.
+	if ok && (sh.Generation < old.Generation || (sh.Generation == old.Generation && sh.ProbeAt.Equal(old.ProbeAt))) {
 		s.mu.Unlock()
 		return
 	}
