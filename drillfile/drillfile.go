@@ -30,6 +30,8 @@ type File struct {
 	Policies   []Policy `yaml:"policies"`
 	Hypotheses []string `yaml:"hypotheses"`
 	Abort      []string `yaml:"abort"`
+	// Sweep is the grid `drill sweep -f` runs (sweep.go); others ignore it.
+	Sweep Sweep `yaml:"sweep"`
 	// Fleet, if set, runs the drill as a fleet of replicas (drill fleet).
 	Fleet *Fleet `yaml:"fleet"`
 

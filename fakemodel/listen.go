@@ -5,8 +5,9 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"sync"
 	"time"
+
+	"golang.org/x/net/netutil"
 )
 
 // Limits bounds what one client can cost the fake model when it is served
@@ -92,49 +93,5 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, limits Limits) erro
 }
 
 // LimitListener returns a listener that has at most n connections open at
-// once: Accept waits while n are open.
-func LimitListener(ln net.Listener, n int) net.Listener {
-	return &limitListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
-}
-
-type limitListener struct {
-	net.Listener
-	sem       chan struct{}
-	done      chan struct{}
-	closeOnce sync.Once
-}
-
-// Accept waits for a free slot, then for a connection.
-func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.sem <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.sem
-		return nil, err
-	}
-	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
-}
-
-// Close closes the listener and wakes an Accept waiting for a slot.
-func (l *limitListener) Close() error {
-	err := l.Listener.Close()
-	l.closeOnce.Do(func() { close(l.done) })
-	return err
-}
-
-type limitConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-// Close closes the connection and frees its slot.
-func (c *limitConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
+// once: Accept waits while n are open (golang.org/x/net/netutil).
+func LimitListener(ln net.Listener, n int) net.Listener { return netutil.LimitListener(ln, n) }

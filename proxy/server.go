@@ -6,8 +6,9 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"sync"
 	"time"
+
+	"golang.org/x/net/netutil"
 )
 
 // Limits bound the proxy's HTTP server. The zero value takes every default.
@@ -62,7 +63,7 @@ func Serve(ctx context.Context, ln net.Listener, p *Proxy, lim Limits) error {
 		ErrorLog:          log.New(discard{}, "", 0),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(newLimitListener(ln, lim.MaxConns)) }()
+	go func() { errc <- srv.Serve(netutil.LimitListener(ln, lim.MaxConns)) }()
 	var err error
 	select {
 	case err = <-errc:
@@ -86,49 +87,3 @@ func Serve(ctx context.Context, ln net.Listener, p *Proxy, lim Limits) error {
 type discard struct{}
 
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
-
-// limitListener accepts at most n connections open at once (the same idea
-// as golang.org/x/net/netutil.LimitListener).
-type limitListener struct {
-	net.Listener
-	sem  chan struct{}
-	done chan struct{}
-	once sync.Once
-}
-
-func newLimitListener(ln net.Listener, n int) *limitListener {
-	return &limitListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
-}
-
-// Accept waits for a free slot, then for a connection.
-func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.sem <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.sem
-		return nil, err
-	}
-	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
-}
-
-// Close stops accepting.
-func (l *limitListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return l.Listener.Close()
-}
-
-type limitConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *limitConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}

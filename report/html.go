@@ -43,7 +43,8 @@ code { font-size: 0.95em; }
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}:{{range $i, $r := .Runs}}{{if $i}},{{end}} {{index $.Tags $i}} <code>{{$r.Path}}</code>{{end}}.</p>
 <nav><strong>Contents</strong><ol>
 <li><a href="#overview">Overview</a></li>
-<li><a href="#pairs">Paired comparisons</a></li>
+{{if .TradeOff}}<li><a href="#tradeoff">Trade-off</a></li>
+{{end}}<li><a href="#pairs">Paired comparisons</a></li>
 <li><a href="#differs">What differs between the runs</a></li>
 {{range .Sections}}<li><a href="#{{.Tag}}">{{.Tag}}: {{.Label}}</a></li>
 {{end}}</ol></nav>
@@ -61,6 +62,12 @@ primary back after from its end.</p>
 <p class="legend"><strong>All runs, email by email</strong> (one time axis): <span><i style="background:#1f77b4"></i>primary</span><span><i style="background:#ff7f0e"></i>backup</span><span><i style="background:#7f7f7f"></i>canned</span><span><i style="background:#d62728"></i>error</span><span><i style="background:#d0d0d0"></i>outage</span><span><i style="background:#f2bcbc"></i>breaker open</span></p>
 <div class="multiples">{{range .Sections}}<a href="#{{.Tag}}"><img alt="{{.Tag}}: email by email, small" src="{{.Small}}"></a>
 {{end}}</div>
+
+{{with .TradeOff}}<h2 id="tradeoff">Trade-off</h2>
+<p>{{.Intro}}</p>
+{{range .Charts}}<img alt="trade-off, {{.Scenario}} outage" src="{{.Src}}">
+{{end}}<h3>The front</h3>
+<div class="scroll">{{template "table" .Front}}</div>{{end}}
 
 <h2 id="pairs">Paired comparisons</h2>
 <p>{{.PairsIntro}}</p>
@@ -94,6 +101,18 @@ type htmlSection struct {
 	Emails, Attempts, Waits, Small template.URL
 }
 
+// htmlTradeOff is the trade-off section of a sweep's report.
+type htmlTradeOff struct {
+	Intro  string
+	Charts []htmlChart
+	Front  table
+}
+
+type htmlChart struct {
+	Scenario string
+	Src      template.URL
+}
+
 // WriteHTML writes the report as one self-contained HTML page: the charts
 // are PNG images inlined as data: URIs, so it opens with no network.
 func (r *Report) WriteHTML(w io.Writer) error {
@@ -103,9 +122,20 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		DiffIntro, PairsIntro, PNote string
 		Hyps, Diffs, Runs_, Pairs    table
 		Sections                     []htmlSection
+		TradeOff                     *htmlTradeOff
 	}{
 		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(), PNote: pValueNote,
 		Hyps: r.hypothesesTable(), Diffs: r.diffTable(), Runs_: r.runsTable(), Pairs: r.pairsTable(),
+	}
+	if r.TradeOff != nil {
+		charts, err := r.TradeOff.RenderTradeOff(r.DPI)
+		if err != nil {
+			return err
+		}
+		data.TradeOff = &htmlTradeOff{Intro: r.TradeOff.tradeOffIntro(), Front: r.TradeOff.frontTable()}
+		for _, c := range charts {
+			data.TradeOff.Charts = append(data.TradeOff.Charts, htmlChart{Scenario: c.Scenario, Src: dataURI(c.PNG)})
+		}
 	}
 	sc := scalesOf(r.Runs)
 	for i, run := range r.Runs {

@@ -50,6 +50,21 @@ func (r *Report) WriteMarkdown(path string) error {
 			Small:    chartDir + "/" + names[3],
 		}
 	}
+	var tradeOff []string
+	if r.TradeOff != nil {
+		charts, err := r.TradeOff.RenderTradeOff(r.DPI)
+		if err != nil {
+			return err
+		}
+		for i, c := range charts {
+			name := fmt.Sprintf("tradeoff-%d.png", i+1)
+			if err := os.WriteFile(filepath.Join(filepath.Dir(path), chartDir, name), c.PNG, 0o644); err != nil {
+				return fmt.Errorf("report: writing a chart: %w", err)
+			}
+			tradeOff = append(tradeOff, chartDir+"/"+name)
+		}
+	}
+	r.tradeOffImages = tradeOff
 	var buf bytes.Buffer
 	r.markdown(&buf, images)
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -96,6 +111,8 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 		fmt.Fprintf(w, "![%s: email by email](%s) ", runTag(i), images[i].Small)
 	}
 	fmt.Fprint(w, "\n\n")
+
+	r.markdownTradeOff(w, r.tradeOffImages)
 
 	r.fleetMarkdown(w)
 

@@ -24,6 +24,11 @@ type Report struct {
 	Pairs []Pair
 	// Hypotheses are judged on every run in the overview (PASS or FAIL).
 	Hypotheses []scoring.Expr
+	// TradeOff is the runs' settings when they form a sweep (tradeoff.go);
+	// nil if not.
+	TradeOff *TradeOff
+	// tradeOffImages are the trade-off charts' image sources in Markdown.
+	tradeOffImages []string
 	// DPI is the resolution charts are drawn at; DefaultDPI if 0.
 	DPI int
 }
@@ -40,7 +45,7 @@ func Build(paths []string) (*Report, error) {
 // FromRuns computes a report over runs already loaded.
 func FromRuns(runs []*Run) *Report {
 	diffs, same := Differences(runs)
-	return &Report{Runs: runs, Diffs: diffs, SameSettings: same, Pairs: MeaningfulPairs(runs)}
+	return &Report{Runs: runs, Diffs: diffs, SameSettings: same, Pairs: MeaningfulPairs(runs), TradeOff: TradeOffOf(runs)}
 }
 
 // SetPairs replaces the paired comparisons by the ones named: each spec is

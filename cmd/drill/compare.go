@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -145,8 +144,9 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	return judgedErr
 }
 
-// showCompareProgress draws the progress bar of the runs' answered emails
-// on w (when it is a terminal) until the returned stop is called.
+// showCompareProgress shows the progress of the runs' answered emails on w
+// (startProgress: a bar with ETA on a terminal, a line every few seconds
+// otherwise) until the returned stop is called.
 func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 	total := 0
 	cursors := make([]*event.Cursor, len(runs))
@@ -156,29 +156,12 @@ func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 		cursors[i] = r.Log().Cursor()
 		folds[i] = scoring.NewFold()
 	}
-	update, stopBar := newCompareProgress(w, total)
-	quit, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-			}
-			done := 0
-			for i, c := range cursors {
-				folds[i].AddAll(c.Poll())
-				done += folds[i].Served().Total()
-			}
-			update(done)
+	return startProgress(w, "compare", "emails", total, func() int {
+		done := 0
+		for i, c := range cursors {
+			folds[i].AddAll(c.Poll())
+			done += folds[i].Served().Total()
 		}
-	}()
-	return func() {
-		close(quit)
-		<-finished
-		stopBar()
-	}
+		return done
+	})
 }

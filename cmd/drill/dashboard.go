@@ -3,14 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"sync"
 
-	bprogress "github.com/charmbracelet/bubbles/progress"
 	"github.com/mattn/go-isatty"
-	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/scoring"
@@ -50,38 +46,4 @@ func stdoutIsTerminal() bool { return isTerminal(os.Stdout) }
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
-
-// newCompareProgress draws a progress bar (bubbles/progress) for `drill
-// compare` on w when w is a terminal: update(done) redraws it with done of
-// total runs finished, stop clears it. When w is not a terminal both do
-// nothing, so piped output stays plain. Both are safe for concurrent use.
-func newCompareProgress(w io.Writer, total int) (update func(done int), stop func()) {
-	if !isTerminal(w) || total <= 0 {
-		return func(int) {}, func() {}
-	}
-	out := termenv.NewOutput(w)
-	bar := bprogress.New(bprogress.WithDefaultGradient(), bprogress.WithWidth(40),
-		bprogress.WithColorProfile(out.EnvColorProfile()))
-	var mu sync.Mutex
-	stopped := false
-	update = func(done int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if stopped {
-			return
-		}
-		done = min(max(done, 0), total)
-		fmt.Fprintf(w, "\r\x1b[2K%s %d/%d emails", bar.ViewAs(float64(done)/float64(total)), done, total)
-	}
-	stop = func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !stopped {
-			stopped = true
-			fmt.Fprint(w, "\r\x1b[2K")
-		}
-	}
-	update(0)
-	return update, stop
 }

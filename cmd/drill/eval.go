@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/openai/openai-go/v3"
@@ -126,6 +127,10 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 	} else {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))))
 	}
+	var calls atomic.Int64 // answered calls, for the progress line (not in virtual time: no wall clock there)
+	if !cfg.InProcess {
+		opts = append(opts, option.WithMiddleware(countAnswers(&calls)))
+	}
 	client := openai.NewClient(opts...)
 
 	all := emails.All()
@@ -135,7 +140,12 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 		}
 		source += ", from " + cfg.EmailsFile
 	}
+	stopProgress := func() {}
+	if !cfg.InProcess {
+		stopProgress = startProgress(stderr, "eval", "calls", len(models)*len(all), func() int { return int(calls.Load()) })
+	}
 	outcomes, err := eval.Run(ctx, client, models, all, cfg.Concurrency)
+	stopProgress()
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/drill-dev/drill/drillfile"
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/report"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/sweep"
+	"github.com/drill-dev/drill/tui"
+	"github.com/drill-dev/drill/vclock"
+	"github.com/drill-dev/drill/workload"
+)
+
+// sweepRecordedConfig is a sweep run's journal header config: the run's
+// configuration and which setting and repeat of the sweep it is.
+type sweepRecordedConfig struct {
+	recordedConfig
+	Sweep report.SweepTag `json:"sweep"`
+}
+
+// sweepHeaders are the journal headers of the runs to record (nil for the
+// others).
+func sweepHeaders(rows []sweepRow, cfgs []workload.Config, paths []string, repeats int) ([]*journal.Header, error) {
+	out := make([]*journal.Header, len(cfgs))
+	now := time.Now()
+	for i, row := range rows {
+		for r, k := range row.runs {
+			if paths[k] == "" {
+				continue
+			}
+			c := cfgs[k]
+			h, err := journal.NewHeader(sweepRecordedConfig{
+				recordedConfig: recordedConfig{Config: c, CeilingNS: c.Ceiling()},
+				Sweep:          report.SweepTag{Setting: i + 1, Settings: len(rows), Flags: flagsOf(row.setting), Repeat: r + 1, Repeats: repeats},
+			}, now)
+			if err != nil {
+				return nil, fmt.Errorf("recording %s: %w", paths[k], err)
+			}
+			h.Clock = event.ClockReal
+			out[k] = &h
+		}
+	}
+	return out, nil
+}
+
+// sweepReal runs the drills in real time, calling onStart (if not nil) with
+// each run as it starts, at most parallel at once (0:
+// all), each with its own fake model and clients as drill compare does,
+// recording those with a path and guarding them with the abort conditions.
+// When ctx ends the runs in flight stop as on Ctrl-C and those not started
+// are not run (status interrupted, empty summary).
+func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, paths []string, headers []*journal.Header, parallel int, abort []scoring.Expr, onStart func(int, *workload.Run)) []vclock.Outcome {
+	n := parallel
+	if n <= 0 || n > len(cfgs) {
+		n = len(cfgs)
+	}
+	outs := make([]vclock.Outcome, len(cfgs))
+	var mu sync.Mutex
+	started := make([]*workload.Run, len(cfgs))
+	total := 0
+	for _, c := range cfgs {
+		total += c.Emails
+	}
+	cursors := make([]*event.Cursor, len(cfgs))
+	folds := make([]*scoring.Fold, len(cfgs))
+	stopProgress := startProgress(stderr, "sweep", "emails", total, func() int {
+		mu.Lock()
+		runs := slices.Clone(started)
+		mu.Unlock()
+		done := 0
+		for i, r := range runs {
+			if r == nil {
+				continue
+			}
+			if cursors[i] == nil {
+				cursors[i], folds[i] = r.Log().Cursor(), scoring.NewFold()
+			}
+			folds[i].AddAll(cursors[i].Poll())
+			done += folds[i].Served().Total()
+		}
+		return done
+	})
+	defer stopProgress()
+	slots := make(chan struct{}, max(n, 1))
+	var wg sync.WaitGroup
+	for i, cfg := range cfgs {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			outs[i] = vclock.Outcome{Status: event.StatusInterrupted}
+			continue
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			outs[i] = runOneReal(ctx, cfg, paths[i], headers[i], abort, func(r *workload.Run) {
+				mu.Lock()
+				started[i] = r
+				mu.Unlock()
+				if onStart != nil {
+					onStart(i, r)
+				}
+			})
+		})
+	}
+	wg.Wait()
+	return outs
+}
+
+// sweepDashboard runs the drills in real time under the sweep dashboard
+// (tui.Sweep) on the terminal. Quitting it while runs go stops them
+// (interrupted, exit 130); once they are all done it waits for the user to
+// quit, and the table is printed after.
+func sweepDashboard(ctx context.Context, rows []sweepRow, cfgs []workload.Config, paths []string, headers []*journal.Header, parallel int, abort []scoring.Expr) ([]vclock.Outcome, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	logs := make([]*event.Log, len(cfgs))
+	var outs []vclock.Outcome
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		outs = sweepReal(ctx, io.Discard, cfgs, paths, headers, parallel, abort, func(i int, r *workload.Run) {
+			mu.Lock()
+			logs[i] = r.Log()
+			mu.Unlock()
+		})
+	}()
+	src := tui.SweepSource{Labels: rowLabels(rows), Logs: func(row int) []*event.Log {
+		mu.Lock()
+		defer mu.Unlock()
+		var out []*event.Log
+		for _, k := range rows[row].runs {
+			if logs[k] != nil {
+				out = append(out, logs[k])
+			}
+		}
+		return out
+	}}
+	err := tui.Sweep(ctx, src, tui.Options{Output: os.Stdout})
+	cancel() // quitting early stops the runs still going
+	<-finished
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return outs, err
+	}
+	return outs, nil
+}
+
+// jobPaths are the jobs' journal paths.
+func jobPaths(jobs []vclock.Job) []string {
+	out := make([]string, len(jobs))
+	for i, j := range jobs {
+		out[i] = j.Journal
+	}
+	return out
+}
+
+// replaySweep shows a finished virtual sweep in the sweep dashboard, its
+// rows filled in from the journals; enter replays a setting's first run in
+// the replay dashboard (as drill replay, at 1×; + and - change the speed).
+func replaySweep(ctx context.Context, rows []sweepRow, paths []string) error {
+	logs := make([]*event.Log, len(paths))
+	events := make([][]event.Event, len(paths))
+	for i, p := range paths {
+		j, err := journal.ReadFileContext(ctx, p)
+		if err != nil {
+			return fmt.Errorf("reading the virtual run back: %w", err)
+		}
+		events[i] = j.Events
+		logs[i] = event.NewLog(j.Header.Start)
+		for _, e := range j.Events {
+			logs[i].AppendRecorded(e)
+		}
+		logs[i].Close()
+	}
+	src := tui.SweepSource{
+		Labels: rowLabels(rows),
+		Logs: func(row int) []*event.Log {
+			var out []*event.Log
+			for _, k := range rows[row].runs {
+				out = append(out, logs[k])
+			}
+			return out
+		},
+		Open: func(ctx context.Context, row int) error {
+			return tui.Replay(ctx, events[rows[row].runs[0]], tui.ReplayOptions{Options: tui.Options{Output: os.Stdout}})
+		},
+	}
+	if err := tui.Sweep(ctx, src, tui.Options{Output: os.Stdout}); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// rowLabels names each row by the axes whose values differ between rows.
+func rowLabels(rows []sweepRow) []string {
+	res := sweepResult{}
+	for _, r := range rows {
+		res.Rows = append(res.Rows, sweepOut{order: r.setting, Setting: map[string]string{}})
+	}
+	vary := res.varying()
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		var s sweep.Setting
+		for _, a := range r.setting {
+			if slices.Contains(vary, a.Name) {
+				s = append(s, a)
+			}
+		}
+		out[i] = flagsOf(s)
+	}
+	return out
+}
+
+// runOneReal runs one drill of a sweep in real time.
+func runOneReal(ctx context.Context, cfg workload.Config, path string, h *journal.Header, abort []scoring.Expr, onStart func(*workload.Run)) vclock.Outcome {
+	r, err := startRun(ctx, cfg)
+	if err != nil {
+		return vclock.Outcome{Status: event.StatusFailed, Error: err.Error()}
+	}
+	onStart(r)
+	var rec *journal.Writer
+	if path != "" {
+		hh := *h
+		hh.Start = r.Log().Start()
+		rec, err = journal.Create(path, hh, r.Log(), journal.Options{Secrets: []string{cfg.Endpoint.APIKey}})
+		if err != nil {
+			r.Stop()
+			<-r.Done()
+			return vclock.Outcome{Status: event.StatusFailed, Error: fmt.Sprintf("--record: %v", err)}
+		}
+	}
+	guarded := make(chan string, 1)
+	go func() { guarded <- drillfile.Guard(r, abort, drillfile.GuardInterval) }()
+	status := r.Wait()
+	reason := <-guarded
+	fold := scoring.NewFold()
+	fold.AddAll(r.Log().Events())
+	sum := fold.Summary()
+	o := vclock.Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls()}
+	if status == event.StatusAborted {
+		o.Error = "by " + reason
+	}
+	if err := finishRecording(rec, sum, status); err != nil {
+		o.Error = err.Error()
+	}
+	return o
+}

@@ -1,0 +1,316 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/sweep"
+)
+
+// SweepSource is what the sweep dashboard reads: one row per setting of a
+// `drill sweep`, filling in live as the setting's runs go.
+type SweepSource struct {
+	// Labels name the rows: each setting's flags that differ between rows.
+	Labels []string
+	// Logs returns the event logs of a row's runs started so far, one per
+	// repeat (none before the first starts). The dashboard calls it from
+	// its own goroutine while runs start, so it must be safe for that.
+	Logs func(row int) []*event.Log
+	// Open, if set, shows a row's run when the user presses enter (the
+	// sweep dashboard is off the terminal meanwhile); nil opens the row's
+	// first run in the live dashboard, read-only.
+	Open func(ctx context.Context, row int) error
+}
+
+// sweepSortKeys are the columns the sweep dashboard sorts by, in the
+// order `s` cycles through them; the figure and whether higher is better.
+var sweepSortKeys = []struct {
+	name, figure string
+	higher       bool
+}{
+	{"setting", "", false},
+	{"p95 wait", "p95_wait_outage_s", false},
+	{"all 4 right", "all4_right", true},
+	{"calls", "calls_to_broken_outage", false},
+	{"progress", "answered", true},
+}
+
+// sweepRunState follows one run of a row.
+type sweepRunState struct {
+	cur  *event.Cursor
+	fold *scoring.Fold
+}
+
+// sweepModel is the sweep dashboard.
+type sweepModel struct {
+	src     SweepSource
+	runs    [][]*sweepRunState
+	stats   []map[string]sweep.Stat // per row, the figures over its runs so far
+	emails  []int                   // per row: emails answered of emails planned
+	planned []int
+	order   []int // rows in display order
+	sortBy  int   // index into sweepSortKeys
+	reverse bool
+	sel     int // position of the selection in order
+	open    int // the row whose run to open on quit; -1 for none
+	tick    time.Duration
+	width   int
+	height  int
+	bold    lipgloss.Style
+	faint   lipgloss.Style
+}
+
+// sweepState is what survives a visit to a run's dashboard.
+type sweepState struct {
+	sortBy  int
+	reverse bool
+	sel     int
+}
+
+func newSweepModel(src SweepSource, tick time.Duration, st sweepState, r *lipgloss.Renderer) *sweepModel {
+	if tick <= 0 {
+		tick = 500 * time.Millisecond
+	}
+	n := len(src.Labels)
+	m := &sweepModel{src: src, runs: make([][]*sweepRunState, n), stats: make([]map[string]sweep.Stat, n),
+		emails: make([]int, n), planned: make([]int, n), sortBy: st.sortBy, reverse: st.reverse, sel: st.sel, open: -1,
+		tick: tick, width: 120, height: 30,
+		bold: r.NewStyle().Bold(true), faint: r.NewStyle().Faint(true)}
+	m.refresh()
+	return m
+}
+
+type sweepTick struct{}
+
+func (m *sweepModel) Init() tea.Cmd {
+	return tea.Tick(m.tick, func(time.Time) tea.Msg { return sweepTick{} })
+}
+
+// refresh reads every run's new events and recomputes the rows.
+func (m *sweepModel) refresh() {
+	for i := range m.src.Labels {
+		logs := m.src.Logs(i)
+		for len(m.runs[i]) < len(logs) {
+			l := logs[len(m.runs[i])]
+			m.runs[i] = append(m.runs[i], &sweepRunState{cur: l.Cursor(), fold: scoring.NewFold()})
+		}
+		var figs []map[string]float64
+		m.emails[i], m.planned[i] = 0, 0
+		for _, r := range m.runs[i] {
+			r.fold.AddAll(r.cur.Poll())
+			s := r.fold.Summary()
+			f := map[string]float64{
+				"served.primary": float64(s.Served.Primary), "served.backup": float64(s.Served.Backup),
+				"served.canned": float64(s.Served.Canned), "served.error": float64(s.Served.Error),
+				"calls_to_broken_outage": float64(s.CallsToBrokenOutage), "answered": float64(s.Served.Total()),
+			}
+			if s.P95WaitOutageS != nil {
+				f["p95_wait_outage_s"] = *s.P95WaitOutageS
+			}
+			if s.EmailsAnswered > 0 {
+				f["all4_right"] = s.All4Right
+			}
+			figs = append(figs, f)
+			m.emails[i] += s.Served.Total()
+			m.planned[i] += s.Emails
+		}
+		m.stats[i] = sweep.Aggregate(figs)
+	}
+	m.sort()
+}
+
+// sort orders the rows by the chosen column, best first unless reversed.
+func (m *sweepModel) sort() {
+	selected := -1
+	if m.sel >= 0 && m.sel < len(m.order) {
+		selected = m.order[m.sel]
+	}
+	k := sweepSortKeys[m.sortBy]
+	if k.figure == "" {
+		m.order = make([]int, len(m.src.Labels))
+		for i := range m.order {
+			m.order[i] = i
+		}
+		if m.reverse {
+			slices.Reverse(m.order)
+		}
+	} else {
+		m.order = sweep.Order(m.stats, k.figure, k.higher != m.reverse)
+	}
+	if selected >= 0 {
+		m.sel = slices.Index(m.order, selected)
+	}
+	m.sel = min(max(m.sel, 0), max(len(m.order)-1, 0))
+}
+
+func (m *sweepModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case sweepTick:
+		m.refresh()
+		return m, m.Init()
+	case tea.WindowSizeMsg:
+		if msg.Width > 0 && msg.Height > 0 { // 0: a terminal that does not say
+			m.width, m.height = msg.Width, msg.Height
+		}
+	case tea.KeyMsg:
+		switch msg.String() {
+		case "q", "ctrl+c", "esc":
+			return m, tea.Quit
+		case "up", "k":
+			m.sel = max(m.sel-1, 0)
+		case "down", "j":
+			m.sel = min(m.sel+1, len(m.order)-1)
+		case "home", "g":
+			m.sel = 0
+		case "end", "G":
+			m.sel = len(m.order) - 1
+		case "s":
+			m.sortBy = (m.sortBy + 1) % len(sweepSortKeys)
+			m.sort()
+		case "r":
+			m.reverse = !m.reverse
+			m.sort()
+		case "enter":
+			if m.sel < len(m.order) && len(m.runs[m.order[m.sel]]) > 0 {
+				m.open = m.order[m.sel]
+				return m, tea.Quit
+			}
+		}
+	}
+	return m, nil
+}
+
+// cell formats a row's figure as its median, "—" when not measured.
+func (m *sweepModel) cell(row int, figure string, f func(float64) string) string {
+	s, ok := m.stats[row][figure]
+	if !ok || s.N == 0 {
+		return "—"
+	}
+	return f(s.Median)
+}
+
+func (m *sweepModel) View() string {
+	var b strings.Builder
+	done, planned, started := 0, 0, 0
+	for i := range m.src.Labels {
+		done += m.emails[i]
+		planned += m.planned[i]
+		started += len(m.runs[i])
+	}
+	dir := "best first"
+	if m.reverse {
+		dir = "worst first"
+	}
+	if sweepSortKeys[m.sortBy].figure == "" {
+		dir = "in grid order"
+		if m.reverse {
+			dir = "in reverse grid order"
+		}
+	}
+	fmt.Fprintf(&b, "%s  %d settings, %d runs started, %d/%d emails answered · sorted by %s, %s\n",
+		m.bold.Render("drill sweep"), len(m.src.Labels), started, done, planned, sweepSortKeys[m.sortBy].name, dir)
+	b.WriteString(m.faint.Render("↑/↓ select · enter: the run's dashboard · s: sort by the next column · r: reverse · q: quit (stops the sweep)") + "\n\n")
+	num := func(format string) func(float64) string {
+		return func(v float64) string { return strings.TrimSuffix(fmt.Sprintf(format, v), ".0") }
+	}
+	head := fmt.Sprintf("  %4s  %-9s  %-17s  %10s  %11s  %6s  %s", "#", "progress", "P / B / C / E", "p95 wait", "all 4 right", "calls", "setting")
+	b.WriteString(m.bold.Render(clip(head, m.width)) + "\n")
+	rows := max(m.height-6, 3)
+	first := min(max(m.sel-rows/2, 0), max(len(m.order)-rows, 0))
+	for pos := first; pos < min(first+rows, len(m.order)); pos++ {
+		i := m.order[pos]
+		progress := "waiting"
+		if len(m.runs[i]) > 0 {
+			progress = fmt.Sprintf("%d/%d", m.emails[i], m.planned[i])
+		}
+		served := "—"
+		if len(m.runs[i]) > 0 {
+			parts := make([]string, 4)
+			for k, rung := range []string{"primary", "backup", "canned", "error"} {
+				parts[k] = m.cell(i, "served."+rung, num("%.1f"))
+			}
+			served = strings.Join(parts, " / ")
+		}
+		line := fmt.Sprintf("  %4d  %-9s  %-17s  %10s  %11s  %6s  %s", i+1, progress, served,
+			m.cell(i, "p95_wait_outage_s", num("%.2f s")), m.cell(i, "all4_right", func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }),
+			m.cell(i, "calls_to_broken_outage", num("%.1f")), m.src.Labels[i])
+		line = clip(line, m.width)
+		if pos == m.sel {
+			line = m.bold.Render(">" + line[1:])
+		}
+		b.WriteString(line + "\n")
+	}
+	if len(m.order) > rows {
+		b.WriteString(m.faint.Render(fmt.Sprintf("  rows %d–%d of %d", first+1, min(first+rows, len(m.order)), len(m.order))) + "\n")
+	}
+	b.WriteString(m.faint.Render("Figures are medians over the setting's runs so far; enter opens its first run."))
+	return b.String()
+}
+
+// clip cuts a plain line to width columns (at least 20), ending in "…".
+func clip(line string, width int) string {
+	w := max(width, 20)
+	if lipgloss.Width(line) <= w {
+		return line
+	}
+	return string([]rune(line)[:w-1]) + "…"
+}
+
+// Sweep shows the sweep dashboard until the user quits: one row per
+// setting, filling in as its runs go (progress, served counts, p95 wait
+// during the outage, all-4-right, calls to the broken model), sortable;
+// enter opens the selected setting's first run (src.Open, or the full
+// dashboard, read-only: the sweep steers its runs), and quitting that
+// returns here.
+// If ctx ends first, ctx's error is returned.
+func Sweep(ctx context.Context, src SweepSource, opts Options) error {
+	if src.Logs == nil {
+		return errors.New("sweep dashboard: no runs")
+	}
+	out := opts.Output
+	if out == nil {
+		out = os.Stdout
+	}
+	r := lipgloss.NewRenderer(out)
+	var st sweepState
+	for {
+		m := newSweepModel(src, 0, st, r)
+		popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
+		if opts.Input != nil {
+			popts = append(popts, tea.WithInput(opts.Input))
+		}
+		if !opts.NoAltScreen {
+			popts = append(popts, tea.WithAltScreen())
+		}
+		_, err := tea.NewProgram(m, popts...).Run()
+		switch {
+		case errors.Is(err, tea.ErrInterrupted):
+			return nil
+		case err != nil && ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			return fmt.Errorf("sweep dashboard: %w", err)
+		case m.open < 0:
+			return nil
+		}
+		st = sweepState{sortBy: m.sortBy, reverse: m.reverse, sel: m.sel}
+		if src.Open != nil {
+			err = src.Open(ctx, m.open)
+		} else {
+			err = Run(ctx, Source{Log: src.Logs(m.open)[0]}, opts)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

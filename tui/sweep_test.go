@@ -1,0 +1,137 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/journal/journaltest"
+)
+
+// sweepLogs are three settings: a run without a breaker, one with, and one
+// not started yet.
+func sweepLogs(t *testing.T) (SweepSource, []*event.Log) {
+	t.Helper()
+	var logs []*event.Log
+	for _, o := range []journaltest.Options{
+		{Emails: 30, From: 3, To: 10, Seed: 5},
+		{Emails: 30, From: 3, To: 10, Seed: 5, Breaker: true},
+	} {
+		l := event.NewLog(time.Unix(0, 0))
+		for _, e := range journaltest.Run(o) {
+			l.AppendRecorded(e)
+		}
+		logs = append(logs, l)
+	}
+	src := SweepSource{
+		Labels: []string{"--trip-failures 0", "--trip-failures 5", "--trip-failures 9"},
+		Logs: func(row int) []*event.Log {
+			if row < len(logs) {
+				return logs[row : row+1]
+			}
+			return nil
+		},
+	}
+	return src, logs
+}
+
+func asciiRenderer() *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(nil)
+	r.SetColorProfile(termenv.Ascii)
+	return r
+}
+
+func sweepKey(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func TestSweepDashboardRows(t *testing.T) {
+	src, logs := sweepLogs(t)
+	m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
+	view := m.View()
+	for _, want := range []string{"3 settings, 2 runs started, 60/60 emails answered", "--trip-failures 5", "waiting", "30/30"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view has no %q:\n%s", want, view)
+		}
+	}
+	for i, l := range logs {
+		if m.stats[i]["answered"].Median != 30 {
+			t.Errorf("row %d: answered %v (log of %d events)", i, m.stats[i]["answered"], l.Len())
+		}
+	}
+	// s: sort by p95 wait, best first; the row not started goes last.
+	m.Update(sweepKey("s"))
+	if m.order[2] != 2 {
+		t.Errorf("sorted by p95: order %v, the row without runs should be last", m.order)
+	}
+	p0, p1 := m.stats[0]["p95_wait_outage_s"].Median, m.stats[1]["p95_wait_outage_s"].Median
+	if (p0 <= p1) != (m.order[0] == 0) {
+		t.Errorf("sorted by p95 (%v, %v): order %v", p0, p1, m.order)
+	}
+	if !strings.Contains(m.View(), "sorted by p95 wait, best first") {
+		t.Errorf("view:\n%s", m.View())
+	}
+	m.Update(sweepKey("r"))
+	if !strings.Contains(m.View(), "worst first") {
+		t.Error("r does not reverse")
+	}
+	// The selection follows its row through a re-sort; enter opens it.
+	m.Update(sweepKey("s"))
+	m.Update(sweepKey("s"))
+	m.Update(sweepKey("s"))
+	m.Update(sweepKey("s")) // back to grid order, reversed: rows 3, 2, 1
+	if m.order[0] != 2 {
+		t.Fatalf("reverse grid order: %v", m.order)
+	}
+	m.sel = 0
+	if _, cmd := m.Update(sweepKey("enter")); cmd != nil || m.open != -1 {
+		t.Error("enter on a setting with no run started opens something")
+	}
+	m.Update(sweepKey("down"))
+	_, cmd := m.Update(sweepKey("enter"))
+	if m.open != 1 || cmd == nil {
+		t.Errorf("enter on row 2: open %d", m.open)
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("enter does not leave the sweep view for the run's dashboard")
+	}
+}
+
+func TestSweepDashboardFillsIn(t *testing.T) {
+	l := event.NewLog(time.Unix(0, 0))
+	evs := journaltest.Run(journaltest.Options{Emails: 10, From: 1, To: 3})
+	src := SweepSource{Labels: []string{"a", "b"}, Logs: func(row int) []*event.Log {
+		if row == 0 {
+			return []*event.Log{l}
+		}
+		return nil
+	}}
+	m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
+	if !strings.Contains(m.View(), "0/0 emails answered") {
+		t.Errorf("empty log:\n%s", m.View())
+	}
+	for _, e := range evs {
+		l.AppendRecorded(e)
+	}
+	m.Update(sweepTick{})
+	if !strings.Contains(m.View(), "10/10 emails answered") {
+		t.Errorf("after a tick:\n%s", m.View())
+	}
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
+	for line := range strings.SplitSeq(m.View(), "\n") {
+		if lipgloss.Width(line) > 40 && strings.HasPrefix(line, "  ") {
+			t.Errorf("row wider than the terminal: %q", line)
+		}
+	}
+}
