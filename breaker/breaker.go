@@ -102,6 +102,9 @@ type Breaker struct {
 	synthCancel context.CancelFunc
 	synthWG     sync.WaitGroup
 	synthing    bool
+
+	local   bool   // with a Store: it did not answer, so the breaker decides alone
+	unwatch func() // stops following the Store's published changes
 }
 
 // flight is a call in progress.
@@ -124,6 +127,7 @@ func New(s Settings) *Breaker {
 	b := &Breaker{s: s, rules: s.Trip.rules(), flights: map[uint64]*flight{}, timed: timed}
 	b.tally.span = s.Trip.Window
 	b.synthCtx, b.synthCancel = context.WithCancel(context.Background())
+	b.watchStore()
 	return b
 }
 
@@ -138,6 +142,9 @@ func (b *Breaker) Settings() Settings { return b.s }
 func (b *Breaker) State() State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.s.Store != nil && !b.local {
+		return b.state // the shared state, as last seen
+	}
 	b.advance(b.s.Now())
 	return b.state
 }
@@ -149,6 +156,7 @@ type Ticket struct {
 	generation uint64
 	probe      bool
 	start      time.Time
+	shared     bool // allowed by the Store's shared state
 }
 
 // Probe reports whether this call is a half-open probe.
@@ -160,6 +168,11 @@ func (b *Breaker) Allow() (Ticket, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := b.s.Now()
+	if b.s.Store != nil {
+		if t, err, ok := b.allowShared(now); ok {
+			return t, err
+		}
+	}
 	b.advance(now)
 	t := Ticket{generation: b.generation, start: now}
 	switch b.state {
@@ -194,6 +207,9 @@ func (b *Breaker) Finish(t Ticket, o Outcome) {
 			f.timer.Stop()
 		}
 		delete(b.flights, t.id)
+	}
+	if b.s.Store != nil && b.finishStore(&t, o, now) {
+		return
 	}
 	b.advance(now)
 	if b.s.HonourRetryAfter && o.RetryAfter > 0 {
@@ -387,6 +403,9 @@ func (b *Breaker) armFlight(f *flight) {
 // probe in progress to return. The breaker still answers Allow afterwards,
 // but changes no longer happen on time by themselves.
 func (b *Breaker) Close() {
+	if b.unwatch != nil {
+		b.unwatch()
+	}
 	b.mu.Lock()
 	b.closed = true
 	if b.wake != nil {

@@ -72,6 +72,12 @@ type Settings struct {
 	// after the cooldown, in-flight age, lost probes) happen on time; with
 	// a clock of the caller's, they happen when the breaker is next asked.
 	Now func() time.Time
+	// Store, if set, shares this breaker's state with every breaker of the
+	// same Name using the same store (see Store); nil keeps it in this
+	// process alone. Only the count rule can be shared; HonourRetryAfter,
+	// Synthetic and Probes other than 1 apply only while the store is
+	// unreachable and the breaker decides alone.
+	Store Store
 }
 
 // withDefaults fills the zero values.

@@ -48,6 +48,8 @@ func (f *File) Check() error {
 		add("$.workload.max_duration", "max_duration must not be negative, got %s", *w.MaxDuration)
 	}
 
+	errs = append(errs, f.checkFleet()...)
+
 	for _, m := range []struct {
 		rung string
 		m    Model

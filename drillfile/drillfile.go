@@ -32,6 +32,8 @@ type File struct {
 	Abort      []string `yaml:"abort"`
 	// Sweep is the grid `drill sweep -f` runs (sweep.go); others ignore it.
 	Sweep Sweep `yaml:"sweep"`
+	// Fleet, if set, runs the drill as a fleet of replicas (drill fleet).
+	Fleet *Fleet `yaml:"fleet"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }
@@ -105,6 +107,9 @@ type Window struct {
 	// Models are the rungs whose model breaks: primary, backup or both
 	// (default: primary, or backup for a policy without a primary).
 	Models []string `yaml:"models"`
+	// Replicas are the fleet replicas (from 1) whose path to the model
+	// breaks (default: every replica); only drill fleet has replicas.
+	Replicas []int `yaml:"replicas"`
 	// Params are the fault's own parameters (status, retry_after,
 	// tokens_per_s, ...), checked by the fault catalogue.
 	Params Params `yaml:"params"`

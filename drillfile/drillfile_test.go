@@ -255,3 +255,34 @@ abort: [canned_share > 0.5]
 		}
 	}
 }
+
+// The fleet: block and a window's replicas are read strictly and checked
+// at their line and column; replicas reach the injector's window.
+func TestFleetBlock(t *testing.T) {
+	f, err := Parse("d.yaml", []byte("fleet:\n  replicas: 4\n  routing: random\n  breaker_store: redis://127.0.0.1:6379/0\noutages:\n  - {kind: busy, from: 1s, to: 9s, replicas: [3]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Fleet == nil || *f.Fleet.Replicas != 4 || f.Fleet.Routing != "random" || f.Fleet.BreakerStore != "redis://127.0.0.1:6379/0" {
+		t.Fatalf("fleet: %+v", f.Fleet)
+	}
+	runs, err := f.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws := runs[0].Config.Windows(); len(ws) != 1 || len(ws[0].Replicas) != 1 || ws[0].Replicas[0] != 3 {
+		t.Fatalf("windows %+v, want one naming replica 3", ws)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"fleet:\n  replicas: 0\n", "d.yaml:2:13: replicas must be between 1 and 64, got 0"},
+		{"fleet:\n  routing: hash\n", "d.yaml:2:12: unknown routing \"hash\" (valid: round-robin, random)"},
+		{"fleet:\n  breaker_store: memcached://x\n", "d.yaml:2:18: unknown breaker_store \"memcached://x\" (valid: local, redis://HOST:PORT/DB)"},
+		{"fleet:\n  replicas: 2\noutages:\n  - {kind: busy, from: 1s, to: 2s, replicas: [3]}\n", "replica 3 is not one of the fleet's 1–2"},
+		{"fleet:\n  replcas: 2\n", "d.yaml:2:3: unknown field \"replcas\""},
+	} {
+		_, err := Parse("d.yaml", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want it to contain %q", tc.src, err, tc.want)
+		}
+	}
+}

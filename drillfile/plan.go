@@ -247,6 +247,7 @@ func InjectWindow(w Window) (inject.Window, error) {
 		iw.Flap = &inject.Flap{On: w.Flap.On.D(), Off: w.Flap.Off.D()}
 	}
 	iw.Models = slices.Clone(w.Models)
+	iw.Replicas = slices.Clone(w.Replicas)
 	for _, kv := range w.Settings {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {

@@ -158,6 +158,9 @@ type Event struct {
 	// Unscored marks, on email_sent, an email whose right answer is
 	// unknown (a team's email without truth): its answer is not scored.
 	Unscored bool `json:"unscored,omitempty"`
+	// Replica is the fleet replica (from 1) the event happened on, in a
+	// drill fleet log; 0 outside a fleet and for the fleet's own events.
+	Replica int `json:"replica,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -334,3 +337,18 @@ type ProxyCall struct {
 // fewer tokens a second than the rung's floor (min_tokens_per_s, checked
 // after stream_check).
 const SlowStream Outcome = "slow_stream"
+
+// StoreChange is a fleet replica's breakers losing or regaining their shared
+// breaker store (drill fleet --breaker-store redis://...): Detail starts
+// with StoreFallback or StoreShared, followed by the reason in parentheses.
+const StoreChange Kind = "breaker_store"
+
+// Details of a StoreChange event.
+const (
+	// StoreFallback: the shared store became unreachable; the replica's
+	// breakers decide alone (local state) until it returns.
+	StoreFallback = "fallback to local breakers"
+	// StoreShared: the shared store answered again; the replica's breakers
+	// follow the shared state once more.
+	StoreShared = "back on the shared breaker"
+)

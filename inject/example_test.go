@@ -28,5 +28,5 @@ func ExampleParseFault() {
 	// Output:
 	// rate-limit retry_after=20s, 15s–40s, rate 0.5
 	// map[rate:0.5 retry_after:20s spend_cap:false]
-	// unknown key "retry_afer" for rate-limit (valid: retry_after, spend_cap, rate, ramp, flap, flap.on, flap.off, models)
+	// unknown key "retry_afer" for rate-limit (valid: retry_after, spend_cap, rate, ramp, flap, flap.on, flap.off, models, replicas)
 }

@@ -92,6 +92,9 @@ type Options struct {
 	// OnFault, if not nil, is called for every fault applied, before it
 	// takes effect.
 	OnFault func(req *http.Request, a Applied)
+	// Replica is the fleet replica (from 1) this injector serves; windows
+	// that name Replicas apply only to theirs. 0: not part of a fleet.
+	Replica int
 }
 
 // window is a scheduled Window with its fault instance.
@@ -186,7 +189,7 @@ func (i *Injector) decide(rung string, at time.Duration) (int, window, bool) {
 	defer i.mu.Unlock()
 	for k := len(i.windows) - 1; k >= 0; k-- {
 		w := i.windows[k]
-		if w.Contains(at) && w.breaks(rung, i.opts.Target) {
+		if w.Contains(at) && w.breaks(rung, i.opts.Target, i.opts.Replica) {
 			return k, w, true
 		}
 	}

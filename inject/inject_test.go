@@ -143,7 +143,7 @@ func TestParseFault(t *testing.T) {
 		kv   []string
 		want string
 	}{
-		{"rate-limit", []string{"retry_afer=3s"}, `unknown key "retry_afer" for rate-limit (valid: retry_after, spend_cap, rate, ramp, flap, flap.on, flap.off, models)`},
+		{"rate-limit", []string{"retry_afer=3s"}, `unknown key "retry_afer" for rate-limit (valid: retry_after, spend_cap, rate, ramp, flap, flap.on, flap.off, models, replicas)`},
 		{"rate-limit", []string{"retry_after=soon"}, "want a duration"},
 		{"busy", []string{"status=418"}, "want 500, 502, 503, 504 or 529"},
 		{"busy", []string{"rate=0"}, "above 0 and at most 1"},

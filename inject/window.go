@@ -48,6 +48,10 @@ type Window struct {
 	// Models are the rungs whose attempts the window breaks (primary,
 	// backup or both); empty means the run's target.
 	Models []string `json:"models,omitempty"`
+	// Replicas are the fleet replicas (numbered from 1) whose attempts the
+	// window breaks; empty means every replica (and a run that is not part
+	// of a fleet). See Options.Replica.
+	Replicas []int `json:"replicas,omitempty"`
 }
 
 // Flap is a window's on and off periods.
@@ -64,11 +68,14 @@ const (
 	KeyFlapOn  = "flap.on"  // the on period alone
 	KeyFlapOff = "flap.off" // the off period alone
 	KeyModels  = "models"   // primary, backup, both, or a comma list
+	// KeyReplicas is the fleet replicas a window breaks: a comma list of
+	// replica numbers from 1, e.g. 3 or 1,4.
+	KeyReplicas = "replicas"
 )
 
 // ModifierKeys lists the window modifier keys.
 func ModifierKeys() []string {
-	return []string{KeyRate, KeyRamp, KeyFlap, KeyFlapOn, KeyFlapOff, KeyModels}
+	return []string{KeyRate, KeyRamp, KeyFlap, KeyFlapOn, KeyFlapOff, KeyModels, KeyReplicas}
 }
 
 // Keys lists every key Set accepts for kind: its parameters, then the
@@ -167,6 +174,12 @@ func (w *Window) set(key, value string, keys []string) error {
 			return bad("primary, backup or both")
 		}
 		w.Models = ms
+	case KeyReplicas:
+		rs, err := parseReplicas(value)
+		if err != nil {
+			return bad("replica numbers from 1, comma-separated, e.g. 3 or 1,4")
+		}
+		w.Replicas = rs
 	default:
 		f, err := w.Fault()
 		if err != nil {
@@ -215,6 +228,20 @@ func parseModels(s string) ([]string, error) {
 		}
 	}
 	return ms, nil
+}
+
+func parseReplicas(s string) ([]int, error) {
+	var rs []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad replica %q", f)
+		}
+		if !slices.Contains(rs, n) {
+			rs = append(rs, n)
+		}
+	}
+	return rs, nil
 }
 
 // Fault returns a fresh instance of the window's fault with its
@@ -268,6 +295,11 @@ func (w Window) Validate() error {
 			errs = append(errs, fmt.Errorf("outage window %s: unknown model %q (valid: primary, backup)", w.Kind, m))
 		}
 	}
+	for _, r := range w.Replicas {
+		if r < 1 {
+			errs = append(errs, fmt.Errorf("outage window %s: replicas are numbered from 1, got %d", w.Kind, r))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -277,8 +309,12 @@ func (w Window) Contains(at time.Duration) bool {
 	return at >= w.From && (w.To < 0 || at < w.To)
 }
 
-// breaks reports whether the window applies to rung's attempts.
-func (w Window) breaks(rung, target string) bool {
+// breaks reports whether the window applies to rung's attempts on the
+// given fleet replica (0: not part of a fleet).
+func (w Window) breaks(rung, target string, replica int) bool {
+	if len(w.Replicas) > 0 && !slices.Contains(w.Replicas, replica) {
+		return false
+	}
 	if len(w.Models) == 0 {
 		return rung == target
 	}
@@ -330,6 +366,9 @@ func (w Window) LogParams() map[string]string {
 	if len(w.Models) > 0 {
 		out[KeyModels] = strings.Join(w.Models, ",")
 	}
+	if len(w.Replicas) > 0 {
+		out[KeyReplicas] = joinInts(w.Replicas, ",")
+	}
 	return out
 }
 
@@ -358,7 +397,18 @@ func (w Window) String() string {
 	if len(w.Models) > 0 {
 		fmt.Fprintf(&b, ", models %s", strings.Join(w.Models, " and "))
 	}
+	if len(w.Replicas) > 0 {
+		fmt.Fprintf(&b, ", replicas %s", joinInts(w.Replicas, " and "))
+	}
 	return b.String()
+}
+
+func joinInts(ns []int, sep string) string {
+	ss := make([]string, len(ns))
+	for k, n := range ns {
+		ss[k] = strconv.Itoa(n)
+	}
+	return strings.Join(ss, sep)
 }
 
 // clone copies the window's map and slices, so a scheduled window is not
@@ -366,6 +416,7 @@ func (w Window) String() string {
 func (w Window) clone() Window {
 	w.Params = maps.Clone(w.Params)
 	w.Models = slices.Clone(w.Models)
+	w.Replicas = slices.Clone(w.Replicas)
 	if w.Flap != nil {
 		f := *w.Flap
 		w.Flap = &f

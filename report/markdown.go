@@ -114,6 +114,8 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 
 	r.markdownTradeOff(w, r.tradeOffImages)
 
+	r.fleetMarkdown(w)
+
 	fmt.Fprintf(w, "## Paired comparisons\n\n%s\n\n", r.pairsIntro())
 	if len(r.Pairs) > 0 {
 		mdTable(w, r.pairsTable())

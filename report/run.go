@@ -57,6 +57,9 @@ type Run struct {
 	End   time.Duration // offset of the last event
 	// Proxy folds the requests of a run recorded by drill proxy.
 	Proxy *scoring.ProxyTally
+	// Fleet is the per-replica summary of a drill fleet journal; nil for
+	// any other run.
+	Fleet *scoring.FleetSummary
 }
 
 // Label names the run in tables and headings: its outage and policy.
@@ -81,8 +84,10 @@ func (r *Run) Status() string { return r.Meta.Status() }
 func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
 	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: scoring.NewProxyTally()}
+	var fl fleetScan
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)
+		fl.add(e)
 		r.Proxy.Add(e)
 		return nil
 	})
@@ -93,6 +98,7 @@ func Load(path string) (*Run, error) {
 	r.Meta = m
 	r.Info = f.Info
 	r.Summary = f.Summary()
+	r.Fleet = fl.summary()
 	r.BreakerOpen = f.BreakerSpans(f.Target(), r.End)
 	// The outage the charts shade: the injected windows, or for an
 	// outage drill did not inject, the broken model's observed window.

@@ -66,6 +66,7 @@ func (r *Run) newRung(rc chain.RungConfig, bp *BreakerPolicy) *chain.Rung {
 			Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
 			Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
 	}
+	s.Store = r.cfg.BreakerStore
 	rc.Breaker = breaker.New(s)
 	r.breakers.all = append(r.breakers.all, rc.Breaker)
 	if bp.Scope == BreakerScopeEndp {

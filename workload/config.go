@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
@@ -71,6 +72,16 @@ type Config struct {
 	Outages []inject.Window `json:"outages,omitempty"`
 	// Stream makes every model call a streamed chat completion.
 	Stream bool `json:"stream,omitempty"`
+
+	// Replica is the fleet replica (from 1) this run is, for outage
+	// windows that name replicas; 0 outside a fleet (drill fleet sets it).
+	Replica int `json:"replica,omitempty"`
+	// Serves, if set, says which emails (by index, from 0) this run sends;
+	// the others are left to other replicas and keep their due times.
+	Serves func(i int) bool `json:"-"`
+	// BreakerStore, if set, shares every breaker's state with the other
+	// runs using the same store (breaker.Settings.Store).
+	BreakerStore breaker.Store `json:"-"`
 }
 
 // OutageNone is the outage kind for a drill without an outage.

@@ -86,7 +86,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		r.closeIdle = t.CloseIdleConnections
 		base = t
 	}
-	r.injector = inject.New(base, start, inject.Options{Seed: cfg.Seed, Target: cfg.Target, OnFault: r.logFault})
+	r.injector = inject.New(base, start, inject.Options{Seed: cfg.Seed, Target: cfg.Target, OnFault: r.logFault, Replica: cfg.Replica})
 	for _, w := range cfg.Windows() {
 		if err := r.injector.Add(w); err != nil {
 			r.cancel()
@@ -191,6 +191,9 @@ func (r *Run) arrivals(wg *sync.WaitGroup) int {
 	all := r.cfg.Set()
 	start := r.log.Start()
 	for i := range r.cfg.Emails {
+		if r.cfg.Serves != nil && !r.cfg.Serves(i) {
+			continue // another replica's
+		}
 		// Wait for the due time, then (if paused meanwhile) for the resume
 		// and the due time the pause shifted.
 		for {

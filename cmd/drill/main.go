@@ -71,6 +71,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 		newPredictCmd())
 	root.AddCommand(newInitCmd(), newValidateCmd())
 	root.AddCommand(newProxyCmd(), newVersionCmd())
+	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
 	registerCompletions(root)
 	root.AddCommand(newSweepCmd())
 	return root
