@@ -150,6 +150,13 @@ type Event struct {
 	// Proxy describes the request behind an attempt_start, fault or
 	// attempt_end recorded by drill proxy; nil for the engine's own calls.
 	Proxy *ProxyCall `json:"proxy,omitempty"`
+
+	// Usage is the tokens one HTTP attempt used and what they cost: on a
+	// usage event (an attempt whose response body was read), or on an
+	// attempt_end of an attempt cut before its answer came (timeout,
+	// cancelled: a hedge's loser, the run's end), estimated from the
+	// request's size because the provider may bill it anyway.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -323,3 +330,28 @@ type ProxyCall struct {
 // fewer tokens a second than the rung's floor (min_tokens_per_s, checked
 // after stream_check).
 const SlowStream Outcome = "slow_stream"
+
+// AttemptUsage is the usage of one HTTP attempt whose response body was
+// read (Usage; Email, Rung, Model and Attempt say whose), logged when the
+// body is closed: the provider's reported usage, or an estimate when the
+// body ended before reporting one.
+const AttemptUsage Kind = "usage"
+
+// Usage is the tokens one HTTP attempt used and their cost by the run's
+// price table.
+type Usage struct {
+	// InputTokens and OutputTokens are the provider's prompt and completion
+	// tokens, or estimates (Estimated) at four bytes a token: the request's
+	// body for the input, the response text received for the output.
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// Estimated marks tokens estimated because the provider reported none:
+	// an attempt cut before its answer, a stream broken off before its
+	// usage chunk.
+	Estimated bool `json:"estimated,omitempty"`
+	// Cost is what the tokens cost by the run's price table (--price, the
+	// drill file's prices:), in its currency; 0 when the model has no price.
+	Cost float64 `json:"cost,omitempty"`
+	// Priced is true when the price table has the model's price.
+	Priced bool `json:"priced,omitempty"`
+}

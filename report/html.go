@@ -42,6 +42,10 @@ code { font-size: 0.95em; }
 Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)),
 primary back after from its end.</p>
 
+{{if .Cost.Rows}}<h2>Tokens and cost</h2>
+{{template "table" .Cost}}
+<p class="note">{{.CostNote}}</p>{{end}}
+
 <h2>Paired comparisons</h2>
 <p>{{.PairsIntro}}</p>
 {{if .Pairs.Rows}}{{template "table" .Pairs}}{{end}}
@@ -79,9 +83,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Hyps, Diffs, Runs_    table
 		Pairs                 table
 		Sections              []htmlSection
+		Cost                  table
+		CostNote              string
 	}{
 		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(), Hyps: r.hypothesesTable(),
-		Diffs: r.diffTable(), Runs_: r.runsTable(), Pairs: r.pairsTable(),
+		Diffs: r.diffTable(), Runs_: r.runsTable(), Pairs: r.pairsTable(), Cost: r.costTable(), CostNote: costNote,
 	}
 	for i, run := range r.Runs {
 		data.Tags = append(data.Tags, runTag(i))

@@ -83,6 +83,12 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 		"Typical wait is the median wait of emails sent during the outage. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)), "+
 		"primary back after from its end.\n\n")
 
+	if c := r.costTable(); len(c.Rows) > 0 {
+		fmt.Fprintf(w, "## Tokens and cost\n\n")
+		mdTable(w, c)
+		fmt.Fprintf(w, "%s\n\n", costNote)
+	}
+
 	fmt.Fprintf(w, "## Paired comparisons\n\n%s\n\n", r.pairsIntro())
 	if len(r.Pairs) > 0 {
 		mdTable(w, r.pairsTable())

@@ -61,6 +61,11 @@ func CheckConfig(cfg workload.Config) error {
 	if cfg.Endpoint.BaseURL != "" || cfg.Endpoint.Transport != nil {
 		return fmt.Errorf("%w: it can only use the built-in fake model, not %s; use --clock real", ErrNotVirtual, endpointName(cfg.Endpoint))
 	}
+	for rung, ep := range cfg.RungEndpoints {
+		if ep.BaseURL != "" {
+			return fmt.Errorf("%w: it can only use the built-in fake model, not the %s's %s; use --clock real", ErrNotVirtual, rung, ep.BaseURL)
+		}
+	}
 	raw, err := json.Marshal(cfg)
 	if err != nil {
 		return fmt.Errorf("encoding the drill for the virtual clock: %w", err)
