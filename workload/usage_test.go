@@ -54,11 +54,11 @@ func TestUsageBodyReadsTheProvidersUsage(t *testing.T) {
 func TestMeterAbortsBeforeTheSpendIsExceeded(t *testing.T) {
 	var reason string
 	m := newMeter(price.Table{"m": {InPerM: 1e6, OutPerM: 0}}, 10, func(r string) { reason = r }) // 1 a token
-	res, err := m.admit("m", 4*4, 0) // 4 tokens: 4
+	res, err := m.admit("m", 4*4, 0)                                                              // 4 tokens: 4
 	if err != nil || res != 4 {
 		t.Fatalf("first: %v %v", res, err)
 	}
-	m.settle("m", res, m.usage("m", 5, 0, false)) // it cost 5
+	m.settle("m", res, m.usage("m", 5, 0, false))   // it cost 5
 	if _, err := m.admit("m", 4*4, 0); err != nil { // 5 + 4 = 9
 		t.Fatal(err)
 	}
