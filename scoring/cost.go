@@ -77,14 +77,17 @@ func (c *costTrack) add(e event.Event) {
 	}
 }
 
-// summary is the tokens and cost so far, with empty maps and lists rather
-// than nulls, and costs rounded to a millionth.
+// summary is the tokens and cost so far, costs rounded to a millionth. A
+// run without any usage (recorded before drill counted tokens, or whose
+// calls all failed) has zero figures and null maps and lists, so its
+// summary reads back from a journal unchanged; otherwise they are empty
+// rather than null.
 func (c *costTrack) summary() (TokenSummary, CostSummary) {
 	t, k := c.tokens, c.cost
-	t.InputByRung, t.OutputByRung = maps.Clone(t.InputByRung), maps.Clone(t.OutputByRung)
-	if t.InputByRung == nil {
-		t.InputByRung, t.OutputByRung = map[string]int{}, map[string]int{}
+	if t.Attempts == 0 {
+		return TokenSummary{}, CostSummary{}
 	}
+	t.InputByRung, t.OutputByRung = maps.Clone(t.InputByRung), maps.Clone(t.OutputByRung)
 	k.ByRung = map[string]float64{}
 	for r, v := range c.cost.ByRung {
 		k.ByRung[r] = round(v, 6)
