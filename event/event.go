@@ -186,6 +186,9 @@ type RunInfo struct {
 	// drill's defaults, in words ("in-flight age 4s", "probes all", "hedge
 	// after 2s"), for the dashboard header and reports, live and replayed.
 	Options []string `json:"options,omitempty"`
+	// MaxSpend is the run's spend limit (--max-spend, max_spend:) in its
+	// price table's currency; 0 for none.
+	MaxSpend float64 `json:"max_spend,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.

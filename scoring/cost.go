@@ -40,6 +40,8 @@ type CostSummary struct {
 	// Unpriced lists the models that used tokens but have no price: their
 	// tokens are in TokenSummary and cost nothing here.
 	Unpriced []string `json:"unpriced"`
+	// MaxSpend is the run's spend limit (--max-spend); 0 for none.
+	MaxSpend float64 `json:"max_spend"`
 }
 
 // costTrack folds every event that carries a usage.

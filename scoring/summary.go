@@ -192,6 +192,7 @@ func (f *Fold) Summary() Summary {
 	}
 	maps.Copy(s.Overrides, info.Overrides)
 	s.Tokens, s.Cost = f.cost.summary()
+	s.Cost.MaxSpend = info.MaxSpend
 	s.NotSent = max(0, s.Emails-s.EmailsSent)
 	if s.NotSent > 0 && s.NotSentReason == "" {
 		s.NotSentReason = event.NotSentStopped

@@ -233,6 +233,7 @@ func (c Config) Info() event.RunInfo {
 		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits
 	}
 	info.Options = c.Policy.Options()
+	info.MaxSpend = c.MaxSpend
 	for _, r := range c.rungPolicies() {
 		rg := event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
 			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil}

@@ -269,6 +269,9 @@ func costRows(row func(k, v string), s scoring.Summary) {
 		per = append(per, fmt.Sprintf("%s %.6f", r, c.ByRung[r]))
 	}
 	cost := fmt.Sprintf("%.6f (%s)", c.Total, strings.Join(per, ", "))
+	if c.MaxSpend > 0 {
+		cost += fmt.Sprintf(" of max %.6f", c.MaxSpend)
+	}
 	if c.Estimated > 0 {
 		cost += fmt.Sprintf("; %.6f estimated", c.Estimated)
 	}

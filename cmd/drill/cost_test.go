@@ -171,6 +171,9 @@ func TestMaxSpendAborts(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatalf("summary: %v\n%s", err, stdout)
 	}
+	if sum.Cost.MaxSpend != limit {
+		t.Errorf("cost.max_spend %v, want %v", sum.Cost.MaxSpend, limit)
+	}
 	if sum.Status != event.StatusAborted || sum.Cost.Total > limit || sum.Cost.Total < limit/4 || sum.NotSent == 0 {
 		t.Errorf("status %s, cost %v (limit %v), not sent %d", sum.Status, sum.Cost.Total, limit, sum.NotSent)
 	}
