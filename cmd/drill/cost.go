@@ -238,13 +238,20 @@ func runAbortReason(guard string, run *workload.Run) string {
 	evs := run.Log().Events()
 	for i := len(evs) - 1; i >= 0; i-- {
 		if e := evs[i]; e.Kind == event.RunEnd {
-			if r, ok := strings.CutPrefix(e.Detail, "aborted: "); ok {
-				return r
-			}
-			return ""
+			return abortedBy(e.Detail)
 		}
 	}
 	return ""
+}
+
+// abortedBy is the reason in a run_end detail of a run its own safeguard
+// aborted ("aborted: REASON"), "" for any other end.
+func abortedBy(detail string) string {
+	r, _ := strings.CutPrefix(detail, "aborted: ")
+	if r == detail {
+		return ""
+	}
+	return r
 }
 
 // costRows adds the tokens and cost rows to a summary table, when the run's

@@ -238,3 +238,21 @@ func TestCostFlagsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxSpendVirtual: the spend guard works in virtual time too, against
+// the fake model, and says it was the spend that aborted the drill.
+func TestMaxSpendVirtual(t *testing.T) {
+	t.Setenv("OPENAI_BASE_URL", "")
+	stdout, stderr, code := execute(context.Background(), "run", "--clock", "virtual", "--no-tui", "--json",
+		"--price", "gpt-5.4-mini=0.25/2", "--price", "gpt-5.4-nano=0.05/0.4", "--max-spend", "0.005")
+	if code != 3 || !strings.Contains(stderr, "aborted by max spend 0.005000") {
+		t.Fatalf("exit %d, want 3 naming the spend limit: %s", code, stderr)
+	}
+	var sum scoring.Summary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Status != event.StatusAborted || sum.Cost.Total > 0.005 || sum.Cost.Total == 0 || sum.Clock != event.ClockVirtual {
+		t.Errorf("status %s cost %+v clock %s", sum.Status, sum.Cost, sum.Clock)
+	}
+}
