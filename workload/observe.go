@@ -24,7 +24,7 @@ type observer struct {
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	id, attempt, probe := emailID(req.Context()), retryCount(req), chain.IsProbe(req.Context())
 	synth := synthetic(req)
-	size, allowedOut := requestInfo(req)
+	size, allowedOut := requestInfo(req, o.meter.limited())
 	reservation, err := o.meter.admit(o.model, size, allowedOut)
 	if err != nil {
 		return nil, err // never sent: the run is aborted

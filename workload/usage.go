@@ -58,10 +58,15 @@ func (m *meter) usage(model string, in, out int, estimated bool) *event.Usage {
 }
 
 // requestInfo reads what the spend guard and the estimates need from a
-// request: its body's size in bytes and the output tokens it allows
-// (max_completion_tokens or max_tokens; 0 when it sets neither).
-func requestInfo(req *http.Request) (size int64, maxOut int) {
+// request: its body's size in bytes and, when limit is set (a spend guard
+// is on), the output tokens it allows (max_completion_tokens or max_tokens;
+// 0 when it sets neither). Without limit a known Content-Length is enough
+// and the body is not read.
+func requestInfo(req *http.Request, limit bool) (size int64, maxOut int) {
 	size = req.ContentLength
+	if !limit && size >= 0 {
+		return size, 0
+	}
 	if req.GetBody == nil {
 		return max(size, 0), 0
 	}
@@ -81,6 +86,9 @@ func requestInfo(req *http.Request) (size int64, maxOut int) {
 	_ = json.Unmarshal(b, &p) // a body that is not JSON allows any output
 	return max(size, int64(len(b))), max(p.MaxCompletionTokens, p.MaxTokens)
 }
+
+// limited reports whether the meter guards a spend limit.
+func (m *meter) limited() bool { return m != nil && m.max > 0 }
 
 // admit reserves an attempt's estimated cost before it is sent: its input
 // tokens from the request's size, and its output tokens from the request's

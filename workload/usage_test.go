@@ -77,7 +77,10 @@ func TestRequestInfoReadsSizeAndOutputLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if size, out := requestInfo(req); size != int64(len(body)) || out != 77 {
+	if size, out := requestInfo(req, true); size != int64(len(body)) || out != 77 {
 		t.Errorf("size %d out %d", size, out)
+	}
+	if size, out := requestInfo(req, false); size != int64(len(body)) || out != 0 {
+		t.Errorf("without a limit: size %d out %d", size, out)
 	}
 }
