@@ -56,9 +56,9 @@ func (f *File) Check() error {
 	}{{"primary", f.Models.Primary}, {"backup", f.Models.Backup}} {
 		path := "$.models." + m.rung
 		if !m.m.IsFake() {
-			u, err := url.Parse(m.m.BaseURL)
+			u, err := url.Parse(m.m.URL())
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				add(path+".base_url", "base_url must be %q (the built-in fake model) or an http(s) URL, got %q", BaseURLFake, m.m.BaseURL)
+				add(path+".base_url", "base_url must be %q (the built-in fake model) or an http(s) URL, got %q", BaseURLFake, m.m.URL())
 			}
 		} else if m.m.Model != "" && !slices.Contains(fakemodel.Models(), m.m.Model) {
 			add(path+".model", "the fake model serves no model %q (valid: %s)", m.m.Model, strings.Join(fakemodel.Models(), ", "))
@@ -66,6 +66,13 @@ func (f *File) Check() error {
 		if m.m.APIKeyEnv != "" && !envName.MatchString(m.m.APIKeyEnv) {
 			add(path+".api_key_env", "api_key_env must name an environment variable, got %q", m.m.APIKeyEnv)
 		}
+	}
+
+	if _, err := f.PriceTable(); err != nil {
+		add("$.prices", "%v", err)
+	}
+	if f.MaxSpend != nil && !(*f.MaxSpend > 0) {
+		add("$.max_spend", "max_spend must be above 0, got %v", *f.MaxSpend)
 	}
 
 	for i, win := range f.Outages {

@@ -34,6 +34,12 @@ type File struct {
 	Sweep Sweep `yaml:"sweep"`
 	// Fleet, if set, runs the drill as a fleet of replicas (drill fleet).
 	Fleet *Fleet `yaml:"fleet"`
+	// Prices are per model (as the rungs name it) the price of a million
+	// input and a million output tokens, "IN/OUT" (e.g. "0.25/2").
+	Prices map[string]string `yaml:"prices"`
+	// MaxSpend aborts the drill before a call whose estimated cost would
+	// take its spend over this amount (in the prices' currency).
+	MaxSpend *float64 `yaml:"max_spend"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }
@@ -83,7 +89,8 @@ type Model struct {
 const BaseURLFake = "fake"
 
 // IsFake reports whether the model is the built-in fake model.
-func (m Model) IsFake() bool { return m.BaseURL == "" || m.BaseURL == BaseURLFake }
+// A model without a base_url is served at $OPENAI_BASE_URL when it is set.
+func (m Model) IsFake() bool { return m.URL() == "" }
 
 // Window is one outage window of the timeline.
 type Window struct {

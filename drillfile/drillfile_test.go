@@ -173,15 +173,60 @@ func TestWindowThroughInjector(t *testing.T) {
 	}
 }
 
-// TestPerRungEndpointUnsupported: the engine has one endpoint for both
-// rungs; a file with two is valid but not playable, and says why.
-func TestPerRungEndpointUnsupported(t *testing.T) {
-	f, err := Parse("d.yaml", []byte("models:\n  primary: {base_url: http://127.0.0.1:1/v1}\n"))
+// TestPerRungEndpoints: each rung has its own endpoint and key variable;
+// a rung left on the fake model keeps it, and both shared make one Endpoint.
+func TestPerRungEndpoints(t *testing.T) {
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("DRILL_TEST_BACKUP_KEY", "  backup-key-123  ")
+	f, err := Parse("d.yaml", []byte(`models:
+  primary: {base_url: http://127.0.0.1:1/v1, model: a}
+  backup: {base_url: http://127.0.0.1:2/v1, model: b, api_key_env: DRILL_TEST_BACKUP_KEY}
+prices: {a: 1/2, b: "0.5/4"}
+`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Plan(); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "a different endpoint or key per rung") {
-		t.Errorf("error %v, want ErrUnsupported about endpoints", err)
+	runs, err := f.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := runs[0].Config
+	p, b := c.RungEndpoint("primary"), c.RungEndpoint("backup")
+	if p.BaseURL != "http://127.0.0.1:1/v1" || p.KeyEnv != "OPENAI_API_KEY" || b.BaseURL != "http://127.0.0.1:2/v1" ||
+		b.APIKey != "backup-key-123" || b.KeyEnv != "DRILL_TEST_BACKUP_KEY" {
+		t.Errorf("endpoints primary %+v backup %+v", p, b)
+	}
+	if c.Prices["b"].OutPerM != 4 || c.Prices["a"].InPerM != 1 {
+		t.Errorf("prices %+v", c.Prices)
+	}
+
+	// A key variable named on purpose but blank is an error naming the rung.
+	t.Setenv("DRILL_TEST_BACKUP_KEY", "   ")
+	if _, err := f.Plan(); err == nil || !strings.Contains(err.Error(), "backup") || !strings.Contains(err.Error(), "DRILL_TEST_BACKUP_KEY is not set") {
+		t.Errorf("blank key: error %v", err)
+	}
+
+	// Without base_url, OPENAI_BASE_URL names the endpoint, as the SDK reads it.
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:3/v1")
+	g, err := Parse("d.yaml", []byte("models:\n  backup: {base_url: fake}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err = g.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = runs[0].Config
+	if c.RungEndpoint("primary").BaseURL != "http://127.0.0.1:3/v1" || c.RungEndpoint("backup").BaseURL != "" {
+		t.Errorf("OPENAI_BASE_URL: primary %+v backup %+v", c.RungEndpoint("primary"), c.RungEndpoint("backup"))
+	}
+}
+
+// TestBadPrices: a malformed price is a check error at prices.
+func TestBadPrices(t *testing.T) {
+	_, err := Parse("d.yaml", []byte("prices: {a: cheap}\nmax_spend: -1\n"))
+	if err == nil || !strings.Contains(err.Error(), "want MODEL=IN/OUT") || !strings.Contains(err.Error(), "max_spend must be above 0") {
+		t.Errorf("error %v", err)
 	}
 }
 

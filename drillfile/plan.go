@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -147,7 +146,10 @@ func (f *File) Config(o Outage, p Policy) (workload.Config, error) {
 	if m := f.Models.Backup.Model; m != "" {
 		cfg.BackupModel = m
 	}
-	if cfg.Endpoint, err = f.endpoint(); err != nil {
+	if err := f.applyEndpoints(&cfg); err != nil {
+		return workload.Config{}, err
+	}
+	if err := f.applyPrices(&cfg); err != nil {
 		return workload.Config{}, err
 	}
 	if err := f.applyOutage(&cfg, o); err != nil {
@@ -157,22 +159,6 @@ func (f *File) Config(o Outage, p Policy) (workload.Config, error) {
 		return workload.Config{}, fmt.Errorf("%s: outage %s, policy %s:\n%w", f.Path, o.Name, p.PolicyName(), err)
 	}
 	return cfg, nil
-}
-
-// endpoint is the engine's one endpoint for both rungs.
-func (f *File) endpoint() (workload.Endpoint, error) {
-	pm, bm := f.Models.Primary, f.Models.Backup
-	if pm.IsFake() && bm.IsFake() {
-		return workload.Endpoint{}, nil
-	}
-	if pm.IsFake() != bm.IsFake() || pm.BaseURL != bm.BaseURL || keyEnv(pm) != keyEnv(bm) {
-		return workload.Endpoint{}, fmt.Errorf("%s: models: a different endpoint or key per rung: %w", f.Path, ErrUnsupported)
-	}
-	key := os.Getenv(keyEnv(pm))
-	if strings.HasPrefix(pm.BaseURL, "https://") && key == "" {
-		return workload.Endpoint{}, fmt.Errorf("%s: models: %s is an https endpoint and %s is not set: nothing was sent", f.Path, pm.BaseURL, keyEnv(pm))
-	}
-	return workload.Endpoint{BaseURL: pm.BaseURL, APIKey: key}, nil
 }
 
 func keyEnv(m Model) string {

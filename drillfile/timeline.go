@@ -156,7 +156,7 @@ func modelText(m Model, def string) string {
 	if m.IsFake() {
 		return name + " (fake model)"
 	}
-	return fmt.Sprintf("%s at %s (key from $%s)", name, m.BaseURL, keyEnv(m))
+	return fmt.Sprintf("%s at %s (key from $%s)", name, redactURL(m.URL()), keyEnv(m))
 }
 
 func policyText(p Policy) string {

@@ -161,6 +161,13 @@ type Event struct {
 	// Replica is the fleet replica (from 1) the event happened on, in a
 	// drill fleet log; 0 outside a fleet and for the fleet's own events.
 	Replica int `json:"replica,omitempty"`
+
+	// Usage is the tokens one HTTP attempt used and what they cost: on a
+	// usage event (an attempt whose response body was read), or on an
+	// attempt_end of an attempt cut before its answer came (timeout,
+	// cancelled: a hedge's loser, the run's end), estimated from the
+	// request's size because the provider may bill it anyway.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -193,6 +200,9 @@ type RunInfo struct {
 	// MaxEmailID is the highest email id the run sends when its emails
 	// are not numbered 1..Emails (a team's file); 0 otherwise.
 	MaxEmailID int `json:"max_email_id,omitempty"`
+	// MaxSpend is the run's spend limit (--max-spend, max_spend:) in its
+	// price table's currency; 0 for none.
+	MaxSpend float64 `json:"max_spend,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.
@@ -352,3 +362,28 @@ const (
 	// follow the shared state once more.
 	StoreShared = "back on the shared breaker"
 )
+
+// AttemptUsage is the usage of one HTTP attempt whose response body was
+// read (Usage; Email, Rung, Model and Attempt say whose), logged when the
+// body is closed: the provider's reported usage, or an estimate when the
+// body ended before reporting one.
+const AttemptUsage Kind = "usage"
+
+// Usage is the tokens one HTTP attempt used and their cost by the run's
+// price table.
+type Usage struct {
+	// InputTokens and OutputTokens are the provider's prompt and completion
+	// tokens, or estimates (Estimated) at four bytes a token: the request's
+	// body for the input, the response text received for the output.
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// Estimated marks tokens estimated because the provider reported none:
+	// an attempt cut before its answer, a stream broken off before its
+	// usage chunk.
+	Estimated bool `json:"estimated,omitempty"`
+	// Cost is what the tokens cost by the run's price table (--price, the
+	// drill file's prices:), in its currency; 0 when the model has no price.
+	Cost float64 `json:"cost,omitempty"`
+	// Priced is true when the price table has the model's price.
+	Priced bool `json:"priced,omitempty"`
+}

@@ -269,6 +269,9 @@ func knownSecrets(extra []string) [][]byte {
 	for _, name := range envSecrets {
 		add(os.Getenv(name))
 	}
+	for _, name := range secretEnvNames() {
+		add(os.Getenv(name))
+	}
 	// Longest first, so a secret that holds another is replaced whole.
 	slices.SortStableFunc(out, func(a, b []byte) int { return len(b) - len(a) })
 	return out

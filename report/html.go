@@ -69,6 +69,10 @@ primary back after from its end.</p>
 {{end}}<h3>The front</h3>
 <div class="scroll">{{template "table" .Front}}</div>{{end}}
 
+{{if .Cost.Rows}}<h2 id="cost">Tokens and cost</h2>
+<div class="scroll">{{template "table" .Cost}}</div>
+<p class="note">{{.CostNote}}</p>{{end}}
+
 <h2 id="pairs">Paired comparisons</h2>
 <p>{{.PairsIntro}}</p>
 {{if .Pairs.Rows}}<div class="scroll">{{template "table" .Pairs}}</div>
@@ -123,9 +127,12 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Hyps, Diffs, Runs_, Pairs    table
 		Sections                     []htmlSection
 		TradeOff                     *htmlTradeOff
+		Cost                         table
+		CostNote                     string
 	}{
 		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(), PNote: pValueNote,
 		Hyps: r.hypothesesTable(), Diffs: r.diffTable(), Runs_: r.runsTable(), Pairs: r.pairsTable(),
+		Cost: r.costTable(), CostNote: costNote,
 	}
 	if r.TradeOff != nil {
 		charts, err := r.TradeOff.RenderTradeOff(r.DPI)

@@ -112,6 +112,12 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 	}
 	fmt.Fprint(w, "\n\n")
 
+	if c := r.costTable(); len(c.Rows) > 0 {
+		fmt.Fprintf(w, "## Tokens and cost\n\n")
+		mdTable(w, c)
+		fmt.Fprintf(w, "%s\n\n", costNote)
+	}
+
 	r.markdownTradeOff(w, r.tradeOffImages)
 
 	r.fleetMarkdown(w)

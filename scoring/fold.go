@@ -55,6 +55,8 @@ type Fold struct {
 	hedged   int // rung calls started as a hedge
 	unscored int // emails answered without a right answer to score against
 
+	cost costTrack // tokens and cost of every attempt (cost.go)
+
 	paused bool
 	clock  string // the RunClock event's detail; "" means real
 	last   time.Duration
@@ -102,6 +104,7 @@ func (f *Fold) AddAll(events []event.Event) {
 // fold: offsets out of range and unknown kinds never panic.
 func (f *Fold) Add(e event.Event) {
 	f.last = e.At
+	f.cost.add(e)
 	switch e.Kind {
 	case event.RunStart:
 		if e.Run != nil {

@@ -124,6 +124,10 @@ type Summary struct {
 	// Clock is real or virtual: the clock WallS and every offset were
 	// measured on.
 	Clock string `json:"clock"`
+	// Tokens and Cost are every attempt's tokens and their cost by the
+	// run's price table (cost.go).
+	Tokens TokenSummary `json:"tokens"`
+	Cost   CostSummary  `json:"cost"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
@@ -191,6 +195,8 @@ func (f *Fold) Summary() Summary {
 		Observed:            []ObservedSummary{},
 	}
 	maps.Copy(s.Overrides, info.Overrides)
+	s.Tokens, s.Cost = f.cost.summary()
+	s.Cost.MaxSpend = info.MaxSpend
 	s.NotSent = max(0, s.Emails-s.EmailsSent)
 	if s.NotSent > 0 && s.NotSentReason == "" {
 		s.NotSentReason = event.NotSentStopped

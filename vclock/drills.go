@@ -42,6 +42,9 @@ type Outcome struct {
 	Failed map[string]map[event.Outcome]int `json:"failed,omitempty"`
 	// Error says why a failed drill did not start or could not be recorded.
 	Error string `json:"error,omitempty"`
+	// Ended is how the run ended, its run_end detail ("aborted: max spend
+	// ..." when a safeguard of its own stopped it).
+	Ended string `json:"ended,omitempty"`
 }
 
 // request is Drills' input to the child.
@@ -60,6 +63,11 @@ var ErrNotVirtual = errors.New("--clock virtual runs the drill in a testing/sync
 func CheckConfig(cfg workload.Config) error {
 	if cfg.Endpoint.BaseURL != "" || cfg.Endpoint.Transport != nil {
 		return fmt.Errorf("%w: it can only use the built-in fake model, not %s; use --clock real", ErrNotVirtual, endpointName(cfg.Endpoint))
+	}
+	for rung, ep := range cfg.RungEndpoints {
+		if ep.BaseURL != "" {
+			return fmt.Errorf("%w: it can only use the built-in fake model, not the %s's %s; use --clock real", ErrNotVirtual, rung, ep.BaseURL)
+		}
 	}
 	raw, err := json.Marshal(cfg)
 	if err != nil {
@@ -178,7 +186,7 @@ func runOne(ctx context.Context, job Job) Outcome {
 	fold := scoring.NewFold()
 	fold.AddAll(run.Log().Events())
 	sum := fold.Summary()
-	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls()}
+	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls(), Ended: fold.Ended()}
 	if rec != nil {
 		if err := rec.Finish(sum, status); err != nil {
 			o.Error = fmt.Sprintf("recording %s: %v", job.Journal, err)

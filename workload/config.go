@@ -13,6 +13,7 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/price"
 )
 
 // The default models: the names the built-in fake model serves (a test in
@@ -35,6 +36,10 @@ type Endpoint struct {
 	BaseURL string `json:"base_url,omitempty"`
 	// APIKey is sent as a bearer token. It is never serialised.
 	APIKey string `json:"-"`
+	// KeyEnv is the name of the environment variable APIKey was read from
+	// (OPENAI_API_KEY by default), recorded so a journal says where the key
+	// came from and its writer can redact that variable's value.
+	KeyEnv string `json:"key_env,omitempty"`
 	// Transport overrides the HTTP transport below the SDK (tests use the
 	// fake model's in-process transport). Never serialised.
 	Transport http.RoundTripper `json:"-"`
@@ -82,6 +87,15 @@ type Config struct {
 	// BreakerStore, if set, shares every breaker's state with the other
 	// runs using the same store (breaker.Settings.Store).
 	BreakerStore breaker.Store `json:"-"`
+	// RungEndpoints are endpoints of single rungs ("primary", "backup")
+	// that differ from Endpoint: each rung may be its own provider
+	// (endpoints.go).
+	RungEndpoints map[string]Endpoint `json:"rung_endpoints,omitempty"`
+	// Prices are the price table every attempt's usage is priced by.
+	Prices price.Table `json:"prices,omitempty"`
+	// MaxSpend aborts the run before an attempt whose estimated cost would
+	// take the run's spend over it (usage.go); 0 means no limit.
+	MaxSpend float64 `json:"max_spend,omitempty"`
 }
 
 // OutageNone is the outage kind for a drill without an outage.
@@ -165,6 +179,10 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("hedging needs a second model rung to ask; policy %s has one", c.Policy.Name))
 	}
 	errs = append(errs, c.validateOutages()...)
+	errs = append(errs, c.validateEndpoints()...)
+	if !(c.MaxSpend >= 0) {
+		errs = append(errs, fmt.Errorf("max spend must not be negative, got %v", c.MaxSpend))
+	}
 	if c.MaxDuration < 0 {
 		errs = append(errs, fmt.Errorf("max duration must not be negative, got %s", c.MaxDuration))
 	}
@@ -234,6 +252,7 @@ func (c Config) Info() event.RunInfo {
 			info.MaxEmailID = e.ID
 		}
 	}
+	info.MaxSpend = c.MaxSpend
 	for _, r := range c.rungPolicies() {
 		rg := event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
 			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil}

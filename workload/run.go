@@ -72,20 +72,13 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	r := &Run{cfg: cfg, log: event.NewLog(start), done: make(chan struct{})}
 	r.ctx, r.cancel = context.WithTimeout(ctx, cfg.Ceiling())
 
-	base, baseURL, key := cfg.Endpoint.Transport, cfg.Endpoint.BaseURL, cfg.Endpoint.APIKey
-	if baseURL == "" {
-		if base == nil {
-			r.cancel()
-			return nil, ErrNoModel
-		}
-		baseURL, key = fakeBaseURL, "drill-fake-model"
+	base, addrs, closeIdle, err := cfg.endpoints()
+	if err != nil {
+		r.cancel()
+		return nil, err
 	}
-	if base == nil {
-		// A transport of the run's own, so its connections close with it.
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		r.closeIdle = t.CloseIdleConnections
-		base = t
-	}
+	r.closeIdle = closeIdle
+	spend := newMeter(cfg.Prices, cfg.MaxSpend, r.Abort)
 	r.injector = inject.New(base, start, inject.Options{Seed: cfg.Seed, Target: cfg.Target, OnFault: r.logFault, Replica: cfg.Replica})
 	for _, w := range cfg.Windows() {
 		if err := r.injector.Add(w); err != nil {
@@ -99,8 +92,8 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	for _, np := range cfg.rungPolicies() {
 		rt := r.injector.For(np.name)
 		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
-			Scope: cfg.Policy.Scope, BaseURL: baseURL, APIKey: key,
-			Transport:     &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt},
+			Scope: cfg.Policy.Scope, BaseURL: addrs[np.name].baseURL, APIKey: addrs[np.name].key,
+			Transport:     &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt, meter: spend},
 			Stream:        r.streamOptions(),
 			MaxRetryDelay: np.p.MaxRetryDelay, Floor: np.p.StreamFloor}
 		r.chain.Rungs = append(r.chain.Rungs, r.newRung(rc, np.p.Breaker))

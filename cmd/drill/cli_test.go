@@ -69,7 +69,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 // one: it warns and exits 1.
 func TestUnreachableBaseURLIsAnOutcome(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--base-url", "http://127.0.0.1:1/v1",
+	stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--skip-preflight", "--base-url", "http://127.0.0.1:1/v1",
 		"--emails", "2", "--rate", "20", "--follow", "1", "--policy", "fallback", "--primary-retries", "0", "--backup-retries", "0")
 	if code != 1 || !strings.Contains(stderr, "no model answered") {
 		t.Fatalf("exit %d, want 1 with a warning that no model answered: %s", code, stderr)

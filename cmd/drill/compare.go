@@ -47,6 +47,9 @@ there unless --force is given.`,
 				return err
 			}
 			f.warn(cmd.ErrOrStderr())
+			if err := f.cost.ready(cmd, cfgs, !clock.virtual()); err != nil {
+				return err
+			}
 			if clock.virtual() {
 				return compareVirtual(cmd, cfgs, chk, jsonOut, record)
 			}

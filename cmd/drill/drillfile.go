@@ -157,6 +157,7 @@ func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
 	if fs.Changed("stream") {
 		w.Stream = f.faults.stream
 	}
+	f.cost.overrideFile(df, fs)
 	if fs.Changed("outage-from") || fs.Changed("outage-to") {
 		for i := range df.Outages {
 			if fs.Changed("outage-from") {

@@ -60,6 +60,7 @@ type drillFlags struct {
 
 	faults faultFlags  // --fault, --stream (faults.go)
 	replay replayFlags // --outage-from-journal, --model (outagejournal.go)
+	cost   costFlags   // per-rung endpoints, prices, --max-spend, preflight (cost.go)
 }
 
 // noted adds a warning once.
@@ -110,6 +111,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	f.faults.register(fs)
 	f.replay.register(fs)
 	f.policy.register(fs)
+	f.cost.register(fs)
 }
 
 // config builds the run configuration for one outage and policy, applying
@@ -190,6 +192,9 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set (or blank): nothing was sent", journal.RedactURL(f.baseURL))
 		}
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
+	}
+	if err := f.cost.endpoints(fs, f.baseURL, &cfg); err != nil {
+		return workload.Config{}, err
 	}
 	if err := f.faults.apply(&cfg); err != nil {
 		return workload.Config{}, err

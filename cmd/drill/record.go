@@ -34,7 +34,7 @@ func startRecording(path string, run *workload.Run) (*journal.Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", path, err)
 	}
-	w, err := journal.Create(path, h, run.Log(), journal.Options{Secrets: []string{cfg.Endpoint.APIKey}})
+	w, err := journal.Create(path, h, run.Log(), journal.Options{Secrets: runKeys(cfg)})
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--record: %w", err)}
 	}

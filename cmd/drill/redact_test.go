@@ -43,7 +43,7 @@ func TestSecretsNeverRecordedFromURLOrEscapedKey(t *testing.T) {
 	keyedPath := filepath.Join(dir, "keyed.jsonl")
 	var stdout, stderr string
 	for _, run := range [][2]string{{base, path}, {keyed, keyedPath}} {
-		out, errOut, code := execute(context.Background(), "run", "--no-tui", "--base-url", run[0], "--record", run[1],
+		out, errOut, code := execute(context.Background(), "run", "--no-tui", "--skip-preflight", "--base-url", run[0], "--record", run[1],
 			"--emails", "2", "--rate", "20", "--follow", "1", "--policy", "fallback", "--primary-retries", "0", "--backup-retries", "0")
 		// Every call meets a 401, so no model answers: the drill exits 1.
 		if code != 1 {

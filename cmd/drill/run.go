@@ -52,6 +52,9 @@ summary to stdout (a table, or JSON with --json).
 				return err
 			}
 			f.warn(cmd.ErrOrStderr())
+			if err := f.cost.ready(cmd, cfgs, !clock.virtual()); err != nil {
+				return err
+			}
 			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk}
 			if clock.virtual() {
 				return runVirtual(cmd, cfgs[0], opts, speed)
@@ -145,7 +148,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	fold.AddAll(run.Log().Events())
 	sum := fold.Summary()
 	warnAfter(cmd.ErrOrStderr(), sum)
-	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, <-aborted, opts.checks)
+	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, runAbortReason(<-aborted, run), opts.checks)
 	if opts.json {
 		if err := encodeJSON(cmd.OutOrStdout(), judged{sum, verdicts}); err != nil {
 			return err
@@ -227,6 +230,7 @@ func printSummary(w io.Writer, s scoring.Summary, asJSON bool) error {
 			format.Text(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow,
 			format.Seconds(o.BreakerFirstOpenS)))
 	}
+	costRows(row, s)
 	row("wall time", format.Secs(s.WallS))
 	return tw.Flush()
 }

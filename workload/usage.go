@@ -1,0 +1,255 @@
+package workload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/price"
+)
+
+// bytesPerToken is the estimate of a token's size in bytes: a request's
+// input tokens are its body's bytes over it, a broken-off answer's output
+// tokens the text received over it.
+const bytesPerToken = 4
+
+// maxUsageBody is the most of a non-streamed answer's body kept to read its
+// usage from; a larger body's usage is estimated.
+const maxUsageBody = 4 << 20
+
+// ErrMaxSpend is the error an attempt gets, instead of being sent, when its
+// estimated cost would take the run's spend over Config.MaxSpend.
+var ErrMaxSpend = errors.New("max spend reached")
+
+// meter prices every attempt's usage and guards the run's spend: before an
+// attempt is sent it estimates the attempt's cost from the request's size and
+// aborts the run if the spend so far, the estimates of the attempts in flight
+// and this one would exceed the limit. Safe for concurrent use.
+type meter struct {
+	prices price.Table
+	max    float64      // 0: no limit
+	abort  func(string) // aborts the run with a reason
+
+	mu       sync.Mutex
+	spent    float64        // cost of the usage recorded so far
+	reserved float64        // estimated cost of the attempts in flight
+	maxOut   map[string]int // largest output tokens reported so far, per model
+}
+
+func newMeter(prices price.Table, maxSpend float64, abort func(string)) *meter {
+	return &meter{prices: prices, max: maxSpend, abort: abort, maxOut: map[string]int{}}
+}
+
+// usage prices in and out tokens on model.
+func (m *meter) usage(model string, in, out int, estimated bool) *event.Usage {
+	u := &event.Usage{InputTokens: in, OutputTokens: out, Estimated: estimated}
+	if m == nil {
+		return u
+	}
+	u.Cost, u.Priced = m.prices.Cost(model, in, out)
+	return u
+}
+
+// requestInfo reads what the spend guard and the estimates need from a
+// request: its body's size in bytes and, when limit is set (a spend guard
+// is on), the output tokens it allows (max_completion_tokens or max_tokens;
+// 0 when it sets neither). Without limit a known Content-Length is enough
+// and the body is not read.
+func requestInfo(req *http.Request, limit bool) (size int64, maxOut int) {
+	size = req.ContentLength
+	if !limit && size >= 0 {
+		return size, 0
+	}
+	if req.GetBody == nil {
+		return max(size, 0), 0
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return max(size, 0), 0
+	}
+	defer body.Close()
+	b, err := io.ReadAll(io.LimitReader(body, maxUsageBody))
+	if err != nil {
+		return max(size, 0), 0
+	}
+	var p struct {
+		MaxCompletionTokens int `json:"max_completion_tokens"`
+		MaxTokens           int `json:"max_tokens"`
+	}
+	_ = json.Unmarshal(b, &p) // a body that is not JSON allows any output
+	return max(size, int64(len(b))), max(p.MaxCompletionTokens, p.MaxTokens)
+}
+
+// limited reports whether the meter guards a spend limit.
+func (m *meter) limited() bool { return m != nil && m.max > 0 }
+
+// admit reserves an attempt's estimated cost before it is sent: its input
+// tokens from the request's size, and its output tokens from the request's
+// own limit, else the most this model has answered with so far. When the
+// spend would exceed the limit it aborts the run and returns ErrMaxSpend;
+// the attempt must not be sent. It returns the reservation to settle.
+func (m *meter) admit(model string, size int64, allowedOut int) (float64, error) {
+	if m == nil || m.max <= 0 {
+		return 0, nil
+	}
+	m.mu.Lock()
+	out := allowedOut
+	if out == 0 {
+		out = m.maxOut[model]
+	}
+	est, _ := m.prices.Cost(model, int(size/bytesPerToken), out)
+	total := m.spent + m.reserved + est
+	if total > m.max {
+		spent, reserved := m.spent, m.reserved
+		m.mu.Unlock()
+		reason := fmt.Sprintf("max spend %s: the next call to %s (estimated %s) would bring the spend to %s (spent %s, %s in flight)",
+			formatCost(m.max), model, formatCost(est), formatCost(total), formatCost(spent), formatCost(reserved))
+		m.abort(reason)
+		return 0, fmt.Errorf("%w: %s", ErrMaxSpend, reason)
+	}
+	m.reserved += est
+	m.mu.Unlock()
+	return est, nil
+}
+
+// settle replaces an attempt's reservation by its usage (nil: none billed).
+func (m *meter) settle(model string, reservation float64, u *event.Usage) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reserved -= reservation
+	if m.reserved < 0 {
+		m.reserved = 0
+	}
+	if u != nil {
+		m.spent += u.Cost
+		if !u.Estimated && u.OutputTokens > m.maxOut[model] {
+			m.maxOut[model] = u.OutputTokens
+		}
+	}
+}
+
+// wireUsage is the usage object of an OpenAI-compatible answer or stream chunk.
+type wireUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// usageBody wraps a 200 answer's body: it reads the provider's usage as the
+// SDK reads the body (a stream's usage chunk, or the whole answer's usage
+// field) and, when the body is closed, logs the attempt's usage once, with
+// an estimate if the provider reported none.
+type usageBody struct {
+	body   io.ReadCloser
+	stream bool
+	done   func(in, out int, reported bool, received int64)
+
+	buf      bytes.Buffer // a non-streamed body, or a stream's partial line
+	received int64        // bytes read
+	content  int64        // a stream's content bytes read (the text of its deltas)
+	in, out  int
+	reported bool
+	once     sync.Once
+}
+
+func (b *usageBody) Read(p []byte) (int, error) {
+	n, err := b.body.Read(p)
+	if n > 0 {
+		b.received += int64(n)
+		if b.stream {
+			b.scanLines(p[:n])
+		} else if b.buf.Len()+n <= maxUsageBody {
+			b.buf.Write(p[:n])
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		b.finish()
+	}
+	return n, err
+}
+
+// scanLines reads a stream's complete lines for a usage chunk.
+func (b *usageBody) scanLines(p []byte) {
+	b.buf.Write(p)
+	for {
+		line, err := b.buf.ReadBytes('\n')
+		if err != nil { // no newline yet: keep the partial line
+			rest := append([]byte(nil), line...)
+			b.buf.Reset()
+			b.buf.Write(rest)
+			if b.buf.Len() > maxUsageBody {
+				b.buf.Reset()
+			}
+			return
+		}
+		b.chunk(bytes.TrimSpace(line))
+	}
+}
+
+// chunk reads one stream line: a usage, or content to estimate from.
+func (b *usageBody) chunk(line []byte) {
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok {
+		return
+	}
+	var c struct {
+		Usage   *wireUsage `json:"usage"`
+		Choices []struct {
+			Delta struct {
+				Content string `json:"content"`
+			} `json:"delta"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(data), &c) != nil {
+		return
+	}
+	for _, ch := range c.Choices {
+		b.content += int64(len(ch.Delta.Content))
+	}
+	if c.Usage != nil {
+		b.in, b.out, b.reported = c.Usage.PromptTokens, c.Usage.CompletionTokens, true
+	}
+}
+
+// finish reads a non-streamed body's usage; called at EOF and on Close.
+func (b *usageBody) finish() {
+	b.once.Do(func() {
+		received := b.received
+		if b.stream {
+			received = b.content
+		} else {
+			var a struct {
+				Usage *wireUsage `json:"usage"`
+			}
+			if json.Unmarshal(b.buf.Bytes(), &a) == nil && a.Usage != nil {
+				b.in, b.out, b.reported = a.Usage.PromptTokens, a.Usage.CompletionTokens, true
+			}
+		}
+		b.buf = bytes.Buffer{}
+		b.done(b.in, b.out, b.reported, received)
+	})
+}
+
+func (b *usageBody) Close() error {
+	err := b.body.Close()
+	b.finish()
+	return err
+}
+
+// isStream reports whether a response is a server-sent event stream.
+func isStream(resp *http.Response) bool {
+	ct := strings.ToLower(resp.Header.Get("Content-Type"))
+	return strings.HasPrefix(ct, "text/event-stream")
+}
+
+// formatCost writes an amount of money with enough digits for a cheap call.
+func formatCost(c float64) string { return strconv.FormatFloat(c, 'f', 6, 64) }
