@@ -79,7 +79,7 @@ func NewFoldWith(opts Options) *Fold {
 		open:     map[attemptKey]time.Duration{},
 		failures: map[string]*failureTrack{},
 		failed:   map[string]map[event.Outcome]int{},
-		truth:    emails.ByID,
+		truth:    emails.Nth, // past the data set, emails cycle through it
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/chain"
-	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 )
@@ -25,6 +24,19 @@ const (
 // DefaultSeed is the one default seed of the fake model's latencies for
 // drill run and drill compare (and DefaultConfig). Every command takes --seed.
 const DefaultSeed = 1
+
+// MaxEmails is the most emails one drill sends. Past the data set's 120
+// the emails cycle through it (emails.Nth): email n is data-set email
+// ((n-1) mod 120)+1, with its truth, under its own number. The bound keeps
+// a typo from asking for a run that cannot fit in memory; a 100,000-email
+// drill needs about 200 MiB (docs/readme/scale.md).
+const MaxEmails = 1_000_000
+
+// MaxRate is the highest arrival rate, emails per second. The engine keeps
+// up with about 1,000 per second against the in-process fake model on two
+// cores; above that, emails are sent late (each as soon as it can be) and
+// the schedule is no longer t = i / rate.
+const MaxRate = 10_000
 
 // Endpoint is where the models are. The zero value is the built-in fake
 // model, in-process.
@@ -99,11 +111,11 @@ func DefaultConfig() Config {
 // Validate checks the configuration and says what is wrong with it.
 func (c Config) Validate() error {
 	var errs []error
-	if c.Emails <= 0 || c.Emails > len(emails.All()) {
-		errs = append(errs, fmt.Errorf("emails must be between 1 and %d, got %d", len(emails.All()), c.Emails))
+	if c.Emails <= 0 || c.Emails > MaxEmails {
+		errs = append(errs, fmt.Errorf("emails must be between 1 and %d, got %d", MaxEmails, c.Emails))
 	}
-	if !(c.Rate > 0) {
-		errs = append(errs, fmt.Errorf("rate must be above 0 emails per second, got %v", c.Rate))
+	if !(c.Rate > 0) || c.Rate > MaxRate {
+		errs = append(errs, fmt.Errorf("rate must be above 0 and at most %d emails per second, got %v", MaxRate, c.Rate))
 	}
 	if c.Outage != OutageNone {
 		if _, err := inject.Lookup(c.Outage); err != nil {

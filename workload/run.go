@@ -185,7 +185,6 @@ func (r *Run) run(parent context.Context) {
 // wake-up sends at once and the next email keeps its own due time, so
 // lateness never piles up.
 func (r *Run) arrivals(wg *sync.WaitGroup) int {
-	all := emails.All()
 	start := r.log.Start()
 	for i := range r.cfg.Emails {
 		// Wait for the due time, then (if paused meanwhile) for the resume
@@ -201,7 +200,7 @@ func (r *Run) arrivals(wg *sync.WaitGroup) int {
 		if r.cfg.lateTick != nil {
 			r.cfg.lateTick(i)
 		}
-		e := all[i]
+		e, _ := emails.Nth(i + 1) // past the data set, the emails cycle through it
 		sent := r.log.Append(event.Event{Kind: event.EmailSent, Email: e.ID})
 		wg.Go(func() { r.serve(e, sent.At) })
 	}

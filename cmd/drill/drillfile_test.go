@@ -114,7 +114,7 @@ func TestDrillFileUsageErrorsExitTwo(t *testing.T) {
 		{"unknown operator", []string{"compare", "--expect", "served.error =< 0"}, []string{"unknown operator", "== != < <= > >="}},
 		{"missing file", []string{"run", "-f", "/nonexistent/drill.yaml"}, []string{"no such file"}},
 		{"unknown outage", []string{"run", "-f", writeDrill(t, smallDrill), "--outage", "nope"}, []string{`has no outage "nope" (it has: busy)`}},
-		{"flag out of range", []string{"run", "-f", writeDrill(t, smallDrill), "--emails", "500"}, []string{"emails must be between 1 and 120"}},
+		{"flag out of range", []string{"run", "-f", writeDrill(t, smallDrill), "--emails", "2000000"}, []string{"emails must be between 1 and 1000000"}},
 		{"not playable yet", []string{"validate", "../../examples/rate-limit-storm.yaml"}, []string{"outage rate-limit", "not supported by this build"}},
 		{"init twice", []string{"init", typo}, []string{"already exists"}},
 	} {

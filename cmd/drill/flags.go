@@ -84,7 +84,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 		})
 	}(flagNames(fs))
 	d := workload.DefaultConfig()
-	fs.IntVar(&f.emails, "emails", d.Emails, "how many of the 120 emails to send")
+	fs.IntVar(&f.emails, "emails", d.Emails, "how many emails to send (past the data set's 120 they cycle through it: email 121 is email 1 again)")
 	fs.Float64Var(&f.rate, "rate", d.Rate, "emails sent per second")
 	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the drill starts")
 	fs.DurationVar(&f.outageTo, "outage-to", d.OutageTo, "when the outage ends")
