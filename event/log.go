@@ -15,7 +15,11 @@ type Log struct {
 	mu     sync.Mutex
 	start  time.Time
 	events []Event
-	grown  chan struct{} // closed and replaced on every append
+	grown  chan struct{} // closed and replaced on an append after a reader took it
+	// waited is set when a reader took grown to wait on: only then does
+	// an append close it and make a new one, so appends with no reader
+	// waiting allocate nothing but the event's slot.
+	waited bool
 	closed bool
 }
 
@@ -54,8 +58,10 @@ func (l *Log) appendLocked(e Event) Event {
 	}
 	e.Seq = int64(len(l.events))
 	l.events = append(l.events, e)
-	close(l.grown)
-	l.grown = make(chan struct{})
+	if l.waited {
+		close(l.grown)
+		l.grown, l.waited = make(chan struct{}), false
+	}
 	return e
 }
 
@@ -99,6 +105,9 @@ func (l *Log) since(i int) ([]Event, <-chan struct{}, bool) {
 	n := len(l.events)
 	if i > n {
 		i = n
+	}
+	if i == n && !l.closed {
+		l.waited = true // the caller may wait on grown: the next append closes it
 	}
 	return l.events[i:n:n], l.grown, l.closed
 }
