@@ -302,3 +302,7 @@ func (f *Fold) ActiveOutage() (Window, bool) {
 	}
 	return Window{}, false
 }
+
+// AddLog folds every event appended to l so far, in order, a chunk at a
+// time: a finished run's whole log without copying it into one slice.
+func (f *Fold) AddLog(l *event.Log) { l.Batches(f.AddAll) }

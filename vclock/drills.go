@@ -176,7 +176,7 @@ func runOne(ctx context.Context, job Job) Outcome {
 	}
 	status := run.Wait()
 	fold := scoring.NewFold()
-	fold.AddAll(run.Log().Events())
+	fold.AddLog(run.Log())
 	sum := fold.Summary()
 	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls()}
 	if rec != nil {
