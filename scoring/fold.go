@@ -42,7 +42,8 @@ type Fold struct {
 	served   Served
 	quality  FieldCounts
 	byServed map[string]*FieldCounts
-	broken   int // fault events: attempts to the broken model faulted by the injector
+	doneBy   map[string][]time.Duration // server -> offsets of the emails it answered, in log order
+	broken   int                        // fault events: attempts to the broken model faulted by the injector
 
 	breakers     map[string]*breakerTrack
 	breakerOrder []string
@@ -73,6 +74,7 @@ func NewFoldWith(opts Options) *Fold {
 		opts:     opts,
 		emails:   map[int]*EmailRecord{},
 		byServed: map[string]*FieldCounts{},
+		doneBy:   map[string][]time.Duration{},
 		breakers: map[string]*breakerTrack{},
 		series:   newSeries(),
 		starts:   map[string][]time.Duration{},
