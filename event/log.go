@@ -153,13 +153,17 @@ func (l *Log) rangeLocked(i, j int) []Event {
 }
 
 // since returns events from index i on, a channel closed when more arrive,
-// and whether the log is closed.
-func (l *Log) since(i int) ([]Event, <-chan struct{}, bool) {
+// and whether the log is closed. With oneChunk, it returns at most the rest
+// of i's chunk, a view that needs no copy.
+func (l *Log) since(i int, oneChunk bool) ([]Event, <-chan struct{}, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := l.n
 	if i > n {
 		i = n
+	}
+	if end := (i/chunkSize + 1) * chunkSize; oneChunk && n > end {
+		n = end
 	}
 	if i == n && !l.closed {
 		l.waited = true // the caller may wait on grown: the next append closes it
@@ -178,16 +182,18 @@ type Cursor struct {
 
 // Poll returns the events appended since the last read, without waiting.
 func (c *Cursor) Poll() []Event {
-	evs, _, _ := c.log.since(c.next)
+	evs, _, _ := c.log.since(c.next, false)
 	c.next += len(evs)
 	return evs
 }
 
-// Next waits for events after the last read and returns them. It returns
+// Next waits for events after the last read and returns them, at most to
+// the end of a chunk (4,096 events) at a time, so a reader that fell behind
+// gets views of the log rather than copies: call it in a loop. It returns
 // io.EOF when the log is closed and fully read, or ctx's error.
 func (c *Cursor) Next(ctx context.Context) ([]Event, error) {
 	for {
-		evs, grown, closed := c.log.since(c.next)
+		evs, grown, closed := c.log.since(c.next, true)
 		if len(evs) > 0 {
 			c.next += len(evs)
 			return evs, nil
