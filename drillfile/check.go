@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/chain"
-	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/inject"
@@ -32,7 +31,7 @@ func (f *File) Check() error {
 	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
 
 	w := f.Workload
-	if n := Int(len(emails.All())); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
+	if n := Int(workload.MaxEmails); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
 		add("$.workload.emails", "emails must be between 1 and %d, got %d", n, *w.Emails)
 	}
 	if w.Rate != nil && !(*w.Rate > 0) {

@@ -49,7 +49,7 @@ func TestStrictErrorsNameLineAndColumn(t *testing.T) {
 		{"unknown operator", "abort:\n  - served.error => 2\n", "d.yaml:2:5: abort condition: \"served.error => 2\": unknown operator \"=>\" (valid: == != < <= > >=)"},
 		{"fake model name", "models:\n  primary: {model: gpt-4o}\n", "d.yaml:2:20: the fake model serves no model \"gpt-4o\""},
 		{"bad base url", "models:\n  primary: {base_url: ftp://x}\n", "base_url must be \"fake\""},
-		{"emails out of range", "workload: {emails: 500}\n", "d.yaml:1:20: emails must be between 1 and 120"},
+		{"emails out of range", "workload: {emails: 2000000}\n", "d.yaml:1:20: emails must be between 1 and 1000000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("d.yaml", []byte(tc.src))

@@ -97,3 +97,29 @@ func TestValidOrderNumberForm(t *testing.T) {
 		}
 	}
 }
+
+func TestCycle(t *testing.T) {
+	for _, n := range []int{1, 35, 120, 121, 155, 240, 241, 100000} {
+		e, ok := Nth(n)
+		if !ok {
+			t.Fatalf("Nth(%d) found nothing", n)
+		}
+		src, _ := ByID((n-1)%120 + 1)
+		if e.ID != n || e.Body != src.Body || e.Truth != src.Truth {
+			t.Errorf("Nth(%d) = id %d body of %q; want id %d and email %d's body and truth", n, e.ID, e.Subject, n, src.ID)
+		}
+	}
+	if _, ok := Nth(0); ok {
+		t.Error("Nth(0) found an email")
+	}
+	set := []Email{{ID: 7, Body: "a"}, {ID: 9, Body: "b"}}
+	if e, _ := Cycle(set, 3); e.ID != 3 || e.Body != "a" {
+		t.Errorf("Cycle(set, 3) = %+v, want id 3 body a", e)
+	}
+	if e, _ := Cycle(set, 4); e.ID != 4 || e.Body != "b" {
+		t.Errorf("Cycle(set, 4) = %+v, want id 4 body b", e)
+	}
+	if _, ok := Cycle(nil, 1); ok {
+		t.Error("Cycle over an empty set found an email")
+	}
+}

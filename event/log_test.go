@@ -100,3 +100,46 @@ func TestTransient(t *testing.T) {
 		}
 	}
 }
+
+// TestLogAcrossChunks: a log of two and a half chunks reads back whole and
+// in order through Events, Batches, Poll and Next, each read starting
+// inside one chunk and ending in another.
+func TestLogAcrossChunks(t *testing.T) {
+	l := NewLog(time.Now())
+	const n = 2*chunkSize + chunkSize/2
+	c := l.Cursor()
+	var polled []Event
+	for i := range n {
+		l.Append(Event{Kind: EmailSent, Email: i + 1})
+		if i%1000 == 999 {
+			polled = append(polled, c.Poll()...)
+		}
+	}
+	polled = append(polled, c.Poll()...)
+	l.Close()
+	var batched []Event
+	batches := 0
+	l.Batches(func(evs []Event) { batched = append(batched, evs...); batches++ })
+	var next []Event
+	nc := l.Cursor()
+	for {
+		evs, err := nc.Next(context.Background())
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		next = append(next, evs...)
+	}
+	if batches != 3 {
+		t.Errorf("Batches called fn %d times, want 3 (one per chunk)", batches)
+	}
+	for name, got := range map[string][]Event{"Events": l.Events(), "Batches": batched, "Poll": polled, "Next": next} {
+		if len(got) != n {
+			t.Fatalf("%s read %d events, want %d", name, len(got), n)
+		}
+		for i, e := range got {
+			if e.Seq != int64(i) || e.Email != i+1 {
+				t.Fatalf("%s: event %d is seq %d email %d", name, i, e.Seq, e.Email)
+			}
+		}
+	}
+}

@@ -18,10 +18,11 @@ import (
 	"github.com/drill-dev/drill/answer"
 )
 
-// DefaultSeed is the latency seed drill uses when none is given. With it,
-// over the 120 emails, gpt-5.4-mini has five calls over 3 s, one of them
-// email 27, sent at 13.0 s: the chapter's healthy call cut off by a 3 s limit
-// just before the outage.
+// DefaultSeed is the latency seed of the fake model's own tests and
+// benchmarks. With it, over the 120 emails, gpt-5.4-mini has five calls
+// over 3 s, one of them email 27, sent at 13.0 s: the chapter's healthy call
+// cut off by a 3 s limit just before the outage. drill's commands (run,
+// compare, eval, fake-model) default to workload.DefaultSeed, 1, instead.
 const DefaultSeed = 23
 
 // Options configures a Server. The zero value is usable: seed 0, every

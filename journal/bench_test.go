@@ -1,6 +1,7 @@
 package journal_test
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -104,4 +105,31 @@ func BenchmarkReadSummarize100k(b *testing.B) {
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(events), "events")
 	b.ReportMetric(float64(st.Size())/(1<<20), "file-MiB")
+}
+
+// BenchmarkWriteEvents encodes a 2,000-email run's events (about 12,600)
+// through a Writer to io.Discard: the journal's cost per event, redaction
+// included.
+func BenchmarkWriteEvents(b *testing.B) {
+	evs := journaltest.Run(journaltest.Options{Emails: 2000, Rate: 50, Breaker: true, From: 10, To: 25, Seed: 7})
+	b.ReportAllocs()
+	for b.Loop() {
+		log := event.NewLog(time.Now())
+		h, err := journal.NewHeader(nil, log.Start())
+		if err != nil {
+			b.Fatal(err)
+		}
+		w, err := journal.NewWriter(io.Discard, h, log, journal.Options{Secrets: []string{"sk-bench-secret"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, e := range evs {
+			log.AppendRecorded(e)
+		}
+		log.Close()
+		if err := w.Finish(scoring.Summary{}, event.StatusCompleted); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
 }

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,8 +41,9 @@ type Writer struct {
 
 	mu      sync.Mutex // guards buf and err
 	buf     *bufio.Writer
-	scratch []byte // one event line being assembled
-	err     error  // first write error
+	scratch bytes.Buffer  // one event line being assembled
+	enc     *json.Encoder // encodes events into scratch, reused
+	err     error         // first write error
 
 	cancel   context.CancelFunc
 	done     chan struct{} // closed when both goroutines have returned
@@ -94,6 +96,7 @@ func newWriter(dst io.Writer, f *os.File, name string, h Header, log *event.Log,
 		buf:     bufio.NewWriterSize(dst, 256<<10),
 		done:    make(chan struct{}),
 	}
+	w.enc = json.NewEncoder(&w.scratch)
 	line, err := json.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("journal: encoding the header of %s: %w", name, err)
@@ -152,13 +155,19 @@ func (w *Writer) writeEvents(evs []event.Event) {
 		if w.err != nil {
 			return
 		}
-		b, err := json.Marshal(redactEvent(e, w.secrets))
-		if err != nil {
+		// The encoder writes the event's object after the prefix; its
+		// opening brace and its trailing newline are cut. One buffer and
+		// one encoder serve every line (json.Marshal allocates a fresh
+		// slice per event); the bytes are the same as json.Marshal's.
+		w.scratch.Reset()
+		w.scratch.Write(eventPrefix)
+		if err := w.enc.Encode(redactEvent(e, w.secrets)); err != nil {
 			w.err = fmt.Errorf("journal: encoding event %d for %s: %w", e.Seq, w.name, err)
 			return
 		}
-		w.scratch = append(append(w.scratch[:0], eventPrefix...), b[1:]...)
-		w.writeLineLocked(w.scratch)
+		line := w.scratch.Bytes()
+		line = append(line[:len(eventPrefix)], line[len(eventPrefix)+1:len(line)-1]...)
+		w.writeLineLocked(line)
 	}
 }
 

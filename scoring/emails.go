@@ -157,6 +157,7 @@ func (f *Fold) doneEmail(e event.Event) {
 	if res.Cancelled {
 		return
 	}
+	f.doneBy[res.ServedBy] = append(f.doneBy[res.ServedBy], e.At)
 	r.Answered = true
 	truth, ok := f.truthOf(r)
 	if !ok {

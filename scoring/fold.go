@@ -42,7 +42,8 @@ type Fold struct {
 	served   Served
 	quality  FieldCounts
 	byServed map[string]*FieldCounts
-	broken   int // fault events: attempts to the broken model faulted by the injector
+	doneBy   map[string][]time.Duration // server -> offsets of the emails it answered, in log order
+	broken   int                        // fault events: attempts to the broken model faulted by the injector
 
 	breakers     map[string]*breakerTrack
 	breakerOrder []string
@@ -76,13 +77,14 @@ func NewFoldWith(opts Options) *Fold {
 		opts:     opts,
 		emails:   map[int]*EmailRecord{},
 		byServed: map[string]*FieldCounts{},
+		doneBy:   map[string][]time.Duration{},
 		breakers: map[string]*breakerTrack{},
 		series:   newSeries(),
 		starts:   map[string][]time.Duration{},
 		open:     map[attemptKey]time.Duration{},
 		failures: map[string]*failureTrack{},
 		failed:   map[string]map[event.Outcome]int{},
-		truth:    emails.ByID,
+		truth:    emails.Nth, // past the data set, emails cycle through it
 	}
 }
 
@@ -306,3 +308,7 @@ func (f *Fold) ActiveOutage() (Window, bool) {
 	}
 	return Window{}, false
 }
+
+// AddLog folds every event appended to l so far, in order, a chunk at a
+// time: a finished run's whole log without copying it into one slice.
+func (f *Fold) AddLog(l *event.Log) { l.Batches(f.AddAll) }

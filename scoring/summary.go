@@ -152,17 +152,19 @@ func (f *Fold) WaitsOutage() []float64 {
 }
 
 // backAfter is the first email rung served at or after end, relative to end.
+// It scans the rung's done offsets (8 bytes an email, kept in log order),
+// not the email records.
 func (f *Fold) backAfter(rung string, end time.Duration) *time.Duration {
-	var best *time.Duration
-	for _, r := range f.emails {
-		if r.Done && r.Result.ServedBy == rung && !r.Result.Cancelled && r.DoneAt >= end {
-			d := r.DoneAt - end
-			if best == nil || d < *best {
-				best = &d
-			}
+	best, found := time.Duration(0), false
+	for _, at := range f.doneBy[rung] {
+		if d := at - end; at >= end && (!found || d < best) {
+			best, found = d, true
 		}
 	}
-	return best
+	if !found {
+		return nil
+	}
+	return &best
 }
 
 // Summary computes the run summary from what has been folded so far.

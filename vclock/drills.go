@@ -184,7 +184,7 @@ func runOne(ctx context.Context, job Job) Outcome {
 	}
 	status := run.Wait()
 	fold := scoring.NewFold()
-	fold.AddAll(run.Log().Events())
+	fold.AddLog(run.Log())
 	sum := fold.Summary()
 	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls(), Ended: fold.Ended()}
 	if rec != nil {

@@ -28,6 +28,20 @@ const (
 // drill run and drill compare (and DefaultConfig). Every command takes --seed.
 const DefaultSeed = 1
 
+// MaxEmails is the most emails one drill sends. Past the data set's 120
+// the emails cycle through it (emails.Nth): email n is data-set email
+// ((n-1) mod 120)+1, with its truth, under its own number. The bound keeps
+// a typo from asking for a run that cannot fit in memory: a 100,000-email
+// drill peaks at about 0.6–1 GiB (docs/readme/scale.md).
+const MaxEmails = 1_000_000
+
+// MaxRate is the highest arrival rate, emails per second. The engine costs
+// about 0.4–0.6 ms of CPU an email against the in-process fake model, so
+// two idle cores keep up with a few thousand a second; past what the
+// machine keeps up with, emails are sent late (each as soon as it can be)
+// and the schedule is no longer t = i / rate.
+const MaxRate = 10_000
+
 // Endpoint is where the models are. The zero value is the built-in fake
 // model, in-process.
 type Endpoint struct {
@@ -127,11 +141,11 @@ func DefaultConfig() Config {
 // Validate checks the configuration and says what is wrong with it.
 func (c Config) Validate() error {
 	var errs []error
-	if n := len(c.Set()); c.Emails <= 0 || c.Emails > n {
-		errs = append(errs, fmt.Errorf("emails must be between 1 and %d (the emails in the set), got %d", n, c.Emails))
+	if c.Emails <= 0 || c.Emails > MaxEmails {
+		errs = append(errs, fmt.Errorf("emails must be between 1 and %d, got %d", MaxEmails, c.Emails))
 	}
-	if !(c.Rate > 0) {
-		errs = append(errs, fmt.Errorf("rate must be above 0 emails per second, got %v", c.Rate))
+	if !(c.Rate > 0) || c.Rate > MaxRate {
+		errs = append(errs, fmt.Errorf("rate must be above 0 and at most %d emails per second, got %v", MaxRate, c.Rate))
 	}
 	if c.Outage != OutageNone {
 		if _, err := inject.Lookup(c.Outage); err != nil {
@@ -186,7 +200,7 @@ func (c Config) Validate() error {
 	if c.MaxDuration < 0 {
 		errs = append(errs, fmt.Errorf("max duration must not be negative, got %s", c.MaxDuration))
 	}
-	if c.Follow < 0 || (c.Follow > 0 && !slices.ContainsFunc(c.Set()[:min(c.Emails, len(c.Set()))], func(e emails.Email) bool { return e.ID == c.Follow })) {
+	if c.Follow < 0 || (c.Follow > 0 && !c.sends(c.Follow)) {
 		errs = append(errs, fmt.Errorf("follow must be the id of an email the drill sends (0 for none), got %d", c.Follow))
 	}
 	if u := c.Endpoint.BaseURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
@@ -247,10 +261,8 @@ func (c Config) Info() event.RunInfo {
 		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits
 	}
 	info.Options = c.Policy.Options()
-	for _, e := range c.Set()[:min(c.Emails, len(c.Set()))] {
-		if e.ID > max(info.Emails, info.MaxEmailID) {
-			info.MaxEmailID = e.ID
-		}
+	if id := c.maxEmailID(); id > info.Emails {
+		info.MaxEmailID = id
 	}
 	info.MaxSpend = c.MaxSpend
 	for _, r := range c.rungPolicies() {
@@ -319,11 +331,53 @@ func (c Config) Warnings() []string {
 	return w
 }
 
-// Set is the emails the drill sends from, in order: EmailSet, or the
-// built-in 120.
-func (c Config) Set() []emails.Email {
-	if c.EmailSet != nil {
-		return c.EmailSet
+// Email is email n (from 1) of the drill. Over the built-in set it is
+// emails.Nth(n): past 120 the emails cycle, each keeping its own id n. Over
+// a team's set, the first len(set) emails keep the file's ids; past its
+// end they cycle through it, numbered on from the file's highest id so
+// every id stays unique.
+func (c Config) Email(n int) emails.Email {
+	if c.EmailSet == nil {
+		e, _ := emails.Nth(n)
+		return e
 	}
-	return emails.All()
+	set := c.EmailSet
+	if n <= len(set) {
+		return set[n-1]
+	}
+	e, _ := emails.Cycle(set, n)
+	e.ID = maxID(set) + n - len(set)
+	return e
+}
+
+// sends reports whether the drill sends an email with this id.
+func (c Config) sends(id int) bool {
+	if c.EmailSet == nil {
+		return id >= 1 && id <= c.Emails
+	}
+	n := min(c.Emails, len(c.EmailSet))
+	if slices.ContainsFunc(c.EmailSet[:n], func(e emails.Email) bool { return e.ID == id }) {
+		return true
+	}
+	top := maxID(c.EmailSet)
+	return c.Emails > len(c.EmailSet) && id > top && id <= top+c.Emails-len(c.EmailSet)
+}
+
+// maxEmailID is the highest email id the drill sends.
+func (c Config) maxEmailID() int {
+	if c.EmailSet == nil {
+		return c.Emails
+	}
+	if c.Emails > len(c.EmailSet) {
+		return maxID(c.EmailSet) + c.Emails - len(c.EmailSet)
+	}
+	return maxID(c.EmailSet[:c.Emails])
+}
+
+func maxID(set []emails.Email) int {
+	top := 0
+	for _, e := range set {
+		top = max(top, e.ID)
+	}
+	return top
 }

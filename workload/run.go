@@ -181,7 +181,6 @@ func (r *Run) run(parent context.Context) {
 // wake-up sends at once and the next email keeps its own due time, so
 // lateness never piles up.
 func (r *Run) arrivals(wg *sync.WaitGroup) int {
-	all := r.cfg.Set()
 	start := r.log.Start()
 	for i := range r.cfg.Emails {
 		if r.cfg.Serves != nil && !r.cfg.Serves(i) {
@@ -200,7 +199,7 @@ func (r *Run) arrivals(wg *sync.WaitGroup) int {
 		if r.cfg.lateTick != nil {
 			r.cfg.lateTick(i)
 		}
-		e := all[i]
+		e := r.cfg.Email(i + 1) // past the set's end, the emails cycle through it
 		ev := event.Event{Kind: event.EmailSent, Email: e.ID, Unscored: e.Unscored}
 		if !e.Unscored {
 			truth := e.Truth

@@ -123,7 +123,7 @@ func TestDrillFileUsageErrorsExitTwo(t *testing.T) {
 		{"unknown operator", []string{"compare", "--expect", "served.error =< 0"}, []string{"unknown operator", "== != < <= > >="}},
 		{"missing file", []string{"run", "-f", "/nonexistent/drill.yaml"}, []string{"no such file"}},
 		{"unknown outage", []string{"run", "-f", writeDrill(t, smallDrill), "--outage", "nope"}, []string{`has no outage "nope" (it has: busy)`}},
-		{"flag out of range", []string{"run", "-f", writeDrill(t, smallDrill), "--emails", "500"}, []string{"emails must be between 1 and 120"}},
+		{"flag out of range", []string{"run", "-f", writeDrill(t, smallDrill), "--emails", "2000000"}, []string{"emails must be between 1 and 1000000"}},
 		{"rung key variable unset", []string{"validate", writeDrill(t, "models:\n  backup: {base_url: \"http://127.0.0.1:1/v1\", api_key_env: DRILL_TEST_NEVER_SET_KEY}\n")}, []string{"backup", "DRILL_TEST_NEVER_SET_KEY is not set"}},
 		{"bad fault param", []string{"run", "-f", writeDrill(t, "outages: [{kind: busy, from: 1s, to: 2s, params: {status: 418}}]\n")}, []string{":1:", "params.status"}},
 		{"bad --fault over a file", []string{"run", "-f", writeDrill(t, smallDrill), "--fault", "retry_afer=1s"}, []string{`unknown key "retry_afer" for busy (valid: status,`}},

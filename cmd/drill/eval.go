@@ -23,6 +23,7 @@ import (
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
 )
 
 func newEvalCmd() *cobra.Command {
@@ -75,7 +76,7 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 	f.BoolVar(&asJSON, "json", false, "print a JSON array, one object per model")
 	f.BoolVar(&showMisses, "misses", false, `list every email answered wrong (with --json: a "misses" list per model)`)
 	f.StringVar(&emailsFile, "emails-file", "", "evaluate your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
-	f.Int64Var(&seed, "seed", fakemodel.DefaultSeed, "latency seed of the built-in fake model")
+	f.Int64Var(&seed, "seed", workload.DefaultSeed, "latency seed of the built-in fake model (the default, 1, is drill run's and drill compare's)")
 	f.Float64Var(&latencyScale, "latency-scale", 1, "built-in fake model: multiply its latencies (0 = answer at once)")
 	registerClock(f, &clock)
 	return cmd

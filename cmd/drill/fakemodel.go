@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/workload"
 )
 
 func newFakeModelCmd() *cobra.Command {
@@ -60,7 +61,7 @@ and a cap on open connections.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&listen, "listen", "127.0.0.1:8089", "address to listen on")
-	f.Int64Var(&seed, "seed", fakemodel.DefaultSeed, "latency seed")
+	f.Int64Var(&seed, "seed", workload.DefaultSeed, "latency seed (the default, 1, is drill run's and drill compare's)")
 	f.StringVar(&requireKey, "require-key", "", "answer 401 unless requests carry this key as a Bearer token")
 	f.Float64Var(&latencyScale, "latency-scale", 1, "multiply every latency (0 = answer at once)")
 	f.BoolVar(&logRequests, "log", false, "log one line per request on stderr (time, request id, method, path, model, status, tokens, duration)")

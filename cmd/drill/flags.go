@@ -87,7 +87,7 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 		})
 	}(flagNames(fs))
 	d := workload.DefaultConfig()
-	fs.IntVar(&f.emails, "emails", d.Emails, "how many of the 120 emails to send")
+	fs.IntVar(&f.emails, "emails", d.Emails, "how many emails to send (past the data set's 120 they cycle through it: email 121 is email 1 again)")
 	fs.StringVar(&f.emailsFile, "emails-file", "", "send your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
 	fs.Float64Var(&f.rate, "rate", d.Rate, "emails sent per second")
 	fs.DurationVar(&f.outageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the drill starts")

@@ -225,8 +225,20 @@ func TestReportFromRecordedRuns(t *testing.T) {
 		t.Errorf("%d email-by-email charts, want 4", n)
 	}
 	// Two outages × two policies: each outage's second policy against its first.
-	if n := strings.Count(string(data), "<tr><td>R"); n != 4+2 {
-		t.Errorf("%d run and pair rows, want 4 runs and 2 pairs", n)
+	section := func(from, to string) string {
+		h := string(data)
+		i := strings.Index(h, from)
+		j := strings.Index(h[max(i, 0):], to)
+		if i < 0 || j < 0 {
+			t.Fatalf("no section from %q to %q", from, to)
+		}
+		return h[i : i+j]
+	}
+	if n := strings.Count(section(`<h2 id="overview">`, "Served counts cover"), "<tr><td>R"); n != 4 {
+		t.Errorf("%d run rows in the overview, want 4", n)
+	}
+	if n := strings.Count(section(`<h2 id="pairs">`, `<h2 id="differs">`), "<tr><td>R"); n != 2 {
+		t.Errorf("%d pair rows, want 2", n)
 	}
 	md := filepath.Join(dir, "out", "report.md")
 	_ = os.MkdirAll(filepath.Dir(md), 0o755)

@@ -96,7 +96,11 @@ func startRun(ctx context.Context, cfg workload.Config) (*workload.Run, error) {
 }
 
 // summarize folds a finished run's log into its summary.
-func summarize(run *workload.Run) scoring.Summary { return scoring.Summarize(run.Log().Events()) }
+func summarize(run *workload.Run) scoring.Summary {
+	f := scoring.NewFold()
+	f.AddLog(run.Log())
+	return f.Summary()
+}
 
 // runDrill runs one drill to its end and prints its summary.
 func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
@@ -145,7 +149,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 		return err
 	}
 	fold := scoring.NewFold()
-	fold.AddAll(run.Log().Events())
+	fold.AddLog(run.Log())
 	sum := fold.Summary()
 	warnAfter(cmd.ErrOrStderr(), sum)
 	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, runAbortReason(<-aborted, run), opts.checks)
