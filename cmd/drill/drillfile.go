@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -88,7 +87,7 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	if fs.Changed(policiesFlag) {
 		df.Policies = selectPolicies(df, policies)
 	}
-	overridePolicies(df, fs, f)
+	overridePolicies(df, fs)
 	if err := df.Check(); err != nil {
 		return nil, checks{}, usageError{fmt.Errorf("with the flags given:\n%w", err)}
 	}
@@ -215,38 +214,12 @@ func selectPolicies(df *drillfile.File, names []string) []drillfile.Policy {
 }
 
 // overridePolicies applies the policy flags that were given to every
-// policy of the file.
-func overridePolicies(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
-	var o drillfile.Overrides
-	if fs.Changed("time-limit-scope") {
-		o.TimeLimitScope = &f.scope
-	}
-	dur := func(flag string, v *drillfile.Duration, src time.Duration) *drillfile.Duration {
-		if !fs.Changed(flag) {
-			return v
-		}
-		d := drillfile.Duration(src)
-		return &d
-	}
-	num := func(flag string, v *drillfile.Int, src int) *drillfile.Int {
-		if !fs.Changed(flag) {
-			return v
-		}
-		return drillfile.IntOf(src)
-	}
+// policy of the file: a flag replaces the file's value.
+func overridePolicies(df *drillfile.File, fs *pflag.FlagSet) {
+	o := flagOverrides(fs)
 	pols := df.PolicyList()
 	for i := range pols {
-		p := &pols[i].Overrides
-		if o.TimeLimitScope != nil {
-			p.TimeLimitScope = o.TimeLimitScope
-		}
-		p.PrimaryTimeout = dur("primary-timeout", p.PrimaryTimeout, f.primaryTimeout)
-		p.PrimaryRetries = num("primary-retries", p.PrimaryRetries, f.primaryRetries)
-		p.BackupTimeout = dur("backup-timeout", p.BackupTimeout, f.backupTimeout)
-		p.BackupRetries = num("backup-retries", p.BackupRetries, f.backupRetries)
-		p.TripFailures = num("trip-failures", p.TripFailures, f.tripFailures)
-		p.TripWindow = dur("trip-window", p.TripWindow, f.tripWindow)
-		p.Cooldown = dur("cooldown", p.Cooldown, f.cooldown)
+		pols[i].Overrides = pols[i].Overrides.Merge(o)
 	}
 	df.Policies = pols
 }
