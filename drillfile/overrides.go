@@ -137,10 +137,11 @@ func (o Overrides) Set() []string {
 		if f.IsNil() {
 			continue
 		}
-		if f.Kind() == reflect.Pointer {
-			f = f.Elem()
+		val := fmt.Sprint(reflect.Indirect(f).Interface())
+		if list, ok := f.Interface().([]string); ok {
+			val = "[" + strings.Join(list, ", ") + "]"
 		}
-		out = append(out, fmt.Sprintf("%s %v", yamlKey(v.Type().Field(i)), f.Interface()))
+		out = append(out, yamlKey(v.Type().Field(i))+" "+val)
 	}
 	return out
 }
