@@ -179,6 +179,10 @@ type RunInfo struct {
 	// drill's defaults, in words ("in-flight age 4s", "probes all", "hedge
 	// after 2s"), for the dashboard header and reports, live and replayed.
 	Options []string `json:"options,omitempty"`
+	// Predicted is the breaker-trip arithmetic done from the settings and
+	// the outage before the run (package predict), logged so the summary
+	// can show it beside the measured figures; nil when not computed.
+	Predicted *Predicted `json:"predicted,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.
@@ -323,3 +327,27 @@ type ProxyCall struct {
 // fewer tokens a second than the rung's floor (min_tokens_per_s, checked
 // after stream_check).
 const SlowStream Outcome = "slow_stream"
+
+// Predicted is what drill predicts of a run before it starts: ranges in
+// seconds from the outage's start ([low, high]; nil for never or
+// unbounded) and the calls to the broken model. Note says why nothing was
+// predicted (an outage kind or window the arithmetic does not read).
+type Predicted struct {
+	// FailureS is how long one call against the outage takes to fail and
+	// be counted; nil when it never fails.
+	FailureS *[2]float64 `json:"failure_s,omitempty"`
+	// NthFailureS is when the count rule's Nth failure lands.
+	NthFailureS *[2]float64 `json:"nth_failure_s,omitempty"`
+	// FirstOpenS is when the breaker first opens; nil for never.
+	FirstOpenS *[2]float64 `json:"first_open_s,omitempty"`
+	// MayNeverOpen is true when the breaker may also never open.
+	MayNeverOpen bool `json:"may_never_open,omitempty"`
+	// WorstWaitS is the worst wait of an email sent in the outage; nil
+	// when unbounded.
+	WorstWaitS *[2]float64 `json:"worst_wait_s,omitempty"`
+	// CallsToBroken is the range of attempts to the broken model started
+	// during the outage.
+	CallsToBroken [2]float64 `json:"calls_to_broken"`
+	// Note is why nothing was predicted; empty when the figures hold.
+	Note string `json:"note,omitempty"`
+}

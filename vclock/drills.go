@@ -12,6 +12,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/predict"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -158,6 +159,7 @@ func runOne(ctx context.Context, job Job) Outcome {
 	// CheckConfig let only the built-in fake model through: wire it
 	// in-process, seeded by the run's seed, as a real-time run does.
 	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	cfg.Predicted = predict.ForRun(cfg) // logged in run_start: the summary's predicted_* keys
 	run, err := workload.Start(ctx, cfg)
 	if err != nil {
 		return Outcome{Status: event.StatusFailed, Error: err.Error()}

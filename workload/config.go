@@ -68,6 +68,11 @@ type Config struct {
 	Outages []inject.Window `json:"outages,omitempty"`
 	// Stream makes every model call a streamed chat completion.
 	Stream bool `json:"stream,omitempty"`
+	// Predicted is the prediction of this drill (package predict, which
+	// imports workload, so the caller computes it): logged in run_start's
+	// info for the summary's predicted_* figures. Not part of the config
+	// a journal records.
+	Predicted *event.Predicted `json:"-"`
 }
 
 // OutageNone is the outage kind for a drill without an outage.
@@ -210,6 +215,7 @@ func (c Config) Info() event.RunInfo {
 		Seed:           c.Seed,
 		Ceiling:        c.Ceiling(),
 		Overrides:      c.Overrides,
+		Predicted:      c.Predicted,
 	}
 	if c.Policy.EmailDeadline > 0 {
 		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits

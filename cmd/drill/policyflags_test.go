@@ -167,3 +167,24 @@ func TestEveryOverrideIsAFlag(t *testing.T) {
 		t.Errorf("--breaker-scope not read into scope: %v", o.Set())
 	}
 }
+
+// TestRunSummaryCarriesThePrediction: drill run's summary has the
+// predicted_* figures, logged before the run, and the measured first open
+// and calls fall inside them (virtual clock).
+func TestRunSummaryCarriesThePrediction(t *testing.T) {
+	out, stderr, code := execute(t.Context(), "run", "--clock", "virtual", "--json", "--outage", "hang", "--policy", "breaker")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var s scoring.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if s.PredictedFirstOpenS == nil || s.BreakerFirstOpenS == nil || !predict.Range(*s.PredictedFirstOpenS).Contains(*s.BreakerFirstOpenS) {
+		t.Errorf("measured first open %v outside predicted %v (note %q)", s.BreakerFirstOpenS, s.PredictedFirstOpenS, s.PredictedNote)
+	}
+	if c := s.PredictedCallsToBroken; c == nil || !predict.Range(*c).Contains(float64(s.CallsToBrokenOutage)) {
+		t.Errorf("measured %d calls to the broken model, predicted %v", s.CallsToBrokenOutage, c)
+	}
+	t.Logf("first open measured %.2f s, predicted %v; calls %d, predicted %v", *s.BreakerFirstOpenS, *s.PredictedFirstOpenS, s.CallsToBrokenOutage, *s.PredictedCallsToBroken)
+}

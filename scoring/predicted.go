@@ -1,0 +1,32 @@
+package scoring
+
+import "github.com/drill-dev/drill/event"
+
+// NotPredicted is the predicted_note of a run that logged no prediction
+// (a journal from before predictions were logged, or a proxy journal).
+const NotPredicted = "the run logged no prediction"
+
+// Predicted returns the prediction the run logged in its run_start (the
+// breaker-trip arithmetic done before it started), or nil when it logged
+// none. Scoring reads it from the events alone: the caller that started
+// the run computed it.
+func (f *Fold) Predicted() *event.Predicted { return f.Info.Predicted }
+
+// predictedInto sets the summary's predicted_* figures from the logged
+// prediction.
+func (f *Fold) predictedInto(s *Summary) {
+	p := f.Predicted()
+	if p == nil {
+		s.PredictedNote = NotPredicted
+		return
+	}
+	if p.Note != "" {
+		s.PredictedNote = p.Note
+		return
+	}
+	s.PredictedFailureS, s.PredictedNthFailureS = p.FailureS, p.NthFailureS
+	s.PredictedFirstOpenS, s.PredictedMayNeverOpen = p.FirstOpenS, p.MayNeverOpen
+	s.PredictedWorstWaitS = p.WorstWaitS
+	calls := p.CallsToBroken
+	s.PredictedCallsToBroken = &calls
+}
