@@ -258,6 +258,11 @@ type OutageWindow struct {
 	// ByHand is true for a window started or ended by hand (the dashboard's
 	// o key, Run.StartOutage/EndOutage); false for the drill's schedule.
 	ByHand bool `json:"by_hand"`
+	// Index says which window an outage_end closes: a scheduled window's
+	// position in the run's timeline (config outages, from 0); a window
+	// started by hand takes the next number after the timeline's. A start
+	// and its end carry the same index.
+	Index int `json:"index"`
 }
 
 // RunEndInfo is how a run ended: its status and the emails it never sent.

@@ -11,14 +11,13 @@ import (
 // logged before it started) beside the measured ones, with the difference:
 // "Breaker first open: measured 18.4 s, predicted 18.1–18.5 s: inside".
 // A run with no prediction says why in one line; a journal that logged
-// none says nothing.
+// none (no figures, no note) says nothing.
 func predictedFacts(s scoring.Summary) []string {
-	switch s.PredictedNote {
-	case "":
-	case scoring.NotPredicted:
-		return nil
-	default:
+	switch {
+	case s.PredictedNote != "":
 		return []string{fmt.Sprintf("Predicted: nothing (%s).", s.PredictedNote)}
+	case s.PredictedCallsToBroken == nil:
+		return nil
 	}
 	rng := func(r *[2]float64) *predict.Range {
 		if r == nil {

@@ -30,7 +30,7 @@ func TestPredictedBesideMeasured(t *testing.T) {
 	if got := predictedFacts(scoring.Summary{PredictedNote: "no outage"}); len(got) != 1 || !strings.Contains(got[0], "no outage") {
 		t.Errorf("noted: %q", got)
 	}
-	if got := predictedFacts(scoring.Summary{PredictedNote: scoring.NotPredicted}); got != nil {
+	if got := predictedFacts(scoring.Summary{}); got != nil {
 		t.Errorf("a journal without a prediction: %q, want nothing", got)
 	}
 }

@@ -2,10 +2,6 @@ package scoring
 
 import "github.com/drill-dev/drill/event"
 
-// NotPredicted is the predicted_note of a run that logged no prediction
-// (a journal from before predictions were logged, or a proxy journal).
-const NotPredicted = "the run logged no prediction"
-
 // Predicted returns the prediction the run logged in its run_start (the
 // breaker-trip arithmetic done before it started), or nil when it logged
 // none. Scoring reads it from the events alone: the caller that started
@@ -13,11 +9,12 @@ const NotPredicted = "the run logged no prediction"
 func (f *Fold) Predicted() *event.Predicted { return f.Info.Predicted }
 
 // predictedInto sets the summary's predicted_* figures from the logged
-// prediction.
+// prediction. A run that logged none (a journal from before predictions
+// were logged, or drill proxy's) leaves them null with no note, so its
+// recorded summary line and a summary recomputed from it agree.
 func (f *Fold) predictedInto(s *Summary) {
 	p := f.Predicted()
 	if p == nil {
-		s.PredictedNote = NotPredicted
 		return
 	}
 	if p.Note != "" {

@@ -38,7 +38,7 @@ func TestPredictedComesFromRunStart(t *testing.T) {
 
 	none := NewFold()
 	none.Add(event.Event{Kind: event.RunStart, Run: &event.RunInfo{Emails: 1}})
-	if s := none.Summary(); s.PredictedNote != NotPredicted || s.PredictedCallsToBroken != nil {
+	if s := none.Summary(); s.PredictedNote != "" || s.PredictedCallsToBroken != nil {
 		t.Errorf("no prediction logged: note %q, calls %v", s.PredictedNote, s.PredictedCallsToBroken)
 	}
 	noted := NewFold()
