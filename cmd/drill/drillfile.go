@@ -410,19 +410,49 @@ func newInitCmd() *cobra.Command {
 }
 
 func newValidateCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "validate FILE",
+	var replay replayFlags
+	cmd := &cobra.Command{
+		Use:   "validate [FILE]",
 		Short: "Check a drill file and print the timeline it will play",
 		Long: `Check a drill file strictly (unknown keys, types, durations, names, the
 hypotheses and abort conditions) and print what it will play: the workload,
 the runs, and each outage's windows on a time bar. Exits 0 when the file is
-valid and this build can play it, 2 otherwise.`,
-		Example: `  drill validate examples/chapter.yaml`,
-		Args:    usageArgs(cobra.ExactArgs(1)),
+valid and this build can play it, 2 otherwise.
+
+With --outage-from-journal JOURNAL [--model M], the outage is the fault
+pattern the journal recorded, replayed as drill run --outage-from-journal
+replays it: validate prints that timeline (one outage, "journal") in place
+of the file's outages, or with no FILE against drill run's defaults.`,
+		Example: `  drill validate examples/chapter.yaml
+  drill validate --outage-from-journal runs/hang.jsonl
+  drill validate examples/chapter.yaml --outage-from-journal proxy.jsonl --model gpt-5.4-mini`,
+		Args: usageArgs(cobra.RangeArgs(0, 1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			df, err := drillfile.Load(args[0])
-			if err != nil {
-				return usageError{err}
+			if len(args) == 0 && replay.path == "" {
+				return usagef("drill validate needs a drill file, or --outage-from-journal JOURNAL")
+			}
+			if replay.path == "" && cmd.Flags().Changed("model") {
+				return usagef("--model goes with --outage-from-journal")
+			}
+			df := &drillfile.File{Path: "(none: drill run's defaults)"}
+			if len(args) == 1 {
+				var err error
+				if df, err = drillfile.Load(args[0]); err != nil {
+					return usageError{err}
+				}
+			}
+			if replay.path != "" {
+				ws, notes, err := outageFromJournal(replay.path, replay.model)
+				if err != nil {
+					return err
+				}
+				for _, n := range notes {
+					fmt.Fprintln(cmd.ErrOrStderr(), "drill:", n)
+				}
+				df.Outages = nil
+				for _, w := range ws {
+					df.Outages = append(df.Outages, drillfile.FileWindow(replayedOutage, w))
+				}
 			}
 			if err := df.WriteTimeline(cmd.OutOrStdout()); err != nil {
 				return err
@@ -433,4 +463,10 @@ valid and this build can play it, 2 otherwise.`,
 			return nil
 		},
 	}
+	replay.register(cmd.Flags())
+	return cmd
 }
+
+// replayedOutage names the outage drill validate shows for
+// --outage-from-journal.
+const replayedOutage = "journal"

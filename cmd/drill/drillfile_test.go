@@ -214,3 +214,29 @@ func TestVirtualClockJudges(t *testing.T) {
 		t.Errorf("abort conditions under --clock virtual: exit %d: %s", code, stderr)
 	}
 }
+
+// TestValidatePrintsTheJournalsTimeline: drill validate
+// --outage-from-journal prints the timeline a drill run journal replays,
+// Retry-After included (the engine logs it on attempt_end).
+func TestValidatePrintsTheJournalsTimeline(t *testing.T) {
+	j := filepath.Join(t.TempDir(), "rl.jsonl")
+	if _, stderr, code := execute(t.Context(), "run", "--clock", "virtual", "--no-tui", "--outage", "rate-limit", "--fault", "retry_after=7s",
+		"--policy", "fallback", "--emails", "60", "--record", j); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := execute(t.Context(), "validate", "--outage-from-journal", j)
+	if code != 0 {
+		t.Fatalf("validate: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"outage journal", "15s–40s  rate-limit on primary (journal), retry_after=7s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate printed:\n%s\nwant %q", out, want)
+		}
+	}
+	if !strings.Contains(stderr, "replayed window: rate-limit retry_after=7s 15.000s–40.000s") {
+		t.Errorf("stderr %q lacks the replayed window", stderr)
+	}
+	if _, stderr, code := execute(t.Context(), "validate"); code != 2 || !strings.Contains(stderr, "--outage-from-journal") {
+		t.Errorf("validate with nothing: exit %d, %q", code, stderr)
+	}
+}
