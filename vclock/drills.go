@@ -31,6 +31,10 @@ type Job struct {
 	// its first line (Header.Clock is set to "virtual").
 	Journal string          `json:"journal,omitempty"`
 	Header  *journal.Header `json:"header,omitempty"`
+	// Hypotheses are the drill's hypotheses (`figure op value`), judged
+	// at the end and written on the journal's summary line, as a
+	// real-time run records them.
+	Hypotheses []string `json:"hypotheses,omitempty"`
 }
 
 // Outcome is how one job's drill ended.
@@ -182,9 +186,22 @@ func runOne(ctx context.Context, job Job) Outcome {
 	sum := fold.Summary()
 	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls()}
 	if rec != nil {
-		if err := rec.Finish(sum, status); err != nil {
+		if err := finishJournal(rec, sum, status, job.Hypotheses); err != nil {
 			o.Error = fmt.Sprintf("recording %s: %v", job.Journal, err)
 		}
 	}
 	return o
+}
+
+// finishJournal writes the summary line with the hypotheses judged on it.
+func finishJournal(rec *journal.Writer, sum scoring.Summary, status string, hypotheses []string) error {
+	exprs, err := scoring.ParseExprs(hypotheses)
+	if err != nil {
+		return errors.Join(err, rec.Finish(sum, status))
+	}
+	figs, err := scoring.FiguresOf(sum)
+	if err != nil {
+		return errors.Join(err, rec.Finish(sum, status))
+	}
+	return rec.FinishJudged(sum, status, scoring.Judge(figs, exprs))
 }

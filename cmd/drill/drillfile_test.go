@@ -240,3 +240,27 @@ func TestValidatePrintsTheJournalsTimeline(t *testing.T) {
 		t.Errorf("validate with nothing: exit %d, %q", code, stderr)
 	}
 }
+
+// TestReplayJSONHasTheHypotheses: drill replay --json prints the
+// hypotheses the journal's summary line judged, as drill run --json did.
+func TestReplayJSONHasTheHypotheses(t *testing.T) {
+	j := filepath.Join(t.TempDir(), "h.jsonl")
+	if _, stderr, code := execute(t.Context(), "run", "--clock", "virtual", "--json", "--outage", "busy", "--emails", "40",
+		"--expect", "served.error == 0", "--expect", "breaker_opens > 99", "--record", j); code != 1 {
+		t.Fatalf("run: exit %d, want 1 (one hypothesis fails): %s", code, stderr)
+	}
+	out, stderr, code := execute(t.Context(), "replay", "--json", j)
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, stderr)
+	}
+	var got judged
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if len(got.Hypotheses) != 2 || !got.Hypotheses[0].Pass || got.Hypotheses[1].Pass || got.Hypotheses[1].Expr != "breaker_opens > 99" {
+		t.Errorf("hypotheses %+v", got.Hypotheses)
+	}
+	if got.Outage != "busy" || got.Emails != 40 {
+		t.Errorf("summary %s/%d", got.Outage, got.Emails)
+	}
+}

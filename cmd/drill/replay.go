@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
@@ -79,6 +80,13 @@ interrupted.`,
 				if !reflect.DeepEqual(meta.Summary.Summary, sum) {
 					fmt.Fprintf(errw, "drill: warning: the summary recorded in %s differs from the one recomputed from its events\n", path)
 				}
+			}
+			if jsonOut && meta.Summary != nil && len(meta.Summary.Hypotheses) > 0 {
+				// As drill run --json printed it: the hypotheses judged at the
+				// run's end, from the journal's summary line.
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(judged{Summary: sum, Hypotheses: meta.Summary.Hypotheses})
 			}
 			return printSummary(cmd.OutOrStdout(), sum, jsonOut)
 		},
