@@ -164,19 +164,18 @@ func (e *OverrideError) Error() string { return e.Name + ": " + e.Msg }
 // rung or breaker the policy does not have, a value out of range, or an
 // unknown value (the message lists the valid ones) is an *OverrideError
 // naming drill-file keys; several are joined.
-func (o Overrides) Apply(p *workload.Policy) error { return o.ApplyNamed(p, nil) }
+func (o Overrides) Apply(p *workload.Policy) error {
+	return o.apply(p, func(key string) string { return key }, "try preset breaker, or breaker: true")
+}
 
 // ApplyFlags is Apply with messages naming the flags (--probe-interval).
 func (o Overrides) ApplyFlags(p *workload.Policy) error {
-	return o.ApplyNamed(p, func(key string) string { return "--" + FlagName(key) })
+	return o.apply(p, func(key string) string { return "--" + FlagName(key) }, "try --policy breaker")
 }
 
-// ApplyNamed is Apply with name saying how messages name a setting by its
-// key; nil names it by the key.
-func (o Overrides) ApplyNamed(p *workload.Policy, name func(key string) string) error {
-	if name == nil {
-		name = func(key string) string { return key }
-	}
+// apply is Apply with name saying how messages name a setting by its key,
+// and breakerHint how to get a breaker.
+func (o Overrides) apply(p *workload.Policy, name func(key string) string, breakerHint string) error {
 	var errs []error
 	bad := func(key, format string, a ...any) {
 		errs = append(errs, &OverrideError{Key: key, Name: name(key), Msg: fmt.Sprintf(format, a...)})
@@ -206,8 +205,8 @@ func (o Overrides) ApplyNamed(p *workload.Policy, name func(key string) string) 
 	const (
 		noPrimary = "policy %s has no primary rung"
 		noBackup  = "policy %s has no backup rung"
-		noBreaker = "policy %s has no breaker (try preset breaker, or breaker: true)"
 	)
+	noBreaker := "policy %s has no breaker (" + breakerHint + ")"
 	hasPrimary, hasBackup, b := p.HasPrimary(), p.Backup != nil, p.Primary.Breaker
 	// applies reports whether a given override can be set, saying why not.
 	applies := func(key string, given, has bool, why string) bool {
