@@ -52,6 +52,7 @@ func TestStrictErrorsNameLineAndColumn(t *testing.T) {
 		{"bad base url", "models:\n  primary: {base_url: ftp://x}\n", "base_url must be \"fake\""},
 		{"emails out of range", "workload: {emails: 500}\n", "d.yaml:1:20: emails must be between 1 and 120"},
 		{"unknown trip rule", "policies:\n  - preset: breaker\n    trip: [count, p95]\n", "d.yaml:3:11: trip: unknown rule \"p95\" (valid: count, consecutive, rate, slow-rate, p99, in-flight)"},
+		{"trip not a list", "policies:\n  - preset: breaker\n    trip: count\n", "d.yaml:3:11: trip: want a list of rules such as [count, in-flight], got \"count\""},
 		{"unknown stale", "policies:\n  - preset: breaker\n    stale: keep\n", "d.yaml:3:12: stale: unknown value \"keep\" (valid: drop, count)"},
 		{"unknown breaker scope", "policies:\n  - preset: breaker\n    scope: global\n", "d.yaml:3:12: scope: unknown value \"global\" (valid: rung, endpoint)"},
 		{"unknown probe", "policies:\n  - preset: breaker\n    probe: robot\n", "d.yaml:3:12: probe: unknown value \"robot\" (valid: customer, synthetic)"},
@@ -345,9 +346,10 @@ func TestEveryPolicyOptionInAFile(t *testing.T) {
 // file's others stay.
 func TestMergeTakesTheFlags(t *testing.T) {
 	file := Overrides{Cooldown: (*Duration)(ptrTo(2 * time.Second)), Stale: ptrTo("count")}
-	flags := Overrides{Stale: ptrTo("drop"), Trip: []string{"rate"}}
+	flags := Overrides{Stale: ptrTo("drop"), Trip: Rules{"rate"}}
+	flags.Trip = Rules{"rate", "p99"}
 	got := strings.Join(file.Merge(flags).Set(), ", ")
-	if got != "cooldown 2s, trip [rate], stale drop" {
+	if got != "cooldown 2s, trip [rate, p99], stale drop" {
 		t.Errorf("merged %q", got)
 	}
 }

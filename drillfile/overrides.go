@@ -32,7 +32,7 @@ type Overrides struct {
 
 	// Trip lists the breaker's trip rules, any combination of
 	// breaker.RuleNames (default [count]).
-	Trip            []string  `yaml:"trip"`
+	Trip            Rules     `yaml:"trip"`
 	TripMinSamples  *Int      `yaml:"trip_min_samples"`
 	TripFailureRate *float64  `yaml:"trip_failure_rate"`
 	TripSlowCall    *Duration `yaml:"trip_slow_call"`
@@ -60,6 +60,28 @@ type Overrides struct {
 	HedgeAfter    *Duration `yaml:"hedge_after"`
 	Rules         *bool     `yaml:"rules"`
 	MaxRetryDelay *Duration `yaml:"primary_max_retry_delay"`
+}
+
+// Rules is a list of trip rule names, written as a YAML list:
+// [count, in-flight].
+type Rules []string
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler: a list of names.
+func (r *Rules) UnmarshalYAML(n ast.Node) error {
+	seq, ok := n.(*ast.SequenceNode)
+	if !ok {
+		return nodeErrorf(n, "%swant a list of rules such as [count, in-flight], got %s", keyPrefix(n), describe(n))
+	}
+	out := Rules{}
+	for _, v := range seq.Values {
+		s, ok := v.(ast.ScalarNode)
+		if _, null := v.(*ast.NullNode); !ok || null {
+			return nodeErrorf(v, "a trip rule is a name, got %s", describe(v))
+		}
+		out = append(out, fmt.Sprint(s.GetValue()))
+	}
+	*r = out
+	return nil
 }
 
 // Word is a scalar kept as text, whatever YAML would make of it: probes
@@ -138,7 +160,7 @@ func (o Overrides) Set() []string {
 			continue
 		}
 		val := fmt.Sprint(reflect.Indirect(f).Interface())
-		if list, ok := f.Interface().([]string); ok {
+		if list, ok := f.Interface().(Rules); ok {
 			val = "[" + strings.Join(list, ", ") + "]"
 		}
 		out = append(out, yamlKey(v.Type().Field(i))+" "+val)

@@ -110,7 +110,7 @@ func flagOverrides(fs *pflag.FlagSet) drillfile.Overrides {
 			var v string
 			v, err = fs.GetString(name)
 			*dst = ptr(drillfile.Word(v))
-		case *[]string:
+		case *drillfile.Rules:
 			*dst, err = fs.GetStringSlice(name)
 		default:
 			err = fmt.Errorf("no flag type for override %s (%T)", key, dst)
