@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/inject"
@@ -206,71 +205,4 @@ func (p Policy) Build() (workload.Policy, error) {
 		return workload.Policy{}, err
 	}
 	return wp, nil
-}
-
-// OverrideError is an override that cannot be applied: its key, as in the
-// file, and why.
-type OverrideError struct {
-	Key, Msg string
-}
-
-// Error formats as "key: why".
-func (e *OverrideError) Error() string { return e.Key + ": " + e.Msg }
-
-// Apply sets the overrides that are given on the policy. An override of a
-// rung or breaker the policy does not have, or a value out of range, is an
-// *OverrideError (several are joined).
-func (o Overrides) Apply(p *workload.Policy) error {
-	var errs []error
-	bad := func(key, format string, a ...any) {
-		errs = append(errs, &OverrideError{Key: key, Msg: fmt.Sprintf(format, a...)})
-	}
-	if o.TimeLimitScope != nil {
-		s := chain.Scope(*o.TimeLimitScope)
-		if !slices.Contains(chain.Scopes, s) {
-			bad("time_limit_scope", "unknown scope %q (valid: attempt, request)", s)
-		}
-		p.Scope = s
-	}
-	dur := func(key string, d *Duration, positive bool, has bool, what string, set func()) {
-		switch {
-		case d == nil:
-		case !has:
-			bad(key, "policy %s has no %s", p.Name, what)
-		case positive && *d <= 0:
-			bad(key, "must be above 0, got %s", *d)
-		case *d < 0:
-			bad(key, "must not be negative, got %s", *d)
-		default:
-			set()
-		}
-	}
-	count := func(key string, n *Int, min Int, has bool, what string, set func()) {
-		switch {
-		case n == nil:
-		case !has:
-			bad(key, "policy %s has no %s", p.Name, what)
-		case *n < min:
-			bad(key, "must be at least %d, got %d", min, *n)
-		default:
-			set()
-		}
-	}
-	dur("primary_timeout", o.PrimaryTimeout, false, p.HasPrimary(), "primary rung", func() { p.Primary.TimeLimit = o.PrimaryTimeout.D() })
-	count("primary_retries", o.PrimaryRetries, 0, p.HasPrimary(), "primary rung", func() { p.Primary.Retries = int(*o.PrimaryRetries) })
-	if p.Backup != nil {
-		b := *p.Backup // a copy: presets share nothing, but stay safe
-		p.Backup = &b
-	}
-	dur("backup_timeout", o.BackupTimeout, false, p.Backup != nil, "backup rung", func() { p.Backup.TimeLimit = o.BackupTimeout.D() })
-	count("backup_retries", o.BackupRetries, 0, p.Backup != nil, "backup rung", func() { p.Backup.Retries = int(*o.BackupRetries) })
-	if p.Primary.Breaker != nil {
-		b := *p.Primary.Breaker
-		p.Primary.Breaker = &b
-	}
-	hasBreaker := p.Primary.Breaker != nil
-	count("trip_failures", o.TripFailures, 1, hasBreaker, "breaker", func() { p.Primary.Breaker.Trip.Failures = int(*o.TripFailures) })
-	dur("trip_window", o.TripWindow, true, hasBreaker, "breaker", func() { p.Primary.Breaker.Trip.Window = o.TripWindow.D() })
-	dur("cooldown", o.Cooldown, true, hasBreaker, "breaker", func() { p.Primary.Breaker.Cooldown = o.Cooldown.D() })
-	return errors.Join(errs...)
 }

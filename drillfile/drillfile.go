@@ -159,19 +159,6 @@ type Policy struct {
 	Overrides `yaml:",inline"`
 }
 
-// Overrides are the policy settings a file or a flag may change; they are
-// the flags of `drill run` with underscores.
-type Overrides struct {
-	TimeLimitScope *string   `yaml:"time_limit_scope"`
-	PrimaryTimeout *Duration `yaml:"primary_timeout"`
-	PrimaryRetries *Int      `yaml:"primary_retries"`
-	BackupTimeout  *Duration `yaml:"backup_timeout"`
-	BackupRetries  *Int      `yaml:"backup_retries"`
-	TripFailures   *Int      `yaml:"trip_failures"`
-	TripWindow     *Duration `yaml:"trip_window"`
-	Cooldown       *Duration `yaml:"cooldown"`
-}
-
 // PolicyName is the policy's name in summaries.
 func (p Policy) PolicyName() string {
 	if p.Name != "" {

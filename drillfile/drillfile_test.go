@@ -2,6 +2,7 @@ package drillfile
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,12 +45,27 @@ func TestStrictErrorsNameLineAndColumn(t *testing.T) {
 		{"negative timeout", "policies:\n  - preset: fallback\n    primary_timeout: -2s\n", "d.yaml:3:22: primary_timeout: must not be negative, got -2s"},
 		{"full without name", "policies:\n  - backup: true\n", "a policy needs a preset"},
 		{"full keys with preset", "policies:\n  - preset: breaker\n    canned: false\n", "d.yaml:3:13: canned writes a policy out in full"},
-		{"bad scope", "policies:\n  - preset: breaker\n    time_limit_scope: call\n", "d.yaml:3:23: time_limit_scope: unknown scope \"call\" (valid: attempt, request)"},
+		{"bad scope", "policies:\n  - preset: breaker\n    time_limit_scope: call\n", "d.yaml:3:23: time_limit_scope: unknown value \"call\" (valid: attempt, request)"},
 		{"unknown figure", "hypotheses:\n  - served.eror == 0\n", "d.yaml:2:5: hypothesis: \"served.eror == 0\": unknown figure \"served.eror\" (valid: "},
 		{"unknown operator", "abort:\n  - served.error => 2\n", "d.yaml:2:5: abort condition: \"served.error => 2\": unknown operator \"=>\" (valid: == != < <= > >=)"},
 		{"fake model name", "models:\n  primary: {model: gpt-4o}\n", "d.yaml:2:20: the fake model serves no model \"gpt-4o\""},
 		{"bad base url", "models:\n  primary: {base_url: ftp://x}\n", "base_url must be \"fake\""},
 		{"emails out of range", "workload: {emails: 2000000}\n", "d.yaml:1:20: emails must be between 1 and 1000000"},
+		{"unknown trip rule", "policies:\n  - preset: breaker\n    trip: [count, p95]\n", "d.yaml:3:11: trip: unknown rule \"p95\" (valid: count, consecutive, rate, slow-rate, p99, in-flight)"},
+		{"trip not a list", "policies:\n  - preset: breaker\n    trip: count\n", "d.yaml:3:11: trip: want a list of rules such as [count, in-flight], got \"count\""},
+		{"unknown stale", "policies:\n  - preset: breaker\n    stale: keep\n", "d.yaml:3:12: stale: unknown value \"keep\" (valid: drop, count)"},
+		{"unknown breaker scope", "policies:\n  - preset: breaker\n    scope: global\n", "d.yaml:3:12: scope: unknown value \"global\" (valid: rung, endpoint)"},
+		{"unknown probe", "policies:\n  - preset: breaker\n    probe: robot\n", "d.yaml:3:12: probe: unknown value \"robot\" (valid: customer, synthetic)"},
+		{"unknown retry_after", "policies:\n  - preset: breaker\n    retry_after: obey\n", "(valid: ignore, honour)"},
+		{"bad probes", "policies:\n  - preset: breaker\n    probes: zero\n", "d.yaml:3:13: probes: invalid probes \"zero\" (valid: a number above 0, or all)"},
+		{"probes as a list", "policies:\n  - preset: breaker\n    probes: [1]\n", "d.yaml:3:13: probes: want a single value"},
+		{"failure rate above 1", "policies:\n  - preset: breaker\n    trip_failure_rate: 1.5\n", "d.yaml:3:24: trip_failure_rate: must be above 0 and at most 1"},
+		{"breaker key without breaker", "policies:\n  - preset: fallback\n    probes: all\n", "d.yaml:3:13: probes: policy fallback has no breaker"},
+		{"probe interval without synthetic", "policies:\n  - preset: breaker\n    probe_interval: 2s\n", "probe_interval: needs probe synthetic"},
+		{"in-flight age without the rule", "policies:\n  - preset: breaker\n    in_flight_age: 4s\n", "in_flight_age and in_flight_calls need the in-flight rule (trip count,in-flight)"},
+		{"negative deadline", "policies:\n  - preset: fallback\n    email_deadline: -1s\n", "d.yaml:3:21: email_deadline: must not be negative"},
+		{"text for count_429", "policies:\n  - preset: breaker\n    count_429: often\n", "d.yaml:3:16: count_429: want true or false"},
+		{"floor without a primary", "policies:\n  - preset: backup-only\n    min_tokens_per_s: 15\n", "min_tokens_per_s: policy backup-only has no primary rung"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("d.yaml", []byte(tc.src))
@@ -328,6 +344,100 @@ func TestFleetBlock(t *testing.T) {
 		_, err := Parse("d.yaml", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want it to contain %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestEveryPolicyOptionInAFile: each breaker and chain option of issue 10
+// is a drill-file key that reaches the engine's policy.
+func TestEveryPolicyOptionInAFile(t *testing.T) {
+	src := `policies:
+  - preset: breaker
+    trip: [count, in-flight, p99]
+    trip_min_samples: 8
+    trip_failure_rate: 0.4
+    trip_slow_call: 3s
+    trip_slow_rate: 0.6
+    trip_p99: 6s
+    in_flight_age: 4s
+    in_flight_calls: 2
+    probes: all
+    probe: synthetic
+    probe_interval: 2s
+    probe_timeout: 20s
+    stale: count
+    retry_after: honour
+    count_429: true
+    count_invalid: true
+    count_slow_stream: true
+    scope: endpoint
+    min_tokens_per_s: 15
+    stream_check: 3s
+    email_deadline: 20s
+    hedge_after: 3s
+    rules: true
+    primary_max_retry_delay: 10s
+  - {preset: breaker, name: two-probes, probes: 2}
+`
+	f, err := Parse("d.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.Policies[0].Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p.Primary.Breaker
+	tr := b.Trip
+	if strings.Join(tr.Rules, ",") != "count,in-flight,p99" || tr.MinSamples != 8 || tr.FailureRate != 0.4 ||
+		tr.SlowCall != 3*time.Second || tr.SlowRate != 0.6 || tr.P99 != 6*time.Second ||
+		tr.InFlightAge != 4*time.Second || tr.InFlightCalls != 2 {
+		t.Errorf("trip %+v", tr)
+	}
+	if b.Probes != workload.ProbesAll || b.Probe != workload.ProbeSynthetic || b.ProbeInterval != 2*time.Second ||
+		b.ProbeTimeout != 20*time.Second || b.Stale != "count" || b.RetryAfter != workload.RetryAfterHonour ||
+		!b.Count429 || !b.CountInvalid || !b.CountSlowStream || b.Scope != workload.BreakerScopeEndp {
+		t.Errorf("breaker %+v", b)
+	}
+	if p.Primary.MinTokensPerS != 15 || p.Primary.Check != 3*time.Second || p.Primary.MaxRetryDelay != 10*time.Second ||
+		p.EmailDeadline != 20*time.Second || p.HedgeAfter != 3*time.Second || !p.Rules {
+		t.Errorf("policy %+v", p)
+	}
+	if p2, err := f.Policies[1].Build(); err != nil || p2.Primary.Breaker.Probes != 2 {
+		t.Errorf("probes: 2 gave %v, %v", p2.Primary.Breaker, err)
+	}
+	if _, err := f.Plan(); err != nil {
+		t.Errorf("plan: %v", err)
+	}
+	// Every key of Overrides is in this file: a new option must be added here.
+	older := []string{"time_limit_scope", "primary_timeout", "primary_retries", "backup_timeout", "backup_retries", "trip_failures", "trip_window", "cooldown"}
+	for _, k := range OverrideKeys() {
+		if !strings.Contains(src, " "+k+":") && !slices.Contains(older, k) {
+			t.Errorf("key %s is not exercised", k)
+		}
+	}
+}
+
+// TestMergeTakesTheFlags: a flag's override replaces the file's; the
+// file's others stay.
+func TestMergeTakesTheFlags(t *testing.T) {
+	file := Overrides{Cooldown: (*Duration)(ptrTo(2 * time.Second)), Stale: ptrTo("count")}
+	flags := Overrides{Stale: ptrTo("drop"), Trip: Rules{"rate"}}
+	flags.Trip = Rules{"rate", "p99"}
+	got := strings.Join(file.Merge(flags).Set(), ", ")
+	if got != "cooldown 2s, trip [rate, p99], stale drop" {
+		t.Errorf("merged %q", got)
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// TestTemplateShowsEveryOverride: drill init's template names every policy
+// key.
+func TestTemplateShowsEveryOverride(t *testing.T) {
+	for _, k := range OverrideKeys() {
+		if !strings.Contains(string(Template), " "+k+":") {
+			t.Errorf("the template does not show %s", k)
 		}
 	}
 }

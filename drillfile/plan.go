@@ -248,3 +248,23 @@ func InjectWindow(w Window) (inject.Window, error) {
 	}
 	return iw, nil
 }
+
+// FileWindow is InjectWindow's inverse: the drill-file window of an
+// injector window (as replayed from a journal), in the outage name. Its
+// parameters are the ones the window set, so InjectWindow gives the same
+// window back.
+func FileWindow(name string, iw inject.Window) Window {
+	w := Window{Name: name, Kind: iw.Kind, From: Duration(iw.From), To: Duration(iw.To), Ramp: iw.Ramp,
+		Models: slices.Clone(iw.Models)}
+	if iw.Rate != 0 {
+		r := iw.Rate
+		w.Rate = &r
+	}
+	if iw.Flap != nil {
+		w.Flap = &Flap{On: Duration(iw.Flap.On), Off: Duration(iw.Flap.Off)}
+	}
+	if len(iw.Params) > 0 {
+		w.Params = maps.Clone(Params(iw.Params))
+	}
+	return w
+}

@@ -161,7 +161,6 @@ func modelText(m Model, def string) string {
 
 func policyText(p Policy) string {
 	var set []string
-	o := p.Overrides
 	add := func(k string, v any, ok bool) {
 		if ok {
 			set = append(set, fmt.Sprintf("%s %v", k, v))
@@ -172,14 +171,7 @@ func policyText(p Policy) string {
 		add("breaker", deref(p.Breaker), true)
 		add("canned", deref(p.Canned), true)
 	}
-	add("time_limit_scope", derefS(o.TimeLimitScope), o.TimeLimitScope != nil)
-	add("primary_timeout", derefD(o.PrimaryTimeout), o.PrimaryTimeout != nil)
-	add("primary_retries", derefI(o.PrimaryRetries), o.PrimaryRetries != nil)
-	add("backup_timeout", derefD(o.BackupTimeout), o.BackupTimeout != nil)
-	add("backup_retries", derefI(o.BackupRetries), o.BackupRetries != nil)
-	add("trip_failures", derefI(o.TripFailures), o.TripFailures != nil)
-	add("trip_window", derefD(o.TripWindow), o.TripWindow != nil)
-	add("cooldown", derefD(o.Cooldown), o.Cooldown != nil)
+	set = append(set, p.Overrides.Set()...)
 	s := p.PolicyName()
 	if p.Preset != "" && p.Preset != s {
 		s += " (" + p.Preset + ")"
@@ -192,27 +184,6 @@ func policyText(p Policy) string {
 
 func deref(b *bool) bool {
 	return b != nil && *b
-}
-
-func derefS(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-func derefI(n *Int) Int {
-	if n == nil {
-		return 0
-	}
-	return *n
-}
-
-func derefD(d *Duration) Duration {
-	if d == nil {
-		return 0
-	}
-	return *d
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%gs", d.Round(100*time.Millisecond).Seconds()) }

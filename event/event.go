@@ -203,6 +203,10 @@ type RunInfo struct {
 	// MaxSpend is the run's spend limit (--max-spend, max_spend:) in its
 	// price table's currency; 0 for none.
 	MaxSpend float64 `json:"max_spend,omitempty"`
+	// Predicted is the breaker-trip arithmetic done from the settings and
+	// the outage before the run (package predict), logged so the summary
+	// can show it beside the measured figures; nil when not computed.
+	Predicted *Predicted `json:"predicted,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.
@@ -278,6 +282,11 @@ type OutageWindow struct {
 	// ByHand is true for a window started or ended by hand (the dashboard's
 	// o key, Run.StartOutage/EndOutage); false for the drill's schedule.
 	ByHand bool `json:"by_hand"`
+	// Index says which window an outage_end closes: a scheduled window's
+	// position in the run's timeline (config outages, from 0); a window
+	// started by hand takes the next number after the timeline's. A start
+	// and its end carry the same index.
+	Index int `json:"index"`
 }
 
 // RunEndInfo is how a run ended: its status and the emails it never sent.
@@ -386,4 +395,28 @@ type Usage struct {
 	Cost float64 `json:"cost,omitempty"`
 	// Priced is true when the price table has the model's price.
 	Priced bool `json:"priced,omitempty"`
+}
+
+// Predicted is what drill predicts of a run before it starts: ranges in
+// seconds from the outage's start ([low, high]; nil for never or
+// unbounded) and the calls to the broken model. Note says why nothing was
+// predicted (an outage kind or window the arithmetic does not read).
+type Predicted struct {
+	// FailureS is how long one call against the outage takes to fail and
+	// be counted; nil when it never fails.
+	FailureS *[2]float64 `json:"failure_s,omitempty"`
+	// NthFailureS is when the count rule's Nth failure lands.
+	NthFailureS *[2]float64 `json:"nth_failure_s,omitempty"`
+	// FirstOpenS is when the breaker first opens; nil for never.
+	FirstOpenS *[2]float64 `json:"first_open_s,omitempty"`
+	// MayNeverOpen is true when the breaker may also never open.
+	MayNeverOpen bool `json:"may_never_open,omitempty"`
+	// WorstWaitS is the worst wait of an email sent in the outage; nil
+	// when unbounded.
+	WorstWaitS *[2]float64 `json:"worst_wait_s,omitempty"`
+	// CallsToBroken is the range of attempts to the broken model started
+	// during the outage.
+	CallsToBroken [2]float64 `json:"calls_to_broken"`
+	// Note is why nothing was predicted; empty when the figures hold.
+	Note string `json:"note,omitempty"`
 }

@@ -381,3 +381,29 @@ func (m *model) scenarios() []scenario {
 	}
 	return out
 }
+
+// Event is the prediction as a run logs it in its run_start info.
+func (p Prediction) Event() *event.Predicted {
+	rng := func(r *Range) *[2]float64 {
+		if r == nil {
+			return nil
+		}
+		return &[2]float64{round(r[0]), round(r[1])}
+	}
+	return &event.Predicted{FailureS: rng(p.FailureS), NthFailureS: rng(p.NthFailureS), FirstOpenS: rng(p.FirstOpenS),
+		MayNeverOpen: p.MayNeverOpen, WorstWaitS: rng(p.WorstWaitS), CallsToBroken: [2]float64(p.CallsToBroken)}
+}
+
+// ForRun is what a run logs of its prediction: the figures, or a note
+// saying why there are none (no outage, or one the arithmetic does not
+// read). Every caller that starts a run sets cfg.Predicted to it.
+func ForRun(cfg workload.Config) *event.Predicted {
+	if cfg.Outage == workload.OutageNone {
+		return &event.Predicted{Note: "no outage"}
+	}
+	p, err := Compute(cfg)
+	if err != nil {
+		return &event.Predicted{Note: err.Error()}
+	}
+	return p.Event()
+}

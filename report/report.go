@@ -274,5 +274,6 @@ func runFacts(run *Run) []string {
 	if len(open) > 0 {
 		facts = append(facts, "Breaker open: "+strings.Join(open, ", ")+".")
 	}
+	facts = append(facts, predictedFacts(run.Summary)...)
 	return append(facts, proxyFacts(run.Proxy)...)
 }

@@ -113,3 +113,27 @@ func TestSummaryRoundTripsThroughJSON(t *testing.T) {
 		t.Errorf("summary after JSON %+v\nwant %+v", back, s)
 	}
 }
+
+// TestOutageEndsPairByIndex: crossing windows (the first ends while the
+// second is open) are each closed by their own outage_end.
+func TestOutageEndsPairByIndex(t *testing.T) {
+	f := NewFold()
+	f.Add(event.Event{Kind: event.RunStart, Run: &event.RunInfo{Outage: "busy", Emails: 1, Target: "primary"}})
+	s := time.Second
+	for _, e := range []event.Event{
+		{Kind: event.OutageStart, At: 5 * s, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: 5 * s, End: 15 * s, Index: 0}},
+		{Kind: event.OutageStart, At: 10 * s, Fault: "hang", Rung: "backup", Window: &event.OutageWindow{Start: 10 * s, End: 20 * s, Index: 1}},
+		{Kind: event.OutageEnd, At: 15 * s, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: 5 * s, End: 15 * s, Index: 0}},
+		{Kind: event.OutageEnd, At: 20 * s, Fault: "hang", Rung: "backup", Window: &event.OutageWindow{Start: 10 * s, End: 20 * s, Index: 1}},
+	} {
+		f.Add(e)
+	}
+	if len(f.Windows) != 2 {
+		t.Fatalf("windows %+v", f.Windows)
+	}
+	for i, want := range [][2]time.Duration{{5 * s, 15 * s}, {10 * s, 20 * s}} {
+		if w := f.Windows[i]; w.Start != want[0] || w.End != want[1] {
+			t.Errorf("window %d (%s on %s): %s–%s, want %s–%s", i, w.Fault, w.Target, w.Start, w.End, want[0], want[1])
+		}
+	}
+}

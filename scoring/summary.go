@@ -128,6 +128,18 @@ type Summary struct {
 	// run's price table (cost.go).
 	Tokens TokenSummary `json:"tokens"`
 	Cost   CostSummary  `json:"cost"`
+
+	// The prediction the run logged before it started (predicted.go),
+	// beside the measured figures: ranges [low, high] in seconds from the
+	// outage's start, null for never or when nothing was predicted.
+	PredictedFailureS      *[2]float64 `json:"predicted_failure_s"`
+	PredictedNthFailureS   *[2]float64 `json:"predicted_nth_failure_s"`
+	PredictedFirstOpenS    *[2]float64 `json:"predicted_first_open_s"`
+	PredictedMayNeverOpen  bool        `json:"predicted_may_never_open"`
+	PredictedWorstWaitS    *[2]float64 `json:"predicted_worst_wait_s"`
+	PredictedCallsToBroken *[2]float64 `json:"predicted_calls_to_broken"`
+	// PredictedNote says why nothing was predicted; empty when predicted.
+	PredictedNote string `json:"predicted_note"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
@@ -199,6 +211,7 @@ func (f *Fold) Summary() Summary {
 	maps.Copy(s.Overrides, info.Overrides)
 	s.Tokens, s.Cost = f.cost.summary()
 	s.Cost.MaxSpend = info.MaxSpend
+	f.predictedInto(&s)
 	s.NotSent = max(0, s.Emails-s.EmailsSent)
 	if s.NotSent > 0 && s.NotSentReason == "" {
 		s.NotSentReason = event.NotSentStopped

@@ -30,6 +30,9 @@ type Window struct {
 	// ScheduledEnd is, for an injected window, the end its outage_start
 	// announced: the scheduled end, or -1 for a window started by hand.
 	ScheduledEnd time.Duration
+	// Index is an injected window's index, which its outage_end names
+	// (event.OutageWindow.Index; 0 in journals from before it).
+	Index int
 }
 
 func (w Window) contains(at time.Duration) bool {
@@ -42,17 +45,30 @@ func (w Window) contains(at time.Duration) bool {
 func (f *Fold) outageStart(e event.Event) {
 	w := Window{Start: e.At, End: -1, ScheduledEnd: -1, Fault: e.Fault, Target: e.Rung, ByHand: e.Detail == event.ByHand, Basis: BasisInjected}
 	if e.Window != nil {
-		w.Start, w.ByHand, w.ScheduledEnd = e.Window.Start, e.Window.ByHand, e.Window.End
+		w.Start, w.ByHand, w.ScheduledEnd, w.Index = e.Window.Start, e.Window.ByHand, e.Window.End, e.Window.Index
 	}
 	f.Windows = append(f.Windows, w)
 }
 
+// outageEnd closes the open injected window with the end's index (the
+// latest such, should a hostile journal repeat one); an end that matches
+// no open window is ignored.
 func (f *Fold) outageEnd(e event.Event) {
-	n := len(f.Windows)
-	if n == 0 || f.Windows[n-1].End >= 0 {
+	index := 0
+	if e.Window != nil {
+		index = e.Window.Index
+	}
+	k := -1
+	for i := len(f.Windows) - 1; i >= 0; i-- {
+		if w := f.Windows[i]; w.End < 0 && w.Basis == BasisInjected && w.Index == index {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
 		return
 	}
-	w := &f.Windows[n-1]
+	w := &f.Windows[k]
 	w.End = e.At
 	if e.Window != nil {
 		w.End = e.Window.End

@@ -12,6 +12,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/predict"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -30,6 +31,10 @@ type Job struct {
 	// its first line (Header.Clock is set to "virtual").
 	Journal string          `json:"journal,omitempty"`
 	Header  *journal.Header `json:"header,omitempty"`
+	// Hypotheses are the drill's hypotheses (`figure op value`), judged
+	// at the end and written on the journal's summary line, as a
+	// real-time run records them.
+	Hypotheses []string `json:"hypotheses,omitempty"`
 }
 
 // Outcome is how one job's drill ended.
@@ -166,6 +171,7 @@ func runOne(ctx context.Context, job Job) Outcome {
 	// CheckConfig let only the built-in fake model through: wire it
 	// in-process, seeded by the run's seed, as a real-time run does.
 	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	cfg.Predicted = predict.ForRun(cfg) // logged in run_start: the summary's predicted_* keys
 	run, err := workload.Start(ctx, cfg)
 	if err != nil {
 		return Outcome{Status: event.StatusFailed, Error: err.Error()}
@@ -188,9 +194,22 @@ func runOne(ctx context.Context, job Job) Outcome {
 	sum := fold.Summary()
 	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls(), Ended: fold.Ended()}
 	if rec != nil {
-		if err := rec.Finish(sum, status); err != nil {
+		if err := finishJournal(rec, sum, status, job.Hypotheses); err != nil {
 			o.Error = fmt.Sprintf("recording %s: %v", job.Journal, err)
 		}
 	}
 	return o
+}
+
+// finishJournal writes the summary line with the hypotheses judged on it.
+func finishJournal(rec *journal.Writer, sum scoring.Summary, status string, hypotheses []string) error {
+	exprs, err := scoring.ParseExprs(hypotheses)
+	if err != nil {
+		return errors.Join(err, rec.Finish(sum, status))
+	}
+	figs, err := scoring.FiguresOf(sum)
+	if err != nil {
+		return errors.Join(err, rec.Finish(sum, status))
+	}
+	return rec.FinishJudged(sum, status, scoring.Judge(figs, exprs))
 }

@@ -110,6 +110,11 @@ type Config struct {
 	// MaxSpend aborts the run before an attempt whose estimated cost would
 	// take the run's spend over it (usage.go); 0 means no limit.
 	MaxSpend float64 `json:"max_spend,omitempty"`
+	// Predicted is the prediction of this drill (package predict, which
+	// imports workload, so the caller computes it): logged in run_start's
+	// info for the summary's predicted_* figures. Not part of the config
+	// a journal records.
+	Predicted *event.Predicted `json:"-"`
 }
 
 // OutageNone is the outage kind for a drill without an outage.
@@ -256,6 +261,7 @@ func (c Config) Info() event.RunInfo {
 		Seed:           c.Seed,
 		Ceiling:        c.Ceiling(),
 		Overrides:      c.Overrides,
+		Predicted:      c.Predicted,
 	}
 	if c.Policy.EmailDeadline > 0 {
 		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits

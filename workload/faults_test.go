@@ -58,6 +58,17 @@ func TestRateLimitRetryAfterMakesFailedEmailsWait40s(t *testing.T) {
 		if len(faults) != 18 || faults[0].FaultParams["retry_after"] != "20s" || faults[0].Fault != "rate-limit" {
 			t.Errorf("%d fault events (first %+v), want 18 rate-limit faults with retry_after 20s", len(faults), faults[0])
 		}
+		// attempt_end keeps the server's Retry-After, as drill proxy logs it,
+		// so replayfault replays a drill run journal with it.
+		_, ends := results(evs, event.AttemptEnd)
+		for _, e := range ends {
+			if e.Status == 429 && e.RetryAfter != 20*time.Second {
+				t.Errorf("attempt_end %d/%d: status 429, retry_after %s, want 20s", e.Email, e.Attempt, e.RetryAfter)
+			}
+		}
+		if len(ends) != 18 {
+			t.Errorf("%d attempt_end events, want 18", len(ends))
+		}
 	})
 }
 

@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
@@ -39,6 +40,9 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 		end.Outcome, end.Detail = chain.ClassifyAttempt(o.run, req, err), err.Error()
 	default:
 		end.Outcome, end.Status = chain.ClassifyStatus(resp.StatusCode), resp.StatusCode
+		// As drill proxy logs it: a journal replayed as a fault pattern
+		// (replayfault) keeps the server's Retry-After.
+		end.RetryAfter = chain.RetryAfterHeader(resp.Header, time.Now())
 	}
 	resp, end.Usage = o.metered(req, resp, end, size, reservation)
 	o.log.Append(end)

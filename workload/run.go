@@ -38,18 +38,16 @@ type Run struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu           sync.Mutex
-	stopped      bool   // Stop was called
-	abortReason  string // why Abort was called; "" if it was not
-	paused       bool
-	resumed      chan struct{} // closed on Resume
-	outageActive bool
-	outageByHand bool
-	outageStart  time.Duration // start of the outage started by hand
-	breakers     breakers      // the rungs' breakers, closed when the run ends
-	closeIdle    func()        // closes the run's own HTTP connections, if it has any
-	pausedAt     time.Time     // when arrivals were paused
-	shift        time.Duration // total time arrivals were held, which shifts the schedule
+	mu          sync.Mutex
+	stopped     bool   // Stop was called
+	abortReason string // why Abort was called; "" if it was not
+	paused      bool
+	resumed     chan struct{} // closed on Resume
+	outages     outageLog     // which outage windows the log has open (outages.go)
+	breakers    breakers      // the rungs' breakers, closed when the run ends
+	closeIdle   func()        // closes the run's own HTTP connections, if it has any
+	pausedAt    time.Time     // when arrivals were paused
+	shift       time.Duration // total time arrivals were held, which shifts the schedule
 
 	status string
 }
@@ -260,77 +258,6 @@ func (r *Run) waitResumed() bool {
 			return false
 		}
 	}
-}
-
-// scheduleOutage logs the scheduled outage's start and end at their times.
-// The injector applies the window by itself; these events say so in the log.
-func (r *Run) scheduleOutage() {
-	start := r.log.Start()
-	if !r.waitUntil(start.Add(r.cfg.OutageFrom)) {
-		return
-	}
-	r.mu.Lock()
-	if !r.outageActive {
-		r.outageActive, r.outageByHand = true, false
-		r.log.Append(event.Event{Kind: event.OutageStart, Fault: r.cfg.Outage, Rung: r.cfg.Target,
-			Window: &event.OutageWindow{Start: r.cfg.OutageFrom, End: r.cfg.OutageTo}})
-	}
-	r.mu.Unlock()
-	if !r.waitUntil(start.Add(r.cfg.OutageTo)) {
-		return
-	}
-	r.mu.Lock()
-	if r.outageActive && !r.outageByHand {
-		r.outageActive = false
-		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: r.cfg.Outage, Rung: r.cfg.Target,
-			Window: &event.OutageWindow{Start: r.cfg.OutageFrom, End: r.cfg.OutageTo}})
-	}
-	r.mu.Unlock()
-}
-
-// StartOutage starts an outage of kind by hand, now, on the target rung's
-// model, recorded like a scheduled one. It lasts until EndOutage.
-func (r *Run) StartOutage(kind string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.outageActive {
-		return errors.New("an outage is already active")
-	}
-	now := time.Since(r.log.Start())
-	if err := r.injector.Add(inject.Window{Kind: kind, From: now, To: -1}); err != nil {
-		return err
-	}
-	r.outageActive, r.outageByHand = true, true
-	r.outageStart = now
-	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: event.ByHand,
-		Window: &event.OutageWindow{Start: now, End: -1, ByHand: true}})
-	return nil
-}
-
-// EndOutage ends the active outage, scheduled or by hand, now.
-func (r *Run) EndOutage() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.outageActive {
-		return
-	}
-	now := time.Since(r.log.Start())
-	w, _ := r.injector.Active(now)
-	r.injector.EndAt(now)
-	r.outageActive = false
-	start := r.outageStart
-	if !r.outageByHand {
-		start = r.cfg.OutageFrom
-	}
-	r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.Target, Detail: event.ByHand,
-		Window: &event.OutageWindow{Start: start, End: now, ByHand: true}})
-}
-
-// OutageActive reports whether an outage is active now.
-func (r *Run) OutageActive() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.outageActive
 }
 
 // Pause holds arrivals; emails already sent go on.

@@ -39,7 +39,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"outage of no length", []string{"run", "--outage-from", "15s", "--outage-to", "15s"}, []string{"outage"}},
 		{"zero rate", []string{"run", "--rate", "0"}, []string{"rate"}},
 		{"negative rate", []string{"run", "--rate", "-2"}, []string{"rate"}},
-		{"negative timeout", []string{"run", "--primary-timeout", "-1s"}, []string{"time limit"}},
+		{"negative timeout", []string{"run", "--primary-timeout", "-1s"}, []string{"--primary-timeout", "must not be negative"}},
 		{"negative retries", []string{"run", "--backup-retries", "-1"}, []string{"retries"}},
 		{"bad scope", []string{"run", "--time-limit-scope", "forever"}, []string{"attempt", "request"}},
 		{"trip on a policy without breaker", []string{"run", "--policy", "fallback", "--trip-failures", "3"}, []string{"trip-failures", "fallback"}},

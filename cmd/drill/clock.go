@@ -102,7 +102,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if speed <= 0 {
 		return usagef("--speed must be positive, got %v", speed)
 	}
-	job := vclock.Job{Config: cfg, Journal: opts.record}
+	job := vclock.Job{Config: cfg, Journal: opts.record, Hypotheses: exprTexts(opts.checks.hypotheses)}
 	if job.Journal == "" && opts.tui {
 		f, err := os.CreateTemp("", "drill-virtual-*.jsonl")
 		if err != nil {
@@ -178,7 +178,7 @@ func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJS
 		if err := virtualUsage(cfg); err != nil {
 			return err
 		}
-		jobs[i].Config = cfg
+		jobs[i].Config, jobs[i].Hypotheses = cfg, exprTexts(chk.hypotheses)
 		if recordDir != "" {
 			h, err := recordingHeader(cfg, now)
 			if err != nil {
@@ -232,4 +232,13 @@ func evalInBubble(ctx context.Context, in []byte, out io.Writer) error {
 		return codedError{err}
 	}
 	return nil
+}
+
+// exprTexts writes checks back as text, for the virtual clock's child.
+func exprTexts(es []scoring.Expr) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.String())
+	}
+	return out
 }

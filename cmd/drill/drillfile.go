@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -89,7 +88,7 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	if fs.Changed(policiesFlag) {
 		df.Policies = selectPolicies(df, policies)
 	}
-	overridePolicies(df, fs, f)
+	overridePolicies(df, fs)
 	if err := df.Check(); err != nil {
 		return nil, checks{}, usageError{fmt.Errorf("with the flags given:\n%w", err)}
 	}
@@ -224,38 +223,12 @@ func selectPolicies(df *drillfile.File, names []string) []drillfile.Policy {
 }
 
 // overridePolicies applies the policy flags that were given to every
-// policy of the file.
-func overridePolicies(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
-	var o drillfile.Overrides
-	if fs.Changed("time-limit-scope") {
-		o.TimeLimitScope = &f.scope
-	}
-	dur := func(flag string, v *drillfile.Duration, src time.Duration) *drillfile.Duration {
-		if !fs.Changed(flag) {
-			return v
-		}
-		d := drillfile.Duration(src)
-		return &d
-	}
-	num := func(flag string, v *drillfile.Int, src int) *drillfile.Int {
-		if !fs.Changed(flag) {
-			return v
-		}
-		return drillfile.IntOf(src)
-	}
+// policy of the file: a flag replaces the file's value.
+func overridePolicies(df *drillfile.File, fs *pflag.FlagSet) {
+	o := flagOverrides(fs)
 	pols := df.PolicyList()
 	for i := range pols {
-		p := &pols[i].Overrides
-		if o.TimeLimitScope != nil {
-			p.TimeLimitScope = o.TimeLimitScope
-		}
-		p.PrimaryTimeout = dur("primary-timeout", p.PrimaryTimeout, f.primaryTimeout)
-		p.PrimaryRetries = num("primary-retries", p.PrimaryRetries, f.primaryRetries)
-		p.BackupTimeout = dur("backup-timeout", p.BackupTimeout, f.backupTimeout)
-		p.BackupRetries = num("backup-retries", p.BackupRetries, f.backupRetries)
-		p.TripFailures = num("trip-failures", p.TripFailures, f.tripFailures)
-		p.TripWindow = dur("trip-window", p.TripWindow, f.tripWindow)
-		p.Cooldown = dur("cooldown", p.Cooldown, f.cooldown)
+		pols[i].Overrides = pols[i].Overrides.Merge(o)
 	}
 	df.Policies = pols
 }
@@ -446,19 +419,49 @@ func newInitCmd() *cobra.Command {
 }
 
 func newValidateCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "validate FILE",
+	var replay replayFlags
+	cmd := &cobra.Command{
+		Use:   "validate [FILE]",
 		Short: "Check a drill file and print the timeline it will play",
 		Long: `Check a drill file strictly (unknown keys, types, durations, names, the
 hypotheses and abort conditions) and print what it will play: the workload,
 the runs, and each outage's windows on a time bar. Exits 0 when the file is
-valid and this build can play it, 2 otherwise.`,
-		Example: `  drill validate examples/chapter.yaml`,
-		Args:    usageArgs(cobra.ExactArgs(1)),
+valid and this build can play it, 2 otherwise.
+
+With --outage-from-journal JOURNAL [--model M], the outage is the fault
+pattern the journal recorded, replayed as drill run --outage-from-journal
+replays it: validate prints that timeline (one outage, "journal") in place
+of the file's outages, or with no FILE against drill run's defaults.`,
+		Example: `  drill validate examples/chapter.yaml
+  drill validate --outage-from-journal runs/hang.jsonl
+  drill validate examples/chapter.yaml --outage-from-journal proxy.jsonl --model gpt-5.4-mini`,
+		Args: usageArgs(cobra.RangeArgs(0, 1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			df, err := drillfile.Load(args[0])
-			if err != nil {
-				return usageError{err}
+			if len(args) == 0 && replay.path == "" {
+				return usagef("drill validate needs a drill file, or --outage-from-journal JOURNAL")
+			}
+			if replay.path == "" && cmd.Flags().Changed("model") {
+				return usagef("--model goes with --outage-from-journal")
+			}
+			df := &drillfile.File{Path: "(none: drill run's defaults)"}
+			if len(args) == 1 {
+				var err error
+				if df, err = drillfile.Load(args[0]); err != nil {
+					return usageError{err}
+				}
+			}
+			if replay.path != "" {
+				ws, notes, err := outageFromJournal(replay.path, replay.model)
+				if err != nil {
+					return err
+				}
+				for _, n := range notes {
+					fmt.Fprintln(cmd.ErrOrStderr(), "drill:", n)
+				}
+				df.Outages = nil
+				for _, w := range ws {
+					df.Outages = append(df.Outages, drillfile.FileWindow(replayedOutage, w))
+				}
 			}
 			if err := df.WriteTimeline(cmd.OutOrStdout()); err != nil {
 				return err
@@ -469,4 +472,10 @@ valid and this build can play it, 2 otherwise.`,
 			return nil
 		},
 	}
+	replay.register(cmd.Flags())
+	return cmd
 }
+
+// replayedOutage names the outage drill validate shows for
+// --outage-from-journal.
+const replayedOutage = "journal"

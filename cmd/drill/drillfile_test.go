@@ -7,9 +7,13 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
 )
 
 // writeDrill writes a drill file into a test directory.
@@ -212,5 +216,96 @@ func TestVirtualClockJudges(t *testing.T) {
 	aborting := writeDrill(t, smallDrill+"abort: [served.error > 3]\n")
 	if _, stderr, code := execute(t.Context(), "run", "-f", aborting, "--clock", "virtual"); code != 2 || !strings.Contains(stderr, "--clock real") {
 		t.Errorf("abort conditions under --clock virtual: exit %d: %s", code, stderr)
+	}
+}
+
+// TestValidatePrintsTheJournalsTimeline: drill validate
+// --outage-from-journal prints the timeline a drill run journal replays,
+// Retry-After included (the engine logs it on attempt_end).
+func TestValidatePrintsTheJournalsTimeline(t *testing.T) {
+	j := filepath.Join(t.TempDir(), "rl.jsonl")
+	if _, stderr, code := execute(t.Context(), "run", "--clock", "virtual", "--no-tui", "--outage", "rate-limit", "--fault", "retry_after=7s",
+		"--policy", "fallback", "--emails", "60", "--record", j); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := execute(t.Context(), "validate", "--outage-from-journal", j)
+	if code != 0 {
+		t.Fatalf("validate: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"outage journal", "15s–40s  rate-limit on primary (journal), retry_after=7s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate printed:\n%s\nwant %q", out, want)
+		}
+	}
+	if !strings.Contains(stderr, "replayed window: rate-limit retry_after=7s 15.000s–40.000s") {
+		t.Errorf("stderr %q lacks the replayed window", stderr)
+	}
+	if _, stderr, code := execute(t.Context(), "validate"); code != 2 || !strings.Contains(stderr, "--outage-from-journal") {
+		t.Errorf("validate with nothing: exit %d, %q", code, stderr)
+	}
+}
+
+// TestReplayJSONHasTheHypotheses: drill replay --json prints the
+// hypotheses the journal's summary line judged, as drill run --json did.
+func TestReplayJSONHasTheHypotheses(t *testing.T) {
+	j := filepath.Join(t.TempDir(), "h.jsonl")
+	if _, stderr, code := execute(t.Context(), "run", "--clock", "virtual", "--json", "--outage", "busy", "--emails", "40",
+		"--expect", "served.error == 0", "--expect", "breaker_opens > 99", "--record", j); code != 1 {
+		t.Fatalf("run: exit %d, want 1 (one hypothesis fails): %s", code, stderr)
+	}
+	out, stderr, code := execute(t.Context(), "replay", "--json", j)
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, stderr)
+	}
+	var got judged
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if len(got.Hypotheses) != 2 || !got.Hypotheses[0].Pass || got.Hypotheses[1].Pass || got.Hypotheses[1].Expr != "breaker_opens > 99" {
+		t.Errorf("hypotheses %+v", got.Hypotheses)
+	}
+	if got.Outage != "busy" || got.Emails != 40 {
+		t.Errorf("summary %s/%d", got.Outage, got.Emails)
+	}
+}
+
+// TestPolicyFlagsOverrideTheFile: a policy flag replaces the file's value
+// on every policy of the file and keeps the file's other keys; both go
+// through the same checks.
+func TestPolicyFlagsOverrideTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.yaml")
+	src := "policies:\n  - preset: breaker\n    probes: 2\n    stale: count\n  - {preset: fail-fast, trip: [count, in-flight], in_flight_age: 2s}\n"
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var f drillFlags
+	var d fileFlags
+	cmd := &cobra.Command{Use: "test"}
+	f.register(cmd.Flags())
+	d.register(cmd.Flags())
+	if err := cmd.Flags().Parse([]string{"-f", path, "--probes", "all", "--hedge-after", "3s"}); err != nil {
+		t.Fatal(err)
+	}
+	cfgs, _, err := d.plan(cmd.Flags(), &f, nil, nil, "outages", "policies", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfgs) != 2 {
+		t.Fatalf("%d runs, want 2", len(cfgs))
+	}
+	for _, c := range cfgs {
+		b := c.Policy.Primary.Breaker
+		if b.Probes != workload.ProbesAll || c.Policy.HedgeAfter != 3*time.Second {
+			t.Errorf("%s: probes %v, hedge after %s: the flags did not override", c.Policy.Name, b.Probes, c.Policy.HedgeAfter)
+		}
+	}
+	if cfgs[0].Policy.Primary.Breaker.Stale != "count" || cfgs[1].Policy.Primary.Breaker.Trip.InFlightAge != 2*time.Second {
+		t.Errorf("the file's own keys were lost: %+v / %+v", cfgs[0].Policy.Primary.Breaker, cfgs[1].Policy.Primary.Breaker.Trip)
+	}
+	if err := cmd.Flags().Set("stale", "keep"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.plan(cmd.Flags(), &f, nil, nil, "outages", "policies", nil); err == nil || !strings.Contains(err.Error(), `stale: unknown value "keep" (valid: drop, count)`) {
+		t.Errorf("a bad flag value on a file: %v", err)
 	}
 }

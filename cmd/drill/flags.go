@@ -124,39 +124,8 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 	if err != nil {
 		return workload.Config{}, usageError{err}
 	}
-	if fs.Changed("time-limit-scope") {
-		s := chain.Scope(f.scope)
-		if !slices.Contains(chain.Scopes, s) {
-			return workload.Config{}, usagef("unknown --time-limit-scope %q (valid: attempt, request)", f.scope)
-		}
-		p.Scope = s
-	}
-	for _, o := range []struct {
-		flag string
-		set  func()
-		ok   bool
-	}{
-		{"primary-timeout", func() { p.Primary.TimeLimit = f.primaryTimeout }, p.HasPrimary()},
-		{"primary-retries", func() { p.Primary.Retries = f.primaryRetries }, p.HasPrimary()},
-		{"backup-timeout", func() { p.Backup.TimeLimit = f.backupTimeout }, p.Backup != nil},
-		{"backup-retries", func() { p.Backup.Retries = f.backupRetries }, p.Backup != nil},
-		{"trip-failures", func() { p.Primary.Breaker.Trip.Failures = f.tripFailures }, p.Primary.Breaker != nil},
-		{"trip-window", func() { p.Primary.Breaker.Trip.Window = f.tripWindow }, p.Primary.Breaker != nil},
-		{"cooldown", func() { p.Primary.Breaker.Cooldown = f.cooldown }, p.Primary.Breaker != nil},
-	} {
-		if !fs.Changed(o.flag) {
-			continue
-		}
-		if !o.ok {
-			return workload.Config{}, usagef("--%s does not apply to policy %s (it has no such rung or breaker)", o.flag, policy)
-		}
-		o.set()
-	}
-	if err := f.policy.apply(fs, &p); err != nil {
-		return workload.Config{}, err
-	}
-	if f.primaryTimeout < 0 || f.backupTimeout < 0 {
-		return workload.Config{}, usagef("time limits must not be negative")
+	if err := flagOverrides(fs).ApplyFlags(&p); err != nil {
+		return workload.Config{}, usageError{err}
 	}
 	cfg := workload.DefaultConfig()
 	cfg.Emails, cfg.Rate = f.emails, f.rate

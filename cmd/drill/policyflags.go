@@ -1,13 +1,14 @@
 package main
 
 import (
-	"slices"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -71,112 +72,56 @@ func (f *policyFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.maxRetryDelay, "primary-max-retry-delay", 0, "cap the primary SDK's wait before a retry, Retry-After included (openai-go WithMaxRetryDelay; 0: the SDK's 2m)")
 }
 
-// breakerFlags are the flags that need a breaker on the primary.
-var breakerFlags = []string{"trip", "trip-min-samples", "trip-failure-rate", "trip-slow-call", "trip-slow-rate",
-	"trip-p99", "in-flight-age", "in-flight-calls", "probes", "probe", "probe-interval", "probe-timeout", "stale",
-	"retry-after", "count-429", "count-invalid", "count-slow-stream", "breaker-scope"}
-
-// apply sets the options the user changed on p, checking each value; an
-// unknown value is a usage error that lists the valid ones.
-func (f *policyFlags) apply(fs *pflag.FlagSet, p *workload.Policy) error {
-	oneOf := func(flag, v string, valid []string) error {
-		if !slices.Contains(valid, v) {
-			return usagef("unknown --%s %q (valid: %s)", flag, v, strings.Join(valid, ", "))
+// flagOverrides are the policy overrides given as flags: for every
+// drill-file override key (drillfile.OverrideKeys), its flag
+// (drillfile.FlagName) when the user set it. drill run, drill compare and
+// the drill-file paths all apply them with drillfile.Overrides, the one
+// place policy overrides are checked and set.
+func flagOverrides(fs *pflag.FlagSet) drillfile.Overrides {
+	var o drillfile.Overrides
+	for _, key := range drillfile.OverrideKeys() {
+		name := drillfile.FlagName(key)
+		if !fs.Changed(name) {
+			continue
 		}
-		return nil
-	}
-	for _, name := range breakerFlags {
-		if fs.Changed(name) && p.Primary.Breaker == nil {
-			return usagef("--%s does not apply to policy %s (its primary has no breaker; try --policy breaker)", name, p.Name)
+		var err error
+		switch dst := o.Field(key).(type) {
+		case **drillfile.Duration:
+			var d time.Duration
+			d, err = fs.GetDuration(name)
+			*dst = ptr(drillfile.Duration(d))
+		case **drillfile.Int:
+			var n int
+			n, err = fs.GetInt(name)
+			*dst = drillfile.IntOf(n)
+		case **float64:
+			var v float64
+			v, err = fs.GetFloat64(name)
+			*dst = &v
+		case **bool:
+			var v bool
+			v, err = fs.GetBool(name)
+			*dst = &v
+		case **string:
+			var v string
+			v, err = fs.GetString(name)
+			*dst = &v
+		case **drillfile.Word:
+			var v string
+			v, err = fs.GetString(name)
+			*dst = ptr(drillfile.Word(v))
+		case *drillfile.Rules:
+			*dst, err = fs.GetStringSlice(name)
+		default:
+			err = fmt.Errorf("no flag type for override %s (%T)", key, dst)
 		}
-	}
-	if b := p.Primary.Breaker; b != nil {
-		if fs.Changed("trip") {
-			for _, r := range f.trip {
-				if err := oneOf("trip", r, breaker.RuleNames()); err != nil {
-					return err
-				}
-			}
-			b.Trip.Rules = slices.Clone(f.trip)
-		}
-		if fs.Changed("probes") {
-			n, err := workload.ParseProbes(f.probes)
-			if err != nil {
-				return usagef("--probes: %w", err)
-			}
-			b.Probes = n
-		}
-		for _, s := range []struct {
-			flag, v string
-			valid   []string
-			set     func()
-		}{
-			{"probe", f.probe, workload.ProbeKinds, func() { b.Probe = f.probe }},
-			{"stale", f.stale, breaker.StaleModes(), func() { b.Stale = breaker.Stale(f.stale) }},
-			{"retry-after", f.retryAfter, workload.RetryAfterModes, func() { b.RetryAfter = f.retryAfter }},
-			{"breaker-scope", f.breakerScope, workload.BreakerScopes, func() { b.Scope = f.breakerScope }},
-		} {
-			if !fs.Changed(s.flag) {
-				continue
-			}
-			if err := oneOf(s.flag, s.v, s.valid); err != nil {
-				return err
-			}
-			s.set()
-		}
-		setIf(fs, "trip-min-samples", &b.Trip.MinSamples, f.minSamples)
-		setIf(fs, "trip-failure-rate", &b.Trip.FailureRate, f.failureRate)
-		setIf(fs, "trip-slow-call", &b.Trip.SlowCall, f.slowCall)
-		setIf(fs, "trip-slow-rate", &b.Trip.SlowRate, f.slowRate)
-		setIf(fs, "trip-p99", &b.Trip.P99, f.p99)
-		setIf(fs, "in-flight-age", &b.Trip.InFlightAge, f.inFlightAge)
-		setIf(fs, "in-flight-calls", &b.Trip.InFlightCalls, f.inFlightCalls)
-		setIf(fs, "probe-interval", &b.ProbeInterval, f.probeInterval)
-		setIf(fs, "probe-timeout", &b.ProbeTimeout, f.probeTimeout)
-		setIf(fs, "count-429", &b.Count429, f.count429)
-		setIf(fs, "count-invalid", &b.CountInvalid, f.countInvalid)
-		setIf(fs, "count-slow-stream", &b.CountSlowStream, f.countSlow)
-		if fs.Changed("probe-interval") && b.Probe != workload.ProbeSynthetic {
-			return usagef("--probe-interval needs --probe synthetic")
-		}
-		if (fs.Changed("in-flight-age") || fs.Changed("in-flight-calls")) && !b.Trip.Has(breaker.RuleInFlight) {
-			return usagef("--in-flight-age and --in-flight-calls need the in-flight rule: --trip count,in-flight")
+		if err != nil {
+			// A flag of another type than its override: a build error
+			// TestEveryOverrideIsAFlag catches.
+			panic(fmt.Sprintf("flag --%s: %v", name, err))
 		}
 	}
-	if fs.Changed("primary-max-retry-delay") {
-		if !p.HasPrimary() {
-			return usagef("--primary-max-retry-delay does not apply to policy %s (it has no primary)", p.Name)
-		}
-		p.Primary.MaxRetryDelay = f.maxRetryDelay
-	}
-	for _, fl := range []string{"min-tokens-per-s", "stream-check"} {
-		if fs.Changed(fl) && !p.HasPrimary() {
-			return usagef("--%s does not apply to policy %s (it has no primary)", fl, p.Name)
-		}
-	}
-	if f.minTokens < 0 {
-		return usagef("--min-tokens-per-s must not be negative, got %g", f.minTokens)
-	}
-	setIf(fs, "min-tokens-per-s", &p.Primary.MinTokensPerS, f.minTokens)
-	setIf(fs, "stream-check", &p.Primary.Check, f.streamCheck)
-	setIf(fs, "email-deadline", &p.EmailDeadline, f.emailDeadline)
-	setIf(fs, "hedge-after", &p.HedgeAfter, f.hedgeAfter)
-	setIf(fs, "rules", &p.Rules, f.rules)
-	for _, d := range []struct {
-		flag string
-		v    time.Duration
-	}{{"email-deadline", f.emailDeadline}, {"hedge-after", f.hedgeAfter}, {"primary-max-retry-delay", f.maxRetryDelay},
-		{"probe-interval", f.probeInterval}, {"probe-timeout", f.probeTimeout}, {"stream-check", f.streamCheck}} {
-		if d.v < 0 {
-			return usagef("--%s must not be negative, got %s", d.flag, d.v)
-		}
-	}
-	return nil
+	return o
 }
 
-// setIf sets *dst to v if the flag was given.
-func setIf[T any](fs *pflag.FlagSet, flag string, dst *T, v T) {
-	if fs.Changed(flag) {
-		*dst = v
-	}
-}
+func ptr[T any](v T) *T { return &v }

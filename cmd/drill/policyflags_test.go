@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/predict"
 	"github.com/drill-dev/drill/scoring"
@@ -26,7 +27,7 @@ func TestPolicyFlagsBadValuesExitTwo(t *testing.T) {
 		{"unknown stale", []string{"run", "--stale", "keep"}, []string{"keep", "drop, count"}},
 		{"unknown retry-after", []string{"run", "--retry-after", "obey"}, []string{"obey", "ignore, honour"}},
 		{"unknown breaker scope", []string{"run", "--breaker-scope", "global"}, []string{"global", "rung, endpoint"}},
-		{"rate above 1", []string{"run", "--trip", "rate", "--trip-failure-rate", "1.5"}, []string{"between 0 and 1"}},
+		{"rate above 1", []string{"run", "--trip", "rate", "--trip-failure-rate", "1.5"}, []string{"trip-failure-rate", "at most 1"}},
 		{"negative deadline", []string{"run", "--email-deadline", "-1s"}, []string{"email-deadline"}},
 		{"hedge without a backup", []string{"run", "--policy", "primary-only", "--hedge-after", "2s"}, []string{"hedging"}},
 		{"breaker flag without breaker", []string{"run", "--policy", "fallback", "--stale", "count"}, []string{"stale", "fallback"}},
@@ -124,4 +125,66 @@ func TestPredictCommandContainsTheRun(t *testing.T) {
 		}
 		t.Logf("predicted %v, measured %.2f s", got.First, *s.BreakerFirstOpenS)
 	})
+}
+
+// TestEveryOverrideIsAFlag: each drill-file override key is a flag of
+// drill run, read into its override when given.
+func TestEveryOverrideIsAFlag(t *testing.T) {
+	var f drillFlags
+	cmd := &cobra.Command{Use: "test"}
+	f.register(cmd.Flags())
+	values := map[string]string{"time_limit_scope": "request", "trip": "count,p99", "probes": "all", "probe": "synthetic",
+		"stale": "count", "retry_after": "honour", "scope": "endpoint", "trip_failure_rate": "0.5", "trip_slow_rate": "0.5",
+		"min_tokens_per_s": "15"}
+	var args []string
+	for _, key := range drillfile.OverrideKeys() {
+		name := drillfile.FlagName(key)
+		fl := cmd.Flags().Lookup(name)
+		if fl == nil {
+			t.Errorf("override %s has no flag --%s", key, name)
+			continue
+		}
+		v, ok := values[key]
+		switch {
+		case ok:
+		case fl.Value.Type() == "bool":
+			v = "true"
+		case fl.Value.Type() == "duration":
+			v = "3s"
+		default:
+			v = "2"
+		}
+		args = append(args, "--"+name+"="+v)
+	}
+	if err := cmd.Flags().Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	o := flagOverrides(cmd.Flags())
+	if got, want := len(o.Set()), len(drillfile.OverrideKeys()); got != want {
+		t.Errorf("%d of %d overrides read from flags: %v", got, want, o.Set())
+	}
+	if !strings.Contains(strings.Join(o.Set(), ", "), "scope endpoint") {
+		t.Errorf("--breaker-scope not read into scope: %v", o.Set())
+	}
+}
+
+// TestRunSummaryCarriesThePrediction: drill run's summary has the
+// predicted_* figures, logged before the run, and the measured first open
+// and calls fall inside them (virtual clock).
+func TestRunSummaryCarriesThePrediction(t *testing.T) {
+	out, stderr, code := execute(t.Context(), "run", "--clock", "virtual", "--json", "--outage", "hang", "--policy", "breaker")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var s scoring.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if s.PredictedFirstOpenS == nil || s.BreakerFirstOpenS == nil || !predict.Range(*s.PredictedFirstOpenS).Contains(*s.BreakerFirstOpenS) {
+		t.Errorf("measured first open %v outside predicted %v (note %q)", s.BreakerFirstOpenS, s.PredictedFirstOpenS, s.PredictedNote)
+	}
+	if c := s.PredictedCallsToBroken; c == nil || !predict.Range(*c).Contains(float64(s.CallsToBrokenOutage)) {
+		t.Errorf("measured %d calls to the broken model, predicted %v", s.CallsToBrokenOutage, c)
+	}
+	t.Logf("first open measured %.2f s, predicted %v; calls %d, predicted %v", *s.BreakerFirstOpenS, *s.PredictedFirstOpenS, s.CallsToBrokenOutage, *s.PredictedCallsToBroken)
 }

@@ -96,7 +96,9 @@ func TestProxyCommandRecordsAJournalReplayAndReportRead(t *testing.T) {
 	var out, errOut syncBuffer
 	root := newRootCmd()
 	root.SetArgs([]string{"proxy", "--listen", "127.0.0.1:0", "--latency-scale", "0", "--no-tui",
-		"--outage", "busy", "--outage-from", "0s", "--outage-to", "400ms", "--record", rec})
+		// The window ends before the SDK's first retry can come: openai-go
+		// waits 0.5 s less up to 25 % jitter, so at least 375 ms.
+		"--outage", "busy", "--outage-from", "0s", "--outage-to", "300ms", "--record", rec})
 	root.SetOut(&out)
 	root.SetErr(&errOut)
 	done := make(chan error, 1)

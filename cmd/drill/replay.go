@@ -117,6 +117,11 @@ final summary: a failed one exits 1.`,
 					fmt.Fprintf(errw, "drill: warning: the summary recorded in %s differs from the one recomputed from its events\n", path)
 				}
 			}
+			if jsonOut && len(hyps) == 0 && meta.Summary != nil && len(meta.Summary.Hypotheses) > 0 {
+				// As drill run --json printed it: the hypotheses judged at the
+				// run's end, from the journal's summary line.
+				return encodeJSON(cmd.OutOrStdout(), judged{Summary: sum, Hypotheses: meta.Summary.Hypotheses})
+			}
 			vs, verr := judgeReplay(sum, hyps)
 			if jsonOut && len(hyps) > 0 {
 				if err := encodeJSON(cmd.OutOrStdout(), judged{sum, vs}); err != nil {

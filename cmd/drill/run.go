@@ -18,6 +18,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/fakemodel"
 	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/predict"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -87,8 +88,10 @@ type runOptions struct {
 }
 
 // startRun starts a drill, wiring the built-in fake model (in-process,
-// seeded by the run's seed) when no endpoint is given.
+// seeded by the run's seed) when no endpoint is given, and logging the
+// drill's prediction in its run_start for the summary's predicted_* keys.
 func startRun(ctx context.Context, cfg workload.Config) (*workload.Run, error) {
+	cfg.Predicted = predict.ForRun(cfg)
 	if cfg.Endpoint.BaseURL == "" && cfg.Endpoint.Transport == nil {
 		cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
 	}

@@ -1,0 +1,145 @@
+package workload
+
+import (
+	"cmp"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
+)
+
+// outageLog is which outage windows the log has open: the scheduled ones
+// by their index in the timeline, and the one started by hand. Guarded by
+// Run.mu.
+type outageLog struct {
+	open      map[int]bool  // scheduled windows started and not ended
+	byHand    bool          // a window started by hand is open
+	handIndex int           // its index: after the timeline's
+	handStart time.Duration // its start
+	hands     int           // windows started by hand so far
+}
+
+func (o *outageLog) active() bool { return o.byHand || len(o.open) > 0 }
+
+// windowRung is the rung an outage window's events name: the one model it
+// breaks, or several joined by "+", or the run's target.
+func (c Config) windowRung(w inject.Window) string {
+	if len(w.Models) == 0 {
+		return c.Target
+	}
+	return strings.Join(w.Models, "+")
+}
+
+// scheduleOutage logs every scheduled window's outage_start and
+// outage_end at their offsets, each with the window's index in the
+// timeline (Config.Windows). The injector applies the windows by itself;
+// these events say so in the log. A flapping window is one window: its
+// on/off cycle is a modifier inside it.
+func (r *Run) scheduleOutage() {
+	type mark struct {
+		at    time.Duration
+		index int
+		start bool
+	}
+	ws := r.cfg.Windows()
+	var marks []mark
+	for i, w := range ws {
+		marks = append(marks, mark{w.From, i, true})
+		if w.To >= 0 {
+			marks = append(marks, mark{w.To, i, false})
+		}
+	}
+	// In time order; at the same instant, ends before starts.
+	slices.SortStableFunc(marks, func(a, b mark) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		switch {
+		case a.start == b.start:
+			return 0
+		case a.start:
+			return 1
+		}
+		return -1
+	})
+	start := r.log.Start()
+	for _, m := range marks {
+		if !r.waitUntil(start.Add(m.at)) {
+			return
+		}
+		w := ws[m.index]
+		r.mu.Lock()
+		o := &r.outages
+		switch {
+		case m.start && !o.byHand:
+			if o.open == nil {
+				o.open = map[int]bool{}
+			}
+			o.open[m.index] = true
+			r.log.Append(event.Event{Kind: event.OutageStart, Fault: w.Kind, Rung: r.cfg.windowRung(w),
+				Window: &event.OutageWindow{Start: w.From, End: w.To, Index: m.index}})
+		case !m.start && o.open[m.index]:
+			delete(o.open, m.index)
+			r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.windowRung(w),
+				Window: &event.OutageWindow{Start: w.From, End: w.To, Index: m.index}})
+		}
+		r.mu.Unlock()
+	}
+}
+
+// StartOutage starts an outage of kind by hand, now, on the target rung's
+// model, recorded like a scheduled one. It lasts until EndOutage.
+func (r *Run) StartOutage(kind string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o := &r.outages
+	if o.active() {
+		return errors.New("an outage is already active")
+	}
+	now := time.Since(r.log.Start())
+	if err := r.injector.Add(inject.Window{Kind: kind, From: now, To: -1}); err != nil {
+		return err
+	}
+	o.byHand, o.handStart = true, now
+	o.handIndex = len(r.cfg.Windows()) + o.hands
+	o.hands++
+	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: event.ByHand,
+		Window: &event.OutageWindow{Start: now, End: -1, ByHand: true, Index: o.handIndex}})
+	return nil
+}
+
+// EndOutage ends every active outage window, scheduled or by hand, now:
+// each gets its outage_end, marked by hand.
+func (r *Run) EndOutage() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o := &r.outages
+	if !o.active() {
+		return
+	}
+	now := time.Since(r.log.Start())
+	w, _ := r.injector.Active(now)
+	r.injector.EndAt(now)
+	if o.byHand {
+		o.byHand = false
+		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.Target, Detail: event.ByHand,
+			Window: &event.OutageWindow{Start: o.handStart, End: now, ByHand: true, Index: o.handIndex}})
+	}
+	ws := r.cfg.Windows()
+	for _, i := range slices.Sorted(maps.Keys(o.open)) {
+		delete(o.open, i)
+		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: ws[i].Kind, Rung: r.cfg.windowRung(ws[i]), Detail: event.ByHand,
+			Window: &event.OutageWindow{Start: ws[i].From, End: now, ByHand: true, Index: i}})
+	}
+}
+
+// OutageActive reports whether an outage window is active now.
+func (r *Run) OutageActive() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.outages.active()
+}
