@@ -2,9 +2,9 @@ package report
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
+
+	"github.com/drill-dev/drill/format"
 )
 
 // costNote explains the tokens and cost table.
@@ -23,14 +23,9 @@ func (r *Report) costTable() table {
 		if tk.Attempts == 0 {
 			continue
 		}
-		var toks, costs []string
-		for _, rung := range slices.Sorted(maps.Keys(tk.InputByRung)) {
-			toks = append(toks, fmt.Sprintf("%s %d / %d", rung, tk.InputByRung[rung], tk.OutputByRung[rung]))
-			costs = append(costs, fmt.Sprintf("%s %.6f", rung, c.ByRung[rung]))
-		}
-		t.Rows = append(t.Rows, []string{runTag(i), fmt.Sprint(tk.Input), fmt.Sprint(tk.Output), strings.Join(toks, ", "),
+		t.Rows = append(t.Rows, []string{runTag(i), fmt.Sprint(tk.Input), fmt.Sprint(tk.Output), format.TokensByRung(tk),
 			fmt.Sprintf("%d / %d, %d", tk.EstimatedInput, tk.EstimatedOutput, tk.EstimatedAttempts),
-			fmt.Sprintf("%.6f", c.Total), strings.Join(costs, ", "), orDash(strings.Join(c.Unpriced, ", "))})
+			format.Cost(c), format.CostByRung(c), orDash(strings.Join(c.Unpriced, ", "))})
 	}
 	return t
 }

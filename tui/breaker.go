@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/predict"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -51,6 +52,9 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 			probes += fmt.Sprintf(", %d running", n)
 		}
 		out = append(out, probes)
+		if name == s.fold.Target() {
+			out = append(out, predictedLines(s.summary, w)...)
+		}
 	}
 	out = append(out, timeAxis(st, tc))
 	legend := fmt.Sprintf("%s closed  %s OPEN  %s half-open",
@@ -122,4 +126,27 @@ func rank(state string) int {
 		return 1
 	}
 	return 0
+}
+
+// predictedLines put the breaker's predicted first open (logged before the
+// run, see drill predict) beside the measured one: "first open: measured
+// 18.4 s, predicted 18.1–18.5 s: inside". Nothing when the run logged no
+// prediction; the reason when the arithmetic could not read the outage.
+func predictedLines(sum scoring.Summary, w int) []string {
+	switch {
+	case sum.PredictedNote != "":
+		return []string{fit("predicted: nothing ("+sum.PredictedNote+")", w)}
+	case sum.PredictedFirstOpenS == nil && !sum.PredictedMayNeverOpen:
+		return nil
+	}
+	var pred *predict.Range
+	if r := sum.PredictedFirstOpenS; r != nil {
+		pred = (*predict.Range)(r)
+	}
+	segs := strings.SplitN(predict.Beside(sum.BreakerFirstOpenS, pred), ", ", 2)
+	segs[0] = "first open: " + segs[0]
+	if sum.PredictedMayNeverOpen {
+		segs[len(segs)-1] += " (or never)"
+	}
+	return wrapSegments(segs, ", ", w)
 }

@@ -129,6 +129,9 @@ func headlineSegments(st Styles, s *state) []string {
 		}
 		segs = append(segs, label+style.Render(stateWord(b.State)))
 	}
+	if _, c := s.fold.Cost(); c.Total > 0 || c.MaxSpend > 0 {
+		segs = append(segs, "cost "+format.Cost(c))
+	}
 	if hs := s.hypotheses(); hs.total > 0 {
 		seg := fmt.Sprintf("hypotheses %d pass", hs.pass)
 		if hs.atRisk > 0 {
@@ -147,6 +150,9 @@ func policyLine(st Styles, s *state) string {
 	info := s.fold.Info
 	var pol []string
 	pol = append(pol, "policy "+st.Bold.Render(orDash(info.Policy)))
+	// The breaker rules and chain options that differ from the defaults
+	// come first: the chain is what shortening cuts.
+	pol = append(pol, info.Options...)
 	if info.TimeLimitScope != "" {
 		pol = append(pol, "time limit per "+info.TimeLimitScope)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/drill-dev/drill/drillfile"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/format"
 	"github.com/drill-dev/drill/journal"
 	"github.com/drill-dev/drill/price"
 	"github.com/drill-dev/drill/scoring"
@@ -261,26 +261,14 @@ func costRows(row func(k, v string), s scoring.Summary) {
 	if t.Attempts == 0 {
 		return
 	}
-	rungs := slices.Sorted(maps.Keys(t.InputByRung))
-	var per []string
-	for _, r := range rungs {
-		per = append(per, fmt.Sprintf("%s %d / %d", r, t.InputByRung[r], t.OutputByRung[r]))
-	}
-	tokens := fmt.Sprintf("%d / %d (%s)", t.Input, t.Output, strings.Join(per, ", "))
+	tokens := fmt.Sprintf("%d / %d (%s)", t.Input, t.Output, format.TokensByRung(t))
 	if t.EstimatedAttempts > 0 {
 		tokens += fmt.Sprintf("; %d / %d estimated, %d attempts cut before their answer", t.EstimatedInput, t.EstimatedOutput, t.EstimatedAttempts)
 	}
 	row("tokens (input / output)", tokens)
-	per = per[:0]
-	for _, r := range rungs {
-		per = append(per, fmt.Sprintf("%s %.6f", r, c.ByRung[r]))
-	}
-	cost := fmt.Sprintf("%.6f (%s)", c.Total, strings.Join(per, ", "))
-	if c.MaxSpend > 0 {
-		cost += fmt.Sprintf(" of max %.6f", c.MaxSpend)
-	}
+	cost := format.Cost(c) + " (" + format.CostByRung(c) + ")"
 	if c.Estimated > 0 {
-		cost += fmt.Sprintf("; %.6f estimated", c.Estimated)
+		cost += "; " + format.Money(c.Estimated) + " estimated"
 	}
 	if len(c.Unpriced) > 0 {
 		cost += "; no price for " + strings.Join(c.Unpriced, ", ")
