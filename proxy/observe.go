@@ -134,6 +134,7 @@ type watch struct {
 	sse        bool
 
 	eof     bool  // the body was read to its end
+	done    bool  // a stream's [DONE] came through: the client has it all
 	readErr error // the body broke
 	ttft    time.Duration
 	buf     []byte // non-streamed body, or a stream's current partial line
@@ -164,12 +165,15 @@ func (w *watch) Close() error {
 	err := w.body.Close()
 	end := errClosedEarly
 	switch {
+	case w.done || (w.eof && w.readErr == nil):
+		// The stream's [DONE] or the body's end came through: a client
+		// that hangs up as soon as it has the last chunk (the SDKs stop
+		// at [DONE]) got the whole response.
+		end = nil
 	case w.readErr != nil:
 		end = w.readErr
 	case w.c.clientGone():
 		end = errClientGone
-	case w.eof:
-		end = nil
 	}
 	w.finish(end)
 	return err
@@ -272,7 +276,11 @@ func (w *watch) sseLine(line []byte) {
 		return
 	}
 	data = bytes.TrimSpace(data)
-	if len(data) == 0 || bytes.Equal(data, []byte("[DONE]")) {
+	if bytes.Equal(data, []byte("[DONE]")) {
+		w.done = true
+		return
+	}
+	if len(data) == 0 {
 		return
 	}
 	var ch chunk
