@@ -112,16 +112,7 @@ func Parse(content string) (answer.Answer, error) {
 		if err := json.Unmarshal(v, &s); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 			return answer.Answer{}, fmt.Errorf("%w: field %q is not a string", ErrInvalid, f)
 		}
-		switch f {
-		case "intent":
-			a.Intent = s
-		case "order_number":
-			a.OrderNumber = s
-		case "product":
-			a.Product = s
-		case "urgency":
-			a.Urgency = s
-		}
+		a.SetField(f, s)
 	}
 	for k := range raw {
 		if !isField(k) {
