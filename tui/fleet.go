@@ -43,13 +43,7 @@ func RunFleet(ctx context.Context, src FleetSource, opts Options) error {
 	}
 	m := &fleetModel{st: NewStyles(lipgloss.NewRenderer(out)), src: src, cur: src.Log.Cursor(),
 		fold: scoring.NewFleetFold(), tick: tick}
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
-	if opts.Input != nil {
-		popts = append(popts, tea.WithInput(opts.Input))
-	}
-	if !opts.NoAltScreen {
-		popts = append(popts, tea.WithAltScreen())
-	}
+	popts := ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
 	_, err := tea.NewProgram(m, popts...).Run()
 	if (err != nil || m.quit) && src.Stop != nil && !src.Log.Closed() {
 		src.Stop()

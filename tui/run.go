@@ -97,13 +97,7 @@ func runProgram(ctx context.Context, feed feeder, ctl Controls, hyps []scoring.E
 		out = os.Stdout
 	}
 	m := newModel(NewStyles(lipgloss.NewRenderer(out)), feed, ctl, opts.Tick, hyps)
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out), tea.WithMouseCellMotion()}
-	if opts.Input != nil {
-		popts = append(popts, tea.WithInput(opts.Input))
-	}
-	if !opts.NoAltScreen {
-		popts = append(popts, tea.WithAltScreen())
-	}
+	popts := append(ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen), tea.WithMouseCellMotion())
 	_, err := tea.NewProgram(m, popts...).Run()
 	switch {
 	case err == nil:
@@ -178,4 +172,18 @@ func (f *replayFeed) status() string {
 		s += " PAUSED"
 	}
 	return s
+}
+
+// ProgramOptions are the options every drill dashboard runs its bubbletea
+// program with: the run's context, the output, the input when not stdin,
+// and the alternate screen unless noAltScreen (tests).
+func ProgramOptions(ctx context.Context, out io.Writer, in io.Reader, noAltScreen bool) []tea.ProgramOption {
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
+	if in != nil {
+		popts = append(popts, tea.WithInput(in))
+	}
+	if !noAltScreen {
+		popts = append(popts, tea.WithAltScreen())
+	}
+	return popts
 }

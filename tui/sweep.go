@@ -285,13 +285,7 @@ func Sweep(ctx context.Context, src SweepSource, opts Options) error {
 	var st sweepState
 	for {
 		m := newSweepModel(src, 0, st, r)
-		popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
-		if opts.Input != nil {
-			popts = append(popts, tea.WithInput(opts.Input))
-		}
-		if !opts.NoAltScreen {
-			popts = append(popts, tea.WithAltScreen())
-		}
+		popts := ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
 		_, err := tea.NewProgram(m, popts...).Run()
 		switch {
 		case errors.Is(err, tea.ErrInterrupted):

@@ -265,13 +265,7 @@ func Run(ctx context.Context, log *event.Log, ctl Controls, opts Options) error 
 		out = os.Stdout
 	}
 	m := New(tui.NewStyles(lipgloss.NewRenderer(out)), log, ctl, opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
-	if opts.Input != nil {
-		popts = append(popts, tea.WithInput(opts.Input))
-	}
-	if !opts.NoAltScreen {
-		popts = append(popts, tea.WithAltScreen())
-	}
+	popts := tui.ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
 	_, err := tea.NewProgram(m, popts...).Run()
 	switch {
 	case err == nil, errors.Is(err, tea.ErrInterrupted):
