@@ -99,10 +99,12 @@ final summary: a failed one exits 1.`,
 				})
 				return err
 			})
-			sum := fold.Summary()
 			if err != nil {
+				// Interrupted, the scan may still be folding: leave the
+				// fold alone.
 				return readError(ctx, err)
 			}
+			sum := fold.Summary()
 			errw := cmd.ErrOrStderr()
 			switch {
 			case meta.Truncated:
