@@ -62,6 +62,9 @@ type Endpoint struct {
 // Config is a run's whole configuration. Durations are nanoseconds in JSON.
 type Config struct {
 	Emails int `json:"emails"`
+	// Clock, when set, is logged as the run's clock right after run_start
+	// (event.ClockVirtual for a run in a synctest bubble); "" means real.
+	Clock string `json:"clock,omitempty"`
 	// EmailSet is the emails to send, in order (a team's file, see
 	// emails.Load); nil means the built-in 120.
 	EmailSet     []emails.Email `json:"email_set,omitempty"`

@@ -99,6 +99,10 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 
 	info := cfg.Info()
 	r.log.Append(event.Event{Kind: event.RunStart, Run: &info})
+	if cfg.Clock != "" {
+		// Before any arrival: every reader knows the clock from the start.
+		r.log.Append(event.Event{Kind: event.RunClock, Detail: cfg.Clock})
+	}
 	go r.run(ctx)
 	return r, nil
 }
