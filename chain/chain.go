@@ -19,7 +19,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/triage"
+	"github.com/drill-dev/drill/internal/triage"
 )
 
 // CannedReply is the last rung's answer: it does not triage, it hands the

@@ -17,7 +17,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/internal/fakemodel"
 )
 
 func TestClassify(t *testing.T) {

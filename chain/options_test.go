@@ -13,7 +13,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/internal/fakemodel"
 )
 
 // slowTransport answers through next after waiting delay (or fails when the

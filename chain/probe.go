@@ -8,7 +8,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/triage"
+	"github.com/drill-dev/drill/internal/triage"
 )
 
 // probeEmail is the synthetic probe's fixed request: a short health check,

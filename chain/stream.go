@@ -10,7 +10,7 @@ import (
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/triage"
+	"github.com/drill-dev/drill/internal/triage"
 )
 
 // StreamOptions make a rung's calls streamed chat completions (openai-go's

@@ -18,7 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/drill-dev/drill/answer"
+	"github.com/drill-dev/drill/internal/answer"
 )
 
 //go:embed emails.jsonl

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/drill-dev/drill/answer"
+	"github.com/drill-dev/drill/internal/answer"
 )
 
 // MaxFileEmails is the most emails Load accepts from one file.

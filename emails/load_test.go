@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drill-dev/drill/answer"
+	"github.com/drill-dev/drill/internal/answer"
 )
 
 func writeFile(t *testing.T, name, text string) string {

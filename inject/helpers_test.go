@@ -13,8 +13,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/drill-dev/drill/emails"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/triage"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/triage"
 )
 
 // okTransport answers every request with a small 200.

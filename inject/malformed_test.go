@@ -5,7 +5,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/drill-dev/drill/triage"
+	"github.com/drill-dev/drill/internal/triage"
 )
 
 // TestMalformedFailsTheSchema: the SDK accepts each malformed 200; the

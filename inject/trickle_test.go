@@ -10,7 +10,7 @@ import (
 
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/drill-dev/drill/triage"
+	"github.com/drill-dev/drill/internal/triage"
 )
 
 // TestTrickleStreamRunsToTheEndWithoutALimit: at 2 tokens a second the

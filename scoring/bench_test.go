@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/drill-dev/drill/journal/journaltest"
+	"github.com/drill-dev/drill/internal/journal/journaltest"
 	"github.com/drill-dev/drill/scoring"
 )
 

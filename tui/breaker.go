@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/drill-dev/drill/format"
-	"github.com/drill-dev/drill/predict"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 )
 

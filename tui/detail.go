@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/emails"
-	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 

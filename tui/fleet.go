@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 

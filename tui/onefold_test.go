@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/format"
-	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/report"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
 )
 

@@ -3,7 +3,7 @@ package tui
 import (
 	"fmt"
 
-	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/scoring"
-	"github.com/drill-dev/drill/sweep"
+	"github.com/drill-dev/drill/internal/sweep"
 )
 
 // SweepSource is what the sweep dashboard reads: one row per setting of a

@@ -10,7 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/journal/journaltest"
+	"github.com/drill-dev/drill/internal/journal/journaltest"
 )
 
 // sweepLogs are three settings: a run without a breaker, one with, and one

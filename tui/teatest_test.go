@@ -3,7 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
-	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/scoring"
 	"testing"
 	"time"

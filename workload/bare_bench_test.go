@@ -14,8 +14,8 @@ import (
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/triage"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/triage"
 )
 
 // BenchmarkEngineVsBareSDK puts the engine's wait per email beside the bare

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/scoring"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
-	"github.com/drill-dev/drill/price"
+	"github.com/drill-dev/drill/internal/price"
 )
 
 // The default models: the names the built-in fake model serves (a test in

@@ -9,7 +9,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/scoring"
 )
 

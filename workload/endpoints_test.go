@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/price"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/price"
 )
 
 // TestRungsOnDifferentEndpoints: the primary calls a real endpoint with its

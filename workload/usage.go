@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/price"
+	"github.com/drill-dev/drill/internal/price"
 )
 
 // bytesPerToken is the estimate of a token's size in bytes: a request's

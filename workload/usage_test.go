@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drill-dev/drill/price"
+	"github.com/drill-dev/drill/internal/price"
 )
 
 // readUsage reads body through a usageBody, closing it after n bytes (all

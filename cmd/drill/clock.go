@@ -15,10 +15,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
-	"github.com/drill-dev/drill/vclock"
+	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/workload"
 )
 

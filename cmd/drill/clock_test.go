@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
-	"github.com/drill-dev/drill/vclock"
+	"github.com/drill-dev/drill/internal/vclock"
 )
 
 // TestMain lets --clock virtual re-execute this test binary as its

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/chain"
-	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/workload"
 )

@@ -13,11 +13,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/drillfile"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/format"
-	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/price"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )

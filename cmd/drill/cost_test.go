@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
 

@@ -19,9 +19,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/emails"
-	"github.com/drill-dev/drill/eval"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/eval"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )

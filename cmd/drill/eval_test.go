@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/internal/fakemodel"
 )
 
 func TestEvalUnknownModel(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/workload"
 )
 

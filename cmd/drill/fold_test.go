@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/format"
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )

@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/vclock"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/vclock"
 )
 
 // version is drill's version, set at build time with -ldflags "-X main.version=...".

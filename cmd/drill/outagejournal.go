@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/inject"
-	"github.com/drill-dev/drill/replayfault"
+	"github.com/drill-dev/drill/internal/replayfault"
 	"github.com/drill-dev/drill/workload"
 )
 

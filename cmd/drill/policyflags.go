@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/breaker"
-	"github.com/drill-dev/drill/drillfile"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/workload"
 )
 

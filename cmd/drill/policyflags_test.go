@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/drill-dev/drill/drillfile"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/predict"
+	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/drill-dev/drill/predict"
+	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/workload"
 )
 

@@ -17,14 +17,14 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/drillfile"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/format"
+	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/inject"
-	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/price"
-	"github.com/drill-dev/drill/proxy"
-	"github.com/drill-dev/drill/proxy/dashboard"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/tui/proxyview"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -265,7 +265,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		sctx, stop := context.WithCancel(ctx)
 		served := make(chan error, 1)
 		go func() { served <- proxy.Serve(sctx, ln, p, proxy.Limits{MaxConns: f.maxConns}) }()
-		derr := dashboard.Run(ctx, p.Log(), p, dashboard.Options{Title: title, Schedule: schedule, Output: os.Stdout})
+		derr := proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout})
 		stop() // quitting the dashboard stops the proxy
 		serveErr = errors.Join(<-served, derr)
 		tally = scoring.NewProxyTally()

@@ -19,8 +19,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/journal/journaltest"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/journal/journaltest"
 )
 
 func TestProxyBadInputExitsTwo(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/fakemodel"
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drill-dev/drill/journal"
+	"github.com/drill-dev/drill/internal/journal"
 )
 
 // TestSecretsNeverRecordedFromURLOrEscapedKey records a real drill run

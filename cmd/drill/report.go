@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/drill-dev/drill/report"
+	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
 )
 

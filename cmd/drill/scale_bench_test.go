@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drill-dev/drill/fakemodel"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )

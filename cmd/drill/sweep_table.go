@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/scoring"
-	"github.com/drill-dev/drill/sweep"
-	"github.com/drill-dev/drill/vclock"
+	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/internal/vclock"
 )
 
 // sweepResult is what drill sweep prints: `--json` prints it as is.

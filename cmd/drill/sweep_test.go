@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drill-dev/drill/journal"
-	"github.com/drill-dev/drill/report"
-	"github.com/drill-dev/drill/sweep"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/sweep"
 )
 
 // sweepJSON decodes drill sweep --json.

@@ -1,0 +1,208 @@
+package drillfile
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+// Rungs a window's models may name.
+var Rungs = []string{event.ServedPrimary, event.ServedBackup}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Check checks what decoding cannot: ranges, names, the checks' syntax,
+// and settings that contradict each other. Every problem is reported, each
+// as an *Error at its line and column.
+func (f *File) Check() error {
+	var errs []error
+	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
+
+	w := f.Workload
+	if n := Int(workload.MaxEmails); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
+		add("$.workload.emails", "emails must be between 1 and %d, got %d", n, *w.Emails)
+	}
+	if w.Rate != nil && !(*w.Rate > 0) {
+		add("$.workload.rate", "rate must be above 0 emails per second, got %v", *w.Rate)
+	}
+	if w.Follow != nil && *w.Follow < 0 {
+		add("$.workload.follow", "follow must be an email number, or 0 for none, got %d", *w.Follow)
+	}
+	if w.Follow != nil && w.Emails != nil && *w.Follow > *w.Emails {
+		add("$.workload.follow", "follow %d is not among the %d emails sent", *w.Follow, *w.Emails)
+	}
+	if w.MaxDuration != nil && *w.MaxDuration < 0 {
+		add("$.workload.max_duration", "max_duration must not be negative, got %s", *w.MaxDuration)
+	}
+
+	errs = append(errs, f.checkFleet()...)
+
+	for _, m := range []struct {
+		rung string
+		m    Model
+	}{{"primary", f.Models.Primary}, {"backup", f.Models.Backup}} {
+		path := "$.models." + m.rung
+		if !m.m.IsFake() {
+			u, err := url.Parse(m.m.URL())
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				add(path+".base_url", "base_url must be %q (the built-in fake model) or an http(s) URL, got %q", BaseURLFake, m.m.URL())
+			}
+		} else if m.m.Model != "" && !slices.Contains(fakemodel.Models(), m.m.Model) {
+			add(path+".model", "the fake model serves no model %q (valid: %s)", m.m.Model, strings.Join(fakemodel.Models(), ", "))
+		}
+		if m.m.APIKeyEnv != "" && !envName.MatchString(m.m.APIKeyEnv) {
+			add(path+".api_key_env", "api_key_env must name an environment variable, got %q", m.m.APIKeyEnv)
+		}
+	}
+
+	if _, err := f.PriceTable(); err != nil {
+		add("$.prices", "%v", err)
+	}
+	if f.MaxSpend != nil && !(*f.MaxSpend > 0) {
+		add("$.max_spend", "max_spend must be above 0, got %v", *f.MaxSpend)
+	}
+
+	for i, win := range f.Outages {
+		path := fmt.Sprintf("$.outages[%d]", i)
+		switch {
+		case win.Kind == "":
+			add(path, "outage %d has no kind (valid: %s)", i+1, strings.Join(inject.Kinds(), ", "))
+		case !slices.Contains(inject.Kinds(), win.Kind):
+			add(path+".kind", "unknown fault kind %q (valid: %s)", win.Kind, strings.Join(inject.Kinds(), ", "))
+		default:
+			// Each parameter through the fault's own parser, at its key.
+			probe := Window{Kind: win.Kind, To: Duration(time.Second)}
+			for _, k := range slices.Sorted(maps.Keys(win.Params)) {
+				probe.Params = Params{k: win.Params[k]}
+				if _, err := InjectWindow(probe); err != nil {
+					add(path+".params."+k, "%v", err)
+				}
+			}
+		}
+		if win.From < 0 || win.To <= win.From {
+			add(path+".to", "the window must start at or after 0s and end after it starts (from %s, to %s)", win.From, win.To)
+		}
+		if win.Rate != nil && !(*win.Rate > 0 && *win.Rate <= 1) {
+			add(path+".rate", "rate is the share of attempts hit, above 0 and at most 1, got %v", *win.Rate)
+		}
+		if win.Flap != nil && (win.Flap.On <= 0 || win.Flap.Off <= 0) {
+			add(path+".flap", "flap needs on and off periods above 0 (got on %s, off %s)", win.Flap.On, win.Flap.Off)
+		}
+		for j, m := range win.Models {
+			if !slices.Contains(Rungs, m) {
+				add(fmt.Sprintf("%s.models[%d]", path, j), "unknown model rung %q (valid: %s)", m, strings.Join(Rungs, ", "))
+			} else if slices.Index(win.Models, m) != j {
+				add(fmt.Sprintf("%s.models[%d]", path, j), "model rung %q is listed twice", m)
+			}
+		}
+		if win.Name != "" && strings.ContainsAny(win.Name, " \t/\\") {
+			add(path+".name", "an outage name is one word (letters, digits, - and _), got %q", win.Name)
+		}
+	}
+
+	names := map[string]bool{}
+	for i, p := range f.Policies {
+		path := fmt.Sprintf("$.policies[%d]", i)
+		if p.Preset != "" {
+			if !slices.Contains(workload.PresetNames(), p.Preset) {
+				add(path+".preset", "unknown policy preset %q (valid: %s)", p.Preset, strings.Join(workload.PresetNames(), ", "))
+				continue
+			}
+			for _, x := range []struct {
+				key string
+				set bool
+			}{{"backup", p.Backup != nil}, {"breaker", p.Breaker != nil}, {"canned", p.Canned != nil}} {
+				if x.set {
+					add(path+"."+x.key, "%s writes a policy out in full and cannot change preset %s; drop the preset or the key", x.key, p.Preset)
+				}
+			}
+		} else {
+			switch {
+			case p.Name == "":
+				add(path, "a policy needs a preset (%s), or a name when written out in full", strings.Join(workload.PresetNames(), ", "))
+				continue
+			case slices.Contains(workload.PresetNames(), p.Name):
+				add(path+".name", "policy %q written out in full must not take a preset's name; use preset: %s, or another name", p.Name, p.Name)
+				continue
+			}
+		}
+		if p.Preset == "backup-only" && p.Name != "" && p.Name != p.Preset {
+			add(path+".name", "preset backup-only keeps its name (the engine knows the policy without a primary by it)")
+		}
+		if names[p.PolicyName()] {
+			add(path, "two policies are named %q; give one a name", p.PolicyName())
+		}
+		names[p.PolicyName()] = true
+		if _, err := p.Build(); err != nil {
+			var errList []error
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errList = j.Unwrap()
+			} else {
+				errList = []error{err}
+			}
+			for _, e := range errList {
+				var oe *OverrideError
+				if errors.As(e, &oe) {
+					add(path+"."+oe.Key, "%v", oe)
+				} else {
+					add(path, "%v", e)
+				}
+			}
+		}
+	}
+
+	for i, h := range f.Hypotheses {
+		if _, err := scoring.ParseExpr(h); err != nil {
+			add(fmt.Sprintf("$.hypotheses[%d]", i), "hypothesis: %v", err)
+		}
+	}
+	for i, h := range f.Abort {
+		if _, err := scoring.ParseExpr(h); err != nil {
+			add(fmt.Sprintf("$.abort[%d]", i), "abort condition: %v", err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Build returns the workload policy: the preset, or the policy written
+// out in full, with the overrides applied.
+func (p Policy) Build() (workload.Policy, error) {
+	var wp workload.Policy
+	if p.Preset != "" {
+		var err error
+		if wp, err = workload.Preset(p.Preset); err != nil {
+			return workload.Policy{}, err
+		}
+	} else {
+		// Written out in full: the primary-only preset's standard rung
+		// (5 s limit, 2 retries), with what the policy adds.
+		var err error
+		if wp, err = workload.Preset("primary-only"); err != nil {
+			return workload.Policy{}, err
+		}
+		if p.Backup != nil && *p.Backup {
+			backup := wp.Primary
+			wp.Backup = &backup
+		}
+		if p.Breaker != nil && *p.Breaker {
+			wp.Primary.Breaker = workload.DefaultBreaker()
+		}
+		wp.Canned = p.Canned != nil && *p.Canned
+	}
+	wp.Name = p.PolicyName()
+	if err := p.Overrides.Apply(&wp); err != nil {
+		return workload.Policy{}, err
+	}
+	return wp, nil
+}

@@ -1,0 +1,121 @@
+package drillfile
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/workload"
+)
+
+// BaseURLEnv is the environment variable the OpenAI SDKs read the base URL
+// from when none is given; drill reads it the same way for a rung whose
+// base_url is not set (base_url: fake still means the built-in fake model).
+const BaseURLEnv = "OPENAI_BASE_URL"
+
+// URL is the endpoint the model is served at: its base_url, else
+// $OPENAI_BASE_URL (as the SDK reads it), else "" for the built-in fake model.
+func (m Model) URL() string {
+	switch m.BaseURL {
+	case BaseURLFake:
+		return ""
+	case "":
+		return strings.TrimSpace(os.Getenv(BaseURLEnv))
+	}
+	return m.BaseURL
+}
+
+// KeyEnv is the name of the environment variable holding the model's key.
+func (m Model) KeyEnv() string { return keyEnv(m) }
+
+// ResolveEndpoint reads one rung's endpoint: the base URL ("" or "fake":
+// the built-in fake model, the zero Endpoint) and its key from the
+// environment variable keyEnv (default OPENAI_API_KEY). A key of only
+// spaces is no key. An https endpoint without a key, or a key variable
+// named on purpose (explicitKey) but unset, is an error that names the rung
+// and the variable; nothing has been sent.
+func ResolveEndpoint(rung, baseURL, keyEnv string, explicitKey bool) (workload.Endpoint, error) {
+	if baseURL == "" || baseURL == BaseURLFake {
+		return workload.Endpoint{}, nil
+	}
+	if keyEnv == "" {
+		keyEnv = DefaultAPIKeyEnv
+	}
+	if !envName.MatchString(keyEnv) {
+		return workload.Endpoint{}, fmt.Errorf("%s: %q does not name an environment variable", rung, keyEnv)
+	}
+	key := strings.TrimSpace(os.Getenv(keyEnv))
+	if key == "" && (explicitKey || strings.HasPrefix(baseURL, "https://")) {
+		return workload.Endpoint{}, fmt.Errorf("%s: %s needs a key and %s is not set (or blank): nothing was sent",
+			rung, redactURL(baseURL), keyEnv)
+	}
+	return workload.Endpoint{BaseURL: baseURL, APIKey: key, KeyEnv: keyEnv}, nil
+}
+
+// redactURL drops a URL's user information and query (they may hold keys).
+func redactURL(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	if scheme, rest, ok := strings.Cut(u, "://"); ok {
+		if at := strings.LastIndex(rest, "@"); at >= 0 && at < strings.IndexByte(rest+"/", '/') {
+			rest = rest[at+1:]
+		}
+		u = scheme + "://" + rest
+	}
+	return u
+}
+
+// applyEndpoints puts each rung's endpoint on the configuration: one
+// Endpoint when both rungs share it, RungEndpoints when they differ (the
+// primary and backup may be different providers).
+func (f *File) applyEndpoints(cfg *workload.Config) error {
+	var eps [2]workload.Endpoint
+	for i, m := range []struct {
+		rung string
+		m    Model
+	}{{event.ServedPrimary, f.Models.Primary}, {event.ServedBackup, f.Models.Backup}} {
+		ep, err := ResolveEndpoint(m.rung, m.m.URL(), m.m.APIKeyEnv, m.m.APIKeyEnv != "")
+		if err != nil {
+			return fmt.Errorf("%s: models: %w", f.Path, err)
+		}
+		eps[i] = ep
+	}
+	if eps[0] == eps[1] {
+		cfg.Endpoint = eps[0]
+		return nil
+	}
+	cfg.RungEndpoints = map[string]workload.Endpoint{event.ServedPrimary: eps[0], event.ServedBackup: eps[1]}
+	return nil
+}
+
+// applyPrices puts the file's price table and spend limit on the configuration.
+func (f *File) applyPrices(cfg *workload.Config) error {
+	t, err := f.PriceTable()
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Path, err)
+	}
+	if len(t) > 0 {
+		cfg.Prices = t
+	}
+	if f.MaxSpend != nil {
+		cfg.MaxSpend = *f.MaxSpend
+	}
+	return nil
+}
+
+// PriceTable reads the file's prices: model → "IN/OUT", per million input
+// and output tokens.
+func (f *File) PriceTable() (price.Table, error) {
+	t := price.Table{}
+	for model, p := range f.Prices {
+		_, pr, err := price.Parse(model + "=" + p)
+		if err != nil {
+			return nil, fmt.Errorf("prices: %w", err)
+		}
+		t[model] = pr
+	}
+	return t, nil
+}

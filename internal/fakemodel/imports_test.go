@@ -1,0 +1,31 @@
+package fakemodel
+
+import (
+	"go/build"
+	"strings"
+	"testing"
+)
+
+// TestNoAnswerKey: the fake model's code imports nothing from drill but the
+// answer package, which holds no data, so it cannot reach the answer key
+// even by accident. (Tests may read the data set to score the readers.)
+func TestNoAnswerKey(t *testing.T) {
+	for dir, allowed := range map[string][]string{".": {"github.com/drill-dev/drill/internal/answer"}, "../answer": nil} {
+		pkg, err := build.ImportDir(dir, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range pkg.Imports {
+			if !strings.HasPrefix(imp, "github.com/drill-dev/drill") {
+				continue
+			}
+			ok := false
+			for _, a := range allowed {
+				ok = ok || imp == a
+			}
+			if !ok {
+				t.Errorf("package %s imports %s", pkg.ImportPath, imp)
+			}
+		}
+	}
+}

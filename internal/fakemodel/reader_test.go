@@ -1,0 +1,74 @@
+package fakemodel
+
+import (
+	"testing"
+
+	"github.com/drill-dev/drill/internal/answer"
+	"github.com/drill-dev/drill/emails"
+)
+
+// readerScore triages every email with r and returns the misses.
+func readerScore(t *testing.T, name string, r *reader, verbose bool) (wrong, urgencyWrong int, fields [4]int) {
+	for _, e := range emails.All() {
+		got := r.Triage(e.Text())
+		bad := false
+		for i, f := range answer.Fields {
+			if got.Field(f) != e.Truth.Field(f) {
+				fields[i]++
+				bad = true
+			}
+		}
+		if bad {
+			wrong++
+			if got.Urgency != e.Truth.Urgency {
+				urgencyWrong++
+			}
+			if verbose {
+				t.Logf("%s #%d: got %+v want %+v", name, e.ID, got, e.Truth)
+			}
+		}
+	}
+	return
+}
+
+func TestReaders(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		r              *reader
+		minOK, maxOK   int
+		minUrgencyFrac float64
+	}{
+		{ModelMini, miniReader, 108, 120, 0}, // all-4-right at least 90 %
+		{ModelNano, nanoReader, 72, 96, 0.6}, // 60–80 %, at least 60 % of its misses on urgency
+	} {
+		wrong, uw, fields := readerScore(t, c.name, c.r, testing.Verbose())
+		ok := 120 - wrong
+		t.Logf("%s: %d/120 all-4-right, misses by field %v, %d of %d wrong emails wrong on urgency", c.name, ok, fields, uw, wrong)
+		if ok < c.minOK || ok > c.maxOK {
+			t.Errorf("%s: %d all-4-right, want %d..%d", c.name, ok, c.minOK, c.maxOK)
+		}
+		if wrong > 0 && float64(uw)/float64(wrong) < c.minUrgencyFrac {
+			t.Errorf("%s: only %d of %d misses on urgency", c.name, uw, wrong)
+		}
+	}
+}
+
+func TestMarcusReading(t *testing.T) {
+	m, _ := emails.ByID(35)
+	if got := miniReader.Triage(m.Text()); got != m.Truth {
+		t.Errorf("mini on Marcus: %+v, want %+v", got, m.Truth)
+	}
+	if got := nanoReader.Triage(m.Text()); got.Urgency != "high" {
+		t.Errorf("nano on Marcus: urgency %q, want high", got.Urgency)
+	}
+}
+
+// BenchmarkRead measures one profile's reading of an email without the memo.
+func BenchmarkRead(b *testing.B) {
+	all := emails.All()
+	i := 0
+	for b.Loop() {
+		miniReader.read(all[i%len(all)].Text())
+		i++
+	}
+}

@@ -1,0 +1,444 @@
+package fakemodel
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/drill-dev/drill/internal/answer"
+)
+
+// DefaultSeed is the latency seed of the fake model's own tests and
+// benchmarks. With it, over the 120 emails, gpt-5.4-mini has five calls
+// over 3 s, one of them email 27, sent at 13.0 s: the chapter's healthy call
+// cut off by a 3 s limit just before the outage. drill's commands (run,
+// compare, eval, fake-model) default to workload.DefaultSeed, 1, instead.
+const DefaultSeed = 23
+
+// Options configures a Server. The zero value is usable: seed 0, every
+// profile's default latency, no API key required.
+type Options struct {
+	// Seed seeds every call's latency draw, together with the model, the
+	// request body and the X-Stainless-Retry-Count header.
+	Seed int64
+	// LatencyScale multiplies every latency (first-token delay and token
+	// rate). 0 means 1, the profile defaults, so that a zero Options is
+	// realistic; use NoLatency for no waiting at all. Negative values are
+	// treated as NoLatency.
+	LatencyScale float64
+	// NoLatency turns every wait off: answers come at once.
+	NoLatency bool
+	// RequireKey, if set, is the key requests must present as
+	// "Authorization: Bearer <key>"; others get 401 (GET /health excepted).
+	RequireKey string
+	// Log, if set, receives one line per request (see Server.ServeHTTP):
+	// time, request id, method, path, model, stream, status, tokens and
+	// duration. It never holds a key or message text.
+	Log io.Writer
+}
+
+// Server is the fake model. It is an http.Handler; it is safe for
+// concurrent use and keeps no state between requests beyond a bounded memo
+// of answers (an answer is a pure function of the text).
+type Server struct {
+	opts  Options
+	scale float64 // 0 = no latency
+	logMu sync.Mutex
+}
+
+// New returns a server with opts.
+func New(opts Options) *Server {
+	s := &Server{opts: opts, scale: opts.LatencyScale}
+	switch {
+	case opts.NoLatency || opts.LatencyScale < 0:
+		s.scale = 0
+	case opts.LatencyScale == 0:
+		s.scale = 1
+	}
+	return s
+}
+
+// Models returns the names of the built-in profiles this server answers as.
+func (s *Server) Models() []string { return Models() }
+
+// Latency returns the wait before this server answers (or, streamed, sends
+// its first chunk) for a request body to model on retry number retry, with
+// the server's seed and scale applied.
+func (s *Server) Latency(model string, body []byte, retry int) time.Duration {
+	if s.scale == 0 {
+		return 0
+	}
+	return time.Duration(float64(Latency(s.opts.Seed, model, body, retry)) * s.scale)
+}
+
+// ServeHTTP serves the OpenAI-compatible API: POST /v1/chat/completions,
+// GET /v1/models and GET /v1/models/{id}, plus GET /health. The "/v1" prefix
+// is optional. Every response carries an x-request-id header.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Body != nil {
+		defer r.Body.Close()
+	}
+	info := &requestInfo{id: newRequestID(), start: time.Now()}
+	w.Header().Set("X-Request-Id", info.id)
+	if s.opts.Log != nil {
+		lw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		defer func() { s.logRequest(r, lw.status, info) }()
+		w = lw
+	}
+	path := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1"), "/")
+	if r.URL.Path == "/health" || r.URL.Path == "/healthz" {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, &APIError{Status: http.StatusMethodNotAllowed, Type: "invalid_request_error",
+				Message: fmt.Sprintf("Invalid method for URL (%s %s). Use GET.", r.Method, r.URL.Path)})
+			return
+		}
+		writeJSON(w, struct {
+			Status string   `json:"status"`
+			Models []string `json:"models"`
+		}{"ok", Models()})
+		return
+	}
+	if s.opts.RequireKey != "" && !s.authorized(r) {
+		e := &APIError{Status: http.StatusUnauthorized, Type: "invalid_request_error", Code: strp("invalid_api_key"),
+			Message: "You didn't provide a valid API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."}
+		if r.Header.Get("Authorization") != "" {
+			e.Message = "Incorrect API key provided."
+		}
+		writeError(w, e)
+		return
+	}
+	switch {
+	case path == "/chat/completions":
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			writeError(w, &APIError{Status: http.StatusMethodNotAllowed, Type: "invalid_request_error",
+				Message: fmt.Sprintf("Invalid method for URL (%s %s). Use POST.", r.Method, r.URL.Path)})
+			return
+		}
+		s.chat(w, r, info)
+	case path == "/models" || strings.HasPrefix(path, "/models/"):
+		if r.Method != http.MethodGet {
+			w.Header().Set("Allow", http.MethodGet)
+			writeError(w, &APIError{Status: http.StatusMethodNotAllowed, Type: "invalid_request_error",
+				Message: fmt.Sprintf("Invalid method for URL (%s %s). Use GET.", r.Method, r.URL.Path)})
+			return
+		}
+		s.models(w, strings.TrimPrefix(strings.TrimPrefix(path, "/models"), "/"))
+	default:
+		writeError(w, &APIError{Status: http.StatusNotFound, Type: "invalid_request_error", Code: strp("unknown_url"),
+			Message: fmt.Sprintf("Invalid URL (%s %s)", r.Method, r.URL.Path)})
+	}
+}
+
+func (s *Server) authorized(r *http.Request) bool {
+	h := r.Header.Get("Authorization")
+	key, ok := strings.CutPrefix(h, "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(key)), []byte(s.opts.RequireKey)) == 1
+}
+
+type modelObject struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}
+
+// created is the fixed creation time reported for the built-in models.
+const created = 1790000000
+
+func (s *Server) models(w http.ResponseWriter, id string) {
+	if id != "" {
+		if _, ok := profiles[id]; !ok {
+			writeError(w, modelNotFound(id))
+			return
+		}
+		writeJSON(w, modelObject{id, "model", created, "drill"})
+		return
+	}
+	list := struct {
+		Object string        `json:"object"`
+		Data   []modelObject `json:"data"`
+	}{Object: "list"}
+	for _, m := range Models() {
+		list.Data = append(list.Data, modelObject{m, "model", created, "drill"})
+	}
+	writeJSON(w, list)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	b, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(http.StatusOK)
+	w.Write(append(b, '\n'))
+}
+
+// Usage is the token count of one answer (see countTokens: o200k_base,
+// exact for ordinary text).
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// isJSONContentType reports whether a Content-Type header names JSON. A
+// request without the header is read as JSON too.
+func isJSONContentType(ct string) bool {
+	if strings.TrimSpace(ct) == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
+}
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo) {
+	if ct := r.Header.Get("Content-Type"); !isJSONContentType(ct) {
+		writeError(w, &APIError{Status: http.StatusUnsupportedMediaType, Type: "invalid_request_error", Code: strp("unsupported_content_type"),
+			Message: fmt.Sprintf("Unsupported content type: '%s'. This API method only accepts 'application/json' requests, but you specified the header 'Content-Type: %s'. Please try again with a supported content type.", ct, ct)})
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, badRequest("", "request_too_large", "Request body too large: the limit is %d bytes.", MaxRequestBytes))
+			return
+		}
+		if r.Context().Err() != nil {
+			return
+		}
+		writeError(w, badRequest("", "", "Could not read the request body: %v", err))
+		return
+	}
+	req, apiErr := DecodeRequest(body)
+	if apiErr != nil {
+		writeError(w, apiErr)
+		return
+	}
+	info.model, info.stream = req.Model, req.Stream
+	p, ok := profiles[req.Model]
+	if !ok {
+		writeError(w, modelNotFound(req.Model))
+		return
+	}
+	retry, _ := strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
+	wait := s.Latency(req.Model, body, retry)
+
+	usage := Usage{PromptTokens: 3} // every reply is primed with 3 tokens
+	for _, m := range req.Messages {
+		usage.PromptTokens += 3 + countTokens(m.Content)
+	}
+	full := respond(p.Reader, req)
+	content, finish := full, "stop"
+	if req.MaxTokens > 0 {
+		if cut, was := truncateTokens(full, req.MaxTokens); was {
+			content, finish = cut, "length"
+		}
+	}
+	usage.CompletionTokens = req.N * countTokens(content)
+	usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
+	info.usage = usage
+	id := fmt.Sprintf("chatcmpl-drill%016x", callRand(s.opts.Seed, req.Model, body, retry).Uint64())
+
+	ctx := r.Context()
+	if !sleep(ctx, wait) {
+		return // the caller gave up: write nothing
+	}
+	now := time.Now().Unix()
+	if !req.Stream {
+		choices := make([]choice, req.N)
+		for i := range choices {
+			choices[i] = choice{Index: i, Message: &message{Role: "assistant", Content: content}, FinishReason: finish}
+		}
+		writeJSON(w, completion{
+			ID: id, Object: "chat.completion", Created: now, Model: req.Model,
+			Choices: choices, Usage: &usage, SystemFingerprint: "fp_drill",
+		})
+		return
+	}
+
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	send := func(c completion) bool {
+		b, _ := json.Marshal(c)
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return ctx.Err() == nil
+	}
+	// With include_usage, every chunk carries "usage": null and one last
+	// chunk with no choices carries the usage; without it, no chunk has a
+	// usage field, as with OpenAI.
+	var nullUsage any
+	if req.IncludeUsage {
+		nullUsage = json.RawMessage("null")
+	}
+	chunk := func(i int, d *delta, finish *string) completion {
+		return completion{ID: id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
+			Choices: []choice{{Index: i, Delta: d, FinishReason: finish}}, Usage: nullUsage}
+	}
+	for i := range req.N {
+		if !send(chunk(i, &delta{Role: "assistant", Content: strp("")}, nil)) {
+			return
+		}
+	}
+	perToken := time.Duration(0)
+	if s.scale > 0 && p.Latency.TokensPerSecond > 0 {
+		perToken = time.Duration(float64(time.Second) / p.Latency.TokensPerSecond * s.scale)
+	}
+	const chunkTokens = 3
+	for rest := content; rest != ""; {
+		n := pieceLen(rest, chunkTokens*4)
+		piece := rest[:n]
+		rest = rest[n:]
+		if !sleep(ctx, perToken*time.Duration(math.Ceil(float64(n)/4))) {
+			return
+		}
+		for i := range req.N {
+			if !send(chunk(i, &delta{Content: &piece}, nil)) {
+				return
+			}
+		}
+	}
+	for i := range req.N {
+		if !send(chunk(i, &delta{}, &finish)) {
+			return
+		}
+	}
+	if req.IncludeUsage {
+		if !send(completion{ID: id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
+			Choices: []choice{}, Usage: &usage}) {
+			return
+		}
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	if flusher != nil {
+		flusher.Flush()
+	}
+}
+
+// pieceLen returns how many bytes of s the next stream chunk carries: about
+// n, never splitting a UTF-8 character.
+func pieceLen(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	for n < len(s) && !utf8.RuneStart(s[n]) {
+		n++
+	}
+	return n
+}
+
+type completion struct {
+	ID                string   `json:"id"`
+	Object            string   `json:"object"`
+	Created           int64    `json:"created"`
+	Model             string   `json:"model"`
+	Choices           []choice `json:"choices"`
+	Usage             any      `json:"usage,omitempty"` // *Usage, JSON null, or nil (no field)
+	SystemFingerprint string   `json:"system_fingerprint"`
+}
+
+type choice struct {
+	Index        int       `json:"index"`
+	Message      *message  `json:"message,omitempty"`
+	Delta        *delta    `json:"delta,omitempty"`
+	Logprobs     *struct{} `json:"logprobs"`
+	FinishReason any       `json:"finish_reason"`
+}
+
+type message struct {
+	Role    string  `json:"role"`
+	Content string  `json:"content"`
+	Refusal *string `json:"refusal"`
+}
+
+type delta struct {
+	Role    string  `json:"role,omitempty"`
+	Content *string `json:"content,omitempty"`
+}
+
+// render writes the answer as the response format asks: for json_schema, an
+// object with the schema's properties (the four triage fields filled in,
+// any other property given its type's zero value); otherwise the four-field
+// JSON object, which is also what the triage prompt asks for in plain text.
+func render(a answer.Answer, f ResponseFormat) string {
+	if f.Type == "json_schema" && f.Schema != nil {
+		if props, ok := f.Schema["properties"].(map[string]any); ok && len(props) > 0 {
+			return renderSchema(f.Schema, func(k string) (string, bool) {
+				if isAnswerField(k) {
+					return a.Field(k), true
+				}
+				return "", false
+			})
+		}
+	}
+	b, _ := json.Marshal(a)
+	return string(b)
+}
+
+// renderSchema writes an object with the schema's properties: value(k)
+// where it has one, any other property its type's zero value.
+func renderSchema(schema map[string]any, value func(k string) (string, bool)) string {
+	props, _ := schema["properties"].(map[string]any)
+	out := make(map[string]any, len(props))
+	for k, v := range props {
+		if s, ok := value(k); ok {
+			out[k] = s
+			continue
+		}
+		t, _ := v.(map[string]any)
+		out[k] = zeroOf(t)
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+func isAnswerField(k string) bool {
+	for _, f := range answer.Fields {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
+
+func zeroOf(schema map[string]any) any {
+	t := schema["type"]
+	if ts, ok := t.([]any); ok && len(ts) > 0 {
+		t = ts[0]
+	}
+	switch t {
+	case "string":
+		if e, ok := schema["enum"].([]any); ok && len(e) > 0 {
+			return e[0]
+		}
+		return ""
+	case "number", "integer":
+		return 0
+	case "boolean":
+		return false
+	case "array":
+		return []any{}
+	case "object":
+		return map[string]any{}
+	}
+	return nil
+}

@@ -1,0 +1,387 @@
+// Package fleet runs one drill as a fleet of replicas: the workload's emails
+// are routed to N replicas (round-robin, or seeded random), each with its
+// own SDK clients, chain and breakers, as goroutine groups in one process.
+// The breakers are each replica's own (store local) or one shared state per
+// rung in Redis (fleet/redisstore). Every replica's events go into one log,
+// each marked with its replica, so the one fold (scoring) gives the figures
+// per replica and fleet-wide.
+package fleet
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/fleet/redisstore"
+	"github.com/drill-dev/drill/workload"
+)
+
+// Routings and the local store, as flags and drill files spell them.
+const (
+	RoutingRoundRobin = "round-robin"
+	RoutingRandom     = "random"
+	StoreLocal        = "local"
+)
+
+// Routings lists the valid routings.
+func Routings() []string { return []string{RoutingRoundRobin, RoutingRandom} }
+
+// MaxReplicas bounds a fleet's size.
+const MaxReplicas = 64
+
+// Config is a fleet drill: the drill every replica runs, and the fleet.
+type Config struct {
+	// Run is the drill: its emails, rate, outage timeline and policy.
+	// Its Replica, Serves and BreakerStore are set per replica.
+	Run workload.Config
+	// Replicas is how many replicas serve the emails, 1 to MaxReplicas.
+	Replicas int
+	// Routing is round-robin (email i to replica i mod N + 1) or random
+	// (drawn from Run.Seed). Empty means round-robin.
+	Routing string
+	// Store is local (each replica's own breakers) or a redis:// URL (one
+	// shared breaker state per rung). Empty means local.
+	Store string
+	// Worker, if set, runs each replica as its own process: the command
+	// line of a drill fleet worker (see Work). The parent feeds each
+	// worker its drill and its share of the emails on stdin, gathers its
+	// events from stdout, and closes stdin to stop it; a worker whose
+	// stdin closes (the parent ended, even by kill -9) stops and exits.
+	Worker []string
+	// WorkerEnv is added to the workers' environment (e.g. the API key,
+	// which is never serialised).
+	WorkerEnv []string
+}
+
+// Shared reports whether the breakers are shared in Redis.
+func (c Config) Shared() bool { return c.Store != "" && c.Store != StoreLocal }
+
+// StoreKind is "local" or "redis", as summaries name the store.
+func (c Config) StoreKind() string {
+	if c.Shared() {
+		return "redis"
+	}
+	return StoreLocal
+}
+
+// Validate says what is wrong with the fleet's settings (the drill's own
+// are checked when each replica starts).
+func (c Config) Validate() error {
+	var errs []error
+	if c.Replicas < 1 || c.Replicas > MaxReplicas {
+		errs = append(errs, fmt.Errorf("replicas must be between 1 and %d, got %d", MaxReplicas, c.Replicas))
+	}
+	if c.Routing != "" && c.Routing != RoutingRoundRobin && c.Routing != RoutingRandom {
+		errs = append(errs, fmt.Errorf("unknown routing %q (valid: %s)", c.Routing, strings.Join(Routings(), ", ")))
+	}
+	if c.Shared() {
+		if !strings.HasPrefix(c.Store, "redis://") {
+			errs = append(errs, fmt.Errorf("unknown breaker store %q (valid: local, redis://HOST:PORT/DB)", c.Store))
+		} else if _, err := redis.ParseURL(c.Store); err != nil {
+			errs = append(errs, fmt.Errorf("breaker store %q: %w", c.Store, err))
+		}
+		errs = append(errs, c.sharedPolicy()...)
+	}
+	for k, w := range c.Run.Windows() {
+		for _, r := range w.Replicas {
+			if r > c.Replicas {
+				errs = append(errs, fmt.Errorf("outage %d names replica %d, but the fleet has %d", k+1, r, c.Replicas))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sharedPolicy checks that every breaker of the policy can be shared.
+func (c Config) sharedPolicy() []error {
+	p := c.Run.Policy
+	rungs := []*workload.RungPolicy{&p.Primary, p.Backup}
+	var errs []error
+	found := false
+	for k, rp := range rungs {
+		if rp == nil || rp.Breaker == nil || (k == 0 && !p.HasPrimary()) {
+			continue
+		}
+		found = true
+		if _, err := breaker.SharedTrip(rp.Breaker.Settings("")); err != nil {
+			errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
+		}
+		bp := rp.Breaker
+		if bp.Probe == workload.ProbeSynthetic || (bp.Probes != 0 && bp.Probes != 1) || bp.RetryAfter == workload.RetryAfterHonour ||
+			bp.Stale == breaker.StaleCount {
+			errs = append(errs, fmt.Errorf("policy %s: a shared breaker store keeps one customer probe, drops stale results and ignores Retry-After; "+
+				"leave --probe, --probes, --stale and --retry-after at their defaults", p.Name))
+		}
+	}
+	if !found {
+		errs = append(errs, fmt.Errorf("a shared breaker store needs a policy with breakers; %s has none (e.g. --policy breaker)", p.Name))
+	}
+	return errs
+}
+
+// Route returns the replica (from 1) of each of the first n emails.
+func (c Config) Route(n int) []int {
+	out := make([]int, n)
+	var rng *rand.Rand
+	if c.Routing == RoutingRandom {
+		rng = rand.New(rand.NewPCG(uint64(c.Run.Seed), 0x666c656574)) // "fleet"
+	}
+	for i := range out {
+		if rng != nil {
+			out[i] = rng.IntN(c.Replicas) + 1
+		} else {
+			out[i] = i%c.Replicas + 1
+		}
+	}
+	return out
+}
+
+// Fleet is a fleet drill in progress. Its methods are safe for concurrent use.
+type Fleet struct {
+	cfg    Config
+	log    *event.Log
+	runs   []replica
+	stores []*redisstore.Store
+	done   chan struct{}
+
+	mu     sync.Mutex
+	status string
+
+	appendMu sync.Mutex
+	lastAt   time.Duration // offset of the last event appended
+}
+
+// append adds e to the fleet's log at its offset, or at the last event's
+// if that is later: the replicas' events arrive interleaved, and a log's
+// offsets never run backwards.
+func (f *Fleet) append(e event.Event) {
+	f.appendMu.Lock()
+	defer f.appendMu.Unlock()
+	e.At = max(e.At, f.lastAt)
+	f.lastAt = e.At
+	f.log.AppendRecorded(e)
+}
+
+// Start validates cfg and starts every replica. It returns at once; the
+// fleet ends when every replica has, or on Stop, or when ctx ends.
+func Start(ctx context.Context, cfg Config) (*Fleet, error) {
+	if cfg.Routing == "" {
+		cfg.Routing = RoutingRoundRobin
+	}
+	if cfg.Store == "" {
+		cfg.Store = StoreLocal
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	f := &Fleet{cfg: cfg, log: event.NewLog(time.Now()), done: make(chan struct{})}
+	info := cfg.Run.Info()
+	info.Overrides = maps.Clone(info.Overrides)
+	if info.Overrides == nil {
+		info.Overrides = map[string]string{}
+	}
+	info.Overrides["replicas"] = strconv.Itoa(cfg.Replicas)
+	info.Overrides["routing"] = cfg.Routing
+	info.Overrides["breaker-store"] = cfg.StoreKind()
+	f.append(event.Event{Kind: event.RunStart, Run: &info})
+	route := cfg.Route(cfg.Run.Emails)
+	prefix := "drill:" + runID()
+	ok := false
+	defer func() {
+		if !ok {
+			f.closeAll()
+		}
+	}()
+	for r := 1; r <= cfg.Replicas; r++ {
+		if len(cfg.Worker) > 0 {
+			p, err := startProcess(cfg, workerSpec{Config: cfg.Run, Replica: r, Route: route, Store: cfg.Store, Prefix: prefix})
+			if err != nil {
+				return nil, fmt.Errorf("replica %d: %w", r, err)
+			}
+			f.runs = append(f.runs, p)
+			continue
+		}
+		rc := cfg.Run
+		rc.Replica = r
+		rc.Serves = func(i int) bool { return route[i] == r }
+		if cfg.Shared() {
+			s, err := redisstore.Open(cfg.Store, redisstore.Options{Prefix: prefix, OnStatus: f.onStatus(r)})
+			if err != nil {
+				return nil, err
+			}
+			f.stores = append(f.stores, s)
+			rc.BreakerStore = s
+		}
+		run, err := workload.Start(ctx, rc)
+		if err != nil {
+			return nil, fmt.Errorf("replica %d: %w", r, err)
+		}
+		f.runs = append(f.runs, localReplica{run})
+	}
+	ok = true
+	if len(cfg.Worker) > 0 {
+		go func() { // runs in this process end with ctx by themselves
+			select {
+			case <-ctx.Done():
+				f.Stop()
+			case <-f.done:
+			}
+		}()
+	}
+	go f.gather()
+	return f, nil
+}
+
+// runID names one fleet drill's keys in a shared Redis.
+func runID() string {
+	var b [6]byte
+	_, _ = crand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// onStatus logs replica r's store going away or coming back.
+func (f *Fleet) onStatus(r int) func(bool, error) {
+	return func(up bool, err error) {
+		e := storeEvent(r, up, err)
+		e.At = time.Since(f.log.Start())
+		f.append(e)
+	}
+}
+
+// gather copies every replica's events into the fleet's log, marked with
+// the replica, with offsets from the fleet's start. The replicas' own
+// run_start and run_end give way to the fleet's; the outage schedule,
+// the same on every replica, is kept once, from replica 1.
+func (f *Fleet) gather() {
+	defer close(f.done)
+	var wg sync.WaitGroup
+	ends := make([]event.RunEndInfo, len(f.runs))
+	for k, run := range f.runs {
+		ends[k].Status = event.StatusInterrupted // unless the replica says how it ended
+		wg.Go(func() {
+			run.events(f.log.Start(), func(e event.Event) {
+				switch e.Kind {
+				case event.RunStart:
+					return
+				case event.RunEnd:
+					if e.End != nil {
+						ends[k] = *e.End
+					}
+					return
+				case event.OutageStart, event.OutageEnd:
+					if k > 0 {
+						return
+					}
+				default:
+					e.Replica = k + 1
+				}
+				f.append(e)
+			})
+		})
+	}
+	wg.Wait()
+	status := event.StatusCompleted
+	end := &event.RunEndInfo{}
+	for k := range f.runs {
+		if s := ends[k].Status; s != event.StatusCompleted && status == event.StatusCompleted {
+			status = s
+		}
+		end.NotSent += ends[k].NotSent
+		if end.NotSentReason == "" {
+			end.NotSentReason = ends[k].NotSentReason
+		}
+	}
+	f.closeStores()
+	end.Status = status
+	f.append(event.Event{Kind: event.RunEnd, Detail: fmt.Sprintf("%d replicas: %s", len(f.runs), status), End: end,
+		At: time.Since(f.log.Start())})
+	f.log.Close()
+	f.mu.Lock()
+	f.status = status
+	f.mu.Unlock()
+}
+
+// closeAll stops the replicas started so far and closes the stores (a
+// fleet that failed to start).
+func (f *Fleet) closeAll() {
+	for _, r := range f.runs {
+		r.stop()
+		r.events(f.log.Start(), func(event.Event) {})
+	}
+	f.closeStores()
+}
+
+// closeStores closes the replicas' store connections.
+func (f *Fleet) closeStores() {
+	for _, s := range f.stores {
+		_ = s.Close()
+	}
+	f.stores = nil
+}
+
+// Log is the fleet's one event log.
+func (f *Fleet) Log() *event.Log { return f.log }
+
+// Config is the fleet's configuration, defaults filled in.
+func (f *Fleet) Config() Config { return f.cfg }
+
+// Done is closed when every replica has ended and the log is closed.
+func (f *Fleet) Done() <-chan struct{} { return f.done }
+
+// Stop ends every replica now (status interrupted).
+func (f *Fleet) Stop() {
+	for _, r := range f.runs {
+		r.stop()
+	}
+}
+
+// Wait waits for the fleet to end and returns its status: completed if
+// every replica completed, else the first other status.
+func (f *Fleet) Wait() string {
+	<-f.done
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.status
+}
+
+// replica is one replica as the fleet drives it: a run in this process or
+// a worker process.
+type replica interface {
+	// events calls emit with each of the replica's events, in order, with
+	// offsets from start, until its log ends. Call it once.
+	events(start time.Time, emit func(event.Event))
+	// stop ends the replica now (its remaining events still follow).
+	stop()
+}
+
+// localReplica is a replica run in this process.
+type localReplica struct{ run *workload.Run }
+
+func (l localReplica) events(start time.Time, emit func(event.Event)) {
+	shift := l.run.Log().Start().Sub(start)
+	c := l.run.Log().Cursor()
+	for {
+		evs, err := c.Next(context.Background())
+		if err != nil {
+			return // io.EOF: the replica's log is closed
+		}
+		for _, e := range evs {
+			e.At += shift
+			emit(e)
+		}
+	}
+}
+
+func (l localReplica) stop() { l.run.Stop() }

@@ -1,0 +1,461 @@
+// Package proxy is drill's fault-injecting reverse proxy for any
+// OpenAI-compatible client: requests pass to an upstream (a real API or the
+// built-in fake model) through the same injector drill run uses, so a team's
+// own application meets busy tones, hangs and the rest at the HTTP level,
+// whatever language it is written in.
+//
+// Every request is one attempt in a run's event log (attempt_start, fault,
+// attempt_end, with a ProxyCall describing it), so a proxy's journal is read
+// by replay and report and folded by scoring like any drill's. Streams are
+// passed through chunk by chunk (httputil.ReverseProxy with FlushInterval
+// -1). Request headers, the Authorization header included, pass through
+// untouched and are never recorded.
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/price"
+)
+
+// Rung is the rung name every proxied request is recorded under: the
+// upstream is the one model endpoint the proxy stands in front of.
+const Rung = "upstream"
+
+// Policy is the policy name a proxy's run records, so reports tell a proxy's
+// journal from a drill's.
+const Policy = "proxy"
+
+// DefaultMaxBody is the largest request body the proxy accepts by default.
+const DefaultMaxBody = 32 << 20
+
+// BodyReadTimeout is how long a client has to send its request body.
+const BodyReadTimeout = 30 * time.Second
+
+// Options configure a Proxy.
+type Options struct {
+	// Upstream is the API's base URL, as a client would give it to its SDK
+	// (e.g. https://api.openai.com/v1). Required.
+	Upstream *url.URL
+	// UpstreamName is how the upstream is described in the run's record
+	// (default: Upstream without user information).
+	UpstreamName string
+	// Transport reaches the upstream (default: a clone of
+	// http.DefaultTransport, closed with the proxy).
+	Transport http.RoundTripper
+	// Windows is the outage timeline, offsets counted from Start.
+	Windows []inject.Window
+	// Start is when the proxy's run starts (default: now).
+	Start time.Time
+	// MaxBody is the largest request body accepted (default DefaultMaxBody);
+	// larger ones get 413.
+	MaxBody int64
+	// Prices, if set, price every answer's tokens (ProxyCall.Cost).
+	Prices price.Table
+	// Models, if not empty, limits the outage to requests naming one of
+	// these models; other requests go straight to the upstream.
+	Models []string
+}
+
+// Proxy is the fault-injecting reverse proxy: an http.Handler. Create it
+// with New and end it with Close after its server has shut down.
+type Proxy struct {
+	upstream  *url.URL
+	log       *event.Log
+	injector  *inject.Injector
+	rp        *httputil.ReverseProxy
+	maxBody   int64
+	models    map[string]bool // the outage's models; nil: every request
+	prices    price.Table
+	closeIdle func()
+
+	ctx    context.Context // ends on Close: cancels everything in flight
+	cancel context.CancelFunc
+	sched  sync.WaitGroup
+	ids    atomic.Int64
+	closed sync.Once
+
+	mu       sync.Mutex // guards closing, Add on inflight and ended
+	closing  bool
+	inflight sync.WaitGroup
+	windows  []inject.Window // the scheduled timeline
+	ended    map[int]bool    // scheduled windows ended early by hand
+}
+
+type callKey struct{}
+
+// callOf returns the call a request's context carries.
+func callOf(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
+
+// New validates opts and returns a proxy whose run has started: its log
+// holds the run_start event and its outage windows are scheduled.
+func New(opts Options) (*Proxy, error) {
+	if opts.Upstream == nil || (opts.Upstream.Scheme != "http" && opts.Upstream.Scheme != "https") || opts.Upstream.Host == "" {
+		return nil, errors.New("proxy: the upstream must be an http(s) URL with a host")
+	}
+	if opts.Start.IsZero() {
+		opts.Start = time.Now()
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	p := &Proxy{upstream: opts.Upstream, log: event.NewLog(opts.Start), maxBody: opts.MaxBody, prices: opts.Prices}
+	next := opts.Transport
+	if next == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		p.closeIdle = t.CloseIdleConnections
+		next = t
+	}
+	p.injector = inject.New(next, opts.Start, inject.Options{Target: Rung, OnFault: func(req *http.Request, a inject.Applied) {
+		e := event.Event{Kind: event.Fault, Rung: Rung, Fault: a.Kind, FaultParams: a.Params}
+		if c := callOf(req.Context()); c != nil {
+			e.Model, e.Attempt, e.Proxy = c.model, c.retry, c.proxyCall()
+		}
+		p.log.Append(e)
+	}})
+	for _, m := range opts.Models {
+		if p.models == nil {
+			p.models = map[string]bool{}
+		}
+		p.models[m] = true
+	}
+	for _, w := range opts.Windows {
+		if err := p.injector.Add(w); err != nil {
+			return nil, fmt.Errorf("proxy: scheduling the outage: %w", err)
+		}
+	}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite:       p.rewrite,
+		Transport:     &observer{p: p, faulty: p.injector, direct: next},
+		FlushInterval: -1,
+		ErrorHandler:  p.errorHandler,
+		ErrorLog:      log.New(io.Discard, "", 0), // every failure is an event
+	}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
+
+	name := opts.UpstreamName
+	if name == "" {
+		u := *opts.Upstream
+		u.User = nil
+		name = u.String()
+	}
+	info := runInfo(opts.Windows, name)
+	p.log.Append(event.Event{Kind: event.RunStart, Run: &info})
+	p.windows, p.ended = opts.Windows, map[int]bool{}
+	for i, w := range opts.Windows {
+		p.sched.Go(func() { p.schedule(i, w) })
+	}
+	return p, nil
+}
+
+// runInfo describes a proxy's run for the fold: one rung, the upstream, and
+// its outage timeline. A single window is recorded as the run's scheduled
+// outage; several are known from their outage events alone.
+func runInfo(ws []inject.Window, upstream string) event.RunInfo {
+	info := event.RunInfo{Outage: "none", Policy: Policy, Target: Rung, TimeLimitScope: "client",
+		Rungs: []event.Rung{{Name: Rung, Model: upstream}}}
+	kinds := map[string]bool{}
+	for _, w := range ws {
+		kinds[w.Kind] = true
+	}
+	switch {
+	case len(ws) == 1:
+		info.Outage = ws[0].Kind
+		if ws[0].To > ws[0].From {
+			info.OutageFromS, info.OutageToS = ws[0].From.Seconds(), ws[0].To.Seconds()
+		}
+	case len(kinds) == 1:
+		info.Outage = ws[0].Kind
+	case len(kinds) > 1:
+		info.Outage = "mixed"
+	}
+	return info
+}
+
+// schedule logs the i-th window's start and end as they come, until
+// Close. A window ended early by hand has had its end logged then.
+func (p *Proxy) schedule(i int, w inject.Window) {
+	if !p.sleepUntil(w.From) {
+		return
+	}
+	p.log.Append(event.Event{Kind: event.OutageStart, Rung: Rung, Fault: w.Kind})
+	if w.To < 0 || !p.sleepUntil(w.To) {
+		return
+	}
+	p.mu.Lock()
+	early := p.ended[i]
+	p.mu.Unlock()
+	if !early {
+		p.log.Append(event.Event{Kind: event.OutageEnd, Rung: Rung, Fault: w.Kind})
+	}
+}
+
+func (p *Proxy) sleepUntil(at time.Duration) bool {
+	t := time.NewTimer(time.Until(p.log.Start().Add(at)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-p.ctx.Done():
+		return false
+	}
+}
+
+// Log is the proxy's run log: every request as an attempt.
+func (p *Proxy) Log() *event.Log { return p.log }
+
+// Injector is the injector in front of the upstream, for outages started and
+// ended by hand.
+func (p *Proxy) Injector() *inject.Injector { return p.injector }
+
+// Context ends when the proxy closes; a server's BaseContext, so that Close
+// ends every request still in flight (a hang included).
+func (p *Proxy) Context() context.Context { return p.ctx }
+
+// Close ends every request still in flight and the outage schedule, logs the
+// run's end with detail and closes the log. Call it after the server has
+// stopped accepting requests. Calling it again does nothing.
+func (p *Proxy) Close(detail string) {
+	p.closed.Do(func() {
+		p.mu.Lock()
+		p.closing = true
+		p.mu.Unlock()
+		p.cancel()
+		p.inflight.Wait() // each logs its attempt's end first
+		p.sched.Wait()
+		if p.closeIdle != nil {
+			p.closeIdle()
+		}
+		p.log.Append(event.Event{Kind: event.RunEnd, Detail: detail})
+		p.log.Close()
+	})
+}
+
+// call is one request through the proxy, from arrival to the end of its
+// response.
+type call struct {
+	id      int
+	arrived time.Time
+	method  string
+	path    string
+	model   string
+	stream  bool
+	chat    bool // a chat completion: its body is read for tokens
+	retry   int
+
+	mu   sync.Mutex
+	gone bool // writing to the client failed
+}
+
+func (c *call) setClientGone() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gone = true
+}
+
+func (c *call) clientGone() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gone
+}
+
+func (c *call) proxyCall() *event.ProxyCall {
+	return &event.ProxyCall{ID: c.id, Method: c.method, Path: c.path, Stream: c.stream}
+}
+
+// ServeHTTP implements http.Handler: it reads the request (its body up to
+// the limit), logs the attempt's start and passes it on through the
+// injector. The attempt's end is logged when its response has been passed
+// on in full, or failed.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !p.enter() {
+		writeError(w, http.StatusServiceUnavailable, "server_error", "drill_proxy_closing", "drill proxy is shutting down")
+		return
+	}
+	defer p.inflight.Done()
+	c := &call{id: int(p.ids.Add(1)), arrived: time.Now(), method: r.Method, path: r.URL.Path}
+	c.retry, _ = strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
+	c.chat = strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/chat/completions")
+	if r.Body != nil && r.Body != http.NoBody {
+		body, err := readBody(w, r, p.maxBody)
+		if err != nil {
+			p.reject(w, c, err)
+			return
+		}
+		c.model, c.stream = peek(body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	c.stream = c.stream && c.chat
+	p.log.Append(event.Event{Kind: event.AttemptStart, Rung: Rung, Model: c.model, Attempt: c.retry, Proxy: c.proxyCall()})
+	p.rp.ServeHTTP(clientWriter{ResponseWriter: w, c: c}, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
+}
+
+// enter counts a request in flight, unless the proxy is closing.
+func (p *Proxy) enter() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closing {
+		return false
+	}
+	p.inflight.Add(1)
+	return true
+}
+
+// bodyError is a request body the proxy could not take: the client hears
+// status.
+type bodyError struct {
+	status int
+	err    error
+}
+
+func (b *bodyError) Error() string { return b.err.Error() }
+
+// readBody reads a request's whole body, within the size limit and
+// BodyReadTimeout, then lifts the read deadline so that a long answer is not
+// cut by it.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(BodyReadTimeout)) // not every writer supports deadlines
+	defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, &bodyError{http.StatusRequestEntityTooLarge, fmt.Errorf("request body larger than the proxy's limit of %d bytes", limit)}
+	case err != nil:
+		return nil, &bodyError{http.StatusBadRequest, fmt.Errorf("reading the request body: %w", err)}
+	}
+	return body, nil
+}
+
+// reject answers a request the proxy could not read and logs it as an
+// attempt that never reached the upstream.
+func (p *Proxy) reject(w http.ResponseWriter, c *call, err error) {
+	status := http.StatusBadRequest
+	var be *bodyError
+	if errors.As(err, &be) {
+		status = be.status
+	}
+	p.log.Append(event.Event{Kind: event.AttemptStart, Rung: Rung, Attempt: c.retry, Proxy: c.proxyCall()})
+	writeError(w, status, "invalid_request_error", "drill_proxy_rejected", err.Error())
+	end := event.Event{Kind: event.AttemptEnd, Rung: Rung, Attempt: c.retry, Outcome: event.HTTP4xx, Status: status,
+		Detail: err.Error(), Proxy: c.proxyCall()}
+	end.Proxy.Wait = time.Since(c.arrived)
+	p.log.Append(end)
+}
+
+// peek reads the model and stream flag of a JSON request body, if it has them.
+func peek(body []byte) (model string, stream bool) {
+	var head struct {
+		Model  string `json:"model"`
+		Stream bool   `json:"stream"`
+	}
+	if json.Unmarshal(body, &head) != nil {
+		return "", false
+	}
+	return head.Model, head.Stream
+}
+
+// rewrite points an outgoing request at the upstream. A path under /v1 is
+// taken relative to the client's base URL (http://LISTEN/v1) and goes under
+// the upstream's base path; any other path goes unchanged to the upstream's
+// host. An upstream without a path receives every path unchanged.
+func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
+	out := pr.Out.URL
+	out.Scheme, out.Host, out.User = p.upstream.Scheme, p.upstream.Host, p.upstream.User
+	base := strings.TrimSuffix(p.upstream.Path, "/")
+	if rest, ok := strings.CutPrefix(pr.In.URL.Path, "/v1"); ok && base != "" && (rest == "" || rest[0] == '/') {
+		out.Path, out.RawPath = base+rest, ""
+	}
+	if p.upstream.RawQuery != "" {
+		if out.RawQuery == "" {
+			out.RawQuery = p.upstream.RawQuery
+		} else {
+			out.RawQuery = p.upstream.RawQuery + "&" + out.RawQuery
+		}
+	}
+	pr.Out.Host = ""
+	// Ask for an identity body: Go's transport then negotiates compression
+	// itself and hands over plain bytes, which the proxy reads for tokens.
+	pr.Out.Header.Del("Accept-Encoding")
+}
+
+// errorHandler answers a request the upstream could not: a 502 in OpenAI's
+// error shape, or nothing when the client has already gone.
+func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return // the client gave up or the proxy is closing: nobody to answer
+	}
+	writeError(w, http.StatusBadGateway, "server_error", "drill_proxy_upstream",
+		fmt.Sprintf("drill proxy: the upstream did not answer: %v", err))
+}
+
+// writeError writes an error in OpenAI's shape.
+func writeError(w http.ResponseWriter, status int, typ, code, msg string) {
+	var e struct {
+		Error struct {
+			Message string  `json:"message"`
+			Type    string  `json:"type"`
+			Param   *string `json:"param"`
+			Code    string  `json:"code"`
+		} `json:"error"`
+	}
+	e.Error.Message, e.Error.Type, e.Error.Code = msg, typ, code
+	b, _ := json.Marshal(e)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// StartOutage starts an outage of kind now, until EndOutage (an outage
+// started by hand, as `o` in the dashboard does). It is logged with detail
+// event.ByHand.
+func (p *Proxy) StartOutage(kind string) error {
+	at := time.Since(p.log.Start())
+	if err := p.injector.Add(inject.Window{Kind: kind, From: at, To: -1}); err != nil {
+		return err
+	}
+	p.log.Append(event.Event{Kind: event.OutageStart, Rung: Rung, Fault: kind, Detail: event.ByHand})
+	return nil
+}
+
+// EndOutage ends every outage active now, scheduled or by hand, and reports
+// whether one was.
+func (p *Proxy) EndOutage() bool {
+	at := time.Since(p.log.Start())
+	w, ok := p.injector.Active(at)
+	if !ok || !p.injector.EndAt(at) {
+		return false
+	}
+	p.mu.Lock()
+	for i, sw := range p.windows {
+		if sw.Contains(at) {
+			p.ended[i] = true
+		}
+	}
+	p.mu.Unlock()
+	p.log.Append(event.Event{Kind: event.OutageEnd, Rung: Rung, Fault: w.Kind, Detail: event.ByHand})
+	return true
+}

@@ -1,0 +1,287 @@
+// Package replayfault derives an outage timeline from a recorded run: each
+// attempt's outcome class and timing on one model (a 5xx with its status, a
+// 429 with its Retry-After, a timeout or hang, a reset, a slow answer, a
+// malformed one) become the windows of a new drill's outage, so the same
+// incident can be played against other settings.
+//
+// A window opens at the start of the first attempt of its class and status
+// and stays open until the start of the next attempt that met something
+// else: the recorded run had no evidence of recovery before then. The
+// last window of a journal ends when its last attempt did.
+package replayfault
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/journal"
+)
+
+// Class is the fault a recorded attempt met, named as the fault kind that
+// replays it.
+type Class string
+
+// The classes, each replayed by the fault kind of the same name.
+const (
+	Busy      Class = "busy"       // the server answered 5xx
+	RateLimit Class = "rate-limit" // the server answered 429, with its Retry-After
+	Hang      Class = "hang"       // no answer before the client's time limit
+	Reset     Class = "reset"      // the connection failed or broke
+	Slow      Class = "slow"       // an answer, much later than the run's typical one
+	Malformed Class = "malformed"  // a 200 whose body did not parse
+)
+
+// Window is one stretch of the recorded run in which every attempt on the
+// model met the same fault.
+type Window struct {
+	Class      Class
+	From, To   time.Duration // offsets from the recorded run's start
+	Status     int           // busy: the HTTP status; rate-limit: 429
+	RetryAfter time.Duration // rate-limit (and busy, if the server sent one): the first attempt's Retry-After
+	Delay      time.Duration // slow: the median time the slow attempts took
+	Attempts   int           // recorded attempts the window covers
+}
+
+// String is the window as `drill validate` and the proxy print it:
+// "busy 503 2.013s–4.020s (12 attempts)".
+func (w Window) String() string {
+	var b strings.Builder
+	b.WriteString(string(w.Class))
+	switch w.Class {
+	case Busy:
+		fmt.Fprintf(&b, " status=%d", w.Status)
+	case Slow:
+		fmt.Fprintf(&b, " delay=%s", w.Delay.Round(time.Millisecond))
+	}
+	if w.RetryAfter > 0 {
+		fmt.Fprintf(&b, " retry_after=%s", w.RetryAfter.Round(time.Millisecond))
+	}
+	fmt.Fprintf(&b, " %.3fs–%.3fs (%d attempt%s)", w.From.Seconds(), w.To.Seconds(), w.Attempts, map[bool]string{true: "", false: "s"}[w.Attempts == 1])
+	return b.String()
+}
+
+// Options tune Derive.
+type Options struct {
+	// Model selects the attempts: a rung name (primary, backup, upstream)
+	// or a model name. Empty means the recorded run's target rung.
+	Model string
+	// SlowAfter is how long a successful attempt must take to count as
+	// slow. 0 means four times the median successful attempt, and at least
+	// 5 s.
+	SlowAfter time.Duration
+}
+
+// Attempt is one recorded HTTP attempt on the selected model.
+type Attempt struct {
+	Start, Duration time.Duration
+	Outcome         event.Outcome
+	Status          int
+	RetryAfter      time.Duration
+	Class           Class // "" for an attempt that met no fault
+}
+
+// attemptKey pairs an attempt's start with its end.
+type attemptKey struct {
+	email, proxyID, attempt int
+	rung                    string
+}
+
+func keyOf(e event.Event) attemptKey {
+	k := attemptKey{email: e.Email, attempt: e.Attempt, rung: e.Rung}
+	if e.Proxy != nil {
+		k.proxyID = e.Proxy.ID
+	}
+	return k
+}
+
+// Attempts pairs the recorded attempts on the selected model, classifies
+// them and returns them by start. Attempts the run cancelled (its end, the
+// proxy closing) are left out: they say nothing about the model.
+func Attempts(events []event.Event, opts Options) ([]Attempt, error) {
+	model := opts.Model
+	if model == "" {
+		model = event.ServedPrimary
+		for _, e := range events {
+			if e.Kind == event.RunStart && e.Run != nil && e.Run.Target != "" {
+				model = e.Run.Target
+				break
+			}
+		}
+	}
+	starts := map[attemptKey]time.Duration{}
+	var out []Attempt
+	seen := map[string]bool{}
+	for _, e := range events {
+		if e.Kind != event.AttemptStart && e.Kind != event.AttemptEnd {
+			continue
+		}
+		seen[e.Rung], seen[e.Model] = true, true
+		if e.Rung != model && e.Model != model {
+			continue
+		}
+		k := keyOf(e)
+		if e.Kind == event.AttemptStart {
+			starts[k] = e.At
+			continue
+		}
+		at, ok := starts[k]
+		if !ok {
+			continue
+		}
+		delete(starts, k)
+		if e.Outcome == event.Canceled {
+			continue
+		}
+		out = append(out, Attempt{Start: at, Duration: e.At - at, Outcome: e.Outcome, Status: e.Status, RetryAfter: e.RetryAfter})
+	}
+	if len(out) == 0 {
+		delete(seen, "")
+		return nil, fmt.Errorf("no finished attempts on %q in the journal (it has attempts on: %s)", model, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	slow := opts.SlowAfter
+	if slow <= 0 {
+		slow = defaultSlowAfter(out)
+	}
+	for i := range out {
+		out[i].Class = classify(out[i], slow)
+	}
+	return out, nil
+}
+
+// defaultSlowAfter is four times the median successful attempt, at least 5 s.
+func defaultSlowAfter(as []Attempt) time.Duration {
+	var oks []time.Duration
+	for _, a := range as {
+		if a.Outcome == event.OK {
+			oks = append(oks, a.Duration)
+		}
+	}
+	if len(oks) == 0 {
+		return 5 * time.Second
+	}
+	slices.Sort(oks)
+	return max(4*oks[len(oks)/2], 5*time.Second)
+}
+
+// classify names the fault an attempt met, "" for none.
+func classify(a Attempt, slowAfter time.Duration) Class {
+	switch a.Outcome {
+	case event.OK:
+		if a.Duration >= slowAfter {
+			return Slow
+		}
+		return ""
+	case event.HTTP5xx:
+		return Busy
+	case event.HTTP429:
+		return RateLimit
+	case event.Timeout:
+		return Hang
+	case event.ConnError:
+		return Reset
+	case event.Invalid:
+		return Malformed
+	}
+	return "" // a 4xx or other error: the model answered
+}
+
+// Derive turns classified attempts (by start) into windows.
+func Derive(as []Attempt) []Window {
+	var ws []Window
+	var slowDurations []time.Duration
+	closeSlow := func() {
+		if n := len(ws); n > 0 && ws[n-1].Class == Slow && len(slowDurations) > 0 {
+			slices.Sort(slowDurations)
+			ws[n-1].Delay = slowDurations[len(slowDurations)/2]
+		}
+		slowDurations = slowDurations[:0]
+	}
+	open := false
+	for _, a := range as {
+		cur := len(ws) - 1
+		same := open && ws[cur].Class == a.Class && ws[cur].Status == statusOf(a)
+		if open && !same {
+			ws[cur].To = a.Start
+			closeSlow()
+			open = false
+		}
+		if a.Class == "" {
+			continue
+		}
+		if !same {
+			ws = append(ws, Window{Class: a.Class, From: a.Start, Status: statusOf(a), RetryAfter: a.RetryAfter})
+			open = true
+		}
+		w := &ws[len(ws)-1]
+		w.Attempts++
+		w.To = max(w.To, a.Start+a.Duration)
+		if a.Class == Slow {
+			slowDurations = append(slowDurations, a.Duration)
+		}
+	}
+	closeSlow()
+	for i := range ws {
+		if ws[i].To <= ws[i].From {
+			ws[i].To = ws[i].From + time.Millisecond // a fault met by one instant attempt
+		}
+	}
+	return ws
+}
+
+func statusOf(a Attempt) int {
+	if a.Class == Busy || a.Class == RateLimit {
+		return a.Status
+	}
+	return 0
+}
+
+// Load reads the journal at path and derives its outage timeline.
+func Load(path string, opts Options) ([]Window, error) {
+	j, err := journal.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	as, err := Attempts(j.Events, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return Derive(as), nil
+}
+
+// Inject turns windows into the injector's windows. Each class is replayed
+// by the fault kind of its name, with the parameters the recording shows:
+// busy with its status, rate-limit with its Retry-After (none if the server
+// sent none), slow with its delay; reset and malformed with their defaults.
+// A status busy cannot send is replayed as 503, with a note (one line); a
+// class the injector does not have is an error listing the ones it has.
+func Inject(ws []Window) (out []inject.Window, notes []string, err error) {
+	for _, w := range ws {
+		var kv []string
+		switch w.Class {
+		case Busy:
+			kv = []string{fmt.Sprintf("status=%d", w.Status)}
+		case RateLimit:
+			kv = []string{"retry_after=" + w.RetryAfter.Round(time.Millisecond).String()}
+		case Slow:
+			kv = []string{"delay=" + w.Delay.Round(time.Millisecond).String()}
+		}
+		iw, perr := inject.ParseFault(string(w.Class), kv)
+		if perr != nil && w.Class == Busy {
+			notes = append(notes, fmt.Sprintf("busy window at %.3fs recorded status %d, which busy cannot send (%v); replayed as 503", w.From.Seconds(), w.Status, perr))
+			iw, perr = inject.ParseFault(string(Busy), []string{"status=503"})
+		}
+		if perr != nil {
+			return nil, nil, fmt.Errorf("the journal's %s window at %.3fs cannot be replayed: %w", w.Class, w.From.Seconds(), perr)
+		}
+		iw.From, iw.To = w.From, w.To
+		out = append(out, iw)
+	}
+	return out, notes, nil
+}

@@ -1,0 +1,115 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// WriteFleetTable writes fleet drills side by side as Markdown: one column
+// per drill (e.g. the local store against the shared one), a row per fleet
+// figure, then one row per replica with its calls to the broken model, its
+// breaker's first open and opens, and who served its emails.
+func WriteFleetTable(w io.Writer, fleets []scoring.FleetSummary) error {
+	if len(fleets) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	head := []string{"Figure"}
+	for _, f := range fleets {
+		head = append(head, fmt.Sprintf("%d replicas, %s store", f.Replicas, f.BreakerStore))
+	}
+	row := func(cells ...string) { b.WriteString("| " + strings.Join(cells, " | ") + " |\n") }
+	row(head...)
+	row(strings.Split(strings.Repeat("---,", len(head)-1)+"---", ",")...)
+	fig := func(name string, v func(scoring.FleetSummary) string) {
+		cells := []string{name}
+		for _, f := range fleets {
+			cells = append(cells, v(f))
+		}
+		row(cells...)
+	}
+	fig("Outage / policy", func(f scoring.FleetSummary) string { return f.Fleet.Outage + " / " + f.Fleet.Policy })
+	fig("primary / backup / canned / error", func(f scoring.FleetSummary) string { return format.Served(f.Fleet.Served) })
+	fig("Calls to broken model, outage", func(f scoring.FleetSummary) string { return fmt.Sprint(f.Fleet.CallsToBrokenOutage) })
+	fig("Breaker opens (all replicas)", func(f scoring.FleetSummary) string { return fmt.Sprint(f.Fleet.BreakerOpens) })
+	fig("First open (earliest replica)", func(f scoring.FleetSummary) string { return format.Seconds(f.Fleet.BreakerFirstOpenS) })
+	fig("Typical / p95 wait, outage", func(f scoring.FleetSummary) string {
+		return format.Seconds(f.Fleet.MedianWaitOutageS) + " / " + format.Seconds(f.Fleet.P95WaitOutageS)
+	})
+	fig("Fallbacks to local breakers", func(f scoring.FleetSummary) string { return fmt.Sprint(f.StoreFallbacks) })
+	n := 0
+	for _, f := range fleets {
+		n = max(n, len(f.PerReplica))
+	}
+	for k := range n {
+		fig(fmt.Sprintf("Replica %d: broken calls · first open · opens · served", k+1), func(f scoring.FleetSummary) string {
+			if k >= len(f.PerReplica) {
+				return "—"
+			}
+			r := f.PerReplica[k]
+			return fmt.Sprintf("%d · %s · %d · %s", r.CallsToBrokenOutage, format.Seconds(r.BreakerFirstOpenS), r.BreakerOpens,
+				format.Served(r.Served))
+		})
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// fleetScan folds a journal's events per replica when it is a drill fleet
+// journal (its events carry replicas), and does nothing for other runs once
+// their first email is sent.
+type fleetScan struct {
+	pending []event.Event // events before the first replica's, kept until it is clear
+	ff      *scoring.FleetFold
+	off     bool
+}
+
+func (s *fleetScan) add(e event.Event) {
+	switch {
+	case s.off:
+	case s.ff != nil:
+		s.ff.Add(e)
+	case e.Replica != 0:
+		s.ff = scoring.NewFleetFold()
+		s.ff.AddAll(s.pending)
+		s.ff.Add(e)
+		s.pending = nil
+	case e.Kind == event.EmailSent:
+		s.off, s.pending = true, nil // an email without a replica: not a fleet
+	default:
+		s.pending = append(s.pending, e)
+	}
+}
+
+// summary is the fleet summary, or nil for a run that is not a fleet.
+func (s *fleetScan) summary() *scoring.FleetSummary {
+	if s.ff == nil {
+		return nil
+	}
+	sum := s.ff.Summary()
+	return &sum
+}
+
+// fleetMarkdown writes the fleet runs side by side (local against shared
+// breakers), if the report has any.
+func (r *Report) fleetMarkdown(w io.Writer) {
+	var fleets []scoring.FleetSummary
+	var tags []string
+	for i, run := range r.Runs {
+		if run.Fleet != nil {
+			fleets = append(fleets, *run.Fleet)
+			tags = append(tags, runTag(i))
+		}
+	}
+	if len(fleets) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "## Fleets: per-replica and shared breakers\n\nRuns %s, side by side. Calls to the broken model, opens and served counts per replica come from the same fold as the fleet's figures; a replica's first open is when its breaker opened, or when it learnt that the shared one had.\n\n", strings.Join(tags, ", "))
+	_ = WriteFleetTable(w, fleets)
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,150 @@
+// Package report turns journals into drill reports: one self-contained HTML
+// file (charts inline) or Markdown with chart images beside it. Every figure
+// comes from scoring's fold — the one the live run and replay use — so a
+// number in a report is the number the drill showed.
+//
+// A report holds the chapter-style table across the runs, the settings that
+// differ between them, per run the email-by-email chart, attempts per second
+// to each model and a histogram of waits, and for runs of the same emails a
+// paired test of all-4-right (McNemar, exact) and the difference in median
+// wait during the outage.
+package report
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// Email is one email's course through a run, as the charts and paired tests
+// need it: the fold's record of it.
+type Email struct {
+	ID       int
+	Sent     time.Duration
+	Done     time.Duration // valid when Finished
+	Wait     time.Duration // the run's own measure of the wait (Result.Wait), valid when Finished
+	Finished bool
+	// Answered is Finished and not cancelled by the end of the run: the
+	// emails quality is over.
+	Answered bool
+	ServedBy string // primary, backup, canned, error; "" when not finished
+	All4     bool   // all four fields right (false when not answered or not scored)
+}
+
+// Span is a period of a run, as offsets from its start.
+type Span = scoring.Span
+
+// Run is one journal, folded for a report.
+type Run struct {
+	Path    string
+	Meta    journal.Meta
+	Info    event.RunInfo
+	Summary scoring.Summary // recomputed from the events
+	// Windows are the outage windows figures are relative to: the injected
+	// ones, or the broken model's observed failure window (Basis observed).
+	Windows []scoring.Window
+	Emails  []Email // in ID order
+	// BreakerOpen are the periods the broken rung's breaker was open
+	// (from opening to half-open or closed).
+	BreakerOpen []Span
+	// Attempts counts attempts started per whole second of the run, by model.
+	Attempts map[string][]int
+	// Waits are the waits of every answered email, in seconds, in ID order.
+	Waits []float64
+	End   time.Duration // offset of the last event
+	// Proxy folds the requests of a run recorded by drill proxy.
+	Proxy *scoring.ProxyTally
+	// Fleet is the per-replica summary of a drill fleet journal; nil for
+	// any other run.
+	Fleet *scoring.FleetSummary
+}
+
+// Label names the run in tables and headings: its outage and policy.
+func (r *Run) Label() string {
+	o, p := r.Info.Outage, r.Info.Policy
+	if o == "" {
+		o = "?"
+	}
+	if p == "" {
+		p = "?"
+	}
+	return o + " / " + p
+}
+
+// Status is how the run ended: its journal's summary status, or interrupted
+// if the journal was cut short.
+func (r *Run) Status() string { return r.Meta.Status() }
+
+// Load reads the journal at path and folds it for a report, streaming.
+// Every figure, the breaker's open periods and each email's correctness
+// come from the same scoring.Fold as the live run's.
+func Load(path string) (*Run, error) {
+	f := scoring.NewFold()
+	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: scoring.NewProxyTally()}
+	var fl fleetScan
+	m, err := journal.Scan(path, func(e event.Event) error {
+		f.Add(e)
+		fl.add(e)
+		r.Proxy.Add(e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.End = f.Elapsed()
+	r.Meta = m
+	r.Info = f.Info
+	r.Summary = f.Summary()
+	r.Fleet = fl.summary()
+	r.BreakerOpen = f.BreakerSpans(f.Target(), r.End)
+	// The outage the charts shade: the injected windows, or for an
+	// outage drill did not inject, the broken model's observed window.
+	_, basis := f.Basis()
+	r.Windows = append([]scoring.Window(nil), basis...)
+	for i := range r.Windows {
+		if r.Windows[i].End < 0 {
+			r.Windows[i].End = max(r.End, r.Windows[i].Start)
+		}
+	}
+	for _, rg := range f.Info.Rungs {
+		if counts := f.AttemptsPerSecond(rg.Name); len(counts) > 0 {
+			model := rg.Model
+			if model == "" {
+				model = rg.Name
+			}
+			r.Attempts[model] = counts
+		}
+	}
+	for _, id := range f.Emails() {
+		rec, _ := f.Email(id)
+		em := Email{ID: id, Sent: rec.Sent}
+		if rec.Done {
+			em.Finished, em.Done, em.Wait, em.ServedBy = true, rec.DoneAt, rec.Result.Wait, rec.Result.ServedBy
+			em.Answered, em.All4 = rec.Answered, rec.All4
+			if rec.Answered {
+				r.Waits = append(r.Waits, rec.Result.Wait.Seconds())
+			}
+		}
+		r.Emails = append(r.Emails, em)
+	}
+	return r, nil
+}
+
+// LoadAll loads every journal, in order.
+func LoadAll(paths []string) ([]*Run, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("report: no journals given")
+	}
+	runs := make([]*Run, 0, len(paths))
+	for _, p := range paths {
+		r, err := Load(p)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}

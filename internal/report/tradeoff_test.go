@@ -1,0 +1,109 @@
+package report_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/journal/journaltest"
+	"github.com/drill-dev/drill/internal/report"
+)
+
+// sweepConfig is a sweep run's header config: a setting and repeat.
+type sweepConfig struct {
+	Outage string          `json:"outage"`
+	Sweep  report.SweepTag `json:"sweep"`
+}
+
+// recordSweep writes settings × repeats synthetic runs tagged as a sweep:
+// setting k (from 1) runs with a breaker when k is even, so the settings
+// differ in their figures.
+func recordSweep(t *testing.T, dir string, settings, repeats int) []string {
+	t.Helper()
+	var paths []string
+	for k := 1; k <= settings; k++ {
+		for r := 1; r <= repeats; r++ {
+			path := filepath.Join(dir, fmt.Sprintf("%03d-r%d.jsonl", k, r))
+			o := journaltest.Options{Emails: 30, From: 3, To: 10, Breaker: k%2 == 0, Seed: uint64(10*k + r)}
+			record(t, path, o, sweepConfig{Outage: "busy", Sweep: report.SweepTag{Setting: k, Settings: settings,
+				Flags: fmt.Sprintf("--outage busy --trip-failures %d", k), Repeat: r, Repeats: repeats}}, event.StatusCompleted)
+			paths = append(paths, path)
+		}
+	}
+	return paths
+}
+
+func TestTradeOffOfSweep(t *testing.T) {
+	paths := recordSweep(t, t.TempDir(), 4, 2)
+	rep, err := report.Build(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := rep.TradeOff
+	if to == nil {
+		t.Fatal("a sweep's runs have no trade-off")
+	}
+	if len(to.Points) != 4 || len(to.Scenarios) != 1 || to.Scenarios[0] != "busy" {
+		t.Fatalf("points %d scenarios %v", len(to.Points), to.Scenarios)
+	}
+	front := 0
+	for i, p := range to.Points {
+		if p.Setting != i+1 || len(p.Runs) != 2 || p.All4.N != 2 || p.Calls.N != 2 {
+			t.Errorf("point %d: %+v", i, p)
+		}
+		if p.Runs[0] != 2*i || p.Runs[1] != 2*i+1 {
+			t.Errorf("point %d: runs %v", i, p.Runs)
+		}
+		if !p.Dominated {
+			front++
+		}
+	}
+	if front == 0 {
+		t.Error("no setting on the front")
+	}
+	var html bytes.Buffer
+	rep.DPI = testDPI
+	if err := rep.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<h2 id="tradeoff">Trade-off</h2>`, `alt="trade-off, busy outage"`, "<h3>The front</h3>", "--trip-failures"} {
+		if !strings.Contains(html.String(), want) {
+			t.Errorf("HTML has no %q", want)
+		}
+	}
+	md := filepath.Join(t.TempDir(), "r.md")
+	if err := rep.WriteMarkdown(md); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "![trade-off, busy outage](r-charts/tradeoff-1.png)") {
+		t.Errorf("Markdown has no trade-off chart:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(md), "r-charts", "tradeoff-1.png")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestNoTradeOffWithoutSweep(t *testing.T) {
+	rep, err := report.Build(smallPaths(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.TradeOff != nil {
+		t.Errorf("runs not recorded by a sweep have a trade-off: %+v", rep.TradeOff)
+	}
+	one := recordSweep(t, t.TempDir(), 1, 2)
+	if rep, err = report.Build(one); err != nil {
+		t.Fatal(err)
+	}
+	if rep.TradeOff != nil {
+		t.Error("one setting makes a trade-off chart")
+	}
+}

@@ -1,0 +1,215 @@
+package vclock
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sync"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/predict"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+// drillsBody is the name Drills registers its body under.
+const drillsBody = "drills"
+
+func init() { Register(drillsBody, runDrills) }
+
+// Job is one drill to run in virtual time.
+type Job struct {
+	// Config is the drill. It must use the built-in fake model (no
+	// Endpoint.BaseURL): see CheckConfig.
+	Config workload.Config `json:"config"`
+	// Journal, if set, is the file the run is recorded to, with Header as
+	// its first line (Header.Clock is set to "virtual").
+	Journal string          `json:"journal,omitempty"`
+	Header  *journal.Header `json:"header,omitempty"`
+	// Hypotheses are the drill's hypotheses (`figure op value`), judged
+	// at the end and written on the journal's summary line, as a
+	// real-time run records them.
+	Hypotheses []string `json:"hypotheses,omitempty"`
+}
+
+// Outcome is how one job's drill ended.
+type Outcome struct {
+	Summary scoring.Summary `json:"summary"`
+	// Status is completed, interrupted (Ctrl-C) or failed (the drill did
+	// not start; Error says why).
+	Status string `json:"status"`
+	// Failed counts, per rung and outcome, the calls that did not answer.
+	Failed map[string]map[event.Outcome]int `json:"failed,omitempty"`
+	// Error says why a failed drill did not start or could not be recorded.
+	Error string `json:"error,omitempty"`
+	// Ended is how the run ended, its run_end detail ("aborted: max spend
+	// ..." when a safeguard of its own stopped it).
+	Ended string `json:"ended,omitempty"`
+}
+
+// request is Drills' input to the child.
+type request struct {
+	Jobs     []Job `json:"jobs"`
+	Parallel int   `json:"parallel"`
+}
+
+// ErrNotVirtual means a drill cannot run in virtual time: it would wait on
+// a real socket, which a synctest bubble cannot do.
+var ErrNotVirtual = errors.New("--clock virtual runs the drill in a testing/synctest bubble, which cannot wait on real sockets")
+
+// CheckConfig reports whether cfg can run in virtual time: it must use the
+// built-in fake model in-process, and survive the trip to the child process
+// (its JSON form) unchanged.
+func CheckConfig(cfg workload.Config) error {
+	if cfg.Endpoint.BaseURL != "" || cfg.Endpoint.Transport != nil {
+		return fmt.Errorf("%w: it can only use the built-in fake model, not %s; use --clock real", ErrNotVirtual, endpointName(cfg.Endpoint))
+	}
+	for rung, ep := range cfg.RungEndpoints {
+		if ep.BaseURL != "" {
+			return fmt.Errorf("%w: it can only use the built-in fake model, not the %s's %s; use --clock real", ErrNotVirtual, rung, ep.BaseURL)
+		}
+	}
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		return fmt.Errorf("encoding the drill for the virtual clock: %w", err)
+	}
+	var back workload.Config
+	if err := json.Unmarshal(raw, &back); err != nil {
+		return fmt.Errorf("decoding the drill for the virtual clock: %w", err)
+	}
+	if !reflect.DeepEqual(cfg, back) {
+		return fmt.Errorf("the drill's settings do not survive encoding for the virtual-clock process (a setting without a JSON form): %s", raw)
+	}
+	return nil
+}
+
+func endpointName(e workload.Endpoint) string {
+	if e.BaseURL != "" {
+		return "--base-url " + e.BaseURL
+	}
+	return "a custom transport"
+}
+
+// Drills runs every job's drill in virtual time and returns their outcomes
+// in the order of jobs: the one entry point for `drill run`, `drill compare`
+// and `drill sweep` with `--clock virtual`. At most parallel drills run at
+// once (0: all of them); they share one bubble and one virtual clock, and
+// each starts its own offsets at its own start. When ctx ends, the drills in
+// flight stop as on Ctrl-C (status interrupted) and those not started are
+// not run (status interrupted, empty summary).
+func Drills(ctx context.Context, jobs []Job, parallel int, stderr io.Writer) ([]Outcome, error) {
+	for i, j := range jobs {
+		if err := CheckConfig(j.Config); err != nil {
+			return nil, fmt.Errorf("drill %d: %w", i+1, err)
+		}
+		if j.Journal != "" && j.Header == nil {
+			return nil, fmt.Errorf("drill %d: a journal needs a header", i+1)
+		}
+	}
+	pr, pw := io.Pipe()
+	var outs []Outcome
+	var decErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		decErr = json.NewDecoder(pr).Decode(&outs)
+		_, _ = io.Copy(io.Discard, pr)
+	})
+	err := Call(ctx, drillsBody, request{Jobs: jobs, Parallel: parallel}, pw, stderr)
+	pw.Close()
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if decErr != nil {
+		return nil, fmt.Errorf("vclock: reading the drills' outcomes: %w", decErr)
+	}
+	if len(outs) != len(jobs) {
+		return nil, fmt.Errorf("vclock: %d outcomes for %d drills", len(outs), len(jobs))
+	}
+	return outs, nil
+}
+
+// runDrills is Drills' body, in the bubble.
+func runDrills(ctx context.Context, in []byte, out io.Writer) error {
+	var req request
+	if err := json.Unmarshal(in, &req); err != nil {
+		return fmt.Errorf("vclock: decoding the drills: %w", err)
+	}
+	outs := make([]Outcome, len(req.Jobs))
+	n := req.Parallel
+	if n <= 0 || n > len(req.Jobs) {
+		n = len(req.Jobs)
+	}
+	slots := make(chan struct{}, max(n, 1))
+	var wg sync.WaitGroup
+	for i, job := range req.Jobs {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			outs[i] = Outcome{Status: event.StatusInterrupted}
+			continue
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			outs[i] = runOne(ctx, job)
+		})
+	}
+	wg.Wait()
+	return json.NewEncoder(out).Encode(outs)
+}
+
+// runOne runs one drill to its end, recording it if asked.
+func runOne(ctx context.Context, job Job) Outcome {
+	cfg := job.Config
+	// CheckConfig let only the built-in fake model through: wire it
+	// in-process, seeded by the run's seed, as a real-time run does.
+	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	cfg.Predicted = predict.ForRun(cfg) // logged in run_start: the summary's predicted_* keys
+	cfg.Clock = event.ClockVirtual      // logged right after run_start, before any arrival
+	run, err := workload.Start(ctx, cfg)
+	if err != nil {
+		return Outcome{Status: event.StatusFailed, Error: err.Error()}
+	}
+	var rec *journal.Writer
+	if job.Journal != "" {
+		h := *job.Header
+		h.Clock = event.ClockVirtual
+		rec, err = journal.Create(job.Journal, h, run.Log(), journal.Options{})
+		if err != nil {
+			run.Stop()
+			<-run.Done()
+			return Outcome{Status: event.StatusFailed, Error: err.Error()}
+		}
+	}
+	status := run.Wait()
+	fold := scoring.NewFold()
+	fold.AddLog(run.Log())
+	sum := fold.Summary()
+	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls(), Ended: fold.Ended()}
+	if rec != nil {
+		if err := finishJournal(rec, sum, status, job.Hypotheses); err != nil {
+			o.Error = fmt.Sprintf("recording %s: %v", job.Journal, err)
+		}
+	}
+	return o
+}
+
+// finishJournal writes the summary line with the hypotheses judged on it.
+func finishJournal(rec *journal.Writer, sum scoring.Summary, status string, hypotheses []string) error {
+	exprs, err := scoring.ParseExprs(hypotheses)
+	if err != nil {
+		return errors.Join(err, rec.Finish(sum, status))
+	}
+	figs, err := scoring.FiguresOf(sum)
+	if err != nil {
+		return errors.Join(err, rec.Finish(sum, status))
+	}
+	return rec.FinishJudged(sum, status, scoring.Judge(figs, exprs))
+}

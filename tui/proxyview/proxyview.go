@@ -1,0 +1,277 @@
+// Package proxyview is drill proxy's live view: the application's traffic
+// through the proxy (each request's wait, status, fault, time to first
+// token and tokens), calls and failures per model, and the outage timeline,
+// with `o` to start or end an outage by hand. It folds the proxy's event
+// log with scoring.ProxyTally and borrows the drill dashboard's styles.
+package proxyview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/tui"
+)
+
+// Controls start and end outages by hand; *proxy.Proxy implements them.
+type Controls interface {
+	StartOutage(kind string) error
+	EndOutage() bool
+}
+
+var _ Controls = (*proxy.Proxy)(nil)
+
+// Options configure the dashboard.
+type Options struct {
+	Title       string    // the header's first line: listen address and upstream
+	Schedule    string    // the scheduled outage timeline, as the banner prints it
+	Output      io.Writer // default os.Stdout
+	Input       io.Reader // default the terminal
+	NoAltScreen bool      // tests
+	Tick        time.Duration
+}
+
+// kinds are the outages `o` offers, by the digit that picks them.
+var kinds = []string{"busy", "hang"}
+
+// maxRecent bounds the requests the view keeps for its table.
+const maxRecent = 500
+
+// Model is the dashboard's bubbletea model. Update does no IO beyond the
+// controls; View changes no state.
+type Model struct {
+	st     tui.Styles
+	title  string
+	sched  string
+	cur    *event.Cursor
+	log    *event.Log
+	ctl    Controls
+	tick   time.Duration
+	tally  *scoring.ProxyTally
+	recent []scoring.ProxyRequest // newest last
+	active string                 // the outage active now, "" for none
+	byHand bool
+	choose bool // o pressed: waiting for 1 or 2
+	now    time.Duration
+	msg    string // the last control's result
+	closed bool
+	w, h   int
+}
+
+// New returns the dashboard's model for a proxy's log.
+func New(st tui.Styles, log *event.Log, ctl Controls, opts Options) *Model {
+	tick := opts.Tick
+	if tick <= 0 {
+		tick = 200 * time.Millisecond
+	}
+	return &Model{st: st, title: opts.Title, sched: opts.Schedule, cur: log.Cursor(), log: log, ctl: ctl, tick: tick,
+		tally: scoring.NewProxyTally(), w: 100, h: 30}
+}
+
+type tickMsg time.Time
+
+func (m *Model) wait() tea.Cmd {
+	return tea.Tick(m.tick, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.wait(), func() tea.Msg { return tickMsg(time.Now()) })
+}
+
+// Add folds events into the view's state.
+func (m *Model) Add(evs []event.Event) {
+	for _, e := range evs {
+		if r, ok := m.tally.Add(e); ok {
+			m.recent = append(m.recent, r)
+			if len(m.recent) > maxRecent {
+				m.recent = slices.Delete(m.recent, 0, len(m.recent)-maxRecent)
+			}
+		}
+		switch e.Kind {
+		case event.OutageStart:
+			m.active, m.byHand = e.Fault, e.Detail == event.ByHand
+		case event.OutageEnd:
+			m.active, m.byHand = "", false
+		case event.RunEnd:
+			m.closed = true
+		}
+		m.now = max(m.now, e.At)
+	}
+}
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case tickMsg:
+		m.Add(m.cur.Poll())
+		m.now = max(m.now, time.Time(msg).Sub(m.log.Start()))
+		if m.closed {
+			return m, tea.Quit
+		}
+		return m, m.wait()
+	case tea.KeyMsg:
+		return m, m.key(msg.String())
+	}
+	return m, nil
+}
+
+func (m *Model) key(k string) tea.Cmd {
+	switch {
+	case k == "q" || k == "ctrl+c":
+		return tea.Quit
+	case m.choose && k == "esc":
+		m.choose, m.msg = false, ""
+	case m.choose && len(k) == 1 && k[0] >= '1' && int(k[0]-'1') < len(kinds):
+		m.choose = false
+		kind := kinds[k[0]-'1']
+		if err := m.ctl.StartOutage(kind); err != nil {
+			m.msg = err.Error()
+		} else {
+			m.msg = kind + " started by hand"
+		}
+	case k == "o" && m.ctl != nil:
+		if m.active != "" {
+			if m.ctl.EndOutage() {
+				m.msg = m.active + " ended by hand"
+			}
+			return nil
+		}
+		m.choose, m.msg = true, ""
+	}
+	return nil
+}
+
+// View implements tea.Model.
+func (m *Model) View() string { return Render(m.st, m, m.w, m.h) }
+
+// Render draws the dashboard at width w and height h.
+func Render(st tui.Styles, m *Model, w, h int) string {
+	var b []string
+	head := st.Title.Render("drill proxy") + "  " + m.title + "  " + st.Dim.Render(fmt.Sprintf("%.1fs", m.now.Seconds()))
+	b = append(b, head)
+	state := st.Good.Render("no outage")
+	if m.active != "" {
+		how := "scheduled"
+		if m.byHand {
+			how = "by hand"
+		}
+		state = st.Alert.Render("OUTAGE "+m.active) + " " + st.Dim.Render("("+how+")")
+	}
+	b = append(b, "now: "+state+"   "+st.Dim.Render("scheduled: ")+orNone(m.sched)+"   "+
+		st.Dim.Render("so far: ")+orNone(strings.Join(m.tally.Windows, ", ")))
+	b = append(b, "")
+	b = append(b, st.Title.Render("Models"))
+	lines := format.ProxyModelLines(m.tally)
+	if len(lines) == 0 {
+		lines = []string{st.Dim.Render("no requests yet")}
+	}
+	for _, l := range lines {
+		b = append(b, "  "+l)
+	}
+	b = append(b, "")
+	b = append(b, st.Title.Render(fmt.Sprintf("Requests (%d, newest first)", m.tally.Requests)))
+	b = append(b, st.Dim.Render(fmt.Sprintf("  %-6s %8s  %-16s %-6s %-10s %-6s %8s %8s %s", "#", "at", "model", "status", "outcome", "fault", "wait", "ttft", "tokens")))
+	footer := footerLine(st, m)
+	room := h - len(b) - 2
+	for i := len(m.recent) - 1; i >= 0 && room > 0; i-- {
+		b = append(b, "  "+row(st, m.recent[i]))
+		room--
+	}
+	for ; room > 0; room-- {
+		b = append(b, "")
+	}
+	b = append(b, "", footer)
+	for i, l := range b {
+		b[i] = lipgloss.NewStyle().MaxWidth(w).Render(l)
+	}
+	return strings.Join(b, "\n")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func row(st tui.Styles, r scoring.ProxyRequest) string {
+	status, fault, ttft, tokens := "-", "-", "-", "-"
+	if r.Status != 0 {
+		status = fmt.Sprint(r.Status)
+	}
+	if r.Fault != "" {
+		fault = r.Fault
+	}
+	if r.TTFT > 0 {
+		ttft = fmt.Sprintf("%.2fs", r.TTFT.Seconds())
+	}
+	if r.In+r.Out > 0 {
+		tokens = fmt.Sprintf("%d/%d", r.In, r.Out)
+	}
+	model := r.Model
+	if model == "" {
+		model = r.Path
+	}
+	if len(model) > 16 {
+		model = model[:15] + "…"
+	}
+	line := fmt.Sprintf("%-6d %7.2fs  %-16s %-6s %-10s %-6s %7.2fs %8s %s", r.ID, r.At.Seconds(), model, status, r.Outcome, fault, r.Wait.Seconds(), ttft, tokens)
+	if r.Outcome != event.OK {
+		return st.Alert.Render(line)
+	}
+	return line
+}
+
+func footerLine(st tui.Styles, m *Model) string {
+	var help string
+	switch {
+	case m.choose:
+		var opts []string
+		for i, k := range kinds {
+			opts = append(opts, fmt.Sprintf("%d %s", i+1, k))
+		}
+		help = "start an outage now: " + strings.Join(opts, " · ") + " · esc cancel"
+	case m.active != "":
+		help = "q quit · o end the outage now"
+	default:
+		help = "q quit · o start an outage now"
+	}
+	if m.msg != "" {
+		help += "   " + st.Bold.Render(m.msg)
+	}
+	return st.Dim.Render(help)
+}
+
+// Run shows the dashboard until the user quits, the proxy's log closes or
+// ctx ends.
+func Run(ctx context.Context, log *event.Log, ctl Controls, opts Options) error {
+	out := opts.Output
+	if out == nil {
+		out = os.Stdout
+	}
+	m := New(tui.NewStyles(lipgloss.NewRenderer(out)), log, ctl, opts)
+	popts := tui.ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
+	_, err := tea.NewProgram(m, popts...).Run()
+	switch {
+	case err == nil, errors.Is(err, tea.ErrInterrupted):
+		return nil
+	case ctx.Err() != nil:
+		return nil // the proxy is stopping anyway
+	}
+	return fmt.Errorf("dashboard: %w", err)
+}
