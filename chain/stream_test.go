@@ -8,8 +8,8 @@ import (
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/fakemodel"
 )
 
 // streamRung is a streamed rung over the in-process fake model, with an

@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // SweepSource is what the sweep dashboard reads: one row per setting of a

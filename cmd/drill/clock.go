@@ -16,9 +16,9 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
-	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/workload"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/journal"
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/internal/vclock"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // TestMain lets --clock virtual re-execute this test binary as its

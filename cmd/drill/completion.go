@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/chain"
-	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/workload"
 )
 

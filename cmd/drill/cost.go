@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/price"

@@ -17,15 +17,15 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/format"
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
-	"github.com/drill-dev/drill/tui/proxyview"
 	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/tui/proxyview"
 	"github.com/drill-dev/drill/workload"
 )
 

@@ -12,11 +12,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
 

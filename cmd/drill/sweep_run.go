@@ -10,14 +10,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/internal/sweep"
-	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/internal/vclock"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
 )
 

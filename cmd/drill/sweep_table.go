@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // sweepResult is what drill sweep prints: `--json` prints it as is.

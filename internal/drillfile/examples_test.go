@@ -6,8 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"

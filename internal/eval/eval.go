@@ -11,8 +11,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/drill-dev/drill/emails"
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/internal/triage"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // Outcome is one model's evaluation over a set of emails.

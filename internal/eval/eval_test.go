@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/drill-dev/drill/internal/answer"
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/answer"
 	"github.com/drill-dev/drill/internal/triage"
 )
 

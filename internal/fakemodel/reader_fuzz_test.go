@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/drill-dev/drill/internal/answer"
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/answer"
 )
 
 // FuzzRead feeds arbitrary text to both readers: they never panic, and every

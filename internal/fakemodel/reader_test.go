@@ -3,8 +3,8 @@ package fakemodel
 import (
 	"testing"
 
-	"github.com/drill-dev/drill/internal/answer"
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/answer"
 )
 
 // readerScore triages every email with r and returns the misses.

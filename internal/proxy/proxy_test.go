@@ -20,8 +20,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/scoring"

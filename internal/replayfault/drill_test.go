@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/replayfault"
 	"github.com/drill-dev/drill/workload"
 )

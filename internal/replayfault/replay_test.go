@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/proxy"
 	"github.com/drill-dev/drill/internal/replayfault"

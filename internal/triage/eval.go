@@ -9,8 +9,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/drill-dev/drill/internal/answer"
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/answer"
 )
 
 // Result is one email's outcome when a model triages it.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/fakemodel"
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/internal/triage"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // TestEvaluateBands is the issues' acceptance check on quality, run

@@ -14,8 +14,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/drill-dev/drill/internal/answer"
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/answer"
 )
 
 // SchemaName is the name of the JSON schema sent in response_format.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drill-dev/drill/internal/answer"
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/answer"
 )
 
 func TestParse(t *testing.T) {

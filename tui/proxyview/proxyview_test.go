@@ -13,8 +13,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/proxy"
 	"github.com/drill-dev/drill/tui"
 )
