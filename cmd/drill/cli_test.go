@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -20,7 +21,7 @@ func execute(ctx context.Context, args ...string) (string, string, int) {
 	root.SetOut(&out)
 	root.SetErr(&errOut)
 	err := root.ExecuteContext(ctx)
-	code := exitCode(err)
+	code := exit.Code(err)
 	if err != nil {
 		errOut.WriteString(err.Error())
 	}
@@ -126,7 +127,7 @@ func TestFlagValueMessages(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: got %v, want %q", tc.args, err, tc.want)
 		}
-		if code := exitCode(err); code != 2 {
+		if code := exit.Code(err); code != 2 {
 			t.Errorf("%v: exit code %d, want 2", tc.args, code)
 		}
 	}

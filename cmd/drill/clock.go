@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
@@ -59,7 +60,7 @@ func registerClock(fs *pflag.FlagSet, c *clockValue) {
 func virtualUsage(cfg workload.Config) error {
 	if err := vclock.CheckConfig(cfg); err != nil {
 		if errors.Is(err, vclock.ErrNotVirtual) {
-			return usageError{err}
+			return exit.UsageError(err)
 		}
 		return err
 	}
@@ -72,21 +73,13 @@ func fromChild(err error) error {
 	if e, ok := errors.AsType[*vclock.Error](err); ok {
 		switch e.Code {
 		case 2:
-			return usageError{err}
+			return exit.UsageError(err)
 		case 130:
-			return errInterrupted
+			return exit.ErrInterrupted
 		}
 	}
 	return err
 }
-
-// codedError carries drill's exit code for an error across the
-// virtual-clock process boundary (vclock.ExitCoder).
-type codedError struct{ err error }
-
-func (c codedError) Error() string { return c.err.Error() }
-func (c codedError) Unwrap() error { return c.err }
-func (c codedError) ExitCode() int { return exitCode(c.err) }
 
 // runVirtual is `drill run --clock virtual`: the drill runs to its end in
 // virtual time, recorded when asked to or when it is to be shown; on a
@@ -100,7 +93,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		return err
 	}
 	if speed <= 0 {
-		return usagef("--speed must be positive, got %v", speed)
+		return exit.Usagef("--speed must be positive, got %v", speed)
 	}
 	job := vclock.Job{Config: cfg, Journal: opts.record, Hypotheses: exprTexts(opts.checks.hypotheses)}
 	if job.Journal == "" && opts.tui {
@@ -215,8 +208,8 @@ func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJS
 // bubble against the fake model's in-process transport.
 func evalVirtual(cmd *cobra.Command, cfg evalConfig) error {
 	if cfg.BaseURL != "" {
-		return usageError{fmt.Errorf("%w: it can only use the built-in fake model, not --base-url %s; use --clock real",
-			vclock.ErrNotVirtual, cfg.BaseURL)}
+		return exit.Usagef("%w: it can only use the built-in fake model, not --base-url %s; use --clock real",
+			vclock.ErrNotVirtual, cfg.BaseURL)
 	}
 	cfg.InProcess = true
 	return fromChild(vclock.Call(cmd.Context(), evalBody, cfg, cmd.OutOrStdout(), cmd.ErrOrStderr()))
@@ -229,7 +222,7 @@ func evalInBubble(ctx context.Context, in []byte, out io.Writer) error {
 		return fmt.Errorf("decoding the evaluation: %w", err)
 	}
 	if err := runEval(ctx, out, os.Stderr, cfg); err != nil {
-		return codedError{err}
+		return exit.WithCode(err)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -84,7 +85,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		}
 	}
 	if len(cfgs) == 0 {
-		return usagef("nothing to compare: --outages and --policies must each name at least one")
+		return exit.Usagef("nothing to compare: --outages and --policies must each name at least one")
 	}
 	for _, w := range cfgs[0].Warnings() {
 		fmt.Fprintln(cmd.ErrOrStderr(), "drill: warning:", w)
@@ -106,7 +107,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 				status := started.Wait()
 				_ = finishRecording(recs[j], summarize(started), status) // the start error is the one to report
 			}
-			return usageError{err}
+			return exit.UsageError(err)
 		}
 		runs[i] = r
 	}

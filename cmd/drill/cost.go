@@ -15,6 +15,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/price"
@@ -78,7 +79,7 @@ func (c *costFlags) endpoints(fs *pflag.FlagSet, baseURL string, cfg *workload.C
 		}
 		ep, err := drillfile.ResolveEndpoint("primary and backup", env, "", false)
 		if err != nil {
-			return usagef("$%s: %w", drillfile.BaseURLEnv, err)
+			return exit.Usagef("$%s: %w", drillfile.BaseURLEnv, err)
 		}
 		cfg.Endpoint = ep
 		return nil
@@ -93,11 +94,11 @@ func (c *costFlags) endpoints(fs *pflag.FlagSet, baseURL string, cfg *workload.C
 			}
 		}
 		if u != "" && u != drillfile.BaseURLFake && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-			return usagef("--%s %q is not an http(s) URL (or \"fake\")", baseFlag, journal.RedactText(u))
+			return exit.Usagef("--%s %q is not an http(s) URL (or \"fake\")", baseFlag, journal.RedactText(u))
 		}
 		ep, err := drillfile.ResolveEndpoint(rung, u, keyEnv, fs.Changed(keyFlag))
 		if err != nil {
-			return usageError{err}
+			return exit.UsageError(err)
 		}
 		eps[i] = ep
 	}
@@ -133,10 +134,10 @@ func (c *costFlags) overrideFile(df *drillfile.File, fs *pflag.FlagSet) {
 func (c *costFlags) apply(fs *pflag.FlagSet, cfgs []workload.Config) error {
 	t, err := price.ParseAll(c.prices)
 	if err != nil {
-		return usagef("--price: %w", err)
+		return exit.Usagef("--price: %w", err)
 	}
 	if fs.Changed("max-spend") && !(c.maxSpend > 0) {
-		return usagef("--max-spend must be above 0, got %v", c.maxSpend)
+		return exit.Usagef("--max-spend must be above 0, got %v", c.maxSpend)
 	}
 	for i := range cfgs {
 		cfg := &cfgs[i]
@@ -156,7 +157,7 @@ func (c *costFlags) apply(fs *pflag.FlagSet, cfgs []workload.Config) error {
 		if cfg.MaxSpend > 0 {
 			for _, r := range cfg.Info().Rungs {
 				if _, ok := cfg.Prices[r.Model]; r.Model != "" && !ok {
-					return usagef("--max-spend needs a price for every model the drill calls; %s (%s) has none (give --price %s=IN/OUT, or prices: in the drill file)",
+					return exit.Usagef("--max-spend needs a price for every model the drill calls; %s (%s) has none (give --price %s=IN/OUT, or prices: in the drill file)",
 						r.Model, r.Name, r.Model)
 				}
 			}
@@ -203,7 +204,7 @@ func preflight(ctx context.Context, cfgs []workload.Config, w io.Writer) error {
 			u, err := preflightCall(ctx, r.Model, ep)
 			where := fmt.Sprintf("%s at %s, key from $%s", r.Model, journal.RedactURL(ep.BaseURL), ep.KeyEnv)
 			if err != nil {
-				return usagef("preflight: the %s rung (%s) failed: %s\nthe drill was not started (--skip-preflight drills an endpoint that is already down)",
+				return exit.Usagef("preflight: the %s rung (%s) failed: %s\nthe drill was not started (--skip-preflight drills an endpoint that is already down)",
 					r.Name, where, journal.RedactSecrets(err.Error()))
 			}
 			fmt.Fprintf(w, "drill: preflight: %s (%s): ok in %.2fs, %d+%d tokens\n", r.Name, where,

@@ -17,14 +17,12 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
-
-// errAborted means an abort condition stopped a drill: exit 3.
-var errAborted = errors.New("aborted")
 
 // checks are a drill's hypotheses (checked at the end) and abort
 // conditions (checked live).
@@ -63,13 +61,13 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 		}
 		hyps, err := scoring.ParseExprs(d.expect)
 		if err != nil {
-			return nil, checks{}, usagef("--expect: %w", err)
+			return nil, checks{}, exit.Usagef("--expect: %w", err)
 		}
 		return cfgs, checks{hypotheses: hyps}, nil
 	}
 	df, err := drillfile.Load(d.path)
 	if err != nil {
-		return nil, checks{}, usageError{err}
+		return nil, checks{}, exit.UsageError(err)
 	}
 	overrideFile(df, fs, f)
 	if fs.Changed(outagesFlag) {
@@ -79,7 +77,7 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	}
 	if len(f.faults.settings) > 0 {
 		if len(df.Outages) == 0 {
-			return nil, checks{}, usagef("--fault sets the outage's parameters, and %s plays no outage", d.path)
+			return nil, checks{}, exit.Usagef("--fault sets the outage's parameters, and %s plays no outage", d.path)
 		}
 		for i := range df.Outages {
 			df.Outages[i].Settings = f.faults.settings
@@ -90,11 +88,11 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	}
 	overridePolicies(df, fs)
 	if err := df.Check(); err != nil {
-		return nil, checks{}, usageError{fmt.Errorf("with the flags given:\n%w", err)}
+		return nil, checks{}, exit.UsageError(fmt.Errorf("with the flags given:\n%w", err))
 	}
 	runs, err := df.Plan()
 	if err != nil {
-		return nil, checks{}, usageError{err}
+		return nil, checks{}, exit.UsageError(err)
 	}
 	if single != nil && len(runs) > 1 {
 		fmt.Fprintf(single, "drill: %s describes %d drills; running outage %s with policy %s (choose with --outage and --policy, or run them all with drill compare -f)\n",
@@ -103,11 +101,11 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	}
 	var c checks
 	if c.hypotheses, c.abort, err = df.Checks(); err != nil {
-		return nil, checks{}, usageError{err}
+		return nil, checks{}, exit.UsageError(err)
 	}
 	more, err := scoring.ParseExprs(d.expect)
 	if err != nil {
-		return nil, checks{}, usagef("--expect: %w", err)
+		return nil, checks{}, exit.Usagef("--expect: %w", err)
 	}
 	c.hypotheses = append(c.hypotheses, more...)
 	cfgs := make([]workload.Config, len(runs))
@@ -190,7 +188,7 @@ func selectOutages(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags, names [
 			for _, o := range df.Scenarios() {
 				have = append(have, o.Name)
 			}
-			return nil, usagef("%s has no outage %q (it has: %s) and %q is no fault kind (valid: %s)",
+			return nil, exit.Usagef("%s has no outage %q (it has: %s) and %q is no fault kind (valid: %s)",
 				df.Path, n, strings.Join(have, ", "), n, strings.Join(inject.Kinds(), ", "))
 		}
 		d := workload.DefaultConfig()
@@ -242,7 +240,7 @@ type judged struct {
 
 // verdict judges one finished run and returns the error its exit code
 // comes from: nil (0), a failed hypothesis or a run nothing answered (1),
-// errAborted (3) or errInterrupted (130). Warnings go to stderr.
+// exit.ErrAborted (3) or exit.ErrInterrupted (130). Warnings go to stderr.
 func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, c checks) ([]scoring.Verdict, error) {
 	figs, err := scoring.FiguresOf(sum)
 	if err != nil {
@@ -251,12 +249,12 @@ func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, 
 	vs := scoring.Judge(figs, c.hypotheses)
 	switch status {
 	case event.StatusInterrupted:
-		return vs, errInterrupted
+		return vs, exit.ErrInterrupted
 	case event.StatusAborted:
 		if abortReason == "" {
-			return vs, fmt.Errorf("%w: the run's time ceiling (%.0f s) cancelled emails in flight or never sent", errAborted, sum.CeilingS)
+			return vs, fmt.Errorf("%w: the run's time ceiling (%.0f s) cancelled emails in flight or never sent", exit.ErrAborted, sum.CeilingS)
 		}
-		return vs, fmt.Errorf("%w by %s", errAborted, abortReason)
+		return vs, fmt.Errorf("%w by %s", exit.ErrAborted, abortReason)
 	}
 	if failed := scoring.Failed(vs); len(failed) > 0 {
 		var lines []string
@@ -329,7 +327,7 @@ func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses, reasons [
 // (a virtual-clock run plays in a child process).
 func noLiveAborts(c checks) error {
 	if len(c.abort) > 0 {
-		return usagef("abort conditions are checked live against the running drill, which --clock virtual does not allow: use --clock real")
+		return exit.Usagef("abort conditions are checked live against the running drill, which --clock virtual does not allow: use --clock real")
 	}
 	return nil
 }
@@ -337,7 +335,7 @@ func noLiveAborts(c checks) error {
 // worst picks the error with the exit code that matters most across runs:
 // interrupted, aborted, then failed.
 func worst(errs []error) error {
-	for _, target := range []error{errInterrupted, errAborted} {
+	for _, target := range []error{exit.ErrInterrupted, exit.ErrAborted} {
 		for _, err := range errs {
 			if errors.Is(err, target) {
 				return err
@@ -398,10 +396,10 @@ func newInitCmd() *cobra.Command {
 			}
 			out, err := os.OpenFile(path, flag, 0o644)
 			if errors.Is(err, os.ErrExist) {
-				return usagef("%s already exists (--force overwrites it)", path)
+				return exit.Usagef("%s already exists (--force overwrites it)", path)
 			}
 			if err != nil {
-				return usageError{fmt.Errorf("writing the drill file: %w", err)}
+				return exit.UsageError(fmt.Errorf("writing the drill file: %w", err))
 			}
 			if _, err := out.Write(drillfile.Template); err != nil {
 				_ = out.Close()
@@ -438,16 +436,16 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 		Args: usageArgs(cobra.RangeArgs(0, 1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 && replay.path == "" {
-				return usagef("drill validate needs a drill file, or --outage-from-journal JOURNAL")
+				return exit.Usagef("drill validate needs a drill file, or --outage-from-journal JOURNAL")
 			}
 			if replay.path == "" && cmd.Flags().Changed("model") {
-				return usagef("--model goes with --outage-from-journal")
+				return exit.Usagef("--model goes with --outage-from-journal")
 			}
 			df := &drillfile.File{Path: "(none: drill run's defaults)"}
 			if len(args) == 1 {
 				var err error
 				if df, err = drillfile.Load(args[0]); err != nil {
-					return usageError{err}
+					return exit.UsageError(err)
 				}
 			}
 			if replay.path != "" {
@@ -467,7 +465,7 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 				return err
 			}
 			if _, err := df.Plan(); err != nil {
-				return usageError{err}
+				return exit.UsageError(err)
 			}
 			return nil
 		},

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -16,7 +17,7 @@ import (
 func loadEmailSet(path string) ([]emails.Email, error) {
 	set, err := emails.Load(path)
 	if err != nil {
-		return nil, usageError{err} // a missing, unreadable or bad file: exit 2
+		return nil, exit.UsageError(err) // a missing, unreadable or bad file: exit 2
 	}
 	return set, nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/eval"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
@@ -105,10 +106,10 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 		return err
 	}
 	if cfg.Concurrency < 1 {
-		return usagef("--concurrency must be at least 1, got %d", cfg.Concurrency)
+		return exit.Usagef("--concurrency must be at least 1, got %d", cfg.Concurrency)
 	}
 	if cfg.Fake.LatencyScale < 0 {
-		return usagef("--latency-scale must not be negative, got %g", cfg.Fake.LatencyScale)
+		return exit.Usagef("--latency-scale must not be negative, got %g", cfg.Fake.LatencyScale)
 	}
 
 	var opts []option.RequestOption
@@ -137,7 +138,7 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 	all := emails.All()
 	if cfg.EmailsFile != "" {
 		if all, err = emails.Load(cfg.EmailsFile); err != nil {
-			return usageError{err}
+			return exit.UsageError(err)
 		}
 		source += ", from " + cfg.EmailsFile
 	}
@@ -149,7 +150,7 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 	stopProgress()
 	if err != nil {
 		if ctx.Err() != nil {
-			return errInterrupted
+			return exit.ErrInterrupted
 		}
 		return err
 	}
@@ -181,7 +182,7 @@ func evalModels(names []string, builtIn bool) ([]string, error) {
 			case m == "all":
 				out = append(out, fakemodel.Models()...)
 			case builtIn && !slices.Contains(fakemodel.Models(), m):
-				return nil, usagef("unknown model %q: the built-in fake model serves %s (or --model all); use --base-url for another endpoint",
+				return nil, exit.Usagef("unknown model %q: the built-in fake model serves %s (or --model all); use --base-url for another endpoint",
 					m, strings.Join(fakemodel.Models(), ", "))
 			default:
 				out = append(out, m)
@@ -189,7 +190,7 @@ func evalModels(names []string, builtIn bool) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, usagef("no model given: use --model NAME (built-in: %s, or all)", strings.Join(fakemodel.Models(), ", "))
+		return nil, exit.Usagef("no model given: use --model NAME (built-in: %s, or all)", strings.Join(fakemodel.Models(), ", "))
 	}
 	var uniq []string
 	for _, m := range out {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -13,14 +12,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 )
 
 func TestEvalUnknownModel(t *testing.T) {
 	var out, errw bytes.Buffer
 	err := runEval(context.Background(), &out, &errw, evalConfig{Models: []string{"nope"}, Concurrency: 16})
-	var ue usageError
-	if !errors.As(err, &ue) || exitCode(err) != 2 {
+	if !exit.IsUsage(err) || exit.Code(err) != 2 {
 		t.Fatalf("err %v: want a usage error (exit 2)", err)
 	}
 	for _, m := range fakemodel.Models() {
@@ -206,7 +205,7 @@ func TestEvalEmailsFile(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"id": 1, "from": "a", "subject": "s", "body": "b", "truth": {"intent": "chat", "order_number": "", "product": "", "urgency": "low"}}`), 0o644)
 	cfg.EmailsFile = bad
 	err := runEval(context.Background(), &out, &errw, cfg)
-	if exitCode(err) != 2 || !strings.Contains(err.Error(), bad+":1") || !strings.Contains(err.Error(), "truth.intent") || !strings.Contains(err.Error(), "order_status") {
-		t.Errorf("bad file: %v (exit %d)", err, exitCode(err))
+	if exit.Code(err) != 2 || !strings.Contains(err.Error(), bad+":1") || !strings.Contains(err.Error(), "truth.intent") || !strings.Contains(err.Error(), "order_status") {
+		t.Errorf("bad file: %v (exit %d)", err, exit.Code(err))
 	}
 }

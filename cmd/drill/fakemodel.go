@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/workload"
 )
@@ -39,10 +40,10 @@ and a cap on open connections.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if latencyScale < 0 {
-				return usagef("--latency-scale must not be negative, got %g", latencyScale)
+				return exit.Usagef("--latency-scale must not be negative, got %g", latencyScale)
 			}
 			if limits.ReadTimeout <= 0 || limits.IdleTimeout <= 0 || limits.MaxConns < 1 {
-				return usagef("--read-timeout and --idle-timeout must be positive and --max-conns at least 1")
+				return exit.Usagef("--read-timeout and --idle-timeout must be positive and --max-conns at least 1")
 			}
 			opts := fakemodel.Options{Seed: seed, LatencyScale: latencyScale, NoLatency: latencyScale == 0, RequireKey: requireKey}
 			if logRequests {
@@ -50,7 +51,7 @@ and a cap on open connections.`,
 			}
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
-				return usagef("--listen %s: %v", listen, err)
+				return exit.Usagef("--listen %s: %v", listen, err)
 			}
 			ctx := cmd.Context()
 			if ctx == nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -31,11 +32,11 @@ func (f *faultFlags) apply(cfg *workload.Config) error {
 		return nil
 	}
 	if cfg.Outage == workload.OutageNone {
-		return usagef("--fault sets the outage's parameters, and --outage is none")
+		return exit.Usagef("--fault sets the outage's parameters, and --outage is none")
 	}
 	w, err := inject.ParseFault(cfg.Outage, f.settings)
 	if err != nil {
-		return usagef("--fault: %v", err)
+		return exit.Usagef("--fault: %v", err)
 	}
 	w.From, w.To = cfg.OutageFrom, cfg.OutageTo
 	cfg.Outages = []inject.Window{w}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/spf13/cobra"
 )
 
@@ -18,19 +19,19 @@ var pflagInvalid = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?-
 func flagError(cmd *cobra.Command, err error) error {
 	m := pflagInvalid.FindStringSubmatch(err.Error())
 	if m == nil {
-		return usageError{err}
+		return exit.UsageError(err)
 	}
 	val, name := m[1], m[2]
 	f := cmd.Flags().Lookup(name)
 	if f == nil {
-		return usageError{err}
+		return exit.UsageError(err)
 	}
 	hint := valueHint(f.Value.Type(), val)
 	if hint == "" {
 		// A flag type of drill's own: its message already says what to write.
 		hint = strings.TrimPrefix(err.Error(), m[0])
 	}
-	return usageError{fmt.Errorf("--%s: %s", name, hint)}
+	return exit.UsageError(fmt.Errorf("--%s: %s", name, hint))
 }
 
 // valueHint says why val is not a value of the flag type typ, and how to

@@ -14,6 +14,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/workload"
 )
@@ -22,7 +23,7 @@ import (
 func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := check(cmd, args); err != nil {
-			return usageError{err}
+			return exit.UsageError(err)
 		}
 		return nil
 	}
@@ -118,14 +119,14 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 // the overrides the user set.
 func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.Config, error) {
 	if !slices.Contains(workload.OutageKinds(), outage) {
-		return workload.Config{}, usagef("unknown outage %q (valid: %s)", outage, strings.Join(workload.OutageKinds(), ", "))
+		return workload.Config{}, exit.Usagef("unknown outage %q (valid: %s)", outage, strings.Join(workload.OutageKinds(), ", "))
 	}
 	p, err := workload.Preset(policy)
 	if err != nil {
-		return workload.Config{}, usageError{err}
+		return workload.Config{}, exit.UsageError(err)
 	}
 	if err := flagOverrides(fs).ApplyFlags(&p); err != nil {
-		return workload.Config{}, usageError{err}
+		return workload.Config{}, exit.UsageError(err)
 	}
 	cfg := workload.DefaultConfig()
 	cfg.Emails, cfg.Rate = f.emails, f.rate
@@ -153,12 +154,12 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 	if f.baseURL != "" {
 		u, err := url.Parse(f.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return workload.Config{}, usagef("--base-url %q is not an http(s) URL", journal.RedactText(f.baseURL))
+			return workload.Config{}, exit.Usagef("--base-url %q is not an http(s) URL", journal.RedactText(f.baseURL))
 		}
 		// A key of only spaces is no key: the https check must catch it.
 		key := strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
 		if u.Scheme == "https" && key == "" {
-			return workload.Config{}, usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set (or blank): nothing was sent", journal.RedactURL(f.baseURL))
+			return workload.Config{}, exit.Usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set (or blank): nothing was sent", journal.RedactURL(f.baseURL))
 		}
 		cfg.Endpoint = workload.Endpoint{BaseURL: f.baseURL, APIKey: key}
 	}
@@ -172,7 +173,7 @@ func (f *drillFlags) config(fs *pflag.FlagSet, outage, policy string) (workload.
 		return workload.Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
-		return workload.Config{}, usageError{fmt.Errorf("invalid drill settings:\n%w", err)}
+		return workload.Config{}, exit.UsageError(fmt.Errorf("invalid drill settings:\n%w", err))
 	}
 	return cfg, nil
 }

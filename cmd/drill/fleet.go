@@ -17,6 +17,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/format"
@@ -103,7 +104,7 @@ func (ff *fleetFlags) fromFile(fs *pflag.FlagSet, path string) error {
 	}
 	df, err := drillfile.Load(path)
 	if err != nil {
-		return usageError{err}
+		return exit.UsageError(err)
 	}
 	if df.Fleet == nil {
 		return nil
@@ -136,7 +137,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	paths := []string{record}
 	if ff.compareStores {
 		if !base.Shared() {
-			return usagef("--compare-stores compares the local store with a shared one: give --breaker-store redis://HOST:PORT/DB")
+			return exit.Usagef("--compare-stores compares the local store with a shared one: give --breaker-store redis://HOST:PORT/DB")
 		}
 		local := base
 		local.Store = fleet.StoreLocal
@@ -150,7 +151,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	}
 	for k, c := range cfgs {
 		if err := c.Validate(); err != nil {
-			return usageError{err}
+			return exit.UsageError(err)
 		}
 		if paths[k] != "" && !force {
 			if err := refuseOverwrite(paths[k]); err != nil {
@@ -180,7 +181,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	for k := range sums {
 		vs, err := verdict(cmd.ErrOrStderr(), sums[k].Fleet, statuses[k], "", chk)
 		judgedSums[k] = judgedFleet{sums[k], vs}
-		if err != nil && !errors.Is(err, errInterrupted) {
+		if err != nil && !errors.Is(err, exit.ErrInterrupted) {
 			verrs = append(verrs, fmt.Errorf("%s store: %w", sums[k].BreakerStore, err))
 		}
 		if !jsonOut {
@@ -206,7 +207,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	}
 	for _, s := range statuses {
 		if s == event.StatusInterrupted {
-			return errInterrupted
+			return exit.ErrInterrupted
 		}
 	}
 	return errors.Join(verrs...)
@@ -228,7 +229,7 @@ func fleetDrill(ctx context.Context, c fleet.Config, path string, progress io.Wr
 	}
 	fl, err := fleet.Start(ctx, c)
 	if err != nil {
-		return scoring.FleetSummary{}, "", usageError{err}
+		return scoring.FleetSummary{}, "", exit.UsageError(err)
 	}
 	var rec *journal.Writer
 	if path != "" {
@@ -239,7 +240,7 @@ func fleetDrill(ctx context.Context, c fleet.Config, path string, progress io.Wr
 		if err != nil {
 			fl.Stop()
 			fl.Wait()
-			return scoring.FleetSummary{}, "", usageError{fmt.Errorf("--record: %w", err)}
+			return scoring.FleetSummary{}, "", exit.UsageError(fmt.Errorf("--record: %w", err))
 		}
 	}
 	if dashboard {

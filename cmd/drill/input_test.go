@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/drill-dev/drill/internal/exit"
 )
 
 // inputHeader and inputRunStart start the crafted journals of these tests.
@@ -137,7 +139,7 @@ func TestReplayAndReportInterrupted(t *testing.T) {
 
 // TestInterruptibleWhileBlocked: work blocked on something that never
 // comes (a read from a pipe with no data) does not hold the command: the
-// context ending returns errInterrupted at once.
+// context ending returns exit.ErrInterrupted at once.
 func TestInterruptibleWhileBlocked(t *testing.T) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -151,11 +153,11 @@ func TestInterruptibleWhileBlocked(t *testing.T) {
 		_, err := pr.Read(make([]byte, 1))
 		return err
 	})
-	if !errors.Is(err, errInterrupted) || exitCode(err) != 130 {
-		t.Errorf("err = %v, want errInterrupted (exit 130)", err)
+	if !errors.Is(err, exit.ErrInterrupted) || exit.Code(err) != 130 {
+		t.Errorf("err = %v, want exit.ErrInterrupted (exit 130)", err)
 	}
-	if err := interruptible(context.Background(), func(context.Context) error { return usagef("bad") }); exitCode(err) != 2 {
-		t.Errorf("a usage error from work exits %d, want 2", exitCode(err))
+	if err := interruptible(context.Background(), func(context.Context) error { return exit.Usagef("bad") }); exit.Code(err) != 2 {
+		t.Errorf("a usage error from work exits %d, want 2", exit.Code(err))
 	}
 }
 

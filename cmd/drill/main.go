@@ -14,24 +14,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/vclock"
 )
 
 // version is drill's version, set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
-
-// usageError is bad input from the user: main exits 2 for it.
-type usageError struct{ err error }
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
-
-// usagef returns a usage error (exit code 2).
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
-
-// errInterrupted means the user stopped a drill (Ctrl-C, SIGTERM): exit 130.
-var errInterrupted = errors.New("interrupted")
 
 func init() { journal.Version = version }
 
@@ -85,30 +74,11 @@ func main() {
 	go func() { <-ctx.Done(); stop() }()
 	err := newRootCmd().ExecuteContext(ctx)
 	switch {
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, exit.ErrInterrupted):
 		fmt.Fprintln(os.Stderr, "drill: interrupted")
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "drill:", err)
 	}
 	stop()
-	os.Exit(exitCode(err))
-}
-
-// exitCode maps an error to drill's exit codes: 0 ok (every hypothesis
-// held), 1 failure (one failed), 2 usage, 3 aborted, 130 interrupted.
-func exitCode(err error) int {
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, errInterrupted) {
-		return 130
-	}
-	if errors.Is(err, errAborted) {
-		return 3
-	}
-	var ue usageError
-	if errors.As(err, &ue) {
-		return 2
-	}
-	return 1
+	os.Exit(exit.Code(err))
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/replayfault"
 	"github.com/drill-dev/drill/workload"
 )
@@ -29,7 +30,7 @@ func (r *replayFlags) outages(fs *pflag.FlagSet, outages []string) ([]string, er
 		return outages, nil
 	}
 	if fs.Changed("outages") {
-		return nil, usagef("--outages and --outage-from-journal do not go together: the journal is the timeline")
+		return nil, exit.Usagef("--outages and --outage-from-journal do not go together: the journal is the timeline")
 	}
 	return outages[:1], nil // one run per policy: apply gives each the journal's timeline
 }
@@ -39,13 +40,13 @@ func (r *replayFlags) outages(fs *pflag.FlagSet, outages []string) ([]string, er
 func (r *replayFlags) apply(fs *pflag.FlagSet, cfg *workload.Config, note func(string)) error {
 	if r.path == "" {
 		if fs.Changed("model") {
-			return usagef("--model goes with --outage-from-journal")
+			return exit.Usagef("--model goes with --outage-from-journal")
 		}
 		return nil
 	}
 	for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
 		if fs.Changed(name) {
-			return usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
+			return exit.Usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
 		}
 	}
 	ws, notes, err := outageFromJournal(r.path, r.model)
@@ -74,7 +75,7 @@ func (r *replayFlags) apply(fs *pflag.FlagSet, cfg *workload.Config, note func(s
 func outageFromJournal(path, model string) ([]inject.Window, []string, error) {
 	ws, err := replayfault.Load(path, replayfault.Options{Model: model})
 	if err != nil {
-		return nil, nil, usageError{fmt.Errorf("--outage-from-journal: %w", err)}
+		return nil, nil, exit.UsageError(fmt.Errorf("--outage-from-journal: %w", err))
 	}
 	var notes []string
 	for _, w := range ws {
@@ -85,7 +86,7 @@ func outageFromJournal(path, model string) ([]inject.Window, []string, error) {
 	}
 	iw, more, err := replayfault.Inject(ws)
 	if err != nil {
-		return nil, nil, usageError{fmt.Errorf("--outage-from-journal: %w", err)}
+		return nil, nil, exit.UsageError(fmt.Errorf("--outage-from-journal: %w", err))
 	}
 	return iw, append(notes, more...), nil
 }

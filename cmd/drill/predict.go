@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/workload"
 )
@@ -36,7 +37,7 @@ outage and the calls to the broken model. It takes every flag drill run takes.`,
 			}
 			p, err := predict.Compute(cfg)
 			if err != nil {
-				return usageError{err}
+				return exit.UsageError(err)
 			}
 			out := cmd.OutOrStdout()
 			if jsonOut {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
@@ -125,42 +126,42 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 	fs := cmd.Flags()
 	if f.file != "" {
 		if f.fromJournal != "" {
-			return nil, nil, usagef("-f and --outage-from-journal do not go together: each is a timeline")
+			return nil, nil, exit.Usagef("-f and --outage-from-journal do not go together: each is a timeline")
 		}
 		return f.fileWindows(fs)
 	}
 	if fs.Changed("outage-name") {
-		return nil, nil, usagef("--outage-name goes with -f")
+		return nil, nil, exit.Usagef("--outage-name goes with -f")
 	}
 	if f.fromJournal != "" {
 		for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
 			if fs.Changed(name) {
-				return nil, nil, usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
+				return nil, nil, exit.Usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
 			}
 		}
 		return outageFromJournal(f.fromJournal, f.journalModel)
 	}
 	if fs.Changed("model") {
-		return nil, nil, usagef("--model goes with --outage-from-journal")
+		return nil, nil, exit.Usagef("--model goes with --outage-from-journal")
 	}
 	if !slices.Contains(workload.OutageKinds(), f.outage) {
-		return nil, nil, usagef("unknown outage %q (valid: %s)", f.outage, strings.Join(workload.OutageKinds(), ", "))
+		return nil, nil, exit.Usagef("unknown outage %q (valid: %s)", f.outage, strings.Join(workload.OutageKinds(), ", "))
 	}
 	if f.outageFrom < 0 || f.outageTo <= f.outageFrom {
-		return nil, nil, usagef("the outage must start at or after 0 and end after it starts (got %s to %s)", f.outageFrom, f.outageTo)
+		return nil, nil, exit.Usagef("the outage must start at or after 0 and end after it starts (got %s to %s)", f.outageFrom, f.outageTo)
 	}
 	if f.outage == workload.OutageNone {
 		if fs.Changed("outage-from") || fs.Changed("outage-to") || fs.Changed("fault") {
-			return nil, nil, usagef("--outage-from, --outage-to and --fault need an --outage (valid: %s)", strings.Join(inject.Kinds(), ", "))
+			return nil, nil, exit.Usagef("--outage-from, --outage-to and --fault need an --outage (valid: %s)", strings.Join(inject.Kinds(), ", "))
 		}
 		return nil, nil, nil
 	}
 	w, err := inject.ParseFault(f.outage, f.faults)
 	if err != nil {
-		return nil, nil, usagef("--fault: %v", err)
+		return nil, nil, exit.Usagef("--fault: %v", err)
 	}
 	if len(w.Models) > 0 {
-		return nil, nil, usagef("--fault models=...: the proxy has one upstream; limit the outage to some models with --outage-model")
+		return nil, nil, exit.Usagef("--fault models=...: the proxy has one upstream; limit the outage to some models with --outage-model")
 	}
 	w.From, w.To = f.outageFrom, f.outageTo
 	return []inject.Window{w}, nil, nil
@@ -168,13 +169,13 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 
 func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	if f.maxConns <= 0 {
-		return usagef("--max-conns must be positive, got %d", f.maxConns)
+		return exit.Usagef("--max-conns must be positive, got %d", f.maxConns)
 	}
 	if f.maxBody <= 0 {
-		return usagef("--max-body must be positive, got %d", f.maxBody)
+		return exit.Usagef("--max-body must be positive, got %d", f.maxBody)
 	}
 	if f.latencyScale < 0 {
-		return usagef("--latency-scale must not be negative, got %g", f.latencyScale)
+		return exit.Usagef("--latency-scale must not be negative, got %g", f.latencyScale)
 	}
 	ws, notes, err := f.windows(cmd)
 	if err != nil {
@@ -188,12 +189,12 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 
 	for _, m := range f.outageModels {
 		if strings.TrimSpace(m) == "" {
-			return usagef("--outage-model: empty model name")
+			return exit.Usagef("--outage-model: empty model name")
 		}
 	}
 	prices, err := price.ParseAll(f.prices)
 	if err != nil {
-		return usageError{fmt.Errorf("--price: %w", err)}
+		return exit.UsageError(fmt.Errorf("--price: %w", err))
 	}
 	opts := proxy.Options{Windows: ws, MaxBody: f.maxBody, Models: f.outageModels, Prices: prices}
 	cfg := proxyConfig{Listen: f.listen, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody,
@@ -221,13 +222,13 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
-		return usagef("--listen %s: %v", f.listen, err)
+		return exit.Usagef("--listen %s: %v", f.listen, err)
 	}
 	opts.Start = time.Now()
 	p, err := proxy.New(opts)
 	if err != nil {
 		ln.Close()
-		return usageError{err}
+		return exit.UsageError(err)
 	}
 	var rec *journal.Writer
 	if f.record != "" {
@@ -238,7 +239,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		if err != nil {
 			p.Close("could not record")
 			ln.Close()
-			return usageError{fmt.Errorf("--record: %w", err)}
+			return exit.UsageError(fmt.Errorf("--record: %w", err))
 		}
 	}
 
@@ -299,7 +300,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 func checkUpstream(ctx context.Context, raw string, timeout time.Duration) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("--upstream %q is not an http(s) URL with a host (e.g. https://api.openai.com/v1)", raw)
+		return nil, exit.Usagef("--upstream %q is not an http(s) URL with a host (e.g. https://api.openai.com/v1)", raw)
 	}
 	probe := *u
 	probe.Path = strings.TrimSuffix(u.Path, "/") + "/models"
@@ -311,18 +312,18 @@ func checkUpstream(ctx context.Context, raw string, timeout time.Duration) (*url
 	defer cancel()
 	req, err := http.NewRequestWithContext(cctx, http.MethodGet, probe.String(), nil)
 	if err != nil {
-		return nil, usagef("--upstream %s: %v", probe.Redacted(), err)
+		return nil, exit.Usagef("--upstream %s: %v", probe.Redacted(), err)
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	defer t.CloseIdleConnections()
 	resp, err := (&http.Client{Transport: t}).Do(req)
 	if err != nil {
-		return nil, usagef("--upstream %s does not answer (GET %s): %v", u.Redacted(), probe.Redacted(), err)
+		return nil, exit.Usagef("--upstream %s does not answer (GET %s): %v", u.Redacted(), probe.Redacted(), err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	if resp.StatusCode == http.StatusNotFound {
-		return nil, usagef("--upstream %s answered 404 to GET %s: is it the API's base URL, with its /v1?", u.Redacted(), probe.Redacted())
+		return nil, exit.Usagef("--upstream %s answered 404 to GET %s: is it the API's base URL, with its /v1?", u.Redacted(), probe.Redacted())
 	}
 	return u, nil
 }
@@ -342,12 +343,12 @@ func paramText(p map[string]string) string {
 func (f proxyFlags) fileWindows(fs *pflag.FlagSet) ([]inject.Window, []string, error) {
 	for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
 		if fs.Changed(name) {
-			return nil, nil, usagef("--%s and -f do not go together: the drill file is the timeline", name)
+			return nil, nil, exit.Usagef("--%s and -f do not go together: the drill file is the timeline", name)
 		}
 	}
 	df, err := drillfile.Load(f.file)
 	if err != nil {
-		return nil, nil, usageError{fmt.Errorf("-f: %w", err)}
+		return nil, nil, exit.UsageError(fmt.Errorf("-f: %w", err))
 	}
 	scenarios := df.Scenarios()
 	var names []string
@@ -359,18 +360,18 @@ func (f proxyFlags) fileWindows(fs *pflag.FlagSet) ([]inject.Window, []string, e
 	case f.outageName != "":
 		pick = slices.Index(names, f.outageName)
 		if pick < 0 {
-			return nil, nil, usagef("--outage-name %q: %s names the outages %s", f.outageName, f.file, strings.Join(names, ", "))
+			return nil, nil, exit.Usagef("--outage-name %q: %s names the outages %s", f.outageName, f.file, strings.Join(names, ", "))
 		}
 	case len(scenarios) == 1:
 		pick = 0
 	default:
-		return nil, nil, usagef("%s names %d outages (%s): pick one with --outage-name", f.file, len(names), strings.Join(names, ", "))
+		return nil, nil, exit.Usagef("%s names %d outages (%s): pick one with --outage-name", f.file, len(names), strings.Join(names, ", "))
 	}
 	var ws []inject.Window
 	for _, w := range scenarios[pick].Windows {
 		iw, err := drillfile.InjectWindow(w)
 		if err != nil {
-			return nil, nil, usageError{fmt.Errorf("-f %s: %w", f.file, err)}
+			return nil, nil, exit.UsageError(fmt.Errorf("-f %s: %w", f.file, err))
 		}
 		ws = append(ws, iw)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -36,7 +37,7 @@ func startRecording(path string, run *workload.Run) (*journal.Writer, error) {
 	}
 	w, err := journal.Create(path, h, run.Log(), journal.Options{Secrets: runKeys(cfg)})
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--record: %w", err)}
+		return nil, exit.UsageError(fmt.Errorf("--record: %w", err))
 	}
 	return w, nil
 }
@@ -66,7 +67,7 @@ func finishRecording(w *journal.Writer, sum scoring.Summary, status string) erro
 // its journals to.
 func prepareRecordDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return usageError{fmt.Errorf("--record: %w", err)}
+		return exit.UsageError(fmt.Errorf("--record: %w", err))
 	}
 	return nil
 }
@@ -103,7 +104,7 @@ func journalInputError(err error) error {
 	if errors.Is(err, journal.ErrNotJournal) || errors.Is(err, journal.ErrNewerFormat) ||
 		errors.Is(err, journal.ErrCorrupt) || errors.Is(err, journal.ErrInvalid) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
 		errors.Is(err, syscall.EISDIR) {
-		return usageError{err}
+		return exit.UsageError(err)
 	}
 	return err
 }
@@ -112,9 +113,9 @@ func journalInputError(err error) error {
 // a record of a drill, and recording over one loses it.
 func refuseOverwrite(path string) error {
 	if _, err := os.Lstat(path); err == nil {
-		return usagef("--record: %s already exists; pass --force to overwrite it", path)
+		return exit.Usagef("--record: %s already exists; pass --force to overwrite it", path)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return usageError{fmt.Errorf("--record: %w", err)}
+		return exit.UsageError(fmt.Errorf("--record: %w", err))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
@@ -44,18 +45,18 @@ final summary: a failed one exits 1.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if speed <= 0 {
-				return usagef("--speed must be positive, got %v", speed)
+				return exit.Usagef("--speed must be positive, got %v", speed)
 			}
 			if at < 0 {
-				return usagef("--at must not be negative, got %v", at)
+				return exit.Usagef("--at must not be negative, got %v", at)
 			}
 			hyps, err := scoring.ParseExprs(expect)
 			if err != nil {
-				return usageError{fmt.Errorf("--expect: %w", err)}
+				return exit.UsageError(fmt.Errorf("--expect: %w", err))
 			}
 			path := args[0]
 			if st, err := os.Stat(path); err == nil && st.IsDir() {
-				return usagef("replay takes one journal file; %s is a directory (drill report %s reads every journal in it)", path, path)
+				return exit.Usagef("replay takes one journal file; %s is a directory (drill report %s reads every journal in it)", path, path)
 			}
 			ctx := cmd.Context()
 			if !noTUI && !jsonOut && stdoutIsTerminal() {
@@ -69,7 +70,7 @@ final summary: a failed one exits 1.`,
 				}
 				err = tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed, At: at, Hypotheses: hyps})
 				if err != nil && ctx.Err() != nil {
-					return errInterrupted // Ctrl-C or SIGTERM: exit 130
+					return exit.ErrInterrupted // Ctrl-C or SIGTERM: exit 130
 				}
 				if err != nil {
 					return err

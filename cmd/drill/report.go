@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -46,11 +47,11 @@ journals (*.jsonl) in it.`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dpi < 10 || dpi > 600 {
-				return usagef("--dpi must be between 10 and 600, got %d", dpi)
+				return exit.Usagef("--dpi must be between 10 and 600, got %d", dpi)
 			}
 			hyps, err := scoring.ParseExprs(expect)
 			if err != nil {
-				return usageError{fmt.Errorf("--expect: %w", err)}
+				return exit.UsageError(fmt.Errorf("--expect: %w", err))
 			}
 			paths, err := expandJournalArgs(args)
 			if err != nil {
@@ -67,12 +68,12 @@ journals (*.jsonl) in it.`,
 				rep.Hypotheses = hyps
 				if len(pairs) > 0 {
 					if err := rep.SetPairs(pairs); err != nil {
-						return usageError{err}
+						return exit.UsageError(err)
 					}
 				}
 				if err := rep.WriteFile(out); err != nil {
 					if errors.Is(err, report.ErrFormat) {
-						return usageError{err}
+						return exit.UsageError(err)
 					}
 					return err
 				}
@@ -98,7 +99,7 @@ func expandJournalArgs(args []string) ([]string, error) {
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
-			return nil, usageError{fmt.Errorf("report: %w", err)}
+			return nil, exit.UsageError(fmt.Errorf("report: %w", err))
 		}
 		if !st.IsDir() {
 			paths = append(paths, a)
@@ -106,10 +107,10 @@ func expandJournalArgs(args []string) ([]string, error) {
 		}
 		found, err := filepath.Glob(filepath.Join(a, "*.jsonl"))
 		if err != nil {
-			return nil, usageError{fmt.Errorf("report: %w", err)}
+			return nil, exit.UsageError(fmt.Errorf("report: %w", err))
 		}
 		if len(found) == 0 {
-			return nil, usagef("report: %s holds no journals (*.jsonl)", a)
+			return nil, exit.Usagef("report: %s holds no journals (*.jsonl)", a)
 		}
 		slices.Sort(found)
 		paths = append(paths, found...)

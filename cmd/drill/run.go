@@ -16,6 +16,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/predict"
@@ -118,7 +119,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	}
 	run, err := startRun(ctx, cfg)
 	if err != nil {
-		return usageError{err}
+		return exit.UsageError(err)
 	}
 	aborted := make(chan string, 1)
 	go func() { aborted <- drillfile.Guard(run, opts.checks.abort, drillfile.GuardInterval) }()

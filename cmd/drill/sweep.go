@@ -14,6 +14,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
@@ -175,7 +176,7 @@ func (sf *sweepFlags) grid(fs *pflag.FlagSet, file *drillfile.File) (sweep.Grid,
 	if file != nil {
 		for _, a := range file.Sweep {
 			if _, ok := sf.axes[a.Flag]; !ok {
-				return sweep.Grid{}, usagef("%s:%d: sweep.%s is no flag of drill sweep (valid: %s)", file.Path, a.Line, a.Flag, strings.Join(sf.order, ", "))
+				return sweep.Grid{}, exit.Usagef("%s:%d: sweep.%s is no flag of drill sweep (valid: %s)", file.Path, a.Line, a.Flag, strings.Join(sf.order, ", "))
 			}
 			note(a.Flag, []string{a.Values})
 		}
@@ -210,7 +211,7 @@ func (sf *sweepFlags) grid(fs *pflag.FlagSet, file *drillfile.File) (sweep.Grid,
 			}
 		}
 		if err != nil {
-			return sweep.Grid{}, usagef("--%s: %v", name, err)
+			return sweep.Grid{}, exit.Usagef("--%s: %v", name, err)
 		}
 	}
 	return g, nil
@@ -279,7 +280,7 @@ type sweepRow struct {
 func (sf *sweepFlags) plan(g sweep.Grid, abort *[]scoring.Expr, warn func(string)) ([]sweepRow, []workload.Config, error) {
 	settings, err := g.Settings()
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, exit.UsageError(err)
 	}
 	var rows []sweepRow
 	var cfgs []workload.Config
@@ -332,7 +333,7 @@ func (sf *sweepFlags) settingConfigs(set sweep.Setting, warn func(string)) ([]wo
 			name, v = "fault", strings.TrimPrefix(name, faultAxis)+"="+v
 		}
 		if err := fs.Set(name, v); err != nil {
-			return nil, checks{}, usagef("--%s %s: %v", name, v, err)
+			return nil, checks{}, exit.Usagef("--%s %s: %v", name, v, err)
 		}
 	}
 	cfgs, chk, err := df.plan(fs, &f, outages, policies, axisOutages, axisPolicies, nil)
@@ -346,13 +347,13 @@ func (sf *sweepFlags) settingConfigs(set sweep.Setting, warn func(string)) ([]wo
 func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	fs := cmd.Flags()
 	if sf.repeat < 1 {
-		return usagef("--repeat must be at least 1, got %d", sf.repeat)
+		return exit.Usagef("--repeat must be at least 1, got %d", sf.repeat)
 	}
 	if sf.maxParallel < 0 {
-		return usagef("--max-parallel must not be negative, got %d", sf.maxParallel)
+		return exit.Usagef("--max-parallel must not be negative, got %d", sf.maxParallel)
 	}
 	if sf.top < 0 {
-		return usagef("--top must not be negative, got %d", sf.top)
+		return exit.Usagef("--top must not be negative, got %d", sf.top)
 	}
 	sortFig, desc, err := parseSort(sf.sortBy)
 	if err != nil {
@@ -361,7 +362,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	var file *drillfile.File
 	if sf.file != "" {
 		if file, err = drillfile.Load(sf.file); err != nil {
-			return usageError{err}
+			return exit.UsageError(err)
 		}
 	}
 	g, err := sf.grid(fs, file)
@@ -480,9 +481,9 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		what := fmt.Sprintf("run %d (%s / %s, seed %d)", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, cfgs[i].Seed)
 		switch {
 		case o.Status == event.StatusInterrupted:
-			errs = append(errs, errInterrupted)
+			errs = append(errs, exit.ErrInterrupted)
 		case o.Status == event.StatusAborted:
-			errs = append(errs, fmt.Errorf("%s: %w (%s)", what, errAborted, o.Error))
+			errs = append(errs, fmt.Errorf("%s: %w (%s)", what, exit.ErrAborted, o.Error))
 		case o.Error != "":
 			errs = append(errs, fmt.Errorf("%s: %s", what, o.Error))
 		}
@@ -498,7 +499,7 @@ func parseSort(s string) (figure string, desc bool, err error) {
 	}
 	figure, dir, hasDir := strings.Cut(s, ":")
 	if !slices.Contains(scoring.Figures(), figure) {
-		return "", false, usagef("--sort: unknown figure %q (valid: %s)", figure, strings.Join(scoring.Figures(), ", "))
+		return "", false, exit.Usagef("--sort: unknown figure %q (valid: %s)", figure, strings.Join(scoring.Figures(), ", "))
 	}
 	switch {
 	case !hasDir:
@@ -509,5 +510,5 @@ func parseSort(s string) (figure string, desc bool, err error) {
 	case dir == "desc":
 		return figure, true, nil
 	}
-	return "", false, usagef("--sort: unknown direction %q (valid: asc, desc)", dir)
+	return "", false, exit.Usagef("--sort: unknown direction %q (valid: asc, desc)", dir)
 }

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/drill-dev/drill/internal/exit"
 )
 
 // EnvChild is the environment variable that makes a drill process a
@@ -67,21 +69,14 @@ func lookup(name string) Body {
 }
 
 // Error is a body's error as Call returns it: the message and the exit code
-// the body asked for (see ExitCoder); 1 if it asked for none.
+// the body asked for (an exit.Coder keeps its code across the process
+// boundary); 1 if it asked for none.
 type Error struct {
 	Message string `json:"message"`
 	Code    int    `json:"code"`
 }
 
 func (e *Error) Error() string { return e.Message }
-
-// ExitCoder is an error that carries the exit code it should end drill with.
-// A body's error that implements it keeps its code across the process
-// boundary, as Error.Code.
-type ExitCoder interface {
-	error
-	ExitCode() int
-}
 
 // Call runs the body registered as name in virtual time, in a child process
 // of this binary, with in (JSON-encoded) as its input, and copies what the
@@ -201,7 +196,7 @@ func serve(name string) int {
 	defer errOut.Close()
 	fail := func(code int, err error) int {
 		e := &Error{Message: err.Error(), Code: code}
-		if ec, ok := errors.AsType[ExitCoder](err); ok {
+		if ec, ok := errors.AsType[exit.Coder](err); ok {
 			e.Code = ec.ExitCode()
 		}
 		_ = json.NewEncoder(errOut).Encode(e)
