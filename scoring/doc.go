@@ -9,7 +9,7 @@
 //     (each answer compared with the truth once, with Wilson intervals in
 //     quality.go);
 //   - summary.go: waits during the outage and the run Summary, whose JSON
-//     keys are documented in the README and stable;
+//     keys are documented in docs/keys.md and stable;
 //   - breakers.go: breaker state, changes, open spans, opens and probes;
 //   - series.go: attempts and retries per second, bounded;
 //   - windows.go: outage windows as the injector applied them, and each

@@ -37,12 +37,12 @@ func keyPaths(t reflect.Type, prefix string) []string {
 }
 
 // TestEverySummaryKeyIsDocumented: every key path of the summary's JSON
-// is documented (name, unit, definition) as a row of the README's
-// summary keys table, so drill-file hypotheses can name figures by path.
+// is documented (name, unit, definition) as a row of the summary keys
+// tables in docs/keys.md, so drill-file hypotheses can name figures by path.
 func TestEverySummaryKeyIsDocumented(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/keys.md")
 	if err != nil {
-		t.Fatalf("reading the README: %v", err)
+		t.Fatalf("reading the summary keys page: %v", err)
 	}
 	docs := string(b)
 	paths := keyPaths(reflect.TypeFor[Summary](), "")

@@ -74,7 +74,7 @@ type PolicySummary struct {
 
 // Summary is the run summary: the same object `drill run --json` prints, a
 // journal's last line holds and `drill replay --json` recomputes. Every
-// key is documented in the README; a key path such as "served.error" or
+// key is documented in docs/keys.md; a key path such as "served.error" or
 // "p95_wait_outage_s" names one figure, stably.
 type Summary struct {
 	Outage string `json:"outage"`

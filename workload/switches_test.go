@@ -29,7 +29,7 @@ var switchRows = []switchRow{
 // lab-breaker rules (probes: all, stale: count), alone and both, beside
 // drill's defaults, and checks the mechanical reason given for the two
 // rows that differ from the chapter: each switch puts its row back in the
-// chapter's band. The table it logs is the README's.
+// chapter's band. The table it logs is docs/case-study.md's.
 func TestChapterSwitches(t *testing.T) {
 	got := map[string]map[string]scoring.Summary{}
 	for _, sw := range switchRows {

@@ -26,7 +26,7 @@ func TestVirtualMatchesRealTime(t *testing.T) {
 	// Opt-in: a minute of real time whose busy / fail-fast row differs by
 	// design (a real busy tone takes about 1 ms, so real time's cooldown
 	// ends just after an arrival tick: 58-60 backup answers against 55 in
-	// virtual time; see the README's equivalence table), and whose real
+	// virtual time; see the equivalence table in docs/virtual-time.md), and whose real
 	// side drifts on a loaded machine.
 	if testing.Short() || os.Getenv("DRILL_REALTIME_EQUIVALENCE") == "" {
 		t.Skip("runs the eight drills in real time (about a minute); set DRILL_REALTIME_EQUIVALENCE=1 to run it")
@@ -70,7 +70,7 @@ func TestVirtualMatchesRealTime(t *testing.T) {
 	}
 }
 
-// TestEquivalenceTable prints the README's equivalence table from the files
+// TestEquivalenceTable prints the equivalence table of docs/virtual-time.md from the files
 // vclock/testdata/equivalence.sh wrote to $DRILL_EQ_DIR (real-time and
 // virtual `drill compare --json` of each set of settings), and fails on any
 // disagreement beyond the tolerances. Skipped when DRILL_EQ_DIR is unset.
