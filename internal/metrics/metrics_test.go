@@ -18,6 +18,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/listen"
 	"github.com/drill-dev/drill/internal/metrics"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -217,7 +218,7 @@ func TestVirtualClockRefused(t *testing.T) {
 // socket and stops when closed.
 func TestListenServesOverLoopback(t *testing.T) {
 	x := metrics.New(nil)
-	srv, err := metrics.Listen("127.0.0.1:0", x.Handler())
+	srv, err := listen.Listen("127.0.0.1:0", x.Handler())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestListenServesOverLoopback(t *testing.T) {
 	if _, err := http.Get("http://" + srv.Addr() + metrics.Path); err == nil {
 		t.Error("the server still answers after Close")
 	}
-	if _, err := metrics.Listen("127.0.0.1:99999", x.Handler()); err == nil {
+	if _, err := listen.Listen("127.0.0.1:99999", x.Handler()); err == nil {
 		t.Error("Listen on port 99999 succeeded")
 	}
 }
