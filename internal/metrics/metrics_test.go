@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -239,5 +240,19 @@ func TestListenServesOverLoopback(t *testing.T) {
 	}
 	if _, err := listen.Listen("127.0.0.1:99999", x.Handler()); err == nil {
 		t.Error("Listen on port 99999 succeeded")
+	}
+}
+
+// TestMetricSetIsDocumented: the example's README lists every metric, with
+// its type, as a table row.
+func TestMetricSetIsDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../examples/alerting/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range metrics.Metrics() {
+		if !strings.Contains(string(b), "| `"+m.Name+"` | "+m.Type+" |") {
+			t.Errorf("%s (%s) is not a row of examples/alerting/README.md's metrics table", m.Name, m.Type)
+		}
 	}
 }
