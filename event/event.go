@@ -168,6 +168,10 @@ type Event struct {
 	// cancelled: a hedge's loser, the run's end), estimated from the
 	// request's size because the provider may bill it anyway.
 	Usage *Usage `json:"usage,omitempty"`
+
+	// Alert is, on an alert event, the Alertmanager notification's alert
+	// drill received (alert.go).
+	Alert *Alert `json:"alert,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full

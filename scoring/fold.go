@@ -58,6 +58,9 @@ type Fold struct {
 
 	cost costTrack // tokens and cost of every attempt (cost.go)
 
+	alerts   map[string]*alertTrack // alert name -> what was received of it (alerts.go)
+	received []ReceivedAlert
+
 	paused bool
 	clock  string // the RunClock event's detail; "" means real
 	last   time.Duration
@@ -173,6 +176,8 @@ func (f *Fold) Add(e event.Event) {
 		}
 	case event.RunClock:
 		f.clock = e.Detail
+	case event.AlertReceived:
+		f.alertReceived(e)
 	case event.Paused:
 		f.paused = true
 	case event.Resumed:

@@ -70,13 +70,16 @@ func isMonotone(figure string) bool {
 // Expr is one parsed check, `figure op value`.
 type Expr struct {
 	Figure string
-	Op     Op
+	// Minus, when set, is a figure subtracted from Figure: the check is on
+	// their difference (difference.go).
+	Minus string
+	Op    Op
 	// Value is a float64, a bool or a string.
 	Value any
 }
 
 // String is the check in its canonical form, e.g. "served.error == 0".
-func (e Expr) String() string { return fmt.Sprintf("%s %s %s", e.Figure, e.Op, formatValue(e.Value)) }
+func (e Expr) String() string { return fmt.Sprintf("%s %s %s", e.left(), e.Op, formatValue(e.Value)) }
 
 // ParseExpr parses `figure op value`. An unknown figure or operator, or a
 // value of the wrong kind for the figure, is an error that lists the valid
@@ -95,6 +98,10 @@ func ParseExpr(s string) (Expr, error) {
 	if !slices.Contains(Ops, op) {
 		return Expr{}, fmt.Errorf("%q: unknown operator %q (valid: %s)", s, op, opList())
 	}
+	figure, minus, err := parseDifference(s, figure)
+	if err != nil {
+		return Expr{}, err
+	}
 	kind, ok := figureKind(figure)
 	if !ok {
 		return Expr{}, fmt.Errorf("%q: unknown figure %q (valid: %s)", s, figure, strings.Join(Figures(), ", "))
@@ -102,7 +109,7 @@ func ParseExpr(s string) (Expr, error) {
 	if raw == "" {
 		return Expr{}, fmt.Errorf("%q: no value after %s", s, op)
 	}
-	e := Expr{Figure: figure, Op: op}
+	e := Expr{Figure: figure, Minus: minus, Op: op}
 	switch kind {
 	case figNumber:
 		v, err := strconv.ParseFloat(raw, 64)
@@ -329,7 +336,7 @@ type Verdict struct {
 // A null or missing figure, or one of another kind than the check's
 // value, does not hold.
 func (e Expr) Holds(figs map[string]any) (holds bool, value any) {
-	value = figs[e.Figure]
+	value = e.value(figs)
 	switch v := value.(type) {
 	case float64:
 		want, ok := e.Value.(float64)
@@ -392,7 +399,7 @@ func (e Expr) Live(figs map[string]any) string {
 	}
 	n, isNum := v.(float64)
 	bound, _ := e.Value.(float64)
-	if isNum && isMonotone(e.Figure) {
+	if isNum && e.Minus == "" && isMonotone(e.Figure) {
 		switch e.Op {
 		case OpLt:
 			return LiveFail // n >= bound

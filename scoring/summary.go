@@ -140,6 +140,10 @@ type Summary struct {
 	PredictedCallsToBroken *[2]float64 `json:"predicted_calls_to_broken"`
 	// PredictedNote says why nothing was predicted; empty when predicted.
 	PredictedNote string `json:"predicted_note"`
+
+	// Alerts are the alerts received from the team's Alertmanager
+	// (--alert-listen), by alertname (alerts.go); omitted when none came.
+	Alerts map[string]AlertSummary `json:"alert,omitempty"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
@@ -233,6 +237,7 @@ func (f *Fold) Summary() Summary {
 
 	basis, ws := f.Basis()
 	s.OutageBasis = basis
+	s.Alerts = f.alertSummaries(ws)
 	if waits := f.waitsIn(ws); len(waits) > 0 {
 		sort.Float64s(waits)
 		s.MedianWaitOutageS = ptr(round(Quantile(waits, 0.5), 3))

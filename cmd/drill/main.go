@@ -63,6 +63,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
 	registerCompletions(root)
 	root.AddCommand(newSweepCmd())
+	root.AddCommand(newHistoryCmd())
 	return root
 }
 

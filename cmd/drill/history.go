@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/history"
+)
+
+func newHistoryCmd() *cobra.Command {
+	var (
+		groupBy string
+		expect  []string
+	)
+	cmd := &cobra.Command{
+		Use:   "history FILE|DIR...",
+		Short: "The same drill over months: each headline figure per run date, regressions flagged",
+		Long: `Read the journals of the same drill recorded over months (--record) and show
+each headline figure per run date, one table per drill: runs of the same outage
+against the same policy (--group-by outage-policy), or of the same drill file
+first (--group-by file). A directory argument stands for the journals (*.jsonl)
+in it. Every figure is the journal's summary recomputed by the fold, as drill
+replay does.
+
+A value is flagged (!) as a regression when it is worse than every earlier run
+of its drill by more than those runs vary among themselves (at least 5 % of the
+bound), once two earlier runs measured it.
+
+--expect judges the latest run of each drill against the ones before it:
+'figure op bound', where the bound is a number or previous, first, min, max,
+mean or median of the earlier runs, times, plus or minus a number. drill
+history exits 1 when an expectation fails, so CI can gate on it.`,
+		Example: `  drill history drills/chapter/
+  drill history runs/2026-*.jsonl --expect 'calls_to_broken_outage <= previous * 1.2'
+  drill history runs/ --expect 'breaker_first_open_s <= max + 2' --expect 'all4_right >= mean - 0.05'`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return history.Report(cmd.OutOrStdout(), args, groupBy, expect)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&groupBy, "group-by", history.ByOutagePolicy,
+		"what makes runs one drill: "+strings.Join(history.GroupBys, " or "))
+	fs.StringArrayVar(&expect, "expect", nil, "an expectation against history, 'figure op bound' (repeatable)")
+	cmd.PreRunE = func(*cobra.Command, []string) error {
+		for _, g := range history.GroupBys {
+			if g == groupBy {
+				return nil
+			}
+		}
+		return exit.Usagef("--group-by %q: valid are %s", groupBy, strings.Join(history.GroupBys, ", "))
+	}
+	return cmd
+}

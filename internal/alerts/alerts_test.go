@@ -1,0 +1,93 @@
+package alerts_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/alerts"
+	"github.com/drill-dev/drill/internal/exit"
+)
+
+// notification is a webhook body as Alertmanager 0.25 sends it.
+const notification = `{"receiver":"drill","status":"firing","alerts":[
+ {"status":"firing","labels":{"alertname":"BreakerOpen","breaker":"primary","severity":"page"},
+  "annotations":{"summary":"breaker primary is open"},"startsAt":"2026-03-01T10:00:18.5Z",
+  "endsAt":"0001-01-01T00:00:00Z","generatorURL":"http://prometheus/graph","fingerprint":"4f3c2a1b"},
+ {"status":"resolved","labels":{"alertname":"OutageActive"},"annotations":{},
+  "startsAt":"2026-03-01T10:00:15Z","endsAt":"2026-03-01T10:00:40Z","fingerprint":"9a8b"}],
+ "groupLabels":{"alertname":"BreakerOpen"},"commonLabels":{},"commonAnnotations":{},
+ "externalURL":"http://alertmanager:9093","version":"4","groupKey":"{}:{alertname=\"BreakerOpen\"}","truncatedAlerts":0}`
+
+func post(h http.Handler, body string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, alerts.Path, strings.NewReader(body)))
+	return rec
+}
+
+// TestEachAlertBecomesAnEvent: a notification of two alerts logs two alert
+// events with name, status, labels and times, in order.
+func TestEachAlertBecomesAnEvent(t *testing.T) {
+	r := alerts.NewReceiver()
+	if rec := post(r, notification); rec.Code != http.StatusServiceUnavailable {
+		t.Fatalf("with no run attached: %d, want 503 (Alertmanager retries)", rec.Code)
+	}
+	log := event.NewLog(time.Now())
+	r.Attach(log)
+	if rec := post(r, notification); rec.Code != http.StatusOK {
+		t.Fatalf("POST: %d %s", rec.Code, rec.Body)
+	}
+	evs := log.Events()
+	if len(evs) != 2 {
+		t.Fatalf("logged %d events, want 2", len(evs))
+	}
+	a := evs[0].Alert
+	if evs[0].Kind != event.AlertReceived || a.Name != "BreakerOpen" || a.Status != event.AlertFiring ||
+		a.Labels["breaker"] != "primary" || a.Annotations["summary"] == "" || a.Fingerprint != "4f3c2a1b" ||
+		a.Receiver != "drill" || !a.StartsAt.Equal(time.Date(2026, 3, 1, 10, 0, 18, 5e8, time.UTC)) {
+		t.Errorf("first event = %+v / %+v", evs[0], a)
+	}
+	if b := evs[1].Alert; b.Name != "OutageActive" || b.Status != event.AlertResolved || b.EndsAt.IsZero() {
+		t.Errorf("second alert = %+v", b)
+	}
+	log.Close()
+	if rec := post(r, notification); rec.Code != http.StatusServiceUnavailable {
+		t.Errorf("after the run ended: %d, want 503", rec.Code)
+	}
+}
+
+// TestBadNotificationsAreRefused: anything but a version-4 notification
+// with named alerts is a 400 that says why; a GET is 405.
+func TestBadNotificationsAreRefused(t *testing.T) {
+	r := alerts.NewReceiver()
+	r.Attach(event.NewLog(time.Now()))
+	for _, c := range []struct{ body, want string }{
+		{`{"version":"3","alerts":[]}`, `webhook version "3"`},
+		{`{"version":"4","alerts":[{"status":"firing","labels":{}}]}`, "no alertname"},
+		{`{"version":"4","alerts":[{"status":"pending","labels":{"alertname":"X"}}]}`, "neither firing nor resolved"},
+		{`not json`, "reading the notification"},
+	} {
+		rec := post(r, c.body)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), c.want) {
+			t.Errorf("%s: %d %q, want 400 saying %q", c.body, rec.Code, rec.Body, c.want)
+		}
+	}
+	rec := httptest.NewRecorder()
+	r.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, alerts.Path, nil))
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("GET: %d, want 405", rec.Code)
+	}
+}
+
+// TestVirtualClockRefused: the receiver on the virtual clock is a usage error.
+func TestVirtualClockRefused(t *testing.T) {
+	if err := alerts.CheckClock(event.ClockVirtual); exit.Code(err) != exit.Usage {
+		t.Fatalf("CheckClock(virtual) = %v, want a usage error", err)
+	}
+	if err := alerts.CheckClock(event.ClockReal); err != nil {
+		t.Fatalf("CheckClock(real) = %v", err)
+	}
+}

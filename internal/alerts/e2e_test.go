@@ -1,0 +1,266 @@
+package alerts_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/drill-dev/drill/internal/alerts"
+	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/listen"
+	"github.com/drill-dev/drill/internal/metrics"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+// exampleDir holds the configuration a team copies: the end-to-end test
+// runs exactly those files, with the loopback ports it picked.
+const exampleDir = "../../examples/alerting"
+
+// The addresses the example files name, replaced by the test's own ports.
+const (
+	exampleMetrics      = "127.0.0.1:9464"
+	exampleReceiver     = "127.0.0.1:9465"
+	exampleAlertmanager = "127.0.0.1:9093"
+)
+
+// e2eEmails shortens the example drill (80 emails, 40 s) to 25 s: the
+// breaker opens at about 10.5 s and the alert has well over ten seconds to
+// arrive before the run ends.
+const e2eEmails = 50
+
+// TestAlertReachesTheDrill is the end-to-end check of the alerting
+// example: a real-time drill serving metrics and receiving alerts on
+// loopback ports, a real Prometheus scraping it every second with the
+// example's rule on the breaker state, and a real Alertmanager routing the
+// alert to drill's webhook. With the rule, every hypothesis of the example
+// drill file passes; without it, the alert hypotheses fail. The delay from
+// the breaker opening to the alert's arrival is logged.
+func TestAlertReachesTheDrill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end with Prometheus and Alertmanager: a minute of real time (-short)")
+	}
+	prom, am := lookBinary(t, "prometheus"), lookBinary(t, "prometheus-alertmanager", "alertmanager")
+
+	t.Run("with the rule", func(t *testing.T) {
+		sum, verdicts := drillWithStack(t, prom, am, true)
+		for _, v := range verdicts {
+			if !v.Pass {
+				t.Errorf("hypothesis %s failed (measured %s)", v.Expr, scoring.FormatValue(v.Value))
+			}
+		}
+		a, ok := sum.Alerts["BreakerOpen"]
+		if !ok || a.FirstS == nil || sum.BreakerFirstOpenS == nil {
+			t.Fatalf("no BreakerOpen alert or no breaker open: alerts %+v, breaker_first_open_s %v", sum.Alerts, sum.BreakerFirstOpenS)
+		}
+		delay := *a.FirstS - *sum.BreakerFirstOpenS
+		t.Logf("breaker opened %.3f s into the outage; BreakerOpen received %.3f s into it: delay %.3f s (fired %d, notifications %d)",
+			*sum.BreakerFirstOpenS, *a.FirstS, delay, a.Fired, a.Notifications)
+		if delay < 0 {
+			t.Errorf("the alert arrived %.3f s before the breaker opened", -delay)
+		}
+	})
+	t.Run("without the rule", func(t *testing.T) {
+		sum, verdicts := drillWithStack(t, prom, am, false)
+		if _, ok := sum.Alerts["BreakerOpen"]; ok {
+			t.Errorf("an alert arrived with no rule: %+v", sum.Alerts)
+		}
+		failed := scoring.Failed(verdicts)
+		if len(failed) != 2 || !strings.HasPrefix(failed[0].Expr, "alert.BreakerOpen.fired") ||
+			!strings.HasPrefix(failed[1].Expr, "alert.BreakerOpen.first_s") {
+			t.Errorf("failed hypotheses = %+v, want the two alert checks", failed)
+		}
+	})
+}
+
+// lookBinary finds the first of names on PATH, or skips the test.
+func lookBinary(t *testing.T, names ...string) string {
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	t.Skipf("%s not installed (Debian: apt-get install prometheus prometheus-alertmanager)", strings.Join(names, " or "))
+	return ""
+}
+
+// drillWithStack starts drill's metrics and receiver, Alertmanager and
+// Prometheus (with or without the example's rule), runs the example drill
+// in real time and returns its summary and the file's hypotheses judged on
+// it. Every process is stopped when the test ends.
+func drillWithStack(t *testing.T, prom, am string, withRule bool) (scoring.Summary, []scoring.Verdict) {
+	file, err := drillfile.Load(filepath.Join(exampleDir, "breaker-alert.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hyps, _, err := file.Checks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := file.Plan()
+	if err != nil || len(plan) != 1 {
+		t.Fatalf("plan: %v (%d runs, want 1)", err, len(plan))
+	}
+
+	exporter := metrics.New(hyps)
+	receiver := alerts.NewReceiver()
+	metricsSrv := serve(t, exporter.Handler())
+	receiverSrv := serve(t, receiver)
+	amAddr := freeAddr(t)
+
+	dir := t.TempDir()
+	writeExample(t, dir, "alertmanager.yml", exampleReceiver, receiverSrv.Addr())
+	writeExample(t, dir, "prometheus.yml", exampleMetrics, metricsSrv.Addr(), exampleAlertmanager, amAddr)
+	if withRule {
+		writeExample(t, dir, "rules.yml")
+	} else if err := os.WriteFile(filepath.Join(dir, "rules.yml"), []byte("groups: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start(t, dir, am, "alertmanager", amAddr, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
+		"--storage.path="+filepath.Join(dir, "am-data"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
+	promAddr := freeAddr(t)
+	start(t, dir, prom, "prometheus", promAddr, "--config.file="+filepath.Join(dir, "prometheus.yml"),
+		"--storage.tsdb.path="+filepath.Join(dir, "prom-data"), "--web.listen-address="+promAddr)
+
+	cfg := plan[0].Config
+	cfg.Emails = e2eEmails
+	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	run, err := workload.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	receiver.Attach(run.Log())
+	followed := make(chan error, 1)
+	go func() { followed <- exporter.Follow(ctx, run.Log()) }()
+	run.Wait()
+	if err := <-followed; err != nil {
+		t.Fatal(err)
+	}
+	fold := scoring.NewFold()
+	fold.AddLog(run.Log())
+	sum := fold.Summary()
+	figs, err := scoring.FiguresOf(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum, scoring.Judge(figs, hyps)
+}
+
+// serve listens on a free loopback port until the test ends.
+func serve(t *testing.T, h http.Handler) *listen.Server {
+	s, err := listen.Listen("127.0.0.1:0", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// freeAddr is a loopback address with a port free a moment ago.
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// writeExample copies an example file into dir, replacing old, new pairs.
+func writeExample(t *testing.T, dir, name string, oldNew ...string) {
+	b, err := os.ReadFile(filepath.Join(exampleDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		if !strings.Contains(s, oldNew[i]) {
+			t.Fatalf("%s does not name %s", name, oldNew[i])
+		}
+		s = strings.ReplaceAll(s, oldNew[i], oldNew[i+1])
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// start runs a server binary until the test ends (SIGTERM, then SIGKILL
+// after ten seconds) and waits until it answers /-/ready on addr.
+func start(t *testing.T, dir, bin, name, addr string, args ...string) {
+	out, err := os.Create(filepath.Join(dir, name+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", name, err)
+	}
+	exited := make(chan struct{}) // closed once the process has exited
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+			t.Errorf("%s did not stop on SIGTERM within 10 s: killed", name)
+		}
+		out.Close()
+		if t.Failed() {
+			b, _ := os.ReadFile(out.Name())
+			t.Logf("%s's output:\n%s", name, tail(string(b), 3000))
+		}
+	})
+	if err := waitReady(addr, exited); err != nil {
+		b, _ := os.ReadFile(out.Name())
+		t.Fatalf("%s: %v\n%s", name, err, tail(string(b), 3000))
+	}
+}
+
+// waitReady polls http://addr/-/ready for up to 30 s.
+func waitReady(addr string, exited <-chan struct{}) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return errors.New("exited before it was ready")
+		default:
+		}
+		resp, err := http.Get("http://" + addr + "/-/ready")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("not ready after 30 s")
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}

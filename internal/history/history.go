@@ -1,0 +1,289 @@
+// Package history reads the journals of the same drill over months (drill
+// history DIR…) and lays the runs side by side: each headline figure per
+// run date, with a regression flag where a figure moved beyond the spread
+// of the runs before, and expectations against history
+// (`calls_to_broken_outage <= previous * 1.2`) that CI can gate on.
+//
+// Every figure is the journal's summary recomputed by scoring's fold (as
+// drill replay and drill report do), named as hypotheses name figures.
+package history
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// Ways journals are grouped into one drill's history.
+const (
+	// ByOutagePolicy groups runs of the same outage against the same policy.
+	ByOutagePolicy = "outage-policy"
+	// ByFile groups runs of the same drill file (the journal header's
+	// configuration names it as drill_file), then by outage × policy, as
+	// one file plays several; journals that name none group by outage ×
+	// policy alone.
+	ByFile = "file"
+)
+
+// GroupBys lists the valid groupings.
+var GroupBys = []string{ByOutagePolicy, ByFile}
+
+// Direction says which way a figure gets worse.
+type Direction int
+
+// Directions.
+const (
+	// LowerIsBetter: a rise is a regression (waits, calls to the broken model).
+	LowerIsBetter Direction = iota
+	// HigherIsBetter: a fall is a regression (quality).
+	HigherIsBetter
+)
+
+// Figure is a headline figure: a summary figure by its hypothesis name,
+// which way is worse, and whether its absence (null) is the worst value
+// (a breaker that never opened, a primary that never came back).
+type Figure struct {
+	Name      string
+	Better    Direction
+	NullWorst bool
+	// Kind says how to show it: seconds, share, count or money.
+	Kind string
+}
+
+// Figure kinds, for the table.
+const (
+	KindSeconds = "seconds"
+	KindShare   = "share"
+	KindCount   = "count"
+	KindMoney   = "money"
+)
+
+// Headline lists the figures the history shows, in order: when the breaker
+// opened, what the outage cost in waits and calls to the broken model,
+// what the customers got, and what it cost.
+var Headline = []Figure{
+	{Name: "breaker_first_open_s", Better: LowerIsBetter, NullWorst: true, Kind: KindSeconds},
+	{Name: "calls_to_broken_outage", Better: LowerIsBetter, Kind: KindCount},
+	{Name: "median_wait_outage_s", Better: LowerIsBetter, Kind: KindSeconds},
+	{Name: "p95_wait_outage_s", Better: LowerIsBetter, Kind: KindSeconds},
+	{Name: "primary_back_s", Better: LowerIsBetter, NullWorst: true, Kind: KindSeconds},
+	{Name: "all4_right", Better: HigherIsBetter, Kind: KindShare},
+	{Name: "canned_share", Better: LowerIsBetter, Kind: KindShare},
+	{Name: "served.error", Better: LowerIsBetter, Kind: KindCount},
+	{Name: "cost.total", Better: LowerIsBetter, Kind: KindMoney},
+}
+
+// Run is one journal: when it ran and its figures.
+type Run struct {
+	Path    string
+	Date    time.Time // the journal header's start
+	Status  string
+	Summary scoring.Summary
+	Figures map[string]any // scoring.FiguresOf(Summary)
+}
+
+// Group is one drill's runs, oldest first.
+type Group struct {
+	Key  string // "busy × breaker", or "chapter.yaml: busy × breaker"
+	Runs []Run
+}
+
+// Load reads every journal named (a directory stands for the *.jsonl files
+// in it) and groups the runs, each group oldest first and the groups by
+// key. A journal that cannot be read is an error naming it.
+func Load(paths []string, groupBy string) ([]Group, error) {
+	if !slices.Contains(GroupBys, groupBy) {
+		return nil, fmt.Errorf("group by %q: valid are %s", groupBy, strings.Join(GroupBys, ", "))
+	}
+	files, err := expand(paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no journals in %s", strings.Join(paths, ", "))
+	}
+	byKey := map[string]*Group{}
+	for _, path := range files {
+		sum, meta, err := journal.Summarize(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		figs, err := scoring.FiguresOf(sum)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		key := sum.Outage + " × " + sum.Policy
+		if groupBy == ByFile {
+			if name := drillFile(meta.Header); name != "" {
+				key = name + ": " + key
+			}
+		}
+		g := byKey[key]
+		if g == nil {
+			g = &Group{Key: key}
+			byKey[key] = g
+		}
+		g.Runs = append(g.Runs, Run{Path: path, Date: meta.Header.Start, Status: meta.Status(), Summary: sum, Figures: figs})
+	}
+	groups := make([]Group, 0, len(byKey))
+	for _, g := range byKey {
+		slices.SortStableFunc(g.Runs, func(a, b Run) int {
+			return cmp.Or(a.Date.Compare(b.Date), cmp.Compare(a.Path, b.Path))
+		})
+		groups = append(groups, *g)
+	}
+	slices.SortFunc(groups, func(a, b Group) int { return cmp.Compare(a.Key, b.Key) })
+	return groups, nil
+}
+
+// expand lists the journals paths name: files as given, directories as
+// their *.jsonl files, sorted.
+func expand(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", p, err)
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(p, "*.jsonl"))
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", p, err)
+		}
+		slices.Sort(matches)
+		out = append(out, matches...)
+	}
+	return out, nil
+}
+
+// drillFile is the base name of the drill file a journal's configuration
+// names (drill_file), or "".
+func drillFile(h journal.Header) string {
+	var c struct {
+		DrillFile string `json:"drill_file"`
+	}
+	if len(h.Config) == 0 || json.Unmarshal(h.Config, &c) != nil || c.DrillFile == "" {
+		return ""
+	}
+	return filepath.Base(c.DrillFile)
+}
+
+// Number is a figure's value as a number; ok is false for null, a bool or a
+// string.
+func Number(v any) (float64, bool) {
+	n, ok := v.(float64)
+	return n, ok && !math.IsNaN(n)
+}
+
+// Regression is a figure of a run that moved beyond the spread of the runs
+// before it, the worse way.
+type Regression struct {
+	Run    int // index in the group's runs
+	Figure Figure
+	// Value is the run's figure (nil for null); Low and High are the
+	// earlier runs' spread.
+	Value     any
+	Low, High float64
+	// Earlier is how many earlier runs had the figure.
+	Earlier int
+}
+
+// Margin is the least a figure must move beyond the earlier runs, as a
+// share of their bound, to be flagged when they all measured the same
+// value: rounding is not a regression.
+const Margin = 0.05
+
+// MinEarlier is how many earlier runs must have measured a figure before
+// a run's value can be flagged: one run has no spread.
+const MinEarlier = 2
+
+// Regressions flags each headline figure of a run that is worse than the
+// runs before it by more than they vary among themselves: above the
+// highest earlier value (lower is better) or below the lowest (higher is
+// better) by more than the earlier values' range, and at least Margin of
+// the bound. A run is judged once MinEarlier earlier runs measured the
+// figure. A null where every earlier run measured the figure is flagged
+// when null is the figure's worst (the breaker never opened).
+func (g Group) Regressions() []Regression {
+	var out []Regression
+	for i := MinEarlier; i < len(g.Runs); i++ {
+		for _, f := range Headline {
+			if r, ok := g.regression(i, f); ok {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+func (g Group) regression(i int, f Figure) (Regression, bool) {
+	var earlier []float64
+	nulls := 0
+	for _, r := range g.Runs[:i] {
+		if v, ok := Number(r.Figures[f.Name]); ok {
+			earlier = append(earlier, v)
+		} else {
+			nulls++
+		}
+	}
+	if len(earlier) < MinEarlier {
+		return Regression{}, false
+	}
+	r := Regression{Run: i, Figure: f, Value: g.Runs[i].Figures[f.Name], Low: slices.Min(earlier),
+		High: slices.Max(earlier), Earlier: len(earlier)}
+	v, ok := Number(r.Value)
+	if !ok {
+		return r, f.NullWorst && nulls == 0
+	}
+	spread := r.High - r.Low
+	switch f.Better {
+	case LowerIsBetter:
+		return r, v > r.High+max(spread, Margin*math.Abs(r.High))+tiny
+	default:
+		return r, v < r.Low-max(spread, Margin*math.Abs(r.Low))-tiny
+	}
+}
+
+// tiny keeps a figure equal to its bound (0 calls then 0 calls) from
+// being flagged by floating-point noise.
+const tiny = 1e-9
+
+// Report is drill history's whole job: read the journals, group them,
+// write the trend table and judge the expectations. It returns an error
+// when an expectation failed (exit 1); bad input is a usage error.
+func Report(w io.Writer, paths []string, groupBy string, expects []string) error {
+	exps, err := ParseExpectations(expects)
+	if err != nil {
+		return exit.UsageError(err)
+	}
+	groups, err := Load(paths, groupBy)
+	if err != nil {
+		return err
+	}
+	js := Judge(groups, exps)
+	if err := WriteTable(w, groups, js); err != nil {
+		return err
+	}
+	if failed := Failed(js); len(failed) > 0 {
+		lines := make([]string, len(failed))
+		for i, j := range failed {
+			lines[i] = fmt.Sprintf("  %s: %s (measured %s)", j.Group, j.Expectation, scoring.FormatValue(j.Value))
+		}
+		return fmt.Errorf("%d of %d expectations failed against history:\n%s", len(failed), len(js), strings.Join(lines, "\n"))
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+package history
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// RegressionMark follows a value flagged as a regression in the table.
+const RegressionMark = " !"
+
+// WriteTable writes each group's trend: a row per headline figure, a
+// column per run date, flagged values marked, then the regressions and the
+// expectations in words.
+func WriteTable(w io.Writer, groups []Group, judgements []Judgement) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for gi, g := range groups {
+		if gi > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "%s (%s)\n", g.Key, plural(len(g.Runs), "run"))
+		flagged := map[[2]int]bool{} // run, headline index
+		regs := g.Regressions()
+		for _, r := range regs {
+			flagged[[2]int{r.Run, headlineIndex(r.Figure.Name)}] = true
+		}
+		fmt.Fprint(tw, "figure")
+		for _, d := range dates(g) {
+			fmt.Fprintf(tw, "\t%s", d)
+		}
+		fmt.Fprintln(tw)
+		for fi, f := range Headline {
+			fmt.Fprint(tw, f.Name)
+			for ri, r := range g.Runs {
+				mark := ""
+				if flagged[[2]int{ri, fi}] {
+					mark = RegressionMark
+				}
+				fmt.Fprintf(tw, "\t%s%s", Value(f, r.Figures[f.Name]), mark)
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("writing the history: %w", err)
+		}
+		ds := dates(g)
+		for _, r := range regs {
+			fmt.Fprintf(tw, "regression: %s %s %s, beyond the %s before (%s–%s)\n", ds[r.Run], r.Figure.Name,
+				Value(r.Figure, r.Value), plural(r.Earlier, "run"), Value(r.Figure, r.Low), Value(r.Figure, r.High))
+		}
+	}
+	if len(judgements) > 0 {
+		fmt.Fprintln(tw)
+		fmt.Fprintln(tw, "expectation\tgroup\tresult\tmeasured\tbound")
+		for _, j := range judgements {
+			result := "FAIL"
+			switch {
+			case !j.Judged:
+				result = "no history"
+			case j.Pass:
+				result = "PASS"
+			}
+			bound := format.Dash
+			if j.Bound != nil {
+				bound = scoring.FormatValue(round(*j.Bound))
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Expectation, j.Group, result, scoring.FormatValue(j.Value), bound)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing the history: %w", err)
+	}
+	return nil
+}
+
+// dates labels each run of a group by its date, with the time when two
+// runs share a day.
+func dates(g Group) []string {
+	out := make([]string, len(g.Runs))
+	seen := map[string]int{}
+	for _, r := range g.Runs {
+		seen[r.Date.Format("2006-01-02")]++
+	}
+	for i, r := range g.Runs {
+		d := r.Date.Format("2006-01-02")
+		if seen[d] > 1 {
+			d = r.Date.Format("2006-01-02 15:04")
+		}
+		out[i] = d
+	}
+	return out
+}
+
+// Value formats a headline figure's value as the rest of drill shows it.
+func Value(f Figure, v any) string {
+	n, ok := Number(v)
+	if !ok {
+		return format.Dash
+	}
+	switch f.Kind {
+	case KindSeconds:
+		return format.Secs(n)
+	case KindShare:
+		return format.Percent(n)
+	case KindMoney:
+		return format.Money(n)
+	}
+	return strconv.FormatFloat(n, 'f', -1, 64)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func headlineIndex(name string) int {
+	for i, f := range Headline {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// round keeps a computed bound (previous * 1.2) free of float noise.
+func round(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	return v
+}

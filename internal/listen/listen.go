@@ -1,0 +1,57 @@
+// Package listen serves an HTTP handler on an address drill was given
+// (--metrics-listen, --alert-listen) for the length of a drill.
+package listen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Server is an HTTP server listening on an address drill was given
+// (--metrics-listen, --alert-listen).
+type Server struct {
+	srv  *http.Server
+	addr string
+	done chan error
+}
+
+// Listen starts serving h on addr ("127.0.0.1:9464", ":0" for any free
+// port). A bad or busy address is an error at once, before any drill starts.
+func Listen(addr string, h http.Handler) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	s := &Server{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, addr: ln.Addr().String(),
+		done: make(chan error, 1)}
+	go func() {
+		err := s.srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		s.done <- err
+	}()
+	return s, nil
+}
+
+// Addr is the address the server listens on, its port resolved.
+func (s *Server) Addr() string { return s.addr }
+
+// Close stops the server, letting requests in progress finish for up to
+// five seconds.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if serveErr := <-s.done; err == nil {
+		err = serveErr
+	}
+	if err != nil {
+		return fmt.Errorf("stopping the server on %s: %w", s.addr, err)
+	}
+	return nil
+}

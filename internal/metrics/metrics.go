@@ -1,0 +1,341 @@
+// Package metrics serves a drill's figures as Prometheus metrics
+// (--metrics-listen ADDR), so a team sees its own dashboards move and its
+// own alert rules fire while the drill runs.
+//
+// An Exporter follows the run's event log with a cursor, at its own pace,
+// like the dashboard and the journal writer: it never slows the engine.
+// Every figure comes from scoring: the fold gives the breakers, the emails
+// by who served them, the waits, the calls to the broken model, tokens,
+// cost and the hypotheses' live status, and scoring.CallMarkOf classifies
+// the events the call counters and in-flight gauges follow, so the
+// counters scraped at the end of a drill equal the run summary's figures.
+// The metric set is in Metrics, with the HELP text Prometheus shows.
+package metrics
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// Breaker state values of drill_breaker_state.
+const (
+	BreakerClosed   = 0
+	BreakerHalfOpen = 1
+	BreakerOpen     = 2
+)
+
+// WaitBuckets are drill_email_wait_seconds's upper bounds, in seconds:
+// from a healthy model's answer to the chapter's 16.3 s of SDK retries
+// and a hang's two minutes.
+var WaitBuckets = []float64{0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120}
+
+// runLabels are on every metric: which drill the figures belong to (drill
+// compare runs several, one after the other).
+var runLabels = []string{"outage", "policy"}
+
+// Metric is one metric drill serves: its name, type, labels beyond the
+// run's (outage, policy) and HELP text.
+type Metric struct {
+	Name   string
+	Type   string // counter, gauge or histogram
+	Labels []string
+	Help   string
+}
+
+// The metrics, in the order Metrics lists them.
+var (
+	breakerState = Metric{"drill_breaker_state", "gauge", []string{"breaker"},
+		"State of the circuit breaker guarding a rung or dependency: 0 closed, 1 half-open, 2 open."}
+	breakerOpens = Metric{"drill_breaker_opens_total", "counter", []string{"breaker"},
+		"Times the breaker opened."}
+	calls = Metric{"drill_calls_total", "counter", []string{"rung", "model", "outcome"},
+		"Rung calls finished (all SDK retries included), by outcome; breaker_open is a rung passed over by its open breaker."}
+	callsInFlight = Metric{"drill_calls_in_flight", "gauge", []string{"rung"},
+		"Rung calls started and not finished."}
+	attempts = Metric{"drill_attempts_total", "counter", []string{"rung", "model", "outcome"},
+		"HTTP attempts to a model finished, by outcome (each SDK retry is an attempt)."}
+	attemptsInFlight = Metric{"drill_attempts_in_flight", "gauge", []string{"rung"},
+		"HTTP attempts sent and not finished."}
+	callsToBroken = Metric{"drill_calls_to_broken_total", "counter", nil,
+		"Calls to the broken model during the outage (the summary's calls_to_broken_outage)."}
+	emailsSent = Metric{"drill_emails_sent_total", "counter", nil,
+		"Emails sent into the chain."}
+	emailsDone = Metric{"drill_emails_total", "counter", []string{"served_by"},
+		"Emails finished, by who served them: primary, backup, canned, rules, error, cancelled."}
+	emailWait = Metric{"drill_email_wait_seconds", "histogram", nil,
+		"Wait of each email answered, from sent to done (cancelled emails are left out)."}
+	tokens = Metric{"drill_tokens_total", "counter", []string{"rung", "direction"},
+		"Tokens the model calls used, direction input or output, estimates included."}
+	cost = Metric{"drill_cost_total", "counter", []string{"rung"},
+		"Cost of the tokens by the run's price table, in its currency."}
+	hypothesis = Metric{"drill_hypothesis_passing", "gauge", []string{"expr"},
+		"1 while the hypothesis holds on the figures so far, else 0."}
+	hypothesesPassing = Metric{"drill_hypotheses_passing", "gauge", nil,
+		"Hypotheses holding on the figures so far."}
+	hypothesesTotal = Metric{"drill_hypotheses", "gauge", nil,
+		"Hypotheses the drill checks."}
+	outageActive = Metric{"drill_outage_active", "gauge", nil,
+		"1 while an injected outage window is open, else 0."}
+	alertsReceived = Metric{"drill_alerts_received_total", "counter", []string{"alertname", "status"},
+		"Alertmanager notifications received on --alert-listen, per alert and status."}
+	elapsed = Metric{"drill_run_elapsed_seconds", "gauge", nil,
+		"Offset of the last event of the run, in seconds from its start."}
+	running = Metric{"drill_run_running", "gauge", nil,
+		"1 while the run goes on, 0 once it ended."}
+)
+
+// Metrics lists every metric drill serves, for the documentation.
+func Metrics() []Metric {
+	return []Metric{breakerState, breakerOpens, calls, callsInFlight, attempts, attemptsInFlight, callsToBroken,
+		emailsSent, emailsDone, emailWait, tokens, cost, hypothesis, hypothesesPassing, hypothesesTotal,
+		outageActive, alertsReceived, elapsed, running}
+}
+
+func (m Metric) desc() *prometheus.Desc {
+	return prometheus.NewDesc(m.Name, m.Help, append(slices.Clone(runLabels), m.Labels...), nil)
+}
+
+// callKey names a counter of calls or attempts.
+type callKey struct {
+	rung, model string
+	outcome     event.Outcome
+}
+
+// Exporter follows one run's event log and serves its figures as
+// Prometheus metrics; Follow again for the next run. It is safe for
+// concurrent use: a scrape reads a consistent snapshot.
+type Exporter struct {
+	hypotheses []scoring.Expr
+	descs      map[string]*prometheus.Desc
+	registry   *prometheus.Registry
+
+	mu               sync.Mutex
+	fold             *scoring.Fold
+	calls, attempts  map[callKey]float64
+	callsInFlight    map[string]int
+	attemptsInFlight map[string]int
+	alerts           map[[2]string]float64 // alertname, status
+}
+
+// New returns an Exporter that also reports the live status of the given
+// hypotheses (none is fine), registered in its own registry.
+func New(hypotheses []scoring.Expr) *Exporter {
+	x := &Exporter{hypotheses: slices.Clone(hypotheses), descs: map[string]*prometheus.Desc{}}
+	for _, m := range Metrics() {
+		x.descs[m.Name] = m.desc()
+	}
+	x.reset()
+	x.registry = prometheus.NewRegistry()
+	x.registry.MustRegister(x)
+	return x
+}
+
+// reset starts a new run's figures; the caller holds mu or owns x.
+func (x *Exporter) reset() {
+	x.fold = scoring.NewFold()
+	x.calls, x.attempts = map[callKey]float64{}, map[callKey]float64{}
+	x.callsInFlight, x.attemptsInFlight = map[string]int{}, map[string]int{}
+	x.alerts = map[[2]string]float64{}
+}
+
+// Registry is the registry the Exporter is registered in (Handler serves it).
+func (x *Exporter) Registry() *prometheus.Registry { return x.registry }
+
+// Follow reads log from its first event to its end, keeping the metrics in
+// step, and returns nil once the log is closed and fully read, or ctx's
+// error. The metrics of the run before are dropped when it starts.
+func (x *Exporter) Follow(ctx context.Context, log *event.Log) error {
+	x.mu.Lock()
+	x.reset()
+	x.mu.Unlock()
+	cur := log.Cursor()
+	for {
+		evs, err := cur.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("metrics: following the run: %w", err)
+		}
+		x.Add(evs)
+	}
+}
+
+// Add folds events, in log order, into the metrics.
+func (x *Exporter) Add(evs []event.Event) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, e := range evs {
+		x.fold.Add(e)
+		if e.Kind == event.AlertReceived && e.Alert != nil {
+			x.alerts[[2]string{e.Alert.Name, e.Alert.Status}]++
+		}
+		m, ok := scoring.CallMarkOf(e)
+		if !ok {
+			continue
+		}
+		counts, inFlight := x.calls, x.callsInFlight
+		if m.Level == scoring.HTTPAttempt {
+			counts, inFlight = x.attempts, x.attemptsInFlight
+		}
+		switch {
+		case m.Started:
+			inFlight[m.Rung]++
+		case m.Ended:
+			counts[callKey{m.Rung, m.Model, m.Outcome}]++
+			if !m.Skipped && inFlight[m.Rung] > 0 {
+				inFlight[m.Rung]--
+			}
+		}
+	}
+}
+
+// Describe sends every metric's description (prometheus.Collector).
+func (x *Exporter) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range x.descs {
+		ch <- d
+	}
+}
+
+// Collect sends the metrics of the events folded so far
+// (prometheus.Collector).
+func (x *Exporter) Collect(ch chan<- prometheus.Metric) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	f := x.fold
+	run := []string{f.Info.Outage, f.Info.Policy}
+	send := func(m Metric, kind prometheus.ValueType, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(x.descs[m.Name], kind, v, append(slices.Clone(run), labels...)...)
+	}
+	for _, name := range f.Breakers() {
+		b := f.Breaker(name)
+		send(breakerState, prometheus.GaugeValue, BreakerValue(b.State), name)
+		send(breakerOpens, prometheus.CounterValue, float64(b.Opens), name)
+	}
+	for _, k := range sortedKeys(x.calls) {
+		send(calls, prometheus.CounterValue, x.calls[k], k.rung, k.model, string(k.outcome))
+	}
+	for _, k := range sortedKeys(x.attempts) {
+		send(attempts, prometheus.CounterValue, x.attempts[k], k.rung, k.model, string(k.outcome))
+	}
+	for _, rung := range slices.Sorted(maps.Keys(x.callsInFlight)) {
+		send(callsInFlight, prometheus.GaugeValue, float64(x.callsInFlight[rung]), rung)
+	}
+	for _, rung := range slices.Sorted(maps.Keys(x.attemptsInFlight)) {
+		send(attemptsInFlight, prometheus.GaugeValue, float64(x.attemptsInFlight[rung]), rung)
+	}
+	send(callsToBroken, prometheus.CounterValue, float64(f.CallsToBroken()))
+	send(emailsSent, prometheus.CounterValue, float64(f.Sent()))
+	s := f.Served()
+	for _, by := range []struct {
+		name string
+		n    int
+	}{{event.ServedPrimary, s.Primary}, {event.ServedBackup, s.Backup}, {event.ServedCanned, s.Canned},
+		{event.ServedRules, s.Rules}, {event.ServedError, s.Error}, {"cancelled", s.Cancelled}} {
+		send(emailsDone, prometheus.CounterValue, float64(by.n), by.name)
+	}
+	ch <- waitHistogram(x.descs[emailWait.Name], f.Waits(), run)
+	tok, money := f.Cost()
+	for _, rung := range slices.Sorted(maps.Keys(tok.InputByRung)) {
+		send(tokens, prometheus.CounterValue, float64(tok.InputByRung[rung]), rung, "input")
+		send(tokens, prometheus.CounterValue, float64(tok.OutputByRung[rung]), rung, "output")
+	}
+	for _, rung := range slices.Sorted(maps.Keys(money.ByRung)) {
+		send(cost, prometheus.CounterValue, money.ByRung[rung], rung)
+	}
+	x.collectHypotheses(send)
+	_, active := f.ActiveOutage()
+	send(outageActive, prometheus.GaugeValue, boolValue(active))
+	for _, k := range slices.SortedFunc(maps.Keys(x.alerts), func(a, b [2]string) int {
+		return cmp.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1])
+	}) {
+		send(alertsReceived, prometheus.CounterValue, x.alerts[k], k[0], k[1])
+	}
+	send(elapsed, prometheus.GaugeValue, f.Elapsed().Seconds())
+	send(running, prometheus.GaugeValue, boolValue(!f.Done()))
+}
+
+// collectHypotheses sends each hypothesis's live status on the summary so
+// far (scoring.Expr.Live: pass, at risk, FAIL) as 1 or 0, and the count
+// passing.
+func (x *Exporter) collectHypotheses(send func(Metric, prometheus.ValueType, float64, ...string)) {
+	send(hypothesesTotal, prometheus.GaugeValue, float64(len(x.hypotheses)))
+	if len(x.hypotheses) == 0 {
+		send(hypothesesPassing, prometheus.GaugeValue, 0)
+		return
+	}
+	figs, err := scoring.FiguresOf(x.fold.Summary())
+	passing := 0
+	for _, h := range x.hypotheses {
+		pass := err == nil && h.Live(figs) == scoring.LivePass
+		if pass {
+			passing++
+		}
+		send(hypothesis, prometheus.GaugeValue, boolValue(pass), h.String())
+	}
+	send(hypothesesPassing, prometheus.GaugeValue, float64(passing))
+}
+
+// BreakerValue is drill_breaker_state's value for a breaker state:
+// 0 closed, 1 half-open, 2 open.
+func BreakerValue(state string) float64 {
+	switch state {
+	case scoring.StateOpen:
+		return BreakerOpen
+	case scoring.StateHalfOpen:
+		return BreakerHalfOpen
+	}
+	return BreakerClosed
+}
+
+// waitHistogram is the histogram of the waits (seconds) over WaitBuckets.
+func waitHistogram(d *prometheus.Desc, waits []float64, labels []string) prometheus.Metric {
+	sorted := slices.Clone(waits)
+	sort.Float64s(sorted)
+	buckets := make(map[float64]uint64, len(WaitBuckets))
+	sum := 0.0
+	for _, w := range sorted {
+		sum += w
+	}
+	for _, le := range WaitBuckets {
+		buckets[le] = uint64(sort.Search(len(sorted), func(i int) bool { return sorted[i] > le }))
+	}
+	return prometheus.MustNewConstHistogram(d, uint64(len(sorted)), sum, buckets, labels...)
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func sortedKeys(m map[callKey]float64) []callKey {
+	return slices.SortedFunc(maps.Keys(m), func(a, b callKey) int {
+		return cmp.Compare(a.rung+"\x00"+a.model+"\x00"+string(a.outcome), b.rung+"\x00"+b.model+"\x00"+string(b.outcome))
+	})
+}
+
+// CheckClock refuses metrics for a run on the virtual clock: a virtual run
+// jumps ahead whenever every goroutine waits and is over in milliseconds,
+// so nothing could scrape it on Prometheus's clock. A usage error (exit 2).
+func CheckClock(clock string) error {
+	if clock == event.ClockVirtual {
+		return exit.Usagef("--metrics-listen needs --clock real: a --clock virtual run is over in " +
+			"milliseconds of real time, so Prometheus cannot scrape it")
+	}
+	return nil
+}
