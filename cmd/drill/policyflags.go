@@ -44,21 +44,22 @@ type policyFlags struct {
 }
 
 func (f *policyFlags) register(fs *pflag.FlagSet) {
-	// Help text takes every default from the one place they are written.
+	// Every default comes from the one place it is written; pflag shows it.
+	// Only flags the user sets become overrides (flagOverrides).
 	d := breaker.Settings{}.WithDefaults()
 	t := d.Trip
-	fs.StringSliceVar(&f.trip, "trip", nil, fmt.Sprintf("trip rules of the breaker, any combination: %s (default %s)", strings.Join(breaker.RuleNames(), ", "), strings.Join(t.Rules, ",")))
-	fs.IntVar(&f.minSamples, "trip-min-samples", 0, fmt.Sprintf("rate, slow-rate, p99: calls that must have finished in the window first (default %d)", t.MinSamples))
-	fs.Float64Var(&f.failureRate, "trip-failure-rate", 0, fmt.Sprintf("rate: open at this failure rate over the window, in (0, 1] (default %g)", t.FailureRate))
-	fs.DurationVar(&f.slowCall, "trip-slow-call", 0, fmt.Sprintf("slow-rate: a call this long or longer is slow (default %s)", t.SlowCall))
-	fs.Float64Var(&f.slowRate, "trip-slow-rate", 0, fmt.Sprintf("slow-rate: open at this share of slow calls over the window, in (0, 1] (default %g)", t.SlowRate))
-	fs.DurationVar(&f.p99, "trip-p99", 0, fmt.Sprintf("p99: open when the window's p99 call duration is above this (default %s)", t.P99))
-	fs.DurationVar(&f.inFlightAge, "in-flight-age", 0, fmt.Sprintf("in-flight: a call unanswered this long is a failure signal at once (default %s)", t.InFlightAge))
-	fs.IntVar(&f.inFlightCalls, "in-flight-calls", 0, fmt.Sprintf("in-flight: open when this many calls are that old (default %d)", t.InFlightCalls))
+	fs.StringSliceVar(&f.trip, "trip", t.Rules, "trip rules of the breaker, any combination: "+strings.Join(breaker.RuleNames(), ", "))
+	fs.IntVar(&f.minSamples, "trip-min-samples", t.MinSamples, "rate, slow-rate, p99: calls that must have finished in the window first")
+	fs.Float64Var(&f.failureRate, "trip-failure-rate", t.FailureRate, "rate: open at this failure rate over the window, in (0, 1]")
+	fs.DurationVar(&f.slowCall, "trip-slow-call", t.SlowCall, "slow-rate: a call this long or longer is slow")
+	fs.Float64Var(&f.slowRate, "trip-slow-rate", t.SlowRate, "slow-rate: open at this share of slow calls over the window, in (0, 1]")
+	fs.DurationVar(&f.p99, "trip-p99", t.P99, "p99: open when the window's p99 call duration is above this")
+	fs.DurationVar(&f.inFlightAge, "in-flight-age", t.InFlightAge, "in-flight: a call unanswered this long is a failure signal at once")
+	fs.IntVar(&f.inFlightCalls, "in-flight-calls", t.InFlightCalls, "in-flight: open when this many calls are that old")
 	fs.StringVar(&f.probes, "probes", d.Probes.String(), "customer calls let through while half-open: a number, or all")
 	fs.StringVar(&f.probe, "probe", string(d.Probe), "who probes a recovering model: customer (a customer's email) or synthetic (the breaker's own health call)")
 	fs.DurationVar(&f.probeInterval, "probe-interval", 0, "probe synthetic: send a health call this often while open (default: the cooldown)")
-	fs.DurationVar(&f.probeTimeout, "probe-timeout", 0, fmt.Sprintf("a probe with no result after this counts as failed (default %s)", d.ProbeTimeout))
+	fs.DurationVar(&f.probeTimeout, "probe-timeout", d.ProbeTimeout, "a probe with no result after this counts as failed")
 	fs.StringVar(&f.stale, "stale", string(d.Stale), "results of calls from an earlier breaker state: "+strings.Join(breaker.StaleModes(), " or "))
 	fs.StringVar(&f.retryAfter, "retry-after", string(d.RetryAfter), strings.Join(breaker.RetryAfterModes(), " or ")+": an open breaker stays open at least as long as a Retry-After it saw")
 	fs.BoolVar(&f.count429, "count-429", false, "count a 429 (rate limited) as a breaker failure")
