@@ -61,7 +61,7 @@ const (
 type Outcome struct {
 	Result Result
 	// RetryAfter is the server's Retry-After, if it sent one. An open
-	// breaker with HonourRetryAfter stays open at least this long after
+	// breaker with RetryAfterHonour stays open at least this long after
 	// the call ended.
 	RetryAfter time.Duration
 }
@@ -120,7 +120,7 @@ type flight struct {
 // defaults; check them first with Settings.Validate.
 func New(s Settings) *Breaker {
 	timed := s.Now == nil
-	s = s.withDefaults()
+	s = s.WithDefaults()
 	if timed {
 		s.Now = time.Now
 	}
@@ -179,7 +179,7 @@ func (b *Breaker) Allow() (Ticket, error) {
 	case Open:
 		return Ticket{}, ErrOpen
 	case HalfOpen:
-		if b.s.Synthetic != nil || (b.s.Probes != ProbesAll && b.probesInFlight() >= b.s.Probes) {
+		if b.s.Synthetic != nil || (b.s.Probes != ProbesAll && b.probesInFlight() >= int(b.s.Probes)) {
 			return Ticket{}, ErrOpen
 		}
 		t.probe = true
@@ -212,7 +212,7 @@ func (b *Breaker) Finish(t Ticket, o Outcome) {
 		return
 	}
 	b.advance(now)
-	if b.s.HonourRetryAfter && o.RetryAfter > 0 {
+	if b.s.RetryAfter == RetryAfterHonour && o.RetryAfter > 0 {
 		if until := now.Add(o.RetryAfter); until.After(b.holdUntil) {
 			b.holdUntil = until
 			if b.state == Open {
@@ -242,7 +242,7 @@ func (b *Breaker) Finish(t Ticket, o Outcome) {
 			return
 		}
 		b.probeOK++
-		if b.s.Probes == ProbesAll || b.probeOK >= b.s.Probes {
+		if b.s.Probes == ProbesAll || b.probeOK >= int(b.s.Probes) {
 			b.set(Closed, now, "probe succeeded")
 		}
 	}

@@ -5,7 +5,7 @@ import "testing"
 func TestRetryAfterHonoured(t *testing.T) {
 	// A 503 with Retry-After 30 s opens the breaker; honoured, it stays
 	// open 30 s, not the 5 s cooldown.
-	got := play(t, Settings{Trip: Trip{Failures: 1}, HonourRetryAfter: true}, `
+	got := play(t, Settings{Trip: Trip{Failures: 1}, RetryAfter: RetryAfterHonour}, `
 		0 start a
 		1 fail a retry-after 30s
 		6 rejected

@@ -120,28 +120,48 @@ func (t Trip) WithDefaults() Trip {
 func (t Trip) Has(name string) bool { return slices.Contains(t.WithDefaults().Rules, name) }
 
 // Validate says what is wrong with t: unknown or repeated rule names (listing
-// the valid ones), negative durations or counts, rates outside (0, 1].
-func (t Trip) Validate() error {
+// the valid ones), negative durations or counts, rates outside [0, 1]. Each
+// problem is a *SettingError; several are joined.
+func (t Trip) Validate() error { return errors.Join(t.validate()...) }
+
+func (t Trip) validate() []error {
 	var errs []error
+	bad := func(key, format string, a ...any) {
+		errs = append(errs, &SettingError{Key: key, Msg: fmt.Sprintf(format, a...)})
+	}
+	var unknown []string
 	seen := map[string]bool{}
 	for _, r := range t.Rules {
 		if !slices.Contains(RuleNames(), r) {
-			errs = append(errs, fmt.Errorf("unknown trip rule %q (valid: %s)", r, strings.Join(RuleNames(), ", ")))
+			unknown = append(unknown, fmt.Sprintf("%q", r))
 		} else if seen[r] {
-			errs = append(errs, fmt.Errorf("trip rule %q named twice", r))
+			bad("trip", "rule %q named twice", r)
 		}
 		seen[r] = true
 	}
-	if t.Failures < 0 || t.MinSamples < 0 || t.InFlightCalls < 0 {
-		errs = append(errs, errors.New("trip failures, min samples and in-flight calls must not be negative"))
+	switch {
+	case len(unknown) > 0:
+		bad("trip", "unknown rule %s (valid: %s)", strings.Join(unknown, ", "), strings.Join(RuleNames(), ", "))
+	case t.Rules != nil && len(t.Rules) == 0:
+		bad("trip", "needs at least one rule (valid: %s)", strings.Join(RuleNames(), ", "))
 	}
-	if t.Window < 0 || t.SlowCall < 0 || t.P99 < 0 || t.InFlightAge < 0 {
-		errs = append(errs, errors.New("trip window, slow call, p99 and in-flight age must not be negative"))
+	for key, n := range map[string]int{"trip_failures": t.Failures, "trip_min_samples": t.MinSamples, "in_flight_calls": t.InFlightCalls} {
+		if n < 0 {
+			bad(key, "must not be negative, got %d", n)
+		}
 	}
-	if t.FailureRate < 0 || t.FailureRate > 1 || t.SlowRate < 0 || t.SlowRate > 1 {
-		errs = append(errs, fmt.Errorf("trip failure rate and slow rate must be between 0 and 1, got %v and %v", t.FailureRate, t.SlowRate))
+	for key, d := range map[string]time.Duration{"trip_window": t.Window, "trip_slow_call": t.SlowCall, "trip_p99": t.P99, "in_flight_age": t.InFlightAge} {
+		if d < 0 {
+			bad(key, "must not be negative, got %s", d)
+		}
 	}
-	return errors.Join(errs...)
+	for key, r := range map[string]float64{"trip_failure_rate": t.FailureRate, "trip_slow_rate": t.SlowRate} {
+		if r < 0 || r > 1 {
+			bad(key, "must be above 0 and at most 1 (a share of calls), got %v", r)
+		}
+	}
+	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
+	return errs
 }
 
 // rules builds fresh call rules with their own state. The in-flight rule is

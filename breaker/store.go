@@ -70,7 +70,7 @@ var ErrSharedRule = errors.New("a shared breaker store keeps only the count rule
 // SharedTrip checks that t's rules can be kept in a Store and returns the
 // parameters a store applies for settings s.
 func SharedTrip(s Settings) (StoreParams, error) {
-	s = s.withDefaults()
+	s = s.WithDefaults()
 	if len(s.Trip.Rules) > 1 || (len(s.Trip.Rules) == 1 && s.Trip.Rules[0] != RuleCount) ||
 		(len(s.Trip.Rules) == 0 && s.Trip.Consecutive) {
 		return StoreParams{}, fmt.Errorf("%w, got %s", ErrSharedRule, s.Trip)

@@ -62,7 +62,7 @@ type RungConfig struct {
 	MaxRetryDelay time.Duration
 	// Count says which outcomes beyond timeouts, connection errors and 5xx
 	// the breaker counts as failures.
-	Count Counting
+	Count breaker.Counting
 	// Floor cuts a streamed answer under a tokens-per-second floor
 	// (outcome slow_stream); the zero value is off.
 	Floor StreamFloor
@@ -266,7 +266,7 @@ func (c *Chain) callRung(ctx, run context.Context, e emails.Email, r *Rung, t br
 		outcome = cutOutcome(ctx)
 	}
 	if b := r.cfg.Breaker; b != nil {
-		b.Finish(t, breaker.Outcome{Result: r.cfg.Count.result(outcome), RetryAfter: retryAfter(err)})
+		b.Finish(t, breaker.Outcome{Result: countResult(r.cfg.Count, outcome), RetryAfter: retryAfter(err)})
 	}
 	if c.Hooks.RungEnd != nil {
 		c.Hooks.RungEnd(ctx, r, outcome, err)

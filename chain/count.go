@@ -12,24 +12,12 @@ import (
 	"github.com/drill-dev/drill/event"
 )
 
-// Counting says which outcomes a rung's breaker counts as failures beyond
-// the transient ones (timeouts, connection errors, 5xx), which always count.
-// The zero value counts only those.
-type Counting struct {
-	// Count429 counts a rate limit (429) as a failure.
-	Count429 bool `json:"count_429,omitempty"`
-	// CountInvalid counts an answer that fails the schema as a failure.
-	CountInvalid bool `json:"count_invalid,omitempty"`
-	// CountSlowStream counts a stream cut by the rate floor (StreamFloor)
-	// as a failure.
-	CountSlowStream bool `json:"count_slow_stream,omitempty"`
-}
-
-// result says how a breaker counts an outcome: failures that can go away on
-// their own count, and 429s and invalid answers if asked; a 4xx, a call
-// cut by the email's deadline or by a hedge, and a cancelled run say
-// nothing about the service being down.
-func (c Counting) result(o event.Outcome) breaker.Result {
+// countResult says how a breaker counts an outcome under its Counting:
+// failures that can go away on their own count, and 429s, invalid answers
+// and streams under the rate floor if asked; a 4xx, a call cut by the
+// email's deadline or by a hedge, and a cancelled run say nothing about the
+// service being down.
+func countResult(c breaker.Counting, o event.Outcome) breaker.Result {
 	switch {
 	case o == event.OK:
 		return breaker.Success

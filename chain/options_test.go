@@ -109,19 +109,19 @@ func TestEmailDeadlineCutsTheChain(t *testing.T) {
 
 func TestCountingOptions(t *testing.T) {
 	for _, tc := range []struct {
-		c    Counting
+		c    breaker.Counting
 		o    event.Outcome
 		want breaker.Result
 	}{
-		{Counting{}, event.HTTP429, breaker.Ignored},
-		{Counting{Count429: true}, event.HTTP429, breaker.Failure},
-		{Counting{}, event.Invalid, breaker.Ignored},
-		{Counting{CountInvalid: true}, event.Invalid, breaker.Failure},
-		{Counting{}, event.HTTP5xx, breaker.Failure},
-		{Counting{Count429: true, CountInvalid: true}, event.Deadline, breaker.Ignored},
-		{Counting{}, event.OK, breaker.Success},
+		{breaker.Counting{}, event.HTTP429, breaker.Ignored},
+		{breaker.Counting{Count429: true}, event.HTTP429, breaker.Failure},
+		{breaker.Counting{}, event.Invalid, breaker.Ignored},
+		{breaker.Counting{CountInvalid: true}, event.Invalid, breaker.Failure},
+		{breaker.Counting{}, event.HTTP5xx, breaker.Failure},
+		{breaker.Counting{Count429: true, CountInvalid: true}, event.Deadline, breaker.Ignored},
+		{breaker.Counting{}, event.OK, breaker.Success},
 	} {
-		if got := tc.c.result(tc.o); got != tc.want {
+		if got := countResult(tc.c, tc.o); got != tc.want {
 			t.Errorf("%+v counts %s as %v, want %v", tc.c, tc.o, got, tc.want)
 		}
 	}
@@ -144,7 +144,7 @@ func TestRetryAfterReachesTheBreaker(t *testing.T) {
 			return &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"30"}, "Content-Type": {"application/json"}},
 				Body: io.NopCloser(strings.NewReader(`{"error":{"message":"overloaded"}}`)), Request: r}, nil
 		}}
-		b := breaker.New(breaker.Settings{Name: "primary", Trip: breaker.Trip{Failures: 1}, HonourRetryAfter: true})
+		b := breaker.New(breaker.Settings{Name: "primary", Trip: breaker.Trip{Failures: 1}, RetryAfter: breaker.RetryAfterHonour})
 		defer b.Close()
 		r := NewRung(RungConfig{Name: "primary", Model: "m", TimeLimit: 5 * time.Second, Retries: 0,
 			BaseURL: "http://fake.invalid/v1", APIKey: "k", Transport: busy, Breaker: b})

@@ -1,15 +1,14 @@
 package chain
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/drill-dev/drill/internal/sse"
 )
 
 // ErrSlowStream is the error a stream cut by the stream-rate floor ends
@@ -50,10 +49,11 @@ type floorTransport struct {
 // RoundTrip implements http.RoundTripper.
 func (t *floorTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
-	if err != nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	if err != nil || !sse.IsStream(resp.Header) {
 		return resp, err
 	}
 	b := &floorBody{rc: resp.Body, floor: t.floor, start: time.Now()}
+	b.lines.OnData = b.count
 	b.timer = time.AfterFunc(t.floor.Check, b.check)
 	resp.Body = b
 	return resp, nil
@@ -68,7 +68,7 @@ type floorBody struct {
 	timer *time.Timer
 
 	mu     sync.Mutex
-	line   []byte // the partial SSE line read so far
+	lines  sse.Scanner // follows the stream's data: lines as they are read
 	tokens float64
 	cut    error // set once the stream is cut
 	done   bool  // closed or read to its end
@@ -82,7 +82,7 @@ func (b *floorBody) Read(p []byte) (int, error) {
 	if b.cut != nil {
 		return 0, b.cut
 	}
-	b.count(p[:n])
+	b.lines.Write(p[:n])
 	if err != nil {
 		b.done = true
 		b.timer.Stop()
@@ -90,33 +90,11 @@ func (b *floorBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// count adds the tokens of the complete "data:" lines in p.
-func (b *floorBody) count(p []byte) {
-	b.line = append(b.line, p...)
-	for {
-		i := bytes.IndexByte(b.line, '\n')
-		if i < 0 {
-			return
-		}
-		line := bytes.TrimSpace(b.line[:i])
-		b.line = b.line[i+1:]
-		data, ok := bytes.CutPrefix(line, []byte("data:"))
-		if !ok {
-			continue
-		}
-		var chunk struct {
-			Choices []struct {
-				Delta struct {
-					Content string `json:"content"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
-		if json.Unmarshal(bytes.TrimSpace(data), &chunk) != nil {
-			continue
-		}
-		for _, c := range chunk.Choices {
-			b.tokens += float64(len(c.Delta.Content)) / 4
-		}
+// count adds the tokens of one data: line's content deltas, at four bytes
+// a token.
+func (b *floorBody) count(data []byte) {
+	if c, err := sse.ParseChunk(data); err == nil {
+		b.tokens += float64(len(c.Content())) / 4
 	}
 }
 

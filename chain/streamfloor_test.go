@@ -88,7 +88,7 @@ func TestStreamFloorCutsATrickle(t *testing.T) {
 }
 
 func TestSlowStreamCounting(t *testing.T) {
-	if (Counting{}).result(event.SlowStream) != breaker.Ignored || (Counting{CountSlowStream: true}).result(event.SlowStream) != breaker.Failure {
+	if countResult(breaker.Counting{}, event.SlowStream) != breaker.Ignored || countResult(breaker.Counting{CountSlowStream: true}, event.SlowStream) != breaker.Failure {
 		t.Fatal("count_slow_stream does not decide how a cut stream counts")
 	}
 }

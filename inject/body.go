@@ -2,9 +2,7 @@ package inject
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/drill-dev/drill/internal/sse"
 )
 
 // bytesPerToken is the size of a token's worth of body: the fake model's
@@ -21,11 +21,6 @@ const bytesPerToken = 4
 
 // errBodyClosed is what a held body's Read returns after Close.
 var errBodyClosed = errors.New("inject: response body closed")
-
-// isStream reports whether resp is a server-sent event stream.
-func isStream(resp *http.Response) bool {
-	return strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
-}
 
 // jsonResponse is a response made up by a fault, with a JSON body.
 func jsonResponse(req *http.Request, status int, header http.Header, body string) *http.Response {
@@ -58,11 +53,15 @@ func closeBody(req *http.Request) {
 // otherwise.
 type chunkReader struct {
 	stream bool
-	r      *bufio.Reader
+	r      *bufio.Reader // a body that is not a stream
+	events *sse.Reader   // a stream
 }
 
 func newChunkReader(resp *http.Response) *chunkReader {
-	return &chunkReader{stream: isStream(resp), r: bufio.NewReader(resp.Body)}
+	if sse.IsStream(resp.Header) {
+		return &chunkReader{stream: true, events: sse.NewReader(resp.Body, sse.MaxLine)}
+	}
+	return &chunkReader{r: bufio.NewReader(resp.Body)}
 }
 
 // next returns the next chunk, or io.EOF after the last.
@@ -78,20 +77,8 @@ func (c *chunkReader) next() ([]byte, error) {
 		}
 		return nil, err
 	}
-	var ev []byte
-	for {
-		line, err := c.r.ReadBytes('\n')
-		ev = append(ev, line...)
-		if err != nil {
-			if errors.Is(err, io.EOF) && len(bytes.TrimSpace(ev)) > 0 {
-				return ev, nil
-			}
-			return nil, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 && len(bytes.TrimSpace(ev)) > 0 {
-			return ev, nil
-		}
-	}
+	ev, err := c.events.Next()
+	return ev.Raw, err
 }
 
 // tokens is how many tokens a chunk carries: the length of a stream
@@ -103,29 +90,12 @@ func (c *chunkReader) tokens(chunk []byte) int {
 	return (len(eventContent(chunk)) + bytesPerToken - 1) / bytesPerToken
 }
 
-// chunk is a chat completion stream event's data, as much as faults need.
-type chunk struct {
-	Choices []struct {
-		Delta struct {
-			Content string `json:"content"`
-		} `json:"delta"`
-	} `json:"choices"`
-}
-
 // eventContent returns the content deltas of one server-sent event.
-func eventContent(ev []byte) string {
+func eventContent(raw []byte) string {
 	var s strings.Builder
-	for line := range bytes.Lines(ev) {
-		data, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
-		if !ok {
-			continue
-		}
-		var c chunk
-		if json.Unmarshal(bytes.TrimSpace(data), &c) != nil {
-			continue
-		}
-		for _, ch := range c.Choices {
-			s.WriteString(ch.Delta.Content)
+	for _, data := range (sse.Event{Raw: raw}).Data() {
+		if c, err := sse.ParseChunk(data); err == nil {
+			s.WriteString(c.Content())
 		}
 	}
 	return s.String()

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/drill-dev/drill/internal/sse"
 )
 
 // Malformed sends status 200 with the real answer's envelope but content
@@ -64,7 +66,7 @@ func (m *Malformed) Apply(a Attempt) (*http.Response, error) {
 	}
 	schema := requestSchema(reqBody)
 	var out []byte
-	if isStream(resp) {
+	if sse.IsStream(resp.Header) {
 		out = m.rewriteStream(body, schema)
 	} else {
 		out = m.rewriteCompletion(body, schema)
@@ -118,9 +120,9 @@ func (m *Malformed) rewriteStream(body []byte, schema map[string]any) []byte {
 			continue
 		}
 		replaced = true
-		data, _ := bytes.CutPrefix(bytes.TrimSpace(ev), []byte("data:"))
+		datas := (sse.Event{Raw: ev}).Data()
 		var c map[string]any
-		if json.Unmarshal(bytes.TrimSpace(data), &c) != nil {
+		if len(datas) == 0 || json.Unmarshal(datas[0], &c) != nil {
 			continue
 		}
 		if choices, _ := c["choices"].([]any); len(choices) > 0 {

@@ -36,9 +36,9 @@ func synthetic(req *http.Request) bool {
 // rung without a breaker policy on an endpoint that already has an
 // endpoint-scoped breaker shares that breaker too.
 // Called from Start only, before the run's goroutines start.
-func (r *Run) newRung(rc chain.RungConfig, bp *BreakerPolicy) *chain.Rung {
+func (r *Run) newRung(rc chain.RungConfig, bp *breaker.Settings) *chain.Rung {
 	key := rc.BaseURL + " " + rc.Model
-	if shared := r.breakers.byEndpoint[key]; shared != nil && (bp == nil || bp.Scope == BreakerScopeEndp) {
+	if shared := r.breakers.byEndpoint[key]; shared != nil && (bp == nil || bp.Scope == breaker.ScopeEndpoint) {
 		// An endpoint-scoped breaker guards every later rung on its
 		// endpoint, with or without a breaker policy of its own.
 		if rc.Breaker = shared; bp != nil {
@@ -53,9 +53,10 @@ func (r *Run) newRung(rc chain.RungConfig, bp *BreakerPolicy) *chain.Rung {
 	// A shared breaker keeps the name of the first rung it guards, so the
 	// fold's per-breaker figures (first open, opens, probes) stay that
 	// rung's.
-	s := bp.Settings(rc.Name)
+	s := *bp
+	s.Name = rc.Name
 	var rung *chain.Rung
-	if bp.Probe == ProbeSynthetic {
+	if bp.Probe == breaker.ProbeSynthetic {
 		s.Synthetic = func(ctx context.Context) breaker.Result {
 			return rung.Probe(context.WithValue(ctx, syntheticKey{}, true))
 		}
@@ -69,7 +70,7 @@ func (r *Run) newRung(rc chain.RungConfig, bp *BreakerPolicy) *chain.Rung {
 	s.Store = r.cfg.BreakerStore
 	rc.Breaker = breaker.New(s)
 	r.breakers.all = append(r.breakers.all, rc.Breaker)
-	if bp.Scope == BreakerScopeEndp {
+	if bp.Scope == breaker.ScopeEndpoint {
 		if r.breakers.byEndpoint == nil {
 			r.breakers.byEndpoint = map[string]*breaker.Breaker{}
 		}

@@ -177,10 +177,7 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%s retries must not be negative, got %d", r.name, r.p.Retries))
 		}
 		if b := r.p.Breaker; b != nil {
-			if b.Trip.Failures <= 0 || b.Trip.Window < 0 || b.Cooldown <= 0 || b.ProbeTimeout < 0 {
-				errs = append(errs, fmt.Errorf("%s breaker: trip failures and cooldown must be above 0 and the window not negative", r.name))
-			}
-			if err := b.validate(); err != nil {
+			if err := b.Validate(); err != nil {
 				errs = append(errs, fmt.Errorf("%s breaker: %w", r.name, err))
 			}
 		}
@@ -278,7 +275,7 @@ func (c Config) Info() event.RunInfo {
 		rg := event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
 			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil}
 		if b := r.p.Breaker; b != nil {
-			rg.Breaker = b.settings()
+			rg.Breaker = b.Record()
 		}
 		info.Rungs = append(info.Rungs, rg)
 	}
@@ -289,28 +286,6 @@ func (c Config) Info() event.RunInfo {
 		info.Rungs = append(info.Rungs, event.Rung{Name: event.ServedCanned})
 	}
 	return info
-}
-
-// settings describes the breaker for the run's info, with the trip rule's
-// defaults (5 failures, 10 s window) filled in as the breaker applies them.
-func (b BreakerPolicy) settings() *event.BreakerSettings {
-	s := &event.BreakerSettings{Consecutive: b.Trip.Consecutive, Failures: b.Trip.Failures,
-		Cooldown: b.Cooldown, ProbeTimeout: b.ProbeTimeout}
-	if s.Failures <= 0 {
-		s.Failures = 5
-	}
-	if s.ProbeTimeout <= 0 {
-		s.ProbeTimeout = 30 * time.Second
-	}
-	s.Rule = b.Trip.String() // every rule in force, e.g. "5 failures in 10s or in-flight age 4s (1 calls)"
-	if s.Consecutive {
-		return s
-	}
-	s.Window = b.Trip.Window
-	if s.Window <= 0 {
-		s.Window = 10 * time.Second
-	}
-	return s
 }
 
 // LastArrival is when the last email is due, pauses aside: (emails-1) / rate.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/sse"
 )
 
 var _ http.RoundTripper = (*observer)(nil)
@@ -56,7 +57,7 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 // nothing.
 func (o *observer) metered(req *http.Request, resp *http.Response, end event.Event, size int64, reservation float64) (*http.Response, *event.Usage) {
 	if resp != nil && resp.StatusCode == http.StatusOK && resp.Body != nil {
-		resp.Body = &usageBody{body: resp.Body, stream: isStream(resp),
+		resp.Body = &usageBody{body: resp.Body, stream: sse.IsStream(resp.Header),
 			done: func(in, out int, reported bool, received int64) {
 				u := o.meter.usage(o.model, in, out, false)
 				if !reported {

@@ -62,7 +62,7 @@ func TestSyntheticProbesNeverSendCustomerEmails(t *testing.T) {
 		t.Run(outage, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				cfg := chapterConfig(t, outage, "breaker")
-				cfg.Policy.Primary.Breaker.Probe = ProbeSynthetic
+				cfg.Policy.Primary.Breaker.Probe = breaker.ProbeSynthetic
 				cfg.Policy.Primary.Breaker.ProbeInterval = 2 * time.Second
 				cfg.Policy.Primary.Breaker.ProbeTimeout = 5 * time.Second
 				s, _, evs := runDrill(t, cfg)
@@ -122,14 +122,14 @@ func TestInFlightOnTheHangRows(t *testing.T) {
 // with no breaker policy of its own, is skipped too. With scope rung each
 // rung has its own and the backup's stays closed.
 func TestEndpointScopeSharesOneBreaker(t *testing.T) {
-	for _, scope := range []string{BreakerScopeRung, BreakerScopeEndp} {
-		t.Run(scope, func(t *testing.T) {
+	for _, scope := range []breaker.Scope{breaker.ScopeRung, breaker.ScopeEndpoint} {
+		t.Run(string(scope), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				cfg := chapterConfig(t, "busy", "breaker")
 				cfg.BackupModel = cfg.PrimaryModel
 				cfg.Policy.Primary.Breaker.Scope = scope
-				if scope == BreakerScopeRung {
-					cfg.Policy.Backup.Breaker = DefaultBreaker() // its own, for a healthy model
+				if scope == breaker.ScopeRung {
+					cfg.Policy.Backup.Breaker = &breaker.Settings{} // its own, for a healthy model
 				}
 				s, _, evs := runDrill(t, cfg)
 				names := map[string]bool{}
@@ -143,7 +143,7 @@ func TestEndpointScopeSharesOneBreaker(t *testing.T) {
 					}
 				}
 				t.Logf("scope %s: breakers %v, backup skipped %d times; served %+v", scope, names, backupSkips, s.Served)
-				if scope == BreakerScopeEndp {
+				if scope == breaker.ScopeEndpoint {
 					if len(names) != 1 || !names[event.ServedPrimary] || backupSkips == 0 || s.Served.Canned == 0 || s.BreakerFirstOpenS == nil {
 						t.Fatalf("one shared breaker, the primary's, should skip the backup too: breakers %v, %d skips, %d canned, first open %v",
 							names, backupSkips, s.Served.Canned, s.BreakerFirstOpenS)

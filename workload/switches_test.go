@@ -14,15 +14,15 @@ import (
 // or one of the chapter's lab-breaker rules switched on.
 type switchRow struct {
 	name   string
-	probes Probes
+	probes breaker.Probes
 	stale  breaker.Stale
 }
 
 var switchRows = []switchRow{
 	{"defaults", 0, breaker.StaleDrop},
-	{"probes: all", ProbesAll, breaker.StaleDrop},
+	{"probes: all", breaker.ProbesAll, breaker.StaleDrop},
 	{"stale: count", 0, breaker.StaleCount},
-	{"probes: all + stale: count", ProbesAll, breaker.StaleCount},
+	{"probes: all + stale: count", breaker.ProbesAll, breaker.StaleCount},
 }
 
 // TestChapterSwitches runs the eight runs with each of the chapter's

@@ -8,11 +8,11 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/sse"
 )
 
 // bytesPerToken is the estimate of a token's size in bytes: a request's
@@ -138,12 +138,6 @@ func (m *meter) settle(model string, reservation float64, u *event.Usage) {
 	}
 }
 
-// wireUsage is the usage object of an OpenAI-compatible answer or stream chunk.
-type wireUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-}
-
 // usageBody wraps a 200 answer's body: it reads the provider's usage as the
 // SDK reads the body (a stream's usage chunk, or the whole answer's usage
 // field) and, when the body is closed, logs the attempt's usage once, with
@@ -153,7 +147,8 @@ type usageBody struct {
 	stream bool
 	done   func(in, out int, reported bool, received int64)
 
-	buf      bytes.Buffer // a non-streamed body, or a stream's partial line
+	buf      bytes.Buffer // a non-streamed body
+	lines    sse.Scanner  // a stream's data: lines
 	received int64        // bytes read
 	content  int64        // a stream's content bytes read (the text of its deltas)
 	in, out  int
@@ -166,7 +161,10 @@ func (b *usageBody) Read(p []byte) (int, error) {
 	if n > 0 {
 		b.received += int64(n)
 		if b.stream {
-			b.scanLines(p[:n])
+			if b.lines.OnData == nil {
+				b.lines.OnData = b.chunk
+			}
+			b.lines.Write(p[:n])
 		} else if b.buf.Len()+n <= maxUsageBody {
 			b.buf.Write(p[:n])
 		}
@@ -177,44 +175,13 @@ func (b *usageBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// scanLines reads a stream's complete lines for a usage chunk.
-func (b *usageBody) scanLines(p []byte) {
-	b.buf.Write(p)
-	for {
-		line, err := b.buf.ReadBytes('\n')
-		if err != nil { // no newline yet: keep the partial line
-			rest := append([]byte(nil), line...)
-			b.buf.Reset()
-			b.buf.Write(rest)
-			if b.buf.Len() > maxUsageBody {
-				b.buf.Reset()
-			}
-			return
-		}
-		b.chunk(bytes.TrimSpace(line))
-	}
-}
-
-// chunk reads one stream line: a usage, or content to estimate from.
-func (b *usageBody) chunk(line []byte) {
-	data, ok := bytes.CutPrefix(line, []byte("data:"))
-	if !ok {
+// chunk reads one stream chunk's data: a usage, or content to estimate from.
+func (b *usageBody) chunk(data []byte) {
+	c, err := sse.ParseChunk(data)
+	if err != nil {
 		return
 	}
-	var c struct {
-		Usage   *wireUsage `json:"usage"`
-		Choices []struct {
-			Delta struct {
-				Content string `json:"content"`
-			} `json:"delta"`
-		} `json:"choices"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(data), &c) != nil {
-		return
-	}
-	for _, ch := range c.Choices {
-		b.content += int64(len(ch.Delta.Content))
-	}
+	b.content += int64(len(c.Content()))
 	if c.Usage != nil {
 		b.in, b.out, b.reported = c.Usage.PromptTokens, c.Usage.CompletionTokens, true
 	}
@@ -228,7 +195,7 @@ func (b *usageBody) finish() {
 			received = b.content
 		} else {
 			var a struct {
-				Usage *wireUsage `json:"usage"`
+				Usage *sse.Usage `json:"usage"`
 			}
 			if json.Unmarshal(b.buf.Bytes(), &a) == nil && a.Usage != nil {
 				b.in, b.out, b.reported = a.Usage.PromptTokens, a.Usage.CompletionTokens, true
@@ -243,12 +210,6 @@ func (b *usageBody) Close() error {
 	err := b.body.Close()
 	b.finish()
 	return err
-}
-
-// isStream reports whether a response is a server-sent event stream.
-func isStream(resp *http.Response) bool {
-	ct := strings.ToLower(resp.Header.Get("Content-Type"))
-	return strings.HasPrefix(ct, "text/event-stream")
 }
 
 // formatCost writes an amount of money with enough digits for a cheap call.

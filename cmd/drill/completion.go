@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -27,9 +28,9 @@ func flagValues() map[string]func(toComplete string) []string {
 		"backup-model":     fixed(models...),
 		"model":            fixed(append(models, "all")...),
 		"time-limit-scope": fixed(string(chain.ScopeAttempt), string(chain.ScopeRequest)),
-		"breaker-scope":    fixed(workload.BreakerScopes...),
-		"probe":            fixed(workload.ProbeKinds...),
-		"retry-after":      fixed(workload.RetryAfterModes...),
+		"breaker-scope":    fixed(breaker.Scopes()...),
+		"probe":            fixed(breaker.ProbeKinds()...),
+		"retry-after":      fixed(breaker.RetryAfterModes()...),
 		"stale":            fixed("drop", "count"),
 		"clock":            fixed("real", "virtual"),
 		"fault":            faultKeys,

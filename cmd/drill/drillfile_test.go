@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
-	"github.com/drill-dev/drill/workload"
 )
 
 // writeDrill writes a drill file into a test directory.
@@ -295,7 +295,7 @@ func TestPolicyFlagsOverrideTheFile(t *testing.T) {
 	}
 	for _, c := range cfgs {
 		b := c.Policy.Primary.Breaker
-		if b.Probes != workload.ProbesAll || c.Policy.HedgeAfter != 3*time.Second {
+		if b.Probes != breaker.ProbesAll || c.Policy.HedgeAfter != 3*time.Second {
 			t.Errorf("%s: probes %v, hedge after %s: the flags did not override", c.Policy.Name, b.Probes, c.Policy.HedgeAfter)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
@@ -106,9 +107,10 @@ func (f *drillFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.backupTimeout, "backup-timeout", 0, "override the backup's time limit (0: none)")
 	fs.IntVar(&f.backupRetries, "backup-retries", 0, "override the backup's SDK retries")
 	fs.StringVar(&f.scope, "time-limit-scope", string(chain.ScopeAttempt), "where time limits live: attempt (http.Client, retried by the SDK) or request (SDK request timeout, not retried)")
-	fs.IntVar(&f.tripFailures, "trip-failures", 0, "override the breaker: open after this many failed calls")
-	fs.DurationVar(&f.tripWindow, "trip-window", 0, "override the breaker: ... within this window")
-	fs.DurationVar(&f.cooldown, "cooldown", 0, "override the breaker: stay open this long before a probe")
+	b := breaker.Settings{}.WithDefaults() // the defaults, from the one place; only flags set are overrides
+	fs.IntVar(&f.tripFailures, "trip-failures", b.Trip.Failures, "override the breaker: open after this many failed calls")
+	fs.DurationVar(&f.tripWindow, "trip-window", b.Trip.Window, "override the breaker: ... within this window")
+	fs.DurationVar(&f.cooldown, "cooldown", b.Cooldown, "override the breaker: stay open this long before a probe")
 	f.faults.register(fs)
 	f.replay.register(fs)
 	f.policy.register(fs)

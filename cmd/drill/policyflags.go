@@ -9,7 +9,6 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/internal/drillfile"
-	"github.com/drill-dev/drill/workload"
 )
 
 // policyFlags are the breaker rules and chain options of issue 10: trip
@@ -45,26 +44,30 @@ type policyFlags struct {
 }
 
 func (f *policyFlags) register(fs *pflag.FlagSet) {
-	fs.StringSliceVar(&f.trip, "trip", nil, "trip rules of the breaker, any combination: "+strings.Join(breaker.RuleNames(), ", ")+" (default count)")
-	fs.IntVar(&f.minSamples, "trip-min-samples", 0, "rate, slow-rate, p99: calls that must have finished in the window first (default 10)")
-	fs.Float64Var(&f.failureRate, "trip-failure-rate", 0, "rate: open at this failure rate over the window, in (0, 1] (default 0.5)")
-	fs.DurationVar(&f.slowCall, "trip-slow-call", 0, "slow-rate: a call this long or longer is slow (default 5s)")
-	fs.Float64Var(&f.slowRate, "trip-slow-rate", 0, "slow-rate: open at this share of slow calls over the window, in (0, 1] (default 0.5)")
-	fs.DurationVar(&f.p99, "trip-p99", 0, "p99: open when the window's p99 call duration is above this (default 5s)")
-	fs.DurationVar(&f.inFlightAge, "in-flight-age", 0, "in-flight: a call unanswered this long is a failure signal at once (default 5s)")
-	fs.IntVar(&f.inFlightCalls, "in-flight-calls", 0, "in-flight: open when this many calls are that old (default 1)")
-	fs.StringVar(&f.probes, "probes", "1", "customer calls let through while half-open: a number, or all")
-	fs.StringVar(&f.probe, "probe", workload.ProbeCustomer, "who probes a recovering model: customer (a customer's email) or synthetic (the breaker's own health call)")
+	// Every default comes from the one place it is written; pflag shows it.
+	// Only flags the user sets become overrides (flagOverrides).
+	d := breaker.Settings{}.WithDefaults()
+	t := d.Trip
+	fs.StringSliceVar(&f.trip, "trip", t.Rules, "trip rules of the breaker, any combination: "+strings.Join(breaker.RuleNames(), ", "))
+	fs.IntVar(&f.minSamples, "trip-min-samples", t.MinSamples, "rate, slow-rate, p99: calls that must have finished in the window first")
+	fs.Float64Var(&f.failureRate, "trip-failure-rate", t.FailureRate, "rate: open at this failure rate over the window, in (0, 1]")
+	fs.DurationVar(&f.slowCall, "trip-slow-call", t.SlowCall, "slow-rate: a call this long or longer is slow")
+	fs.Float64Var(&f.slowRate, "trip-slow-rate", t.SlowRate, "slow-rate: open at this share of slow calls over the window, in (0, 1]")
+	fs.DurationVar(&f.p99, "trip-p99", t.P99, "p99: open when the window's p99 call duration is above this")
+	fs.DurationVar(&f.inFlightAge, "in-flight-age", t.InFlightAge, "in-flight: a call unanswered this long is a failure signal at once")
+	fs.IntVar(&f.inFlightCalls, "in-flight-calls", t.InFlightCalls, "in-flight: open when this many calls are that old")
+	fs.StringVar(&f.probes, "probes", d.Probes.String(), "customer calls let through while half-open: a number, or all")
+	fs.StringVar(&f.probe, "probe", string(d.Probe), "who probes a recovering model: customer (a customer's email) or synthetic (the breaker's own health call)")
 	fs.DurationVar(&f.probeInterval, "probe-interval", 0, "probe synthetic: send a health call this often while open (default: the cooldown)")
-	fs.DurationVar(&f.probeTimeout, "probe-timeout", 0, "a probe with no result after this counts as failed (default 30s)")
-	fs.StringVar(&f.stale, "stale", string(breaker.StaleDrop), "results of calls from an earlier breaker state: drop or count")
-	fs.StringVar(&f.retryAfter, "retry-after", workload.RetryAfterIgnore, "ignore or honour: an open breaker stays open at least as long as a Retry-After it saw")
+	fs.DurationVar(&f.probeTimeout, "probe-timeout", d.ProbeTimeout, "a probe with no result after this counts as failed")
+	fs.StringVar(&f.stale, "stale", string(d.Stale), "results of calls from an earlier breaker state: "+strings.Join(breaker.StaleModes(), " or "))
+	fs.StringVar(&f.retryAfter, "retry-after", string(d.RetryAfter), strings.Join(breaker.RetryAfterModes(), " or ")+": an open breaker stays open at least as long as a Retry-After it saw")
 	fs.BoolVar(&f.count429, "count-429", false, "count a 429 (rate limited) as a breaker failure")
 	fs.BoolVar(&f.countInvalid, "count-invalid", false, "count an answer that fails the schema as a breaker failure")
 	fs.BoolVar(&f.countSlow, "count-slow-stream", false, "count a stream cut by the rate floor (--min-tokens-per-s) as a breaker failure")
 	fs.Float64Var(&f.minTokens, "min-tokens-per-s", 0, "cut a streamed primary answer delivering fewer tokens a second than this (0: no floor)")
 	fs.DurationVar(&f.streamCheck, "stream-check", 0, "when the stream-rate floor is first checked, and how often after (default 3s)")
-	fs.StringVar(&f.breakerScope, "breaker-scope", workload.BreakerScopeRung, "rung (one breaker per rung) or endpoint (one per base URL and model, shared by rungs)")
+	fs.StringVar(&f.breakerScope, "breaker-scope", string(d.Scope), "rung (one breaker per rung) or endpoint (one per base URL and model, shared by rungs)")
 
 	fs.DurationVar(&f.emailDeadline, "email-deadline", 0, "one budget per email across the whole chain; on expiry the rules rung or the canned reply (0: none)")
 	fs.DurationVar(&f.hedgeAfter, "hedge-after", 0, "if the primary has not answered after this, ask the backup too; first valid answer wins (0: no hedging)")

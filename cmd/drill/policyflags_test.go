@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/predict"
@@ -80,7 +81,7 @@ func TestPolicyFlagsReachTheConfig(t *testing.T) {
 		}
 	}
 	var back workload.Policy
-	if err := json.Unmarshal(raw, &back); err != nil || back.Primary.Breaker.Probes != workload.ProbesAll {
+	if err := json.Unmarshal(raw, &back); err != nil || back.Primary.Breaker.Probes != breaker.ProbesAll {
 		t.Fatalf("policy does not read back: %v, probes %v", err, back.Primary.Breaker.Probes)
 	}
 	opts := strings.Join(cfg.Policy.Options(), ", ")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -196,7 +197,7 @@ func (p Policy) Build() (workload.Policy, error) {
 			wp.Backup = &backup
 		}
 		if p.Breaker != nil && *p.Breaker {
-			wp.Primary.Breaker = workload.DefaultBreaker()
+			wp.Primary.Breaker = &breaker.Settings{} // drill's default breaker: the zero value
 		}
 		wp.Canned = p.Canned != nil && *p.Canned
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/workload"
@@ -155,8 +156,8 @@ policies:
 		p.Primary.Breaker.Cooldown != time.Second || p.Backup.Retries != 0 || !p.Canned {
 		t.Errorf("policy overrides not applied: %+v %+v %+v", p, p.Primary.Breaker, p.Backup)
 	}
-	if def := workload.DefaultBreaker(); def.Trip.Failures != 5 {
-		t.Errorf("an override leaked into the shared default breaker: %+v", def)
+	if def, _ := workload.Preset("breaker"); def.Primary.Breaker.Trip.Failures != 0 || def.Primary.Breaker.Cooldown != 0 {
+		t.Errorf("an override leaked into the preset's default breaker: %+v", def.Primary.Breaker)
 	}
 	own := runs[1].Config.Policy
 	if own.Name != "own" || own.Primary.Breaker != nil || own.Backup == nil || !own.Canned || own.Primary.TimeLimit != 5*time.Second {
@@ -394,9 +395,9 @@ func TestEveryPolicyOptionInAFile(t *testing.T) {
 		tr.InFlightAge != 4*time.Second || tr.InFlightCalls != 2 {
 		t.Errorf("trip %+v", tr)
 	}
-	if b.Probes != workload.ProbesAll || b.Probe != workload.ProbeSynthetic || b.ProbeInterval != 2*time.Second ||
-		b.ProbeTimeout != 20*time.Second || b.Stale != "count" || b.RetryAfter != workload.RetryAfterHonour ||
-		!b.Count429 || !b.CountInvalid || !b.CountSlowStream || b.Scope != workload.BreakerScopeEndp {
+	if b.Probes != breaker.ProbesAll || b.Probe != breaker.ProbeSynthetic || b.ProbeInterval != 2*time.Second ||
+		b.ProbeTimeout != 20*time.Second || b.Stale != "count" || b.RetryAfter != breaker.RetryAfterHonour ||
+		!b.Count429 || !b.CountInvalid || !b.CountSlowStream || b.Scope != breaker.ScopeEndpoint {
 		t.Errorf("breaker %+v", b)
 	}
 	if p.Primary.MinTokensPerS != 15 || p.Primary.Check != 3*time.Second || p.Primary.MaxRetryDelay != 10*time.Second ||

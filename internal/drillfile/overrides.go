@@ -288,20 +288,7 @@ func (o Overrides) apply(p *workload.Policy, name func(key string) string, break
 	dur("trip_window", o.TripWindow, above0, hasBreaker, noBreaker, func(d Duration) { b.Trip.Window = d.D() })
 	dur("cooldown", o.Cooldown, above0, hasBreaker, noBreaker, func(d Duration) { b.Cooldown = d.D() })
 	if applies("trip", o.Trip != nil, hasBreaker, noBreaker) {
-		var unknown []string
-		for _, r := range o.Trip {
-			if !slices.Contains(breaker.RuleNames(), r) {
-				unknown = append(unknown, fmt.Sprintf("%q", r))
-			}
-		}
-		switch {
-		case len(unknown) > 0:
-			bad("trip", "unknown rule %s (valid: %s)", strings.Join(unknown, ", "), strings.Join(breaker.RuleNames(), ", "))
-		case len(o.Trip) == 0:
-			bad("trip", "needs at least one rule (valid: %s)", strings.Join(breaker.RuleNames(), ", "))
-		default:
-			b.Trip.Rules = slices.Clone(o.Trip)
-		}
+		b.Trip.Rules = slices.Clone(o.Trip)
 	}
 	count("trip_min_samples", o.TripMinSamples, 1, hasBreaker, noBreaker, func(n int) { b.Trip.MinSamples = n })
 	share("trip_failure_rate", o.TripFailureRate, func(r float64) { b.Trip.FailureRate = r })
@@ -311,32 +298,40 @@ func (o Overrides) apply(p *workload.Policy, name func(key string) string, break
 	dur("in_flight_age", o.InFlightAge, above0, hasBreaker, noBreaker, func(d Duration) { b.Trip.InFlightAge = d.D() })
 	count("in_flight_calls", o.InFlightCalls, 1, hasBreaker, noBreaker, func(n int) { b.Trip.InFlightCalls = n })
 	if applies("probes", o.Probes != nil, hasBreaker, noBreaker) {
-		if n, err := workload.ParseProbes(string(*o.Probes)); err != nil {
+		if n, err := breaker.ParseProbes(string(*o.Probes)); err != nil {
 			bad("probes", "%v", err)
 		} else {
 			b.Probes = n
 		}
 	}
-	enum := func(key string, v *string, valid []string, set func(string)) {
+	text := func(key string, v *string, set func(string)) {
 		if applies(key, v != nil, hasBreaker, noBreaker) {
-			oneOf(key, v, valid, set)
+			set(*v)
 		}
 	}
-	enum("probe", o.Probe, workload.ProbeKinds, func(s string) { b.Probe = s })
+	text("probe", o.Probe, func(s string) { b.Probe = breaker.ProbeKind(s) })
 	dur("probe_interval", o.ProbeInterval, above0, hasBreaker, noBreaker, func(d Duration) { b.ProbeInterval = d.D() })
 	dur("probe_timeout", o.ProbeTimeout, above0, hasBreaker, noBreaker, func(d Duration) { b.ProbeTimeout = d.D() })
-	enum("stale", o.Stale, breaker.StaleModes(), func(s string) { b.Stale = breaker.Stale(s) })
-	enum("retry_after", o.RetryAfter, workload.RetryAfterModes, func(s string) { b.RetryAfter = s })
+	text("stale", o.Stale, func(s string) { b.Stale = breaker.Stale(s) })
+	text("retry_after", o.RetryAfter, func(s string) { b.RetryAfter = breaker.RetryAfter(s) })
 	flag("count_429", o.Count429, hasBreaker, noBreaker, func(v bool) { b.Count429 = v })
 	flag("count_invalid", o.CountInvalid, hasBreaker, noBreaker, func(v bool) { b.CountInvalid = v })
 	flag("count_slow_stream", o.CountSlow, hasBreaker, noBreaker, func(v bool) { b.CountSlowStream = v })
-	enum("scope", o.BreakerScope, workload.BreakerScopes, func(s string) { b.Scope = s })
+	text("scope", o.BreakerScope, func(s string) { b.Scope = breaker.Scope(s) })
 	if hasBreaker {
-		if o.ProbeInterval != nil && b.Probe != workload.ProbeSynthetic {
-			bad("probe_interval", "needs %s synthetic", name("probe"))
-		}
-		if (o.InFlightAge != nil || o.InFlightCalls != nil) && !b.Trip.Has(breaker.RuleInFlight) {
-			bad("in_flight_age", "%s and %s need the in-flight rule (%s count,in-flight)", name("in_flight_age"), name("in_flight_calls"), name("trip"))
+		// The breaker checks its own settings (names, combinations);
+		// above are only the checks of a value as given (an explicit 0
+		// is not the default the zero value stands for).
+		var serrs interface{ Unwrap() []error }
+		if err := b.Validate(); errors.As(err, &serrs) {
+			for _, e := range serrs.Unwrap() {
+				var se *breaker.SettingError
+				if errors.As(e, &se) {
+					errs = append(errs, &OverrideError{Key: se.Key, Name: name(se.Key), Msg: se.Why(name)})
+				} else {
+					errs = append(errs, e)
+				}
+			}
 		}
 	}
 

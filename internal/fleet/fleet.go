@@ -115,11 +115,11 @@ func (c Config) sharedPolicy() []error {
 			continue
 		}
 		found = true
-		if _, err := breaker.SharedTrip(rp.Breaker.Settings("")); err != nil {
+		if _, err := breaker.SharedTrip(*rp.Breaker); err != nil {
 			errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
 		}
 		bp := rp.Breaker
-		if bp.Probe == workload.ProbeSynthetic || (bp.Probes != 0 && bp.Probes != 1) || bp.RetryAfter == workload.RetryAfterHonour ||
+		if bp.Probe == breaker.ProbeSynthetic || (bp.Probes != 0 && bp.Probes != 1) || bp.RetryAfter == breaker.RetryAfterHonour ||
 			bp.Stale == breaker.StaleCount {
 			errs = append(errs, fmt.Errorf("policy %s: a shared breaker store keeps one customer probe, drops stale results and ignores Retry-After; "+
 				"leave --probe, --probes, --stale and --retry-after at their defaults", p.Name))

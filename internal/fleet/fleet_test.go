@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -102,7 +103,7 @@ func TestValidate(t *testing.T) {
 		}
 	}
 	synth := workload.DefaultConfig()
-	synth.Policy.Primary.Breaker.Probe = workload.ProbeSynthetic
+	synth.Policy.Primary.Breaker.Probe = breaker.ProbeSynthetic
 	if err := (fleet.Config{Run: synth, Replicas: 2, Store: "redis://127.0.0.1:1/0"}).Validate(); err == nil ||
 		!strings.Contains(err.Error(), "one customer probe") {
 		t.Errorf("synthetic probe with a shared store: %v, want an error", err)

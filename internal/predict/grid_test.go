@@ -55,7 +55,7 @@ func TestGridFirstOpenInRange(t *testing.T) {
 		{"busy", "breaker", "count+rate+p99", trip(func(tr *breaker.Trip) {
 			tr.Rules = []string{breaker.RuleCount, breaker.RuleRate, breaker.RuleP99}
 		})},
-		{"hang", "breaker", "probes all", func(c *workload.Config) { c.Policy.Primary.Breaker.Probes = workload.ProbesAll }},
+		{"hang", "breaker", "probes all", func(c *workload.Config) { c.Policy.Primary.Breaker.Probes = breaker.ProbesAll }},
 		{"hang", "fail-fast", "stale count", func(c *workload.Config) { c.Policy.Primary.Breaker.Stale = breaker.StaleCount }},
 		{"busy", "fail-fast", "limit 1s", func(c *workload.Config) { c.Policy.Primary.TimeLimit = time.Second }},
 		{"hang", "breaker", "email deadline 10s", func(c *workload.Config) { c.Policy.EmailDeadline = 10 * time.Second }},

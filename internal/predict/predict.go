@@ -158,9 +158,6 @@ func Compute(cfg workload.Config) (Prediction, error) {
 			// and that probe, started healthy, is cut at the limit or
 			// fails against the outage.
 			hi := m.bp.Cooldown.Seconds() + m.interval + max(fail[1], m.rp.TimeLimit.Seconds())
-			if m.bp.Cooldown == 0 {
-				hi += 5
-			}
 			first = Range{0, max(first[1], hi)}
 			p.Lines = append(p.Lines, fmt.Sprintf("healthy calls can open the breaker before the outage (slow calls over %s): after it starts, the breaker opens again within a cooldown and one failed probe, %s",
 				m.slowThreshold(), first))
@@ -196,7 +193,7 @@ func Compute(cfg workload.Config) (Prediction, error) {
 type model struct {
 	cfg      workload.Config
 	rp       workload.RungPolicy // the broken rung's
-	bp       *workload.BreakerPolicy
+	bp       *breaker.Settings   // the rung's breaker, defaults filled in; nil for none
 	trip     breaker.Trip
 	next     bool // a healthy model rung answers after the broken one
 	hang     bool
@@ -242,7 +239,10 @@ func newModel(cfg workload.Config) (*model, error) {
 		m.rp = cfg.Policy.Primary
 		m.next = cfg.Policy.Backup != nil
 	}
-	m.bp = m.rp.Breaker
+	if b := m.rp.Breaker; b != nil {
+		d := b.WithDefaults()
+		m.bp = &d
+	}
 	if m.bp != nil {
 		m.trip = m.bp.Trip.WithDefaults()
 	}

@@ -119,7 +119,8 @@ func (m *model) simulate(sc scenario) simResult {
 	now := 0.0
 	var b *breaker.Breaker
 	if m.bp != nil {
-		s := m.bp.Settings("predict")
+		s := *m.bp
+		s.Name = "predict"
 		s.Now = func() time.Time { return base.Add(time.Duration(now * float64(time.Second))) }
 		s.OnChange = func(ch breaker.Change) {
 			at := ch.At.Sub(base).Seconds()

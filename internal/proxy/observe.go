@@ -10,12 +10,12 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/sse"
 )
 
 // maxParsed bounds what the proxy keeps of a response to read its tokens: a
@@ -49,7 +49,7 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &watch{p: o.p, c: c, ctx: req.Context(), body: resp.Body, status: resp.StatusCode,
 		retryAfter: retryAfter(resp.Header),
-		sse:        c.chat && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")}
+		sse:        c.chat && sse.IsStream(resp.Header)}
 	return resp, nil
 }
 
@@ -137,8 +137,9 @@ type watch struct {
 	done    bool  // a stream's [DONE] came through: the client has it all
 	readErr error // the body broke
 	ttft    time.Duration
-	buf     []byte // non-streamed body, or a stream's current partial line
-	over    bool   // buf overflowed maxParsed: stop reading for tokens
+	buf     []byte      // a non-streamed body
+	lines   sse.Scanner // a stream's data: lines
+	over    bool        // buf or a stream's line overflowed maxParsed: stop reading for tokens
 	in, out int
 	invalid string
 	once    sync.Once
@@ -231,19 +232,14 @@ func (w *watch) see(b []byte) {
 		}
 		return
 	}
-	for len(b) > 0 && !w.over {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			w.keep(b)
-			return
-		}
-		w.keep(b[:i])
-		if !w.over {
-			w.sseLine(bytes.TrimSuffix(w.buf, []byte("\r")))
-		}
-		w.buf = w.buf[:0]
-		b = b[i+1:]
+	if w.over {
+		return
 	}
+	if w.lines.OnData == nil {
+		w.lines.OnData, w.lines.Max = w.sseData, maxParsed
+	}
+	w.lines.Write(b)
+	w.over = w.lines.Err() != nil
 }
 
 func (w *watch) keep(b []byte) {
@@ -254,49 +250,24 @@ func (w *watch) keep(b []byte) {
 	w.buf = append(w.buf, b...)
 }
 
-// chunk is what the proxy reads of a chat completion or a stream's chunk.
-type chunk struct {
-	Choices []struct {
-		Delta struct {
-			Content   string          `json:"content"`
-			Refusal   string          `json:"refusal"`
-			ToolCalls json.RawMessage `json:"tool_calls"`
-		} `json:"delta"`
-	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-	} `json:"usage"`
-}
-
-// sseLine reads one line of an event stream.
-func (w *watch) sseLine(line []byte) {
-	data, ok := bytes.CutPrefix(line, []byte("data:"))
-	if !ok {
-		return
-	}
-	data = bytes.TrimSpace(data)
-	if bytes.Equal(data, []byte("[DONE]")) {
+// sseData reads the data of one line of an event stream.
+func (w *watch) sseData(data []byte) {
+	if bytes.Equal(data, sse.Done) {
 		w.done = true
 		return
 	}
 	if len(data) == 0 {
 		return
 	}
-	var ch chunk
-	if err := json.Unmarshal(data, &ch); err != nil {
+	ch, err := sse.ParseChunk(data)
+	if err != nil {
 		if w.invalid == "" {
 			w.invalid = fmt.Sprintf("a stream chunk is not JSON: %v", err)
 		}
 		return
 	}
-	if w.ttft == 0 {
-		for _, c := range ch.Choices {
-			if c.Delta.Content != "" || c.Delta.Refusal != "" || len(c.Delta.ToolCalls) > 0 {
-				w.ttft = time.Since(w.c.arrived)
-				break
-			}
-		}
+	if w.ttft == 0 && ch.HasDelta() {
+		w.ttft = time.Since(w.c.arrived)
 	}
 	if ch.Usage != nil {
 		w.in, w.out = ch.Usage.PromptTokens, ch.Usage.CompletionTokens
@@ -308,10 +279,7 @@ func (w *watch) sseLine(line []byte) {
 func (w *watch) parseCompletion() {
 	var body struct {
 		Choices json.RawMessage `json:"choices"`
-		Usage   *struct {
-			PromptTokens     int `json:"prompt_tokens"`
-			CompletionTokens int `json:"completion_tokens"`
-		} `json:"usage"`
+		Usage   *sse.Usage      `json:"usage"`
 	}
 	if err := json.Unmarshal(w.buf, &body); err != nil {
 		w.invalid = fmt.Sprintf("the body is not JSON: %v", err)
