@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -33,28 +32,18 @@ func RunFleet(ctx context.Context, src FleetSource, opts Options) error {
 	if src.Log == nil {
 		return errors.New("fleet dashboard: no event log")
 	}
-	out := opts.Output
-	if out == nil {
-		out = os.Stdout
-	}
 	tick := opts.Tick
 	if tick <= 0 {
 		tick = 150 * time.Millisecond
 	}
-	m := &fleetModel{st: NewStyles(lipgloss.NewRenderer(out)), src: src, cur: src.Log.Cursor(),
+	term := opts.Terminal()
+	m := &fleetModel{st: NewStyles(term.Renderer), src: src, cur: src.Log.Cursor(),
 		fold: scoring.NewFleetFold(), tick: tick}
-	popts := ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
-	_, err := tea.NewProgram(m, popts...).Run()
-	if (err != nil || m.quit) && src.Stop != nil && !src.Log.Closed() {
+	how, err := RunProgram(ctx, "fleet dashboard", m, term, opts)
+	if (err != nil || how == Interrupted || m.quit) && src.Stop != nil && !src.Log.Closed() {
 		src.Stop()
 	}
-	switch {
-	case err == nil, errors.Is(err, tea.ErrInterrupted):
-		return nil
-	case ctx.Err() != nil:
-		return ctx.Err()
-	}
-	return fmt.Errorf("fleet dashboard: %w", err)
+	return err
 }
 
 // fleetModel is the fleet pane's bubbletea model. Update folds the events

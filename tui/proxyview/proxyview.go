@@ -7,10 +7,8 @@ package proxyview
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -260,18 +258,11 @@ func footerLine(st tui.Styles, m *Model) string {
 // Run shows the dashboard until the user quits, the proxy's log closes or
 // ctx ends.
 func Run(ctx context.Context, log *event.Log, ctl Controls, opts Options) error {
-	out := opts.Output
-	if out == nil {
-		out = os.Stdout
+	topts := tui.Options{Output: opts.Output, Input: opts.Input, NoAltScreen: opts.NoAltScreen}
+	term := topts.Terminal()
+	m := New(tui.NewStyles(term.Renderer), log, ctl, opts)
+	if _, err := tui.RunProgram(ctx, "dashboard", m, term, topts); err != nil && ctx.Err() == nil {
+		return err
 	}
-	m := New(tui.NewStyles(lipgloss.NewRenderer(out)), log, ctl, opts)
-	popts := tui.ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
-	_, err := tea.NewProgram(m, popts...).Run()
-	switch {
-	case err == nil, errors.Is(err, tea.ErrInterrupted):
-		return nil
-	case ctx.Err() != nil:
-		return nil // the proxy is stopping anyway
-	}
-	return fmt.Errorf("dashboard: %w", err)
+	return nil // quit, interrupted, or the proxy is stopping anyway
 }
