@@ -22,9 +22,11 @@ func BenchmarkEmailsPane(b *testing.B) {
 			s.addAll(evs)
 			now := evs[len(evs)-1].At
 			p := newEmailsPane()
+			p.SetSize(rect{w: 120, h: 40})
+			p.sync(s)
 			b.ResetTimer()
 			for b.Loop() {
-				p.render(st, s, 118, 38, now)
+				p.render(st, s, now)
 			}
 		})
 	}
@@ -50,9 +52,11 @@ func BenchmarkEmailsFilter(b *testing.B) {
 	now := evs[len(evs)-1].At
 	p := newEmailsPane()
 	p.setFilter("backup")
+	p.SetSize(rect{w: 120, h: 40})
+	p.sync(s)
 	b.ResetTimer()
 	for b.Loop() {
-		p.render(st, s, 118, 38, now)
+		p.render(st, s, now)
 	}
 }
 

@@ -16,13 +16,14 @@ import (
 // and caches the rows of answered emails, so its cost depends on the window,
 // not on how many emails the run has.
 type emailsPane struct {
+	panel
 	top    int  // first row shown
 	sel    int  // selected row
 	follow bool // keep the newest rows in view
 
 	cache    map[int]cachedRow
 	cacheKey emailsCacheKey
-	vis      int // rows shown by the last render
+	vis      int // rows the pane's size shows
 
 	filter string // "" for every email, else a filter validFilter accepts
 	idx    []int  // with a filter: the matching rows' indexes in sent order
@@ -205,9 +206,33 @@ func senderWidth(w int) int {
 	}
 }
 
-// render draws the pane's content: a column header and the visible rows,
-// exactly h lines of w cells.
-func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []string {
+// SetSize sets the pane's place; its rows are its inner height less the
+// column header.
+func (p *emailsPane) SetSize(r rect) {
+	p.rect = r
+	_, ih := p.inner()
+	p.vis = max(ih-1, 0)
+}
+
+// sync keeps the selection on screen for the rows the state has now: the
+// newest when following.
+func (p *emailsPane) sync(s *state) { p.clamp(p.count(s), max(p.vis, 1)) }
+
+// refresh brings the pane's title and content up to date with the state.
+func (p *emailsPane) refresh(st Styles, s *state, now time.Duration) {
+	p.sync(s)
+	p.title = paneTitles[paneEmails]
+	if p.filter != "" {
+		p.title += fmt.Sprintf(" · filter %s: %d of %d", p.filter, p.count(s), s.rowCount())
+	}
+	p.content = p.render(st, s, now)
+}
+
+// render draws the pane's content at its inner size: a column header and
+// the visible rows from the top row sync chose. Rows of answered emails
+// come from the cache, which is a memo: it never changes what is drawn.
+func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
+	w, h := p.inner()
 	if h <= 0 || w <= 0 {
 		return nil
 	}
@@ -227,10 +252,7 @@ func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []
 	axisLabel := lo + strings.Repeat(" ", max(bw-len(lo)-len(hi), 1)) + hi
 	out = append(out, st.Dim.Render(fit(head+axisLabel, w)))
 
-	vis := h - 1
-	p.vis = vis
 	n := p.count(s)
-	p.clamp(n, vis)
 	for i := p.top; i < n && len(out) < h; i++ {
 		r := p.at(s, i)
 		mark := " "
