@@ -239,9 +239,32 @@ func callsChart(st Styles, s *state, rung string, tc timeCols, rows int, now tim
 			sb.WriteString(st.Dim.Render(fmt.Sprintf("%*s│", gutter-1, "")))
 		}
 		base := (rows - 1 - y) * 8 // eighths below this row
+		// Cells of one style are rendered as one run: a chart row is a
+		// handful of styled runs, not one styled string per cell.
+		styles := [...]lipgloss.Style{st.Outage, st.Alert, style}
+		var cells strings.Builder
+		cur := -1 // index into styles; -1 for unstyled cells
+		flush := func() {
+			if cells.Len() == 0 {
+				return
+			}
+			if cur < 0 {
+				sb.WriteString(cells.String())
+			} else {
+				sb.WriteString(styles[cur].Render(cells.String()))
+			}
+			cells.Reset()
+		}
+		put := func(k int, g string) {
+			if k != cur {
+				flush()
+				cur = k
+			}
+			cells.WriteString(g)
+		}
 		for _, c := range cols {
 			if !c.live {
-				sb.WriteByte(' ')
+				put(-1, " ")
 				continue
 			}
 			h := (c.v*eighths + top - 1) / top
@@ -252,18 +275,19 @@ func callsChart(st Styles, s *state, rung string, tc timeCols, rows int, now tim
 			switch fill := h - base; {
 			case fill <= 0:
 				if c.out {
-					sb.WriteString(st.Outage.Render("·"))
+					put(0, "·")
 				} else {
-					sb.WriteByte(' ')
+					put(-1, " ")
 				}
 			case base < rh:
-				sb.WriteString(st.Alert.Render("░"))
+				put(1, "░")
 			case fill >= 8:
-				sb.WriteString(style.Render("█"))
+				put(2, "█")
 			default:
-				sb.WriteString(style.Render(string(sparks[fill])))
+				put(2, string(sparks[fill]))
 			}
 		}
+		flush()
 		out[y] = sb.String()
 	}
 	return out
