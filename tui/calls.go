@@ -147,7 +147,7 @@ func cellWidth(s string) int { return lipgloss.Width(s) }
 // callsLabel is a model's line above its chart: the long form when it
 // fits, else shorter ones, so the figures stay whole.
 func callsLabel(st Styles, s *state, rung string, w int) string {
-	total, retries := sum(s.fold.AttemptsPerSecond(rung)), sum(s.fold.RetriesPerSecond(rung))
+	total, retries := s.fold.AttemptsPerSecond(rung).Sum(), s.fold.RetriesPerSecond(rung).Sum()
 	name := rung
 	if m := s.fold.Model(rung); m != "" {
 		name += " " + m
@@ -163,14 +163,6 @@ func callsLabel(st Styles, s *state, rung string, w int) string {
 		}
 	}
 	return style.Render(rung) + fmt.Sprintf(" %d calls %d rty", total, retries)
-}
-
-func sum(xs []int) int {
-	t := 0
-	for _, x := range xs {
-		t += x
-	}
-	return t
 }
 
 // niceCeil rounds v up to 1, 2 or 5 times a power of ten.

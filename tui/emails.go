@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -248,7 +249,7 @@ func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
 
 	out := make([]string, 0, h)
 	head := fmt.Sprintf(" %5s %-*s %6s %6s %s ", "#", sw, "from", "sent", "wait", " ")
-	lo, hi := "0s", fmt.Sprintf("%.0fs", axis.Seconds())
+	lo, hi := format.Cell(0, 0), format.Cell(axis, 0)
 	axisLabel := lo + strings.Repeat(" ", max(bw-len(lo)-len(hi), 1)) + hi
 	out = append(out, st.Dim.Render(fit(head+axisLabel, w)))
 
@@ -296,10 +297,9 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	if end < r.Sent {
 		end = r.Sent
 	}
-	wait := (end - r.Sent).Seconds()
 	ts, _ := st.served(r.Result.ServedBy)
-	text := fmt.Sprintf("%5d %s %5.1fs %5.1fs %s %s",
-		r.ID, fit(from, sw), r.Sent.Seconds(), wait, ts.Render(tag), p.bar(st, s, r, bw, axis, end))
+	text := fmt.Sprintf("%5d %s %6s %6s %s %s",
+		r.ID, fit(from, sw), format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
 	if r.Done {
 		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}

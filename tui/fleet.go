@@ -97,7 +97,7 @@ func RenderFleet(st Styles, s scoring.FleetSummary, elapsed time.Duration, done 
 		state = "finished: " + s.Fleet.Status
 	}
 	fmt.Fprintf(&b, "%s  %s\n", st.Title.Render(fmt.Sprintf("Fleet · %d replicas · %s store · %s routing", s.Replicas, s.BreakerStore, s.Routing)),
-		st.Dim.Render(fmt.Sprintf("%.1f s · %s · q quits", elapsed.Seconds(), state)))
+		st.Dim.Render(format.Dur(elapsed)+" · "+state+" · q quits"))
 	fmt.Fprintf(&b, "outage %s · policy %s · served %s · calls to the broken model %d · breaker opens %d\n\n",
 		s.Fleet.Outage, s.Fleet.Policy, format.Served(s.Fleet.Served), s.Fleet.CallsToBrokenOutage, s.Fleet.BreakerOpens)
 	fmt.Fprintf(&b, "%s\n", st.Dim.Render(fmt.Sprintf("%-8s %-10s %6s  %-20s %7s %11s %6s  %s",

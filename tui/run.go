@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -153,7 +154,7 @@ func (f *replayFeed) setSpeed(s float64) {
 }
 
 func (f *replayFeed) status() string {
-	s := fmt.Sprintf("replay %g× %.1f/%.1f s", f.speed, f.pos.Seconds(), f.end.Seconds())
+	s := fmt.Sprintf("replay %g× %s", f.speed, format.DurOf(f.pos, f.end))
 	if f.paused {
 		s += " PAUSED"
 	}
