@@ -39,6 +39,7 @@ func RunFleet(ctx context.Context, src FleetSource, opts Options) error {
 	term := opts.Terminal()
 	m := &fleetModel{st: NewStyles(term.Renderer), src: src, cur: src.Log.Cursor(),
 		fold: scoring.NewFleetFold(), tick: tick}
+	m.pane.refresh(m.st, m.fold)
 	how, err := RunProgram(ctx, "fleet dashboard", m, term, opts)
 	if (err != nil || how == Interrupted || m.quit) && src.Stop != nil && !src.Log.Closed() {
 		src.Stop()
@@ -47,15 +48,31 @@ func RunFleet(ctx context.Context, src FleetSource, opts Options) error {
 }
 
 // fleetModel is the fleet pane's bubbletea model. Update folds the events
-// the tick polled; View only renders the fold's summary.
+// the tick polled and refreshes the pane; View only draws what it holds.
 type fleetModel struct {
-	st    Styles
-	src   FleetSource
-	cur   *event.Cursor
-	fold  *scoring.FleetFold
-	tick  time.Duration
-	width int
-	quit  bool
+	st   Styles
+	src  FleetSource
+	cur  *event.Cursor
+	fold *scoring.FleetFold
+	tick time.Duration
+	pane fleetPane
+	quit bool
+}
+
+// fleetPane is the fleet table as a component: it owns its width and the
+// text it shows, refreshed from the fold's summary when events arrive or
+// the window changes, not every frame.
+type fleetPane struct {
+	w    int // 0: as wide as the table needs
+	text string
+}
+
+// SetSize sets the pane's width.
+func (p *fleetPane) SetSize(w int) { p.w = w }
+
+func (p *fleetPane) refresh(st Styles, f *scoring.FleetFold) {
+	whole := f.Whole()
+	p.text = RenderFleet(st, f.Summary(), whole.Elapsed(), whole.Done(), p.w)
 }
 
 func (m *fleetModel) Init() tea.Cmd { return m.next() }
@@ -67,10 +84,14 @@ func (m *fleetModel) next() tea.Cmd {
 func (m *fleetModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tickMsg:
-		m.fold.AddAll(m.cur.Poll())
+		if evs := m.cur.Poll(); len(evs) > 0 || m.pane.text == "" {
+			m.fold.AddAll(evs)
+			m.pane.refresh(m.st, m.fold)
+		}
 		return m, m.next()
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.pane.SetSize(msg.Width)
+		m.pane.refresh(m.st, m.fold)
 	case tea.KeyMsg:
 		switch msg.String() {
 		case "q", "ctrl+c", "esc":
@@ -81,9 +102,7 @@ func (m *fleetModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *fleetModel) View() string {
-	return RenderFleet(m.st, m.fold.Summary(), m.fold.Whole().Elapsed(), m.fold.Whole().Done(), m.width)
-}
+func (m *fleetModel) View() string { return m.pane.text }
 
 // RenderFleet renders the fleet pane for a fleet summary at a width (0:
 // as wide as it needs): a header, one row per replica with its breaker
