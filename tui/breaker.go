@@ -12,10 +12,16 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// renderBreaker draws the Breaker pane's content: per breaker its state in
-// words, opens, the first open's time into the outage, probes and a strip of
-// its state over the shared time axis.
+// renderBreaker draws the Breaker pane's content for an inner size w×h:
+// its lines, and the legend when there is room for it.
 func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
+	return withLegend(st, s, breakerLines(st, s, w, now), h)
+}
+
+// breakerLines are the Breaker pane's lines at width w: per breaker its
+// state in words, opens, the first open's time into the outage, probes and
+// a strip of its state over the shared time axis, then the axis.
+func breakerLines(st Styles, s *state, w int, now time.Duration) []string {
 	if len(s.fold.Breakers()) == 0 {
 		return []string{st.Dim.Render("no breaker in this policy")}
 	}
@@ -56,13 +62,18 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 			out = append(out, predictedLines(s.summary, w)...)
 		}
 	}
-	out = append(out, timeAxis(st, tc))
+	return append(out, timeAxis(st, tc))
+}
+
+// withLegend adds the strips' legend under the Breaker pane's lines when
+// they leave room for it in h lines (and the policy has a breaker).
+func withLegend(st Styles, s *state, lines []string, h int) []string {
+	if len(lines) >= h || len(s.fold.Breakers()) == 0 {
+		return lines
+	}
 	legend := fmt.Sprintf("%s closed  %s OPEN  %s half-open",
 		st.Closed.Render("─"), st.Open.Render("█"), st.HalfOpen.Render("▒"))
-	if len(out) < h {
-		out = append(out, st.Dim.Render(legend))
-	}
-	return out
+	return append(lines[:len(lines):len(lines)], st.Dim.Render(legend))
 }
 
 // strip draws a breaker's state over time, one cell per slice of the axis,

@@ -147,7 +147,7 @@ func cellWidth(s string) int { return lipgloss.Width(s) }
 // callsLabel is a model's line above its chart: the long form when it
 // fits, else shorter ones, so the figures stay whole.
 func callsLabel(st Styles, s *state, rung string, w int) string {
-	total, retries := sum(s.fold.AttemptsPerSecond(rung)), sum(s.fold.RetriesPerSecond(rung))
+	total, retries := s.fold.AttemptsPerSecond(rung).Sum(), s.fold.RetriesPerSecond(rung).Sum()
 	name := rung
 	if m := s.fold.Model(rung); m != "" {
 		name += " " + m
@@ -163,14 +163,6 @@ func callsLabel(st Styles, s *state, rung string, w int) string {
 		}
 	}
 	return style.Render(rung) + fmt.Sprintf(" %d calls %d rty", total, retries)
-}
-
-func sum(xs []int) int {
-	t := 0
-	for _, x := range xs {
-		t += x
-	}
-	return t
 }
 
 // niceCeil rounds v up to 1, 2 or 5 times a power of ten.
@@ -239,9 +231,32 @@ func callsChart(st Styles, s *state, rung string, tc timeCols, rows int, now tim
 			sb.WriteString(st.Dim.Render(fmt.Sprintf("%*s│", gutter-1, "")))
 		}
 		base := (rows - 1 - y) * 8 // eighths below this row
+		// Cells of one style are rendered as one run: a chart row is a
+		// handful of styled runs, not one styled string per cell.
+		styles := [...]lipgloss.Style{st.Outage, st.Alert, style}
+		var cells strings.Builder
+		cur := -1 // index into styles; -1 for unstyled cells
+		flush := func() {
+			if cells.Len() == 0 {
+				return
+			}
+			if cur < 0 {
+				sb.WriteString(cells.String())
+			} else {
+				sb.WriteString(styles[cur].Render(cells.String()))
+			}
+			cells.Reset()
+		}
+		put := func(k int, g string) {
+			if k != cur {
+				flush()
+				cur = k
+			}
+			cells.WriteString(g)
+		}
 		for _, c := range cols {
 			if !c.live {
-				sb.WriteByte(' ')
+				put(-1, " ")
 				continue
 			}
 			h := (c.v*eighths + top - 1) / top
@@ -252,18 +267,19 @@ func callsChart(st Styles, s *state, rung string, tc timeCols, rows int, now tim
 			switch fill := h - base; {
 			case fill <= 0:
 				if c.out {
-					sb.WriteString(st.Outage.Render("·"))
+					put(0, "·")
 				} else {
-					sb.WriteByte(' ')
+					put(-1, " ")
 				}
 			case base < rh:
-				sb.WriteString(st.Alert.Render("░"))
+				put(1, "░")
 			case fill >= 8:
-				sb.WriteString(style.Render("█"))
+				put(2, "█")
 			default:
-				sb.WriteString(style.Render(string(sparks[fill])))
+				put(2, string(sparks[fill]))
 			}
 		}
+		flush()
 		out[y] = sb.String()
 	}
 	return out

@@ -32,7 +32,7 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 		out = append(out, fmt.Sprintf("sent %s · answered %s · wait %s · served by %s",
 			format.Dur(r.Sent), format.Dur(r.DoneAt), format.Dur(r.Result.Wait), served))
 	} else {
-		out = append(out, fmt.Sprintf("sent %s · waiting %s", format.Dur(r.Sent), format.Dur(now-r.Sent)))
+		out = append(out, fmt.Sprintf("sent %s · waiting %s", format.Dur(r.Sent), format.Dur(r.WaitAt(now))))
 	}
 	out = append(out, "", st.Dim.Render(fmt.Sprintf("%-8s %-16s %3s %8s %8s  %-14s %s", "rung", "model", "try", "start", "took", "outcome", "breaker met")))
 	if len(r.Attempts) == 0 {
@@ -40,19 +40,19 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 	}
 	for _, a := range r.Attempts {
 		if a.Skipped {
-			out = append(out, fmt.Sprintf("%-8s %-16s %3s %7.1fs %8s  %-14s %s",
-				a.Rung, a.Model, "—", a.Start.Seconds(), "—", "skipped", stateWord(stateOpen)))
+			out = append(out, fmt.Sprintf("%-8s %-16s %3s %8s %8s  %-14s %s",
+				a.Rung, a.Model, "—", format.Cell(a.Start, 1), "—", "skipped", stateWord(stateOpen)))
 			continue
 		}
 		took, outcome := "…", "running"
 		if a.Ended {
-			took = fmt.Sprintf("%.2fs", (a.End - a.Start).Seconds())
+			took = format.Cell(a.TookAt(now), 2)
 			outcome = string(a.Outcome)
 			if a.Status != 0 {
 				outcome += fmt.Sprintf(" %d", a.Status)
 			}
 		} else {
-			took = fmt.Sprintf("%.1fs…", (now - a.Start).Seconds())
+			took = format.Cell(a.TookAt(now), 1) + "…"
 		}
 		if a.Fault != "" {
 			outcome += " (" + a.Fault + ")"
@@ -64,16 +64,16 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 				met += " (probe)"
 			}
 		}
-		out = append(out, fmt.Sprintf("%-8s %-16s %3d %7.1fs %8s  %-14s %s",
-			a.Rung, a.Model, a.N, a.Start.Seconds(), took, outcome, met))
+		out = append(out, fmt.Sprintf("%-8s %-16s %3d %8s %8s  %-14s %s",
+			a.Rung, a.Model, a.N, format.Cell(a.Start, 1), took, outcome, met))
 	}
 	for _, e := range r.Streams {
 		first := "no token"
 		if e.TTFT > 0 {
-			first = fmt.Sprintf("first token %.2f s", e.TTFT.Seconds())
+			first = "first token " + format.DurFine(e.TTFT)
 		}
-		out = append(out, fmt.Sprintf("%-8s streamed: %s · %d tokens · %.1f tokens/s · %s",
-			e.Rung, first, e.Tokens, e.TokensPerS, e.Outcome))
+		out = append(out, fmt.Sprintf("%-8s streamed: %s · %d tokens · %s · %s",
+			e.Rung, first, e.Tokens, format.Rate(e.TokensPerS, "tokens"), e.Outcome))
 	}
 	res, done := r.Result, r.Done
 	out = append(out, "")

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -16,13 +17,14 @@ import (
 // and caches the rows of answered emails, so its cost depends on the window,
 // not on how many emails the run has.
 type emailsPane struct {
+	panel
 	top    int  // first row shown
 	sel    int  // selected row
 	follow bool // keep the newest rows in view
 
 	cache    map[int]cachedRow
 	cacheKey emailsCacheKey
-	vis      int // rows shown by the last render
+	vis      int // rows the pane's size shows
 
 	filter string // "" for every email, else a filter validFilter accepts
 	idx    []int  // with a filter: the matching rows' indexes in sent order
@@ -205,9 +207,33 @@ func senderWidth(w int) int {
 	}
 }
 
-// render draws the pane's content: a column header and the visible rows,
-// exactly h lines of w cells.
-func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []string {
+// SetSize sets the pane's place; its rows are its inner height less the
+// column header.
+func (p *emailsPane) SetSize(r rect) {
+	p.rect = r
+	_, ih := p.inner()
+	p.vis = max(ih-1, 0)
+}
+
+// sync keeps the selection on screen for the rows the state has now: the
+// newest when following.
+func (p *emailsPane) sync(s *state) { p.clamp(p.count(s), max(p.vis, 1)) }
+
+// refresh brings the pane's title and content up to date with the state.
+func (p *emailsPane) refresh(st Styles, s *state, now time.Duration) {
+	p.sync(s)
+	p.title = paneTitles[paneEmails]
+	if p.filter != "" {
+		p.title += fmt.Sprintf(" · filter %s: %d of %d", p.filter, p.count(s), s.rowCount())
+	}
+	p.content = p.render(st, s, now)
+}
+
+// render draws the pane's content at its inner size: a column header and
+// the visible rows from the top row sync chose. Rows of answered emails
+// come from the cache, which is a memo: it never changes what is drawn.
+func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
+	w, h := p.inner()
 	if h <= 0 || w <= 0 {
 		return nil
 	}
@@ -223,14 +249,11 @@ func (p *emailsPane) render(st Styles, s *state, w, h int, now time.Duration) []
 
 	out := make([]string, 0, h)
 	head := fmt.Sprintf(" %5s %-*s %6s %6s %s ", "#", sw, "from", "sent", "wait", " ")
-	lo, hi := "0s", fmt.Sprintf("%.0fs", axis.Seconds())
+	lo, hi := format.Cell(0, 0), format.Cell(axis, 0)
 	axisLabel := lo + strings.Repeat(" ", max(bw-len(lo)-len(hi), 1)) + hi
 	out = append(out, st.Dim.Render(fit(head+axisLabel, w)))
 
-	vis := h - 1
-	p.vis = vis
 	n := p.count(s)
-	p.clamp(n, vis)
 	for i := p.top; i < n && len(out) < h; i++ {
 		r := p.at(s, i)
 		mark := " "
@@ -274,10 +297,9 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	if end < r.Sent {
 		end = r.Sent
 	}
-	wait := (end - r.Sent).Seconds()
 	ts, _ := st.served(r.Result.ServedBy)
-	text := fmt.Sprintf("%5d %s %5.1fs %5.1fs %s %s",
-		r.ID, fit(from, sw), r.Sent.Seconds(), wait, ts.Render(tag), p.bar(st, s, r, bw, axis, end))
+	text := fmt.Sprintf("%5d %s %6s %6s %s %s",
+		r.ID, fit(from, sw), format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
 	if r.Done {
 		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}

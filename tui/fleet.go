@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -33,40 +32,47 @@ func RunFleet(ctx context.Context, src FleetSource, opts Options) error {
 	if src.Log == nil {
 		return errors.New("fleet dashboard: no event log")
 	}
-	out := opts.Output
-	if out == nil {
-		out = os.Stdout
-	}
 	tick := opts.Tick
 	if tick <= 0 {
 		tick = 150 * time.Millisecond
 	}
-	m := &fleetModel{st: NewStyles(lipgloss.NewRenderer(out)), src: src, cur: src.Log.Cursor(),
+	term := opts.Terminal()
+	m := &fleetModel{st: NewStyles(term.Renderer), src: src, cur: src.Log.Cursor(),
 		fold: scoring.NewFleetFold(), tick: tick}
-	popts := ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
-	_, err := tea.NewProgram(m, popts...).Run()
-	if (err != nil || m.quit) && src.Stop != nil && !src.Log.Closed() {
+	m.pane.refresh(m.st, m.fold)
+	how, err := RunProgram(ctx, "fleet dashboard", m, term, opts)
+	if (err != nil || how == Interrupted || m.quit) && src.Stop != nil && !src.Log.Closed() {
 		src.Stop()
 	}
-	switch {
-	case err == nil, errors.Is(err, tea.ErrInterrupted):
-		return nil
-	case ctx.Err() != nil:
-		return ctx.Err()
-	}
-	return fmt.Errorf("fleet dashboard: %w", err)
+	return err
 }
 
 // fleetModel is the fleet pane's bubbletea model. Update folds the events
-// the tick polled; View only renders the fold's summary.
+// the tick polled and refreshes the pane; View only draws what it holds.
 type fleetModel struct {
-	st    Styles
-	src   FleetSource
-	cur   *event.Cursor
-	fold  *scoring.FleetFold
-	tick  time.Duration
-	width int
-	quit  bool
+	st   Styles
+	src  FleetSource
+	cur  *event.Cursor
+	fold *scoring.FleetFold
+	tick time.Duration
+	pane fleetPane
+	quit bool
+}
+
+// fleetPane is the fleet table as a component: it owns its width and the
+// text it shows, refreshed from the fold's summary when events arrive or
+// the window changes, not every frame.
+type fleetPane struct {
+	w    int // 0: as wide as the table needs
+	text string
+}
+
+// SetSize sets the pane's width.
+func (p *fleetPane) SetSize(w int) { p.w = w }
+
+func (p *fleetPane) refresh(st Styles, f *scoring.FleetFold) {
+	whole := f.Whole()
+	p.text = RenderFleet(st, f.Summary(), whole.Elapsed(), whole.Done(), p.w)
 }
 
 func (m *fleetModel) Init() tea.Cmd { return m.next() }
@@ -78,10 +84,14 @@ func (m *fleetModel) next() tea.Cmd {
 func (m *fleetModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tickMsg:
-		m.fold.AddAll(m.cur.Poll())
+		if evs := m.cur.Poll(); len(evs) > 0 || m.pane.text == "" {
+			m.fold.AddAll(evs)
+			m.pane.refresh(m.st, m.fold)
+		}
 		return m, m.next()
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.pane.SetSize(msg.Width)
+		m.pane.refresh(m.st, m.fold)
 	case tea.KeyMsg:
 		switch msg.String() {
 		case "q", "ctrl+c", "esc":
@@ -92,9 +102,7 @@ func (m *fleetModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *fleetModel) View() string {
-	return RenderFleet(m.st, m.fold.Summary(), m.fold.Whole().Elapsed(), m.fold.Whole().Done(), m.width)
-}
+func (m *fleetModel) View() string { return m.pane.text }
 
 // RenderFleet renders the fleet pane for a fleet summary at a width (0:
 // as wide as it needs): a header, one row per replica with its breaker
@@ -108,7 +116,7 @@ func RenderFleet(st Styles, s scoring.FleetSummary, elapsed time.Duration, done 
 		state = "finished: " + s.Fleet.Status
 	}
 	fmt.Fprintf(&b, "%s  %s\n", st.Title.Render(fmt.Sprintf("Fleet · %d replicas · %s store · %s routing", s.Replicas, s.BreakerStore, s.Routing)),
-		st.Dim.Render(fmt.Sprintf("%.1f s · %s · q quits", elapsed.Seconds(), state)))
+		st.Dim.Render(format.Dur(elapsed)+" · "+state+" · q quits"))
 	fmt.Fprintf(&b, "outage %s · policy %s · served %s · calls to the broken model %d · breaker opens %d\n\n",
 		s.Fleet.Outage, s.Fleet.Policy, format.Served(s.Fleet.Served), s.Fleet.CallsToBrokenOutage, s.Fleet.BreakerOpens)
 	fmt.Fprintf(&b, "%s\n", st.Dim.Render(fmt.Sprintf("%-8s %-10s %6s  %-20s %7s %11s %6s  %s",

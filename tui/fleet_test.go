@@ -46,6 +46,9 @@ func TestFleetModelUpdate(t *testing.T) {
 	if s := m.fold.Summary(); len(s.PerReplica) != 1 || s.PerReplica[0].EmailsSent != 1 {
 		t.Fatalf("after a tick: %+v", s.PerReplica)
 	}
+	if v := m.View(); !strings.Contains(v, "Fleet · 1 replicas") {
+		t.Errorf("the pane does not show the tick's events:\n%s", v)
+	}
 	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")}); cmd == nil || !m.quit {
 		t.Error("q did not quit")
 	}

@@ -23,7 +23,7 @@ func TestGoldenPanes(t *testing.T) {
 			s, now := m.s, m.now
 			panes := map[string][]string{
 				"header":  renderHeader(st, s, w, now, ""),
-				"emails":  newEmailsPane().render(st, s, w-2, 14, now),
+				"emails":  emailsAt(st, s, w, 16, now),
 				"breaker": renderBreaker(st, s, w-2, 6, now),
 				"calls":   renderCalls(st, s, w-2, 16, now),
 				"compact": renderCalls(st, s, w-2, 4, now),
@@ -60,4 +60,13 @@ func TestGoldenFrames(t *testing.T) {
 			golden.RequireEqual(t, []byte(v+"\n"))
 		})
 	}
+}
+
+// emailsAt is the content of an Emails pane of w×h following the newest
+// rows, as the dashboard refreshes it.
+func emailsAt(st Styles, s *state, w, h int, now time.Duration) []string {
+	p := newEmailsPane()
+	p.SetSize(rect{w: w, h: h})
+	p.sync(s)
+	return p.render(st, s, now)
 }

@@ -168,7 +168,7 @@ func policyLine(st Styles, s *state) string {
 		}
 		lim := "no limit"
 		if r.TimeLimit > 0 {
-			lim = fmt.Sprintf("%g s", r.TimeLimit.Seconds())
+			lim = format.Setting(r.TimeLimit)
 		}
 		d += fmt.Sprintf(" (%s, %d retries", lim, r.Retries)
 		if r.HasBreaker {

@@ -67,20 +67,32 @@ type Model struct {
 	width int
 	hgt   int
 
-	now      time.Duration
-	done     bool
-	focus    int
-	ep       *emailsPane
-	offs     [paneCount]int
-	detail   int // email shown in detail, 0 for none
-	detOff   int
+	now   time.Duration
+	done  bool
+	focus int
+
+	// The panes: each owns its place, size and view state; layout places
+	// them, refresh fills them in Update, View only draws them.
+	header  headerPane
+	ep      *emailsPane
+	breaker breakerPane
+	calls   callsPane
+	quality qualityPane
+	detail  detailPane
+	summary summaryPane
+	foot    []string   // the footer's lines
+	wide    bool       // Emails left, the other panes right (else stacked)
+	bodyY   int        // first line of the panes, under the header
+	bodyH   int        // lines the panes take
+	laid    layoutKey  // what the current layout was computed for
+	drawn   drawnState // what the panes' content was last refreshed for
+
 	choosing bool // waiting for the outage kind after `o`
 	showHelp bool // the help overlay is up
 	prompt   int  // promptNone, promptFilter or promptJump
 	input    string
 	flash    string
 	quitting bool
-	rects    [paneCount]rect // where each pane was drawn, for the mouse
 }
 
 // Prompts the footer can hold.
@@ -94,6 +106,28 @@ const (
 type rect struct{ x, y, w, h int }
 
 func (r rect) has(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
+
+// panel is pane p's box (paneEmails … paneQuality).
+func (m *Model) panel(p int) *panel {
+	switch p {
+	case paneEmails:
+		return &m.ep.panel
+	case paneBreaker:
+		return &m.breaker.panel
+	case paneCalls:
+		return &m.calls.panel
+	}
+	return &m.quality.panel
+}
+
+// rects are where the layout put each pane, for the mouse.
+func (m *Model) rects() [paneCount]rect {
+	var rs [paneCount]rect
+	for p := range rs {
+		rs[p] = m.panel(p).rect
+	}
+	return rs
+}
 
 // Smallest terminal the dashboard draws in.
 const (
@@ -116,6 +150,9 @@ func newModel(st Styles, feed feeder, ctl Controls, tick time.Duration, hyps []s
 		keys: newKeyMap(!replay),
 		ep:   newEmailsPane(),
 	}
+	m.breaker.title = paneTitles[paneBreaker]
+	m.calls.title = paneTitles[paneCalls]
+	m.quality.title = paneTitles[paneQuality]
 	if rp, ok := feed.(*replayFeed); ok {
 		m.rp = rp
 	}
@@ -129,39 +166,45 @@ func (m *Model) tickCmd() tea.Cmd {
 // Init starts the polling tick.
 func (m *Model) Init() tea.Cmd { return m.tickCmd() }
 
-// Update handles keys, the mouse, resizes and ticks (which fold new events).
+// Update handles keys, the mouse, resizes and ticks (which fold new
+// events), then refreshes the panes: View only draws what they hold.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.hgt = msg.Width, msg.Height
-		return m, nil
 	case tickMsg:
 		m.ingest(msg.T)
-		if m.quitting {
-			return m, nil
+		if !m.quitting {
+			cmd = m.tickCmd()
 		}
-		return m, m.tickCmd()
+		if m.drawn == (drawnState{s: m.s, gen: m.s.gen, now: m.now, done: m.done}) {
+			return m, cmd // nothing new to show (a paused replay)
+		}
 	case tea.KeyMsg:
-		return m.key(msg)
+		cmd = m.key(msg)
 	case tea.MouseMsg:
 		m.mouse(msg)
+	default:
+		return m, nil
 	}
-	return m, nil
+	m.refresh()
+	return m, cmd
 }
 
 // mouse scrolls the pane under the pointer with the wheel; a left click
 // focuses a pane, and on an Emails row selects that email.
 func (m *Model) mouse(msg tea.MouseMsg) {
-	if m.showHelp || m.detail != 0 && msg.Button != tea.MouseButtonWheelUp && msg.Button != tea.MouseButtonWheelDown {
+	if m.showHelp || m.detail.id != 0 && msg.Button != tea.MouseButtonWheelUp && msg.Button != tea.MouseButtonWheelDown {
 		return
 	}
 	p := -1
-	for i, r := range m.rects {
+	for i, r := range m.rects() {
 		if r.has(msg.X, msg.Y) {
 			p = i
 		}
 	}
-	if p < 0 && m.detail == 0 {
+	if p < 0 && m.detail.id == 0 {
 		return
 	}
 	switch msg.Button {
@@ -170,7 +213,7 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 		if msg.Button == tea.MouseButtonWheelUp {
 			d = -3
 		}
-		if m.detail == 0 {
+		if m.detail.id == 0 {
 			m.focus = p
 		}
 		m.scroll(d)
@@ -183,7 +226,7 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 			return
 		}
 		// Rows start under the border and the column header.
-		row := msg.Y - m.rects[p].y - 2
+		row := msg.Y - m.ep.y - 2
 		if row < 0 || row >= m.ep.vis {
 			return
 		}
@@ -214,32 +257,34 @@ func (m *Model) ingest(t time.Time) {
 // from the first event.
 func (m *Model) restart() {
 	m.s = newState(m.hyps)
+	r := m.ep.rect
 	m.ep = newEmailsPane()
+	m.ep.SetSize(r)
 	m.rp.idx = 0
 	m.rp.reset = false
 }
 
-func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	m.flash = ""
 	if m.prompt != promptNone && msg.Type != tea.KeyCtrlC {
 		// A prompt takes every key (q included) but ctrl+c.
 		m.promptKey(msg)
-		return m, nil
+		return nil
 	}
 	if key.Matches(msg, k.Quit) {
 		if m.ctl != nil && !m.done {
 			m.ctl.Stop()
 		}
 		m.quitting = true
-		return m, tea.Quit
+		return tea.Quit
 	}
 	if m.showHelp {
 		// The overlay takes every key but quit; ? or esc closes it.
 		if key.Matches(msg, k.Help, k.Close) {
 			m.showHelp = false
 		}
-		return m, nil
+		return nil
 	}
 	if m.choosing {
 		if kind, ok := kindForKey(msg.String()); ok {
@@ -247,14 +292,14 @@ func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		} else if key.Matches(msg, k.Close) {
 			m.choosing = false
 		}
-		return m, nil
+		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Close):
-		if m.detail != 0 {
-			m.detail = 0
+		if m.detail.id != 0 {
+			m.detail.close()
 		} else if m.ep.filter != "" {
 			m.ep.setFilter("")
 		}
@@ -305,17 +350,16 @@ func (m *Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.PgDown):
 		m.scroll(m.page())
 	case key.Matches(msg, k.Follow):
-		if m.focus == paneEmails && m.detail == 0 {
+		if m.focus == paneEmails && m.detail.id == 0 {
 			m.ep.follow = true
 		}
 	case key.Matches(msg, k.Open):
-		if m.focus == paneEmails && m.detail == 0 && m.ep.count(m.s) > 0 {
-			m.ep.clamp(m.ep.count(m.s), max(m.ep.vis, 1))
-			m.detail = m.ep.at(m.s, m.ep.sel).ID
-			m.detOff = 0
+		if m.focus == paneEmails && m.detail.id == 0 && m.ep.count(m.s) > 0 {
+			m.ep.sync(m.s)
+			m.detail.open(m.ep.at(m.s, m.ep.sel).ID)
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // promptKey edits the footer's prompt: enter applies it, esc cancels.
@@ -332,7 +376,8 @@ func (m *Model) promptKey(msg tea.KeyMsg) {
 				return
 			}
 			m.ep.setFilter(in)
-			m.focus, m.detail = paneEmails, 0
+			m.focus = paneEmails
+			m.detail.close()
 			return
 		}
 		m.jump(in)
@@ -364,7 +409,8 @@ func (m *Model) jump(in string) {
 		m.ep.setFilter("")
 		m.ep.selectRow(m.ep.find(m.s, id))
 	}
-	m.focus, m.detail = paneEmails, 0
+	m.focus = paneEmails
+	m.detail.close()
 }
 
 func (m *Model) startOutage(kind string) {
@@ -383,8 +429,8 @@ func (m *Model) page() int {
 
 func (m *Model) scroll(d int) {
 	switch {
-	case m.detail != 0:
-		m.detOff = max(m.detOff+d, 0)
+	case m.detail.id != 0:
+		m.detail.scrollBy(d)
 	case m.focus == paneEmails:
 		n := m.ep.count(m.s)
 		if m.ep.follow && d < 0 {
@@ -392,63 +438,8 @@ func (m *Model) scroll(d int) {
 		}
 		m.ep.scroll(d, n)
 	default:
-		m.offs[m.focus] = max(m.offs[m.focus]+d, 0)
+		m.panel(m.focus).scrollBy(d)
 	}
-}
-
-// View renders the whole frame: exactly the window's height in lines, none
-// wider than the window.
-func (m *Model) View() string {
-	if m.width <= 0 || m.hgt <= 0 {
-		return ""
-	}
-	if m.quitting {
-		return ""
-	}
-	return strings.Join(m.frame(m.width, m.hgt), "\n")
-}
-
-// frame lays the panes out for a w×h window: the header, the panes, the
-// summary once the run is over, and the footer; the help is an overlay on
-// top that leaves the panes as they are.
-func (m *Model) frame(w, h int) []string {
-	st, s := m.st, m.s
-	m.rects = [paneCount]rect{}
-	if w < minWidth || h < minHeight {
-		return tooSmall(st, w, h)
-	}
-	extra := ""
-	if m.rp != nil {
-		extra = m.rp.status()
-	}
-	lines := renderHeader(st, s, w, m.now, extra)
-	foot := m.footer(w)
-	var sum []string
-	if m.done {
-		segs := summarySegments(st, s.summary)
-		inner := wrapSegments(segs, " · ", w-2)
-		sum = box(st, "Summary", false, w, len(inner)+2, inner)
-	}
-	bh := h - len(lines) - len(foot) - len(sum)
-	// On a short narrow terminal the summary takes the place of the
-	// Breaker and Quality panes (its figures are theirs, final).
-	full := bh >= 24 || w >= 110 || sum == nil
-	if bh < 12 {
-		sum = nil
-		bh = h - len(lines) - len(foot)
-		full = true
-	}
-	body := m.body(w, bh, full)
-	for i := range m.rects {
-		m.rects[i].y += len(lines)
-	}
-	if m.showHelp {
-		body = overlay(body, m.helpBox(w, bh), w)
-	}
-	lines = append(lines, body...)
-	lines = append(lines, sum...)
-	lines = append(lines, foot...)
-	return lines[:min(len(lines), h)]
 }
 
 // tooSmall is the frame for a terminal under the minimum size.
@@ -566,110 +557,4 @@ func overlay(base, box []string, w int) []string {
 		out[y+i] = ansi.Truncate(b, x, "") + l + ansi.TruncateLeft(b, x+bw, "")
 	}
 	return out
-}
-
-// body lays out the panes (or an email's detail) in w×h, and records where
-// each pane went (relative to the body) for the mouse.
-func (m *Model) body(w, h int, full bool) []string {
-	st, s := m.st, m.s
-	if m.detail != 0 {
-		c := renderDetail(st, s, m.detail, m.now)
-		m.detOff = min(m.detOff, max(len(c)-(h-2), 0))
-		return box(st, fmt.Sprintf("Email #%d (esc closes)", m.detail), true, w, h, c[m.detOff:])
-	}
-	if w >= 110 {
-		// Wide: Emails on the left; Breaker, Calls and Quality on the right.
-		lw := w * 11 / 20
-		rw := w - lw
-		bl := renderBreaker(st, s, rw-2, 0, m.now)
-		bH := min(len(bl)+2, max(h/4, 5))
-		ql := renderQuality(st, s, rw-2, 0)
-		qH := min(len(ql)+2, max(h/3, 6))
-		cH := h - bH - qH
-		if cH < 8 {
-			qH = max(qH-(8-cH), 5)
-			cH = h - bH - qH
-		}
-		m.rects[paneEmails] = rect{0, 0, lw, h}
-		m.rects[paneBreaker] = rect{lw, 0, rw, bH}
-		m.rects[paneCalls] = rect{lw, bH, rw, cH}
-		m.rects[paneQuality] = rect{lw, bH + cH, rw, qH}
-		left := m.pane(paneEmails, lw, h)
-		right := append(append(m.pane(paneBreaker, rw, bH), m.pane(paneCalls, rw, cH)...), m.pane(paneQuality, rw, qH)...)
-		return hjoin(left, right)
-	}
-	// Narrow: Emails on top; Calls (with the breaker strips) across the
-	// full width, so its time axis is as long as it can be; Breaker and
-	// Quality side by side at the bottom.
-	lw := w / 2
-	ql := renderQuality(st, s, w-lw-2, 0)
-	bl := renderBreaker(st, s, lw-2, 0, m.now)
-	rowH := min(max(len(ql), len(bl))+2, 8)
-	if !full {
-		rowH = 0
-	}
-	cH := min(max(h*3/10, 6), 14)
-	eH := h - cH - rowH
-	for eH < 6 && (rowH > 6 || cH > 6) {
-		// Keep three emails in view: the others shrink first.
-		if cH > 6 || rowH == 0 {
-			cH--
-		} else {
-			rowH--
-		}
-		eH++
-	}
-	if eH < 5 && rowH > 0 {
-		// Too short for all four: the emails before Breaker and Quality
-		// (the header holds their headline figures).
-		eH += rowH
-		rowH = 0
-	}
-	m.rects[paneEmails] = rect{0, 0, w, eH}
-	m.rects[paneCalls] = rect{0, eH, w, cH}
-	m.rects[paneBreaker] = rect{0, eH + cH, lw, rowH}
-	m.rects[paneQuality] = rect{lw, eH + cH, w - lw, rowH}
-	out := m.pane(paneEmails, w, eH)
-	out = append(out, m.pane(paneCalls, w, cH)...)
-	if rowH > 0 {
-		out = append(out, hjoin(m.pane(paneBreaker, lw, rowH), m.pane(paneQuality, w-lw, rowH))...)
-	} else {
-		m.rects[paneBreaker], m.rects[paneQuality] = rect{}, rect{}
-	}
-	return out
-}
-
-// pane renders one pane's box at w×h, scrolled by its offset. A pane with
-// more lines than fit ends in "…N more", so nothing is dropped silently.
-func (m *Model) pane(p, w, h int) []string {
-	st, s := m.st, m.s
-	if h <= 0 {
-		return nil
-	}
-	iw, ih := w-2, h-2
-	var c []string
-	title := paneTitles[p]
-	switch p {
-	case paneEmails:
-		c = m.ep.render(st, s, iw, ih, m.now)
-		if f := m.ep.filter; f != "" {
-			title += fmt.Sprintf(" · filter %s: %d of %d", f, m.ep.count(s), s.rowCount())
-		}
-	case paneBreaker:
-		c = renderBreaker(st, s, iw, ih, m.now)
-	case paneCalls:
-		c = renderCalls(st, s, iw, ih, m.now)
-	case paneQuality:
-		c = renderQuality(st, s, iw, ih)
-	}
-	if p != paneEmails {
-		off := min(m.offs[p], max(len(c)-ih, 0))
-		m.offs[p] = off
-		c = c[off:]
-		if len(c) > ih && ih > 0 {
-			more := len(c) - ih + 1
-			c = append(c[:ih-1:ih-1], st.Dim.Render(fmt.Sprintf("…%d more (tab here, ↓)", more)))
-		}
-	}
-	return box(st, title, m.focus == p, w, h, c)
 }

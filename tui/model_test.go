@@ -136,14 +136,14 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		}},
 		{name: "enter opens the selected email, esc closes", at: 30 * time.Second, keys: []string{"pgup", "enter"}, check: func(t *testing.T, m *Model) {
-			if m.detail == 0 {
+			if m.detail.id == 0 {
 				t.Fatal("no detail open")
 			}
 			if v := m.View(); !strings.Contains(v, "Email #") || !strings.Contains(v, "right answer") {
 				t.Errorf("detail view lacks its title or answers:\n%s", v)
 			}
 			m.Update(keyMsg("esc"))
-			if m.detail != 0 {
+			if m.detail.id != 0 {
 				t.Error("esc did not close the detail")
 			}
 		}},

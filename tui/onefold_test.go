@@ -146,7 +146,7 @@ func TestPanesSurviveHostileOffsets(t *testing.T) {
 		})
 		for _, now := range []time.Duration{0, at} {
 			_ = renderHeader(st, s, 80, now, "")
-			_ = newEmailsPane().render(st, s, 78, 10, now)
+			_ = emailsAt(st, s, 80, 12, now)
 			_ = renderBreaker(st, s, 78, 6, now)
 			_ = renderCalls(st, s, 78, 12, now)
 			_ = renderQuality(st, s, 78, 8)

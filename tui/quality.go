@@ -44,7 +44,7 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 			continue
 		}
 		add(fmt.Sprintf("  by %s: %s of %d", name, format.Share(c.All4, c.N), c.N),
-			fmt.Sprintf("  %s %s n=%d", name, format.Percent(float64(c.All4)/float64(c.N)), c.N))
+			fmt.Sprintf("  %s %s n=%d", name, format.PercentOf(c.All4, c.N), c.N))
 	}
 	if n := s.summary.WaitsOutage; n > 0 {
 		med, p95 := format.Seconds(s.summary.MedianWaitOutageS), format.Seconds(s.summary.P95WaitOutageS)
@@ -56,11 +56,7 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 	}
 	var fields []string
 	for _, f := range scoring.FieldNames {
-		if q.N == 0 {
-			fields = append(fields, f+" —")
-			continue
-		}
-		fields = append(fields, f+" "+format.Percent(float64(q.Fields[f])/float64(q.N)))
+		fields = append(fields, f+" "+format.PercentOf(q.Fields[f], q.N))
 	}
 	out = append(out, wrapSegments(fields, "  ", w)...)
 	return out

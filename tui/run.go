@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -92,26 +91,14 @@ func Replay(ctx context.Context, events []event.Event, opts ReplayOptions) error
 }
 
 func runProgram(ctx context.Context, feed feeder, ctl Controls, hyps []scoring.Expr, opts Options) error {
-	out := opts.Output
-	if out == nil {
-		out = os.Stdout
-	}
-	m := newModel(NewStyles(lipgloss.NewRenderer(out)), feed, ctl, opts.Tick, hyps)
-	popts := append(ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen), tea.WithMouseCellMotion())
-	_, err := tea.NewProgram(m, popts...).Run()
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, tea.ErrInterrupted):
+	term := opts.Terminal()
+	m := newModel(NewStyles(term.Renderer), feed, ctl, opts.Tick, hyps)
+	how, err := RunProgram(ctx, "dashboard", m, term, opts, tea.WithMouseCellMotion())
+	if how == Interrupted && ctl != nil && !m.done {
 		// SIGINT reached the program rather than a ctrl+c key: same as quit.
-		if ctl != nil && !m.done {
-			ctl.Stop()
-		}
-		return nil
-	case ctx.Err() != nil:
-		return ctx.Err()
+		ctl.Stop()
 	}
-	return fmt.Errorf("dashboard: %w", err)
+	return err
 }
 
 // replayFeed paces recorded events by their offsets on a replay clock that
@@ -167,23 +154,9 @@ func (f *replayFeed) setSpeed(s float64) {
 }
 
 func (f *replayFeed) status() string {
-	s := fmt.Sprintf("replay %g× %.1f/%.1f s", f.speed, f.pos.Seconds(), f.end.Seconds())
+	s := fmt.Sprintf("replay %g× %s", f.speed, format.DurOf(f.pos, f.end))
 	if f.paused {
 		s += " PAUSED"
 	}
 	return s
-}
-
-// ProgramOptions are the options every drill dashboard runs its bubbletea
-// program with: the run's context, the output, the input when not stdin,
-// and the alternate screen unless noAltScreen (tests).
-func ProgramOptions(ctx context.Context, out io.Writer, in io.Reader, noAltScreen bool) []tea.ProgramOption {
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}
-	if in != nil {
-		popts = append(popts, tea.WithInput(in))
-	}
-	if !noAltScreen {
-		popts = append(popts, tea.WithAltScreen())
-	}
-	return popts
 }

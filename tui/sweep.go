@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -277,24 +276,15 @@ func Sweep(ctx context.Context, src SweepSource, opts Options) error {
 	if src.Logs == nil {
 		return errors.New("sweep dashboard: no runs")
 	}
-	out := opts.Output
-	if out == nil {
-		out = os.Stdout
-	}
-	r := lipgloss.NewRenderer(out)
+	term := opts.Terminal()
 	var st sweepState
 	for {
-		m := newSweepModel(src, 0, st, r)
-		popts := ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
-		_, err := tea.NewProgram(m, popts...).Run()
+		m := newSweepModel(src, 0, st, term.Renderer)
+		how, err := RunProgram(ctx, "sweep dashboard", m, term, opts)
 		switch {
-		case errors.Is(err, tea.ErrInterrupted):
-			return nil
-		case err != nil && ctx.Err() != nil:
-			return ctx.Err()
 		case err != nil:
-			return fmt.Errorf("sweep dashboard: %w", err)
-		case m.open < 0:
+			return err
+		case how == Interrupted, m.open < 0:
 			return nil
 		}
 		st = sweepState{sortBy: m.sortBy, reverse: m.reverse, sel: m.sel}

@@ -184,13 +184,13 @@ func TestTeaMouse(t *testing.T) {
 		t.Fatalf("after 10 wheel steps up: selection %d (follow %v), want %d", final.ep.sel, final.ep.follow, 119-30)
 	}
 	top := final.ep.top
-	r := final.rects[paneEmails]
+	r := final.rects()[paneEmails]
 	final.Update(tea.MouseMsg{X: 10, Y: r.y + 2 + 4, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	if final.ep.sel != top+4 {
 		t.Errorf("click on the fifth row selected row %d, want %d", final.ep.sel, top+4)
 	}
 	// The wheel over the Calls pane scrolls that pane, not the emails.
-	c := final.rects[paneCalls]
+	c := final.rects()[paneCalls]
 	final.Update(tea.MouseMsg{X: c.x + 3, Y: c.y + 3, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
 	if final.focus != paneCalls || final.ep.sel != top+4 {
 		t.Errorf("wheel over Calls: focus %d, selection %d", final.focus, final.ep.sel)
@@ -202,7 +202,7 @@ func TestTeaMouse(t *testing.T) {
 func TestTeaHelpOverlay(t *testing.T) {
 	m := replayModel(t, 45*time.Second, 120, 40)
 	before := strings.Split(m.View(), "\n")
-	rects := m.rects
+	rects := m.rects()
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	typeText(tm, "?")
 	waitFor(t, tm, "Help (? or esc closes)")
@@ -211,8 +211,8 @@ func TestTeaHelpOverlay(t *testing.T) {
 		t.Fatal("? did not show the help")
 	}
 	after := strings.Split(final.View(), "\n")
-	if final.rects != rects {
-		t.Errorf("the help moved the panes: %v, was %v", final.rects, rects)
+	if final.rects() != rects {
+		t.Errorf("the help moved the panes: %v, was %v", final.rects(), rects)
 	}
 	// The lines above and below the overlay are unchanged.
 	if after[3] != before[3] || after[len(after)-2] != before[len(before)-2] {

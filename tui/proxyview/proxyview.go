@@ -7,10 +7,8 @@ package proxyview
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -162,7 +160,7 @@ func (m *Model) View() string { return Render(m.st, m, m.w, m.h) }
 // Render draws the dashboard at width w and height h.
 func Render(st tui.Styles, m *Model, w, h int) string {
 	var b []string
-	head := st.Title.Render("drill proxy") + "  " + m.title + "  " + st.Dim.Render(fmt.Sprintf("%.1fs", m.now.Seconds()))
+	head := st.Title.Render("drill proxy") + "  " + m.title + "  " + st.Dim.Render(format.Cell(m.now, 1))
 	b = append(b, head)
 	state := st.Good.Render("no outage")
 	if m.active != "" {
@@ -218,7 +216,7 @@ func row(st tui.Styles, r scoring.ProxyRequest) string {
 		fault = r.Fault
 	}
 	if r.TTFT > 0 {
-		ttft = fmt.Sprintf("%.2fs", r.TTFT.Seconds())
+		ttft = format.Cell(r.TTFT, 2)
 	}
 	if r.In+r.Out > 0 {
 		tokens = fmt.Sprintf("%d/%d", r.In, r.Out)
@@ -230,7 +228,7 @@ func row(st tui.Styles, r scoring.ProxyRequest) string {
 	if len(model) > 16 {
 		model = model[:15] + "…"
 	}
-	line := fmt.Sprintf("%-6d %7.2fs  %-16s %-6s %-10s %-6s %7.2fs %8s %s", r.ID, r.At.Seconds(), model, status, r.Outcome, fault, r.Wait.Seconds(), ttft, tokens)
+	line := fmt.Sprintf("%-6d %8s  %-16s %-6s %-10s %-6s %8s %8s %s", r.ID, format.Cell(r.At, 2), model, status, r.Outcome, fault, format.Cell(r.Wait, 2), ttft, tokens)
 	if r.Outcome != event.OK {
 		return st.Alert.Render(line)
 	}
@@ -260,18 +258,11 @@ func footerLine(st tui.Styles, m *Model) string {
 // Run shows the dashboard until the user quits, the proxy's log closes or
 // ctx ends.
 func Run(ctx context.Context, log *event.Log, ctl Controls, opts Options) error {
-	out := opts.Output
-	if out == nil {
-		out = os.Stdout
+	topts := tui.Options{Output: opts.Output, Input: opts.Input, NoAltScreen: opts.NoAltScreen}
+	term := topts.Terminal()
+	m := New(tui.NewStyles(term.Renderer), log, ctl, opts)
+	if _, err := tui.RunProgram(ctx, "dashboard", m, term, topts); err != nil && ctx.Err() == nil {
+		return err
 	}
-	m := New(tui.NewStyles(lipgloss.NewRenderer(out)), log, ctl, opts)
-	popts := tui.ProgramOptions(ctx, out, opts.Input, opts.NoAltScreen)
-	_, err := tea.NewProgram(m, popts...).Run()
-	switch {
-	case err == nil, errors.Is(err, tea.ErrInterrupted):
-		return nil
-	case ctx.Err() != nil:
-		return nil // the proxy is stopping anyway
-	}
-	return fmt.Errorf("dashboard: %w", err)
+	return nil // quit, interrupted, or the proxy is stopping anyway
 }
