@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -17,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
@@ -55,38 +55,12 @@ func registerClock(fs *pflag.FlagSet, c *clockValue) {
 		`with the same SDK, retries, breakers and latencies, in seconds instead of minutes`)
 }
 
-// virtualUsage checks that cfg can run in virtual time; what cannot is a
-// usage error that says why.
-func virtualUsage(cfg workload.Config) error {
-	if err := vclock.CheckConfig(cfg); err != nil {
-		if errors.Is(err, vclock.ErrNotVirtual) {
-			return exit.UsageError(err)
-		}
-		return err
-	}
-	return nil
-}
-
-// fromChild maps an error of a virtual-clock child back to drill's exit
-// codes: usage errors stay exit 2 and interruptions exit 130.
-func fromChild(err error) error {
-	if e, ok := errors.AsType[*vclock.Error](err); ok {
-		switch e.Code {
-		case 2:
-			return exit.UsageError(err)
-		case 130:
-			return exit.ErrInterrupted
-		}
-	}
-	return err
-}
-
 // runVirtual is `drill run --clock virtual`: the drill runs to its end in
 // virtual time, recorded when asked to or when it is to be shown; on a
 // terminal the recording then plays in the replay dashboard at speed, and
 // the summary is printed as for a real-time run.
 func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed float64) error {
-	if err := virtualUsage(cfg); err != nil {
+	if err := session.VirtualUsage(cfg); err != nil {
 		return err
 	}
 	if err := noLiveAborts(opts.checks); err != nil {
@@ -95,63 +69,17 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if speed <= 0 {
 		return exit.Usagef("--speed must be positive, got %v", speed)
 	}
-	job := vclock.Job{Config: cfg, Journal: opts.record, Hypotheses: exprTexts(opts.checks.hypotheses)}
-	if job.Journal == "" && opts.tui {
-		f, err := os.CreateTemp("", "drill-virtual-*.jsonl")
-		if err != nil {
-			return fmt.Errorf("recording the virtual run for the dashboard: %w", err)
+	var show func(context.Context, []event.Event) error
+	if opts.tui {
+		show = func(ctx context.Context, evs []event.Event) error {
+			return tui.Replay(ctx, evs, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.hypotheses})
 		}
-		f.Close()
-		job.Journal = f.Name()
-		defer os.Remove(job.Journal)
 	}
-	if job.Journal != "" {
-		h, err := recordingHeader(cfg, time.Now())
-		if err != nil {
-			return err
-		}
-		job.Header = &h
-	}
-	ctx := cmd.Context()
-	outs, err := vclock.Drills(ctx, []vclock.Job{job}, 0, cmd.ErrOrStderr())
+	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.hypotheses, opts.record, show, cmd.ErrOrStderr())
 	if err != nil {
-		return fromChild(err)
-	}
-	o := outs[0]
-	if o.Status == event.StatusFailed {
-		return fmt.Errorf("virtual run: %s", o.Error)
-	}
-	if o.Error != "" {
-		return errors.New(o.Error)
-	}
-	if opts.tui && o.Status != event.StatusInterrupted {
-		j, err := journal.ReadFile(job.Journal)
-		if err != nil {
-			return fmt.Errorf("reading the virtual run back: %w", err)
-		}
-		if err := tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.hypotheses}); err != nil {
-			if ctx.Err() == nil {
-				return fmt.Errorf("dashboard: %w", err)
-			}
-			o.Status = event.StatusInterrupted // Ctrl-C in the dashboard: exit 130, as drill replay
-		}
-	}
-	out := cmd.OutOrStdout()
-	verdicts, verr := verdict(cmd.ErrOrStderr(), o.Summary, o.Status, abortedBy(o.Ended), opts.checks)
-	if opts.json {
-		if err := encodeJSON(out, judged{o.Summary, verdicts}); err != nil {
-			return err
-		}
-		return verr
-	}
-	if err := printVerdicts(out, verdicts); err != nil {
 		return err
 	}
-	if err := printSummary(out, o.Summary, false); err != nil {
-		return err
-	}
-	writeFailedCalls(out, o.Failed)
-	return verr
+	return printJudged(cmd, o.Summary, o.Status, abortedBy(o.Ended), opts.checks, o.Failed, opts.json)
 }
 
 // compareVirtual is `drill compare --clock virtual`: the runs go through
@@ -160,48 +88,30 @@ func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJS
 	if err := noLiveAborts(chk); err != nil {
 		return err
 	}
+	paths := make([]string, len(cfgs))
 	if recordDir != "" {
-		if err := prepareRecordDir(recordDir); err != nil {
+		if err := journal.PrepareDir(recordDir); err != nil {
 			return err
 		}
-	}
-	now := time.Now()
-	jobs := make([]vclock.Job, len(cfgs))
-	for i, cfg := range cfgs {
-		if err := virtualUsage(cfg); err != nil {
-			return err
-		}
-		jobs[i].Config, jobs[i].Hypotheses = cfg, exprTexts(chk.hypotheses)
-		if recordDir != "" {
-			h, err := recordingHeader(cfg, now)
-			if err != nil {
-				return err
-			}
-			jobs[i].Journal, jobs[i].Header = journalPath(recordDir, i, cfg.Outage, cfg.Policy.Name), &h
+		for i, cfg := range cfgs {
+			paths[i] = journal.RunPath(recordDir, i, cfg.Outage, cfg.Policy.Name)
 		}
 	}
-	outs, err := vclock.Drills(cmd.Context(), jobs, 0, cmd.ErrOrStderr())
+	outs, err := session.Virtual(cmd.Context(), cfgs, chk.hypotheses, paths, cmd.ErrOrStderr())
 	if err != nil {
-		return fromChild(err)
+		return err
 	}
 	sums := make([]scoring.Summary, len(outs))
-	statuses := make([]string, len(outs))
+	statuses, reasons := make([]string, len(outs)), make([]string, len(outs))
 	var errs []error
 	for i, o := range outs {
-		sums[i], statuses[i] = o.Summary, o.Status
+		sums[i], statuses[i], reasons[i] = o.Summary, o.Status, abortedBy(o.Ended)
 		if o.Error != "" {
 			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, o.Error))
 		}
 	}
-	reasons := make([]string, len(outs))
-	for i, o := range outs {
-		reasons[i] = abortedBy(o.Ended)
-	}
 	judgedErr := writeJudged(cmd, sums, statuses, reasons, chk, asJSON)
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return judgedErr
+	return firstErr(errors.Join(errs...), judgedErr)
 }
 
 // evalVirtual is `drill eval --clock virtual`: the evaluation runs in the
@@ -212,7 +122,7 @@ func evalVirtual(cmd *cobra.Command, cfg evalConfig) error {
 			vclock.ErrNotVirtual, cfg.BaseURL)
 	}
 	cfg.InProcess = true
-	return fromChild(vclock.Call(cmd.Context(), evalBody, cfg, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+	return session.FromChild(vclock.Call(cmd.Context(), evalBody, cfg, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 }
 
 // evalInBubble is drill eval's body in the virtual-clock child.
@@ -225,13 +135,4 @@ func evalInBubble(ctx context.Context, in []byte, out io.Writer) error {
 		return exit.WithCode(err)
 	}
 	return nil
-}
-
-// exprTexts writes checks back as text, for the virtual clock's child.
-func exprTexts(es []scoring.Expr) []string {
-	var out []string
-	for _, e := range es {
-		out = append(out, e.String())
-	}
-	return out
 }

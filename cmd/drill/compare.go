@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -73,12 +73,12 @@ there unless --force is given.`,
 // order given; with recordDir, each run is recorded as a journal there.
 func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, recordDir string, force bool) error {
 	if recordDir != "" {
-		if err := prepareRecordDir(recordDir); err != nil {
+		if err := journal.PrepareDir(recordDir); err != nil {
 			return err
 		}
 		if !force {
 			for i, cfg := range cfgs {
-				if err := refuseOverwrite(journalPath(recordDir, i, cfg.Outage, cfg.Policy.Name)); err != nil {
+				if err := journal.RefuseOverwrite(journal.RunPath(recordDir, i, cfg.Outage, cfg.Policy.Name)); err != nil {
 					return err
 				}
 			}
@@ -93,9 +93,9 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	runs := make([]*workload.Run, len(cfgs))
 	recs := make([]*journal.Writer, len(cfgs))
 	for i, cfg := range cfgs {
-		r, err := startRun(cmd.Context(), cfg)
+		r, err := session.Start(cmd.Context(), cfg)
 		if err == nil && recordDir != "" {
-			recs[i], err = startRecording(journalPath(recordDir, i, cfg.Outage, cfg.Policy.Name), r)
+			recs[i], err = session.Record(journal.RunPath(recordDir, i, cfg.Outage, cfg.Policy.Name), r)
 			if err != nil {
 				r.Stop()
 				<-r.Done()
@@ -105,7 +105,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 			for j, started := range runs[:i] {
 				started.Stop()
 				status := started.Wait()
-				_ = finishRecording(recs[j], summarize(started), status) // the start error is the one to report
+				_ = session.Finish(recs[j], session.Summarize(started), status, nil) // the start error is the one to report
 			}
 			return exit.UsageError(err)
 		}
@@ -114,7 +114,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	aborted := make([]chan string, len(runs))
 	for i, r := range runs {
 		aborted[i] = make(chan string, 1)
-		go func() { aborted[i] <- drillfile.Guard(r, chk.abort, drillfile.GuardInterval) }()
+		go func() { aborted[i] <- session.Guard(r, chk.abort, session.GuardInterval) }()
 	}
 	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
 	sums := make([]scoring.Summary, len(runs))
@@ -125,7 +125,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	for i, r := range runs {
 		wg.Go(func() {
 			status := r.Wait()
-			s := summarize(r)
+			s := session.Summarize(r)
 			err := finishJudged(recs[i], s, status, chk)
 			mu.Lock()
 			defer mu.Unlock()
@@ -160,7 +160,7 @@ func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 		cursors[i] = r.Log().Cursor()
 		folds[i] = scoring.NewFold()
 	}
-	return startProgress(w, "compare", "emails", total, func() int {
+	return session.StartProgress(w, "compare", "emails", total, func() int {
 		done := 0
 		for i, c := range cursors {
 			folds[i].AddAll(c.Poll())

@@ -16,10 +16,8 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/price"
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -253,36 +251,4 @@ func abortedBy(detail string) string {
 		return ""
 	}
 	return r
-}
-
-// costRows adds the tokens and cost rows to a summary table, when the run's
-// calls reported or were estimated any tokens.
-func costRows(row func(k, v string), s scoring.Summary) {
-	t, c := s.Tokens, s.Cost
-	if t.Attempts == 0 {
-		return
-	}
-	tokens := fmt.Sprintf("%d / %d (%s)", t.Input, t.Output, format.TokensByRung(t))
-	if t.EstimatedAttempts > 0 {
-		tokens += fmt.Sprintf("; %d / %d estimated, %d attempts cut before their answer", t.EstimatedInput, t.EstimatedOutput, t.EstimatedAttempts)
-	}
-	row("tokens (input / output)", tokens)
-	cost := format.Cost(c) + " (" + format.CostByRung(c) + ")"
-	if c.Estimated > 0 {
-		cost += "; " + format.Money(c.Estimated) + " estimated"
-	}
-	if len(c.Unpriced) > 0 {
-		cost += "; no price for " + strings.Join(c.Unpriced, ", ")
-	}
-	row("cost", cost)
-}
-
-// runKeys are the API keys a drill uses, the run's and each rung's: the
-// journal writer redacts them from every line.
-func runKeys(cfg workload.Config) []string {
-	keys := []string{cfg.Endpoint.APIKey}
-	for _, ep := range cfg.RungEndpoints {
-		keys = append(keys, ep.APIKey)
-	}
-	return keys
 }

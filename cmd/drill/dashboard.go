@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
@@ -24,26 +23,23 @@ func runDefault(cmd *cobra.Command) error {
 	return runDrill(cmd, workload.DefaultConfig(), runOptions{tui: stdoutIsTerminal()})
 }
 
-// runDashboard shows the live dashboard for run on the terminal until the
+// dashboard shows the live dashboard for a run on the terminal until the
 // user quits; quitting early stops the run. It returns once the terminal is
 // restored; the caller then waits for the run and prints its summary.
 // The hypotheses are judged live in the dashboard's header.
-func runDashboard(ctx context.Context, run *workload.Run, hyps []scoring.Expr) error {
-	err := tui.Run(ctx, tui.Source{Log: run.Log(), Controls: run, Hypotheses: hyps}, tui.Options{Output: os.Stdout})
-	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		// Interrupted by a signal: the run stops with ctx and its partial
-		// summary is still printed.
-		run.Stop()
-		return nil
+func dashboard(hyps []scoring.Expr) func(context.Context, *workload.Run) error {
+	return func(ctx context.Context, run *workload.Run) error {
+		err := tui.Run(ctx, tui.Source{Log: run.Log(), Controls: run, Hypotheses: hyps}, tui.Options{Output: os.Stdout})
+		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			// Interrupted by a signal: the run stops with ctx and its partial
+			// summary is still printed.
+			run.Stop()
+			return nil
+		}
+		return err
 	}
-	return err
 }
 
 // stdoutIsTerminal reports whether stdout is a terminal (the dashboard's
 // condition, with neither --no-tui nor --json).
-func stdoutIsTerminal() bool { return isTerminal(os.Stdout) }
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
+func stdoutIsTerminal() bool { return session.IsTerminal(os.Stdout) }

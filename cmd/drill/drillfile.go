@@ -20,6 +20,7 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -449,7 +450,7 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 				}
 			}
 			if replay.path != "" {
-				ws, notes, err := outageFromJournal(replay.path, replay.model)
+				ws, notes, err := session.JournalOutage(replay.path, replay.model)
 				if err != nil {
 					return err
 				}

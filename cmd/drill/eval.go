@@ -23,6 +23,7 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -144,7 +145,7 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 	}
 	stopProgress := func() {}
 	if !cfg.InProcess {
-		stopProgress = startProgress(stderr, "eval", "calls", len(models)*len(all), func() int { return int(calls.Load()) })
+		stopProgress = session.StartProgress(stderr, "eval", "calls", len(models)*len(all), func() int { return int(calls.Load()) })
 	}
 	outcomes, err := eval.Run(ctx, client, models, all, cfg.Concurrency)
 	stopProgress()

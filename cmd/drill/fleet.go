@@ -4,13 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strconv"
 	"strings"
-	"sync"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -18,11 +13,10 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/format"
-	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
@@ -133,82 +127,60 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 		base.Worker = []string{exe, fleetWorkerCmd}
 		base.WorkerEnv = []string{fleetAPIKeyEnv + "=" + run.Endpoint.APIKey}
 	}
-	cfgs := []fleet.Config{base}
-	paths := []string{record}
+	cfgs, paths := []fleet.Config{base}, []string{record}
 	if ff.compareStores {
 		if !base.Shared() {
 			return exit.Usagef("--compare-stores compares the local store with a shared one: give --breaker-store redis://HOST:PORT/DB")
 		}
-		local := base
-		local.Store = fleet.StoreLocal
-		cfgs = []fleet.Config{local, base}
-		if record != "" {
-			stem := strings.TrimSuffix(record, ".jsonl")
-			paths = []string{stem + "-local.jsonl", stem + "-redis.jsonl"}
-		} else {
-			paths = []string{"", ""}
+		cfgs, paths = session.CompareStores(base, record)
+	}
+	if err := session.CheckFleets(cfgs, paths, force); err != nil {
+		return err
+	}
+	warn(cmd, run.Warnings())
+	opts := session.FleetOptions{Journals: paths, Progress: cmd.ErrOrStderr()}
+	if !ff.noTUI && !jsonOut && !ff.compareStores && stdoutIsTerminal() {
+		opts.Show = func(ctx context.Context, fl *fleet.Fleet) error {
+			return tui.RunFleet(ctx, tui.FleetSource{Log: fl.Log(), Stop: fl.Stop}, tui.Options{Output: os.Stdout})
 		}
 	}
-	for k, c := range cfgs {
-		if err := c.Validate(); err != nil {
-			return exit.UsageError(err)
-		}
-		if paths[k] != "" && !force {
-			if err := refuseOverwrite(paths[k]); err != nil {
-				return err
-			}
-		}
-	}
-	for _, w := range run.Warnings() {
-		fmt.Fprintln(cmd.ErrOrStderr(), "drill: warning:", w)
-	}
-	ctx := cmd.Context()
-	sums := make([]scoring.FleetSummary, len(cfgs))
-	statuses := make([]string, len(cfgs))
-	errs := make([]error, len(cfgs))
-	dashboard := !ff.noTUI && !jsonOut && !ff.compareStores && stdoutIsTerminal()
-	var wg sync.WaitGroup
-	for k, c := range cfgs {
-		wg.Go(func() { sums[k], statuses[k], errs[k] = fleetDrill(ctx, c, paths[k], cmd.ErrOrStderr(), dashboard) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	res, err := session.Fleets(cmd.Context(), cfgs, opts)
+	if err != nil {
 		return err
 	}
 	// Hypotheses are judged on each fleet's whole summary.
-	judgedSums := make([]judgedFleet, len(sums))
+	judgedSums := make([]judgedFleet, len(res))
+	sums := make([]scoring.FleetSummary, len(res))
 	var verrs []error
-	for k := range sums {
-		vs, err := verdict(cmd.ErrOrStderr(), sums[k].Fleet, statuses[k], "", chk)
-		judgedSums[k] = judgedFleet{sums[k], vs}
+	interrupted := false
+	for k, r := range res {
+		vs, err := verdict(cmd.ErrOrStderr(), r.Summary.Fleet, r.Status, "", chk)
+		judgedSums[k], sums[k] = judgedFleet{r.Summary, vs}, r.Summary
 		if err != nil && !errors.Is(err, exit.ErrInterrupted) {
-			verrs = append(verrs, fmt.Errorf("%s store: %w", sums[k].BreakerStore, err))
+			verrs = append(verrs, fmt.Errorf("%s store: %w", r.Summary.BreakerStore, err))
 		}
+		interrupted = interrupted || r.Status == event.StatusInterrupted
 		if !jsonOut {
 			if err := printVerdicts(cmd.OutOrStdout(), vs); err != nil {
 				return err
 			}
 		}
 	}
-	if jsonOut {
-		var v any = judgedSums[0]
-		if ff.compareStores {
-			v = judgedSums
-		}
-		if err := encodeJSON(cmd.OutOrStdout(), v); err != nil {
-			return err
-		}
-	} else if ff.compareStores {
-		if err := report.WriteFleetTable(cmd.OutOrStdout(), sums); err != nil {
-			return err
-		}
-	} else if err := printFleet(cmd.OutOrStdout(), sums[0]); err != nil {
+	switch {
+	case jsonOut && ff.compareStores:
+		err = encodeJSON(cmd.OutOrStdout(), judgedSums)
+	case jsonOut:
+		err = encodeJSON(cmd.OutOrStdout(), judgedSums[0])
+	case ff.compareStores:
+		err = report.WriteFleetTable(cmd.OutOrStdout(), sums)
+	default:
+		err = format.Fleet(cmd.OutOrStdout(), sums[0])
+	}
+	if err != nil {
 		return err
 	}
-	for _, s := range statuses {
-		if s == event.StatusInterrupted {
-			return exit.ErrInterrupted
-		}
+	if interrupted {
+		return exit.ErrInterrupted
 	}
 	return errors.Join(verrs...)
 }
@@ -218,108 +190,6 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 type judgedFleet struct {
 	scoring.FleetSummary
 	Hypotheses []scoring.Verdict `json:"hypotheses,omitempty"`
-}
-
-// fleetDrill runs one fleet to its end, recording it to path if set,
-// with the fleet pane on the terminal (dashboard) or a progress line a
-// second on progress.
-func fleetDrill(ctx context.Context, c fleet.Config, path string, progress io.Writer, dashboard bool) (scoring.FleetSummary, string, error) {
-	if c.Run.Endpoint.BaseURL == "" && c.Run.Endpoint.Transport == nil {
-		c.Run.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: c.Run.Seed, LatencyScale: 1}).Transport()
-	}
-	fl, err := fleet.Start(ctx, c)
-	if err != nil {
-		return scoring.FleetSummary{}, "", exit.UsageError(err)
-	}
-	var rec *journal.Writer
-	if path != "" {
-		h, err := recordingHeader(c.Run, fl.Log().Start())
-		if err == nil {
-			rec, err = journal.Create(path, h, fl.Log(), journal.Options{Secrets: []string{c.Run.Endpoint.APIKey}})
-		}
-		if err != nil {
-			fl.Stop()
-			fl.Wait()
-			return scoring.FleetSummary{}, "", exit.UsageError(fmt.Errorf("--record: %w", err))
-		}
-	}
-	if dashboard {
-		if err := tui.RunFleet(ctx, tui.FleetSource{Log: fl.Log(), Stop: fl.Stop}, tui.Options{Output: os.Stdout}); err != nil &&
-			!errors.Is(err, ctx.Err()) {
-			fl.Stop()
-			fl.Wait()
-			return scoring.FleetSummary{}, "", err
-		}
-	} else {
-		fleetProgress(fl, c.StoreKind(), progress)
-	}
-	status := fl.Wait()
-	ff := scoring.NewFleetFold()
-	ff.AddAll(fl.Log().Events())
-	sum := ff.Summary()
-	if err := finishRecording(rec, sum.Fleet, status); err != nil {
-		return sum, status, err
-	}
-	return sum, status, nil
-}
-
-// fleetProgress writes one line a second until the fleet ends.
-func fleetProgress(fl *fleet.Fleet, store string, w io.Writer) {
-	cur := fl.Log().Cursor()
-	fold := scoring.NewFleetFold()
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	line := func() {
-		fold.AddAll(cur.Poll())
-		s := fold.Summary()
-		var local []string
-		for _, r := range s.PerReplica {
-			if r.StoreLocal {
-				local = append(local, strconv.Itoa(r.Replica))
-			}
-		}
-		extra := ""
-		if len(local) > 0 {
-			extra = " · on local breakers (store unreachable): replicas " + strings.Join(local, ",")
-		}
-		fmt.Fprintf(w, "[%s] %s%s\n", store, format.Progress(fold.Whole(), time.Since(fl.Log().Start())), extra)
-	}
-	for {
-		select {
-		case <-fl.Done():
-			line()
-			return
-		case <-tick.C:
-			line()
-		}
-	}
-}
-
-// printFleet prints a fleet summary: the fleet's figures, then a row per
-// replica.
-func printFleet(w io.Writer, s scoring.FleetSummary) error {
-	if err := printSummary(w, s.Fleet, false); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\nfleet: %d replicas, routing %s, breaker store %s, fallbacks to local breakers %d\n",
-		s.Replicas, s.Routing, s.BreakerStore, s.StoreFallbacks)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "replica\temails\tprimary/backup/canned/error\tbroken calls\tfirst open\topens\twait median/p95\tbreaker\tstore")
-	for _, r := range s.PerReplica {
-		store := "shared"
-		if s.BreakerStore != "redis" {
-			store = "local"
-		} else if r.StoreLocal {
-			store = "local (fallback)"
-		}
-		if r.StoreFallbacks > 0 {
-			store += fmt.Sprintf(", %d fallbacks", r.StoreFallbacks)
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%s\t%d\t%s / %s\t%s\t%s\n", r.Replica, r.EmailsSent, format.Served(r.Served),
-			r.CallsToBrokenOutage, format.Seconds(r.BreakerFirstOpenS), r.BreakerOpens,
-			format.Seconds(r.MedianWaitOutageS), format.Seconds(r.P95WaitOutageS), r.BreakerState, store)
-	}
-	return tw.Flush()
 }
 
 // fleetWorkerCmd is the hidden command a --processes worker runs, and
@@ -342,9 +212,7 @@ func newFleetWorkerCmd() *cobra.Command {
 			// and stops this worker by closing its stdin.
 			return fleet.Work(context.Background(), os.Stdin, cmd.OutOrStdout(), func(c *workload.Config) {
 				c.Endpoint.APIKey = os.Getenv(fleetAPIKeyEnv)
-				if c.Endpoint.BaseURL == "" && c.Endpoint.Transport == nil {
-					c.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: c.Seed, LatencyScale: 1}).Transport()
-				}
+				session.WireFakeModel(c)
 			})
 		},
 	}

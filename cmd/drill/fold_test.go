@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,31 +10,10 @@ import (
 	"testing"
 
 	"github.com/drill-dev/drill/internal/fakemodel"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
-
-// TestRunTableReadsTheFold: drill run's table shows a recorded run cut
-// short by SIGINT with the same formatted figures as the dashboard and the
-// report (tui's TestOneJournalEveryReader checks those).
-func TestRunTableReadsTheFold(t *testing.T) {
-	sum, _, err := journal.Summarize("../../scoring/testdata/sigint-hang-breaker.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := printSummary(&b, sum, false); err != nil {
-		t.Fatal(err)
-	}
-	for _, fig := range []string{format.Status(sum), format.Served(sum.Served), format.All4(sum), format.Seconds(sum.MedianWaitOutageS),
-		format.Seconds(sum.P95WaitOutageS), format.Seconds(sum.BreakerFirstOpenS), format.Followed(sum.Followed)} {
-		if !strings.Contains(b.String(), fig) {
-			t.Errorf("run's table lacks %q:\n%s", fig, b.String())
-		}
-	}
-}
 
 func TestReplayDirectoryIsUsageError(t *testing.T) {
 	_, stderr, code := execute(t.Context(), "replay", t.TempDir(), "--no-tui")

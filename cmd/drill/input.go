@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/journal"
 )
 
 // interruptible runs work in its own goroutine and waits for it, or for
@@ -29,24 +26,4 @@ func interruptible(ctx context.Context, work func(context.Context) error) error 
 	case <-ctx.Done():
 		return exit.ErrInterrupted
 	}
-}
-
-// readError maps an error met reading journals to drill's exit codes: the
-// run's context ending is an interruption (exit 130); a path that cannot be
-// opened or is not a regular file (a directory, a named pipe, a device, a
-// symbolic link loop) and a journal that is missing, not a journal,
-// corrupt, invalid or from a newer drill are bad input (exit 2); anything
-// else is a failure (exit 1).
-func readError(ctx context.Context, err error) error {
-	if err == nil {
-		return nil
-	}
-	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		return exit.ErrInterrupted
-	}
-	var pe *fs.PathError
-	if errors.Is(err, journal.ErrNotFile) || (errors.As(err, &pe) && (pe.Op == "open" || pe.Op == "stat")) {
-		return exit.UsageError(err)
-	}
-	return journalInputError(err)
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/replayfault"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -49,7 +46,7 @@ func (r *replayFlags) apply(fs *pflag.FlagSet, cfg *workload.Config, note func(s
 			return exit.Usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
 		}
 	}
-	ws, notes, err := outageFromJournal(r.path, r.model)
+	ws, notes, err := session.JournalOutage(r.path, r.model)
 	if err != nil {
 		return err
 	}
@@ -64,29 +61,4 @@ func (r *replayFlags) apply(fs *pflag.FlagSet, cfg *workload.Config, note func(s
 	cfg.Outage, cfg.OutageFrom, cfg.OutageTo = ws[0].Kind, ws[0].From, ws[len(ws)-1].To
 	cfg.Outages = ws
 	return nil
-}
-
-// outageFromJournal is the outage timeline `--outage-from-journal FILE
-// [--model M]` replays: the fault pattern the journal recorded on model (a
-// rung or model name; "" for the journal's target), as injector windows,
-// with one line per window (and per approximation) to print. Errors are
-// usage errors (exit 2). drill proxy uses it; drill run can take the same
-// windows once its workload schedules several.
-func outageFromJournal(path, model string) ([]inject.Window, []string, error) {
-	ws, err := replayfault.Load(path, replayfault.Options{Model: model})
-	if err != nil {
-		return nil, nil, exit.UsageError(fmt.Errorf("--outage-from-journal: %w", err))
-	}
-	var notes []string
-	for _, w := range ws {
-		notes = append(notes, "replayed window: "+w.String())
-	}
-	if len(ws) == 0 {
-		notes = append(notes, "the journal's attempts met no fault: nothing to replay")
-	}
-	iw, more, err := replayfault.Inject(ws)
-	if err != nil {
-		return nil, nil, exit.UsageError(fmt.Errorf("--outage-from-journal: %w", err))
-	}
-	return iw, append(notes, more...), nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -15,19 +16,19 @@ import (
 // recRun runs cfg to its end, recording it to a journal in dir when record
 // is set, and returns its events.
 func recRun(b *testing.B, cfg workload.Config, record bool, dir string) []event.Event {
-	r, err := startRun(b.Context(), cfg)
+	r, err := session.Start(b.Context(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var path string
 	if record {
 		path = filepath.Join(dir, "bench.jsonl")
-		w, err := startRecording(path, r)
+		w, err := session.Record(path, r)
 		if err != nil {
 			b.Fatal(err)
 		}
 		status := r.Wait()
-		if err := finishRecording(w, summarize(r), status); err != nil {
+		if err := session.Finish(w, session.Summarize(r), status, nil); err != nil {
 			b.Fatal(err)
 		}
 	} else {

@@ -15,7 +15,9 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -24,11 +26,11 @@ import (
 // it at path, and returns the summary the live run printed with --json.
 func recRecordRun(t *testing.T, cfg workload.Config, path string, stopAfter time.Duration) (live string, status string) {
 	t.Helper()
-	run, err := startRun(t.Context(), cfg)
+	run, err := session.Start(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := startRecording(path, run)
+	w, err := session.Record(path, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,12 +39,12 @@ func recRecordRun(t *testing.T, cfg workload.Config, path string, stopAfter time
 		run.Stop()
 	}
 	status = run.Wait()
-	sum := summarize(run)
-	if err := finishRecording(w, sum, status); err != nil {
+	sum := session.Summarize(run)
+	if err := session.Finish(w, sum, status, nil); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := printSummary(&buf, sum, true); err != nil {
+	if err := format.SummaryJSON(&buf, sum); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String(), status
@@ -80,7 +82,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(j.Summary.Summary, liveSum) || j.Summary.Status != event.StatusCompleted {
 			t.Errorf("journal summary line = %+v (%s), want the live summary", j.Summary.Summary, j.Summary.Status)
 		}
-		var rc recordedConfig
+		var rc session.RecordedConfig
 		if err := json.Unmarshal(j.Header.Config, &rc); err != nil {
 			t.Fatal(err)
 		}
@@ -171,22 +173,13 @@ func TestReplayBadInput(t *testing.T) {
 	}
 }
 
-func TestJournalPath(t *testing.T) {
-	if got, want := journalPath("runs", 2, "busy", "fail-fast"), filepath.Join("runs", "03-busy-fail-fast.jsonl"); got != want {
-		t.Errorf("journalPath = %q, want %q", got, want)
-	}
-	if got := journalPath("d", 0, "hang", "fallback + breaker/../x"); strings.ContainsAny(filepath.Base(got), " /+") || filepath.Dir(got) != "d" {
-		t.Errorf("journalPath did not make a safe name: %q", got)
-	}
-}
-
 // TestReportFromRecordedRuns records four real runs (both outages, two
 // policies) in fake time, then writes both report formats.
 func TestReportFromRecordedRuns(t *testing.T) {
 	dir := t.TempDir()
 	runs := filepath.Join(dir, "runs")
 	synctest.Test(t, func(t *testing.T) {
-		if err := prepareRecordDir(runs); err != nil {
+		if err := journal.PrepareDir(runs); err != nil {
 			t.Fatal(err)
 		}
 		i := 0
@@ -199,7 +192,7 @@ func TestReportFromRecordedRuns(t *testing.T) {
 					t.Fatal(err)
 				}
 				cfg.Policy = p
-				recRecordRun(t, cfg, journalPath(runs, i, outage, policy), 0)
+				recRecordRun(t, cfg, journal.RunPath(runs, i, outage, policy), 0)
 				i++
 			}
 		}

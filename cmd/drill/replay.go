@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 )
@@ -58,90 +59,10 @@ final summary: a failed one exits 1.`,
 			if st, err := os.Stat(path); err == nil && st.IsDir() {
 				return exit.Usagef("replay takes one journal file; %s is a directory (drill report %s reads every journal in it)", path, path)
 			}
-			ctx := cmd.Context()
 			if !noTUI && !jsonOut && stdoutIsTerminal() {
-				var j *journal.Journal
-				err := interruptible(ctx, func(ctx context.Context) (err error) {
-					j, err = journal.ReadFileContext(ctx, path)
-					return err
-				})
-				if err != nil {
-					return readError(ctx, err)
-				}
-				err = tui.Replay(ctx, j.Events, tui.ReplayOptions{Speed: speed, At: at, Hypotheses: hyps})
-				if err != nil && ctx.Err() != nil {
-					return exit.ErrInterrupted // Ctrl-C or SIGTERM: exit 130
-				}
-				if err != nil {
-					return err
-				}
-				// Like drill run: the summary stays on the terminal after q.
-				fold := scoring.NewFold()
-				fold.AddAll(j.Events)
-				sum := fold.Summary()
-				vs, verr := judgeReplay(sum, hyps)
-				if err := printVerdicts(cmd.OutOrStdout(), vs); err != nil {
-					return err
-				}
-				if err := printSummary(cmd.OutOrStdout(), sum, false); err != nil {
-					return err
-				}
-				printFailedCalls(cmd.OutOrStdout(), fold)
-				return verr
+				return replayDashboard(cmd, path, tui.ReplayOptions{Speed: speed, At: at, Hypotheses: hyps})
 			}
-			var (
-				fold = scoring.NewFold()
-				meta journal.Meta
-			)
-			err = interruptible(ctx, func(ctx context.Context) (err error) {
-				meta, err = journal.ScanContext(ctx, path, func(e event.Event) error {
-					fold.Add(e)
-					return nil
-				})
-				return err
-			})
-			if err != nil {
-				// Interrupted, the scan may still be folding: leave the
-				// fold alone.
-				return readError(ctx, err)
-			}
-			sum := fold.Summary()
-			errw := cmd.ErrOrStderr()
-			switch {
-			case meta.Truncated:
-				fmt.Fprintf(errw, "drill: %s was cut short in the middle of line %d; replayed the %d events before it, status %s\n",
-					path, meta.CutLine, meta.Events, meta.Status())
-			case meta.CutShort():
-				fmt.Fprintf(errw, "drill: %s was cut short (no summary line); replayed its %d events, status %s\n",
-					path, meta.Events, meta.Status())
-			default:
-				fmt.Fprintf(errw, "drill: replayed %s: %d events, status %s\n", path, meta.Events, meta.Status())
-				if !reflect.DeepEqual(meta.Summary.Summary, sum) {
-					fmt.Fprintf(errw, "drill: warning: the summary recorded in %s differs from the one recomputed from its events\n", path)
-				}
-			}
-			if jsonOut && len(hyps) == 0 && meta.Summary != nil && len(meta.Summary.Hypotheses) > 0 {
-				// As drill run --json printed it: the hypotheses judged at the
-				// run's end, from the journal's summary line.
-				return encodeJSON(cmd.OutOrStdout(), judged{Summary: sum, Hypotheses: meta.Summary.Hypotheses})
-			}
-			vs, verr := judgeReplay(sum, hyps)
-			if jsonOut && len(hyps) > 0 {
-				if err := encodeJSON(cmd.OutOrStdout(), judged{sum, vs}); err != nil {
-					return err
-				}
-				return verr
-			}
-			if err := printVerdicts(cmd.OutOrStdout(), vs); err != nil {
-				return err
-			}
-			if err := printSummary(cmd.OutOrStdout(), sum, jsonOut); err != nil {
-				return err
-			}
-			if !jsonOut {
-				printFailedCalls(cmd.OutOrStdout(), fold)
-			}
-			return verr
+			return replaySummary(cmd, path, hyps, jsonOut)
 		},
 	}
 	fs := cmd.Flags()
@@ -153,23 +74,63 @@ final summary: a failed one exits 1.`,
 	return cmd
 }
 
-// judgeReplay judges a replayed run's hypotheses (--expect): the error is
-// non-nil (exit 1) when one failed.
-func judgeReplay(sum scoring.Summary, hyps []scoring.Expr) ([]scoring.Verdict, error) {
-	if len(hyps) == 0 {
-		return nil, nil
-	}
-	figs, err := scoring.FiguresOf(sum)
+// replayDashboard shows the journal in the replay dashboard and, after q,
+// prints its summary as drill run does.
+func replayDashboard(cmd *cobra.Command, path string, opts tui.ReplayOptions) error {
+	ctx := cmd.Context()
+	var j *journal.Journal
+	err := interruptible(ctx, func(ctx context.Context) (err error) {
+		j, err = journal.ReadFileContext(ctx, path)
+		return err
+	})
 	if err != nil {
-		return nil, err
+		return journal.ReadError(ctx, err)
 	}
-	vs := scoring.Judge(figs, hyps)
-	if failed := scoring.Failed(vs); len(failed) > 0 {
-		var lines []string
-		for _, v := range failed {
-			lines = append(lines, fmt.Sprintf("  %s (measured %s)", v.Expr, scoring.FormatValue(v.Value)))
+	if err := tui.Replay(ctx, j.Events, opts); err != nil {
+		if ctx.Err() != nil {
+			return exit.ErrInterrupted // Ctrl-C or SIGTERM: exit 130
 		}
-		return vs, fmt.Errorf("%s/%s: %d of %d hypotheses failed:\n%s", sum.Outage, sum.Policy, len(failed), len(vs), strings.Join(lines, "\n"))
+		return err
 	}
-	return vs, nil
+	fold := scoring.NewFold()
+	fold.AddAll(j.Events)
+	vs, verr := session.Judge(fold.Summary(), opts.Hypotheses)
+	return firstErr(printRun(cmd, fold.Summary(), vs, fold.FailedCalls()), verr)
+}
+
+// replaySummary prints the summary recomputed from the journal's events,
+// as a table or as JSON, with the hypotheses judged on it.
+func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut bool) error {
+	ctx := cmd.Context()
+	fold := scoring.NewFold()
+	var meta journal.Meta
+	err := interruptible(ctx, func(ctx context.Context) (err error) {
+		meta, err = journal.ScanContext(ctx, path, func(e event.Event) error {
+			fold.Add(e)
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return journal.ReadError(ctx, err) // interrupted, the scan may still be folding: leave the fold alone
+	}
+	sum := fold.Summary()
+	differs := meta.Summary != nil && !reflect.DeepEqual(meta.Summary.Summary, sum)
+	for _, l := range format.Replayed(path, meta, differs) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "drill:", l)
+	}
+	out := cmd.OutOrStdout()
+	if jsonOut && len(hyps) == 0 && meta.Summary != nil && len(meta.Summary.Hypotheses) > 0 {
+		// As drill run --json printed it: the hypotheses judged at the
+		// run's end, from the journal's summary line.
+		return encodeJSON(out, judged{Summary: sum, Hypotheses: meta.Summary.Hypotheses})
+	}
+	vs, verr := session.Judge(sum, hyps)
+	switch {
+	case jsonOut && len(hyps) > 0:
+		return firstErr(encodeJSON(out, judged{sum, vs}), verr)
+	case jsonOut:
+		return firstErr(format.SummaryJSON(out, sum), verr)
+	}
+	return firstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -62,7 +63,7 @@ journals (*.jsonl) in it.`,
 			err = interruptible(ctx, func(context.Context) error {
 				var err error
 				if rep, err = report.Build(paths); err != nil {
-					return readError(ctx, err)
+					return journal.ReadError(ctx, err)
 				}
 				rep.DPI = dpi
 				rep.Hypotheses = hyps

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -63,7 +64,7 @@ func BenchmarkScaleThroughput(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		w, err := startRecording(filepath.Join(dir, "scale.jsonl"), run)
+		w, err := session.Record(filepath.Join(dir, "scale.jsonl"), run)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -71,7 +72,7 @@ func BenchmarkScaleThroughput(b *testing.B) {
 		status := run.Wait()
 		fold := <-folded
 		sum := fold.Summary()
-		if err := finishRecording(w, sum, status); err != nil {
+		if err := session.Finish(w, sum, status, nil); err != nil {
 			b.Fatal(err)
 		}
 		if got := sum.Served.Total(); got != perRun {

@@ -15,6 +15,8 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
@@ -384,7 +386,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	}
 	if sf.clock.virtual() {
 		for _, c := range cfgs {
-			if err := virtualUsage(c); err != nil {
+			if err := session.VirtualUsage(c); err != nil {
 				return err
 			}
 		}
@@ -394,14 +396,14 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	}
 	paths := make([]string, len(cfgs))
 	if sf.record != "" {
-		if err := prepareRecordDir(sf.record); err != nil {
+		if err := journal.PrepareDir(sf.record); err != nil {
 			return err
 		}
 		for i, row := range rows {
 			for r, k := range row.runs {
-				paths[k] = filepath.Join(sf.record, fmt.Sprintf("%03d-%s-%s-r%d.jsonl", i+1, fileSafe(row.cfg.Outage), fileSafe(row.cfg.Policy.Name), r+1))
+				paths[k] = filepath.Join(sf.record, fmt.Sprintf("%03d-%s-%s-r%d.jsonl", i+1, journal.FileSafe(row.cfg.Outage), journal.FileSafe(row.cfg.Policy.Name), r+1))
 				if !sf.force {
-					if err := refuseOverwrite(paths[k]); err != nil {
+					if err := journal.RefuseOverwrite(paths[k]); err != nil {
 						return err
 					}
 				}
@@ -441,7 +443,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		}
 		fmt.Fprintf(stderr, "drill sweep: %d drills in virtual time…\n", len(jobs))
 		if outs, err = vclock.Drills(cmd.Context(), jobs, sf.maxParallel, stderr); err != nil {
-			return fromChild(err)
+			return session.FromChild(err)
 		}
 		if show {
 			if err := replaySweep(cmd.Context(), rows, jobPaths(jobs)); err != nil {

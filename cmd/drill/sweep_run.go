@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
@@ -24,7 +24,7 @@ import (
 // sweepRecordedConfig is a sweep run's journal header config: the run's
 // configuration and which setting and repeat of the sweep it is.
 type sweepRecordedConfig struct {
-	recordedConfig
+	session.RecordedConfig
 	Sweep report.SweepTag `json:"sweep"`
 }
 
@@ -40,7 +40,7 @@ func sweepHeaders(rows []sweepRow, cfgs []workload.Config, paths []string, repea
 			}
 			c := cfgs[k]
 			h, err := journal.NewHeader(sweepRecordedConfig{
-				recordedConfig: recordedConfig{Config: c, CeilingNS: c.Ceiling()},
+				RecordedConfig: session.RecordedConfig{Config: c, CeilingNS: c.Ceiling()},
 				Sweep:          report.SweepTag{Setting: i + 1, Settings: len(rows), Flags: flagsOf(row.setting), Repeat: r + 1, Repeats: repeats},
 			}, now)
 			if err != nil {
@@ -73,7 +73,7 @@ func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, pa
 	}
 	cursors := make([]*event.Cursor, len(cfgs))
 	folds := make([]*scoring.Fold, len(cfgs))
-	stopProgress := startProgress(stderr, "sweep", "emails", total, func() int {
+	stopProgress := session.StartProgress(stderr, "sweep", "emails", total, func() int {
 		mu.Lock()
 		runs := slices.Clone(started)
 		mu.Unlock()
@@ -225,7 +225,7 @@ func rowLabels(rows []sweepRow) []string {
 
 // runOneReal runs one drill of a sweep in real time.
 func runOneReal(ctx context.Context, cfg workload.Config, path string, h *journal.Header, abort []scoring.Expr, onStart func(*workload.Run)) vclock.Outcome {
-	r, err := startRun(ctx, cfg)
+	r, err := session.Start(ctx, cfg)
 	if err != nil {
 		return vclock.Outcome{Status: event.StatusFailed, Error: err.Error()}
 	}
@@ -242,7 +242,7 @@ func runOneReal(ctx context.Context, cfg workload.Config, path string, h *journa
 		}
 	}
 	guarded := make(chan string, 1)
-	go func() { guarded <- drillfile.Guard(r, abort, drillfile.GuardInterval) }()
+	go func() { guarded <- session.Guard(r, abort, session.GuardInterval) }()
 	status := r.Wait()
 	reason := <-guarded
 	fold := scoring.NewFold()
@@ -252,7 +252,7 @@ func runOneReal(ctx context.Context, cfg workload.Config, path string, h *journa
 	if status == event.StatusAborted {
 		o.Error = "by " + reason
 	}
-	if err := finishRecording(rec, sum, status); err != nil {
+	if err := session.Finish(rec, sum, status, nil); err != nil {
 		o.Error = err.Error()
 	}
 	return o

@@ -9,6 +9,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -25,7 +26,7 @@ func playInBubble(t *testing.T, cfg workload.Config, hyps, abort []scoring.Expr)
 		t.Fatalf("start: %v", err)
 	}
 	tripped := make(chan string, 1)
-	go func() { tripped <- drillfile.Guard(run, abort, drillfile.GuardInterval) }()
+	go func() { tripped <- session.Guard(run, abort, session.GuardInterval) }()
 	status := run.Wait()
 	sum := scoring.Summarize(run.Log().Events())
 	reason := <-tripped

@@ -6,8 +6,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -76,4 +78,31 @@ func ProxyModelLines(t *scoring.ProxyTally) []string {
 		lines = append(lines, l)
 	}
 	return lines
+}
+
+// ProxySchedule is a proxy's outage timeline in one line: "hang
+// retry_after=20s 10s–30s, busy 40s–50s on gpt-5.4-mini only", or "no
+// outage".
+func ProxySchedule(ws []inject.Window, models []string) string {
+	var sched []string
+	for _, w := range ws {
+		sched = append(sched, fmt.Sprintf("%s%s %s–%s", w.Kind, paramText(w.Params), w.From.Round(time.Millisecond), w.To.Round(time.Millisecond)))
+	}
+	if len(sched) == 0 {
+		return "no outage"
+	}
+	s := strings.Join(sched, ", ")
+	if len(models) > 0 {
+		s += " on " + strings.Join(models, ", ") + " only"
+	}
+	return s
+}
+
+// paramText is a window's parameters as " key=value ...", sorted by key.
+func paramText(p map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		fmt.Fprintf(&b, " %s=%s", k, p[k])
+	}
+	return b.String()
 }

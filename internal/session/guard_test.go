@@ -1,4 +1,4 @@
-package drillfile_test
+package session_test
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -40,7 +40,7 @@ func TestAbortStopsTheRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		tripped := make(chan string, 1)
-		go func() { tripped <- drillfile.Guard(run, abort, drillfile.GuardInterval) }()
+		go func() { tripped <- session.Guard(run, abort, session.GuardInterval) }()
 		status := run.Wait()
 		sum := scoring.Summarize(run.Log().Events())
 		reason := <-tripped
@@ -101,7 +101,7 @@ func TestGuardWithoutTripLeavesTheRunAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 		tripped := make(chan string, 1)
-		go func() { tripped <- drillfile.Guard(run, abort, drillfile.GuardInterval) }()
+		go func() { tripped <- session.Guard(run, abort, session.GuardInterval) }()
 		status := run.Wait()
 		if reason := <-tripped; status != event.StatusCompleted || reason != "" {
 			t.Errorf("status %s, tripped %q; want completed", status, reason)

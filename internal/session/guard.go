@@ -1,4 +1,4 @@
-package drillfile
+package session
 
 import (
 	"fmt"

@@ -1,0 +1,168 @@
+package format
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+// Summary writes a run summary as drill run prints it: a two-column table
+// of the headline figures, every one read from the fold's summary.
+func Summary(w io.Writer, s scoring.Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, v) }
+	basis := Basis(s)
+	row("status", Status(s))
+	row("outage", Text(s.Outage)+outageWindows(s))
+	row("policy", Text(s.Policy))
+	row("time-limit scope", Text(s.TimeLimitScope))
+	if len(s.Overrides) > 0 {
+		row("overrides", Overrides(s.Overrides))
+	}
+	served := fmt.Sprintf("%s of %d answered", Served(s.Served), s.EmailsAnswered)
+	if s.Served.Cancelled > 0 {
+		served += fmt.Sprintf(", %d cancelled by the run's end", s.Served.Cancelled)
+	}
+	row("served (primary/backup/canned/error)", served)
+	row("all 4 right (of emails answered)", All4(s))
+	row("wait during outage (median / p95)"+basis, Seconds(s.MedianWaitOutageS)+" / "+Seconds(s.P95WaitOutageS))
+	if s.Followed.Email != 0 {
+		row(fmt.Sprintf("email %d", s.Followed.Email), followedLine(s.Followed))
+	}
+	row("calls to the broken model, outage"+basis, fmt.Sprint(s.CallsToBrokenOutage))
+	row("breaker first open (after outage start)"+basis, Seconds(s.BreakerFirstOpenS))
+	row("breaker opens", fmt.Sprint(s.BreakerOpens))
+	row("primary back (after outage end)"+basis, Seconds(s.PrimaryBackS))
+	for _, o := range s.Observed {
+		row("observed failures, "+o.Rung, fmt.Sprintf("%s %s, %d failed calls, %d calls in window, breaker first open %s",
+			Text(o.Model), Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow, Seconds(o.BreakerFirstOpenS)))
+	}
+	costRows(row, s)
+	row("wall time", Secs(s.WallS))
+	return tw.Flush()
+}
+
+// SummaryJSON writes a run summary as indented JSON, as drill replay --json
+// prints it.
+func SummaryJSON(w io.Writer, s scoring.Summary) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+// outageWindows describes the injected windows: " (15.0–40.0 s)".
+func outageWindows(s scoring.Summary) string {
+	var ws []string
+	for _, w := range s.OutageWindows {
+		d := "from " + Secs(w.StartS) + ", still on at the end"
+		if w.EndS != nil {
+			d = Span(w.StartS, *w.EndS)
+		}
+		if w.ByHand {
+			d += " by hand"
+		}
+		ws = append(ws, d)
+	}
+	if len(ws) == 0 {
+		if outageNeverStarted(s) {
+			return " (never started)"
+		}
+		return ""
+	}
+	return " (" + strings.Join(ws, ", ") + ")"
+}
+
+// outageNeverStarted reports whether the drill was set up with an outage
+// that no window of the run injected.
+func outageNeverStarted(s scoring.Summary) bool {
+	return s.Outage != "" && s.Outage != workload.OutageNone && len(s.OutageWindows) == 0
+}
+
+// Overrides is the settings a run overrode, as "key=value" sorted by key.
+func Overrides(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+m[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// followedLine is the followed email's fate with when it was sent.
+func followedLine(f scoring.Followed) string {
+	s := Followed(f)
+	if f.SentS != nil {
+		s += " (sent at " + Seconds(f.SentS) + ")"
+	}
+	return s
+}
+
+// costRows adds the tokens and cost rows to a summary table, when the run's
+// calls reported or were estimated any tokens.
+func costRows(row func(k, v string), s scoring.Summary) {
+	t, c := s.Tokens, s.Cost
+	if t.Attempts == 0 {
+		return
+	}
+	tokens := fmt.Sprintf("%d / %d (%s)", t.Input, t.Output, TokensByRung(t))
+	if t.EstimatedAttempts > 0 {
+		tokens += fmt.Sprintf("; %d / %d estimated, %d attempts cut before their answer", t.EstimatedInput, t.EstimatedOutput, t.EstimatedAttempts)
+	}
+	row("tokens (input / output)", tokens)
+	cost := Cost(c) + " (" + CostByRung(c) + ")"
+	if c.Estimated > 0 {
+		cost += "; " + Money(c.Estimated) + " estimated"
+	}
+	if len(c.Unpriced) > 0 {
+		cost += "; no price for " + strings.Join(c.Unpriced, ", ")
+	}
+	row("cost", cost)
+}
+
+// FailedCalls lists, by rung and outcome, the emails a rung did not answer
+// (its calls, retries included, failed, or its breaker was open):
+// connection errors against an unreachable endpoint show up here.
+func FailedCalls(w io.Writer, failed map[string]map[event.Outcome]int) {
+	for _, rung := range slices.Sorted(maps.Keys(failed)) {
+		var parts []string
+		for _, o := range slices.Sorted(maps.Keys(failed[rung])) {
+			parts = append(parts, fmt.Sprintf("%s ×%d", o, failed[rung][o]))
+		}
+		fmt.Fprintf(w, "emails %s did not answer: %s\n", rung, strings.Join(parts, ", "))
+	}
+}
+
+// AfterWarnings are the warnings about a finished drill that did not do
+// what it was set up to: an injected outage that never started.
+func AfterWarnings(s scoring.Summary) []string {
+	if outageNeverStarted(s) {
+		return []string{fmt.Sprintf("the drill ended at %s, before its %s outage started: no outage was injected", Secs(s.WallS), s.Outage)}
+	}
+	return nil
+}
+
+// Replayed is what drill replay says about the journal it read: how many
+// events, the run's status, and whether the journal was cut short or its
+// recorded summary differs from the one its events fold into.
+func Replayed(path string, meta journal.Meta, differs bool) []string {
+	switch {
+	case meta.Truncated:
+		return []string{fmt.Sprintf("%s was cut short in the middle of line %d; replayed the %d events before it, status %s",
+			path, meta.CutLine, meta.Events, meta.Status())}
+	case meta.CutShort():
+		return []string{fmt.Sprintf("%s was cut short (no summary line); replayed its %d events, status %s", path, meta.Events, meta.Status())}
+	}
+	lines := []string{fmt.Sprintf("replayed %s: %d events, status %s", path, meta.Events, meta.Status())}
+	if differs {
+		lines = append(lines, fmt.Sprintf("warning: the summary recorded in %s differs from the one recomputed from its events", path))
+	}
+	return lines
+}

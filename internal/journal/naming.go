@@ -1,0 +1,85 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/drill-dev/drill/internal/exit"
+)
+
+// RunPath is the journal of the i-th (from 0) run recorded into dir, named
+// after its outage and policy and numbered so that dir/*.jsonl lists the
+// runs in the order they ran: dir/01-busy-primary-only.jsonl.
+func RunPath(dir string, i int, outage, policy string) string {
+	return filepath.Join(dir, fmt.Sprintf("%02d-%s-%s.jsonl", i+1, FileSafe(outage), FileSafe(policy)))
+}
+
+// FileSafe keeps letters, digits, '-' and '.' and turns anything else into
+// '-', so a name can go into a file name ("run" for an empty one).
+func FileSafe(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	if b.Len() == 0 {
+		return "run"
+	}
+	return b.String()
+}
+
+// PrepareDir makes the directory journals are recorded into (`--record
+// DIR`); failing is a usage error (exit 2).
+func PrepareDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return exit.UsageError(fmt.Errorf("--record: %w", err))
+	}
+	return nil
+}
+
+// RefuseOverwrite is the check --record makes without --force: a journal
+// is a record of a drill, and recording over one loses it. An existing path
+// is a usage error (exit 2) that points at --force.
+func RefuseOverwrite(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return exit.Usagef("--record: %s already exists; pass --force to overwrite it", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return exit.UsageError(fmt.Errorf("--record: %w", err))
+	}
+	return nil
+}
+
+// ReadError maps an error met reading journals to drill's exit codes: the
+// context ending is an interruption (exit 130); a path that cannot be
+// opened or is not a regular file (a directory, a named pipe, a device, a
+// symbolic link loop) and a journal that is missing, not a journal,
+// corrupt, invalid or from a newer drill are bad input (exit 2); anything
+// else is a failure (exit 1).
+func ReadError(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return exit.ErrInterrupted
+	}
+	var pe *fs.PathError
+	if errors.Is(err, ErrNotFile) || (errors.As(err, &pe) && (pe.Op == "open" || pe.Op == "stat")) {
+		return exit.UsageError(err)
+	}
+	for _, bad := range []error{ErrNotJournal, ErrNewerFormat, ErrCorrupt, ErrInvalid, fs.ErrNotExist, fs.ErrPermission, syscall.EISDIR} {
+		if errors.Is(err, bad) {
+			return exit.UsageError(err)
+		}
+	}
+	return err
+}

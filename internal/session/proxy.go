@@ -1,0 +1,144 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// fakeUpstream is the URL the built-in fake model answers at in-process.
+const fakeUpstream = "http://fake-model.drill.invalid/v1"
+
+// ProxyConfig is drill proxy's settings, and what its journal header
+// records. The upstream is recorded without its user information; no
+// header of any request is.
+type ProxyConfig struct {
+	Listen            string          `json:"listen"`
+	Upstream          string          `json:"upstream"`
+	Windows           []inject.Window `json:"windows"`
+	OutageFromJournal string          `json:"outage_from_journal,omitempty"`
+	File              string          `json:"file,omitempty"`
+	Model             string          `json:"model,omitempty"`
+	OutageModels      []string        `json:"outage_models,omitempty"`
+	Prices            price.Table     `json:"prices,omitempty"`
+	Seed              int64           `json:"seed,omitempty"`
+	LatencyScale      float64         `json:"latency_scale,omitempty"`
+	MaxConns          int             `json:"max_conns"`
+	MaxBodyBytes      int64           `json:"max_body_bytes"`
+}
+
+// ProxyOptions say how Proxy runs the proxy, beyond its settings.
+type ProxyOptions struct {
+	// Upstream is the API's base URL ("" for the built-in fake model,
+	// seeded by the config's seed), checked before the proxy starts.
+	Upstream         string
+	PreflightTimeout time.Duration
+	// Record, if set, is the journal every request is recorded to.
+	Record string
+	// Notes are printed on Log after the proxy's address and timeline.
+	Notes []string
+	// Show, if set, shows the proxy's dashboard until the user quits,
+	// which stops the proxy. Without it every request is logged as a line
+	// on Out.
+	Show     func(ctx context.Context, p *proxy.Proxy, title, schedule string) error
+	Out, Log io.Writer
+}
+
+// Proxy runs drill proxy until ctx ends (or the dashboard quits), then
+// writes the requests per model on Out and finishes the journal. Settings
+// that cannot work (an upstream that does not answer, an address in use) are
+// usage errors (exit 2).
+func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
+	popts := proxy.Options{Windows: cfg.Windows, MaxBody: cfg.MaxBodyBytes, Models: cfg.OutageModels, Prices: cfg.Prices}
+	var secrets []string
+	if opts.Upstream == "" {
+		u, _ := url.Parse(fakeUpstream)
+		popts.Upstream, popts.UpstreamName = u, "built-in fake model"
+		popts.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: cfg.LatencyScale, NoLatency: cfg.LatencyScale == 0}).Transport()
+		cfg.Upstream = popts.UpstreamName
+	} else {
+		u, err := proxy.CheckUpstream(ctx, opts.Upstream, opts.PreflightTimeout)
+		if err != nil {
+			return err
+		}
+		popts.Upstream = u
+		if pw, ok := u.User.Password(); ok {
+			secrets = append(secrets, pw)
+		}
+		clean := *u
+		clean.User = nil
+		cfg.Upstream, cfg.Seed, cfg.LatencyScale = clean.String(), 0, 0
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return exit.Usagef("--listen %s: %v", cfg.Listen, err)
+	}
+	popts.Start = time.Now()
+	p, err := proxy.New(popts)
+	if err != nil {
+		ln.Close()
+		return exit.UsageError(err)
+	}
+	var rec *journal.Writer
+	if opts.Record != "" {
+		h, err := journal.NewHeader(cfg, p.Log().Start())
+		if err == nil {
+			rec, err = journal.Create(opts.Record, h, p.Log(), journal.Options{Secrets: secrets})
+		}
+		if err != nil {
+			p.Close("could not record")
+			ln.Close()
+			return exit.UsageError(fmt.Errorf("--record: %w", err))
+		}
+	}
+	title := fmt.Sprintf("http://%s/v1 -> %s", ln.Addr(), cfg.Upstream)
+	schedule := format.ProxySchedule(cfg.Windows, cfg.OutageModels)
+	fmt.Fprintf(opts.Log, "drill proxy: %s, %s\n", title, schedule)
+	for _, n := range opts.Notes {
+		fmt.Fprintln(opts.Log, "drill proxy:", n)
+	}
+	limits := proxy.Limits{MaxConns: cfg.MaxConns}
+	var tally *scoring.ProxyTally
+	var serveErr error
+	if opts.Show != nil {
+		sctx, stop := context.WithCancel(ctx)
+		served := make(chan error, 1)
+		go func() { served <- proxy.Serve(sctx, ln, p, limits) }()
+		derr := opts.Show(ctx, p, title, schedule)
+		stop() // quitting the dashboard stops the proxy
+		serveErr = errors.Join(<-served, derr)
+		tally = scoring.NewProxyTally()
+		for _, e := range p.Log().Events() {
+			tally.Add(e)
+		}
+	} else {
+		lines := make(chan *scoring.ProxyTally, 1)
+		go func() {
+			t, _ := proxy.WriteLines(context.Background(), p.Log(), opts.Out) // ends when the log closes
+			lines <- t
+		}()
+		serveErr = proxy.Serve(ctx, ln, p, limits)
+		tally = <-lines
+	}
+	format.ProxySummary(opts.Out, tally)
+	if rec != nil {
+		if err := rec.Finish(scoring.Summarize(p.Log().Events()), "completed"); err != nil {
+			return errors.Join(serveErr, fmt.Errorf("recording the journal: %w", err))
+		}
+		fmt.Fprintf(opts.Log, "drill proxy: recorded %s\n", opts.Record)
+	}
+	return serveErr
+}

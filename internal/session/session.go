@@ -1,0 +1,124 @@
+// Package session runs drills end to end for drill's commands: it starts
+// the engine (wiring the built-in fake model when no endpoint is given),
+// records the journal, checks the abort conditions live, writes the
+// progress line and returns the run's summary from the fold. Commands parse
+// their flags into a workload.Config, call it, and print what it returns
+// through internal/format.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/predict"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+// Start starts a drill, wiring the built-in fake model (in-process, seeded
+// by the run's seed) when no endpoint is given, and logging the drill's
+// prediction in its run_start for the summary's predicted_* keys.
+func Start(ctx context.Context, cfg workload.Config) (*workload.Run, error) {
+	cfg.Predicted = predict.ForRun(cfg)
+	WireFakeModel(&cfg)
+	return workload.Start(ctx, cfg)
+}
+
+// WireFakeModel points cfg at the built-in fake model, in-process and
+// seeded by the run's seed, when it has no endpoint of its own.
+func WireFakeModel(cfg *workload.Config) {
+	if cfg.Endpoint.BaseURL == "" && cfg.Endpoint.Transport == nil {
+		cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	}
+}
+
+// Summarize folds a finished run's log into its summary.
+func Summarize(run *workload.Run) scoring.Summary {
+	return fold(run).Summary()
+}
+
+func fold(run *workload.Run) *scoring.Fold {
+	f := scoring.NewFold()
+	f.AddLog(run.Log())
+	return f
+}
+
+// Options say how Drill runs one drill.
+type Options struct {
+	// Journal, if set, is the file the run is recorded to; an existing
+	// file is refused unless Force is set.
+	Journal string
+	Force   bool
+	// Hypotheses are judged on the summary the journal records; Abort are
+	// the conditions checked live (see Guard).
+	Hypotheses, Abort []scoring.Expr
+	// Show, if set, shows the run (the live dashboard) until the user
+	// quits; quitting early must stop the run. Without it a progress line
+	// a second goes to Progress.
+	Show     func(ctx context.Context, run *workload.Run) error
+	Progress io.Writer
+}
+
+// Result is how a drill ended.
+type Result struct {
+	Run     *workload.Run
+	Fold    *scoring.Fold // the whole log folded
+	Summary scoring.Summary
+	Status  string // completed, interrupted or aborted
+	// Guard is the abort condition that tripped, with its value ("" for
+	// none).
+	Guard string
+}
+
+// Drill runs one drill to its end: it starts the run, records it, guards
+// it with the abort conditions, shows it (or writes its progress), and
+// returns the summary from the fold. The journal gets its summary line as
+// soon as the run ends, even while the dashboard stays open on the final
+// state. A drill that cannot start is a usage error (exit 2).
+func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, error) {
+	if opts.Journal != "" && !opts.Force {
+		if err := journal.RefuseOverwrite(opts.Journal); err != nil {
+			return Result{}, err
+		}
+	}
+	run, err := Start(ctx, cfg)
+	if err != nil {
+		return Result{}, exit.UsageError(err)
+	}
+	aborted := make(chan string, 1)
+	go func() { aborted <- Guard(run, opts.Abort, GuardInterval) }()
+	recorded := make(chan error, 1)
+	if opts.Journal == "" {
+		recorded <- nil
+	} else {
+		rec, err := Record(opts.Journal, run)
+		if err != nil {
+			run.Stop()
+			<-run.Done()
+			return Result{}, err
+		}
+		go func() {
+			status := run.Wait()
+			recorded <- Finish(rec, Summarize(run), status, opts.Hypotheses)
+		}()
+	}
+	if opts.Show != nil {
+		if err := opts.Show(ctx, run); err != nil {
+			run.Stop()
+			return Result{}, errors.Join(fmt.Errorf("dashboard: %w", err), <-recorded)
+		}
+	} else if opts.Progress != nil {
+		Progress(run, opts.Progress)
+	}
+	status := run.Wait()
+	if err := <-recorded; err != nil {
+		return Result{}, err
+	}
+	f := fold(run)
+	return Result{Run: run, Fold: f, Summary: f.Summary(), Status: status, Guard: <-aborted}, nil
+}
