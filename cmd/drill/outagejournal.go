@@ -41,10 +41,8 @@ func (r *replayFlags) apply(fs *pflag.FlagSet, cfg *workload.Config, note func(s
 		}
 		return nil
 	}
-	for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
-		if fs.Changed(name) {
-			return exit.Usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
-		}
+	if err := noOutageFlags(fs, "--outage-from-journal", "the journal"); err != nil {
+		return err
 	}
 	ws, notes, err := session.JournalOutage(r.path, r.model)
 	if err != nil {
@@ -60,5 +58,16 @@ func (r *replayFlags) apply(fs *pflag.FlagSet, cfg *workload.Config, note func(s
 	// The first window names the drill; the timeline is every window.
 	cfg.Outage, cfg.OutageFrom, cfg.OutageTo = ws[0].Kind, ws[0].From, ws[len(ws)-1].To
 	cfg.Outages = ws
+	return nil
+}
+
+// noOutageFlags refuses the outage flags beside a timeline that replaces
+// them (flag: the flag that gives it; what: what it is).
+func noOutageFlags(fs *pflag.FlagSet, flag, what string) error {
+	for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
+		if fs.Changed(name) {
+			return exit.Usagef("--%s and %s do not go together: %s is the timeline", name, flag, what)
+		}
+	}
 	return nil
 }

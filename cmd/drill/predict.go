@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/workload"
 )
@@ -39,24 +36,7 @@ outage and the calls to the broken model. It takes every flag drill run takes.`,
 			if err != nil {
 				return exit.UsageError(err)
 			}
-			out := cmd.OutOrStdout()
-			if jsonOut {
-				keys := p.Keys()
-				keys["outage"], keys["policy"], keys["attempts"] = p.Outage, p.Policy, p.Attempts
-				keys["options"] = append([]string{}, cfg.Policy.Options()...)
-				keys["arithmetic"] = p.Lines
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(keys)
-			}
-			fmt.Fprintf(out, "predict: %s outage %s–%s on the %s, policy %s\n", cfg.Outage, cfg.OutageFrom, cfg.OutageTo, cfg.Target, cfg.Policy.Name)
-			if opts := cfg.Policy.Options(); len(opts) > 0 {
-				fmt.Fprintf(out, "options: %s\n", strings.Join(opts, ", "))
-			}
-			for _, l := range p.Lines {
-				fmt.Fprintf(out, "  %s\n", l)
-			}
-			return nil
+			return format.Prediction(cmd.OutOrStdout(), cfg, p, jsonOut)
 		},
 	}
 	d := workload.DefaultConfig()

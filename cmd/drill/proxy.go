@@ -98,10 +98,8 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 		if f.fromJournal != "" {
 			return nil, nil, exit.Usagef("-f and --outage-from-journal do not go together: each is a timeline")
 		}
-		for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
-			if fs.Changed(name) {
-				return nil, nil, exit.Usagef("--%s and -f do not go together: the drill file is the timeline", name)
-			}
+		if err := noOutageFlags(fs, "-f", "the drill file"); err != nil {
+			return nil, nil, err
 		}
 		ws, err := session.FileOutage(f.file, f.outageName)
 		return ws, nil, err
@@ -110,10 +108,8 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 		return nil, nil, exit.Usagef("--outage-name goes with -f")
 	}
 	if f.fromJournal != "" {
-		for _, name := range []string{"outage", "outage-from", "outage-to", "fault"} {
-			if fs.Changed(name) {
-				return nil, nil, exit.Usagef("--%s and --outage-from-journal do not go together: the journal is the timeline", name)
-			}
+		if err := noOutageFlags(fs, "--outage-from-journal", "the journal"); err != nil {
+			return nil, nil, err
 		}
 		return session.JournalOutage(f.fromJournal, f.journalModel)
 	}

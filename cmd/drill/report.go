@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -54,7 +51,7 @@ journals (*.jsonl) in it.`,
 			if err != nil {
 				return exit.UsageError(fmt.Errorf("--expect: %w", err))
 			}
-			paths, err := expandJournalArgs(args)
+			paths, err := journal.Expand(args)
 			if err != nil {
 				return err
 			}
@@ -92,29 +89,4 @@ journals (*.jsonl) in it.`,
 	cmd.Flags().StringArrayVar(&pairs, "pair", nil, "compare these two runs, `A,B` (R1,R3, or outage/policy labels); repeatable; replaces the default pairs")
 	cmd.Flags().StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged PASS or FAIL on every run in the overview; repeatable")
 	return cmd
-}
-
-// expandJournalArgs turns directory arguments into the journals they hold.
-func expandJournalArgs(args []string) ([]string, error) {
-	var paths []string
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, exit.UsageError(fmt.Errorf("report: %w", err))
-		}
-		if !st.IsDir() {
-			paths = append(paths, a)
-			continue
-		}
-		found, err := filepath.Glob(filepath.Join(a, "*.jsonl"))
-		if err != nil {
-			return nil, exit.UsageError(fmt.Errorf("report: %w", err))
-		}
-		if len(found) == 0 {
-			return nil, exit.Usagef("report: %s holds no journals (*.jsonl)", a)
-		}
-		slices.Sort(found)
-		paths = append(paths, found...)
-	}
-	return paths, nil
 }

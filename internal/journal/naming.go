@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -82,4 +83,32 @@ func ReadError(ctx context.Context, err error) error {
 		}
 	}
 	return err
+}
+
+// Expand turns the arguments of a command that reads journals into the
+// journals to read: a file stands for itself, a directory for the journals
+// (*.jsonl) in it, sorted by name. A missing path or a directory without
+// journals is a usage error (exit 2).
+func Expand(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, exit.UsageError(fmt.Errorf("report: %w", err))
+		}
+		if !st.IsDir() {
+			paths = append(paths, a)
+			continue
+		}
+		found, err := filepath.Glob(filepath.Join(a, "*.jsonl"))
+		if err != nil {
+			return nil, exit.UsageError(fmt.Errorf("report: %w", err))
+		}
+		if len(found) == 0 {
+			return nil, exit.Usagef("report: %s holds no journals (*.jsonl)", a)
+		}
+		slices.Sort(found)
+		paths = append(paths, found...)
+	}
+	return paths, nil
 }

@@ -1,7 +1,9 @@
 package journal
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,5 +14,28 @@ func TestRunPath(t *testing.T) {
 	}
 	if got := RunPath("d", 0, "hang", "fallback + breaker/../x"); strings.ContainsAny(filepath.Base(got), " /+") || filepath.Dir(got) != "d" {
 		t.Errorf("RunPath did not make a safe name: %q", got)
+	}
+}
+
+// TestExpand: a directory stands for its journals, sorted; one without any
+// is an error, and so is a missing path.
+func TestExpand(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"02-b.jsonl", "01-a.jsonl", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(dir, "notes.txt") // a file stands for itself, whatever its name
+	got, err := Expand([]string{file, dir})
+	want := []string{file, filepath.Join(dir, "01-a.jsonl"), filepath.Join(dir, "02-b.jsonl")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("Expand = %v, %v; want %v", got, err, want)
+	}
+	if _, err := Expand([]string{t.TempDir()}); err == nil || !strings.Contains(err.Error(), "holds no journals") {
+		t.Errorf("an empty directory: %v", err)
+	}
+	if _, err := Expand([]string{filepath.Join(dir, "missing")}); err == nil {
+		t.Error("a missing path is no error")
 	}
 }
