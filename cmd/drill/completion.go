@@ -102,7 +102,7 @@ func registerCompletions(cmd *cobra.Command) {
 		// Registering twice (a flag shared by commands) is an error cobra
 		// reports and that changes nothing: ignore it.
 		_ = cmd.RegisterFlagCompletionFunc(f.Name, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if strings.HasSuffix(f.Name, "s") && (f.Name == "outages" || f.Name == "policies") {
+			if f.Name == "outages" || f.Name == "policies" {
 				return fn(toComplete), directive | cobra.ShellCompDirectiveNoSpace
 			}
 			return fn(toComplete), directive
