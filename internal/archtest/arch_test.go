@@ -64,6 +64,7 @@ var place = map[string]layer{
 	"internal/proxy":                      machinery,
 	"internal/vclock":                     machinery,
 	"internal/eval":                       machinery,
+	"internal/session":                    machinery,
 	"internal/archtest":                   machinery,
 	"tui":                                 view,
 	"tui/proxyview":                       view,
