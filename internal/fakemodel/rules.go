@@ -105,3 +105,31 @@ var fieldIndex = func() map[string]int {
 
 // note records that rule decided field.
 func (r *Reading) note(field string, rule Rule) { r.Rules[fieldIndex[field]] = rule }
+
+// Explainer says why the built-in profiles answer as they do: it satisfies
+// drill eval's explainer (package eval), which tallies misses by rule.
+type Explainer struct{}
+
+// Explains reports whether model is a built-in profile.
+func (Explainer) Explains(model string) bool {
+	_, ok := profiles[model]
+	return ok
+}
+
+// Explain returns model's answer to msg and, for every field, the rule
+// that decided it, RuleOther for a field no profile rule decided.
+func (Explainer) Explain(model, msg string) (answer.Answer, map[string]string) {
+	rd, ok := Read(model, msg)
+	if !ok {
+		return answer.Answer{}, nil
+	}
+	rules := make(map[string]string, len(answer.Fields))
+	for i, f := range answer.Fields {
+		rule := rd.Rules[i]
+		if rule == "" {
+			rule = RuleOther
+		}
+		rules[f] = string(rule)
+	}
+	return rd.Answer, rules
+}
