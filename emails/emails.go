@@ -5,7 +5,9 @@
 // The emails keep a fixed order (IDs 1..120); the workload sends them in that
 // order, two a second, so email 35 — Marcus, who writes "URGENT" about
 // returning a sleeping pad but has no deadline and no safety risk — is sent at
-// 17.0 s.
+// 17.0 s. The order is arranged so that a drill's quality comes out as the
+// lab measured it: README.md beside this file says what was arranged and
+// why, and NthOriginalOrder keeps journals recorded before it readable.
 //
 // Answer and the closed sets live in package answer, which holds no data;
 // this package imports nothing else from drill.

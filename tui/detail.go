@@ -17,7 +17,7 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 	if r == nil {
 		return []string{fmt.Sprintf("email #%d has not been sent", id)}
 	}
-	e, known := emails.ByID(id)
+	e, known := emails.Recorded(id, r.Truth != nil)
 	var out []string
 	head := fmt.Sprintf("#%d", id)
 	if known {

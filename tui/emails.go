@@ -282,7 +282,7 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 		}
 	}
 	from := "—"
-	if e, ok := emails.ByID(r.ID); ok {
+	if e, ok := emails.Recorded(r.ID, r.Truth != nil); ok {
 		from = e.From
 	}
 	end := now

@@ -82,7 +82,11 @@ func synthRun(n int) []event.Event {
 	}
 	for id := 1; id <= n; id++ {
 		t := float64(id-1) * 0.5
-		add(t, event.Event{Kind: event.EmailSent, Email: id})
+		sent := event.Event{Kind: event.EmailSent, Email: id}
+		if e, ok := emails.ByID(id); ok {
+			sent.Truth = &e.Truth // as a real drill's email_sent carries it
+		}
+		add(t, sent)
 		end, served := 0.0, ""
 		backup := func(at float64) {
 			add(at, event.Event{Kind: event.RungStart, Email: id, Rung: "backup", Model: "gpt-5.4-nano"})

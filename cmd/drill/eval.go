@@ -28,6 +28,9 @@ import (
 	"github.com/drill-dev/drill/workload"
 )
 
+// The built-in fake model explains its answers to drill eval.
+var _ eval.Explainer = fakemodel.Explainer{}
+
 func newEvalCmd() *cobra.Command {
 	var (
 		models       []string
@@ -147,7 +150,11 @@ func runEval(ctx context.Context, stdout, stderr io.Writer, cfg evalConfig) erro
 	if !cfg.InProcess {
 		stopProgress = session.StartProgress(stderr, "eval", "calls", len(models)*len(all), func() int { return int(calls.Load()) })
 	}
-	outcomes, err := eval.Run(ctx, client, models, all, cfg.Concurrency)
+	var explain eval.Explainer // only the built-in model can say why it answered as it did
+	if cfg.BaseURL == "" {
+		explain = fakemodel.Explainer{}
+	}
+	outcomes, err := eval.Run(ctx, client, models, all, cfg.Concurrency, explain)
 	stopProgress()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -246,6 +253,9 @@ func writeEvalTable(w io.Writer, outcomes []eval.Outcome, n int, source string, 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeRuleTable(w, outcomes); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\n%d emails, no outage, answered by %s; all 4 right with a Wilson 95%% interval.\n", n, source)
 	if len(outcomes) > 0 && outcomes[0].Unscored > 0 {
 		fmt.Fprintf(w, "%d of them came without a truth: answered, unscored (the figures cover the other %d).\n", outcomes[0].Unscored, n-outcomes[0].Unscored)
@@ -269,13 +279,50 @@ func writeEvalTable(w io.Writer, outcomes []eval.Outcome, n int, source string, 
 				}
 				var parts []string
 				for _, f := range m.Wrong {
-					parts = append(parts, fmt.Sprintf("%s %q, right %q", f, m.Got.Field(f), m.Truth.Field(f)))
+					part := fmt.Sprintf("%s %q, right %q", f, m.Got.Field(f), m.Truth.Field(f))
+					if rule, ok := m.Because[f]; ok {
+						part += " (" + rule + ")"
+					}
+					parts = append(parts, part)
 				}
 				fmt.Fprintf(w, "  email %3d: %s\n", m.Email, strings.Join(parts, "; "))
 			}
 		}
 	}
 	return nil
+}
+
+// writeRuleTable prints, for each model that can say why it answered as it
+// did (the built-in fake model), its wrong fields by the reading rule that
+// caused each: why the backup is worse than the primary.
+func writeRuleTable(w io.Writer, outcomes []eval.Outcome) error {
+	explained := false
+	for _, o := range outcomes {
+		explained = explained || o.MissesByRule != nil
+	}
+	if !explained {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "Misses by rule\treading behaviour behind each wrong field\twrong fields")
+	for _, o := range outcomes {
+		if o.MissesByRule == nil {
+			continue
+		}
+		rules := o.RulesByCount()
+		if len(rules) == 0 {
+			fmt.Fprintf(tw, "%s\tnone\t0\n", o.Result.Model)
+		}
+		for i, rc := range rules {
+			name := o.Result.Model
+			if i > 0 {
+				name = ""
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\n", name, rc.Rule, rc.Count)
+		}
+	}
+	return tw.Flush()
 }
 
 func pct(x float64) string  { return fmt.Sprintf("%.0f%%", x*100) }

@@ -51,7 +51,9 @@ func TestAlertReachesTheDrill(t *testing.T) {
 	}
 	prom, am := lookBinary(t, "prometheus"), lookBinary(t, "prometheus-alertmanager", "alertmanager")
 
+	// The two stacks use their own ports and folders: they run side by side.
 	t.Run("with the rule", func(t *testing.T) {
+		t.Parallel()
 		sum, verdicts := drillWithStack(t, prom, am, true)
 		for _, v := range verdicts {
 			if !v.Pass {
@@ -70,6 +72,7 @@ func TestAlertReachesTheDrill(t *testing.T) {
 		}
 	})
 	t.Run("without the rule", func(t *testing.T) {
+		t.Parallel()
 		sum, verdicts := drillWithStack(t, prom, am, false)
 		if _, ok := sum.Alerts["BreakerOpen"]; ok {
 			t.Errorf("an alert arrived with no rule: %+v", sum.Alerts)

@@ -19,7 +19,7 @@ func TestScore(t *testing.T) {
 		{Email: emails.Email{ID: 3, Truth: truth}, Err: triage.ErrInvalid},
 		{Email: emails.Email{ID: 4, Unscored: true}, Answer: wrong},
 	}
-	o, err := Score("m", results)
+	o, err := Score("m", results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestScore(t *testing.T) {
 
 func TestScoreAllFailed(t *testing.T) {
 	down := errors.New("connection refused")
-	_, err := Score("m", []triage.Result{{Email: emails.Email{ID: 1}, Err: down}, {Email: emails.Email{ID: 2}, Err: down}})
+	_, err := Score("m", []triage.Result{{Email: emails.Email{ID: 1}, Err: down}, {Email: emails.Email{ID: 2}, Err: down}}, nil)
 	var af *AllFailedError
 	if !errors.As(err, &af) || af.Model != "m" || !errors.Is(err, down) {
 		t.Errorf("err %v, want an AllFailedError wrapping the first", err)

@@ -60,9 +60,9 @@ func TestMemoBoundedBigEmails(t *testing.T) {
 // TestMemoLRU fills a small memo past its bound: it evicts the least
 // recently used answers and stays within bytes.
 func TestMemoLRU(t *testing.T) {
-	r := newReader(func(string) bool { return true })
+	r := newReader(func(string, string) bool { return true })
 	r.urgency = miniUrgency
-	r.memo = newLRU(8<<10, memoMaxText, answerBytes)
+	r.memo = newLRU(8<<10, memoMaxText, readingBytes)
 	first := bigEmail(0, 2000)
 	r.Triage(first)
 	for i := 1; i < 100; i++ {

@@ -8,9 +8,14 @@
 // Two profiles stand in for real models: gpt-5.4-mini and gpt-5.4-nano. Each
 // really triages the email in the request's user message with its own
 // rule-based reading of the text — it never sees the data set's answer key.
-// mini follows the shop's written rules; nano uses cruder ones ("URGENT"
-// means high, a subtle deadline goes unnoticed), so most of its mistakes are
-// on urgency.
+// mini follows the shop's written rules with a smaller-but-good model's
+// blind spots, each a way of reading any email with the feature: it does
+// not infer a deadline the customer only implies (a date and a trip, nothing
+// said of needing anything by then), does not know nicknames that share no
+// word with the catalogue name, and does not join an order number broken
+// over a line. nano has those and cruder rules ("URGENT" means high, a
+// subtle deadline goes unnoticed), so most of its mistakes are on urgency.
+// Read (and Explainer) say which of these rules decided each field.
 //
 // Each call waits a latency drawn from a per-profile distribution, seeded by
 // (Options.Seed, model, request body, X-Stainless-Retry-Count), so a run

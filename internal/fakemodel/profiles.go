@@ -4,7 +4,9 @@ import (
 	"time"
 )
 
-// ModelMini is the careful profile: it follows the shop's written rules.
+// ModelMini is the careful profile: it follows the shop's written rules,
+// with its own blind spots (RuleImpliedDeadline, RuleNickname,
+// RuleWrappedNumber).
 const ModelMini = "gpt-5.4-mini"
 
 // ModelNano is the cheap profile: cruder rules, mostly wrong on urgency.

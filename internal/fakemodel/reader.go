@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -22,12 +23,19 @@ type reader struct {
 
 	// crude readers ignore negation and tense in requests ("cancelled"
 	// reads as "cancel") and take the first product named.
-	crude   bool
-	urgency func(r *reader, d *doc, f *features) string
+	crude bool
+	// impliedDeadlines: the reader infers a deadline the customer only
+	// implies (a date and a departure or event, nothing said of needing
+	// it by then); without it, RuleImpliedDeadline.
+	impliedDeadlines bool
+	// joinsWrapped: the reader joins an order number broken over a line
+	// break; without it, RuleWrappedNumber.
+	joinsWrapped bool
+	urgency      func(r *reader, d *doc, f *features) (string, Rule)
 
-	// memo remembers answers by message text (the reading is a pure
+	// memo remembers readings by message text (the reading is a pure
 	// function of the text), bounded in bytes.
-	memo *lru[answer.Answer]
+	memo *lru[Reading]
 }
 
 // MemoMaxBytes bounds each profile's memo of answers, by its own accounting
@@ -39,8 +47,13 @@ const MemoMaxBytes = 4 << 20
 // read afresh each time (reading is linear in the text).
 const memoMaxText = 64 << 10
 
-func answerBytes(a answer.Answer) int {
-	return len(a.Intent) + len(a.OrderNumber) + len(a.Product) + len(a.Urgency) + 64
+func readingBytes(r Reading) int {
+	a := r.Answer
+	n := len(a.Intent) + len(a.OrderNumber) + len(a.Product) + len(a.Urgency) + 64
+	for _, rule := range r.Rules {
+		n += len(rule) + 16
+	}
+	return n
 }
 
 // catalogue maps each product to its catalogue name's short forms and the
@@ -71,38 +84,79 @@ var catalogue = map[string][]string{
 	"Hydro 1L Bottle":           {"hydro 1l bottle", "hydro bottle", "hydro", "insulated bottle", "water bottle", "bottle", "flask"},
 }
 
-// nanoDoesNotKnow lists nicknames the cheap profile has never learned.
+// nanoDoesNotKnow lists nicknames the cheap profile has never learned,
+// beyond those mini does not know.
 var nanoDoesNotKnow = map[string]bool{
 	"thermals": true, "th2": true, "tr3": true, "bearproof": true, "storm shell": true, "bear barrel": true,
 	"hardshell": true, "hard shell": true, "gtxs": true, "headtorch": true, "purifier": true, "rucksack": true,
 }
 
-func newReader(known func(alias string) bool) *reader {
+// rulesNicknames are the nicknames the shop's rules give as examples
+// ("puffy", "head torch", "bear can", "the pad"), written without spaces:
+// every profile reads the rules in its prompt, so every profile knows them.
+var rulesNicknames = map[string]bool{"puffy": true, "headtorch": true, "bearcan": true, "pad": true}
+
+// sharesNameWord reports whether alias has a word of product's catalogue
+// name ("summer bag" and Ember 5 Sleeping Bag share "bag"), or is one
+// written as two ("storm shell" for Stormshell).
+func sharesNameWord(product, alias string) bool {
+	name := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(product)) {
+		name[stem(strings.Trim(w, "-"))] = true
+	}
+	alias = strings.ReplaceAll(alias, "=", "")
+	if name[stem(strings.ReplaceAll(alias, " ", ""))] {
+		return true
+	}
+	for _, w := range strings.Fields(alias) {
+		if name[stem(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// miniKnows is mini's knowledge of nicknames: a name that uses a word of
+// the catalogue name, or one of the rules' examples (written as one word
+// or two). Slang that shares no word with the catalogue ("puffer",
+// "rucksack", "thermals", "th2") it does not recognise (RuleNickname).
+func miniKnows(product, alias string) bool {
+	return rulesNicknames[strings.ReplaceAll(alias, " ", "")] || sharesNameWord(product, alias)
+}
+
+// newReader builds a reader that recognises the catalogue aliases known
+// accepts; the others are still found, labelled "unknown/", so a reading can
+// tell when not knowing one decided the product.
+func newReader(known func(product, alias string) bool) *reader {
 	byProduct := map[string][]string{}
+	unknown := map[string][]string{}
 	for p, as := range catalogue {
 		for _, a := range as {
-			if known(a) {
+			if known(p, a) {
 				byProduct[p] = append(byProduct[p], a)
+			} else {
+				unknown[p] = append(unknown[p], a)
 			}
 		}
 	}
 	all := map[string][]string{}
-	for group, m := range map[string]map[string][]string{"ask": askCues, "sit": situationCues, "urg": urgencyCues, "nano": nanoCues, "product": byProduct} {
+	for group, m := range map[string]map[string][]string{"ask": askCues, "sit": situationCues, "urg": urgencyCues, "nano": nanoCues,
+		"product": byProduct, "unknown": unknown} {
 		for label, list := range m {
 			all[group+"/"+label] = list
 		}
 	}
-	return &reader{cues: newLexicon(all), memo: newLRU(MemoMaxBytes, memoMaxText, answerBytes)}
+	return &reader{cues: newLexicon(all), memo: newLRU(MemoMaxBytes, memoMaxText, readingBytes)}
 }
 
 var (
 	miniReader = func() *reader {
-		r := newReader(func(string) bool { return true })
+		r := newReader(miniKnows)
 		r.urgency = miniUrgency
 		return r
 	}()
 	nanoReader = func() *reader {
-		r := newReader(func(a string) bool { return !nanoDoesNotKnow[a] })
+		r := newReader(func(p, a string) bool { return miniKnows(p, a) && !nanoDoesNotKnow[a] })
 		r.crude = true
 		r.urgency = nanoUrgency
 		return r
@@ -110,19 +164,25 @@ var (
 )
 
 // Triage reads one email (a user message's text) and answers the four fields.
-func (r *reader) Triage(msg string) answer.Answer {
-	if a, ok := r.memo.Get(msg); ok {
-		return a
+func (r *reader) Triage(msg string) answer.Answer { return r.Reading(msg).Answer }
+
+// Reading reads one email and says which profile rule decided each field.
+func (r *reader) Reading(msg string) Reading {
+	if rd, ok := r.memo.Get(msg); ok {
+		return rd
 	}
-	a := r.read(msg)
-	r.memo.Put(msg, a)
-	return a
+	rd := r.read(msg)
+	r.memo.Put(msg, rd)
+	return rd
 }
 
 // features are the cues found in one email.
 type features struct {
 	asks, sits, urg, nano map[string][]hit
-	intent                string
+	// declinedAsks are the requests a crude reader kept although the
+	// customer turned them down.
+	declinedAsks int
+	intent       string
 	// focus is the sentence the deciding cue is in (-1 if none): the
 	// product and order number the request is about are looked for there
 	// first, nearest to the cue (token focusAt).
@@ -203,10 +263,11 @@ func (d *doc) declined(i int) bool {
 }
 
 // read triages msg without the memo.
-func (r *reader) read(msg string) answer.Answer {
+func (r *reader) read(msg string) Reading {
 	d := newDoc(msg)
 	f := &features{asks: map[string][]hit{}, sits: map[string][]hit{}, urg: map[string][]hit{}, nano: map[string][]hit{}, focus: -1}
-	var products []hit
+	var products, unknown []hit
+	var declined []hit // requests turned down, that a crude reader keeps
 	for _, h := range r.cues.find(d) {
 		g, label, _ := strings.Cut(h.label, "/")
 		h.label = label
@@ -214,8 +275,10 @@ func (r *reader) read(msg string) answer.Answer {
 		case "ask":
 			// A request the customer turns down does not count (crude
 			// readers keep every one).
-			if r.crude || !d.declined(h.at) {
+			if !d.declined(h.at) {
 				f.asks[label] = append(f.asks[label], h)
+			} else if r.crude {
+				declined = append(declined, h)
 			}
 		case "sit":
 			if !h.negated {
@@ -229,15 +292,50 @@ func (r *reader) read(msg string) answer.Answer {
 			f.nano[label] = append(f.nano[label], h)
 		case "product":
 			products = append(products, h)
+		case "unknown":
+			unknown = append(unknown, h)
 		}
 	}
-	f.intent = r.intent(d, f)
+	var rd Reading
+	if len(declined) > 0 || r.crude {
+		// What the careful reading asks for, before the crude one adds
+		// the requests turned down and any form of "cancel".
+		careful := r.intent(d, f, false)
+		for _, h := range declined {
+			f.asks[h.label] = append(f.asks[h.label], h)
+		}
+		sortHits(f.asks)
+		f.intent = r.intent(d, f, true)
+		if f.intent != careful {
+			rd.note("intent", RuleRequestWord)
+		}
+	} else {
+		f.intent = r.intent(d, f, false)
+	}
 	f.focusAt = d.lastAt
-	return answer.Answer{
-		Intent:      f.intent,
-		OrderNumber: orderNumber(d, f.focus, f.focusAt),
-		Product:     r.product(d, products, f),
-		Urgency:     r.urgency(r, d, f),
+	rd.Answer = answer.Answer{Intent: f.intent, OrderNumber: orderNumber(d, f.focus, f.focusAt, r.joinsWrapped)}
+	if !r.joinsWrapped && orderNumber(d, f.focus, f.focusAt, true) != rd.Answer.OrderNumber {
+		rd.note("order_number", RuleWrappedNumber)
+	}
+	rd.Answer.Product = r.product(d, products, f, r.crude)
+	switch {
+	case len(unknown) > 0 && r.product(d, append(slices.Clone(products), unknown...), f, r.crude) != rd.Answer.Product:
+		rd.note("product", RuleNickname)
+	case r.crude && r.product(d, products, f, false) != rd.Answer.Product:
+		rd.note("product", RuleFirstProduct)
+	}
+	var rule Rule
+	rd.Answer.Urgency, rule = r.urgency(r, d, f)
+	if rule != "" {
+		rd.note("urgency", rule)
+	}
+	return rd
+}
+
+// sortHits puts each list of hits back in text order.
+func sortHits(m map[string][]hit) {
+	for _, hs := range m {
+		sort.SliceStable(hs, func(i, j int) bool { return hs[i].at < hs[j].at })
 	}
 }
 
@@ -245,10 +343,10 @@ func (r *reader) read(msg string) answer.Answer {
 // change, exchange, return, refund, repair or replacement, a question before
 // buying), then what the email describes (an order not yet here, a fault
 // with a request, a question, a complaint, praise).
-func (r *reader) intent(d *doc, f *features) string {
+func (r *reader) intent(d *doc, f *features, crude bool) string {
 	for _, k := range askOrder {
 		hs := f.asks[k]
-		if r.crude && k == "cancel" && len(hs) == 0 {
+		if crude && k == "cancel" && len(hs) == 0 {
 			// Any form of "cancel" reads as a request to cancel.
 			for i, t := range d.toks {
 				if strings.HasPrefix(t.raw, "cancel") {
@@ -326,7 +424,7 @@ func (d *doc) anyQuestion() bool {
 // product picks the catalogue product the email is about. The careful reader
 // weighs every mention, the subject line and the sentence of the request; the
 // crude one takes the first product named in the body.
-func (r *reader) product(d *doc, hits []hit, f *features) string {
+func (r *reader) product(d *doc, hits []hit, f *features, crude bool) string {
 	focus := f.focus
 	// Drop matches inside a longer one ("pad" within "sleeping pad").
 	var ms []hit
@@ -347,7 +445,7 @@ func (r *reader) product(d *doc, hits []hit, f *features) string {
 	if len(ms) == 0 {
 		return ""
 	}
-	if r.crude {
+	if crude {
 		for _, m := range ms {
 			if !d.toks[m.at].subj {
 				return m.label
@@ -418,8 +516,10 @@ func precededBy(d *doc, i int, w string) bool {
 
 // Order numbers: "DR-123456", "dr 123 456", "DR123456", "#123456", "order
 // 123-456", "order nr 123456", and as a last resort a bare six-digit number
-// that is not a phone number, tracking number, postcode or price.
-func orderNumber(d *doc, focus, focusAt int) string {
+// that is not a phone number, tracking number, postcode or price. Unless
+// joinWrapped, a line break inside a number ends it: "DR-104" at a line's
+// end and "233" on the next are not read as one number.
+func orderNumber(d *doc, focus, focusAt int, joinWrapped bool) string {
 	type cand struct {
 		num  string
 		sent int
@@ -428,6 +528,8 @@ func orderNumber(d *doc, focus, focusAt int) string {
 	var strong []cand
 	var weak []cand
 	toks := d.toks
+	// joins reports whether token i continues the number token i-1 began.
+	joins := func(i int) bool { return i < len(toks) && (joinWrapped || !toks[i].broken) }
 	digitsAt := func(i int) (string, int) { // six digits from token i: "123456" or "123" "456"
 		if i >= len(toks) {
 			return "", 0
@@ -436,7 +538,7 @@ func orderNumber(d *doc, focus, focusAt int) string {
 		if isDigits(t) && len(t) == 6 && !(i+1 < len(toks) && isDigits(toks[i+1].raw) && toks[i+1].sent == toks[i].sent && !toks[i+1].hash) {
 			return t, 1
 		}
-		if isDigits(t) && len(t) == 3 && i+1 < len(toks) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
+		if isDigits(t) && len(t) == 3 && joins(i+1) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
 			return t + toks[i+1].raw, 2
 		}
 		return "", 0
@@ -445,14 +547,14 @@ func orderNumber(d *doc, focus, focusAt int) string {
 		t := toks[i]
 		switch {
 		case t.raw == "dr":
-			if n, k := digitsAt(i + 1); k > 0 {
+			if n, k := digitsAt(i + 1); k > 0 && joins(i+1) {
 				strong = append(strong, cand{n, t.sent, i})
 				i += k
 			}
 		case strings.HasPrefix(t.raw, "dr") && isDigits(t.raw[2:]) && len(t.raw) == 8:
 			strong = append(strong, cand{t.raw[2:], t.sent, i})
 		case strings.HasPrefix(t.raw, "dr") && isDigits(t.raw[2:]) && len(t.raw) == 5:
-			if i+1 < len(toks) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
+			if joins(i+1) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
 				strong = append(strong, cand{t.raw[2:] + toks[i+1].raw, t.sent, i})
 				i++
 			}
@@ -462,7 +564,7 @@ func orderNumber(d *doc, focus, focusAt int) string {
 				i += k - 1
 			}
 		case t.stem == "order":
-			for j := i + 1; j < len(toks) && j <= i+4; j++ {
+			for j := i + 1; j < len(toks) && j <= i+4 && joins(j); j++ {
 				if n, k := digitsAt(j); k > 0 {
 					strong = append(strong, cand{n, toks[j].sent, j})
 					i = j + k - 1
@@ -545,28 +647,36 @@ func isDigits(s string) bool {
 // miniUrgency applies the rules: high for a safety risk, money taken in
 // error or a deadline that has not passed; low when the customer says there
 // is no hurry, or for questions before buying and feedback; normal
-// otherwise. Tone does not count.
-func miniUrgency(_ *reader, d *doc, f *features) string {
+// otherwise. Tone does not count. A deadline the customer only implies is
+// read only by a reader that infers them (RuleImpliedDeadline otherwise).
+func miniUrgency(r *reader, d *doc, f *features) (string, Rule) {
 	u := f.urg
 	if len(u["safety"]) > 0 {
-		return "high"
+		return "high", ""
 	}
 	if len(u["gear"]) > 0 && len(u["gearfail"]) > 0 {
-		return "high"
+		return "high", ""
 	}
 	if sameSentence(d, u["charge"], u["inerror"]) {
-		return "high"
+		return "high", ""
 	}
 	if len(u["norush"]) > 0 {
-		return "low"
+		return "low", ""
 	}
-	if hasDeadline(d, u) {
-		return "high"
+	var rule Rule
+	switch deadline(d, u) {
+	case deadlineStated:
+		return "high", ""
+	case deadlineImplied:
+		if r.impliedDeadlines {
+			return "high", ""
+		}
+		rule = RuleImpliedDeadline
 	}
 	if f.intent == "product_question" || f.intent == "feedback" {
-		return "low"
+		return "low", rule
 	}
-	return "normal"
+	return "normal", rule
 }
 
 func sameSentence(d *doc, a, b []hit) bool {
@@ -582,13 +692,31 @@ func sameSentence(d *doc, a, b []hit) bool {
 	return false
 }
 
-// hasDeadline reports whether some sentence names a time that has not
-// passed and is concrete (a day, a date, "tomorrow", "next week", "in three
-// days"), together with a departure, trip, event or need, or after "by" or
+// deadlineKind is what an email says of a deadline.
+type deadlineKind int
+
+const (
+	deadlineNone deadlineKind = iota
+	// deadlineStated: the customer says they need something by a time
+	// ("by Friday", "before the 18th", "in time for the trip", "I need it
+	// for a trip that starts tomorrow", "will it arrive before we leave?").
+	deadlineStated
+	// deadlineImplied: the customer gives a time and a departure or event
+	// ("we fly out on the 14th and the bag hasn't shipped") but says
+	// nothing anywhere of needing it by then or of hurry.
+	deadlineImplied
+)
+
+// deadline reports whether some sentence names a time that has not passed
+// and is concrete (a day, a date, "tomorrow", "next week", "in three days"),
+// together with a departure, trip, event or need, or after "by" or
 // "before" — and the sentence is not about the past ("a trip that finished
 // last week"). "In time for" a trip or event counts as a deadline too.
-// Vague times ("next summer", "some time") do not.
-func hasDeadline(d *doc, u map[string][]hit) bool {
+// Vague times ("next summer", "some time") do not. A time with a departure
+// or event is stated when its sentence asks or speaks of need, or the email
+// speaks of need or hurry anywhere; otherwise it is implied.
+func deadline(d *doc, u map[string][]hit) deadlineKind {
+	implied := false
 	trig := map[int]bool{}
 	for _, h := range u["trigger"] {
 		trig[d.toks[h.at].sent] = true
@@ -643,7 +771,42 @@ func hasDeadline(d *doc, u map[string][]hit) bool {
 		if past[si] && !futureMarked(d, s) {
 			continue
 		}
-		if concrete && (trig[si] || byBefore) || inTime && trig[si] {
+		if concrete && byBefore || inTime && trig[si] || concrete && trig[si] && (s.question || speaksOfNeed(d, s.from, s.to)) {
+			return deadlineStated
+		}
+		implied = implied || concrete && trig[si]
+	}
+	switch {
+	case implied && speaksOfNeed(d, 0, len(d.toks)):
+		return deadlineStated // the need is said in another sentence
+	case implied:
+		return deadlineImplied
+	}
+	return deadlineNone
+}
+
+// needWords say the customer needs something by a time, or soon.
+var needWords = map[string]bool{"need": true, "needs": true, "needed": true, "must": true, "require": true, "requires": true,
+	"required": true, "hope": true, "hoping": true, "urgent": true, "urgently": true, "asap": true, "quickly": true,
+	"soon": true, "sooner": true, "hurry": true, "rush": true, "deadline": true}
+
+// speaksOfNeed reports whether tokens [from, to) say the customer needs
+// something, or needs it soon: a need word, "have to", "in time", "make
+// it", or "by", "before" or "until" then or a departure ("before we
+// leave").
+func speaksOfNeed(d *doc, from, to int) bool {
+	for i := from; i < to; i++ {
+		t := d.toks[i].raw
+		next := ""
+		if i+1 < to && d.toks[i+1].sent == d.toks[i].sent {
+			next = d.toks[i+1].raw
+		}
+		switch {
+		case needWords[t]:
+			return true
+		case (t == "have" || t == "has") && next == "to", t == "in" && next == "time", t == "make" && next == "it":
+			return true
+		case (t == "by" || t == "before" || t == "until") && (next == "then" || next == "we" || next == "i" || next == "he" || next == "she" || next == "they"):
 			return true
 		}
 	}
@@ -678,16 +841,30 @@ func isOrdinal(t string) bool {
 // shouting, obvious dates and alarming words make an email high; it does not
 // notice subtle deadlines, a swollen battery or a cut harness, nor read
 // negation or "no hurry".
-func nanoUrgency(_ *reader, d *doc, f *features) string {
+//
+// The rule it notes is the cue that made the answer high, or, when none
+// did, that it reads only obvious words (or does not read "no hurry").
+func nanoUrgency(_ *reader, d *doc, f *features) (string, Rule) {
 	n := f.nano
-	if len(n["loud"]) > 0 || len(n["anger"]) > 0 || len(n["date"]) > 0 || len(n["danger"]) > 0 || len(n["money"]) > 0 ||
-		strings.Contains(d.Subject, "!!") || strings.Contains(d.Body, "!!") || shouting(d.Subject) || shouting(d.Body) {
-		return "high"
+	switch {
+	case len(n["danger"]) > 0:
+		return "high", RuleAlarmWord
+	case len(n["money"]) > 0:
+		return "high", RuleMoneyWords
+	case len(n["loud"]) > 0 || len(n["anger"]) > 0 || strings.Contains(d.Subject, "!!") || strings.Contains(d.Body, "!!") ||
+		shouting(d.Subject) || shouting(d.Body):
+		return "high", RuleToneAsUrgency
+	case len(n["date"]) > 0:
+		return "high", RuleDateWord
+	}
+	rule := RuleObviousOnly
+	if len(f.urg["norush"]) > 0 {
+		rule = RuleNoHurry
 	}
 	if f.intent == "product_question" || f.intent == "feedback" {
-		return "low"
+		return "low", rule
 	}
-	return "normal"
+	return "normal", rule
 }
 
 // acronyms are capitalised words that are not shouting.

@@ -20,7 +20,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, msg string) {
 		for _, r := range []*reader{miniReader, nanoReader} {
-			a := r.read(msg)
+			a := r.read(msg).Answer
 			if err := a.Valid(); err != nil {
 				t.Fatalf("invalid answer %+v for %q: %v", a, msg, err)
 			}

@@ -38,8 +38,11 @@ func TestReaders(t *testing.T) {
 		minOK, maxOK   int
 		minUrgencyFrac float64
 	}{
-		{ModelMini, miniReader, 108, 120, 0}, // all-4-right at least 90 %
-		{ModelNano, nanoReader, 72, 96, 0.6}, // 60–80 %, at least 60 % of its misses on urgency
+		// As the lab measured the models they stand for: mini 95–99 %
+		// (97 %), nano 70–78 % (74 %) with at least 80 % of its misses
+		// on urgency.
+		{ModelMini, miniReader, 114, 118, 0},
+		{ModelNano, nanoReader, 84, 93, 0.8},
 	} {
 		wrong, uw, fields := readerScore(t, c.name, c.r, testing.Verbose())
 		ok := 120 - wrong

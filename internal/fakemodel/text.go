@@ -12,6 +12,9 @@ type token struct {
 	sent int    // index of the sentence it is in
 	hash bool   // written right after a '#'
 	subj bool   // in the subject line
+	// broken: a line break stands between this word and the one before
+	// (an order number wrapped over a line: "DR-104" / "233").
+	broken bool
 }
 
 // sentence is a span of tokens ended by . ! ? ; or a line break.
@@ -86,14 +89,15 @@ func (d *doc) scan(s string, subj bool) {
 		start = len(d.toks)
 	}
 	wstart := -1
-	hash := false
+	hash, broken := false, false
 	flush := func(end int) {
 		if wstart < 0 {
 			return
 		}
 		raw := strings.Trim(low[wstart:end], "'")
 		if raw != "" {
-			d.toks = append(d.toks, token{raw: raw, stem: stem(raw), sent: len(d.sents), hash: hash, subj: subj})
+			d.toks = append(d.toks, token{raw: raw, stem: stem(raw), sent: len(d.sents), hash: hash, subj: subj, broken: broken})
+			broken = false
 		}
 		wstart = -1
 		hash = false
@@ -115,7 +119,10 @@ func (d *doc) scan(s string, subj bool) {
 			if !(i+1 < len(low) && low[i+1] >= '0' && low[i+1] <= '9') {
 				endSentence(false)
 			}
-		case '!', ';', '\n':
+		case '\n':
+			broken = true
+			endSentence(false)
+		case '!', ';':
 			endSentence(false)
 		case '?':
 			endSentence(true)

@@ -27,7 +27,7 @@ func TestValidationSet(t *testing.T) {
 		right, wrongEmails, urgencyWrong := 0, 0, 0
 		var byField [4]int
 		for _, e := range es {
-			got := c.r.read(e.Text())
+			got := c.r.read(e.Text()).Answer
 			bad := false
 			for i, f := range answer.Fields {
 				if got.Field(f) != e.Truth.Field(f) {

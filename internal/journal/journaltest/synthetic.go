@@ -105,7 +105,12 @@ func Run(o Options) []event.Event {
 	var end time.Duration
 	for id := 1; id <= o.Emails; id++ {
 		sent := sec(float64(id-1) / o.Rate)
-		add(event.Event{At: sent, Kind: event.EmailSent, Email: id})
+		sentEv := event.Event{At: sent, Kind: event.EmailSent, Email: id}
+		if e, ok := emails.ByID((id-1)%emails.Len() + 1); ok {
+			truth := e.Truth // as a real drill's email_sent carries it
+			sentEv.Truth = &truth
+		}
+		add(sentEv)
 		t := sent
 		servedBy := event.ServedPrimary
 		usePrimary := true
