@@ -19,6 +19,7 @@ import (
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -90,7 +91,7 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 	if err := df.Check(); err != nil {
 		return nil, checks{}, exit.UsageError(fmt.Errorf("with the flags given:\n%w", err))
 	}
-	runs, err := df.Plan()
+	runs, err := plan.Runs(df)
 	if err != nil {
 		return nil, checks{}, exit.UsageError(err)
 	}
@@ -100,7 +101,7 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 		runs = runs[:1]
 	}
 	var c checks
-	if c.hypotheses, c.abort, err = df.Checks(); err != nil {
+	if c.hypotheses, c.abort, err = plan.Checks(df); err != nil {
 		return nil, checks{}, exit.UsageError(err)
 	}
 	more, err := scoring.ParseExprs(d.expect)
@@ -461,10 +462,10 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 					df.Outages = append(df.Outages, drillfile.FileWindow(replayedOutage, w))
 				}
 			}
-			if err := df.WriteTimeline(cmd.OutOrStdout()); err != nil {
+			if err := plan.WriteTimeline(cmd.OutOrStdout(), df); err != nil {
 				return err
 			}
-			if _, err := df.Plan(); err != nil {
+			if _, err := plan.Runs(df); err != nil {
 				return exit.UsageError(err)
 			}
 			return nil
