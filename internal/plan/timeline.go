@@ -43,9 +43,10 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 	for _, win := range f.Outages {
 		end = max(end, win.To.D())
 	}
+	lastText, endText := format.FileSecs(last), format.FileSecs(end)
 	var b strings.Builder
 	fmt.Fprintf(&b, "drill file %s\n", f.Path)
-	fmt.Fprintf(&b, "workload: %d emails at %g/s (the last sent at %s), seed %d", emails, rate, format.FileSecs(last), seed)
+	fmt.Fprintf(&b, "workload: %d emails at %g/s (the last sent at %s), seed %d", emails, rate, lastText, seed)
 	if follow > 0 {
 		fmt.Fprintf(&b, ", following email %d", follow)
 	}
@@ -72,8 +73,8 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 			b.WriteString("  no fault: every model answers\n")
 			continue
 		}
-		fmt.Fprintf(&b, "  %-*s%s\n", barWidth-len(format.FileSecs(end)), "0s", format.FileSecs(end))
-		fmt.Fprintf(&b, "  %s\n", bar(o.Windows, end))
+		fmt.Fprintf(&b, "  %-*s%s\n", barWidth-len(endText), "0s", endText)
+		b.WriteString("  " + bar(o.Windows, end) + "\n")
 		for _, win := range o.Windows {
 			fmt.Fprintf(&b, "  %s\n", windowText(win))
 		}
