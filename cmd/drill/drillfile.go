@@ -6,19 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
@@ -44,13 +41,14 @@ func (d *fileFlags) register(fs *pflag.FlagSet) {
 }
 
 // plan resolves the drills to run: from the drill file with the flags that
-// were given overriding it, or from the flags alone. outages and policies
+// were given laid over it, or from the flags alone. outages and policies
 // are the --outage/--policy (run) or --outages/--policies (compare)
 // values. A non-nil single asks for one drill (drill run): the first, with
 // a note on single when the file describes more.
 func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []string, outagesFlag, policiesFlag string, single io.Writer) ([]workload.Config, checks, error) {
+	var c checks
+	var cfgs []workload.Config
 	if d.path == "" {
-		var cfgs []workload.Config
 		for _, o := range outages {
 			for _, p := range policies {
 				cfg, err := f.config(fs, strings.TrimSpace(o), strings.TrimSpace(p))
@@ -60,218 +58,60 @@ func (d *fileFlags) plan(fs *pflag.FlagSet, f *drillFlags, outages, policies []s
 				cfgs = append(cfgs, cfg)
 			}
 		}
-		hyps, err := scoring.ParseExprs(d.expect)
+	} else {
+		df, err := drillfile.Load(d.path)
 		if err != nil {
-			return nil, checks{}, exit.Usagef("--expect: %w", err)
+			return nil, checks{}, exit.UsageError(err)
 		}
-		return cfgs, checks{hypotheses: hyps}, nil
-	}
-	df, err := drillfile.Load(d.path)
-	if err != nil {
-		return nil, checks{}, exit.UsageError(err)
-	}
-	overrideFile(df, fs, f)
-	if fs.Changed(outagesFlag) {
-		if df.Outages, err = selectOutages(df, fs, f, outages); err != nil {
+		f.cost.overrideFile(df, fs)
+		runs, err := plan.Layered(df, f.Flags, fs, plan.Selection{Outages: outages, Policies: policies, OutagesFlag: outagesFlag, PoliciesFlag: policiesFlag})
+		if err != nil {
 			return nil, checks{}, err
 		}
-	}
-	if len(f.faults.settings) > 0 {
-		if len(df.Outages) == 0 {
-			return nil, checks{}, exit.Usagef("--fault sets the outage's parameters, and %s plays no outage", d.path)
+		if single != nil && len(runs) > 1 {
+			fmt.Fprintf(single, "drill: %s describes %d drills; running outage %s with policy %s (choose with --outage and --policy, or run them all with drill compare -f)\n",
+				d.path, len(runs), runs[0].Outage.Name, runs[0].Policy.PolicyName())
+			runs = runs[:1]
 		}
-		for i := range df.Outages {
-			df.Outages[i].Settings = f.faults.settings
+		if c.hypotheses, c.abort, err = plan.Checks(df); err != nil {
+			return nil, checks{}, exit.UsageError(err)
 		}
-	}
-	if fs.Changed(policiesFlag) {
-		df.Policies = selectPolicies(df, policies)
-	}
-	overridePolicies(df, fs)
-	if err := df.Check(); err != nil {
-		return nil, checks{}, exit.UsageError(fmt.Errorf("with the flags given:\n%w", err))
-	}
-	runs, err := df.Plan()
-	if err != nil {
-		return nil, checks{}, exit.UsageError(err)
-	}
-	if single != nil && len(runs) > 1 {
-		fmt.Fprintf(single, "drill: %s describes %d drills; running outage %s with policy %s (choose with --outage and --policy, or run them all with drill compare -f)\n",
-			d.path, len(runs), runs[0].Outage.Name, runs[0].Policy.PolicyName())
-		runs = runs[:1]
-	}
-	var c checks
-	if c.hypotheses, c.abort, err = df.Checks(); err != nil {
-		return nil, checks{}, exit.UsageError(err)
+		cfgs = plan.Configs(runs)
 	}
 	more, err := scoring.ParseExprs(d.expect)
 	if err != nil {
 		return nil, checks{}, exit.Usagef("--expect: %w", err)
 	}
 	c.hypotheses = append(c.hypotheses, more...)
-	cfgs := make([]workload.Config, len(runs))
-	for i, r := range runs {
-		cfgs[i] = r.Config
-	}
 	return cfgs, c, nil
-}
-
-// overrideFile applies the workload and model flags that were given.
-func overrideFile(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags) {
-	w := &df.Workload
-	if fs.Changed("emails") {
-		w.Emails = drillfile.IntOf(f.emails)
-	}
-	if fs.Changed("emails-file") {
-		path, err := filepath.Abs(f.emailsFile) // the flag is relative to here, not to the drill file
-		if err != nil {
-			path = f.emailsFile
-		}
-		w.EmailsFile = &path
-	}
-	if fs.Changed("rate") {
-		w.Rate = &f.rate
-	}
-	if fs.Changed("seed") {
-		w.Seed = drillfile.IntOf(f.seed)
-	}
-	if fs.Changed("follow") {
-		w.Follow = drillfile.IntOf(f.follow)
-	}
-	if fs.Changed("max-duration") {
-		d := drillfile.Duration(f.maxDuration)
-		w.MaxDuration = &d
-	}
-	if fs.Changed("primary-model") {
-		df.Models.Primary.Model = f.primaryModel
-	}
-	if fs.Changed("backup-model") {
-		df.Models.Backup.Model = f.backupModel
-	}
-	if fs.Changed("base-url") {
-		df.Models.Primary.BaseURL, df.Models.Backup.BaseURL = f.baseURL, f.baseURL
-		df.Models.Primary.APIKeyEnv, df.Models.Backup.APIKeyEnv = "", ""
-	}
-	if fs.Changed("stream") {
-		w.Stream = f.faults.stream
-	}
-	f.cost.overrideFile(df, fs)
-	if fs.Changed("outage-from") || fs.Changed("outage-to") {
-		for i := range df.Outages {
-			if fs.Changed("outage-from") {
-				df.Outages[i].From = drillfile.Duration(f.outageFrom)
-			}
-			if fs.Changed("outage-to") {
-				df.Outages[i].To = drillfile.Duration(f.outageTo)
-			}
-		}
-	}
-}
-
-// selectOutages keeps the file's outages named; a name the file does not
-// have is a fault kind, played from --outage-from to --outage-to ("none":
-// no outage).
-func selectOutages(df *drillfile.File, fs *pflag.FlagSet, f *drillFlags, names []string) ([]drillfile.Window, error) {
-	var out []drillfile.Window
-	for _, n := range names {
-		n = strings.TrimSpace(n)
-		found := false
-		for _, w := range df.Outages {
-			if w.OutageName() == n {
-				out, found = append(out, w), true
-			}
-		}
-		if found || n == workload.OutageNone {
-			continue
-		}
-		if !slices.Contains(inject.Kinds(), n) {
-			var have []string
-			for _, o := range df.Scenarios() {
-				have = append(have, o.Name)
-			}
-			return nil, exit.Usagef("%s has no outage %q (it has: %s) and %q is no fault kind (valid: %s)",
-				df.Path, n, strings.Join(have, ", "), n, strings.Join(inject.Kinds(), ", "))
-		}
-		d := workload.DefaultConfig()
-		from, to := d.OutageFrom, d.OutageTo
-		if fs.Changed("outage-from") {
-			from = f.outageFrom
-		}
-		if fs.Changed("outage-to") {
-			to = f.outageTo
-		}
-		out = append(out, drillfile.Window{Kind: n, From: drillfile.Duration(from), To: drillfile.Duration(to)})
-	}
-	return out, nil
-}
-
-// selectPolicies keeps the file's policies named; a name the file does not
-// have is a preset.
-func selectPolicies(df *drillfile.File, names []string) []drillfile.Policy {
-	var out []drillfile.Policy
-	for _, n := range names {
-		n = strings.TrimSpace(n)
-		i := slices.IndexFunc(df.PolicyList(), func(p drillfile.Policy) bool { return p.PolicyName() == n })
-		if i >= 0 {
-			out = append(out, df.PolicyList()[i])
-		} else {
-			out = append(out, drillfile.Policy{Preset: n})
-		}
-	}
-	return out
-}
-
-// overridePolicies applies the policy flags that were given to every
-// policy of the file: a flag replaces the file's value.
-func overridePolicies(df *drillfile.File, fs *pflag.FlagSet) {
-	o := flagOverrides(fs)
-	pols := df.PolicyList()
-	for i := range pols {
-		pols[i].Overrides = pols[i].Overrides.Merge(o)
-	}
-	df.Policies = pols
 }
 
 // judged is a run summary with its hypotheses: the JSON `drill run --json`
 // prints when the drill has hypotheses.
-type judged struct {
-	scoring.Summary
-	Hypotheses []scoring.Verdict `json:"hypotheses,omitempty"`
-}
+type judged scoring.Judged
 
 // verdict judges one finished run and returns the error its exit code
 // comes from: nil (0), a failed hypothesis or a run nothing answered (1),
 // exit.ErrAborted (3) or exit.ErrInterrupted (130). Warnings go to stderr.
 func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, c checks) ([]scoring.Verdict, error) {
-	figs, err := scoring.FiguresOf(sum)
-	if err != nil {
+	v, err := scoring.JudgeRun(sum, status, c.hypotheses)
+	switch {
+	case err != nil:
 		return nil, err
+	case v.Interrupted:
+		return v.Verdicts, exit.ErrInterrupted
+	case v.Aborted && abortReason == "":
+		return v.Verdicts, fmt.Errorf("%w: the run's time ceiling (%.0f s) cancelled emails in flight or never sent", exit.ErrAborted, sum.CeilingS)
+	case v.Aborted:
+		return v.Verdicts, fmt.Errorf("%w by %s", exit.ErrAborted, abortReason)
+	case len(v.Failed) > 0:
+		return v.Verdicts, errors.New(format.FailedHypotheses(sum, v))
+	case v.NoModelAnswered && len(c.hypotheses) == 0:
+		return v.Verdicts, errors.New(format.NoModelAnswered(sum))
+	case v.NoModelAnswered:
+		fmt.Fprintln(stderr, "drill: warning:", format.NoModelAnswered(sum))
 	}
-	vs := scoring.Judge(figs, c.hypotheses)
-	switch status {
-	case event.StatusInterrupted:
-		return vs, exit.ErrInterrupted
-	case event.StatusAborted:
-		if abortReason == "" {
-			return vs, fmt.Errorf("%w: the run's time ceiling (%.0f s) cancelled emails in flight or never sent", exit.ErrAborted, sum.CeilingS)
-		}
-		return vs, fmt.Errorf("%w by %s", exit.ErrAborted, abortReason)
-	}
-	if failed := scoring.Failed(vs); len(failed) > 0 {
-		var lines []string
-		for _, v := range failed {
-			lines = append(lines, fmt.Sprintf("  %s (measured %s)", v.Expr, scoring.FormatValue(v.Value)))
-		}
-		return vs, fmt.Errorf("%s/%s: %d of %d hypotheses failed:\n%s", sum.Outage, sum.Policy, len(failed), len(vs), strings.Join(lines, "\n"))
-	}
-	if sum.Served.Total() > 0 && sum.Served.Primary+sum.Served.Backup == 0 {
-		msg := fmt.Sprintf("%s/%s: no model answered: every email was served by the canned reply or failed (is the endpoint right?)", sum.Outage, sum.Policy)
-		if len(c.hypotheses) == 0 {
-			return vs, errors.New(msg)
-		}
-		fmt.Fprintln(stderr, "drill: warning:", msg)
-	}
-	return vs, nil
+	return v.Verdicts, nil
 }
 
 // finishJudged writes a run's summary, status and judged hypotheses as
@@ -281,11 +121,11 @@ func finishJudged(w *journal.Writer, sum scoring.Summary, status string, c check
 	if w == nil {
 		return nil
 	}
-	figs, err := scoring.FiguresOf(sum)
+	v, err := scoring.JudgeRun(sum, status, c.hypotheses)
 	if err != nil {
 		return err
 	}
-	if err := w.FinishJudged(sum, status, scoring.Judge(figs, c.hypotheses)); err != nil {
+	if err := w.FinishJudged(sum, status, v.Verdicts); err != nil {
 		return fmt.Errorf("recording the journal: %w", err)
 	}
 	return nil
@@ -294,34 +134,26 @@ func finishJudged(w *journal.Writer, sum scoring.Summary, status string, c check
 // writeJudged judges finished runs and prints them: a JSON array of
 // summaries with their hypotheses, or each run's PASS/FAIL table and then
 // the comparison table. It returns the error of the most serious exit code
-// across the runs (see worst). reasons are the abort conditions that
+// across the runs (exit.Worst). reasons are the abort conditions that
 // tripped, "" for none.
 func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses, reasons []string, c checks, asJSON bool) error {
-	results := make([]judged, len(sums))
+	results := make([]scoring.Judged, len(sums))
 	errs := make([]error, len(sums))
 	for i := range sums {
 		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], reasons[i], c)
-		results[i], errs[i] = judged{sums[i], vs}, err
+		results[i], errs[i] = scoring.Judged{Summary: sums[i], Hypotheses: vs}, err
 	}
 	out := cmd.OutOrStdout()
 	if asJSON {
 		if err := encodeJSON(out, results); err != nil {
 			return err
 		}
-		return worst(errs)
-	}
-	for _, s := range results {
-		if len(s.Hypotheses) > 0 {
-			fmt.Fprintf(out, "%s / %s\n", s.Outage, s.Policy)
-			if err := printVerdicts(out, s.Hypotheses); err != nil {
-				return err
-			}
-		}
-	}
-	if err := report.WriteSummaryTable(out, sums); err != nil {
+	} else if err := format.JudgedRuns(out, results); err != nil {
+		return err
+	} else if err := report.WriteSummaryTable(out, sums); err != nil {
 		return err
 	}
-	return worst(errs)
+	return exit.Worst(errs)
 }
 
 // noLiveAborts refuses abort conditions where nothing follows the run live
@@ -333,37 +165,11 @@ func noLiveAborts(c checks) error {
 	return nil
 }
 
-// worst picks the error with the exit code that matters most across runs:
-// interrupted, aborted, then failed.
-func worst(errs []error) error {
-	for _, target := range []error{exit.ErrInterrupted, exit.ErrAborted} {
-		for _, err := range errs {
-			if errors.Is(err, target) {
-				return err
-			}
-		}
-	}
-	return errors.Join(errs...)
-}
+// worst is exit.Worst: the error with the exit code that matters most.
+func worst(errs []error) error { return exit.Worst(errs) }
 
-// printVerdicts writes the hypotheses table: PASS or FAIL, the check, the
-// measured value.
-func printVerdicts(w io.Writer, vs []scoring.Verdict) error {
-	if len(vs) == 0 {
-		return nil
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "hypothesis\tresult\tmeasured")
-	for _, v := range vs {
-		res := "PASS"
-		if !v.Pass {
-			res = "FAIL"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Expr, res, scoring.FormatValue(v.Value))
-	}
-	fmt.Fprintln(tw)
-	return tw.Flush()
-}
+// printVerdicts writes the hypotheses table (format.Verdicts).
+func printVerdicts(w io.Writer, vs []scoring.Verdict) error { return format.Verdicts(w, vs) }
 
 // encodeJSON writes v as indented JSON.
 func encodeJSON(w io.Writer, v any) error {
@@ -391,23 +197,10 @@ func newInitCmd() *cobra.Command {
 				_, err := cmd.OutOrStdout().Write(drillfile.Template)
 				return err
 			}
-			flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-			if force {
-				flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-			}
-			out, err := os.OpenFile(path, flag, 0o644)
-			if errors.Is(err, os.ErrExist) {
+			if err := drillfile.WriteTemplate(path, force); errors.Is(err, os.ErrExist) {
 				return exit.Usagef("%s already exists (--force overwrites it)", path)
-			}
-			if err != nil {
-				return exit.UsageError(fmt.Errorf("writing the drill file: %w", err))
-			}
-			if _, err := out.Write(drillfile.Template); err != nil {
-				_ = out.Close()
-				return fmt.Errorf("writing %s: %w", path, err)
-			}
-			if err := out.Close(); err != nil {
-				return fmt.Errorf("writing %s: %w", path, err)
+			} else if err != nil {
+				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: check it with drill validate %s, run it with drill run -f %s\n", path, path, path)
 			return nil
@@ -462,10 +255,10 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 					df.Outages = append(df.Outages, drillfile.FileWindow(replayedOutage, w))
 				}
 			}
-			if err := df.WriteTimeline(cmd.OutOrStdout()); err != nil {
+			if err := plan.WriteTimeline(cmd.OutOrStdout(), df); err != nil {
 				return err
 			}
-			if _, err := df.Plan(); err != nil {
+			if _, err := plan.Runs(df); err != nil {
 				return exit.UsageError(err)
 			}
 			return nil

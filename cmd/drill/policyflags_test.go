@@ -11,6 +11,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -160,7 +161,7 @@ func TestEveryOverrideIsAFlag(t *testing.T) {
 	if err := cmd.Flags().Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	o := flagOverrides(cmd.Flags())
+	o := plan.FlagOverrides(cmd.Flags())
 	if got, want := len(o.Set()), len(drillfile.OverrideKeys()); got != want {
 		t.Errorf("%d of %d overrides read from flags: %v", got, want, o.Set())
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/listen"
 	"github.com/drill-dev/drill/internal/metrics"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -105,13 +106,13 @@ func drillWithStack(t *testing.T, prom, am string, withRule bool) (scoring.Summa
 	if err != nil {
 		t.Fatal(err)
 	}
-	hyps, _, err := file.Checks()
+	hyps, _, err := plan.Checks(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := file.Plan()
-	if err != nil || len(plan) != 1 {
-		t.Fatalf("plan: %v (%d runs, want 1)", err, len(plan))
+	runs, err := plan.Runs(file)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("plan: %v (%d runs, want 1)", err, len(runs))
 	}
 
 	exporter := metrics.New(hyps)
@@ -134,7 +135,7 @@ func drillWithStack(t *testing.T, prom, am string, withRule bool) (scoring.Summa
 	start(t, dir, prom, "prometheus", promAddr, "--config.file="+filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path="+filepath.Join(dir, "prom-data"), "--web.listen-address="+promAddr)
 
-	cfg := plan[0].Config
+	cfg := runs[0].Config
 	cfg.Emails = e2eEmails
 	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)

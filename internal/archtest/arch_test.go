@@ -55,6 +55,7 @@ var place = map[string]layer{
 	"internal/journal":                    machinery,
 	"internal/journal/journaltest":        machinery,
 	"internal/drillfile":                  machinery,
+	"internal/plan":                       machinery,
 	"internal/predict":                    machinery,
 	"internal/sweep":                      machinery,
 	"internal/replayfault":                machinery,

@@ -3,7 +3,8 @@
 // the outage timeline, the policies to try, the hypotheses that must hold
 // and the abort conditions. Files are read strictly: an unknown key, a
 // wrong type or a bad duration is an error naming the file, line and
-// column. Plan turns a file into the runs it describes.
+// column. The package reads and checks files and nothing else:
+// internal/plan turns a file into the runs it describes.
 package drillfile
 
 import (
@@ -18,7 +19,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 )
 
-// File is a drill file. Every field may be left out; Plan fills in the
+// File is a drill file. Every field may be left out; plan.Config fills in the
 // defaults of `drill run`.
 type File struct {
 	// Path is where the file was read from, for messages. Not in YAML.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/workload"
 )
@@ -28,7 +27,12 @@ func (m Model) URL() string {
 }
 
 // KeyEnv is the name of the environment variable holding the model's key.
-func (m Model) KeyEnv() string { return keyEnv(m) }
+func (m Model) KeyEnv() string {
+	if m.APIKeyEnv != "" {
+		return m.APIKeyEnv
+	}
+	return DefaultAPIKeyEnv
+}
 
 // ResolveEndpoint reads one rung's endpoint: the base URL ("" or "fake":
 // the built-in fake model, the zero Endpoint) and its key from the
@@ -54,6 +58,10 @@ func ResolveEndpoint(rung, baseURL, keyEnv string, explicitKey bool) (workload.E
 	return workload.Endpoint{BaseURL: baseURL, APIKey: key, KeyEnv: keyEnv}, nil
 }
 
+// RedactedURL is the model's URL without its user information and query
+// (they may hold keys), for printing.
+func (m Model) RedactedURL() string { return redactURL(m.URL()) }
+
 // redactURL drops a URL's user information and query (they may hold keys).
 func redactURL(u string) string {
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
@@ -66,44 +74,6 @@ func redactURL(u string) string {
 		u = scheme + "://" + rest
 	}
 	return u
-}
-
-// applyEndpoints puts each rung's endpoint on the configuration: one
-// Endpoint when both rungs share it, RungEndpoints when they differ (the
-// primary and backup may be different providers).
-func (f *File) applyEndpoints(cfg *workload.Config) error {
-	var eps [2]workload.Endpoint
-	for i, m := range []struct {
-		rung string
-		m    Model
-	}{{event.ServedPrimary, f.Models.Primary}, {event.ServedBackup, f.Models.Backup}} {
-		ep, err := ResolveEndpoint(m.rung, m.m.URL(), m.m.APIKeyEnv, m.m.APIKeyEnv != "")
-		if err != nil {
-			return fmt.Errorf("%s: models: %w", f.Path, err)
-		}
-		eps[i] = ep
-	}
-	if eps[0] == eps[1] {
-		cfg.Endpoint = eps[0]
-		return nil
-	}
-	cfg.RungEndpoints = map[string]workload.Endpoint{event.ServedPrimary: eps[0], event.ServedBackup: eps[1]}
-	return nil
-}
-
-// applyPrices puts the file's price table and spend limit on the configuration.
-func (f *File) applyPrices(cfg *workload.Config) error {
-	t, err := f.PriceTable()
-	if err != nil {
-		return fmt.Errorf("%s: %w", f.Path, err)
-	}
-	if len(t) > 0 {
-		cfg.Prices = t
-	}
-	if f.MaxSpend != nil {
-		cfg.MaxSpend = *f.MaxSpend
-	}
-	return nil
 }
 
 // PriceTable reads the file's prices: model → "IN/OUT", per million input

@@ -9,6 +9,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -52,14 +53,14 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("does not validate: %v", err)
 			}
-			hyps, abort, err := f.Checks()
+			hyps, abort, err := plan.Checks(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(hyps) == 0 {
 				t.Fatal("an example without hypotheses checks nothing")
 			}
-			runs, err := f.Plan()
+			runs, err := plan.Runs(f)
 			if errors.Is(err, drillfile.ErrUnsupported) {
 				t.Skipf("valid, but this build cannot play it yet: %v", err)
 			}

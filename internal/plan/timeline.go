@@ -1,4 +1,4 @@
-package drillfile
+package plan
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -18,7 +20,7 @@ const barWidth = 60
 // the runs, each outage's windows on a time bar (# the fault hits every
 // attempt, + some of them, . none), the hypotheses and the abort
 // conditions.
-func (f *File) WriteTimeline(w io.Writer) error {
+func WriteTimeline(w io.Writer, f *drillfile.File) error {
 	d := workload.DefaultConfig()
 	emails, rate, seed, follow := d.Emails, d.Rate, d.Seed, d.Follow
 	if f.Workload.Emails != nil {
@@ -41,9 +43,10 @@ func (f *File) WriteTimeline(w io.Writer) error {
 	for _, win := range f.Outages {
 		end = max(end, win.To.D())
 	}
+	lastText, endText := format.FileSecs(last), format.FileSecs(end)
 	var b strings.Builder
 	fmt.Fprintf(&b, "drill file %s\n", f.Path)
-	fmt.Fprintf(&b, "workload: %d emails at %g/s (the last sent at %s), seed %d", emails, rate, secs(last), seed)
+	fmt.Fprintf(&b, "workload: %d emails at %g/s (the last sent at %s), seed %d", emails, rate, lastText, seed)
 	if follow > 0 {
 		fmt.Fprintf(&b, ", following email %d", follow)
 	}
@@ -70,8 +73,8 @@ func (f *File) WriteTimeline(w io.Writer) error {
 			b.WriteString("  no fault: every model answers\n")
 			continue
 		}
-		fmt.Fprintf(&b, "  %-*s%s\n", barWidth-len(secs(end)), "0s", secs(end))
-		fmt.Fprintf(&b, "  %s\n", bar(o.Windows, end))
+		fmt.Fprintf(&b, "  %-*s%s\n", barWidth-len(endText), "0s", endText)
+		b.WriteString("  " + bar(o.Windows, end) + "\n")
 		for _, win := range o.Windows {
 			fmt.Fprintf(&b, "  %s\n", windowText(win))
 		}
@@ -94,7 +97,7 @@ func (f *File) WriteTimeline(w io.Writer) error {
 
 // bar draws the windows over [0, end): each column is the fault's state at
 // the column's middle; the newest window wins where windows overlap.
-func bar(ws []Window, end time.Duration) string {
+func bar(ws []drillfile.Window, end time.Duration) string {
 	cols := make([]byte, barWidth)
 	for c := range cols {
 		at := time.Duration((float64(c) + 0.5) / barWidth * float64(end))
@@ -120,7 +123,7 @@ func bar(ws []Window, end time.Duration) string {
 	return string(cols)
 }
 
-func windowText(w Window) string {
+func windowText(w drillfile.Window) string {
 	models := "primary"
 	if len(w.Models) > 0 {
 		models = strings.Join(w.Models, " and ")
@@ -148,7 +151,7 @@ func windowText(w Window) string {
 	return s
 }
 
-func modelText(m Model, def string) string {
+func modelText(m drillfile.Model, def string) string {
 	name := m.Model
 	if name == "" {
 		name = def
@@ -156,10 +159,10 @@ func modelText(m Model, def string) string {
 	if m.IsFake() {
 		return name + " (fake model)"
 	}
-	return fmt.Sprintf("%s at %s (key from $%s)", name, redactURL(m.URL()), keyEnv(m))
+	return fmt.Sprintf("%s at %s (key from $%s)", name, m.RedactedURL(), m.KeyEnv())
 }
 
-func policyText(p Policy) string {
+func policyText(p drillfile.Policy) string {
 	var set []string
 	add := func(k string, v any, ok bool) {
 		if ok {
@@ -185,8 +188,6 @@ func policyText(p Policy) string {
 func deref(b *bool) bool {
 	return b != nil && *b
 }
-
-func secs(d time.Duration) string { return fmt.Sprintf("%gs", d.Round(100*time.Millisecond).Seconds()) }
 
 func plural(n int, what string) string {
 	if n == 1 {

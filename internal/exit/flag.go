@@ -1,37 +1,35 @@
-package main
+package exit
 
 import (
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/drill-dev/drill/internal/exit"
-	"github.com/spf13/cobra"
 )
 
 // pflagInvalid matches pflag's message for a value that does not parse.
 var pflagInvalid = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w.-]+)" flag: `)
 
-// flagError turns pflag's parse errors into drill's own words ("--outage-from:
-// 10 is not a duration; write 10s") and makes every flag error a usage
-// error (exit 2).
-func flagError(cmd *cobra.Command, err error) error {
+// FlagError turns a flag parser's error into drill's own words
+// ("--outage-from: 10 is not a duration; write 10s") and makes every flag
+// error a usage error (exit 2). flagType gives a flag's value type
+// ("duration", "int", ...) by name, "" for no such flag.
+func FlagError(err error, flagType func(name string) string) error {
 	m := pflagInvalid.FindStringSubmatch(err.Error())
 	if m == nil {
-		return exit.UsageError(err)
+		return UsageError(err)
 	}
 	val, name := m[1], m[2]
-	f := cmd.Flags().Lookup(name)
-	if f == nil {
-		return exit.UsageError(err)
+	typ := flagType(name)
+	if typ == "" {
+		return UsageError(err)
 	}
-	hint := valueHint(f.Value.Type(), val)
+	hint := valueHint(typ, val)
 	if hint == "" {
 		// A flag type of drill's own: its message already says what to write.
 		hint = strings.TrimPrefix(err.Error(), m[0])
 	}
-	return exit.UsageError(fmt.Errorf("--%s: %s", name, hint))
+	return UsageError(fmt.Errorf("--%s: %s", name, hint))
 }
 
 // valueHint says why val is not a value of the flag type typ, and how to
@@ -48,8 +46,8 @@ func valueHint(typ, val string) string {
 		}
 		return fmt.Sprintf("%s is not a duration; write it with a unit, e.g. 10s, 1.5s, 2m or 500ms", q)
 	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "count":
-		if _, err := strconv.ParseFloat(val, 64); err == nil {
-			return fmt.Sprintf("%s is not a whole number; write e.g. %d", q, int(mustFloat(val)))
+		if f, err := strconv.ParseFloat(val, 64); err == nil {
+			return fmt.Sprintf("%s is not a whole number; write e.g. %d", q, int(f))
 		}
 		return fmt.Sprintf("%s is not a whole number; write e.g. 42", q)
 	case "float32", "float64":
@@ -58,9 +56,4 @@ func valueHint(typ, val string) string {
 		return fmt.Sprintf("%s is not true or false", q)
 	}
 	return ""
-}
-
-func mustFloat(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
 }
