@@ -1,6 +1,10 @@
 package scoring
 
-import "github.com/drill-dev/drill/event"
+import (
+	"fmt"
+
+	"github.com/drill-dev/drill/event"
+)
 
 // Predicted returns the prediction the run logged in its run_start (the
 // breaker-trip arithmetic done before it started), or nil when it logged
@@ -19,6 +23,12 @@ func (f *Fold) predictedInto(s *Summary) {
 	}
 	if p.Note != "" {
 		s.PredictedNote = p.Note
+		return
+	}
+	if kind := f.OutageKind(); kind != f.Info.Outage {
+		// An outage started by hand of another kind: the arithmetic was
+		// done for the planned one and says nothing about this one.
+		s.PredictedNote = fmt.Sprintf("predicted for a %s outage; the outage was %s, started by hand", f.Info.Outage, kind)
 		return
 	}
 	s.PredictedFailureS, s.PredictedNthFailureS = p.FailureS, p.NthFailureS

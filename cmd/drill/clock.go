@@ -137,7 +137,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		}
 	}
 	out := cmd.OutOrStdout()
-	verdicts, verr := verdict(cmd.ErrOrStderr(), o.Summary, o.Status, abortedBy(o.Ended), opts.checks)
+	verdicts, verr := verdict(cmd.ErrOrStderr(), o.Summary, o.Status, opts.checks)
 	if opts.json {
 		if err := encodeJSON(out, judged{o.Summary, verdicts}); err != nil {
 			return err
@@ -193,11 +193,7 @@ func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJS
 			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, o.Error))
 		}
 	}
-	reasons := make([]string, len(outs))
-	for i, o := range outs {
-		reasons[i] = abortedBy(o.Ended)
-	}
-	judgedErr := writeJudged(cmd, sums, statuses, reasons, chk, asJSON)
+	judgedErr := writeJudged(cmd, sums, statuses, chk, asJSON)
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}

@@ -111,10 +111,9 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		}
 		runs[i] = r
 	}
-	aborted := make([]chan string, len(runs))
-	for i, r := range runs {
-		aborted[i] = make(chan string, 1)
-		go func() { aborted[i] <- drillfile.Guard(r, chk.abort, drillfile.GuardInterval) }()
+	for _, r := range runs {
+		// The guard aborts through the run's log; the fold reads the reason.
+		go drillfile.Guard(r, chk.abort, drillfile.GuardInterval)
 	}
 	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
 	sums := make([]scoring.Summary, len(runs))
@@ -137,11 +136,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	}
 	wg.Wait()
 	stopProgress()
-	reasons := make([]string, len(runs))
-	for i := range runs {
-		reasons[i] = <-aborted[i]
-	}
-	judgedErr := writeJudged(cmd, sums, statuses, reasons, chk, asJSON)
+	judgedErr := writeJudged(cmd, sums, statuses, chk, asJSON)
 	if err := errors.Join(recErrs...); err != nil {
 		return err
 	}

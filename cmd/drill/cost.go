@@ -229,32 +229,6 @@ func preflightCall(ctx context.Context, model string, ep workload.Endpoint) (ope
 	return resp.Usage, nil
 }
 
-// runAbortReason is why a run aborted: the drill file's abort condition
-// that tripped (guard), else the run's own reason from its run_end (the
-// spend guard's), "" for the time ceiling.
-func runAbortReason(guard string, run *workload.Run) string {
-	if guard != "" {
-		return guard
-	}
-	evs := run.Log().Events()
-	for i := len(evs) - 1; i >= 0; i-- {
-		if e := evs[i]; e.Kind == event.RunEnd {
-			return abortedBy(e.Detail)
-		}
-	}
-	return ""
-}
-
-// abortedBy is the reason in a run_end detail of a run its own safeguard
-// aborted ("aborted: REASON"), "" for any other end.
-func abortedBy(detail string) string {
-	r, _ := strings.CutPrefix(detail, "aborted: ")
-	if r == detail {
-		return ""
-	}
-	return r
-}
-
 // costRows adds the tokens and cost rows to a summary table, when the run's
 // calls reported or were estimated any tokens.
 func costRows(row func(k, v string), s scoring.Summary) {

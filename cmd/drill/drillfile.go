@@ -18,6 +18,7 @@ import (
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
@@ -241,7 +242,7 @@ type judged struct {
 // verdict judges one finished run and returns the error its exit code
 // comes from: nil (0), a failed hypothesis or a run nothing answered (1),
 // exit.ErrAborted (3) or exit.ErrInterrupted (130). Warnings go to stderr.
-func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, c checks) ([]scoring.Verdict, error) {
+func verdict(stderr io.Writer, sum scoring.Summary, status string, c checks) ([]scoring.Verdict, error) {
 	figs, err := scoring.FiguresOf(sum)
 	if err != nil {
 		return nil, err
@@ -251,10 +252,7 @@ func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, 
 	case event.StatusInterrupted:
 		return vs, exit.ErrInterrupted
 	case event.StatusAborted:
-		if abortReason == "" {
-			return vs, fmt.Errorf("%w: the run's time ceiling (%.0f s) cancelled emails in flight or never sent", exit.ErrAborted, sum.CeilingS)
-		}
-		return vs, fmt.Errorf("%w by %s", exit.ErrAborted, abortReason)
+		return vs, fmt.Errorf("%w %s", exit.ErrAborted, format.AbortReason(sum))
 	}
 	if failed := scoring.Failed(vs); len(failed) > 0 {
 		var lines []string
@@ -293,13 +291,12 @@ func finishJudged(w *journal.Writer, sum scoring.Summary, status string, c check
 // writeJudged judges finished runs and prints them: a JSON array of
 // summaries with their hypotheses, or each run's PASS/FAIL table and then
 // the comparison table. It returns the error of the most serious exit code
-// across the runs (see worst). reasons are the abort conditions that
-// tripped, "" for none.
-func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses, reasons []string, c checks, asJSON bool) error {
+// across the runs (see worst).
+func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses []string, c checks, asJSON bool) error {
 	results := make([]judged, len(sums))
 	errs := make([]error, len(sums))
 	for i := range sums {
-		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], reasons[i], c)
+		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], c)
 		results[i], errs[i] = judged{sums[i], vs}, err
 	}
 	out := cmd.OutOrStdout()

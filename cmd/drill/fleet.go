@@ -179,7 +179,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	judgedSums := make([]judgedFleet, len(sums))
 	var verrs []error
 	for k := range sums {
-		vs, err := verdict(cmd.ErrOrStderr(), sums[k].Fleet, statuses[k], "", chk)
+		vs, err := verdict(cmd.ErrOrStderr(), sums[k].Fleet, statuses[k], chk)
 		judgedSums[k] = judgedFleet{sums[k], vs}
 		if err != nil && !errors.Is(err, exit.ErrInterrupted) {
 			verrs = append(verrs, fmt.Errorf("%s store: %w", sums[k].BreakerStore, err))

@@ -121,8 +121,9 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err != nil {
 		return exit.UsageError(err)
 	}
-	aborted := make(chan string, 1)
-	go func() { aborted <- drillfile.Guard(run, opts.checks.abort, drillfile.GuardInterval) }()
+	// The guard aborts the run through its log: the fold reads the reason
+	// from run_end, so its own return is not needed here.
+	go drillfile.Guard(run, opts.checks.abort, drillfile.GuardInterval)
 	// The journal gets its summary line as soon as the run ends, even while
 	// the dashboard stays open on the final state.
 	recorded := make(chan error, 1)
@@ -156,7 +157,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	fold.AddLog(run.Log())
 	sum := fold.Summary()
 	warnAfter(cmd.ErrOrStderr(), sum)
-	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, runAbortReason(<-aborted, run), opts.checks)
+	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, opts.checks)
 	if opts.json {
 		if err := encodeJSON(cmd.OutOrStdout(), judged{sum, verdicts}); err != nil {
 			return err

@@ -21,6 +21,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // Class is the fault a recorded attempt met, named as the fault kind that
@@ -86,59 +87,24 @@ type Attempt struct {
 	Class           Class // "" for an attempt that met no fault
 }
 
-// attemptKey pairs an attempt's start with its end.
-type attemptKey struct {
-	email, proxyID, attempt int
-	rung                    string
-}
-
-func keyOf(e event.Event) attemptKey {
-	k := attemptKey{email: e.Email, attempt: e.Attempt, rung: e.Rung}
-	if e.Proxy != nil {
-		k.proxyID = e.Proxy.ID
-	}
-	return k
-}
-
-// Attempts pairs the recorded attempts on the selected model, classifies
-// them and returns them by start. Attempts the run cancelled (its end, the
-// proxy closing) are left out: they say nothing about the model.
+// Attempts pairs the recorded attempts on the selected model (the fold's
+// pairing, which tells drill proxy's requests apart by their id),
+// classifies them and returns them by start. Attempts the run cancelled
+// (its end, the proxy closing) are left out: they say nothing about the
+// model.
 func Attempts(events []event.Event, opts Options) ([]Attempt, error) {
 	model := opts.Model
 	if model == "" {
-		model = event.ServedPrimary
-		for _, e := range events {
-			if e.Kind == event.RunStart && e.Run != nil && e.Run.Target != "" {
-				model = e.Run.Target
-				break
-			}
-		}
+		model = scoring.TargetOf(events)
 	}
-	starts := map[attemptKey]time.Duration{}
 	var out []Attempt
 	seen := map[string]bool{}
-	for _, e := range events {
-		if e.Kind != event.AttemptStart && e.Kind != event.AttemptEnd {
+	for _, a := range scoring.FinishedAttempts(events) {
+		seen[a.Rung], seen[a.Model] = true, true
+		if (a.Rung != model && a.Model != model) || a.Outcome == event.Canceled {
 			continue
 		}
-		seen[e.Rung], seen[e.Model] = true, true
-		if e.Rung != model && e.Model != model {
-			continue
-		}
-		k := keyOf(e)
-		if e.Kind == event.AttemptStart {
-			starts[k] = e.At
-			continue
-		}
-		at, ok := starts[k]
-		if !ok {
-			continue
-		}
-		delete(starts, k)
-		if e.Outcome == event.Canceled {
-			continue
-		}
-		out = append(out, Attempt{Start: at, Duration: e.At - at, Outcome: e.Outcome, Status: e.Status, RetryAfter: e.RetryAfter})
+		out = append(out, Attempt{Start: a.Start, Duration: a.Duration, Outcome: a.Outcome, Status: a.Status, RetryAfter: a.RetryAfter})
 	}
 	if len(out) == 0 {
 		delete(seen, "")
@@ -166,8 +132,7 @@ func defaultSlowAfter(as []Attempt) time.Duration {
 	if len(oks) == 0 {
 		return 5 * time.Second
 	}
-	slices.Sort(oks)
-	return max(4*oks[len(oks)/2], 5*time.Second)
+	return max(4*scoring.MedianDuration(oks), 5*time.Second)
 }
 
 // classify names the fault an attempt met, "" for none.
@@ -198,8 +163,7 @@ func Derive(as []Attempt) []Window {
 	var slowDurations []time.Duration
 	closeSlow := func() {
 		if n := len(ws); n > 0 && ws[n-1].Class == Slow && len(slowDurations) > 0 {
-			slices.Sort(slowDurations)
-			ws[n-1].Delay = slowDurations[len(slowDurations)/2]
+			ws[n-1].Delay = scoring.MedianDuration(slowDurations)
 		}
 		slowDurations = slowDurations[:0]
 	}

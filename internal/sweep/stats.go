@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/drill-dev/drill/scoring"
 )
 
 // Stat is one figure of one setting over its repeated runs: the median and
@@ -21,20 +23,15 @@ type Stat struct {
 // Spread is Max − Min.
 func (s Stat) Spread() float64 { return s.Max - s.Min }
 
-// Summarize is the median and spread of samples; the zero Stat for none.
-// The median of an even number of samples is the mean of the middle two.
+// Summarize is the median (scoring's, the mean of the middle two for an
+// even count) and spread of samples; the zero Stat for none.
 func Summarize(samples []float64) Stat {
 	if len(samples) == 0 {
 		return Stat{}
 	}
-	x := slices.Clone(samples)
-	slices.Sort(x)
+	x := slices.Sorted(slices.Values(samples))
 	n := len(x)
-	med := x[n/2]
-	if n%2 == 0 {
-		med = (x[n/2-1] + x[n/2]) / 2
-	}
-	return Stat{Median: med, Min: x[0], Max: x[n-1], N: n}
+	return Stat{Median: scoring.Quantile(x, 0.5), Min: x[0], Max: x[n-1], N: n}
 }
 
 // Aggregate summarizes each figure over a setting's runs: every figure
