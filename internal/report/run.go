@@ -64,7 +64,7 @@ type Run struct {
 
 // Label names the run in tables and headings: its outage and policy.
 func (r *Run) Label() string {
-	o, p := r.Info.Outage, r.Info.Policy
+	o, p := r.Summary.Outage, r.Summary.Policy
 	if o == "" {
 		o = "?"
 	}
