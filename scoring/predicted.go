@@ -37,3 +37,17 @@ func (f *Fold) predictedInto(s *Summary) {
 	calls := p.CallsToBroken
 	s.PredictedCallsToBroken = &calls
 }
+
+// PredictionGap is how far a measured figure falls outside its predicted
+// range [low, high]: negative below low (earlier, fewer), positive above
+// high (later, more), 0 inside it or within tolerance of it. The breaker
+// pane, drill replay and reports all set measured beside predicted with it.
+func PredictionGap(measured float64, predicted [2]float64, tolerance float64) float64 {
+	switch {
+	case measured < predicted[0]-tolerance:
+		return measured - predicted[0]
+	case measured > predicted[1]+tolerance:
+		return measured - predicted[1]
+	}
+	return 0
+}

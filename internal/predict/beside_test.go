@@ -22,3 +22,19 @@ func TestBeside(t *testing.T) {
 		}
 	}
 }
+
+func TestBesideCount(t *testing.T) {
+	for _, tc := range []struct {
+		m    int
+		p    Range
+		want string
+	}{
+		{110, Range{102, 103}, "measured 110, predicted 102–103: 7 more"},
+		{100, Range{102, 103}, "measured 100, predicted 102–103: 2 fewer"},
+		{12, Range{12, 12}, "measured 12, predicted 12: inside"},
+	} {
+		if got := BesideCount(tc.m, tc.p); got != tc.want {
+			t.Errorf("BesideCount(%d, %v) = %q, want %q", tc.m, tc.p, got, tc.want)
+		}
+	}
+}
