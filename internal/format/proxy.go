@@ -49,9 +49,29 @@ func ProxySummary(w io.Writer, t *scoring.ProxyTally) {
 	for _, l := range ProxyModelLines(t) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
-	for _, win := range t.Windows {
+	for _, win := range ProxyWindows(t) {
 		fmt.Fprintf(w, "  outage %s\n", win)
 	}
+}
+
+// ProxyWindows are the proxy's outage windows that opened and closed, in
+// the order they closed: "busy 15.0s–40.0s".
+func ProxyWindows(t *scoring.ProxyTally) []string {
+	out := make([]string, len(t.Windows))
+	for i, w := range t.Windows {
+		out[i] = fmt.Sprintf("%s %.1fs–%.1fs", w.Fault, w.Start.Seconds(), w.End.Seconds())
+	}
+	return out
+}
+
+// ProxyOutageLine is the log line of a proxy's outage window opening or
+// closing: "outage busy starts at=15.000s".
+func ProxyOutageLine(o scoring.ProxyOutage) string {
+	verb := "starts"
+	if o.Ended {
+		verb = "ends"
+	}
+	return fmt.Sprintf("outage %s %s at=%.3fs", o.Fault, verb, o.At.Seconds())
 }
 
 // ProxyModelLines describes each model's requests, one line each, by model name:
