@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -55,8 +54,8 @@ type sweepRunState struct {
 type sweepModel struct {
 	src     SweepSource
 	runs    [][]*sweepRunState
-	stats   []map[string]sweep.Stat // per row, the figures over its runs so far
-	emails  []int                   // per row: emails answered of emails planned
+	stats   []map[string]scoring.Stat // per row, the figures over its runs so far
+	emails  []int                     // per row: emails answered of emails planned
 	planned []int
 	order   []int // rows in display order
 	sortBy  int   // index into sweepSortKeys
@@ -82,7 +81,7 @@ func newSweepModel(src SweepSource, tick time.Duration, st sweepState, r *lipglo
 		tick = 500 * time.Millisecond
 	}
 	n := len(src.Labels)
-	m := &sweepModel{src: src, runs: make([][]*sweepRunState, n), stats: make([]map[string]sweep.Stat, n),
+	m := &sweepModel{src: src, runs: make([][]*sweepRunState, n), stats: make([]map[string]scoring.Stat, n),
 		emails: make([]int, n), planned: make([]int, n), sortBy: st.sortBy, reverse: st.reverse, sel: st.sel, open: -1,
 		tick: tick, width: 120, height: 30,
 		bold: r.NewStyle().Bold(true), faint: r.NewStyle().Faint(true)}
@@ -98,33 +97,29 @@ func (m *sweepModel) Init() tea.Cmd {
 
 // refresh reads every run's new events and recomputes the rows.
 func (m *sweepModel) refresh() {
+	settings := make([]scoring.SweepSetting, len(m.src.Labels))
 	for i := range m.src.Labels {
 		logs := m.src.Logs(i)
 		for len(m.runs[i]) < len(logs) {
 			l := logs[len(m.runs[i])]
 			m.runs[i] = append(m.runs[i], &sweepRunState{cur: l.Cursor(), fold: scoring.NewFold()})
 		}
-		var figs []map[string]float64
 		m.emails[i], m.planned[i] = 0, 0
 		for _, r := range m.runs[i] {
 			r.fold.AddAll(r.cur.Poll())
 			s := r.fold.Summary()
-			f := map[string]float64{
-				"served.primary": float64(s.Served.Primary), "served.backup": float64(s.Served.Backup),
-				"served.canned": float64(s.Served.Canned), "served.error": float64(s.Served.Error),
-				"calls_to_broken_outage": float64(s.CallsToBrokenOutage), "answered": float64(s.Served.Total()),
-			}
-			if s.P95WaitOutageS != nil {
-				f["p95_wait_outage_s"] = *s.P95WaitOutageS
-			}
-			if s.EmailsAnswered > 0 {
-				f["all4_right"] = s.All4Right
-			}
-			figs = append(figs, f)
+			settings[i].Summaries = append(settings[i].Summaries, s)
 			m.emails[i] += s.Served.Total()
 			m.planned[i] += s.Emails
 		}
-		m.stats[i] = sweep.Aggregate(figs)
+	}
+	// The fold's sweep aggregation, as drill sweep's table and the report
+	// read it; a summary always has its figures, so on the impossible
+	// error the rows keep their last figures.
+	if rows, err := scoring.AggregateSweep(settings); err == nil {
+		for i, r := range rows {
+			m.stats[i] = r.Figures
+		}
 	}
 	m.sort()
 }
@@ -145,7 +140,7 @@ func (m *sweepModel) sort() {
 			slices.Reverse(m.order)
 		}
 	} else {
-		m.order = sweep.Order(m.stats, k.figure, k.higher != m.reverse)
+		m.order = scoring.OrderBy(m.stats, k.figure, k.higher != m.reverse)
 	}
 	if selected >= 0 {
 		m.sel = slices.Index(m.order, selected)

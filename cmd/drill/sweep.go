@@ -503,7 +503,7 @@ func parseSort(s string) (figure string, desc bool, err error) {
 	}
 	switch {
 	case !hasDir:
-		higher, _ := sweep.HigherIsBetter(figure)
+		higher, _ := scoring.HigherIsBetter(figure)
 		return figure, higher, nil
 	case dir == "asc":
 		return figure, false, nil

@@ -40,7 +40,7 @@ type sweepOut struct {
 	Statuses []string `json:"statuses"`
 	// Figures are every numeric summary figure: median, min, max over the
 	// repeats that measured it, and n, how many did.
-	Figures map[string]sweep.Stat `json:"figures"`
+	Figures map[string]scoring.Stat `json:"figures"`
 	// Dominated: another row of the same outage (kind and --fault values)
 	// is at least as good on every objective (by median) and better on one.
 	Dominated bool `json:"dominated"`
@@ -50,76 +50,37 @@ type sweepOut struct {
 	order []sweep.Assignment // the setting, in axis order
 }
 
-// numericFigures are a summary's number figures (a null figure is left out).
-func numericFigures(s scoring.Summary) (map[string]float64, error) {
-	figs, err := scoring.FiguresOf(s)
+// tabulate aggregates the outcomes into rows (the fold's sweep
+// aggregation) and marks the dominated ones.
+func tabulate(g sweep.Grid, rows []sweepRow, outs []vclock.Outcome, repeats int, clock string, wall time.Duration) (*sweepResult, error) {
+	res := &sweepResult{Axes: g.Axes, Settings: len(rows), Repeats: repeats, Clock: clock, WallS: wall.Seconds()}
+	for _, o := range scoring.TradeOffObjectives {
+		res.Objectives = append(res.Objectives, o.Figure)
+	}
+	settings := make([]scoring.SweepSetting, len(rows))
+	for i, row := range rows {
+		o := sweepOut{Setting: map[string]string{}, Flags: flagsOf(row.setting), Outage: row.cfg.Outage, Policy: row.cfg.Policy.Name, order: row.setting}
+		var faults []string
+		for _, a := range row.setting {
+			o.Setting[a.Name] = a.Value
+			if param, ok := strings.CutPrefix(a.Name, faultAxis); ok {
+				faults = append(faults, param+"="+a.Value)
+			}
+		}
+		settings[i].Scenario = scoring.SweepScenario(row.cfg.Outage, faults)
+		for _, k := range row.runs {
+			o.Seeds = append(o.Seeds, row.cfg.Seed+int64(len(o.Seeds)))
+			o.Statuses = append(o.Statuses, outs[k].Status)
+			settings[i].Summaries = append(settings[i].Summaries, outs[k].Summary)
+		}
+		res.Rows = append(res.Rows, o)
+	}
+	agg, err := scoring.AggregateSweep(settings)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]float64, len(figs))
-	for name, v := range figs {
-		if f, ok := v.(float64); ok {
-			out[name] = f
-		}
-	}
-	return out, nil
-}
-
-// tabulate aggregates the outcomes into rows and marks the dominated ones.
-func tabulate(g sweep.Grid, rows []sweepRow, outs []vclock.Outcome, repeats int, clock string, wall time.Duration) (*sweepResult, error) {
-	res := &sweepResult{Axes: g.Axes, Settings: len(rows), Repeats: repeats, Clock: clock, WallS: wall.Seconds()}
-	for _, o := range sweep.TradeOff {
-		res.Objectives = append(res.Objectives, o.Figure)
-	}
-	stats := make([]map[string]sweep.Stat, len(rows))
-	for i, row := range rows {
-		o := sweepOut{Setting: map[string]string{}, Flags: flagsOf(row.setting), Outage: row.cfg.Outage, Policy: row.cfg.Policy.Name, order: row.setting}
-		for _, a := range row.setting {
-			o.Setting[a.Name] = a.Value
-		}
-		var figs []map[string]float64
-		for _, k := range row.runs {
-			out := outs[k]
-			o.Seeds = append(o.Seeds, row.cfg.Seed+int64(len(o.Seeds)))
-			o.Statuses = append(o.Statuses, out.Status)
-			if out.Summary.Outage == "" { // never ran (interrupted before its turn)
-				continue
-			}
-			f, err := numericFigures(out.Summary)
-			if err != nil {
-				return nil, err
-			}
-			figs = append(figs, f)
-		}
-		o.Figures = sweep.Aggregate(figs)
-		stats[i] = o.Figures
-		res.Rows = append(res.Rows, o)
-	}
-	// A setting competes with the settings of the same outage: the outage
-	// and its fault parameters are the scenario, the rest are choices.
-	groups := map[string][]int{}
-	var keys []string
-	for i, row := range rows {
-		key := row.cfg.Outage
-		for _, a := range row.setting {
-			if strings.HasPrefix(a.Name, faultAxis) {
-				key += " " + a.Name + "=" + a.Value
-			}
-		}
-		if _, ok := groups[key]; !ok {
-			keys = append(keys, key)
-		}
-		groups[key] = append(groups[key], i)
-	}
-	for _, key := range keys {
-		idx := groups[key]
-		sub := make([]map[string]sweep.Stat, len(idx))
-		for k, i := range idx {
-			sub[k] = stats[i]
-		}
-		for k, d := range sweep.Dominated(sub, sweep.TradeOff) {
-			res.Rows[idx[k]].Dominated = d
-		}
+	for i, a := range agg {
+		res.Rows[i].Figures, res.Rows[i].Dominated = a.Figures, a.Dominated
 	}
 	return res, nil
 }
@@ -138,11 +99,11 @@ func (res *sweepResult) withJournals(rows []sweepRow, paths []string) {
 
 // sort orders the rows by a figure's median.
 func (res *sweepResult) sort(figure string, desc bool) {
-	stats := make([]map[string]sweep.Stat, len(res.Rows))
+	stats := make([]map[string]scoring.Stat, len(res.Rows))
 	for i, r := range res.Rows {
 		stats[i] = r.Figures
 	}
-	idx := sweep.Order(stats, figure, desc)
+	idx := scoring.OrderBy(stats, figure, desc)
 	sorted := make([]sweepOut, len(idx))
 	for i, k := range idx {
 		sorted[i] = res.Rows[k]
@@ -183,7 +144,7 @@ func (res *sweepResult) fixed() string {
 
 // statText formats a Stat as "median (min–max)" with the unit once, when
 // the repeats differ; "—" when nothing measured it.
-func statText(st sweep.Stat, ok bool, num func(float64) string, unit string) string {
+func statText(st scoring.Stat, ok bool, num func(float64) string, unit string) string {
 	if !ok || st.N == 0 {
 		return "—"
 	}
