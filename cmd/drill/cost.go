@@ -1,33 +1,20 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
 	"maps"
 	"strings"
-	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/preflight"
 	"github.com/drill-dev/drill/internal/price"
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
-
-// preflightTimeout is how long the preflight waits for each rung's answer.
-const preflightTimeout = 30 * time.Second
-
-// preflightPrompt is the preflight's one tiny request.
-const preflightPrompt = "Reply with the word OK."
 
 // costFlags are the flags of real endpoints, prices and the spend guard,
 // shared by drill run and drill compare.
@@ -178,77 +165,7 @@ func (c *costFlags) ready(cmd *cobra.Command, cfgs []workload.Config, check bool
 	if c.skipPreflight || !check {
 		return nil
 	}
-	return preflight(cmd.Context(), cfgs, cmd.ErrOrStderr())
-}
-
-// preflightTarget is one rung's model on one endpoint, checked once.
-type preflightTarget struct {
-	rung, model, baseURL, keyEnv string
-}
-
-// preflight checks every real endpoint's rung once (see ready).
-func preflight(ctx context.Context, cfgs []workload.Config, w io.Writer) error {
-	seen := map[preflightTarget]bool{}
-	for _, cfg := range cfgs {
-		for _, r := range cfg.Info().Rungs {
-			ep := cfg.RungEndpoint(r.Name)
-			if r.Model == "" || ep.BaseURL == "" {
-				continue
-			}
-			t := preflightTarget{r.Name, r.Model, ep.BaseURL, ep.KeyEnv}
-			if seen[t] {
-				continue
-			}
-			seen[t] = true
-			start := time.Now()
-			u, err := preflightCall(ctx, r.Model, ep)
-			where := fmt.Sprintf("%s at %s, key from $%s", r.Model, journal.RedactURL(ep.BaseURL), ep.KeyEnv)
-			if err != nil {
-				return exit.Usagef("preflight: the %s rung (%s) failed: %s\nthe drill was not started (--skip-preflight drills an endpoint that is already down)",
-					r.Name, where, journal.RedactSecrets(err.Error()))
-			}
-			fmt.Fprintf(w, "drill: preflight: %s (%s): ok in %.2fs, %d+%d tokens\n", r.Name, where,
-				time.Since(start).Seconds(), u.PromptTokens, u.CompletionTokens)
-		}
-	}
-	return nil
-}
-
-// preflightCall sends the preflight's request to one endpoint, without retries.
-func preflightCall(ctx context.Context, model string, ep workload.Endpoint) (openai.CompletionUsage, error) {
-	client := openai.NewClient(option.WithBaseURL(ep.BaseURL), option.WithAPIKey(ep.APIKey),
-		option.WithMaxRetries(0), option.WithRequestTimeout(preflightTimeout))
-	resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: model,
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(preflightPrompt)}})
-	if err != nil {
-		return openai.CompletionUsage{}, err
-	}
-	if len(resp.Choices) == 0 {
-		return resp.Usage, fmt.Errorf("the answer has no choices: is %s an OpenAI-compatible chat completions endpoint?", journal.RedactURL(ep.BaseURL))
-	}
-	return resp.Usage, nil
-}
-
-// costRows adds the tokens and cost rows to a summary table, when the run's
-// calls reported or were estimated any tokens.
-func costRows(row func(k, v string), s scoring.Summary) {
-	t, c := s.Tokens, s.Cost
-	if t.Attempts == 0 {
-		return
-	}
-	tokens := fmt.Sprintf("%d / %d (%s)", t.Input, t.Output, format.TokensByRung(t))
-	if t.EstimatedAttempts > 0 {
-		tokens += fmt.Sprintf("; %d / %d estimated, %d attempts cut before their answer", t.EstimatedInput, t.EstimatedOutput, t.EstimatedAttempts)
-	}
-	row("tokens (input / output)", tokens)
-	cost := format.Cost(c) + " (" + format.CostByRung(c) + ")"
-	if c.Estimated > 0 {
-		cost += "; " + format.Money(c.Estimated) + " estimated"
-	}
-	if len(c.Unpriced) > 0 {
-		cost += "; no price for " + strings.Join(c.Unpriced, ", ")
-	}
-	row("cost", cost)
+	return preflight.Check(cmd.Context(), cfgs, cmd.ErrOrStderr())
 }
 
 // runKeys are the API keys a drill uses, the run's and each rung's: the

@@ -239,7 +239,7 @@ func printSummary(w io.Writer, s scoring.Summary, asJSON bool) error {
 			format.Text(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow,
 			format.Seconds(o.BreakerFirstOpenS)))
 	}
-	costRows(row, s)
+	format.CostRows(row, s)
 	row("wall time", format.Secs(s.WallS))
 	return tw.Flush()
 }
