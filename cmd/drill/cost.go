@@ -167,13 +167,3 @@ func (c *costFlags) ready(cmd *cobra.Command, cfgs []workload.Config, check bool
 	}
 	return preflight.Check(cmd.Context(), cfgs, cmd.ErrOrStderr())
 }
-
-// runKeys are the API keys a drill uses, the run's and each rung's: the
-// journal writer redacts them from every line.
-func runKeys(cfg workload.Config) []string {
-	keys := []string{cfg.Endpoint.APIKey}
-	for _, ep := range cfg.RungEndpoints {
-		keys = append(keys, ep.APIKey)
-	}
-	return keys
-}

@@ -35,7 +35,7 @@ func startRecording(path string, run *workload.Run) (*journal.Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", path, err)
 	}
-	w, err := journal.Create(path, h, run.Log(), journal.Options{Secrets: runKeys(cfg)})
+	w, err := journal.Create(path, h, run.Log(), journal.Options{Secrets: cfg.APIKeys()})
 	if err != nil {
 		return nil, exit.UsageError(fmt.Errorf("--record: %w", err))
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/sweep"
@@ -41,7 +41,7 @@ func sweepHeaders(rows []sweepRow, cfgs []workload.Config, paths []string, repea
 			c := cfgs[k]
 			h, err := journal.NewHeader(sweepRecordedConfig{
 				recordedConfig: recordedConfig{Config: c, CeilingNS: c.Ceiling()},
-				Sweep:          report.SweepTag{Setting: i + 1, Settings: len(rows), Flags: flagsOf(row.setting), Repeat: r + 1, Repeats: repeats},
+				Sweep:          report.SweepTag{Setting: i + 1, Settings: len(rows), Flags: row.setting.Flags(), Repeat: r + 1, Repeats: repeats},
 			}, now)
 			if err != nil {
 				return nil, fmt.Errorf("recording %s: %w", paths[k], err)
@@ -53,26 +53,20 @@ func sweepHeaders(rows []sweepRow, cfgs []workload.Config, paths []string, repea
 	return out, nil
 }
 
-// sweepReal runs the drills in real time, calling onStart (if not nil) with
-// each run as it starts, at most parallel at once (0:
-// all), each with its own fake model and clients as drill compare does,
-// recording those with a path and guarding them with the abort conditions.
-// When ctx ends the runs in flight stop as on Ctrl-C and those not started
-// are not run (status interrupted, empty summary).
+// sweepReal runs the drills in real time (internal/drills), showing their
+// progress on stderr and calling onStart (if not nil) with each run as it
+// starts.
 func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, paths []string, headers []*journal.Header, parallel int, abort []scoring.Expr, onStart func(int, *workload.Run)) []vclock.Outcome {
-	n := parallel
-	if n <= 0 || n > len(cfgs) {
-		n = len(cfgs)
-	}
-	outs := make([]vclock.Outcome, len(cfgs))
-	var mu sync.Mutex
-	started := make([]*workload.Run, len(cfgs))
+	jobs := make([]vclock.Job, len(cfgs))
 	total := 0
-	for _, c := range cfgs {
+	for i, c := range cfgs {
+		jobs[i] = vclock.Job{Config: c, Journal: paths[i], Header: headers[i]}
 		total += c.Emails
 	}
-	cursors := make([]*event.Cursor, len(cfgs))
+	var mu sync.Mutex
+	started := make([]*workload.Run, len(cfgs))
 	folds := make([]*scoring.Fold, len(cfgs))
+	cursors := make([]*event.Cursor, len(cfgs))
 	stopProgress := startProgress(stderr, "sweep", "emails", total, func() int {
 		mu.Lock()
 		runs := slices.Clone(started)
@@ -91,31 +85,14 @@ func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, pa
 		return done
 	})
 	defer stopProgress()
-	slots := make(chan struct{}, max(n, 1))
-	var wg sync.WaitGroup
-	for i, cfg := range cfgs {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
+	return drills.Run(ctx, jobs, drills.Options{Parallel: parallel, Abort: abort, Start: startRun, OnStart: func(i int, r *workload.Run) {
+		mu.Lock()
+		started[i] = r
+		mu.Unlock()
+		if onStart != nil {
+			onStart(i, r)
 		}
-		if ctx.Err() != nil {
-			outs[i] = vclock.Outcome{Status: event.StatusInterrupted}
-			continue
-		}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			outs[i] = runOneReal(ctx, cfg, paths[i], headers[i], abort, func(r *workload.Run) {
-				mu.Lock()
-				started[i] = r
-				mu.Unlock()
-				if onStart != nil {
-					onStart(i, r)
-				}
-			})
-		})
-	}
-	wg.Wait()
-	return outs
+	}})
 }
 
 // sweepDashboard runs the drills in real time under the sweep dashboard
@@ -205,55 +182,9 @@ func replaySweep(ctx context.Context, rows []sweepRow, paths []string) error {
 
 // rowLabels names each row by the axes whose values differ between rows.
 func rowLabels(rows []sweepRow) []string {
-	res := sweepResult{}
-	for _, r := range rows {
-		res.Rows = append(res.Rows, sweepOut{order: r.setting, Setting: map[string]string{}})
-	}
-	vary := res.varying()
-	out := make([]string, len(rows))
+	settings := make([]sweep.Setting, len(rows))
 	for i, r := range rows {
-		var s sweep.Setting
-		for _, a := range r.setting {
-			if slices.Contains(vary, a.Name) {
-				s = append(s, a)
-			}
-		}
-		out[i] = flagsOf(s)
+		settings[i] = r.setting
 	}
-	return out
-}
-
-// runOneReal runs one drill of a sweep in real time.
-func runOneReal(ctx context.Context, cfg workload.Config, path string, h *journal.Header, abort []scoring.Expr, onStart func(*workload.Run)) vclock.Outcome {
-	r, err := startRun(ctx, cfg)
-	if err != nil {
-		return vclock.Outcome{Status: event.StatusFailed, Error: err.Error()}
-	}
-	onStart(r)
-	var rec *journal.Writer
-	if path != "" {
-		hh := *h
-		hh.Start = r.Log().Start()
-		rec, err = journal.Create(path, hh, r.Log(), journal.Options{Secrets: []string{cfg.Endpoint.APIKey}})
-		if err != nil {
-			r.Stop()
-			<-r.Done()
-			return vclock.Outcome{Status: event.StatusFailed, Error: fmt.Sprintf("--record: %v", err)}
-		}
-	}
-	guarded := make(chan string, 1)
-	go func() { guarded <- drillfile.Guard(r, abort, drillfile.GuardInterval) }()
-	status := r.Wait()
-	reason := <-guarded
-	fold := scoring.NewFold()
-	fold.AddAll(r.Log().Events())
-	sum := fold.Summary()
-	o := vclock.Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls()}
-	if status == event.StatusAborted {
-		o.Error = "by " + reason
-	}
-	if err := finishRecording(rec, sum, status); err != nil {
-		o.Error = err.Error()
-	}
-	return o
+	return sweep.Labels(settings)
 }

@@ -145,7 +145,7 @@ func TestSweepDryRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var d dryRun
+	var d sweep.DryRun
 	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
 		t.Fatal(err)
 	}

@@ -15,16 +15,16 @@ import (
 // arrival, "-" for what did not happen.
 func ProxyLine(r scoring.ProxyRequest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d at=%.3fs %s %s", r.ID, r.At.Seconds(), r.Method, r.Path)
+	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, LogSecs(r.At), r.Method, r.Path)
 	if r.Model != "" {
 		fmt.Fprintf(&b, " model=%s", r.Model)
 	}
 	if r.Stream {
 		b.WriteString(" stream")
 	}
-	fmt.Fprintf(&b, " retry=%d status=%s outcome=%s fault=%s wait=%.3fs ttft=%s tokens=%s",
+	fmt.Fprintf(&b, " retry=%d status=%s outcome=%s fault=%s wait=%s ttft=%s tokens=%s",
 		r.Retry, dashUnless(r.Status != 0, fmt.Sprint(r.Status)), r.Outcome, dashUnless(r.Fault != "", r.Fault),
-		r.Wait.Seconds(), dashUnless(r.TTFT > 0, fmt.Sprintf("%.3fs", r.TTFT.Seconds())),
+		LogSecs(r.Wait), dashUnless(r.TTFT > 0, LogSecs(r.TTFT)),
 		dashUnless(r.In+r.Out > 0, fmt.Sprintf("%d/%d", r.In, r.Out)))
 	if r.Cost > 0 {
 		fmt.Fprintf(&b, " cost=%.6f", r.Cost)
@@ -71,7 +71,7 @@ func ProxyOutageLine(o scoring.ProxyOutage) string {
 	if o.Ended {
 		verb = "ends"
 	}
-	return fmt.Sprintf("outage %s %s at=%.3fs", o.Fault, verb, o.At.Seconds())
+	return fmt.Sprintf("outage %s %s at=%s", o.Fault, verb, LogSecs(o.At))
 }
 
 // ProxyModelLines describes each model's requests, one line each, by model name:

@@ -20,6 +20,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -63,7 +64,7 @@ func (w Window) String() string {
 	if w.RetryAfter > 0 {
 		fmt.Fprintf(&b, " retry_after=%s", w.RetryAfter.Round(time.Millisecond))
 	}
-	fmt.Fprintf(&b, " %.3fs–%.3fs (%d attempt%s)", w.From.Seconds(), w.To.Seconds(), w.Attempts, map[bool]string{true: "", false: "s"}[w.Attempts == 1])
+	fmt.Fprintf(&b, " %s–%s (%d attempt%s)", format.LogSecs(w.From), format.LogSecs(w.To), w.Attempts, map[bool]string{true: "", false: "s"}[w.Attempts == 1])
 	return b.String()
 }
 
@@ -238,11 +239,11 @@ func Inject(ws []Window) (out []inject.Window, notes []string, err error) {
 		}
 		iw, perr := inject.ParseFault(string(w.Class), kv)
 		if perr != nil && w.Class == Busy {
-			notes = append(notes, fmt.Sprintf("busy window at %.3fs recorded status %d, which busy cannot send (%v); replayed as 503", w.From.Seconds(), w.Status, perr))
+			notes = append(notes, fmt.Sprintf("busy window at %s recorded status %d, which busy cannot send (%v); replayed as 503", format.LogSecs(w.From), w.Status, perr))
 			iw, perr = inject.ParseFault(string(Busy), []string{"status=503"})
 		}
 		if perr != nil {
-			return nil, nil, fmt.Errorf("the journal's %s window at %.3fs cannot be replayed: %w", w.Class, w.From.Seconds(), perr)
+			return nil, nil, fmt.Errorf("the journal's %s window at %s cannot be replayed: %w", w.Class, format.LogSecs(w.From), perr)
 		}
 		iw.From, iw.To = w.From, w.To
 		out = append(out, iw)

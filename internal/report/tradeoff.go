@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -346,7 +347,7 @@ func (t *TradeOff) Chart(scenario string) (*plot.Plot, error) {
 	p.Legend.Add("dominated setting", circleKey{r: minRadius * 1.5, fill: fillDom, line: colDominated})
 	if most > 0 {
 		for _, n := range sizeSteps(most) {
-			p.Legend.Add(fmt.Sprintf("%s calls to the broken model (point area)", fmtCalls(n)), circleKey{r: radius(n, most), line: colDominated})
+			p.Legend.Add(fmt.Sprintf("%s calls to the broken model (point area)", format.Count(n)), circleKey{r: radius(n, most), line: colDominated})
 		}
 	}
 	p.Legend.Add("spread over the repeats (smallest to largest)", spreadKey{})
@@ -389,8 +390,6 @@ func niceRound(x float64) float64 {
 	}
 	return 10 * p
 }
-
-func fmtCalls(n float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", n), ".0") }
 
 // Size of a trade-off chart, and of the legend column on its right.
 const (
@@ -451,23 +450,12 @@ func (t *TradeOff) frontTable() table {
 		}
 		tb.Rows = append(tb.Rows, []string{
 			fmt.Sprint(p.Setting), p.Scenario, p.Flags, fmt.Sprint(len(p.Runs)),
-			statCell(p.P95, func(v float64) string { return fmt.Sprintf("%.2f", v) }, " s"),
-			statCell(p.All4, func(v float64) string { return fmt.Sprintf("%.1f", v*100) }, "%"),
-			statCell(p.Calls, fmtCalls, ""),
+			format.StatSpread(p.P95, true, format.Secs2, " s"),
+			format.StatSpread(p.All4, true, format.Percent1, "%"),
+			format.StatSpread(p.Calls, true, format.Count, ""),
 		})
 	}
 	return tb
-}
-
-// statCell is "median unit (min–max)", or the one value, or "—".
-func statCell(s scoring.Stat, num func(float64) string, unit string) string {
-	switch {
-	case s.N == 0:
-		return "—"
-	case s.Min == s.Max:
-		return num(s.Median) + unit
-	}
-	return fmt.Sprintf("%s%s (%s–%s)", num(s.Median), unit, num(s.Min), num(s.Max))
 }
 
 // tradeOffIntro is the paragraph above the trade-off charts.
