@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -215,9 +217,6 @@ func (m *sweepModel) View() string {
 	fmt.Fprintf(&b, "%s  %d settings, %d runs started, %d/%d emails answered · sorted by %s, %s\n",
 		m.bold.Render("drill sweep"), len(m.src.Labels), started, done, planned, sweepSortKeys[m.sortBy].name, dir)
 	b.WriteString(m.faint.Render("↑/↓ select · enter: the run's dashboard · s: sort by the next column · r: reverse · q: quit (stops the sweep)") + "\n\n")
-	num := func(format string) func(float64) string {
-		return func(v float64) string { return strings.TrimSuffix(fmt.Sprintf(format, v), ".0") }
-	}
 	head := fmt.Sprintf("  %4s  %-9s  %-17s  %10s  %11s  %6s  %s", "#", "progress", "P / B / C / E", "p95 wait", "all 4 right", "calls", "setting")
 	b.WriteString(m.bold.Render(clip(head, m.width)) + "\n")
 	rows := max(m.height-6, 3)
@@ -232,13 +231,14 @@ func (m *sweepModel) View() string {
 		if len(m.runs[i]) > 0 {
 			parts := make([]string, 4)
 			for k, rung := range []string{"primary", "backup", "canned", "error"} {
-				parts[k] = m.cell(i, "served."+rung, num("%.1f"))
+				parts[k] = m.cell(i, "served."+rung, format.Count)
 			}
 			served = strings.Join(parts, " / ")
 		}
 		line := fmt.Sprintf("  %4d  %-9s  %-17s  %10s  %11s  %6s  %s", i+1, progress, served,
-			m.cell(i, "p95_wait_outage_s", num("%.2f s")), m.cell(i, "all4_right", func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }),
-			m.cell(i, "calls_to_broken_outage", num("%.1f")), m.src.Labels[i])
+			m.cell(i, "p95_wait_outage_s", func(v float64) string { return format.Secs2(v) + " s" }),
+			m.cell(i, "all4_right", func(v float64) string { return format.Percent1(v) + "%" }),
+			m.cell(i, "calls_to_broken_outage", format.Count), m.src.Labels[i])
 		line = clip(line, m.width)
 		if pos == m.sel {
 			line = m.bold.Render(">" + line[1:])
@@ -302,4 +302,42 @@ func Sweep(ctx context.Context, src SweepSource, opts Options) error {
 			return err
 		}
 	}
+}
+
+// SweepRecorded shows a finished sweep in the sweep dashboard, its rows
+// filled in from its journals: labels name the rows, runs[row] are the
+// indexes into paths of the row's journals. Enter replays a setting's first
+// run in the replay dashboard (as drill replay, at 1×).
+func SweepRecorded(ctx context.Context, labels []string, runs [][]int, paths []string, opts Options) error {
+	logs := make([]*event.Log, len(paths))
+	events := make([][]event.Event, len(paths))
+	for i, p := range paths {
+		j, err := journal.ReadFileContext(ctx, p)
+		if err != nil {
+			return fmt.Errorf("reading the sweep's run back: %w", err)
+		}
+		events[i] = j.Events
+		logs[i] = event.NewLog(j.Header.Start)
+		for _, e := range j.Events {
+			logs[i].AppendRecorded(e)
+		}
+		logs[i].Close()
+	}
+	src := SweepSource{
+		Labels: labels,
+		Logs: func(row int) []*event.Log {
+			var out []*event.Log
+			for _, k := range runs[row] {
+				out = append(out, logs[k])
+			}
+			return out
+		},
+		Open: func(ctx context.Context, row int) error {
+			return Replay(ctx, events[runs[row][0]], ReplayOptions{Options: opts})
+		},
+	}
+	if err := Sweep(ctx, src, opts); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
 }

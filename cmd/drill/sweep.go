@@ -19,6 +19,7 @@ import (
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -356,7 +357,11 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 			return fromChild(err)
 		}
 		if show {
-			if err := replaySweep(cmd.Context(), rows, jobPaths(jobs)); err != nil {
+			runs := make([][]int, len(rows))
+			for i, r := range rows {
+				runs[i] = r.runs
+			}
+			if err := tui.SweepRecorded(cmd.Context(), rowLabels(rows), runs, jobPaths(jobs), tui.Options{Output: os.Stdout}); err != nil {
 				return err
 			}
 		}

@@ -143,43 +143,6 @@ func jobPaths(jobs []vclock.Job) []string {
 	return out
 }
 
-// replaySweep shows a finished virtual sweep in the sweep dashboard, its
-// rows filled in from the journals; enter replays a setting's first run in
-// the replay dashboard (as drill replay, at 1×; + and - change the speed).
-func replaySweep(ctx context.Context, rows []sweepRow, paths []string) error {
-	logs := make([]*event.Log, len(paths))
-	events := make([][]event.Event, len(paths))
-	for i, p := range paths {
-		j, err := journal.ReadFileContext(ctx, p)
-		if err != nil {
-			return fmt.Errorf("reading the virtual run back: %w", err)
-		}
-		events[i] = j.Events
-		logs[i] = event.NewLog(j.Header.Start)
-		for _, e := range j.Events {
-			logs[i].AppendRecorded(e)
-		}
-		logs[i].Close()
-	}
-	src := tui.SweepSource{
-		Labels: rowLabels(rows),
-		Logs: func(row int) []*event.Log {
-			var out []*event.Log
-			for _, k := range rows[row].runs {
-				out = append(out, logs[k])
-			}
-			return out
-		},
-		Open: func(ctx context.Context, row int) error {
-			return tui.Replay(ctx, events[rows[row].runs[0]], tui.ReplayOptions{Options: tui.Options{Output: os.Stdout}})
-		},
-	}
-	if err := tui.Sweep(ctx, src, tui.Options{Output: os.Stdout}); err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return nil
-}
-
 // rowLabels names each row by the axes whose values differ between rows.
 func rowLabels(rows []sweepRow) []string {
 	settings := make([]sweep.Setting, len(rows))
