@@ -1,0 +1,63 @@
+package drills
+
+import (
+	"context"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/vclock"
+	"github.com/drill-dev/drill/workload"
+)
+
+// quick is a drill of a few emails without an outage, against a fake model
+// that answers at once.
+func quick() workload.Config {
+	cfg := workload.DefaultConfig()
+	cfg.Emails, cfg.Rate, cfg.Outage, cfg.Follow = 4, 40, workload.OutageNone, 0
+	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: 1, NoLatency: true}).Transport()
+	return cfg
+}
+
+// TestRunRecordsAndFolds: every job runs to its end; a job with a journal is recorded with its summary; each outcome is
+// the fold's summary of its run.
+func TestRunRecordsAndFolds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	h, err := journal.NewHeader(quick(), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := []vclock.Job{{Config: quick(), Journal: path, Header: &h}, {Config: quick()}, {Config: quick()}}
+	var started atomic.Int32
+	outs := Run(context.Background(), jobs, Options{Parallel: 2, Start: workload.Start, OnStart: func(int, *workload.Run) { started.Add(1) }})
+	if started.Load() != 3 {
+		t.Errorf("OnStart called %d times, want 3", started.Load())
+	}
+	for i, o := range outs {
+		if o.Status != event.StatusCompleted || o.Summary.EmailsAnswered != 4 || o.Error != "" {
+			t.Errorf("job %d: status %s, %d answered, error %q", i, o.Status, o.Summary.EmailsAnswered, o.Error)
+		}
+	}
+	j, err := journal.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the recorded journal does not read: %v", err)
+	}
+	if j.Status() != event.StatusCompleted {
+		t.Errorf("journal status %s", j.Status())
+	}
+}
+
+// TestRunAfterCancel: jobs not started when ctx ends are interrupted, with
+// no summary.
+func TestRunAfterCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	outs := Run(ctx, []vclock.Job{{Config: quick()}}, Options{Start: workload.Start})
+	if outs[0].Status != event.StatusInterrupted || outs[0].Summary.Outage != "" {
+		t.Errorf("outcome %+v, want interrupted and never run", outs[0])
+	}
+}
