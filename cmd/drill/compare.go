@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
@@ -148,19 +148,10 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 // otherwise) until the returned stop is called.
 func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 	total := 0
-	cursors := make([]*event.Cursor, len(runs))
-	folds := make([]*scoring.Fold, len(runs))
+	progress := drills.NewProgress(len(runs))
 	for i, r := range runs {
 		total += r.Config().Emails
-		cursors[i] = r.Log().Cursor()
-		folds[i] = scoring.NewFold()
+		progress.Started(i, r)
 	}
-	return startProgress(w, "compare", "emails", total, func() int {
-		done := 0
-		for i, c := range cursors {
-			folds[i].AddAll(c.Poll())
-			done += folds[i].Served().Total()
-		}
-		return done
-	})
+	return startProgress(w, "compare", "emails", total, progress.Done)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -63,32 +62,11 @@ func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, pa
 		jobs[i] = vclock.Job{Config: c, Journal: paths[i], Header: headers[i]}
 		total += c.Emails
 	}
-	var mu sync.Mutex
-	started := make([]*workload.Run, len(cfgs))
-	folds := make([]*scoring.Fold, len(cfgs))
-	cursors := make([]*event.Cursor, len(cfgs))
-	stopProgress := startProgress(stderr, "sweep", "emails", total, func() int {
-		mu.Lock()
-		runs := slices.Clone(started)
-		mu.Unlock()
-		done := 0
-		for i, r := range runs {
-			if r == nil {
-				continue
-			}
-			if cursors[i] == nil {
-				cursors[i], folds[i] = r.Log().Cursor(), scoring.NewFold()
-			}
-			folds[i].AddAll(cursors[i].Poll())
-			done += folds[i].Served().Total()
-		}
-		return done
-	})
+	progress := drills.NewProgress(len(cfgs))
+	stopProgress := startProgress(stderr, "sweep", "emails", total, progress.Done)
 	defer stopProgress()
 	return drills.Run(ctx, jobs, drills.Options{Parallel: parallel, Abort: abort, Start: startRun, OnStart: func(i int, r *workload.Run) {
-		mu.Lock()
-		started[i] = r
-		mu.Unlock()
+		progress.Started(i, r)
 		if onStart != nil {
 			onStart(i, r)
 		}

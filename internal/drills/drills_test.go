@@ -61,3 +61,24 @@ func TestRunAfterCancel(t *testing.T) {
 		t.Errorf("outcome %+v, want interrupted and never run", outs[0])
 	}
 }
+
+// TestProgressCountsStartedRuns: the progress counts the emails done by
+// the runs started so far, each run folded once.
+func TestProgressCountsStartedRuns(t *testing.T) {
+	p := NewProgress(2)
+	if p.Done() != 0 {
+		t.Fatal("emails done before any run started")
+	}
+	r, err := workload.Start(context.Background(), quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Started(1, r)
+	r.Wait()
+	if got := p.Done(); got != 4 {
+		t.Errorf("done %d, want the run's 4 emails", got)
+	}
+	if got := p.Done(); got != 4 {
+		t.Errorf("done %d on a second call, want 4 still", got)
+	}
+}
