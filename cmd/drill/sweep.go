@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/sweep"
@@ -397,17 +397,5 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
-	var errs []error
-	for i, o := range outs {
-		what := fmt.Sprintf("run %d (%s / %s, seed %d)", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, cfgs[i].Seed)
-		switch {
-		case o.Status == event.StatusInterrupted:
-			errs = append(errs, exit.ErrInterrupted)
-		case o.Status == event.StatusAborted:
-			errs = append(errs, fmt.Errorf("%s: %w %s", what, exit.ErrAborted, format.AbortReason(o.Summary)))
-		case o.Error != "":
-			errs = append(errs, fmt.Errorf("%s: %s", what, o.Error))
-		}
-	}
-	return worst(errs)
+	return worst(drills.Errs(cfgs, outs))
 }

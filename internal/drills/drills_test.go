@@ -3,14 +3,17 @@ package drills
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/vclock"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -80,5 +83,27 @@ func TestProgressCountsStartedRuns(t *testing.T) {
 	}
 	if got := p.Done(); got != 4 {
 		t.Errorf("done %d on a second call, want 4 still", got)
+	}
+}
+
+// TestErrsGiveEachOutcomeItsExitCode: interrupted 130, aborted 3 with the
+// fold's reason, failed 1; a completed run gives none.
+func TestErrsGiveEachOutcomeItsExitCode(t *testing.T) {
+	cfgs := []workload.Config{quick(), quick(), quick(), quick()}
+	outs := []vclock.Outcome{
+		{Status: event.StatusCompleted},
+		{Status: event.StatusInterrupted},
+		{Status: event.StatusAborted, Summary: scoring.Summary{Safeguard: "max spend 0.01"}},
+		{Status: event.StatusFailed, Error: "no endpoint"},
+	}
+	errs := Errs(cfgs, outs)
+	if len(errs) != 3 {
+		t.Fatalf("%d errors, want 3: %v", len(errs), errs)
+	}
+	if exit.Code(errs[0]) != exit.Interrupted || exit.Code(errs[1]) != exit.Aborted || exit.Code(errs[2]) != exit.Failed {
+		t.Errorf("codes %d %d %d", exit.Code(errs[0]), exit.Code(errs[1]), exit.Code(errs[2]))
+	}
+	if !strings.Contains(errs[1].Error(), "aborted by max spend 0.01") || !strings.Contains(errs[2].Error(), "run 4") {
+		t.Errorf("messages %q, %q", errs[1], errs[2])
 	}
 }
