@@ -71,4 +71,5 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
+	gonum.org/v1/gonum v0.16.0 // indirect
 )

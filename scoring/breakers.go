@@ -34,7 +34,7 @@ type BreakerTally struct {
 	Changes []BreakerChange
 	Opens   int
 	// FirstOpen is the first open at or after the start of the outage
-	// basis's first window, relative to it; nil if never.
+	// that concerns the breaker, relative to it (Fold.FirstOpen); nil if never.
 	FirstOpen *time.Duration
 	// Probes counts calls admitted as half-open probes; ProbesOK and
 	// ProbesFailed those that ended, ProbesRunning those still going.
@@ -97,8 +97,7 @@ func (f *Fold) probeEnd(e event.Event) {
 func (f *Fold) Breakers() []string { return f.breakerOrder }
 
 // Breaker returns the tally of the breaker guarding rung. Its FirstOpen is
-// relative to the outage basis (injected windows, else the target's
-// observed failure window).
+// the fold's one first-open figure for it (Fold.FirstOpen).
 func (f *Fold) Breaker(rung string) BreakerTally {
 	b := f.breakers[rung]
 	if b == nil {
@@ -107,8 +106,7 @@ func (f *Fold) Breaker(rung string) BreakerTally {
 	t := b.BreakerTally
 	t.ProbesRunning = len(b.pending)
 	t.Changes = append([]BreakerChange(nil), b.Changes...)
-	_, ws := f.Basis()
-	t.FirstOpen = firstOpenAfter(b.Changes, ws)
+	t.FirstOpen = f.FirstOpen(rung)
 	return t
 }
 

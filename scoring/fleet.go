@@ -164,3 +164,41 @@ func (ff *FleetFold) Summary() FleetSummary {
 	}
 	return s
 }
+
+// FleetScan decides, while a journal is read, whether it is a drill fleet
+// journal (its events carry replicas), and folds it per replica if so. It
+// keeps the events before the first replica's until that is clear, and
+// keeps nothing once an email is sent without a replica: not a fleet. The
+// zero value is ready to use.
+type FleetScan struct {
+	pending []event.Event // events before the first replica's, kept until it is clear
+	fold    *FleetFold
+	off     bool
+}
+
+// Add folds one event, in log order.
+func (s *FleetScan) Add(e event.Event) {
+	switch {
+	case s.off:
+	case s.fold != nil:
+		s.fold.Add(e)
+	case e.Replica != 0:
+		s.fold = NewFleetFold()
+		s.fold.AddAll(s.pending)
+		s.fold.Add(e)
+		s.pending = nil
+	case e.Kind == event.EmailSent:
+		s.off, s.pending = true, nil
+	default:
+		s.pending = append(s.pending, e)
+	}
+}
+
+// Summary is the fleet summary, or nil for a journal that is not a fleet's.
+func (s *FleetScan) Summary() *FleetSummary {
+	if s.fold == nil {
+		return nil
+	}
+	sum := s.fold.Summary()
+	return &sum
+}

@@ -57,3 +57,25 @@ func TestFleetFold(t *testing.T) {
 			sum.StoreFallbacks, sum.Fleet.CallsToBrokenOutage, sum.Fleet.BreakerOpens, sum.Fleet.Served, sum.Fleet.Status)
 	}
 }
+
+// TestFleetScanTellsAFleetJournal: a journal whose emails carry replicas is
+// a fleet's, folded with every event before its first replica's; one whose
+// first email carries none is not.
+func TestFleetScanTellsAFleetJournal(t *testing.T) {
+	start := event.Event{Kind: event.RunStart, Run: &event.RunInfo{Outage: "busy", Emails: 2, Target: "primary",
+		Overrides: map[string]string{"replicas": "2"}}}
+	var fleet FleetScan
+	for _, e := range []event.Event{start, {Kind: event.EmailSent, Email: 1, Replica: 1}, {Kind: event.EmailSent, Email: 2, Replica: 2}} {
+		fleet.Add(e)
+	}
+	if s := fleet.Summary(); s == nil || s.Replicas != 2 || s.Fleet.Outage != "busy" {
+		t.Errorf("fleet journal: %+v, want a fleet of 2 replicas whose run_start was folded", s)
+	}
+	var single FleetScan
+	for _, e := range []event.Event{start, {Kind: event.EmailSent, Email: 1}, {Kind: event.EmailSent, Email: 2, Replica: 2}} {
+		single.Add(e)
+	}
+	if s := single.Summary(); s != nil {
+		t.Errorf("a journal whose first email has no replica: %+v, want no fleet", s)
+	}
+}

@@ -3,6 +3,7 @@ package scoring
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/drill-dev/drill/emails"
@@ -14,13 +15,6 @@ type Options struct {
 	// Attempts keeps every email's attempts (EmailRecord.Attempts), for
 	// the dashboard's detail view. Off, memory grows with emails only.
 	Attempts bool
-}
-
-// attemptKey names one HTTP attempt of one email on one rung.
-type attemptKey struct {
-	email   int
-	rung    string
-	attempt int
 }
 
 // Fold folds a run's events, in order, into every figure drill shows: the
@@ -49,7 +43,7 @@ type Fold struct {
 	breakerOrder []string
 	series       series
 	starts       map[string][]time.Duration // rung -> attempt start offsets, in log order
-	open         map[attemptKey]time.Duration
+	open         attemptPairs               // attempts started and not yet ended
 	failures     map[string]*failureTrack
 	failed       map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 
@@ -84,7 +78,7 @@ func NewFoldWith(opts Options) *Fold {
 		breakers: map[string]*breakerTrack{},
 		series:   newSeries(),
 		starts:   map[string][]time.Duration{},
-		open:     map[attemptKey]time.Duration{},
+		open:     attemptPairs{},
 		failures: map[string]*failureTrack{},
 		failed:   map[string]map[event.Outcome]int{},
 		// Only journals whose events carry no truth use this; they were all
@@ -215,7 +209,7 @@ func (f *Fold) keptRecord(id int) *EmailRecord {
 func (f *Fold) attemptStart(e event.Event) {
 	f.series.attempt(e.Rung, e.At, e.Attempt > 0)
 	f.starts[e.Rung] = append(f.starts[e.Rung], e.At)
-	f.open[attemptKey{e.Email, e.Rung, e.Attempt}] = e.At
+	f.open.start(e)
 	if r := f.keptRecord(e.Email); r != nil {
 		met := ""
 		if b := f.breakers[e.Rung]; b != nil {
@@ -227,12 +221,10 @@ func (f *Fold) attemptStart(e event.Event) {
 }
 
 func (f *Fold) attemptEnd(e event.Event) {
-	k := attemptKey{e.Email, e.Rung, e.Attempt}
-	started, ok := f.open[k]
+	started, ok := f.open.end(e)
 	if !ok {
 		started = e.At
 	}
-	delete(f.open, k)
 	f.attemptEnded(e, started)
 	if r := f.keptRecord(e.Email); r != nil {
 		if a := r.open(e.Rung, e.Attempt); a != nil {
@@ -286,6 +278,25 @@ func (f *Fold) Emails() []int { return slices.Sorted(slices.Values(f.order)) }
 // FailedCalls counts, per rung, the calls that did not answer, by outcome
 // (breaker_open for a rung skipped by its breaker).
 func (f *Fold) FailedCalls() map[string]map[event.Outcome]int { return maps.Clone(f.failed) }
+
+// abortedDetail begins the run_end detail of a run a safeguard aborted
+// (workload.Run.Abort): "aborted: " and the safeguard's reason.
+const abortedDetail = "aborted: "
+
+// Safeguard is the safeguard that aborted the run, as its run_end names it:
+// the spend limit ("max spend 0.000400: …") or a drill file's abort
+// condition. It is "" for a run that was not aborted, and for one its time
+// ceiling aborted (that end names no safeguard).
+func (f *Fold) Safeguard() string {
+	if f.Status() != event.StatusAborted {
+		return ""
+	}
+	reason, ok := strings.CutPrefix(f.detail, abortedDetail)
+	if !ok {
+		return ""
+	}
+	return reason
+}
 
 // Ended is how the run ended (run_end's detail), or "" while it runs.
 func (f *Fold) Ended() string { return f.detail }

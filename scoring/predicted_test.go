@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/drill-dev/drill/event"
@@ -45,5 +46,16 @@ func TestPredictedComesFromRunStart(t *testing.T) {
 	noted.Add(event.Event{Kind: event.RunStart, Run: &event.RunInfo{Emails: 1, Predicted: &event.Predicted{Note: "no outage"}}})
 	if s := noted.Summary(); s.PredictedNote != "no outage" || s.PredictedCallsToBroken != nil {
 		t.Errorf("noted prediction: note %q, calls %v", s.PredictedNote, s.PredictedCallsToBroken)
+	}
+}
+
+func TestPredictionGap(t *testing.T) {
+	p := [2]float64{18.1, 18.5}
+	for _, tc := range []struct{ m, tol, want float64 }{
+		{18.3, 0, 0}, {20, 0, 1.5}, {17, 0, -1.1}, {18.5005, 0.001, 0},
+	} {
+		if got := PredictionGap(tc.m, p, tc.tol); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("PredictionGap(%v, %v, %v) = %v, want %v", tc.m, p, tc.tol, got, tc.want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package scoring
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/drill-dev/drill/event"
@@ -41,9 +40,37 @@ type ProxyTally struct {
 	// order they finished. A tally's memory does not grow with requests.
 	FirstFailed []ProxyRequest
 	Models      map[string]*ProxyModelTally
-	Windows     []string // outage windows as they opened and closed, "busy 15.0s–40.0s"
-	open        map[string]time.Duration
-	Ended       string
+	// Windows are the outage windows that opened and closed, in the order
+	// they closed.
+	Windows []ProxyWindow
+	// Active is the outage window open now, if any (Fault "" for none).
+	Active ProxyOutage
+	open   map[string]time.Duration
+	// Ended is the run_end's detail; Closed is true once run_end is folded.
+	Ended  string
+	Closed bool
+}
+
+// ProxyWindow is one outage window of drill proxy, opened and closed.
+type ProxyWindow struct {
+	Fault      string
+	Start, End time.Duration // offsets from the proxy's start
+}
+
+// ProxyOutage is an outage window of drill proxy opening (or, with Ended,
+// closing) at At.
+type ProxyOutage struct {
+	Fault  string
+	At     time.Duration
+	ByHand bool // started or ended by hand
+	Ended  bool // the window closed; false: it opened
+}
+
+// ProxyStep is what one event changed in a proxy's tally: a request that
+// finished, an outage window that opened or closed, or neither (both nil).
+type ProxyStep struct {
+	Request *ProxyRequest
+	Outage  *ProxyOutage
 }
 
 // ProxyModelTally counts the finished requests that named one model.
@@ -64,6 +91,15 @@ func NewProxyTally() *ProxyTally {
 // Add folds one event; it returns the request an attempt_end finished, if
 // the event is one.
 func (t *ProxyTally) Add(e event.Event) (ProxyRequest, bool) {
+	if s := t.Step(e); s.Request != nil {
+		return *s.Request, true
+	}
+	return ProxyRequest{}, false
+}
+
+// Step folds one event and says what it changed: the request log lines and
+// the proxy's dashboard read outage state from here, not from the events.
+func (t *ProxyTally) Step(e event.Event) ProxyStep {
 	switch e.Kind {
 	case event.Fault:
 		if e.Proxy != nil {
@@ -71,11 +107,16 @@ func (t *ProxyTally) Add(e event.Event) (ProxyRequest, bool) {
 		}
 	case event.OutageStart:
 		t.open[e.Fault] = e.At
+		t.Active = ProxyOutage{Fault: e.Fault, At: e.At, ByHand: e.Detail == event.ByHand}
+		o := t.Active
+		return ProxyStep{Outage: &o}
 	case event.OutageEnd:
-		t.Windows = append(t.Windows, fmt.Sprintf("%s %.1fs–%.1fs", e.Fault, t.open[e.Fault].Seconds(), e.At.Seconds()))
+		t.Windows = append(t.Windows, ProxyWindow{Fault: e.Fault, Start: t.open[e.Fault], End: e.At})
 		delete(t.open, e.Fault)
+		t.Active = ProxyOutage{}
+		return ProxyStep{Outage: &ProxyOutage{Fault: e.Fault, At: e.At, ByHand: e.Detail == event.ByHand, Ended: true}}
 	case event.RunEnd:
-		t.Ended = e.Detail
+		t.Ended, t.Closed = e.Detail, true
 	case event.AttemptEnd:
 		if e.Proxy == nil {
 			break
@@ -111,7 +152,7 @@ func (t *ProxyTally) Add(e event.Event) (ProxyRequest, bool) {
 			m.Failed++
 			m.Outcomes[r.Outcome]++
 		}
-		return r, true
+		return ProxyStep{Request: &r}
 	}
-	return ProxyRequest{}, false
+	return ProxyStep{}
 }

@@ -41,7 +41,7 @@ type ObservedSummary struct {
 	FailedAttempts    int      `json:"failed_attempts"`      // attempts that failed, over the whole run
 	Attempts          int      `json:"attempts"`             // attempts that ended, over the whole run
 	CallsInWindow     int      `json:"calls_in_window"`      // attempts to the model started inside the window
-	BreakerFirstOpenS *float64 `json:"breaker_first_open_s"` // the rung's breaker's first open after start_s, relative to it
+	BreakerFirstOpenS *float64 `json:"breaker_first_open_s"` // the rung's breaker's first open (Fold.FirstOpen): after the injected outage's start, else after start_s
 	BackS             *float64 `json:"back_s"`               // first email the rung served after end_s, relative to it
 }
 
@@ -80,7 +80,11 @@ type Summary struct {
 	Outage string `json:"outage"`
 	Policy string `json:"policy"`
 	// Status is completed, interrupted, aborted or failed.
-	Status         string `json:"status"`
+	Status string `json:"status"`
+	// Safeguard names the safeguard that aborted the run (the spend limit,
+	// a drill file's abort condition); empty when the run was not aborted
+	// or its time ceiling aborted it.
+	Safeguard      string `json:"safeguard,omitempty"`
 	Emails         int    `json:"emails"`
 	EmailsSent     int    `json:"emails_sent"`
 	EmailsAnswered int    `json:"emails_answered"`
@@ -187,9 +191,10 @@ func (f *Fold) backAfter(rung string, end time.Duration) *time.Duration {
 func (f *Fold) Summary() Summary {
 	info := f.Info
 	s := Summary{
-		Outage:              info.Outage,
+		Outage:              f.OutageKind(),
 		Policy:              info.Policy,
 		Status:              f.Status(),
+		Safeguard:           f.Safeguard(),
 		Emails:              info.Emails,
 		EmailsSent:          len(f.order),
 		EmailsAnswered:      f.served.Answered(),
@@ -257,7 +262,7 @@ func (f *Fold) Summary() Summary {
 			}
 		}
 	}
-	if first := firstOpenAfter(f.breakerChanges(f.Target()), ws); first != nil {
+	if first := f.FirstOpen(f.Target()); first != nil {
 		s.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
 	}
 	if n := len(ws); n > 0 && ws[n-1].End >= 0 {
@@ -310,7 +315,7 @@ func (f *Fold) observedSummary(rung string) (ObservedSummary, bool) {
 			o.CallsInWindow++
 		}
 	}
-	if first := firstOpenAfter(f.breakerChanges(rung), []Window{w}); first != nil {
+	if first := f.FirstOpen(rung); first != nil {
 		o.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
 	}
 	if back := f.backAfter(rung, w.End); back != nil {
@@ -368,16 +373,15 @@ func ptr(x float64) *float64 { return &x }
 // below the SDK (in the transport: the model's own latency). Sorted.
 func EngineOverheads(events []event.Event) []time.Duration {
 	inModel := map[int]time.Duration{}
-	started := map[attemptKey]time.Duration{}
+	pairs := attemptPairs{}
 	var out []time.Duration
 	for _, e := range events {
 		switch e.Kind {
 		case event.AttemptStart:
-			started[attemptKey{e.Email, e.Rung, e.Attempt}] = e.At
+			pairs.start(e)
 		case event.AttemptEnd:
-			k := attemptKey{e.Email, e.Rung, e.Attempt}
-			inModel[e.Email] += e.At - started[k]
-			delete(started, k)
+			started, _ := pairs.end(e)
+			inModel[e.Email] += e.At - started
 		case event.EmailDone:
 			if e.Result != nil {
 				out = append(out, e.Result.Wait-inModel[e.Email])
@@ -396,4 +400,23 @@ func (f *Fold) Clock() string {
 		return event.ClockReal
 	}
 	return f.clock
+}
+
+// Median is the median of values, in any order, by Quantile (the mean of
+// the middle two for an even count); NaN for none. values is not changed.
+func Median(values []float64) float64 {
+	return Quantile(slices.Sorted(slices.Values(values)), 0.5)
+}
+
+// MedianDuration is the median of durations, in any order, by Quantile;
+// 0 for none. ds is not changed.
+func MedianDuration(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	xs := make([]float64, len(ds))
+	for i, d := range ds {
+		xs[i] = float64(d)
+	}
+	return time.Duration(math.Round(Median(xs)))
 }

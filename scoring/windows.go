@@ -1,6 +1,8 @@
 package scoring
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/drill-dev/drill/event"
@@ -124,15 +126,83 @@ func (f *Fold) Observed(rung string) (Window, bool) {
 
 // Basis returns the windows outage-relative figures are relative to: the
 // injected windows if drill injected any, else the target's observed
-// failure window, else none.
+// failure window, else none. While a run that plans to inject an outage
+// has not opened it yet, the basis is none: failures before the outage
+// (a slow answer, a stray 5xx) are not the outage, and figures about the
+// "broken" model wait for it.
 func (f *Fold) Basis() (string, []Window) {
 	if len(f.Windows) > 0 {
 		return BasisInjected, f.Windows
+	}
+	if f.outagePending() {
+		return BasisNone, nil
 	}
 	if w, ok := f.Observed(f.Target()); ok {
 		return BasisObserved, []Window{w}
 	}
 	return BasisNone, nil
+}
+
+// outagePending reports whether the run plans to inject an outage that has
+// not opened yet: its run_start names an outage kind, no window has opened
+// and the run has not ended.
+func (f *Fold) outagePending() bool {
+	planned := f.Info.Outage != "" && f.Info.Outage != outageNone
+	return planned && len(f.Windows) == 0 && !f.ended
+}
+
+// outageNone is the outage kind a run without a planned outage logs in its
+// run_start (workload.OutageNone; the fold does not import the engine).
+const outageNone = "none"
+
+// OutageKind is the kind of outage the run had: the kind it planned, or,
+// when windows were started by hand, the faults of the windows as the
+// injector applied them, in order and each once ("hang", "busy+hang"),
+// so an outage started by hand is named by its own fault.
+func (f *Fold) OutageKind() string {
+	byHand := false
+	for _, w := range f.Windows {
+		byHand = byHand || w.startedByHand()
+	}
+	if !byHand {
+		return f.Info.Outage
+	}
+	var kinds []string
+	for _, w := range f.Windows {
+		if w.Fault != "" && !slices.Contains(kinds, w.Fault) {
+			kinds = append(kinds, w.Fault)
+		}
+	}
+	if len(kinds) == 0 {
+		return f.Info.Outage
+	}
+	return strings.Join(kinds, "+")
+}
+
+// startedByHand reports whether an injected window was started by hand
+// rather than by the drill's schedule (which announces its end).
+func (w Window) startedByHand() bool {
+	return w.Basis == BasisInjected && w.ByHand && w.ScheduledEnd < 0
+}
+
+// FirstOpen is the first open of rung's breaker at or after the start of
+// the outage that concerns it, relative to that start: the first injected
+// window when drill injected any, else the rung's own observed failure
+// window; nil when it never opened then. It is the one first-open figure:
+// the summary, its observed rows and the dashboard all read it.
+func (f *Fold) FirstOpen(rung string) *time.Duration {
+	ws := f.Windows
+	if len(ws) == 0 {
+		if f.outagePending() {
+			return nil
+		}
+		w, ok := f.Observed(rung)
+		if !ok {
+			return nil
+		}
+		ws = []Window{w}
+	}
+	return firstOpenAfter(f.breakerChanges(rung), ws)
 }
 
 func inAny(ws []Window, at time.Duration) bool {

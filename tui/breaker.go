@@ -154,7 +154,7 @@ func predictedLines(sum scoring.Summary, w int) []string {
 	if r := sum.PredictedFirstOpenS; r != nil {
 		pred = (*predict.Range)(r)
 	}
-	segs := strings.SplitN(predict.Beside(sum.BreakerFirstOpenS, pred), ", ", 2)
+	segs := strings.SplitN(format.Beside(sum.BreakerFirstOpenS, pred), ", ", 2)
 	segs[0] = "first open: " + segs[0]
 	if sum.PredictedMayNeverOpen {
 		segs[len(segs)-1] += " (or never)"

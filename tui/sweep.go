@@ -12,7 +12,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -54,8 +55,8 @@ type sweepRunState struct {
 type sweepModel struct {
 	src     SweepSource
 	runs    [][]*sweepRunState
-	stats   []map[string]sweep.Stat // per row, the figures over its runs so far
-	emails  []int                   // per row: emails answered of emails planned
+	stats   []map[string]scoring.Stat // per row, the figures over its runs so far
+	emails  []int                     // per row: emails answered of emails planned
 	planned []int
 	order   []int // rows in display order
 	sortBy  int   // index into sweepSortKeys
@@ -81,7 +82,7 @@ func newSweepModel(src SweepSource, tick time.Duration, st sweepState, r *lipglo
 		tick = 500 * time.Millisecond
 	}
 	n := len(src.Labels)
-	m := &sweepModel{src: src, runs: make([][]*sweepRunState, n), stats: make([]map[string]sweep.Stat, n),
+	m := &sweepModel{src: src, runs: make([][]*sweepRunState, n), stats: make([]map[string]scoring.Stat, n),
 		emails: make([]int, n), planned: make([]int, n), sortBy: st.sortBy, reverse: st.reverse, sel: st.sel, open: -1,
 		tick: tick, width: 120, height: 30,
 		bold: r.NewStyle().Bold(true), faint: r.NewStyle().Faint(true)}
@@ -97,33 +98,29 @@ func (m *sweepModel) Init() tea.Cmd {
 
 // refresh reads every run's new events and recomputes the rows.
 func (m *sweepModel) refresh() {
+	settings := make([]scoring.SweepSetting, len(m.src.Labels))
 	for i := range m.src.Labels {
 		logs := m.src.Logs(i)
 		for len(m.runs[i]) < len(logs) {
 			l := logs[len(m.runs[i])]
 			m.runs[i] = append(m.runs[i], &sweepRunState{cur: l.Cursor(), fold: scoring.NewFold()})
 		}
-		var figs []map[string]float64
 		m.emails[i], m.planned[i] = 0, 0
 		for _, r := range m.runs[i] {
 			r.fold.AddAll(r.cur.Poll())
 			s := r.fold.Summary()
-			f := map[string]float64{
-				"served.primary": float64(s.Served.Primary), "served.backup": float64(s.Served.Backup),
-				"served.canned": float64(s.Served.Canned), "served.error": float64(s.Served.Error),
-				"calls_to_broken_outage": float64(s.CallsToBrokenOutage), "answered": float64(s.Served.Total()),
-			}
-			if s.P95WaitOutageS != nil {
-				f["p95_wait_outage_s"] = *s.P95WaitOutageS
-			}
-			if s.EmailsAnswered > 0 {
-				f["all4_right"] = s.All4Right
-			}
-			figs = append(figs, f)
+			settings[i].Summaries = append(settings[i].Summaries, s)
 			m.emails[i] += s.Served.Total()
 			m.planned[i] += s.Emails
 		}
-		m.stats[i] = sweep.Aggregate(figs)
+	}
+	// The fold's sweep aggregation, as drill sweep's table and the report
+	// read it; a summary always has its figures, so on the impossible
+	// error the rows keep their last figures.
+	if rows, err := scoring.AggregateSweep(settings); err == nil {
+		for i, r := range rows {
+			m.stats[i] = r.Figures
+		}
 	}
 	m.sort()
 }
@@ -144,7 +141,7 @@ func (m *sweepModel) sort() {
 			slices.Reverse(m.order)
 		}
 	} else {
-		m.order = sweep.Order(m.stats, k.figure, k.higher != m.reverse)
+		m.order = scoring.OrderBy(m.stats, k.figure, k.higher != m.reverse)
 	}
 	if selected >= 0 {
 		m.sel = slices.Index(m.order, selected)
@@ -219,9 +216,6 @@ func (m *sweepModel) View() string {
 	fmt.Fprintf(&b, "%s  %d settings, %d runs started, %d/%d emails answered · sorted by %s, %s\n",
 		m.bold.Render("drill sweep"), len(m.src.Labels), started, done, planned, sweepSortKeys[m.sortBy].name, dir)
 	b.WriteString(m.faint.Render("↑/↓ select · enter: the run's dashboard · s: sort by the next column · r: reverse · q: quit (stops the sweep)") + "\n\n")
-	num := func(format string) func(float64) string {
-		return func(v float64) string { return strings.TrimSuffix(fmt.Sprintf(format, v), ".0") }
-	}
 	head := fmt.Sprintf("  %4s  %-9s  %-17s  %10s  %11s  %6s  %s", "#", "progress", "P / B / C / E", "p95 wait", "all 4 right", "calls", "setting")
 	b.WriteString(m.bold.Render(clip(head, m.width)) + "\n")
 	rows := max(m.height-6, 3)
@@ -236,13 +230,14 @@ func (m *sweepModel) View() string {
 		if len(m.runs[i]) > 0 {
 			parts := make([]string, 4)
 			for k, rung := range []string{"primary", "backup", "canned", "error"} {
-				parts[k] = m.cell(i, "served."+rung, num("%.1f"))
+				parts[k] = m.cell(i, "served."+rung, format.Count)
 			}
 			served = strings.Join(parts, " / ")
 		}
 		line := fmt.Sprintf("  %4d  %-9s  %-17s  %10s  %11s  %6s  %s", i+1, progress, served,
-			m.cell(i, "p95_wait_outage_s", num("%.2f s")), m.cell(i, "all4_right", func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }),
-			m.cell(i, "calls_to_broken_outage", num("%.1f")), m.src.Labels[i])
+			m.cell(i, "p95_wait_outage_s", func(v float64) string { return format.Secs2(v) + " s" }),
+			m.cell(i, "all4_right", func(v float64) string { return format.Percent1(v) + "%" }),
+			m.cell(i, "calls_to_broken_outage", format.Count), m.src.Labels[i])
 		line = clip(line, m.width)
 		if pos == m.sel {
 			line = m.bold.Render(">" + line[1:])
@@ -297,4 +292,42 @@ func Sweep(ctx context.Context, src SweepSource, opts Options) error {
 			return err
 		}
 	}
+}
+
+// SweepRecorded shows a finished sweep in the sweep dashboard, its rows
+// filled in from its journals: labels name the rows, runs[row] are the
+// indexes into paths of the row's journals. Enter replays a setting's first
+// run in the replay dashboard (as drill replay, at 1×).
+func SweepRecorded(ctx context.Context, labels []string, runs [][]int, paths []string, opts Options) error {
+	logs := make([]*event.Log, len(paths))
+	events := make([][]event.Event, len(paths))
+	for i, p := range paths {
+		j, err := journal.ReadFileContext(ctx, p)
+		if err != nil {
+			return fmt.Errorf("reading the sweep's run back: %w", err)
+		}
+		events[i] = j.Events
+		logs[i] = event.NewLog(j.Header.Start)
+		for _, e := range j.Events {
+			logs[i].AppendRecorded(e)
+		}
+		logs[i].Close()
+	}
+	src := SweepSource{
+		Labels: labels,
+		Logs: func(row int) []*event.Log {
+			var out []*event.Log
+			for _, k := range runs[row] {
+				out = append(out, logs[k])
+			}
+			return out
+		},
+		Open: func(ctx context.Context, row int) error {
+			return Replay(ctx, events[runs[row][0]], ReplayOptions{Options: opts})
+		},
+	}
+	if err := Sweep(ctx, src, opts); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
 }

@@ -79,7 +79,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if err != nil {
 		return err
 	}
-	return printJudged(cmd, o.Summary, o.Status, abortedBy(o.Ended), opts.checks, o.Failed, opts.json)
+	return printJudged(cmd, o.Summary, o.Status, opts.checks, o.Failed, opts.json)
 }
 
 // compareVirtual is `drill compare --clock virtual`: the runs go through
@@ -102,15 +102,15 @@ func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJS
 		return err
 	}
 	sums := make([]scoring.Summary, len(outs))
-	statuses, reasons := make([]string, len(outs)), make([]string, len(outs))
+	statuses := make([]string, len(outs))
 	var errs []error
 	for i, o := range outs {
-		sums[i], statuses[i], reasons[i] = o.Summary, o.Status, abortedBy(o.Ended)
+		sums[i], statuses[i] = o.Summary, o.Status
 		if o.Error != "" {
 			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, o.Error))
 		}
 	}
-	judgedErr := writeJudged(cmd, sums, statuses, reasons, chk, asJSON)
+	judgedErr := writeJudged(cmd, sums, statuses, chk, asJSON)
 	return firstErr(errors.Join(errs...), judgedErr)
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/session"
@@ -111,10 +111,9 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 		}
 		runs[i] = r
 	}
-	aborted := make([]chan string, len(runs))
-	for i, r := range runs {
-		aborted[i] = make(chan string, 1)
-		go func() { aborted[i] <- session.Guard(r, chk.abort, session.GuardInterval) }()
+	for _, r := range runs {
+		// The guard aborts through the run's log; the fold reads the reason.
+		go session.Guard(r, chk.abort, session.GuardInterval)
 	}
 	stopProgress := showCompareProgress(cmd.ErrOrStderr(), runs)
 	sums := make([]scoring.Summary, len(runs))
@@ -137,11 +136,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	}
 	wg.Wait()
 	stopProgress()
-	reasons := make([]string, len(runs))
-	for i := range runs {
-		reasons[i] = <-aborted[i]
-	}
-	judgedErr := writeJudged(cmd, sums, statuses, reasons, chk, asJSON)
+	judgedErr := writeJudged(cmd, sums, statuses, chk, asJSON)
 	if err := errors.Join(recErrs...); err != nil {
 		return err
 	}
@@ -153,19 +148,10 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 // otherwise) until the returned stop is called.
 func showCompareProgress(w io.Writer, runs []*workload.Run) (stop func()) {
 	total := 0
-	cursors := make([]*event.Cursor, len(runs))
-	folds := make([]*scoring.Fold, len(runs))
+	progress := drills.NewProgress(len(runs))
 	for i, r := range runs {
 		total += r.Config().Emails
-		cursors[i] = r.Log().Cursor()
-		folds[i] = scoring.NewFold()
+		progress.Started(i, r)
 	}
-	return session.StartProgress(w, "compare", "emails", total, func() int {
-		done := 0
-		for i, c := range cursors {
-			folds[i].AddAll(c.Poll())
-			done += folds[i].Served().Total()
-		}
-		return done
-	})
+	return session.StartProgress(w, "compare", "emails", total, progress.Done)
 }

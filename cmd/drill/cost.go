@@ -1,15 +1,9 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
 	"maps"
 	"strings"
-	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -17,15 +11,10 @@ import (
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/preflight"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/workload"
 )
-
-// preflightTimeout is how long the preflight waits for each rung's answer.
-const preflightTimeout = 30 * time.Second
-
-// preflightPrompt is the preflight's one tiny request.
-const preflightPrompt = "Reply with the word OK."
 
 // costFlags are the flags of real endpoints, prices and the spend guard,
 // shared by drill run and drill compare.
@@ -176,79 +165,5 @@ func (c *costFlags) ready(cmd *cobra.Command, cfgs []workload.Config, check bool
 	if c.skipPreflight || !check {
 		return nil
 	}
-	return preflight(cmd.Context(), cfgs, cmd.ErrOrStderr())
-}
-
-// preflightTarget is one rung's model on one endpoint, checked once.
-type preflightTarget struct {
-	rung, model, baseURL, keyEnv string
-}
-
-// preflight checks every real endpoint's rung once (see ready).
-func preflight(ctx context.Context, cfgs []workload.Config, w io.Writer) error {
-	seen := map[preflightTarget]bool{}
-	for _, cfg := range cfgs {
-		for _, r := range cfg.Info().Rungs {
-			ep := cfg.RungEndpoint(r.Name)
-			if r.Model == "" || ep.BaseURL == "" {
-				continue
-			}
-			t := preflightTarget{r.Name, r.Model, ep.BaseURL, ep.KeyEnv}
-			if seen[t] {
-				continue
-			}
-			seen[t] = true
-			start := time.Now()
-			u, err := preflightCall(ctx, r.Model, ep)
-			where := fmt.Sprintf("%s at %s, key from $%s", r.Model, journal.RedactURL(ep.BaseURL), ep.KeyEnv)
-			if err != nil {
-				return exit.Usagef("preflight: the %s rung (%s) failed: %s\nthe drill was not started (--skip-preflight drills an endpoint that is already down)",
-					r.Name, where, journal.RedactSecrets(err.Error()))
-			}
-			fmt.Fprintf(w, "drill: preflight: %s (%s): ok in %.2fs, %d+%d tokens\n", r.Name, where,
-				time.Since(start).Seconds(), u.PromptTokens, u.CompletionTokens)
-		}
-	}
-	return nil
-}
-
-// preflightCall sends the preflight's request to one endpoint, without retries.
-func preflightCall(ctx context.Context, model string, ep workload.Endpoint) (openai.CompletionUsage, error) {
-	client := openai.NewClient(option.WithBaseURL(ep.BaseURL), option.WithAPIKey(ep.APIKey),
-		option.WithMaxRetries(0), option.WithRequestTimeout(preflightTimeout))
-	resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: model,
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(preflightPrompt)}})
-	if err != nil {
-		return openai.CompletionUsage{}, err
-	}
-	if len(resp.Choices) == 0 {
-		return resp.Usage, fmt.Errorf("the answer has no choices: is %s an OpenAI-compatible chat completions endpoint?", journal.RedactURL(ep.BaseURL))
-	}
-	return resp.Usage, nil
-}
-
-// runAbortReason is why a run aborted: the drill file's abort condition
-// that tripped (guard), else the run's own reason from its run_end (the
-// spend guard's), "" for the time ceiling.
-func runAbortReason(guard string, run *workload.Run) string {
-	if guard != "" {
-		return guard
-	}
-	evs := run.Log().Events()
-	for i := len(evs) - 1; i >= 0; i-- {
-		if e := evs[i]; e.Kind == event.RunEnd {
-			return abortedBy(e.Detail)
-		}
-	}
-	return ""
-}
-
-// abortedBy is the reason in a run_end detail of a run its own safeguard
-// aborted ("aborted: REASON"), "" for any other end.
-func abortedBy(detail string) string {
-	r, _ := strings.CutPrefix(detail, "aborted: ")
-	if r == detail {
-		return ""
-	}
-	return r
+	return preflight.Check(cmd.Context(), cfgs, cmd.ErrOrStderr())
 }

@@ -256,3 +256,18 @@ func TestMaxSpendVirtual(t *testing.T) {
 		t.Errorf("status %s cost %+v clock %s", sum.Status, sum.Cost, sum.Clock)
 	}
 }
+
+// TestCompareSaysTheSpendAborted: drill compare with --max-spend names the
+// spend limit as the reason, as drill run does (issue 20), and not the
+// time ceiling: both print the fold's abort reason.
+func TestCompareSaysTheSpendAborted(t *testing.T) {
+	args, _, _ := twoProviders(t)
+	_, stderr, code := execute(context.Background(), append([]string{"compare", "--outages", "none", "--policies", "fallback",
+		"--emails", "120", "--rate", "40", "--max-spend", "0.0004"}, args...)...)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "aborted by max spend") || strings.Contains(stderr, "time ceiling") {
+		t.Errorf("compare does not say the spend limit aborted the drill: %s", stderr)
+	}
+}

@@ -93,17 +93,15 @@ type judged scoring.Judged
 // verdict judges one finished run and returns the error its exit code
 // comes from: nil (0), a failed hypothesis or a run nothing answered (1),
 // exit.ErrAborted (3) or exit.ErrInterrupted (130). Warnings go to stderr.
-func verdict(stderr io.Writer, sum scoring.Summary, status, abortReason string, c checks) ([]scoring.Verdict, error) {
+func verdict(stderr io.Writer, sum scoring.Summary, status string, c checks) ([]scoring.Verdict, error) {
 	v, err := scoring.JudgeRun(sum, status, c.hypotheses)
 	switch {
 	case err != nil:
 		return nil, err
 	case v.Interrupted:
 		return v.Verdicts, exit.ErrInterrupted
-	case v.Aborted && abortReason == "":
-		return v.Verdicts, fmt.Errorf("%w: the run's time ceiling (%.0f s) cancelled emails in flight or never sent", exit.ErrAborted, sum.CeilingS)
 	case v.Aborted:
-		return v.Verdicts, fmt.Errorf("%w by %s", exit.ErrAborted, abortReason)
+		return v.Verdicts, fmt.Errorf("%w %s", exit.ErrAborted, format.AbortReason(sum))
 	case len(v.Failed) > 0:
 		return v.Verdicts, errors.New(format.FailedHypotheses(sum, v))
 	case v.NoModelAnswered && len(c.hypotheses) == 0:
@@ -134,13 +132,12 @@ func finishJudged(w *journal.Writer, sum scoring.Summary, status string, c check
 // writeJudged judges finished runs and prints them: a JSON array of
 // summaries with their hypotheses, or each run's PASS/FAIL table and then
 // the comparison table. It returns the error of the most serious exit code
-// across the runs (exit.Worst). reasons are the abort conditions that
-// tripped, "" for none.
-func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses, reasons []string, c checks, asJSON bool) error {
+// across the runs (exit.Worst).
+func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses []string, c checks, asJSON bool) error {
 	results := make([]scoring.Judged, len(sums))
 	errs := make([]error, len(sums))
 	for i := range sums {
-		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], reasons[i], c)
+		vs, err := verdict(cmd.ErrOrStderr(), sums[i], statuses[i], c)
 		results[i], errs[i] = scoring.Judged{Summary: sums[i], Hypotheses: vs}, err
 	}
 	out := cmd.OutOrStdout()

@@ -154,7 +154,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	var verrs []error
 	interrupted := false
 	for k, r := range res {
-		vs, err := verdict(cmd.ErrOrStderr(), r.Summary.Fleet, r.Status, "", chk)
+		vs, err := verdict(cmd.ErrOrStderr(), r.Summary.Fleet, r.Status, chk)
 		judgedSums[k], sums[k] = judgedFleet{r.Summary, vs}, r.Summary
 		if err != nil && !errors.Is(err, exit.ErrInterrupted) {
 			verrs = append(verrs, fmt.Errorf("%s store: %w", r.Summary.BreakerStore, err))

@@ -89,14 +89,14 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 		return err
 	}
 	warn(cmd, format.AfterWarnings(res.Summary))
-	return printJudged(cmd, res.Summary, res.Status, runAbortReason(res.Guard, res.Run), opts.checks, res.Fold.FailedCalls(), opts.json)
+	return printJudged(cmd, res.Summary, res.Status, opts.checks, res.Fold.FailedCalls(), opts.json)
 }
 
 // printJudged judges a finished run (verdict) and prints it: as JSON with
 // its hypotheses, or as printRun does. The error is the run's exit code.
-func printJudged(cmd *cobra.Command, sum scoring.Summary, status, abortReason string, chk checks,
+func printJudged(cmd *cobra.Command, sum scoring.Summary, status string, chk checks,
 	failed map[string]map[event.Outcome]int, asJSON bool) error {
-	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, abortReason, chk)
+	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, chk)
 	if asJSON {
 		return firstErr(encodeJSON(cmd.OutOrStdout(), judged{sum, verdicts}), verr)
 	}

@@ -12,30 +12,18 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
 )
-
-// Axis names of the sweep besides the drill flags: the outage kinds and
-// policy presets, and a --fault key's axis ("fault:retry_after").
-const (
-	axisOutages  = "outages"
-	axisPolicies = "policies"
-	faultAxis    = "fault:"
-)
-
-// sweepDefaults are the outages and policies a sweep runs when neither the
-// flags nor the drill file say: both of the chapter's outages, and the
-// breaker preset (the policy every time-limit, retry and breaker flag
-// applies to).
-var sweepDefaults = map[string]string{axisOutages: "busy,hang", axisPolicies: "breaker"}
 
 // axisFlag is a drill flag as `drill sweep` takes it: every occurrence's
 // text, expanded later into the axis's values.
@@ -55,19 +43,6 @@ func (a *axisFlag) Set(s string) error {
 	}
 	a.raw = append(a.raw, s)
 	return nil
-}
-
-// kind is how the flag's values are read (which ranges mean).
-func (a *axisFlag) kind() sweep.Kind {
-	switch a.typ {
-	case "int", "int64":
-		return sweep.Int
-	case "float64":
-		return sweep.Float
-	case "duration":
-		return sweep.Duration
-	}
-	return sweep.String
 }
 
 // sweepFlags are drill sweep's flags.
@@ -138,8 +113,8 @@ func (sf *sweepFlags) registerAxes(fs *pflag.FlagSet) {
 		fs.Var(a, name, usage)
 		return fs.Lookup(name)
 	}
-	add(axisOutages, "string", "outage kinds, comma list (default busy,hang): "+strings.Join(workload.OutageKinds(), ", "), false)
-	add(axisPolicies, "string", "policy presets, comma list (default breaker)", false)
+	add(sweep.AxisOutages, "string", "outage kinds, comma list (default busy,hang): "+strings.Join(workload.OutageKinds(), ", "), false)
+	add(sweep.AxisPolicies, "string", "policy presets, comma list (default breaker)", false)
 	tmpl := pflag.NewFlagSet("drill", pflag.ContinueOnError)
 	var f drillFlags
 	f.register(tmpl)
@@ -186,86 +161,16 @@ func (sf *sweepFlags) grid(fs *pflag.FlagSet, file *drillfile.File) (sweep.Grid,
 	for _, name := range sf.given {
 		note(name, sf.axes[name].raw)
 	}
-	if file == nil {
-		for _, name := range []string{axisOutages, axisPolicies} {
-			if _, ok := given[name]; !ok {
-				names = append([]string{name}, names...)
-				given[name] = []string{sweepDefaults[name]}
-			}
-		}
-		// The outages and policies go first: rows read outage, policy, then the settings.
-		slices.SortStableFunc(names, func(a, b string) int { return axisRank(a) - axisRank(b) })
-	}
-	var g sweep.Grid
-	for _, name := range names {
+	axes := make([]sweep.RawAxis, len(names))
+	for i, name := range names {
 		a := sf.axes[name]
-		raw := given[name]
-		var err error
-		switch {
-		case name == "fault":
-			err = addFaultAxes(&g, raw)
-		case a.list:
-			err = g.Add(name, raw)
-		default:
-			var vals []string
-			if vals, err = sweep.ParseValues(strings.Join(raw, ","), a.kind()); err == nil {
-				err = g.Add(name, vals)
-			}
-		}
-		if err != nil {
-			return sweep.Grid{}, exit.Usagef("--%s: %v", name, err)
-		}
+		axes[i] = sweep.RawAxis{Name: name, Type: a.typ, Raw: given[name], List: a.list}
+	}
+	g, err := sweep.BuildGrid(axes, file == nil)
+	if err != nil {
+		return sweep.Grid{}, exit.UsageError(err)
 	}
 	return g, nil
-}
-
-// axisRank puts outages first and policies second.
-func axisRank(name string) int {
-	switch name {
-	case axisOutages:
-		return 0
-	case axisPolicies:
-		return 1
-	}
-	return 2
-}
-
-// addFaultAxes adds one axis per --fault key: KEY=V1,V2 sweeps V1 and V2.
-func addFaultAxes(g *sweep.Grid, raw []string) error {
-	for _, kv := range raw {
-		key, vals, ok := strings.Cut(kv, "=")
-		key = strings.TrimSpace(key)
-		if !ok || key == "" {
-			return fmt.Errorf("want KEY=VALUE or KEY=V1,V2, got %q", kv)
-		}
-		values, err := sweep.ParseValues(vals, sweep.String)
-		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
-		}
-		if err := g.Add(faultAxis+key, values); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// flagsOf writes a setting as the flags of drill run: "--primary-timeout
-// 1s --fault retry_after=20s --outage hang".
-func flagsOf(s sweep.Setting) string {
-	parts := make([]string, 0, len(s))
-	for _, a := range s {
-		switch {
-		case a.Name == axisOutages:
-			parts = append(parts, "--outage "+a.Value)
-		case a.Name == axisPolicies:
-			parts = append(parts, "--policy "+a.Value)
-		case strings.HasPrefix(a.Name, faultAxis):
-			parts = append(parts, "--fault "+strings.TrimPrefix(a.Name, faultAxis)+"="+a.Value)
-		default:
-			parts = append(parts, "--"+a.Name+" "+a.Value)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // sweepRow is one setting of the sweep: for a drill file whose outages or
@@ -290,7 +195,7 @@ func (sf *sweepFlags) plan(g sweep.Grid, abort *[]scoring.Expr, warn func(string
 		got, chk, err := sf.settingConfigs(set, warn)
 		if err != nil {
 			if len(set) > 0 {
-				return nil, nil, fmt.Errorf("setting %s: %w", flagsOf(set), err)
+				return nil, nil, fmt.Errorf("setting %s: %w", set.Flags(), err)
 			}
 			return nil, nil, err
 		}
@@ -298,11 +203,11 @@ func (sf *sweepFlags) plan(g sweep.Grid, abort *[]scoring.Expr, warn func(string
 		for _, cfg := range got {
 			// The drill file's own outages and policies lead, as the axes do.
 			var lead sweep.Setting
-			if _, ok := set.Value(axisOutages); !ok {
-				lead = append(lead, sweep.Assignment{Name: axisOutages, Value: cfg.Outage})
+			if _, ok := set.Value(sweep.AxisOutages); !ok {
+				lead = append(lead, sweep.Assignment{Name: sweep.AxisOutages, Value: cfg.Outage})
 			}
-			if _, ok := set.Value(axisPolicies); !ok {
-				lead = append(lead, sweep.Assignment{Name: axisPolicies, Value: cfg.Policy.Name})
+			if _, ok := set.Value(sweep.AxisPolicies); !ok {
+				lead = append(lead, sweep.Assignment{Name: sweep.AxisPolicies, Value: cfg.Policy.Name})
 			}
 			row := sweepRow{setting: append(lead, set...), cfg: cfg}
 			for r := range sf.repeat {
@@ -327,18 +232,18 @@ func (sf *sweepFlags) settingConfigs(set sweep.Setting, warn func(string)) ([]wo
 	f.register(fs)
 	df := fileFlags{path: sf.file}
 	var outages, policies []string
-	fs.StringSliceVar(&outages, axisOutages, nil, "")
-	fs.StringSliceVar(&policies, axisPolicies, nil, "")
+	fs.StringSliceVar(&outages, sweep.AxisOutages, nil, "")
+	fs.StringSliceVar(&policies, sweep.AxisPolicies, nil, "")
 	for _, a := range set {
 		name, v := a.Name, a.Value
-		if strings.HasPrefix(name, faultAxis) {
-			name, v = "fault", strings.TrimPrefix(name, faultAxis)+"="+v
+		if strings.HasPrefix(name, sweep.FaultAxis) {
+			name, v = "fault", strings.TrimPrefix(name, sweep.FaultAxis)+"="+v
 		}
 		if err := fs.Set(name, v); err != nil {
 			return nil, checks{}, exit.Usagef("--%s %s: %v", name, v, err)
 		}
 	}
-	cfgs, chk, err := df.plan(fs, &f, outages, policies, axisOutages, axisPolicies, nil)
+	cfgs, chk, err := df.plan(fs, &f, outages, policies, sweep.AxisOutages, sweep.AxisPolicies, nil)
 	for _, w := range f.warnings {
 		warn(w)
 	}
@@ -357,9 +262,9 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if sf.top < 0 {
 		return exit.Usagef("--top must not be negative, got %d", sf.top)
 	}
-	sortFig, desc, err := parseSort(sf.sortBy)
+	sortFig, desc, err := sweep.ParseSort(sf.sortBy)
 	if err != nil {
-		return err
+		return exit.Usagef("--sort: %w", err)
 	}
 	var file *drillfile.File
 	if sf.file != "" {
@@ -392,7 +297,15 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		}
 	}
 	if sf.dryRun {
-		return writeDryRun(cmd.OutOrStdout(), g, rows, sf.repeat, sf.json)
+		settings := make([]sweep.Setting, len(rows))
+		for i, r := range rows {
+			settings[i] = r.setting
+		}
+		d := sweep.PlanDry(g, settings, sf.repeat)
+		if sf.json {
+			return encodeJSON(cmd.OutOrStdout(), d)
+		}
+		return format.SweepDryRun(cmd.OutOrStdout(), d)
 	}
 	paths := make([]string, len(cfgs))
 	if sf.record != "" {
@@ -446,7 +359,11 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 			return session.FromChild(err)
 		}
 		if show {
-			if err := replaySweep(cmd.Context(), rows, jobPaths(jobs)); err != nil {
+			runs := make([][]int, len(rows))
+			for i, r := range rows {
+				runs[i] = r.runs
+			}
+			if err := tui.SweepRecorded(cmd.Context(), rowLabels(rows), runs, jobPaths(jobs), tui.Options{Output: os.Stdout}); err != nil {
 				return err
 			}
 		}
@@ -458,59 +375,29 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		outs = sweepReal(cmd.Context(), stderr, cfgs, paths, headers, sf.maxParallel, abort, nil)
 	}
 	wall := time.Since(start)
-	res, err := tabulate(g, rows, outs, sf.repeat, sf.clock.String(), wall)
+	planned := make([]sweep.Planned, len(rows))
+	for i, row := range rows {
+		planned[i] = sweep.Planned{Setting: row.setting, Outage: row.cfg.Outage, Policy: row.cfg.Policy.Name, Seed: row.cfg.Seed}
+		for _, k := range row.runs {
+			planned[i].Runs = append(planned[i].Runs, sweep.Ran{Status: outs[k].Status, Summary: outs[k].Summary, Journal: paths[k]})
+		}
+	}
+	res, err := sweep.Tabulate(g, planned, sf.repeat, sf.clock.String(), wall.Seconds())
 	if err != nil {
 		return err
 	}
-	res.withJournals(rows, paths)
 	if sortFig != "" {
-		res.sort(sortFig, desc)
+		res.Sort(sortFig, desc)
 	}
-	if sf.top > 0 && sf.top < len(res.Rows) {
-		res.Rows = res.Rows[:sf.top]
-	}
+	res.Top(sf.top)
 	out := cmd.OutOrStdout()
 	if sf.json {
 		if err := encodeJSON(out, res); err != nil {
 			return err
 		}
-	} else if err := res.writeMarkdown(out); err != nil {
+	} else if err := format.SweepTable(out, res); err != nil {
 		return err
 	}
 	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
-	var errs []error
-	for i, o := range outs {
-		what := fmt.Sprintf("run %d (%s / %s, seed %d)", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, cfgs[i].Seed)
-		switch {
-		case o.Status == event.StatusInterrupted:
-			errs = append(errs, exit.ErrInterrupted)
-		case o.Status == event.StatusAborted:
-			errs = append(errs, fmt.Errorf("%s: %w (%s)", what, exit.ErrAborted, o.Error))
-		case o.Error != "":
-			errs = append(errs, fmt.Errorf("%s: %s", what, o.Error))
-		}
-	}
-	return worst(errs)
-}
-
-// parseSort reads --sort FIGURE[:asc|:desc]: without a direction, best
-// first for figures drill knows the direction of, else ascending.
-func parseSort(s string) (figure string, desc bool, err error) {
-	if s == "" {
-		return "", false, nil
-	}
-	figure, dir, hasDir := strings.Cut(s, ":")
-	if !slices.Contains(scoring.Figures(), figure) {
-		return "", false, exit.Usagef("--sort: unknown figure %q (valid: %s)", figure, strings.Join(scoring.Figures(), ", "))
-	}
-	switch {
-	case !hasDir:
-		higher, _ := sweep.HigherIsBetter(figure)
-		return figure, higher, nil
-	case dir == "asc":
-		return figure, false, nil
-	case dir == "desc":
-		return figure, true, nil
-	}
-	return "", false, exit.Usagef("--sort: unknown direction %q (valid: asc, desc)", dir)
+	return worst(drills.Errs(cfgs, outs))
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
@@ -41,7 +41,7 @@ func sweepHeaders(rows []sweepRow, cfgs []workload.Config, paths []string, repea
 			c := cfgs[k]
 			h, err := journal.NewHeader(sweepRecordedConfig{
 				RecordedConfig: session.RecordedConfig{Config: c, CeilingNS: c.Ceiling()},
-				Sweep:          report.SweepTag{Setting: i + 1, Settings: len(rows), Flags: flagsOf(row.setting), Repeat: r + 1, Repeats: repeats},
+				Sweep:          report.SweepTag{Setting: i + 1, Settings: len(rows), Flags: row.setting.Flags(), Repeat: r + 1, Repeats: repeats},
 			}, now)
 			if err != nil {
 				return nil, fmt.Errorf("recording %s: %w", paths[k], err)
@@ -53,69 +53,25 @@ func sweepHeaders(rows []sweepRow, cfgs []workload.Config, paths []string, repea
 	return out, nil
 }
 
-// sweepReal runs the drills in real time, calling onStart (if not nil) with
-// each run as it starts, at most parallel at once (0:
-// all), each with its own fake model and clients as drill compare does,
-// recording those with a path and guarding them with the abort conditions.
-// When ctx ends the runs in flight stop as on Ctrl-C and those not started
-// are not run (status interrupted, empty summary).
+// sweepReal runs the drills in real time (internal/drills), showing their
+// progress on stderr and calling onStart (if not nil) with each run as it
+// starts.
 func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, paths []string, headers []*journal.Header, parallel int, abort []scoring.Expr, onStart func(int, *workload.Run)) []vclock.Outcome {
-	n := parallel
-	if n <= 0 || n > len(cfgs) {
-		n = len(cfgs)
-	}
-	outs := make([]vclock.Outcome, len(cfgs))
-	var mu sync.Mutex
-	started := make([]*workload.Run, len(cfgs))
+	jobs := make([]vclock.Job, len(cfgs))
 	total := 0
-	for _, c := range cfgs {
+	for i, c := range cfgs {
+		jobs[i] = vclock.Job{Config: c, Journal: paths[i], Header: headers[i]}
 		total += c.Emails
 	}
-	cursors := make([]*event.Cursor, len(cfgs))
-	folds := make([]*scoring.Fold, len(cfgs))
-	stopProgress := session.StartProgress(stderr, "sweep", "emails", total, func() int {
-		mu.Lock()
-		runs := slices.Clone(started)
-		mu.Unlock()
-		done := 0
-		for i, r := range runs {
-			if r == nil {
-				continue
-			}
-			if cursors[i] == nil {
-				cursors[i], folds[i] = r.Log().Cursor(), scoring.NewFold()
-			}
-			folds[i].AddAll(cursors[i].Poll())
-			done += folds[i].Served().Total()
-		}
-		return done
-	})
+	progress := drills.NewProgress(len(cfgs))
+	stopProgress := session.StartProgress(stderr, "sweep", "emails", total, progress.Done)
 	defer stopProgress()
-	slots := make(chan struct{}, max(n, 1))
-	var wg sync.WaitGroup
-	for i, cfg := range cfgs {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
+	return drills.Run(ctx, jobs, drills.Options{Parallel: parallel, Abort: abort, Start: session.Start, OnStart: func(i int, r *workload.Run) {
+		progress.Started(i, r)
+		if onStart != nil {
+			onStart(i, r)
 		}
-		if ctx.Err() != nil {
-			outs[i] = vclock.Outcome{Status: event.StatusInterrupted}
-			continue
-		}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			outs[i] = runOneReal(ctx, cfg, paths[i], headers[i], abort, func(r *workload.Run) {
-				mu.Lock()
-				started[i] = r
-				mu.Unlock()
-				if onStart != nil {
-					onStart(i, r)
-				}
-			})
-		})
-	}
-	wg.Wait()
-	return outs
+	}})
 }
 
 // sweepDashboard runs the drills in real time under the sweep dashboard
@@ -166,94 +122,11 @@ func jobPaths(jobs []vclock.Job) []string {
 	return out
 }
 
-// replaySweep shows a finished virtual sweep in the sweep dashboard, its
-// rows filled in from the journals; enter replays a setting's first run in
-// the replay dashboard (as drill replay, at 1×; + and - change the speed).
-func replaySweep(ctx context.Context, rows []sweepRow, paths []string) error {
-	logs := make([]*event.Log, len(paths))
-	events := make([][]event.Event, len(paths))
-	for i, p := range paths {
-		j, err := journal.ReadFileContext(ctx, p)
-		if err != nil {
-			return fmt.Errorf("reading the virtual run back: %w", err)
-		}
-		events[i] = j.Events
-		logs[i] = event.NewLog(j.Header.Start)
-		for _, e := range j.Events {
-			logs[i].AppendRecorded(e)
-		}
-		logs[i].Close()
-	}
-	src := tui.SweepSource{
-		Labels: rowLabels(rows),
-		Logs: func(row int) []*event.Log {
-			var out []*event.Log
-			for _, k := range rows[row].runs {
-				out = append(out, logs[k])
-			}
-			return out
-		},
-		Open: func(ctx context.Context, row int) error {
-			return tui.Replay(ctx, events[rows[row].runs[0]], tui.ReplayOptions{Options: tui.Options{Output: os.Stdout}})
-		},
-	}
-	if err := tui.Sweep(ctx, src, tui.Options{Output: os.Stdout}); err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return nil
-}
-
 // rowLabels names each row by the axes whose values differ between rows.
 func rowLabels(rows []sweepRow) []string {
-	res := sweepResult{}
-	for _, r := range rows {
-		res.Rows = append(res.Rows, sweepOut{order: r.setting, Setting: map[string]string{}})
-	}
-	vary := res.varying()
-	out := make([]string, len(rows))
+	settings := make([]sweep.Setting, len(rows))
 	for i, r := range rows {
-		var s sweep.Setting
-		for _, a := range r.setting {
-			if slices.Contains(vary, a.Name) {
-				s = append(s, a)
-			}
-		}
-		out[i] = flagsOf(s)
+		settings[i] = r.setting
 	}
-	return out
-}
-
-// runOneReal runs one drill of a sweep in real time.
-func runOneReal(ctx context.Context, cfg workload.Config, path string, h *journal.Header, abort []scoring.Expr, onStart func(*workload.Run)) vclock.Outcome {
-	r, err := session.Start(ctx, cfg)
-	if err != nil {
-		return vclock.Outcome{Status: event.StatusFailed, Error: err.Error()}
-	}
-	onStart(r)
-	var rec *journal.Writer
-	if path != "" {
-		hh := *h
-		hh.Start = r.Log().Start()
-		rec, err = journal.Create(path, hh, r.Log(), journal.Options{Secrets: []string{cfg.Endpoint.APIKey}})
-		if err != nil {
-			r.Stop()
-			<-r.Done()
-			return vclock.Outcome{Status: event.StatusFailed, Error: fmt.Sprintf("--record: %v", err)}
-		}
-	}
-	guarded := make(chan string, 1)
-	go func() { guarded <- session.Guard(r, abort, session.GuardInterval) }()
-	status := r.Wait()
-	reason := <-guarded
-	fold := scoring.NewFold()
-	fold.AddAll(r.Log().Events())
-	sum := fold.Summary()
-	o := vclock.Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls()}
-	if status == event.StatusAborted {
-		o.Error = "by " + reason
-	}
-	if err := session.Finish(rec, sum, status, nil); err != nil {
-		o.Error = err.Error()
-	}
-	return o
+	return sweep.Labels(settings)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // sweepJSON decodes drill sweep --json.
@@ -20,15 +21,15 @@ type sweepJSON struct {
 	Repeats  int          `json:"repeats"`
 	Clock    string       `json:"clock"`
 	Rows     []struct {
-		Setting   map[string]string     `json:"setting"`
-		Flags     string                `json:"flags"`
-		Outage    string                `json:"outage"`
-		Policy    string                `json:"policy"`
-		Seeds     []int64               `json:"seeds"`
-		Statuses  []string              `json:"statuses"`
-		Figures   map[string]sweep.Stat `json:"figures"`
-		Dominated bool                  `json:"dominated"`
-		Journals  []string              `json:"journals"`
+		Setting   map[string]string       `json:"setting"`
+		Flags     string                  `json:"flags"`
+		Outage    string                  `json:"outage"`
+		Policy    string                  `json:"policy"`
+		Seeds     []int64                 `json:"seeds"`
+		Statuses  []string                `json:"statuses"`
+		Figures   map[string]scoring.Stat `json:"figures"`
+		Dominated bool                    `json:"dominated"`
+		Journals  []string                `json:"journals"`
 	} `json:"rows"`
 }
 
@@ -144,7 +145,7 @@ func TestSweepDryRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var d dryRun
+	var d sweep.DryRun
 	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
 		t.Fatal(err)
 	}

@@ -67,6 +67,8 @@ var place = map[string]layer{
 	"internal/vclock":                     machinery,
 	"internal/eval":                       machinery,
 	"internal/session":                    machinery,
+	"internal/drills":                     machinery,
+	"internal/preflight":                  machinery,
 	"internal/archtest":                   machinery,
 	"internal/history":                    machinery,
 	"internal/alerts":                     machinery,
@@ -278,6 +280,12 @@ func formatsFigure(info *types.Info, call *ast.CallExpr) string {
 					case "Seconds", "Milliseconds", "Microseconds", "Minutes", "Hours", "String":
 						why = "formats a duration (" + sel.Sel.Name + ")"
 					}
+					return false
+				}
+				// A duration handed to a function (format.Secs(d)) is that
+				// function's to write; a conversion (float64(d)) is not.
+				if tv, ok := info.Types[n.Fun]; !ok || !tv.IsType() {
+					return false
 				}
 			case ast.Expr:
 				if isDuration(info, n) {
@@ -377,6 +385,12 @@ func kinds(e event.Event) int {
 func figures(d time.Duration, share float64) string {
 	return fmt.Sprintf("%.1fs %v %.0f%%", d.Seconds(), d, 100*share)
 }
+
+func secs(d time.Duration) string { return "" }
+
+func handedOn(d time.Duration) string {
+	return fmt.Sprint(secs(d))
+}
 `
 	p, err := typeCheck(src, ev)
 	if err != nil {
@@ -385,17 +399,20 @@ func figures(d time.Duration, share float64) string {
 	if got := kindSwitches(p); len(got) != 2 {
 		t.Errorf("kind rule found %d places in planted code, want 2 (a switch and a comparison): %v", len(got), got)
 	}
-	var calls []*ast.CallExpr
+	calls := map[string]*ast.CallExpr{}
 	ast.Inspect(p.Syntax[0], func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Sprintf" {
-				calls = append(calls, c)
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Sprintf" || sel.Sel.Name == "Sprint") {
+				calls[sel.Sel.Name] = c
 			}
 		}
 		return true
 	})
-	if len(calls) != 1 || formatsFigure(p.TypesInfo, calls[0]) == "" {
+	if c := calls["Sprintf"]; c == nil || formatsFigure(p.TypesInfo, c) == "" {
 		t.Errorf("format rule did not catch fmt.Sprintf of a duration in planted code")
+	}
+	if c := calls["Sprint"]; c == nil || formatsFigure(p.TypesInfo, c) != "" {
+		t.Errorf("format rule flagged a duration handed to a formatting function in planted code")
 	}
 	if ok, _ := importAllowed("tui", "scoring"); !ok {
 		t.Error("a view importing the fold must be allowed")

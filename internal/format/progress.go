@@ -40,9 +40,9 @@ func ETA(elapsed time.Duration, done, total int) string {
 	return ", ETA " + left.Round(time.Second).String()
 }
 
-// Count is a long command's progress off a terminal, one line: "drill
+// ProgressCount is a long command's progress off a terminal, one line: "drill
 // sweep: 25/100 emails (25%), ETA 15s".
-func Count(label, unit string, done, total int, eta string) string {
+func ProgressCount(label, unit string, done, total int, eta string) string {
 	return fmt.Sprintf("drill %s: %d/%d %s (%d%%)%s", label, done, total, unit, done*100/total, eta)
 }
 

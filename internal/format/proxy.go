@@ -17,16 +17,16 @@ import (
 // arrival, "-" for what did not happen.
 func ProxyLine(r scoring.ProxyRequest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d at=%.3fs %s %s", r.ID, r.At.Seconds(), r.Method, r.Path)
+	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, LogSecs(r.At), r.Method, r.Path)
 	if r.Model != "" {
 		fmt.Fprintf(&b, " model=%s", r.Model)
 	}
 	if r.Stream {
 		b.WriteString(" stream")
 	}
-	fmt.Fprintf(&b, " retry=%d status=%s outcome=%s fault=%s wait=%.3fs ttft=%s tokens=%s",
+	fmt.Fprintf(&b, " retry=%d status=%s outcome=%s fault=%s wait=%s ttft=%s tokens=%s",
 		r.Retry, dashUnless(r.Status != 0, fmt.Sprint(r.Status)), r.Outcome, dashUnless(r.Fault != "", r.Fault),
-		r.Wait.Seconds(), dashUnless(r.TTFT > 0, fmt.Sprintf("%.3fs", r.TTFT.Seconds())),
+		LogSecs(r.Wait), dashUnless(r.TTFT > 0, LogSecs(r.TTFT)),
 		dashUnless(r.In+r.Out > 0, fmt.Sprintf("%d/%d", r.In, r.Out)))
 	if r.Cost > 0 {
 		fmt.Fprintf(&b, " cost=%.6f", r.Cost)
@@ -51,9 +51,29 @@ func ProxySummary(w io.Writer, t *scoring.ProxyTally) {
 	for _, l := range ProxyModelLines(t) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
-	for _, win := range t.Windows {
+	for _, win := range ProxyWindows(t) {
 		fmt.Fprintf(w, "  outage %s\n", win)
 	}
+}
+
+// ProxyWindows are the proxy's outage windows that opened and closed, in
+// the order they closed: "busy 15.0s–40.0s".
+func ProxyWindows(t *scoring.ProxyTally) []string {
+	out := make([]string, len(t.Windows))
+	for i, w := range t.Windows {
+		out[i] = fmt.Sprintf("%s %.1fs–%.1fs", w.Fault, w.Start.Seconds(), w.End.Seconds())
+	}
+	return out
+}
+
+// ProxyOutageLine is the log line of a proxy's outage window opening or
+// closing: "outage busy starts at=15.000s".
+func ProxyOutageLine(o scoring.ProxyOutage) string {
+	verb := "starts"
+	if o.Ended {
+		verb = "ends"
+	}
+	return fmt.Sprintf("outage %s %s at=%s", o.Fault, verb, LogSecs(o.At))
 }
 
 // ProxyModelLines describes each model's requests, one line each, by model name:

@@ -20,15 +20,11 @@ func WriteLines(ctx context.Context, log *event.Log, w io.Writer) (*scoring.Prox
 	for {
 		evs, err := cur.Next(ctx)
 		for _, e := range evs {
-			if r, ok := t.Add(e); ok {
-				fmt.Fprintln(w, format.ProxyLine(r))
-				continue
-			}
-			switch e.Kind {
-			case event.OutageStart:
-				fmt.Fprintf(w, "outage %s starts at=%.3fs\n", e.Fault, e.At.Seconds())
-			case event.OutageEnd:
-				fmt.Fprintf(w, "outage %s ends at=%.3fs\n", e.Fault, e.At.Seconds())
+			switch s := t.Step(e); {
+			case s.Request != nil:
+				fmt.Fprintln(w, format.ProxyLine(*s.Request))
+			case s.Outage != nil:
+				fmt.Fprintln(w, format.ProxyOutageLine(*s.Outage))
 			}
 		}
 		if errors.Is(err, io.EOF) {

@@ -20,7 +20,9 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // Class is the fault a recorded attempt met, named as the fault kind that
@@ -62,7 +64,7 @@ func (w Window) String() string {
 	if w.RetryAfter > 0 {
 		fmt.Fprintf(&b, " retry_after=%s", w.RetryAfter.Round(time.Millisecond))
 	}
-	fmt.Fprintf(&b, " %.3fs–%.3fs (%d attempt%s)", w.From.Seconds(), w.To.Seconds(), w.Attempts, map[bool]string{true: "", false: "s"}[w.Attempts == 1])
+	fmt.Fprintf(&b, " %s–%s (%d attempt%s)", format.LogSecs(w.From), format.LogSecs(w.To), w.Attempts, map[bool]string{true: "", false: "s"}[w.Attempts == 1])
 	return b.String()
 }
 
@@ -86,59 +88,24 @@ type Attempt struct {
 	Class           Class // "" for an attempt that met no fault
 }
 
-// attemptKey pairs an attempt's start with its end.
-type attemptKey struct {
-	email, proxyID, attempt int
-	rung                    string
-}
-
-func keyOf(e event.Event) attemptKey {
-	k := attemptKey{email: e.Email, attempt: e.Attempt, rung: e.Rung}
-	if e.Proxy != nil {
-		k.proxyID = e.Proxy.ID
-	}
-	return k
-}
-
-// Attempts pairs the recorded attempts on the selected model, classifies
-// them and returns them by start. Attempts the run cancelled (its end, the
-// proxy closing) are left out: they say nothing about the model.
+// Attempts pairs the recorded attempts on the selected model (the fold's
+// pairing, which tells drill proxy's requests apart by their id),
+// classifies them and returns them by start. Attempts the run cancelled
+// (its end, the proxy closing) are left out: they say nothing about the
+// model.
 func Attempts(events []event.Event, opts Options) ([]Attempt, error) {
 	model := opts.Model
 	if model == "" {
-		model = event.ServedPrimary
-		for _, e := range events {
-			if e.Kind == event.RunStart && e.Run != nil && e.Run.Target != "" {
-				model = e.Run.Target
-				break
-			}
-		}
+		model = scoring.TargetOf(events)
 	}
-	starts := map[attemptKey]time.Duration{}
 	var out []Attempt
 	seen := map[string]bool{}
-	for _, e := range events {
-		if e.Kind != event.AttemptStart && e.Kind != event.AttemptEnd {
+	for _, a := range scoring.FinishedAttempts(events) {
+		seen[a.Rung], seen[a.Model] = true, true
+		if (a.Rung != model && a.Model != model) || a.Outcome == event.Canceled {
 			continue
 		}
-		seen[e.Rung], seen[e.Model] = true, true
-		if e.Rung != model && e.Model != model {
-			continue
-		}
-		k := keyOf(e)
-		if e.Kind == event.AttemptStart {
-			starts[k] = e.At
-			continue
-		}
-		at, ok := starts[k]
-		if !ok {
-			continue
-		}
-		delete(starts, k)
-		if e.Outcome == event.Canceled {
-			continue
-		}
-		out = append(out, Attempt{Start: at, Duration: e.At - at, Outcome: e.Outcome, Status: e.Status, RetryAfter: e.RetryAfter})
+		out = append(out, Attempt{Start: a.Start, Duration: a.Duration, Outcome: a.Outcome, Status: a.Status, RetryAfter: a.RetryAfter})
 	}
 	if len(out) == 0 {
 		delete(seen, "")
@@ -166,8 +133,7 @@ func defaultSlowAfter(as []Attempt) time.Duration {
 	if len(oks) == 0 {
 		return 5 * time.Second
 	}
-	slices.Sort(oks)
-	return max(4*oks[len(oks)/2], 5*time.Second)
+	return max(4*scoring.MedianDuration(oks), 5*time.Second)
 }
 
 // classify names the fault an attempt met, "" for none.
@@ -198,8 +164,7 @@ func Derive(as []Attempt) []Window {
 	var slowDurations []time.Duration
 	closeSlow := func() {
 		if n := len(ws); n > 0 && ws[n-1].Class == Slow && len(slowDurations) > 0 {
-			slices.Sort(slowDurations)
-			ws[n-1].Delay = slowDurations[len(slowDurations)/2]
+			ws[n-1].Delay = scoring.MedianDuration(slowDurations)
 		}
 		slowDurations = slowDurations[:0]
 	}
@@ -274,11 +239,11 @@ func Inject(ws []Window) (out []inject.Window, notes []string, err error) {
 		}
 		iw, perr := inject.ParseFault(string(w.Class), kv)
 		if perr != nil && w.Class == Busy {
-			notes = append(notes, fmt.Sprintf("busy window at %.3fs recorded status %d, which busy cannot send (%v); replayed as 503", w.From.Seconds(), w.Status, perr))
+			notes = append(notes, fmt.Sprintf("busy window at %s recorded status %d, which busy cannot send (%v); replayed as 503", format.LogSecs(w.From), w.Status, perr))
 			iw, perr = inject.ParseFault(string(Busy), []string{"status=503"})
 		}
 		if perr != nil {
-			return nil, nil, fmt.Errorf("the journal's %s window at %.3fs cannot be replayed: %w", w.Class, w.From.Seconds(), perr)
+			return nil, nil, fmt.Errorf("the journal's %s window at %s cannot be replayed: %w", w.Class, format.LogSecs(w.From), perr)
 		}
 		iw.From, iw.To = w.From, w.To
 		out = append(out, iw)

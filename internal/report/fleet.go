@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -58,41 +57,6 @@ func WriteFleetTable(w io.Writer, fleets []scoring.FleetSummary) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// fleetScan folds a journal's events per replica when it is a drill fleet
-// journal (its events carry replicas), and does nothing for other runs once
-// their first email is sent.
-type fleetScan struct {
-	pending []event.Event // events before the first replica's, kept until it is clear
-	ff      *scoring.FleetFold
-	off     bool
-}
-
-func (s *fleetScan) add(e event.Event) {
-	switch {
-	case s.off:
-	case s.ff != nil:
-		s.ff.Add(e)
-	case e.Replica != 0:
-		s.ff = scoring.NewFleetFold()
-		s.ff.AddAll(s.pending)
-		s.ff.Add(e)
-		s.pending = nil
-	case e.Kind == event.EmailSent:
-		s.off, s.pending = true, nil // an email without a replica: not a fleet
-	default:
-		s.pending = append(s.pending, e)
-	}
-}
-
-// summary is the fleet summary, or nil for a run that is not a fleet.
-func (s *fleetScan) summary() *scoring.FleetSummary {
-	if s.ff == nil {
-		return nil
-	}
-	sum := s.ff.Summary()
-	return &sum
 }
 
 // fleetMarkdown writes the fleet runs side by side (local against shared

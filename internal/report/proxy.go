@@ -23,7 +23,7 @@ func proxyFacts(t *scoring.ProxyTally) []string {
 	}
 	var failed []string
 	for _, r := range t.FirstFailed {
-		failed = append(failed, fmt.Sprintf("#%d at %.3f s %s %s (%s%s)", r.ID, r.At.Seconds(), r.Method, r.Path, r.Outcome, faultNote(r.Fault)))
+		failed = append(failed, fmt.Sprintf("#%d at=%s %s %s (%s%s)", r.ID, format.LogSecs(r.At), r.Method, r.Path, r.Outcome, faultNote(r.Fault)))
 	}
 	more := ""
 	if t.Failed > len(failed) {

@@ -145,29 +145,6 @@ func TestHTMLSelfContained(t *testing.T) {
 	}
 }
 
-func TestMcNemarExact(t *testing.T) {
-	cases := []struct {
-		b, c int
-		want float64
-	}{
-		{0, 0, 1},
-		{0, 5, 0.0625},
-		{3, 7, 0.34375},
-		{7, 3, 0.34375},
-		{5, 5, 1},
-		{0, 1, 1},
-		{2, 10, 0.0386},
-	}
-	for _, c := range cases {
-		if got := report.McNemarExact(c.b, c.c); math.Abs(got-c.want) > 5e-4 {
-			t.Errorf("McNemarExact(%d, %d) = %.5f, want %.5f", c.b, c.c, got, c.want)
-		}
-	}
-	if p := report.McNemarExact(40000, 41000); p <= 0 || p >= 0.05 || math.IsNaN(p) {
-		t.Errorf("McNemarExact on large counts = %v, want a small p-value", p)
-	}
-}
-
 func TestPairsAndDifferences(t *testing.T) {
 	rep, err := report.Build(smallPaths(t))
 	if err != nil {

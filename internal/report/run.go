@@ -64,7 +64,7 @@ type Run struct {
 
 // Label names the run in tables and headings: its outage and policy.
 func (r *Run) Label() string {
-	o, p := r.Info.Outage, r.Info.Policy
+	o, p := r.Summary.Outage, r.Summary.Policy
 	if o == "" {
 		o = "?"
 	}
@@ -84,10 +84,10 @@ func (r *Run) Status() string { return r.Meta.Status() }
 func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
 	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: scoring.NewProxyTally()}
-	var fl fleetScan
+	var fl scoring.FleetScan
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)
-		fl.add(e)
+		fl.Add(e)
 		r.Proxy.Add(e)
 		return nil
 	})
@@ -98,7 +98,7 @@ func Load(path string) (*Run, error) {
 	r.Meta = m
 	r.Info = f.Info
 	r.Summary = f.Summary()
-	r.Fleet = fl.summary()
+	r.Fleet = fl.Summary()
 	r.BreakerOpen = f.BreakerSpans(f.Target(), r.End)
 	// The outage the charts shade: the injected windows, or for an
 	// outage drill did not inject, the broken model's observed window.

@@ -1,46 +1,17 @@
 package report
 
-import (
-	"math"
-)
-
-// McNemarExact is the two-sided exact McNemar test for paired yes/no
-// outcomes: b and c are the discordant pairs (yes in one run only, yes in the
-// other only). Under the null hypothesis each discordant pair goes either way
-// with probability ½, so the p-value is twice the smaller binomial tail,
-// capped at 1. It is 1 when there are no discordant pairs.
-func McNemarExact(b, c int) float64 {
-	n := b + c
-	if n == 0 {
-		return 1
-	}
-	k := min(b, c)
-	// Sum the tail in log space so large counts neither overflow nor underflow.
-	lnHalfN := float64(n) * math.Log(0.5)
-	lgN1, _ := math.Lgamma(float64(n + 1))
-	tail := 0.0
-	for i := 0; i <= k; i++ {
-		lgI, _ := math.Lgamma(float64(i + 1))
-		lgNI, _ := math.Lgamma(float64(n - i + 1))
-		tail += math.Exp(lgN1 - lgI - lgNI + lnHalfN)
-	}
-	return math.Min(1, 2*tail)
-}
+import "github.com/drill-dev/drill/scoring"
 
 // Pair compares two runs of the same emails.
 type Pair struct {
 	A, B int // indices into the report's runs
-	// N is the number of emails both runs answered: the emails the McNemar
-	// test is over.
-	N int
+	// PairedAll4 is the fold's paired test of all-4-right: N emails both
+	// runs answered, OnlyA and OnlyB right in one only, P the exact McNemar
+	// p-value.
+	scoring.PairedAll4
 	// All4A and All4B are each run's all-4-right over the emails it
 	// answered: its summary's all4_right, the figure every view shows.
 	All4A, All4B float64
-	// OnlyA and OnlyB count emails right in one run and not the other: the
-	// discordant pairs the McNemar test uses.
-	OnlyA, OnlyB int
-	// P is the exact McNemar p-value.
-	P float64
 	// MedianWaitA and MedianWaitB are the median waits of emails sent during
 	// the outage (seconds), nil when a run had none.
 	MedianWaitA, MedianWaitB *float64
@@ -87,9 +58,9 @@ func MeaningfulPairs(runs []*Run) []Pair {
 	first := map[string]int{}
 	var out []Pair
 	for j, r := range runs {
-		i, ok := first[r.Info.Outage]
+		i, ok := first[r.Summary.Outage]
 		if !ok {
-			first[r.Info.Outage] = j
+			first[r.Summary.Outage] = j
 			continue
 		}
 		if p, ok := pairOf(runs, i, j); ok {
@@ -105,29 +76,21 @@ func pairOf(runs []*Run, i, j int) (Pair, bool) {
 	if !sameEmails(a, b) {
 		return Pair{}, false
 	}
-	p := Pair{A: i, B: j, All4A: a.Summary.All4Right, All4B: b.Summary.All4Right}
-	answeredB := map[int]Email{}
-	for _, e := range b.Emails {
-		if e.Answered {
-			answeredB[e.ID] = e
-		}
-	}
-	for _, ea := range a.Emails {
-		eb, ok := answeredB[ea.ID]
-		if !ea.Answered || !ok {
-			continue
-		}
-		p.N++
-		ya, yb := ea.All4, eb.All4
-		switch {
-		case ya && !yb:
-			p.OnlyA++
-		case yb && !ya:
-			p.OnlyB++
-		}
-	}
-	p.P = McNemarExact(p.OnlyA, p.OnlyB)
+	p := Pair{A: i, B: j, All4A: a.Summary.All4Right, All4B: b.Summary.All4Right,
+		PairedAll4: scoring.PairAll4(a.all4ByAnswered(), b.all4ByAnswered())}
 	p.MedianWaitA = a.Summary.MedianWaitOutageS
 	p.MedianWaitB = b.Summary.MedianWaitOutageS
 	return p, true
+}
+
+// all4ByAnswered maps each email the run answered to whether all four
+// fields were right: the outcomes a paired test compares.
+func (r *Run) all4ByAnswered() map[int]bool {
+	out := map[int]bool{}
+	for _, e := range r.Emails {
+		if e.Answered {
+			out[e.ID] = e.All4
+		}
+	}
+	return out
 }

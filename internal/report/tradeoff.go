@@ -18,7 +18,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // SweepTag marks a journal as one run of a `drill sweep`: the sweep records
@@ -59,7 +60,7 @@ type SweepPoint struct {
 	Runs     []int // the report's runs of this setting (indexes into Report.Runs)
 	// P95 is the p95 wait during the outage (s), All4 all-4-right (a
 	// share), Calls the calls to the broken model during the outage.
-	P95, All4, Calls sweep.Stat
+	P95, All4, Calls scoring.Stat
 	// Dominated: another setting of the scenario is as good on all three
 	// figures and better on one.
 	Dominated bool
@@ -72,12 +73,13 @@ type TradeOff struct {
 	Points    []SweepPoint // by scenario, then setting
 }
 
-// TradeOffOf groups runs recorded by `drill sweep` into settings; nil
-// unless at least two settings are there.
+// TradeOffOf groups runs recorded by `drill sweep` into settings and
+// aggregates them with the fold's sweep aggregation; nil unless at least
+// two settings are there.
 func TradeOffOf(runs []*Run) *TradeOff {
 	bySetting := map[int]*SweepPoint{}
 	var order []int
-	samples := map[int][3][]float64{}
+	summaries := map[int][]scoring.Summary{}
 	for i, r := range runs {
 		tag, ok := sweepTagOf(r)
 		if !ok {
@@ -85,29 +87,30 @@ func TradeOffOf(runs []*Run) *TradeOff {
 		}
 		p, seen := bySetting[tag.Setting]
 		if !seen {
-			p = &SweepPoint{Setting: tag.Setting, Flags: tag.Flags, Scenario: scenarioOf(r.Summary.Outage, tag.Flags)}
+			p = &SweepPoint{Setting: tag.Setting, Flags: tag.Flags, Scenario: scoring.SweepScenario(r.Summary.Outage, faultParams(tag.Flags))}
 			bySetting[tag.Setting] = p
 			order = append(order, tag.Setting)
 		}
 		p.Runs = append(p.Runs, i)
-		s := samples[tag.Setting]
-		if v := r.Summary.P95WaitOutageS; v != nil {
-			s[0] = append(s[0], *v)
-		}
-		if r.Summary.EmailsAnswered > 0 {
-			s[1] = append(s[1], r.Summary.All4Right)
-		}
-		s[2] = append(s[2], float64(r.Summary.CallsToBrokenOutage))
-		samples[tag.Setting] = s
+		summaries[tag.Setting] = append(summaries[tag.Setting], r.Summary)
 	}
 	if len(order) < 2 {
 		return nil
 	}
+	settings := make([]scoring.SweepSetting, len(order))
+	for k, n := range order {
+		settings[k] = scoring.SweepSetting{Scenario: bySetting[n].Scenario, Summaries: summaries[n]}
+	}
+	rows, err := scoring.AggregateSweep(settings)
+	if err != nil {
+		return nil // a summary always has its figures
+	}
 	t := &TradeOff{}
-	for _, n := range order {
+	for k, n := range order {
 		p := bySetting[n]
-		s := samples[n]
-		p.P95, p.All4, p.Calls = sweep.Summarize(s[0]), sweep.Summarize(s[1]), sweep.Summarize(s[2])
+		figs := rows[k].Figures
+		p.P95, p.All4, p.Calls = figs["p95_wait_outage_s"], figs["all4_right"], figs["calls_to_broken_outage"]
+		p.Dominated = rows[k].Dominated
 		if !slices.Contains(t.Scenarios, p.Scenario) {
 			t.Scenarios = append(t.Scenarios, p.Scenario)
 		}
@@ -116,35 +119,19 @@ func TradeOffOf(runs []*Run) *TradeOff {
 	slices.SortStableFunc(t.Points, func(a, b SweepPoint) int {
 		return cmp.Or(cmp.Compare(slices.Index(t.Scenarios, a.Scenario), slices.Index(t.Scenarios, b.Scenario)), cmp.Compare(a.Setting, b.Setting))
 	})
-	for _, sc := range t.Scenarios {
-		idx := t.scenario(sc)
-		stats := make([]map[string]sweep.Stat, len(idx))
-		for k, i := range idx {
-			p := t.Points[i]
-			stats[k] = map[string]sweep.Stat{}
-			for name, st := range map[string]sweep.Stat{"p95_wait_outage_s": p.P95, "all4_right": p.All4, "calls_to_broken_outage": p.Calls} {
-				if st.N > 0 {
-					stats[k][name] = st
-				}
-			}
-		}
-		for k, d := range sweep.Dominated(stats, sweep.TradeOff) {
-			t.Points[idx[k]].Dominated = d
-		}
-	}
 	return t
 }
 
-// scenarioOf is the outage kind and the setting's --fault values.
-func scenarioOf(outage, flags string) string {
-	parts := []string{outage}
+// faultParams are the --fault values in a setting's flags: "status=503".
+func faultParams(flags string) []string {
+	var out []string
 	fields := strings.Fields(flags)
 	for i, f := range fields {
 		if f == "--fault" && i+1 < len(fields) {
-			parts = append(parts, fields[i+1])
+			out = append(out, fields[i+1])
 		}
 	}
-	return strings.Join(parts, " ")
+	return out
 }
 
 // scenario returns the indexes of the points of one scenario.
@@ -360,7 +347,7 @@ func (t *TradeOff) Chart(scenario string) (*plot.Plot, error) {
 	p.Legend.Add("dominated setting", circleKey{r: minRadius * 1.5, fill: fillDom, line: colDominated})
 	if most > 0 {
 		for _, n := range sizeSteps(most) {
-			p.Legend.Add(fmt.Sprintf("%s calls to the broken model (point area)", fmtCalls(n)), circleKey{r: radius(n, most), line: colDominated})
+			p.Legend.Add(fmt.Sprintf("%s calls to the broken model (point area)", format.Count(n)), circleKey{r: radius(n, most), line: colDominated})
 		}
 	}
 	p.Legend.Add("spread over the repeats (smallest to largest)", spreadKey{})
@@ -403,8 +390,6 @@ func niceRound(x float64) float64 {
 	}
 	return 10 * p
 }
-
-func fmtCalls(n float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", n), ".0") }
 
 // Size of a trade-off chart, and of the legend column on its right.
 const (
@@ -465,23 +450,12 @@ func (t *TradeOff) frontTable() table {
 		}
 		tb.Rows = append(tb.Rows, []string{
 			fmt.Sprint(p.Setting), p.Scenario, p.Flags, fmt.Sprint(len(p.Runs)),
-			statCell(p.P95, func(v float64) string { return fmt.Sprintf("%.2f", v) }, " s"),
-			statCell(p.All4, func(v float64) string { return fmt.Sprintf("%.1f", v*100) }, "%"),
-			statCell(p.Calls, fmtCalls, ""),
+			format.StatSpread(p.P95, true, format.Secs2, " s"),
+			format.StatSpread(p.All4, true, format.Percent1, "%"),
+			format.StatSpread(p.Calls, true, format.Count, ""),
 		})
 	}
 	return tb
-}
-
-// statCell is "median unit (min–max)", or the one value, or "—".
-func statCell(s sweep.Stat, num func(float64) string, unit string) string {
-	switch {
-	case s.N == 0:
-		return "—"
-	case s.Min == s.Max:
-		return num(s.Median) + unit
-	}
-	return fmt.Sprintf("%s%s (%s–%s)", num(s.Median), unit, num(s.Min), num(s.Max))
 }
 
 // tradeOffIntro is the paragraph above the trade-off charts.

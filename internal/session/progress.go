@@ -75,7 +75,7 @@ func StartProgress(w io.Writer, label, unit string, total int, poll func() int) 
 			fmt.Fprintf(w, "\r\x1b[2K%s %s", bar.ViewAs(float64(done)/float64(total)), format.BarCount(unit, done, total, eta))
 			return
 		}
-		fmt.Fprintln(w, format.Count(label, unit, done, total, eta))
+		fmt.Fprintln(w, format.ProgressCount(label, unit, done, total, eta))
 	}
 	quit, finished := make(chan struct{}), make(chan struct{})
 	var once sync.Once

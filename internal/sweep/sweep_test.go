@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"errors"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -125,100 +124,5 @@ func TestGridTooBig(t *testing.T) {
 	}
 	if _, err := g.Settings(); !errors.Is(err, ErrTooBig) {
 		t.Errorf("1000 × 1000 grid: err = %v, want ErrTooBig", err)
-	}
-}
-
-func TestSummarize(t *testing.T) {
-	if s := Summarize([]float64{3, 1, 2}); s != (Stat{Median: 2, Min: 1, Max: 3, N: 3}) {
-		t.Errorf("odd: %+v", s)
-	}
-	if s := Summarize([]float64{4, 1, 2, 10}); s != (Stat{Median: 3, Min: 1, Max: 10, N: 4}) {
-		t.Errorf("even: %+v", s)
-	}
-	if s := Summarize(nil); s != (Stat{}) {
-		t.Errorf("none: %+v", s)
-	}
-	if s := Summarize([]float64{4, 1, 2, 10}); s.Spread() != 9 {
-		t.Errorf("spread = %v", s.Spread())
-	}
-}
-
-func TestAggregate(t *testing.T) {
-	got := Aggregate([]map[string]float64{
-		{"a": 1, "b": 5},
-		{"a": 3, "b": math.NaN()},
-		{"a": 2},
-	})
-	if got["a"] != (Stat{Median: 2, Min: 1, Max: 3, N: 3}) {
-		t.Errorf("a = %+v", got["a"])
-	}
-	if got["b"] != (Stat{Median: 5, Min: 5, Max: 5, N: 1}) {
-		t.Errorf("b (measured once) = %+v", got["b"])
-	}
-	if _, ok := got["c"]; ok {
-		t.Error("a figure no run measured has a Stat")
-	}
-}
-
-func stats(p95, all4, calls float64) map[string]Stat {
-	return map[string]Stat{
-		"p95_wait_outage_s":      {Median: p95, Min: p95, Max: p95, N: 1},
-		"all4_right":             {Median: all4, Min: all4, Max: all4, N: 1},
-		"calls_to_broken_outage": {Median: calls, Min: calls, Max: calls, N: 1},
-	}
-}
-
-func TestDominated(t *testing.T) {
-	rows := []map[string]Stat{
-		stats(1, 0.85, 10), // 0: front (fast)
-		stats(2, 0.90, 10), // 1: front (better quality)
-		stats(2, 0.85, 10), // 2: dominated by 0 (slower, same quality, same calls)
-		stats(1, 0.85, 10), // 3: tie with 0: front
-		stats(5, 0.95, 40), // 4: front (best quality)
-		stats(5, 0.95, 41), // 5: dominated by 4 (one call more)
-		{"all4_right": {Median: 0.99, N: 1}, "calls_to_broken_outage": {Median: 1, N: 1}}, // 6: no p95: worst there, but best elsewhere: front
-		{"all4_right": {Median: 0.5, N: 1}, "calls_to_broken_outage": {Median: 50, N: 1}}, // 7: no p95, worse everywhere than 6: dominated
-	}
-	got := Dominated(rows, TradeOff)
-	want := []bool{false, false, true, false, false, true, false, true}
-	if !slices.Equal(got, want) {
-		t.Errorf("Dominated = %v, want %v", got, want)
-	}
-}
-
-func TestHigherIsBetter(t *testing.T) {
-	for _, c := range []struct {
-		fig        string
-		higher, ok bool
-	}{
-		{"all4_right", true, true},
-		{"all4_right_ci95.0", true, true},
-		{"fields_right.urgency", true, true},
-		{"p95_wait_outage_s", false, true},
-		{"calls_to_broken_outage", false, true},
-		{"served.error", false, true},
-		{"served.primary", true, true},
-		{"seed", false, false},
-	} {
-		h, ok := HigherIsBetter(c.fig)
-		if h != c.higher || ok != c.ok {
-			t.Errorf("HigherIsBetter(%s) = %v, %v; want %v, %v", c.fig, h, ok, c.higher, c.ok)
-		}
-	}
-}
-
-func TestOrder(t *testing.T) {
-	rows := []map[string]Stat{
-		{"x": {Median: 3, N: 1}},
-		{},
-		{"x": {Median: 1, N: 1}},
-		{"x": {Median: 3, N: 1}},
-		{"x": {Median: 2, N: 0}}, // not measured
-	}
-	if got := Order(rows, "x", false); !slices.Equal(got, []int{2, 0, 3, 1, 4}) {
-		t.Errorf("ascending = %v", got)
-	}
-	if got := Order(rows, "x", true); !slices.Equal(got, []int{0, 3, 2, 1, 4}) {
-		t.Errorf("descending = %v", got)
 	}
 }

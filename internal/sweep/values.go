@@ -1,12 +1,11 @@
-// Package sweep is the arithmetic of `drill sweep`: it expands comma lists
-// and ranges into an axis of values per flag, crosses the axes into a grid
-// of settings, aggregates each setting's repeated runs into a median and a
-// spread per figure, marks the settings another one beats on every
-// trade-off figure (dominated), and orders rows by a figure.
+// Package sweep is the grid of `drill sweep`: it expands comma lists and
+// ranges into an axis of values per flag and crosses the axes into a grid
+// of settings. Aggregating the settings' runs (medians, spreads, which
+// settings are dominated) is the fold's: scoring.AggregateSweep.
 //
 // The package knows nothing about drills: values are strings as a user
-// writes them on the command line, figures are named numbers. It is pure
-// and deterministic, so every rule here is tested directly.
+// writes them on the command line. It is pure and deterministic, so every
+// rule here is tested directly.
 package sweep
 
 import (

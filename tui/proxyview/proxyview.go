@@ -59,12 +59,9 @@ type Model struct {
 	tick   time.Duration
 	tally  *scoring.ProxyTally
 	recent []scoring.ProxyRequest // newest last
-	active string                 // the outage active now, "" for none
-	byHand bool
-	choose bool // o pressed: waiting for 1 or 2
+	choose bool                   // o pressed: waiting for 1 or 2
 	now    time.Duration
 	msg    string // the last control's result
-	closed bool
 	w, h   int
 }
 
@@ -98,14 +95,6 @@ func (m *Model) Add(evs []event.Event) {
 				m.recent = slices.Delete(m.recent, 0, len(m.recent)-maxRecent)
 			}
 		}
-		switch e.Kind {
-		case event.OutageStart:
-			m.active, m.byHand = e.Fault, e.Detail == event.ByHand
-		case event.OutageEnd:
-			m.active, m.byHand = "", false
-		case event.RunEnd:
-			m.closed = true
-		}
 		m.now = max(m.now, e.At)
 	}
 }
@@ -118,7 +107,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		m.Add(m.cur.Poll())
 		m.now = max(m.now, time.Time(msg).Sub(m.log.Start()))
-		if m.closed {
+		if m.tally.Closed {
 			return m, tea.Quit
 		}
 		return m, m.wait()
@@ -143,9 +132,9 @@ func (m *Model) key(k string) tea.Cmd {
 			m.msg = kind + " started by hand"
 		}
 	case k == "o" && m.ctl != nil:
-		if m.active != "" {
+		if m.tally.Active.Fault != "" {
 			if m.ctl.EndOutage() {
-				m.msg = m.active + " ended by hand"
+				m.msg = m.tally.Active.Fault + " ended by hand"
 			}
 			return nil
 		}
@@ -163,15 +152,15 @@ func Render(st tui.Styles, m *Model, w, h int) string {
 	head := st.Title.Render("drill proxy") + "  " + m.title + "  " + st.Dim.Render(format.Cell(m.now, 1))
 	b = append(b, head)
 	state := st.Good.Render("no outage")
-	if m.active != "" {
+	if m.tally.Active.Fault != "" {
 		how := "scheduled"
-		if m.byHand {
+		if m.tally.Active.ByHand {
 			how = "by hand"
 		}
-		state = st.Alert.Render("OUTAGE "+m.active) + " " + st.Dim.Render("("+how+")")
+		state = st.Alert.Render("OUTAGE "+m.tally.Active.Fault) + " " + st.Dim.Render("("+how+")")
 	}
 	b = append(b, "now: "+state+"   "+st.Dim.Render("scheduled: ")+orNone(m.sched)+"   "+
-		st.Dim.Render("so far: ")+orNone(strings.Join(m.tally.Windows, ", ")))
+		st.Dim.Render("so far: ")+orNone(strings.Join(format.ProxyWindows(m.tally), ", ")))
 	b = append(b, "")
 	b = append(b, st.Title.Render("Models"))
 	lines := format.ProxyModelLines(m.tally)
@@ -244,7 +233,7 @@ func footerLine(st tui.Styles, m *Model) string {
 			opts = append(opts, fmt.Sprintf("%d %s", i+1, k))
 		}
 		help = "start an outage now: " + strings.Join(opts, " · ") + " · esc cancel"
-	case m.active != "":
+	case m.tally.Active.Fault != "":
 		help = "q quit · o end the outage now"
 	default:
 		help = "q quit · o start an outage now"

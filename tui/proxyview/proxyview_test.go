@@ -106,12 +106,12 @@ func TestOStartsAndEndsAnOutageByHand(t *testing.T) {
 	press("esc")
 	press("o")
 	press("2")
-	if m.active != "hang" || !m.byHand {
-		t.Fatalf("after o 2: active %q by hand %v, want hang by hand", m.active, m.byHand)
+	if m.tally.Active.Fault != "hang" || !m.tally.Active.ByHand {
+		t.Fatalf("after o 2: active %q by hand %v, want hang by hand", m.tally.Active.Fault, m.tally.Active.ByHand)
 	}
 	press("o")
-	if m.active != "" {
-		t.Fatalf("after o: active %q, want none", m.active)
+	if m.tally.Active.Fault != "" {
+		t.Fatalf("after o: active %q, want none", m.tally.Active.Fault)
 	}
 	starts := 0
 	for _, e := range p.Log().Events() {

@@ -1,13 +1,17 @@
-package predict
+package format
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/drill-dev/drill/internal/predict"
+)
 
 func TestBeside(t *testing.T) {
 	f := func(x float64) *float64 { return &x }
-	r := &Range{18.125, 18.5}
+	r := &predict.Range{18.125, 18.5}
 	for _, tc := range []struct {
 		m    *float64
-		p    *Range
+		p    *predict.Range
 		want string
 	}{
 		{f(18.37), r, "measured 18.4 s, predicted 18.1–18.5 s: inside"},
@@ -19,6 +23,22 @@ func TestBeside(t *testing.T) {
 	} {
 		if got := Beside(tc.m, tc.p); got != tc.want {
 			t.Errorf("Beside = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestBesideCount(t *testing.T) {
+	for _, tc := range []struct {
+		m    int
+		p    predict.Range
+		want string
+	}{
+		{110, predict.Range{102, 103}, "measured 110, predicted 102–103: 7 more"},
+		{100, predict.Range{102, 103}, "measured 100, predicted 102–103: 2 fewer"},
+		{12, predict.Range{12, 12}, "measured 12, predicted 12: inside"},
+	} {
+		if got := BesideCount(tc.m, tc.p); got != tc.want {
+			t.Errorf("BesideCount(%d, %v) = %q, want %q", tc.m, tc.p, got, tc.want)
 		}
 	}
 }

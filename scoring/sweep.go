@@ -1,4 +1,4 @@
-package sweep
+package scoring
 
 import (
 	"cmp"
@@ -21,20 +21,15 @@ type Stat struct {
 // Spread is Max − Min.
 func (s Stat) Spread() float64 { return s.Max - s.Min }
 
-// Summarize is the median and spread of samples; the zero Stat for none.
-// The median of an even number of samples is the mean of the middle two.
-func Summarize(samples []float64) Stat {
+// StatOf is the median (Quantile's, the mean of the middle two for an
+// even count) and spread of samples; the zero Stat for none.
+func StatOf(samples []float64) Stat {
 	if len(samples) == 0 {
 		return Stat{}
 	}
-	x := slices.Clone(samples)
-	slices.Sort(x)
+	x := slices.Sorted(slices.Values(samples))
 	n := len(x)
-	med := x[n/2]
-	if n%2 == 0 {
-		med = (x[n/2-1] + x[n/2]) / 2
-	}
-	return Stat{Median: med, Min: x[0], Max: x[n-1], N: n}
+	return Stat{Median: Quantile(x, 0.5), Min: x[0], Max: x[n-1], N: n}
 }
 
 // Aggregate summarizes each figure over a setting's runs: every figure
@@ -51,7 +46,7 @@ func Aggregate(runs []map[string]float64) map[string]Stat {
 	}
 	out := make(map[string]Stat, len(samples))
 	for name, xs := range samples {
-		out[name] = Summarize(xs)
+		out[name] = StatOf(xs)
 	}
 	return out
 }
@@ -62,10 +57,10 @@ type Objective struct {
 	Higher bool // higher is better; else lower is
 }
 
-// TradeOff are the figures a setting is judged on: the p95 wait during the
+// TradeOffObjectives are the figures a sweep setting is judged on: the p95 wait during the
 // outage, the share of emails answered with all four fields right, and the
 // calls made to the broken model during the outage.
-var TradeOff = []Objective{
+var TradeOffObjectives = []Objective{
 	{Figure: "p95_wait_outage_s"},
 	{Figure: "all4_right", Higher: true},
 	{Figure: "calls_to_broken_outage"},
@@ -155,10 +150,10 @@ func HigherIsBetter(figure string) (higher, ok bool) {
 	return false, false
 }
 
-// Order returns the indexes of rows sorted by figure's median, descending
+// OrderBy returns the indexes of rows sorted by figure's median, descending
 // when desc, ties and rows without the figure keeping their order (rows
 // without it last).
-func Order(rows []map[string]Stat, figure string, desc bool) []int {
+func OrderBy(rows []map[string]Stat, figure string, desc bool) []int {
 	idx := make([]int, len(rows))
 	for i := range idx {
 		idx[i] = i
@@ -181,4 +176,92 @@ func Order(rows []map[string]Stat, figure string, desc bool) []int {
 		return cmp.Compare(sa.Median, sb.Median)
 	})
 	return idx
+}
+
+// SweepFigures are the figures a sweep aggregates from one run's summary:
+// every number figure (FiguresOf; null figures left out), except
+// all4_right and its interval while the run has answered nothing. The
+// sweep table, the sweep dashboard and the report's trade-off chart all
+// read these.
+func SweepFigures(s Summary) (map[string]float64, error) {
+	figs, err := FiguresOf(s)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]float64, len(figs))
+	for name, v := range figs {
+		if f, ok := v.(float64); ok {
+			out[name] = f
+		}
+	}
+	if s.EmailsAnswered == 0 {
+		for name := range out {
+			if strings.HasPrefix(name, "all4_right") {
+				delete(out, name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// SweepScenario is the scenario a sweep setting competes in: its outage
+// kind and any fault parameters it sets ("busy status=503"). Settings are
+// compared only within a scenario: the outage is given, the rest are
+// choices.
+func SweepScenario(outage string, faultParams []string) string {
+	return strings.Join(append([]string{outage}, faultParams...), " ")
+}
+
+// SweepSetting is one setting of a sweep: its scenario and the summaries
+// of its runs so far (a zero Summary, with no outage, for a run that never
+// ran).
+type SweepSetting struct {
+	Scenario  string
+	Summaries []Summary
+}
+
+// SweepRow is one setting aggregated: every figure's median and spread over
+// the runs that measured it, and whether another setting of its scenario
+// beats it on the trade-off figures.
+type SweepRow struct {
+	Figures   map[string]Stat
+	Dominated bool
+}
+
+// AggregateSweep aggregates each setting's runs (SweepFigures, then
+// Aggregate) and marks, within each scenario, the settings another one
+// dominates on TradeOffObjectives. Rows come in the settings' order.
+func AggregateSweep(settings []SweepSetting) ([]SweepRow, error) {
+	rows := make([]SweepRow, len(settings))
+	byScenario := map[string][]int{}
+	var scenarios []string
+	for i, st := range settings {
+		var figs []map[string]float64
+		for _, s := range st.Summaries {
+			if s.Outage == "" { // never ran (interrupted before its turn)
+				continue
+			}
+			f, err := SweepFigures(s)
+			if err != nil {
+				return nil, err
+			}
+			figs = append(figs, f)
+		}
+		rows[i].Figures = Aggregate(figs)
+		if _, ok := byScenario[st.Scenario]; !ok {
+			scenarios = append(scenarios, st.Scenario)
+		}
+		byScenario[st.Scenario] = append(byScenario[st.Scenario], i)
+	}
+	for _, sc := range scenarios {
+		idx := byScenario[sc]
+		stats := make([]map[string]Stat, len(idx))
+		for k, i := range idx {
+			stats[k] = rows[i].Figures
+		}
+		for k, d := range Dominated(stats, TradeOffObjectives) {
+			rows[idx[k]].Dominated = d
+		}
+	}
+	return rows, nil
 }

@@ -1,0 +1,109 @@
+package format
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// SweepTable writes drill sweep's rows as a Markdown table with a note
+// below: the axes that vary, who served the emails, the trade-off figures
+// as "median (smallest–largest)" over the repeats, and front or dominated.
+func SweepTable(w io.Writer, res *sweep.Result) error {
+	vary := res.Varying()
+	head := []string{"#"}
+	for _, n := range vary {
+		head = append(head, sweep.AxisHead(n))
+	}
+	head = append(head, "primary / backup / canned / error", "p95 wait, outage", "Typical wait, outage",
+		"All 4 right", "Calls to broken model, outage", "Breaker first open", "Trade-off")
+	var b strings.Builder
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
+	b.WriteString(strings.Repeat(" --- |", len(head)) + "\n")
+	for i, r := range res.Rows {
+		cells := []string{fmt.Sprint(i + 1)}
+		for _, n := range vary {
+			cells = append(cells, r.Setting[n])
+		}
+		fig := func(name string, num func(float64) string, unit string) string {
+			st, ok := r.Figures[name]
+			return StatSpread(st, ok, num, unit)
+		}
+		served := make([]string, 4)
+		for k, rung := range []string{"primary", "backup", "canned", "error"} {
+			served[k] = Count(r.Figures["served."+rung].Median)
+		}
+		front := "front"
+		if r.Dominated {
+			front = "dominated"
+		}
+		cells = append(cells, strings.Join(served, " / "), fig("p95_wait_outage_s", Secs2, " s"), fig("median_wait_outage_s", Secs2, " s"),
+			fig("all4_right", Percent1, "%"), fig("calls_to_broken_outage", Count, ""), fig("breaker_first_open_s", Secs2, " s"), front)
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	fmt.Fprintf(&b, "\n%d setting%s × %d repeat%s, %s clock, %s wall.", res.Settings, plural(res.Settings), res.Repeats, plural(res.Repeats), res.Clock, Secs(res.WallS))
+	if f := res.Fixed(); f != "" {
+		fmt.Fprintf(&b, " Every row: %s.", f)
+	}
+	if len(res.Rows) < res.Settings {
+		fmt.Fprintf(&b, " Showing %d of %d rows.", len(res.Rows), res.Settings)
+	}
+	b.WriteString(" Figures are medians over the repeats, (smallest–largest) when they differ; served counts are medians." +
+		" Dominated: another setting of the same outage is at least as good on p95 wait, all 4 right and calls to the broken model (medians) and better on one.\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// SweepDryRun writes a sweep's grid, its size and every setting as flags.
+func SweepDryRun(w io.Writer, d sweep.DryRun) error {
+	var b strings.Builder
+	b.WriteString(d.Shape)
+	if d.GridSettings != d.Settings {
+		fmt.Fprintf(&b, " × the drill file's runs = %d rows", d.Settings)
+	}
+	fmt.Fprintf(&b, " × %d repeat%s = %d drills\n", d.Repeats, plural(d.Repeats), d.Runs)
+	for _, a := range d.Axes {
+		fmt.Fprintf(&b, "  %s: %s\n", sweep.AxisHead(a.Name), strings.Join(a.Values, ", "))
+	}
+	width := len(fmt.Sprint(len(d.Grid)))
+	for i, s := range d.Grid {
+		fmt.Fprintf(&b, "%*d  %s\n", width, i+1, s)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// StatSpread formats a figure over repeated runs as "median unit
+// (min–max)" when the runs differ, the one value when they agree, or Dash
+// when nothing measured it (!ok or N 0).
+func StatSpread(st scoring.Stat, ok bool, num func(float64) string, unit string) string {
+	if !ok || st.N == 0 {
+		return Dash
+	}
+	if st.Min == st.Max {
+		return num(st.Median) + unit
+	}
+	return fmt.Sprintf("%s%s (%s–%s)", num(st.Median), unit, num(st.Min), num(st.Max))
+}
+
+// Secs2 formats seconds to a hundredth, without the unit: "1.25" (sweep
+// and trade-off tables, where medians of close settings differ by less
+// than a tenth).
+func Secs2(v float64) string { return fmt.Sprintf("%.2f", noNegZero(v, 100)) }
+
+// Percent1 formats a share as a percentage to a tenth, without the sign:
+// "85.3".
+func Percent1(v float64) string { return fmt.Sprintf("%.1f", noNegZero(100*v, 10)) }
+
+// Count formats a count that may be a median of counts: "12", "12.5".
+func Count(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

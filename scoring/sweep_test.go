@@ -1,0 +1,136 @@
+package scoring
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestStatOf(t *testing.T) {
+	if s := StatOf([]float64{3, 1, 2}); s != (Stat{Median: 2, Min: 1, Max: 3, N: 3}) {
+		t.Errorf("odd: %+v", s)
+	}
+	if s := StatOf([]float64{4, 1, 2, 10}); s != (Stat{Median: 3, Min: 1, Max: 10, N: 4}) {
+		t.Errorf("even: %+v", s)
+	}
+	if s := StatOf(nil); s != (Stat{}) {
+		t.Errorf("none: %+v", s)
+	}
+	if s := StatOf([]float64{4, 1, 2, 10}); s.Spread() != 9 {
+		t.Errorf("spread = %v", s.Spread())
+	}
+}
+
+func TestAggregate(t *testing.T) {
+	got := Aggregate([]map[string]float64{
+		{"a": 1, "b": 5},
+		{"a": 3, "b": math.NaN()},
+		{"a": 2},
+	})
+	if got["a"] != (Stat{Median: 2, Min: 1, Max: 3, N: 3}) {
+		t.Errorf("a = %+v", got["a"])
+	}
+	if got["b"] != (Stat{Median: 5, Min: 5, Max: 5, N: 1}) {
+		t.Errorf("b (measured once) = %+v", got["b"])
+	}
+	if _, ok := got["c"]; ok {
+		t.Error("a figure no run measured has a Stat")
+	}
+}
+
+func stats(p95, all4, calls float64) map[string]Stat {
+	return map[string]Stat{
+		"p95_wait_outage_s":      {Median: p95, Min: p95, Max: p95, N: 1},
+		"all4_right":             {Median: all4, Min: all4, Max: all4, N: 1},
+		"calls_to_broken_outage": {Median: calls, Min: calls, Max: calls, N: 1},
+	}
+}
+
+func TestDominated(t *testing.T) {
+	rows := []map[string]Stat{
+		stats(1, 0.85, 10), // 0: front (fast)
+		stats(2, 0.90, 10), // 1: front (better quality)
+		stats(2, 0.85, 10), // 2: dominated by 0 (slower, same quality, same calls)
+		stats(1, 0.85, 10), // 3: tie with 0: front
+		stats(5, 0.95, 40), // 4: front (best quality)
+		stats(5, 0.95, 41), // 5: dominated by 4 (one call more)
+		{"all4_right": {Median: 0.99, N: 1}, "calls_to_broken_outage": {Median: 1, N: 1}}, // 6: no p95: worst there, but best elsewhere: front
+		{"all4_right": {Median: 0.5, N: 1}, "calls_to_broken_outage": {Median: 50, N: 1}}, // 7: no p95, worse everywhere than 6: dominated
+	}
+	got := Dominated(rows, TradeOffObjectives)
+	want := []bool{false, false, true, false, false, true, false, true}
+	if !slices.Equal(got, want) {
+		t.Errorf("Dominated = %v, want %v", got, want)
+	}
+}
+
+func TestHigherIsBetter(t *testing.T) {
+	for _, c := range []struct {
+		fig        string
+		higher, ok bool
+	}{
+		{"all4_right", true, true},
+		{"all4_right_ci95.0", true, true},
+		{"fields_right.urgency", true, true},
+		{"p95_wait_outage_s", false, true},
+		{"calls_to_broken_outage", false, true},
+		{"served.error", false, true},
+		{"served.primary", true, true},
+		{"seed", false, false},
+	} {
+		h, ok := HigherIsBetter(c.fig)
+		if h != c.higher || ok != c.ok {
+			t.Errorf("HigherIsBetter(%s) = %v, %v; want %v, %v", c.fig, h, ok, c.higher, c.ok)
+		}
+	}
+}
+
+func TestOrder(t *testing.T) {
+	rows := []map[string]Stat{
+		{"x": {Median: 3, N: 1}},
+		{},
+		{"x": {Median: 1, N: 1}},
+		{"x": {Median: 3, N: 1}},
+		{"x": {Median: 2, N: 0}}, // not measured
+	}
+	if got := OrderBy(rows, "x", false); !slices.Equal(got, []int{2, 0, 3, 1, 4}) {
+		t.Errorf("ascending = %v", got)
+	}
+	if got := OrderBy(rows, "x", true); !slices.Equal(got, []int{0, 3, 2, 1, 4}) {
+		t.Errorf("descending = %v", got)
+	}
+}
+
+// TestAggregateSweep: each setting's runs are aggregated from the same
+// figure map, a run that never ran is left out, and settings compete only
+// within their scenario.
+func TestAggregateSweep(t *testing.T) {
+	run := func(outage string, p95 float64, answered, calls int) Summary {
+		return Summary{Outage: outage, P95WaitOutageS: &p95, EmailsAnswered: answered, All4Right: 0.9,
+			Served: Served{Primary: answered}, CallsToBrokenOutage: calls}
+	}
+	settings := []SweepSetting{
+		{Scenario: SweepScenario("busy", nil), Summaries: []Summary{run("busy", 2, 10, 5), run("busy", 4, 10, 7), {}}},
+		{Scenario: SweepScenario("busy", nil), Summaries: []Summary{run("busy", 1, 10, 5)}},
+		// Worse than both, but the only setting of its scenario: front.
+		{Scenario: SweepScenario("busy", []string{"status=429"}), Summaries: []Summary{run("busy", 9, 10, 50)}},
+		// Nothing answered yet: no all-4-right figure.
+		{Scenario: "hang", Summaries: []Summary{run("hang", 1, 0, 0)}},
+	}
+	rows, err := AggregateSweep(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows[0].Figures["p95_wait_outage_s"]; got != (Stat{Median: 3, Min: 2, Max: 4, N: 2}) {
+		t.Errorf("setting 1 p95: %+v, want the two runs that ran", got)
+	}
+	if d := []bool{rows[0].Dominated, rows[1].Dominated, rows[2].Dominated}; !slices.Equal(d, []bool{true, false, false}) {
+		t.Errorf("dominated %v, want only setting 1 (beaten by 2 in its scenario)", d)
+	}
+	if settings[2].Scenario != "busy status=429" {
+		t.Errorf("scenario %q", settings[2].Scenario)
+	}
+	if _, ok := rows[3].Figures["all4_right"]; ok {
+		t.Error("a setting that answered nothing has an all-4-right figure")
+	}
+}
