@@ -226,7 +226,7 @@ func Load(path string, opts Options) ([]Window, error) {
 // sent none), slow with its delay; reset and malformed with their defaults.
 // A status busy cannot send is replayed as 503, with a note (one line); a
 // class the injector does not have is an error listing the ones it has.
-func Inject(ws []Window) (out []inject.Window, notes []string, err error) {
+func Inject(ws []Window) (out []event.Window, notes []string, err error) {
 	for _, w := range ws {
 		var kv []string
 		switch w.Class {
