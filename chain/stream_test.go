@@ -14,7 +14,7 @@ import (
 
 // streamRung is a streamed rung over the in-process fake model, with an
 // optional fault window in front of it; OnEnd records what it measured.
-func streamRung(t *testing.T, limit time.Duration, w *inject.Window, got *[]StreamStats, outs *[]event.Outcome) *Rung {
+func streamRung(t *testing.T, limit time.Duration, w *event.Window, got *[]StreamStats, outs *[]event.Outcome) *Rung {
 	t.Helper()
 	rt := fakemodel.New(fakemodel.Options{Seed: 1}).Transport()
 	if w != nil {

@@ -113,8 +113,9 @@ type Event struct {
 	// half-open breaker admitted as its probe.
 	Probe bool `json:"probe,omitempty"`
 	// Window is, on outage_start and outage_end, the window as the injector
-	// applied it (actual offsets, scheduled or by hand).
-	Window *OutageWindow `json:"window,omitempty"`
+	// applied it: its fault and placement, with actual offsets, scheduled or
+	// by hand (window.go).
+	Window *Window `json:"window,omitempty"`
 	// End is, on run_end, the run's status and the emails never sent.
 	End *RunEndInfo `json:"end,omitempty"`
 	// FaultParams are the applied fault's parameters, defaults included,
@@ -273,25 +274,6 @@ const (
 	// NotSentCeiling: the run's time ceiling came first.
 	NotSentCeiling = "ceiling"
 )
-
-// OutageWindow is an outage window as the injector applied it: actual
-// offsets from the run's start, and whether it was scheduled or by hand.
-type OutageWindow struct {
-	// Start is when the injector started faulting attempts.
-	Start time.Duration `json:"start_ns"`
-	// End is when it stopped: on outage_end, the actual end; on
-	// outage_start, the scheduled end, or -1 for a window started by hand
-	// (open until ended by hand).
-	End time.Duration `json:"end_ns"`
-	// ByHand is true for a window started or ended by hand (the dashboard's
-	// o key, Run.StartOutage/EndOutage); false for the drill's schedule.
-	ByHand bool `json:"by_hand"`
-	// Index says which window an outage_end closes: a scheduled window's
-	// position in the run's timeline (config outages, from 0); a window
-	// started by hand takes the next number after the timeline's. A start
-	// and its end carry the same index.
-	Index int `json:"index"`
-}
 
 // RunEndInfo is how a run ended: its status and the emails it never sent.
 type RunEndInfo struct {

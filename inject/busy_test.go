@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/openai/openai-go/v3"
 )
 
@@ -34,7 +35,7 @@ func TestBusyIsAnOpenAIError(t *testing.T) {
 }
 
 func TestBusyDefaultsTo503(t *testing.T) {
-	f, err := Window{Kind: "busy"}.Fault()
+	f, err := NewFault(event.FaultSpec{Kind: "busy"})
 	if err != nil || f.(*Busy).Status != 503 {
 		t.Fatalf("default busy: %+v, %v", f, err)
 	}

@@ -20,13 +20,11 @@ func ExampleParseFault() {
 	if err := in.Add(w); err != nil {
 		panic(err)
 	}
-	fmt.Println(w)
-	fmt.Println(w.LogParams())
+	fmt.Println(inject.LogParams(w))
 
 	_, err = inject.ParseFault("rate-limit", []string{"retry_afer=20s"})
 	fmt.Println(err)
 	// Output:
-	// rate-limit retry_after=20s, 15s–40s, rate 0.5
 	// map[rate:0.5 retry_after:20s spend_cap:false]
 	// unknown key "retry_afer" for rate-limit (valid: retry_after, spend_cap, rate, ramp, flap, flap.on, flap.off, models, replicas)
 }

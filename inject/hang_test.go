@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/openai/openai-go/v3/option"
 )
 
@@ -27,7 +28,7 @@ func TestHangUnderTheSDK(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				rig := newRig(t, Window{Kind: "hang", To: -1})
+				rig := newRig(t, event.Window{FaultSpec: event.FaultSpec{Kind: "hang"}, To: -1})
 				limit, opts := c.client(rig)
 				start := time.Now()
 				_, err := triageCall(t.Context(), rig.client(limit, 2, opts...), email(0))

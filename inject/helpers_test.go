@@ -13,6 +13,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/triage"
 )
@@ -56,7 +57,7 @@ type modelRig struct {
 	mu       sync.Mutex
 }
 
-func newRig(t *testing.T, w Window) *modelRig {
+func newRig(t *testing.T, w event.Window) *modelRig {
 	t.Helper()
 	r := &modelRig{}
 	srv := fakemodel.New(fakemodel.Options{Seed: 1})
@@ -121,7 +122,7 @@ func streamCall(ctx context.Context, c openai.Client, e emails.Email) streamResu
 }
 
 // parse is ParseFault for tests: an open-ended window from 0.
-func parse(t *testing.T, kind string, kv ...string) Window {
+func parse(t *testing.T, kind string, kv ...string) event.Window {
 	t.Helper()
 	w, err := ParseFault(kind, kv)
 	if err != nil {

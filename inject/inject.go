@@ -7,7 +7,7 @@
 // are its parameters, with safe defaults, behind the one-method Fault
 // interface and registered by name (toxiproxy's toxics). Every window gets a
 // fresh instance. Window modifiers (rate, ramp, flap, models) decide which
-// attempts a window hits; see Window.
+// attempts a window hits; see event.Window, the one window type.
 package inject
 
 import (
@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/drill-dev/drill/event"
 )
 
 // Fault applies one kind of failure to one HTTP attempt.
@@ -97,9 +99,9 @@ type Options struct {
 	Replica int
 }
 
-// window is a scheduled Window with its fault instance.
+// window is a scheduled event.Window with its fault instance.
 type window struct {
-	Window
+	event.Window
 	fault Fault
 	log   map[string]string // LogParams, computed once
 }
@@ -128,17 +130,17 @@ func New(next http.RoundTripper, start time.Time, opts Options) *Injector {
 }
 
 // Add validates a window and schedules it with a fresh fault instance.
-func (i *Injector) Add(w Window) error {
-	if err := w.Validate(); err != nil {
+func (i *Injector) Add(w event.Window) error {
+	if err := Validate(w); err != nil {
 		return err
 	}
-	f, err := w.Fault()
+	f, err := NewFault(w.FaultSpec)
 	if err != nil {
 		return err
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	i.windows = append(i.windows, window{Window: w.clone(), fault: f, log: w.LogParams()})
+	i.windows = append(i.windows, window{Window: w.Clone(), fault: f, log: LogParams(w)})
 	return nil
 }
 
@@ -159,24 +161,24 @@ func (i *Injector) EndAt(at time.Duration) bool {
 
 // Active returns the newest window active at offset at, whatever models it
 // breaks, if any.
-func (i *Injector) Active(at time.Duration) (Window, bool) {
+func (i *Injector) Active(at time.Duration) (event.Window, bool) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	for k := len(i.windows) - 1; k >= 0; k-- {
 		if w := i.windows[k]; w.Contains(at) {
-			return w.Window.clone(), true
+			return w.Window.Clone(), true
 		}
 	}
-	return Window{}, false
+	return event.Window{}, false
 }
 
 // Windows returns every window added, in order, with their current ends.
-func (i *Injector) Windows() []Window {
+func (i *Injector) Windows() []event.Window {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	out := make([]Window, len(i.windows))
+	out := make([]event.Window, len(i.windows))
 	for k, w := range i.windows {
-		out[k] = w.Window.clone()
+		out[k] = w.Window.Clone()
 	}
 	return out
 }
@@ -189,7 +191,7 @@ func (i *Injector) decide(rung string, at time.Duration) (int, window, bool) {
 	defer i.mu.Unlock()
 	for k := len(i.windows) - 1; k >= 0; k-- {
 		w := i.windows[k]
-		if w.Contains(at) && w.breaks(rung, i.opts.Target, i.opts.Replica) {
+		if w.Contains(at) && w.Breaks(rung, i.opts.Target, i.opts.Replica) {
 			return k, w, true
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/drill-dev/drill/event"
 )
 
 func TestWindowsPickAttemptsByStartTime(t *testing.T) {
@@ -13,7 +15,7 @@ func TestWindowsPickAttemptsByStartTime(t *testing.T) {
 		next := &okTransport{}
 		var faults []string
 		in := New(next, time.Now(), Options{OnFault: func(_ *http.Request, a Applied) { faults = append(faults, a.Kind) }})
-		if err := in.Add(Window{Kind: "busy", From: 2 * time.Second, To: 4 * time.Second}); err != nil {
+		if err := in.Add(event.Window{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 2 * time.Second, To: 4 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
 		status := func() int {
@@ -47,16 +49,16 @@ func TestWindowsPickAttemptsByStartTime(t *testing.T) {
 func TestNewestWindowWins(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		in := New(&okTransport{}, time.Now(), Options{})
-		mustAdd := func(w Window) {
+		mustAdd := func(w event.Window) {
 			if err := in.Add(w); err != nil {
 				t.Fatal(err)
 			}
 		}
-		mustAdd(Window{Kind: "busy", From: 0, To: 10 * time.Second})
-		mustAdd(Window{Kind: "rate-limit", From: 2 * time.Second, To: 4 * time.Second})
-		mustAdd(Window{Kind: "busy", Params: map[string]string{"status": "500"}, From: 6 * time.Second, To: 8 * time.Second,
-			Flap: &Flap{On: time.Second, Off: time.Second}})
-		mustAdd(Window{Kind: "hang", From: 0, To: 10 * time.Second, Models: []string{ModelBackup}})
+		mustAdd(event.Window{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: 10 * time.Second})
+		mustAdd(event.Window{FaultSpec: event.FaultSpec{Kind: "rate-limit"}, From: 2 * time.Second, To: 4 * time.Second})
+		mustAdd(event.Window{FaultSpec: event.FaultSpec{Kind: "busy", Params: map[string]string{"status": "500"}}, From: 6 * time.Second, To: 8 * time.Second,
+			Flap: &event.Flap{On: time.Second, Off: time.Second}})
+		mustAdd(event.Window{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 0, To: 10 * time.Second, Models: []string{ModelBackup}})
 		status := func(rt http.RoundTripper) int {
 			req, _ := http.NewRequest("GET", "http://model.invalid/v1/models", nil)
 			resp, err := rt.RoundTrip(req)
@@ -88,7 +90,7 @@ func TestNewestWindowWins(t *testing.T) {
 func TestHangWaitsForTheAttemptsContextAndEndsByHand(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		in := New(&okTransport{}, time.Now(), Options{})
-		if err := in.Add(Window{Kind: "hang", From: 0, To: -1}); err != nil {
+		if err := in.Add(event.Window{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 0, To: -1}); err != nil {
 			t.Fatal(err)
 		}
 		if !in.EndAt(10 * time.Second) {
@@ -102,18 +104,18 @@ func TestHangWaitsForTheAttemptsContextAndEndsByHand(t *testing.T) {
 
 func TestBadWindows(t *testing.T) {
 	in := New(&okTransport{}, time.Now(), Options{})
-	err := in.Add(Window{Kind: "flood", From: 0, To: time.Second})
+	err := in.Add(event.Window{FaultSpec: event.FaultSpec{Kind: "flood"}, From: 0, To: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "busy, hang, malformed, rate-limit, reset, slow, stall, trickle") {
 		t.Fatalf("unknown kind: %v, want an error listing every kind", err)
 	}
-	for _, w := range []Window{
-		{Kind: "busy", From: 2 * time.Second, To: time.Second},
-		{Kind: "busy", From: 0, To: time.Second, Rate: 1.5},
-		{Kind: "busy", From: 0, To: -1, Ramp: true},
-		{Kind: "busy", From: 0, To: time.Second, Flap: &Flap{On: time.Second}},
-		{Kind: "busy", From: 0, To: time.Second, Models: []string{"tertiary"}},
-		{Kind: "busy", From: 0, To: time.Second, Params: map[string]string{"status": "418"}},
-		{Kind: "busy", From: 0, To: time.Second, Params: map[string]string{"retry_after": "1s"}},
+	for _, w := range []event.Window{
+		{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 2 * time.Second, To: time.Second},
+		{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: time.Second, Rate: 1.5},
+		{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: -1, Ramp: true},
+		{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: time.Second, Flap: &event.Flap{On: time.Second}},
+		{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: time.Second, Models: []string{"tertiary"}},
+		{FaultSpec: event.FaultSpec{Kind: "busy", Params: map[string]string{"status": "418"}}, From: 0, To: time.Second},
+		{FaultSpec: event.FaultSpec{Kind: "busy", Params: map[string]string{"retry_after": "1s"}}, From: 0, To: time.Second},
 	} {
 		if err := in.Add(w); err == nil {
 			t.Errorf("window %+v was accepted", w)
@@ -126,15 +128,12 @@ func TestParseFault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Params["retry_after"] != "3s" || w.Rate != 0.5 || !w.Ramp || *w.Flap != (Flap{2 * time.Second, 3 * time.Second}) ||
+	if w.Params["retry_after"] != "3s" || w.Rate != 0.5 || !w.Ramp || *w.Flap != (event.Flap{On: 2 * time.Second, Off: 3 * time.Second}) ||
 		len(w.Models) != 2 {
 		t.Fatalf("parsed %+v", w)
 	}
 	w.To = 10 * time.Second
-	if got := w.String(); got != "rate-limit retry_after=3s, 0s–10s, rate 0.5, ramping up, flapping 2s on / 3s off, models primary and backup" {
-		t.Errorf("String() = %q", got)
-	}
-	lp := w.LogParams()
+	lp := LogParams(w)
 	if lp["retry_after"] != "3s" || lp["spend_cap"] != "false" || lp["rate"] != "0.5" || lp["flap"] != "2s/3s" || lp["models"] != "primary,backup" {
 		t.Errorf("LogParams() = %v", lp)
 	}

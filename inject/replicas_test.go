@@ -14,7 +14,7 @@ func TestReplicasModifier(t *testing.T) {
 	if got := w.Replicas; len(got) != 2 || got[0] != 3 || got[1] != 1 {
 		t.Fatalf("replicas=3,1,3 parsed as %v, want [3 1]", got)
 	}
-	if got := w.LogParams()[KeyReplicas]; got != "3,1" {
+	if got := LogParams(w)[KeyReplicas]; got != "3,1" {
 		t.Fatalf("LogParams replicas = %q, want 3,1", got)
 	}
 	for _, c := range []struct {

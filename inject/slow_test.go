@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/drill-dev/drill/event"
 )
 
 // TestSlowAddsDelayBeforeTheAnswer: the real answer arrives delay (plus
@@ -13,7 +15,7 @@ import (
 // every attempt.
 func TestSlowAddsDelayBeforeTheAnswer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		base := newRig(t, Window{Kind: "busy", From: time.Hour, To: 2 * time.Hour}) // never on
+		base := newRig(t, event.Window{FaultSpec: event.FaultSpec{Kind: "busy"}, From: time.Hour, To: 2 * time.Hour}) // never on
 		start := time.Now()
 		if _, err := triageCall(t.Context(), base.client(0, 0), email(3)); err != nil {
 			t.Fatal(err)
@@ -42,7 +44,7 @@ func TestSlowAddsDelayBeforeTheAnswer(t *testing.T) {
 
 func TestSlowJitterIsSeededPerAttempt(t *testing.T) {
 	w := parse(t, "slow", "delay=1s", "jitter=1s")
-	f, _ := w.Fault()
+	f, _ := NewFault(w.FaultSpec)
 	draw := func(body string) time.Duration {
 		r := attemptRand(1, 0, "primary", []byte(body), "0")
 		r.Float64() // the hit draw comes first

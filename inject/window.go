@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/drill-dev/drill/event"
 )
 
 // Rung names a window's Models may list.
@@ -16,51 +18,8 @@ const (
 	ModelBackup  = "backup"
 )
 
-// Window is one outage: a fault kind with its parameters, the time it is
-// on, and the modifiers that pick which attempts inside it are hit. An
-// attempt belongs to the window it starts in; when windows overlap, the
-// newest one added that breaks the attempt's model decides alone (hit or
-// miss). The zero values of the modifiers are the plain window: every
-// attempt to the run's target model, all the time.
-type Window struct {
-	// Kind is the fault kind: one of Kinds().
-	Kind string `json:"kind"`
-	// Params are the fault's parameters, key → value as written on the
-	// command line (e.g. "retry_after": "20s"); a missing key keeps its
-	// default. Set fills it in canonical form.
-	Params map[string]string `json:"params,omitempty"`
-	// From and To are offsets from the run's start; attempts starting in
-	// [From, To) are in the window. To < 0 means open-ended (an outage
-	// started by hand and not yet ended).
-	From time.Duration `json:"from_ns"`
-	To   time.Duration `json:"to_ns"`
-	// Rate is the share of the window's attempts hit, in (0, 1]; 0 means 1
-	// (every attempt). Which attempts are hit is drawn from the run's seed
-	// and the attempt, so a drill is reproducible.
-	Rate float64 `json:"rate,omitempty"`
-	// Ramp grows the rate linearly from 0 at From to Rate at To. It needs
-	// a closed window.
-	Ramp bool `json:"ramp,omitempty"`
-	// Flap, when set, switches the window on and off: on for Flap.On from
-	// From, then off for Flap.Off, and again. Attempts starting in an off
-	// period pass.
-	Flap *Flap `json:"flap,omitempty"`
-	// Models are the rungs whose attempts the window breaks (primary,
-	// backup or both); empty means the run's target.
-	Models []string `json:"models,omitempty"`
-	// Replicas are the fleet replicas (numbered from 1) whose attempts the
-	// window breaks; empty means every replica (and a run that is not part
-	// of a fleet). See Options.Replica.
-	Replicas []int `json:"replicas,omitempty"`
-}
-
-// Flap is a window's on and off periods.
-type Flap struct {
-	On  time.Duration `json:"on_ns"`
-	Off time.Duration `json:"off_ns"`
-}
-
-// Modifier keys, accepted by Set next to a fault's own parameters.
+// Modifier keys: the placement of an event.Window, accepted by Set next
+// to a fault's own parameters. next to a fault's own parameters.
 const (
 	KeyRate    = "rate"
 	KeyRamp    = "ramp"
@@ -95,33 +54,33 @@ func Keys(kind string) ([]string, error) {
 // ParseFault builds a window of kind from KEY=VALUE settings (the
 // repeatable --fault flag). An unknown kind or key, or a bad value, is an
 // error listing the valid ones. From and To are left for the caller.
-func ParseFault(kind string, kv []string) (Window, error) {
-	w := Window{Kind: kind}
+func ParseFault(kind string, kv []string) (event.Window, error) {
+	w := event.Window{FaultSpec: event.FaultSpec{Kind: kind}}
 	if _, err := Lookup(kind); err != nil {
-		return Window{}, err
+		return event.Window{}, err
 	}
 	for _, s := range kv {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok {
 			keys, _ := Keys(kind)
-			return Window{}, fmt.Errorf("fault setting %q is not KEY=VALUE (keys for %s: %s)", s, kind, strings.Join(keys, ", "))
+			return event.Window{}, fmt.Errorf("fault setting %q is not KEY=VALUE (keys for %s: %s)", s, kind, strings.Join(keys, ", "))
 		}
-		if err := w.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return Window{}, err
+		if err := Set(&w, strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return event.Window{}, err
 		}
 	}
 	return w, nil
 }
 
-// Set sets one fault parameter or window modifier from its text. Kind
-// must be set first. An unknown key is an error listing the valid keys; a
-// bad value says what is expected.
-func (w *Window) Set(key, value string) error {
+// Set sets one fault parameter or window modifier of w from its text.
+// w.Kind must be set first. An unknown key is an error listing the valid
+// keys; a bad value says what is expected.
+func Set(w *event.Window, key, value string) error {
 	keys, err := Keys(w.Kind)
 	if err != nil {
 		return err
 	}
-	if err := w.set(key, value, keys); err != nil {
+	if err := set(w, key, value, keys); err != nil {
 		if errors.Is(err, errUnknownKey) {
 			return err
 		}
@@ -130,7 +89,7 @@ func (w *Window) Set(key, value string) error {
 	return nil
 }
 
-func (w *Window) set(key, value string, keys []string) error {
+func set(w *event.Window, key, value string, keys []string) error {
 	bad := func(want string) error {
 		return fmt.Errorf("%s: bad value %q for %s: want %s", w.Kind, value, key, want)
 	}
@@ -154,14 +113,14 @@ func (w *Window) set(key, value string, keys []string) error {
 		if !ok || err1 != nil || err2 != nil {
 			return bad("ON/OFF periods, e.g. 2s/3s")
 		}
-		w.Flap = &Flap{On: f, Off: g}
+		w.Flap = &event.Flap{On: f, Off: g}
 	case KeyFlapOn, KeyFlapOff:
 		d, err := parsePeriod(value)
 		if err != nil {
 			return bad("a duration above 0, e.g. 2s")
 		}
 		if w.Flap == nil {
-			w.Flap = &Flap{}
+			w.Flap = &event.Flap{}
 		}
 		if key == KeyFlapOn {
 			w.Flap.On = d
@@ -181,7 +140,7 @@ func (w *Window) set(key, value string, keys []string) error {
 		}
 		w.Replicas = rs
 	default:
-		f, err := w.Fault()
+		f, err := NewFault(w.FaultSpec)
 		if err != nil {
 			return err
 		}
@@ -244,9 +203,9 @@ func parseReplicas(s string) ([]int, error) {
 	return rs, nil
 }
 
-// Fault returns a fresh instance of the window's fault with its
-// parameters set.
-func (w Window) Fault() (Fault, error) {
+// NewFault returns a fresh instance of the fault w names, with its
+// parameters set: what a window applies.
+func NewFault(w event.FaultSpec) (Fault, error) {
 	f, err := Lookup(w.Kind)
 	if err != nil {
 		return nil, err
@@ -268,11 +227,11 @@ func (w Window) Fault() (Fault, error) {
 	return f, nil
 }
 
-// Validate checks the window: a known kind, valid parameters, and
+// Validate checks a window: a known kind, valid parameters, and
 // modifiers that make sense together.
-func (w Window) Validate() error {
+func Validate(w event.Window) error {
 	var errs []error
-	if _, err := w.Fault(); err != nil {
+	if _, err := NewFault(w.FaultSpec); err != nil {
 		errs = append(errs, err)
 	}
 	if w.From < 0 {
@@ -303,55 +262,11 @@ func (w Window) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Contains reports whether an attempt starting at offset at falls inside
-// the window's span (flap and rate aside).
-func (w Window) Contains(at time.Duration) bool {
-	return at >= w.From && (w.To < 0 || at < w.To)
-}
-
-// breaks reports whether the window applies to rung's attempts on the
-// given fleet replica (0: not part of a fleet).
-func (w Window) breaks(rung, target string, replica int) bool {
-	if len(w.Replicas) > 0 && !slices.Contains(w.Replicas, replica) {
-		return false
-	}
-	if len(w.Models) == 0 {
-		return rung == target
-	}
-	return slices.Contains(w.Models, rung)
-}
-
-// On reports whether a flapping window is in an on period at offset at
-// (always, without Flap).
-func (w Window) On(at time.Duration) bool {
-	if w.Flap == nil {
-		return true
-	}
-	return (at-w.From)%(w.Flap.On+w.Flap.Off) < w.Flap.On
-}
-
-// HitRate is the chance that an attempt starting at offset at is hit: 0
-// outside the window or in a flap's off period, Rate (growing along a
-// ramp) inside.
-func (w Window) HitRate(at time.Duration) float64 {
-	if !w.Contains(at) || !w.On(at) {
-		return 0
-	}
-	r := w.Rate
-	if r == 0 {
-		r = 1
-	}
-	if w.Ramp && w.To > w.From {
-		r *= float64(at-w.From) / float64(w.To-w.From)
-	}
-	return r
-}
-
-// LogParams are the fault's parameters (defaults included) and the
+// LogParams are a window's fault parameters (defaults included) and the
 // modifiers that differ from their defaults: what a fault event records.
-func (w Window) LogParams() map[string]string {
+func LogParams(w event.Window) map[string]string {
 	out := map[string]string{}
-	if f, err := w.Fault(); err == nil {
+	if f, err := NewFault(w.FaultSpec); err == nil {
 		maps.Copy(out, paramValues(f))
 	}
 	if w.Rate != 0 && w.Rate != 1 {
@@ -372,54 +287,10 @@ func (w Window) LogParams() map[string]string {
 	return out
 }
 
-// String describes the window in one line for timelines: kind, the
-// parameters set, the span and the modifiers.
-func (w Window) String() string {
-	var b strings.Builder
-	b.WriteString(w.Kind)
-	for _, k := range slices.Sorted(maps.Keys(w.Params)) {
-		fmt.Fprintf(&b, " %s=%s", k, w.Params[k])
-	}
-	if w.To < 0 {
-		fmt.Fprintf(&b, ", from %s on", w.From)
-	} else {
-		fmt.Fprintf(&b, ", %s–%s", w.From, w.To)
-	}
-	if w.Rate != 0 && w.Rate != 1 {
-		fmt.Fprintf(&b, ", rate %g", w.Rate)
-	}
-	if w.Ramp {
-		b.WriteString(", ramping up")
-	}
-	if w.Flap != nil {
-		fmt.Fprintf(&b, ", flapping %s on / %s off", w.Flap.On, w.Flap.Off)
-	}
-	if len(w.Models) > 0 {
-		fmt.Fprintf(&b, ", models %s", strings.Join(w.Models, " and "))
-	}
-	if len(w.Replicas) > 0 {
-		fmt.Fprintf(&b, ", replicas %s", joinInts(w.Replicas, " and "))
-	}
-	return b.String()
-}
-
 func joinInts(ns []int, sep string) string {
 	ss := make([]string, len(ns))
 	for k, n := range ns {
 		ss[k] = strconv.Itoa(n)
 	}
 	return strings.Join(ss, sep)
-}
-
-// clone copies the window's map and slices, so a scheduled window is not
-// changed through the caller's.
-func (w Window) clone() Window {
-	w.Params = maps.Clone(w.Params)
-	w.Models = slices.Clone(w.Models)
-	w.Replicas = slices.Clone(w.Replicas)
-	if w.Flap != nil {
-		f := *w.Flap
-		w.Flap = &f
-	}
-	return w
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/drill-dev/drill/event"
 )
 
 // attempt sends one request with a distinct body through rt and reports
@@ -118,7 +120,7 @@ func TestRampGrowsTheRate(t *testing.T) {
 // the injector's target.
 func TestModelsPicksRungs(t *testing.T) {
 	in := New(&okTransport{}, time.Now(), Options{Target: ModelBackup})
-	if err := in.Add(Window{Kind: "busy", To: -1}); err != nil {
+	if err := in.Add(event.Window{FaultSpec: event.FaultSpec{Kind: "busy"}, To: -1}); err != nil {
 		t.Fatal(err)
 	}
 	if attempt(t, in.For(ModelPrimary), 0) || !attempt(t, in.For(ModelBackup), 0) || !attempt(t, in, 0) {

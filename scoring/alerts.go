@@ -92,7 +92,7 @@ func (f *Fold) alertSummaries(ws []Window) map[string]AlertSummary {
 	}
 	var origin time.Duration
 	if len(ws) > 0 {
-		origin = ws[0].Start
+		origin = ws[0].From
 	}
 	out := make(map[string]AlertSummary, len(f.alerts))
 	for name, t := range f.alerts {

@@ -20,7 +20,7 @@ func TestAlertFigures(t *testing.T) {
 	evs := []event.Event{
 		{Kind: event.RunStart, Run: &event.RunInfo{Target: event.ServedPrimary,
 			Rungs: []event.Rung{{Name: event.ServedPrimary, HasBreaker: true}}}},
-		{At: 15 * s, Kind: event.OutageStart, Rung: event.ServedPrimary, Window: &event.OutageWindow{Start: 15 * s, End: 40 * s}},
+		{At: 15 * s, Kind: event.OutageStart, Rung: event.ServedPrimary, Window: &event.Window{From: 15 * s, To: 40 * s}},
 		{At: 18 * s, Kind: event.BreakerChange, Breaker: &event.BreakerState{Name: event.ServedPrimary, From: StateClosed, To: StateOpen}},
 		alert(22*s, event.AlertFiring, "a", start),
 		alert(25*s, event.AlertFiring, "a", start), // a repeat of the same firing

@@ -117,8 +117,8 @@ func firstOpenAfter(changes []BreakerChange, ws []Window) *time.Duration {
 		return nil
 	}
 	for _, c := range changes {
-		if c.To == StateOpen && c.At >= ws[0].Start {
-			d := c.At - ws[0].Start
+		if c.To == StateOpen && c.At >= ws[0].From {
+			d := c.At - ws[0].From
 			return &d
 		}
 	}

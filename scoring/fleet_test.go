@@ -18,7 +18,7 @@ func TestFleetFold(t *testing.T) {
 	open := &event.BreakerState{Name: "primary", From: "closed", To: "open"}
 	evs := []event.Event{
 		{Kind: event.RunStart, Run: info},
-		{Kind: event.OutageStart, At: 1 * s, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: 1 * s, End: 9 * s}},
+		{Kind: event.OutageStart, At: 1 * s, Fault: "busy", Rung: "primary", Window: &event.Window{From: 1 * s, To: 9 * s}},
 		{Kind: event.EmailSent, At: 1 * s, Email: 1, Replica: 1},
 		{Kind: event.EmailSent, At: 2 * s, Email: 2, Replica: 2},
 		{Kind: event.Fault, At: 2 * s, Email: 1, Rung: "primary", Fault: "busy", Replica: 1},
@@ -29,7 +29,7 @@ func TestFleetFold(t *testing.T) {
 		{Kind: event.EmailDone, At: 4 * s, Email: 1, Replica: 1, Result: &event.Result{ServedBy: "backup", Wait: 3 * s}},
 		{Kind: event.EmailDone, At: 5 * s, Email: 2, Replica: 2, Result: &event.Result{ServedBy: "backup", Wait: 3 * s}},
 		{Kind: event.StoreChange, At: 6 * s, Detail: event.StoreShared + " (redis answered again)", Replica: 2},
-		{Kind: event.OutageEnd, At: 9 * s, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: 1 * s, End: 9 * s}},
+		{Kind: event.OutageEnd, At: 9 * s, Fault: "busy", Rung: "primary", Window: &event.Window{From: 1 * s, To: 9 * s}},
 		{Kind: event.RunEnd, At: 10 * s, End: &event.RunEndInfo{Status: event.StatusCompleted}},
 	}
 	ff := NewFleetFold()

@@ -265,7 +265,7 @@ func (f *Fold) CallsToBroken() int {
 	}
 	n := 0
 	for _, at := range f.starts[f.Target()] {
-		if ws[0].Start <= at && at <= ws[0].End {
+		if ws[0].From <= at && at <= ws[0].To {
 			n++
 		}
 	}
@@ -322,7 +322,7 @@ func (f *Fold) Elapsed() time.Duration { return f.last }
 
 // ActiveOutage returns the injected outage window open now, if any.
 func (f *Fold) ActiveOutage() (Window, bool) {
-	if n := len(f.Windows); n > 0 && f.Windows[n-1].End < 0 {
+	if n := len(f.Windows); n > 0 && f.Windows[n-1].Open() {
 		return f.Windows[n-1], true
 	}
 	return Window{}, false

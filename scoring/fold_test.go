@@ -21,8 +21,8 @@ func TestFoldIsSafeOnHostileOffsets(t *testing.T) {
 		f.Add(event.Event{At: at, Kind: event.EmailSent, Email: 1})
 		f.Add(event.Event{At: at, Kind: event.AttemptStart, Email: 1, Rung: "primary", Attempt: 1})
 		f.Add(event.Event{At: at, Kind: event.AttemptEnd, Email: 1, Rung: "primary", Attempt: 1, Outcome: event.Timeout})
-		f.Add(event.Event{At: at, Kind: event.OutageStart, Window: &event.OutageWindow{Start: at, End: -at}})
-		f.Add(event.Event{At: at, Kind: event.OutageEnd, Window: &event.OutageWindow{Start: at, End: at - 1}})
+		f.Add(event.Event{At: at, Kind: event.OutageStart, Window: &event.Window{From: at, To: -at}})
+		f.Add(event.Event{At: at, Kind: event.OutageEnd, Window: &event.Window{From: at, To: at - 1}})
 		f.Add(event.Event{At: at, Kind: event.BreakerChange, Breaker: &event.BreakerState{Name: "primary", To: StateOpen}})
 		f.Add(event.Event{At: at, Kind: event.EmailDone, Email: -5, Result: &event.Result{ServedBy: "primary", Wait: at}})
 		f.Add(event.Event{At: at, Kind: "no such kind"})
@@ -46,13 +46,13 @@ func TestWindowsComeFromTheEvents(t *testing.T) {
 	f := NewFold()
 	f.Add(event.Event{Kind: event.RunStart, Run: &event.RunInfo{Outage: "busy", Emails: 3, OutageFromS: 15, OutageToS: 40, Target: "primary"}})
 	// A scheduled window logged a moment late, then a window by hand.
-	f.Add(event.Event{At: sec(15.002), Kind: event.OutageStart, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: sec(15), End: sec(40)}})
-	f.Add(event.Event{At: sec(22), Kind: event.OutageEnd, Fault: "busy", Rung: "primary", Detail: event.ByHand, Window: &event.OutageWindow{Start: sec(15), End: sec(22), ByHand: true}})
-	f.Add(event.Event{At: sec(30), Kind: event.OutageStart, Fault: "hang", Rung: "primary", Detail: event.ByHand, Window: &event.OutageWindow{Start: sec(30), End: -1, ByHand: true}})
-	f.Add(event.Event{At: sec(31), Kind: event.OutageEnd, Fault: "hang", Rung: "primary", Detail: event.ByHand, Window: &event.OutageWindow{Start: sec(30), End: sec(31), ByHand: true}})
+	f.Add(event.Event{At: sec(15.002), Kind: event.OutageStart, Fault: "busy", Rung: "primary", Window: &event.Window{From: sec(15), To: sec(40)}})
+	f.Add(event.Event{At: sec(22), Kind: event.OutageEnd, Fault: "busy", Rung: "primary", Detail: event.ByHand, Window: &event.Window{From: sec(15), To: sec(22), ByHand: true}})
+	f.Add(event.Event{At: sec(30), Kind: event.OutageStart, Fault: "hang", Rung: "primary", Detail: event.ByHand, Window: &event.Window{From: sec(30), To: -1, ByHand: true}})
+	f.Add(event.Event{At: sec(31), Kind: event.OutageEnd, Fault: "hang", Rung: "primary", Detail: event.ByHand, Window: &event.Window{From: sec(30), To: sec(31), ByHand: true}})
 	want := []Window{
-		{Start: sec(15), End: sec(22), Fault: "busy", Target: "primary", ByHand: true, Basis: BasisInjected, ScheduledEnd: sec(40)},
-		{Start: sec(30), End: sec(31), Fault: "hang", Target: "primary", ByHand: true, Basis: BasisInjected, ScheduledEnd: -1},
+		{Window: event.Window{FaultSpec: event.FaultSpec{Kind: "busy"}, From: sec(15), To: sec(22), ByHand: true}, Target: "primary", Basis: BasisInjected, ScheduledEnd: sec(40)},
+		{Window: event.Window{FaultSpec: event.FaultSpec{Kind: "hang"}, From: sec(30), To: sec(31), ByHand: true}, Target: "primary", Basis: BasisInjected, ScheduledEnd: -1},
 	}
 	if !reflect.DeepEqual(f.Windows, want) {
 		t.Errorf("windows %+v, want %+v", f.Windows, want)
@@ -121,10 +121,10 @@ func TestOutageEndsPairByIndex(t *testing.T) {
 	f.Add(event.Event{Kind: event.RunStart, Run: &event.RunInfo{Outage: "busy", Emails: 1, Target: "primary"}})
 	s := time.Second
 	for _, e := range []event.Event{
-		{Kind: event.OutageStart, At: 5 * s, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: 5 * s, End: 15 * s, Index: 0}},
-		{Kind: event.OutageStart, At: 10 * s, Fault: "hang", Rung: "backup", Window: &event.OutageWindow{Start: 10 * s, End: 20 * s, Index: 1}},
-		{Kind: event.OutageEnd, At: 15 * s, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: 5 * s, End: 15 * s, Index: 0}},
-		{Kind: event.OutageEnd, At: 20 * s, Fault: "hang", Rung: "backup", Window: &event.OutageWindow{Start: 10 * s, End: 20 * s, Index: 1}},
+		{Kind: event.OutageStart, At: 5 * s, Fault: "busy", Rung: "primary", Window: &event.Window{From: 5 * s, To: 15 * s, Index: 0}},
+		{Kind: event.OutageStart, At: 10 * s, Fault: "hang", Rung: "backup", Window: &event.Window{From: 10 * s, To: 20 * s, Index: 1}},
+		{Kind: event.OutageEnd, At: 15 * s, Fault: "busy", Rung: "primary", Window: &event.Window{From: 5 * s, To: 15 * s, Index: 0}},
+		{Kind: event.OutageEnd, At: 20 * s, Fault: "hang", Rung: "backup", Window: &event.Window{From: 10 * s, To: 20 * s, Index: 1}},
 	} {
 		f.Add(e)
 	}
@@ -132,8 +132,8 @@ func TestOutageEndsPairByIndex(t *testing.T) {
 		t.Fatalf("windows %+v", f.Windows)
 	}
 	for i, want := range [][2]time.Duration{{5 * s, 15 * s}, {10 * s, 20 * s}} {
-		if w := f.Windows[i]; w.Start != want[0] || w.End != want[1] {
-			t.Errorf("window %d (%s on %s): %s–%s, want %s–%s", i, w.Fault, w.Target, w.Start, w.End, want[0], want[1])
+		if w := f.Windows[i]; w.From != want[0] || w.To != want[1] {
+			t.Errorf("window %d (%s on %s): %s–%s, want %s–%s", i, w.Kind, w.Target, w.From, w.To, want[0], want[1])
 		}
 	}
 }

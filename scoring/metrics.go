@@ -59,7 +59,9 @@ func CallMarkOf(e event.Event) (CallMark, bool) {
 // Waits returns the waits of the emails answered so far (cancelled ones
 // have no real wait and are left out), in the order they were sent: the
 // same waits the summary's outage quantiles take their subset of.
-func (f *Fold) Waits() []float64 { return f.waitsIn([]Window{{Start: minOffset, End: -1}}) }
+func (f *Fold) Waits() []float64 {
+	return f.waitsIn([]Window{{Window: event.Window{From: minOffset, To: -1}}})
+}
 
 // minOffset is earlier than any event's offset: a window from it with no
 // end holds every email.

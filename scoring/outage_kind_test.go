@@ -15,9 +15,9 @@ func byHandHang(planned string) []event.Event {
 		{Kind: event.RunStart, Run: &event.RunInfo{Outage: planned, Emails: 2, OutageFromS: 15, OutageToS: 40, Target: "primary",
 			Predicted: &event.Predicted{FirstOpenS: &first}}},
 		{At: sec(8.7), Kind: event.OutageStart, Fault: "hang", Rung: "primary", Detail: event.ByHand,
-			Window: &event.OutageWindow{Start: sec(8.7), End: -1, ByHand: true, Index: 1}},
+			Window: &event.Window{From: sec(8.7), To: -1, ByHand: true, Index: 1}},
 		{At: sec(41.8), Kind: event.OutageEnd, Fault: "hang", Rung: "primary", Detail: event.ByHand,
-			Window: &event.OutageWindow{Start: sec(8.7), End: sec(41.8), ByHand: true, Index: 1}},
+			Window: &event.Window{From: sec(8.7), To: sec(41.8), ByHand: true, Index: 1}},
 		{At: sec(60), Kind: event.RunEnd, End: &event.RunEndInfo{Status: event.StatusCompleted}},
 	}
 }
@@ -43,9 +43,9 @@ func TestOutageByHandIsNamedByItsFault(t *testing.T) {
 	// A scheduled window, even ended by hand, keeps the planned kind and its prediction.
 	evs := byHandHang("busy")
 	evs[1] = event.Event{At: sec(15), Kind: event.OutageStart, Fault: "busy", Rung: "primary",
-		Window: &event.OutageWindow{Start: sec(15), End: sec(40), Index: 0}}
+		Window: &event.Window{From: sec(15), To: sec(40), Index: 0}}
 	evs[2] = event.Event{At: sec(22), Kind: event.OutageEnd, Fault: "busy", Rung: "primary", Detail: event.ByHand,
-		Window: &event.OutageWindow{Start: sec(15), End: sec(22), ByHand: true, Index: 0}}
+		Window: &event.Window{From: sec(15), To: sec(22), ByHand: true, Index: 0}}
 	if s := Summarize(evs); s.Outage != "busy" || s.PredictedFirstOpenS == nil {
 		t.Errorf("scheduled window ended by hand: outage %q, predicted first open %v", s.Outage, s.PredictedFirstOpenS)
 	}
@@ -68,13 +68,13 @@ func TestOneFirstOpenPerSummary(t *testing.T) {
 	evs := []event.Event{
 		{Kind: event.RunStart, Run: &event.RunInfo{Outage: "busy", Emails: 2, OutageFromS: 15, OutageToS: 40, Target: "primary",
 			Rungs: []event.Rung{{Name: "primary", Model: "m", HasBreaker: true}}}},
-		{At: sec(15), Kind: event.OutageStart, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: sec(15), End: sec(40)}},
+		{At: sec(15), Kind: event.OutageStart, Fault: "busy", Rung: "primary", Window: &event.Window{From: sec(15), To: sec(40)}},
 	}
 	evs = append(evs, failedCall(1, "primary", 15.3, 15.4)...)
 	evs = append(evs, failedCall(2, "primary", 33.4, 33.5)...)
 	evs = append(evs,
 		event.Event{At: sec(33.5), Kind: event.BreakerChange, Rung: "primary", Breaker: &event.BreakerState{Name: "primary", From: StateClosed, To: StateOpen}},
-		event.Event{At: sec(40), Kind: event.OutageEnd, Fault: "busy", Rung: "primary", Window: &event.OutageWindow{Start: sec(15), End: sec(40)}},
+		event.Event{At: sec(40), Kind: event.OutageEnd, Fault: "busy", Rung: "primary", Window: &event.Window{From: sec(15), To: sec(40)}},
 		event.Event{At: sec(60), Kind: event.RunEnd, End: &event.RunEndInfo{Status: event.StatusCompleted}})
 	f := NewFold()
 	f.AddAll(evs)

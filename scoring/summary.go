@@ -265,8 +265,8 @@ func (f *Fold) Summary() Summary {
 	if first := f.FirstOpen(f.Target()); first != nil {
 		s.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
 	}
-	if n := len(ws); n > 0 && ws[n-1].End >= 0 {
-		if back := f.backAfter(event.ServedPrimary, ws[n-1].End); back != nil {
+	if n := len(ws); n > 0 && ws[n-1].To >= 0 {
+		if back := f.backAfter(event.ServedPrimary, ws[n-1].To); back != nil {
 			s.PrimaryBackS = ptr(round(back.Seconds(), 3))
 		}
 	}
@@ -293,10 +293,10 @@ func (f *Fold) breakerChanges(rung string) []BreakerChange {
 }
 
 func (f *Fold) windowSummary(w Window) WindowSummary {
-	ws := WindowSummary{Fault: w.Fault, Rung: w.Target, Model: f.Model(w.Target), StartS: round(w.Start.Seconds(), 3),
+	ws := WindowSummary{Fault: w.Kind, Rung: w.Target, Model: f.Model(w.Target), StartS: round(w.From.Seconds(), 3),
 		ByHand: w.ByHand, Basis: w.Basis}
-	if w.End >= 0 {
-		ws.EndS = ptr(round(w.End.Seconds(), 3))
+	if w.To >= 0 {
+		ws.EndS = ptr(round(w.To.Seconds(), 3))
 	}
 	return ws
 }
@@ -308,17 +308,17 @@ func (f *Fold) observedSummary(rung string) (ObservedSummary, bool) {
 	}
 	t := f.failures[rung]
 	o := ObservedSummary{Rung: rung, Model: f.Model(rung), Basis: BasisObserved,
-		StartS: round(w.Start.Seconds(), 3), EndS: round(w.End.Seconds(), 3),
+		StartS: round(w.From.Seconds(), 3), EndS: round(w.To.Seconds(), 3),
 		FailedAttempts: t.failed, Attempts: t.attempts}
 	for _, at := range f.starts[rung] {
-		if w.Start <= at && at <= w.End {
+		if w.From <= at && at <= w.To {
 			o.CallsInWindow++
 		}
 	}
 	if first := f.FirstOpen(rung); first != nil {
 		o.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
 	}
-	if back := f.backAfter(rung, w.End); back != nil {
+	if back := f.backAfter(rung, w.To); back != nil {
 		o.BackS = ptr(round(back.Seconds(), 3))
 	}
 	return o, true

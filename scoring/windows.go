@@ -21,34 +21,36 @@ const (
 	BasisNone = "none"
 )
 
-// Window is one outage window, as offsets from the run's start. An open
-// window (still active) has End < 0.
+// Window is an outage window as the fold knows it: the window the outage
+// events carried (event.Window: its fault and placement, From and To as
+// offsets from the run's start, To < 0 while still open), or a model's
+// observed failure window, with what the fold adds to it.
 type Window struct {
-	Start, End time.Duration
-	Fault      string
-	Target     string
-	ByHand     bool   // started or ended by hand
-	Basis      string // injected or observed
+	event.Window
+	// Target is the rung whose model the window broke: the events' Rung
+	// ("primary+backup" for a window on both).
+	Target string
+	// Basis is BasisInjected or BasisObserved.
+	Basis string
 	// ScheduledEnd is, for an injected window, the end its outage_start
 	// announced: the scheduled end, or -1 for a window started by hand.
 	ScheduledEnd time.Duration
-	// Index is an injected window's index, which its outage_end names
-	// (event.OutageWindow.Index; 0 in journals from before it).
-	Index int
 }
 
-func (w Window) contains(at time.Duration) bool {
-	return at >= w.Start && (w.End < 0 || at < w.End)
-}
-
-// injected folds outage_start and outage_end: the windows as the injector
-// applied them, taken from the events' Window (older journals without it
-// fall back to the events' own offsets).
+// outageStart folds an outage_start: the window as the injector applied it,
+// taken from the event's Window (older journals without it fall back to
+// the event's own offset, fault and detail). Its To stays open (-1) until
+// its outage_end.
 func (f *Fold) outageStart(e event.Event) {
-	w := Window{Start: e.At, End: -1, ScheduledEnd: -1, Fault: e.Fault, Target: e.Rung, ByHand: e.Detail == event.ByHand, Basis: BasisInjected}
+	w := Window{Window: event.Window{From: e.At, ByHand: e.Detail == event.ByHand}, Target: e.Rung, Basis: BasisInjected, ScheduledEnd: -1}
 	if e.Window != nil {
-		w.Start, w.ByHand, w.ScheduledEnd, w.Index = e.Window.Start, e.Window.ByHand, e.Window.End, e.Window.Index
+		w.Window = e.Window.Clone()
+		w.ScheduledEnd = e.Window.To
 	}
+	if w.Kind == "" {
+		w.Kind = e.Fault // journals from before the event carried the fault in its window
+	}
+	w.To = -1
 	f.Windows = append(f.Windows, w)
 }
 
@@ -62,7 +64,7 @@ func (f *Fold) outageEnd(e event.Event) {
 	}
 	k := -1
 	for i := len(f.Windows) - 1; i >= 0; i-- {
-		if w := f.Windows[i]; w.End < 0 && w.Basis == BasisInjected && w.Index == index {
+		if w := f.Windows[i]; w.Open() && w.Basis == BasisInjected && w.Index == index {
 			k = i
 			break
 		}
@@ -71,13 +73,13 @@ func (f *Fold) outageEnd(e event.Event) {
 		return
 	}
 	w := &f.Windows[k]
-	w.End = e.At
+	w.To = e.At
 	if e.Window != nil {
-		w.End = e.Window.End
+		w.To = e.Window.To
 		w.ByHand = w.ByHand || e.Window.ByHand
 	}
-	if w.End < w.Start {
-		w.End = w.Start
+	if w.To < w.From {
+		w.To = w.From
 	}
 }
 
@@ -121,7 +123,7 @@ func (f *Fold) Observed(rung string) (Window, bool) {
 	if t == nil || t.failed == 0 {
 		return Window{}, false
 	}
-	return Window{Start: t.first, End: t.last, Target: rung, Basis: BasisObserved}, true
+	return Window{Window: event.Window{From: t.first, To: t.last}, Target: rung, Basis: BasisObserved}, true
 }
 
 // Basis returns the windows outage-relative figures are relative to: the
@@ -169,8 +171,8 @@ func (f *Fold) OutageKind() string {
 	}
 	var kinds []string
 	for _, w := range f.Windows {
-		if w.Fault != "" && !slices.Contains(kinds, w.Fault) {
-			kinds = append(kinds, w.Fault)
+		if w.Kind != "" && !slices.Contains(kinds, w.Kind) {
+			kinds = append(kinds, w.Kind)
 		}
 	}
 	if len(kinds) == 0 {
@@ -207,7 +209,7 @@ func (f *Fold) FirstOpen(rung string) *time.Duration {
 
 func inAny(ws []Window, at time.Duration) bool {
 	for _, w := range ws {
-		if w.contains(at) {
+		if w.Contains(at) {
 			return true
 		}
 	}

@@ -372,14 +372,14 @@ func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Dur
 func inWindows(s *state, t, axis time.Duration) bool {
 	_, ws := s.fold.Basis()
 	for _, w := range ws {
-		end := w.End
+		end := w.To
 		if end < 0 {
 			end = axis
-			if w.ScheduledEnd > w.Start {
+			if w.ScheduledEnd > w.From {
 				end = w.ScheduledEnd
 			}
 		}
-		if t >= w.Start && t < end {
+		if t >= w.From && t < end {
 			return true
 		}
 	}

@@ -58,7 +58,7 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 		}
 		if basis, obs := s.fold.Basis(); basis == scoring.BasisObserved {
 			w := obs[0]
-			return []string{txt, "failures seen " + format.DurSpan(w.Start, w.End)}
+			return []string{txt, "failures seen " + format.DurSpan(w.From, w.To)}
 		}
 		if s.ended() {
 			return []string{txt, "never started"}
@@ -66,7 +66,7 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 		return []string{txt, st.Dim.Render("before")}
 	}
 	w := ws[len(ws)-1]
-	kind := w.Fault
+	kind := w.Kind
 	if kind == "" {
 		kind = info.Outage
 	}
@@ -74,10 +74,10 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 	if len(ws) > 1 {
 		txt = fmt.Sprintf("outage %d of %d: %s", len(ws), len(ws), format.Text(kind))
 	}
-	open := w.End < 0
+	open := w.To < 0
 	switch {
 	case open && !s.ended():
-		txt += " from " + format.Dur(w.Start)
+		txt += " from " + format.Dur(w.From)
 		if w.ByHand {
 			txt += " (by hand)"
 		}
@@ -88,13 +88,13 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 		return []string{txt, status}
 	case open:
 		// The run ended with the outage still on: it ended with the run.
-		txt += " " + format.DurSpan(w.Start, s.last())
+		txt += " " + format.DurSpan(w.From, s.last())
 		if w.ByHand {
 			txt += " (by hand)"
 		}
 		return []string{txt, "over with the run"}
 	}
-	txt += " " + format.DurSpan(w.Start, w.End)
+	txt += " " + format.DurSpan(w.From, w.To)
 	if w.ByHand {
 		txt += " (by hand)"
 	}

@@ -138,7 +138,7 @@ func TestPanesSurviveHostileOffsets(t *testing.T) {
 		s.addAll([]event.Event{
 			{At: at, Kind: event.RunStart, Run: &event.RunInfo{Emails: 3, Rate: 2, Outage: "busy", OutageToS: 1e300,
 				Rungs: []event.Rung{{Name: "primary", HasBreaker: true}}}},
-			{At: at, Kind: event.OutageStart, Window: &event.OutageWindow{Start: at, End: -at}},
+			{At: at, Kind: event.OutageStart, Window: &event.Window{From: at, To: -at}},
 			{At: at, Kind: event.EmailSent, Email: 1},
 			{At: at, Kind: event.AttemptStart, Email: 1, Rung: "primary"},
 			{At: at, Kind: event.BreakerChange, Breaker: &event.BreakerState{Name: "primary", To: "open"}},

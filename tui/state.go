@@ -118,7 +118,7 @@ func (s *state) winStamp() int {
 	_, ws := s.fold.Basis()
 	h := fnv.New64a()
 	for _, w := range ws {
-		binary.Write(h, binary.LittleEndian, [2]int64{int64(w.Start), int64(w.End)})
+		binary.Write(h, binary.LittleEndian, [2]int64{int64(w.From), int64(w.To)})
 	}
 	return int(h.Sum64())
 }

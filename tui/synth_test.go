@@ -35,7 +35,7 @@ func synthRun(n int) []event.Event {
 		},
 	}
 	add(0, event.Event{Kind: event.RunStart, Run: info})
-	window := &event.OutageWindow{Start: 15 * time.Second, End: 40 * time.Second}
+	window := &event.Window{From: 15 * time.Second, To: 40 * time.Second}
 	add(15, event.Event{Kind: event.OutageStart, Fault: "hang", Rung: "primary", Window: window})
 	add(40, event.Event{Kind: event.OutageEnd, Fault: "hang", Rung: "primary", Window: window})
 	brk := func(at float64, from, to, why string, gen uint64) {

@@ -261,7 +261,7 @@ func TestManualOutageWindows(t *testing.T) {
 		if e.Kind == event.OutageEnd {
 			e.At = 22 * time.Second
 			e.Detail = event.ByHand
-			e.Window = &event.OutageWindow{Start: 15 * time.Second, End: 22 * time.Second, ByHand: true}
+			e.Window = &event.Window{From: 15 * time.Second, To: 22 * time.Second, ByHand: true}
 		}
 		cut = append(cut, e)
 	}
@@ -286,7 +286,7 @@ func TestManualOutageWindows(t *testing.T) {
 	last := evs[len(evs)-1]
 	open := slices.Clone(evs[:len(evs)-1])
 	open = append(open, event.Event{At: 50 * time.Second, Kind: event.OutageStart, Fault: "busy", Rung: "primary", Detail: event.ByHand,
-		Window: &event.OutageWindow{Start: 50 * time.Second, End: -1, ByHand: true}})
+		Window: &event.Window{From: 50 * time.Second, To: -1, ByHand: true}})
 	slices.SortStableFunc(open, func(a, b event.Event) int { return cmp.Compare(a.At, b.At) })
 	open = append(open, last)
 	m = newModel(asciiStyles(), &staticFeed{evs: open, now: last.At, done: true}, nil, 0, nil)

@@ -91,7 +91,7 @@ type Config struct {
 	// Outages, when set, is the outage timeline (faults.go): it replaces
 	// the single window Outage, OutageFrom and OutageTo describe, which
 	// then only name the drill.
-	Outages []inject.Window `json:"outages,omitempty"`
+	Outages []event.Window `json:"outages,omitempty"`
 	// Stream makes every model call a streamed chat completion.
 	Stream bool `json:"stream,omitempty"`
 

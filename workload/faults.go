@@ -13,21 +13,21 @@ import (
 
 // Windows is the run's outage timeline: Outages when set, else the single
 // window of Outage from OutageFrom to OutageTo (none for OutageNone).
-func (c Config) Windows() []inject.Window {
+func (c Config) Windows() []event.Window {
 	if len(c.Outages) > 0 {
 		return c.Outages
 	}
 	if c.Outage == OutageNone {
 		return nil
 	}
-	return []inject.Window{{Kind: c.Outage, From: c.OutageFrom, To: c.OutageTo}}
+	return []event.Window{{FaultSpec: event.FaultSpec{Kind: c.Outage}, From: c.OutageFrom, To: c.OutageTo}}
 }
 
 // validateOutages checks every window of the timeline.
 func (c Config) validateOutages() []error {
 	var errs []error
 	for k, w := range c.Outages {
-		if err := w.Validate(); err != nil {
+		if err := inject.Validate(w); err != nil {
 			errs = append(errs, fmt.Errorf("outage %d: %w", k+1, err))
 		}
 		for _, m := range w.Models {

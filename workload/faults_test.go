@@ -21,7 +21,7 @@ func faultDrill(t *testing.T, policy string, n int, stream bool, kind string, kv
 	w.From, w.To = 0, 10*time.Minute
 	cfg.Emails, cfg.Follow, cfg.Stream = n, 0, stream
 	cfg.OutageFrom, cfg.OutageTo = w.From, w.To
-	cfg.Outages = []inject.Window{w}
+	cfg.Outages = []event.Window{w}
 	return cfg
 }
 

@@ -9,25 +9,23 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 )
 
 // outageLog is which outage windows the log has open: the scheduled ones
 // by their index in the timeline, and the one started by hand. Guarded by
 // Run.mu.
 type outageLog struct {
-	open      map[int]bool  // scheduled windows started and not ended
-	byHand    bool          // a window started by hand is open
-	handIndex int           // its index: after the timeline's
-	handStart time.Duration // its start
-	hands     int           // windows started by hand so far
+	open   map[int]bool // scheduled windows started and not ended
+	byHand bool         // a window started by hand is open
+	hand   event.Window // that window, its Index after the timeline's
+	hands  int          // windows started by hand so far
 }
 
 func (o *outageLog) active() bool { return o.byHand || len(o.open) > 0 }
 
 // windowRung is the rung an outage window's events name: the one model it
 // breaks, or several joined by "+", or the run's target.
-func (c Config) windowRung(w inject.Window) string {
+func (c Config) windowRung(w event.Window) string {
 	if len(w.Models) == 0 {
 		return c.Target
 	}
@@ -81,11 +79,11 @@ func (r *Run) scheduleOutage() {
 			}
 			o.open[m.index] = true
 			r.log.Append(event.Event{Kind: event.OutageStart, Fault: w.Kind, Rung: r.cfg.windowRung(w),
-				Window: &event.OutageWindow{Start: w.From, End: w.To, Index: m.index}})
+				Window: logged(w, m.index, w.To, false)})
 		case !m.start && o.open[m.index]:
 			delete(o.open, m.index)
 			r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.windowRung(w),
-				Window: &event.OutageWindow{Start: w.From, End: w.To, Index: m.index}})
+				Window: logged(w, m.index, w.To, false)})
 		}
 		r.mu.Unlock()
 	}
@@ -101,14 +99,15 @@ func (r *Run) StartOutage(kind string) error {
 		return errors.New("an outage is already active")
 	}
 	now := time.Since(r.log.Start())
-	if err := r.injector.Add(inject.Window{Kind: kind, From: now, To: -1}); err != nil {
+	w := event.Window{FaultSpec: event.FaultSpec{Kind: kind}, From: now, To: -1, ByHand: true,
+		Index: len(r.cfg.Windows()) + o.hands}
+	if err := r.injector.Add(w); err != nil {
 		return err
 	}
-	o.byHand, o.handStart = true, now
-	o.handIndex = len(r.cfg.Windows()) + o.hands
+	o.byHand, o.hand = true, w
 	o.hands++
 	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: event.ByHand,
-		Window: &event.OutageWindow{Start: now, End: -1, ByHand: true, Index: o.handIndex}})
+		Window: logged(w, w.Index, -1, true)})
 	return nil
 }
 
@@ -122,19 +121,27 @@ func (r *Run) EndOutage() {
 		return
 	}
 	now := time.Since(r.log.Start())
-	w, _ := r.injector.Active(now)
 	r.injector.EndAt(now)
 	if o.byHand {
 		o.byHand = false
-		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: w.Kind, Rung: r.cfg.Target, Detail: event.ByHand,
-			Window: &event.OutageWindow{Start: o.handStart, End: now, ByHand: true, Index: o.handIndex}})
+		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: o.hand.Kind, Rung: r.cfg.Target, Detail: event.ByHand,
+			Window: logged(o.hand, o.hand.Index, now, true)})
 	}
 	ws := r.cfg.Windows()
 	for _, i := range slices.Sorted(maps.Keys(o.open)) {
 		delete(o.open, i)
 		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: ws[i].Kind, Rung: r.cfg.windowRung(ws[i]), Detail: event.ByHand,
-			Window: &event.OutageWindow{Start: ws[i].From, End: now, ByHand: true, Index: i}})
+			Window: logged(ws[i], i, now, true)})
 	}
+}
+
+// logged is the window an outage event carries: w as the injector applies
+// it, with its index in the run, its end (scheduled, actual, or -1 while
+// open) and whether the hand started or ended it.
+func logged(w event.Window, index int, end time.Duration, byHand bool) *event.Window {
+	c := w.Clone()
+	c.Index, c.To, c.ByHand = index, end, byHand
+	return &c
 }
 
 // OutageActive reports whether an outage window is active now.

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 )
 
 // TestEveryWindowIsLogged: a timeline of two windows on different models
@@ -17,10 +16,10 @@ func TestEveryWindowIsLogged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := chapterConfig(t, "busy", "fallback")
 		cfg.Emails, cfg.Follow = 40, 0
-		cfg.Outages = []inject.Window{
-			{Kind: "busy", From: 5 * time.Second, To: 15 * time.Second, Models: []string{event.ServedPrimary}},
-			{Kind: "hang", From: 10 * time.Second, To: 12 * time.Second, Models: []string{event.ServedBackup},
-				Flap: &inject.Flap{On: time.Second, Off: time.Second}},
+		cfg.Outages = []event.Window{
+			{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 5 * time.Second, To: 15 * time.Second, Models: []string{event.ServedPrimary}},
+			{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 10 * time.Second, To: 12 * time.Second, Models: []string{event.ServedBackup},
+				Flap: &event.Flap{On: time.Second, Off: time.Second}},
 		}
 		cfg.OutageFrom, cfg.OutageTo = 5*time.Second, 15*time.Second
 		sum, status, evs := runDrill(t, cfg)
@@ -75,9 +74,9 @@ func TestEndingByHandEndsEveryOpenWindow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := chapterConfig(t, "busy", "fallback")
 		cfg.Emails, cfg.Follow = 30, 0
-		cfg.Outages = []inject.Window{
-			{Kind: "busy", From: 2 * time.Second, To: 20 * time.Second},
-			{Kind: "busy", From: 3 * time.Second, To: 20 * time.Second, Models: []string{event.ServedBackup}},
+		cfg.Outages = []event.Window{
+			{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 2 * time.Second, To: 20 * time.Second},
+			{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 3 * time.Second, To: 20 * time.Second, Models: []string{event.ServedBackup}},
 		}
 		cfg.OutageFrom, cfg.OutageTo = 2*time.Second, 20*time.Second
 		r, err := Start(t.Context(), cfg)

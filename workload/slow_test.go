@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -19,7 +18,7 @@ func TestHedgingOnASlowOutage(t *testing.T) {
 		var s scoring.Summary
 		synctest.Test(t, func(t *testing.T) {
 			cfg := chapterConfig(t, "slow", "fallback")
-			cfg.Outages = []inject.Window{{Kind: "slow", Params: map[string]string{"delay": "3s"}, From: cfg.OutageFrom, To: cfg.OutageTo}}
+			cfg.Outages = []event.Window{{FaultSpec: event.FaultSpec{Kind: "slow", Params: map[string]string{"delay": "3s"}}, From: cfg.OutageFrom, To: cfg.OutageTo}}
 			cfg.Policy.HedgeAfter = hedge
 			s, _, _ = runDrill(t, cfg)
 		})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -92,7 +93,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 
 // proxyWindows is the outage timeline the flags ask for, with the notes
 // to print about it.
-func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, error) {
+func (f proxyFlags) windows(cmd *cobra.Command) ([]event.Window, []string, error) {
 	fs := cmd.Flags()
 	if f.file != "" {
 		if f.fromJournal != "" {
@@ -136,7 +137,7 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 		return nil, nil, exit.Usagef("--fault models=...: the proxy has one upstream; limit the outage to some models with --outage-model")
 	}
 	w.From, w.To = f.outageFrom, f.outageTo
-	return []inject.Window{w}, nil, nil
+	return []event.Window{w}, nil, nil
 }
 
 // runProxy checks drill proxy's flags and runs it (session.Proxy).

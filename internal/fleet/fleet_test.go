@@ -9,7 +9,6 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/scoring"
@@ -24,7 +23,7 @@ func drillConfig(emails int, rate float64, from, to time.Duration, latency float
 	cfg := workload.DefaultConfig()
 	cfg.Emails, cfg.Rate, cfg.Follow = emails, rate, 0
 	cfg.Outage, cfg.OutageFrom, cfg.OutageTo = "busy", from, to
-	cfg.Outages = []inject.Window{{Kind: "busy", From: from, To: to, Replicas: replicas}}
+	cfg.Outages = []event.Window{{FaultSpec: event.FaultSpec{Kind: "busy"}, From: from, To: to, Replicas: replicas}}
 	cfg.Policy.Primary.Retries = 0
 	cfg.Policy.Primary.Breaker.Trip.Failures = 3
 	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: 1, LatencyScale: latency}).Transport()
@@ -167,7 +166,7 @@ func TestOneBadReplicaLocal(t *testing.T) {
 func TestStop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := drillConfig(40, 2, 0, 30*time.Second, 1)
-		cfg.Outage, cfg.Outages = "hang", []inject.Window{{Kind: "hang", From: 0, To: 30 * time.Second}}
+		cfg.Outage, cfg.Outages = "hang", []event.Window{{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 0, To: 30 * time.Second}}
 		f, err := fleet.Start(t.Context(), fleet.Config{Run: cfg, Replicas: 3})
 		if err != nil {
 			t.Fatal(err)

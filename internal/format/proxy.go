@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -103,7 +102,7 @@ func ProxyModelLines(t *scoring.ProxyTally) []string {
 // ProxySchedule is a proxy's outage timeline in one line: "hang
 // retry_after=20s 10s–30s, busy 40s–50s on gpt-5.4-mini only", or "no
 // outage".
-func ProxySchedule(ws []inject.Window, models []string) string {
+func ProxySchedule(ws []event.Window, models []string) string {
 	var sched []string
 	for _, w := range ws {
 		sched = append(sched, fmt.Sprintf("%s%s %s–%s", w.Kind, paramText(w.Params), w.From.Round(time.Millisecond), w.To.Round(time.Millisecond)))

@@ -98,7 +98,7 @@ func FromFlags(fl Flags, fs *pflag.FlagSet, outage, policy string, note func(str
 		return workload.Config{}, exit.Usagef("--fault: %v", err)
 	}
 	w.From, w.To = cfg.OutageFrom, cfg.OutageTo
-	cfg.Outages = []inject.Window{w}
+	cfg.Outages = []event.Window{w}
 	return cfg, nil
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
-	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -97,6 +97,6 @@ func slowWindow(delay, jitter string) func(c *workload.Config) {
 		if jitter != "" {
 			params["jitter"] = jitter
 		}
-		c.Outages = []inject.Window{{Kind: "slow", Params: params, From: c.OutageFrom, To: c.OutageTo}}
+		c.Outages = []event.Window{{FaultSpec: event.FaultSpec{Kind: "slow", Params: params}, From: c.OutageFrom, To: c.OutageTo}}
 	}
 }

@@ -60,7 +60,7 @@ type Options struct {
 	// http.DefaultTransport, closed with the proxy).
 	Transport http.RoundTripper
 	// Windows is the outage timeline, offsets counted from Start.
-	Windows []inject.Window
+	Windows []event.Window
 	// Start is when the proxy's run starts (default: now).
 	Start time.Time
 	// MaxBody is the largest request body accepted (default DefaultMaxBody);
@@ -94,8 +94,8 @@ type Proxy struct {
 	mu       sync.Mutex // guards closing, Add on inflight and ended
 	closing  bool
 	inflight sync.WaitGroup
-	windows  []inject.Window // the scheduled timeline
-	ended    map[int]bool    // scheduled windows ended early by hand
+	windows  []event.Window // the scheduled timeline
+	ended    map[int]bool   // scheduled windows ended early by hand
 }
 
 type callKey struct{}
@@ -170,7 +170,7 @@ func New(opts Options) (*Proxy, error) {
 // runInfo describes a proxy's run for the fold: one rung, the upstream, and
 // its outage timeline. A single window is recorded as the run's scheduled
 // outage; several are known from their outage events alone.
-func runInfo(ws []inject.Window, upstream string) event.RunInfo {
+func runInfo(ws []event.Window, upstream string) event.RunInfo {
 	info := event.RunInfo{Outage: "none", Policy: Policy, Target: Rung, TimeLimitScope: "client",
 		Rungs: []event.Rung{{Name: Rung, Model: upstream}}}
 	kinds := map[string]bool{}
@@ -193,7 +193,7 @@ func runInfo(ws []inject.Window, upstream string) event.RunInfo {
 
 // schedule logs the i-th window's start and end as they come, until
 // Close. A window ended early by hand has had its end logged then.
-func (p *Proxy) schedule(i int, w inject.Window) {
+func (p *Proxy) schedule(i int, w event.Window) {
 	if !p.sleepUntil(w.From) {
 		return
 	}
@@ -434,7 +434,7 @@ func writeError(w http.ResponseWriter, status int, typ, code, msg string) {
 // event.ByHand.
 func (p *Proxy) StartOutage(kind string) error {
 	at := time.Since(p.log.Start())
-	if err := p.injector.Add(inject.Window{Kind: kind, From: at, To: -1}); err != nil {
+	if err := p.injector.Add(event.Window{FaultSpec: event.FaultSpec{Kind: kind}, From: at, To: -1}); err != nil {
 		return err
 	}
 	p.log.Append(event.Event{Kind: event.OutageStart, Rung: Rung, Fault: kind, Detail: event.ByHand})

@@ -20,7 +20,6 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/price"
@@ -97,7 +96,7 @@ func triageParams() openai.ChatCompletionNewParams {
 // default); every attempt is one request through the proxy, logged with
 // the SDK's retry count and the fault.
 func TestBusyWindowGivesTheSDK503sAndItsRetries(t *testing.T) {
-	s := start(t, Options{Windows: []inject.Window{{Kind: "busy", From: 0, To: time.Hour}}})
+	s := start(t, Options{Windows: []event.Window{{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: time.Hour}}})
 	c := openai.NewClient(option.WithBaseURL(s.url), option.WithAPIKey("sk-test"))
 	_, err := c.Chat.Completions.New(t.Context(), triageParams())
 	var apiErr *openai.Error
@@ -122,7 +121,7 @@ func TestBusyWindowGivesTheSDK503sAndItsRetries(t *testing.T) {
 // TestBusyWindowEndsAndTheSDKsRetryGetsThrough: a window ending while the
 // SDK waits to retry: the first attempt gets 503, the retry the answer.
 func TestBusyWindowEndsAndTheSDKsRetryGetsThrough(t *testing.T) {
-	s := start(t, Options{Windows: []inject.Window{{Kind: "busy", From: 0, To: 200 * time.Millisecond}}})
+	s := start(t, Options{Windows: []event.Window{{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: 200 * time.Millisecond}}})
 	c := openai.NewClient(option.WithBaseURL(s.url), option.WithAPIKey("sk-test"))
 	resp, err := c.Chat.Completions.New(t.Context(), triageParams())
 	if err != nil {
@@ -144,7 +143,7 @@ func TestBusyWindowEndsAndTheSDKsRetryGetsThrough(t *testing.T) {
 // time limit ends each attempt; with an http.Client timeout openai-go
 // retries, so the proxy sees three hung attempts.
 func TestHangWindowWaitsForTheClientsTimeLimit(t *testing.T) {
-	s := start(t, Options{Windows: []inject.Window{{Kind: "hang", From: 0, To: time.Hour}}})
+	s := start(t, Options{Windows: []event.Window{{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 0, To: time.Hour}}})
 	c := openai.NewClient(option.WithBaseURL(s.url), option.WithAPIKey("sk-test"),
 		option.WithHTTPClient(&http.Client{Timeout: 150 * time.Millisecond}))
 	if _, err := c.Chat.Completions.New(t.Context(), triageParams()); err == nil {
@@ -171,7 +170,7 @@ func TestHangWindowWaitsForTheClientsTimeLimit(t *testing.T) {
 // TestCloseEndsAHang: closing the proxy ends a request hung with no client
 // time limit, logged as cancelled, and the log closes after it.
 func TestCloseEndsAHang(t *testing.T) {
-	s := start(t, Options{Windows: []inject.Window{{Kind: "hang", From: 0, To: -1}}})
+	s := start(t, Options{Windows: []event.Window{{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 0, To: -1}}})
 	errc := make(chan error, 1)
 	go func() {
 		resp, err := http.Post(s.url+"/chat/completions", "application/json", strings.NewReader(`{"model":"gpt-5.4-mini"}`))
@@ -404,7 +403,7 @@ func TestBadAnswersAreClassified(t *testing.T) {
 // TestOutageSparesOtherModels: with Models set, only requests naming one of
 // them meet the outage; the rest go straight to the upstream.
 func TestOutageSparesOtherModels(t *testing.T) {
-	s := start(t, Options{Windows: []inject.Window{{Kind: "busy", From: 0, To: time.Hour}}, Models: []string{fakemodel.ModelMini}})
+	s := start(t, Options{Windows: []event.Window{{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: time.Hour}}, Models: []string{fakemodel.ModelMini}})
 	c := openai.NewClient(option.WithBaseURL(s.url), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
 	params := triageParams()
 	if _, err := c.Chat.Completions.New(t.Context(), params); err == nil {
@@ -423,7 +422,7 @@ func TestOutageSparesOtherModels(t *testing.T) {
 // TestOutageByHand: an outage started by hand faults requests until it is
 // ended; ending a scheduled window early logs its end once.
 func TestOutageByHand(t *testing.T) {
-	s := start(t, Options{Windows: []inject.Window{{Kind: "busy", From: time.Hour, To: 2 * time.Hour}}})
+	s := start(t, Options{Windows: []event.Window{{FaultSpec: event.FaultSpec{Kind: "busy"}, From: time.Hour, To: 2 * time.Hour}}})
 	status := func() int {
 		resp, err := http.Post(s.url+"/chat/completions", "application/json", strings.NewReader(`{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"hi"}]}`))
 		if err != nil {
@@ -459,7 +458,7 @@ func TestOutageByHand(t *testing.T) {
 
 // TestEndingAScheduledWindowEarly logs its end once, when ended.
 func TestEndingAScheduledWindowEarly(t *testing.T) {
-	s := start(t, Options{Windows: []inject.Window{{Kind: "hang", From: 0, To: 200 * time.Millisecond}}})
+	s := start(t, Options{Windows: []event.Window{{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 0, To: 200 * time.Millisecond}}})
 	for len(kinds(s.p.Log().Events(), event.OutageStart)) == 0 {
 		time.Sleep(time.Millisecond)
 	}

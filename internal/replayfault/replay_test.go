@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/proxy"
@@ -69,7 +68,7 @@ const chatBody = `{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"
 // record serves a client through a proxy in front of upstream, one request
 // every gap from first, until runFor, and records the proxy's journal at
 // path. Everything runs in-process, for a synctest bubble.
-func record(t *testing.T, path string, upstream http.RoundTripper, ws []inject.Window, first, gap time.Duration) {
+func record(t *testing.T, path string, upstream http.RoundTripper, ws []event.Window, first, gap time.Duration) {
 	t.Helper()
 	u, _ := url.Parse("http://upstream.invalid/v1")
 	p, err := proxy.New(proxy.Options{Upstream: u, Transport: upstream, Windows: ws})
@@ -177,7 +176,7 @@ func TestReplayOverLoopback(t *testing.T) {
 
 // serveAndPost serves the proxy on a loopback port in front of upstream,
 // posts a request every 10 ms until runFor, and records the journal.
-func serveAndPost(t *testing.T, path, upstream string, ws []inject.Window) {
+func serveAndPost(t *testing.T, path, upstream string, ws []event.Window) {
 	t.Helper()
 	u, _ := url.Parse(upstream)
 	p, err := proxy.New(proxy.Options{Upstream: u, Windows: ws})

@@ -40,7 +40,9 @@ const (
 )
 
 // Window is one stretch of the recorded run in which every attempt on the
-// model met the same fault.
+// model met the same fault: the recording's evidence (its class, the
+// status, Retry-After and delay seen, the attempts it covers). Inject
+// replays it as the one outage-window type, event.Window.
 type Window struct {
 	Class      Class
 	From, To   time.Duration // offsets from the recorded run's start
@@ -59,10 +61,10 @@ func (w Window) String() string {
 	case Busy:
 		fmt.Fprintf(&b, " status=%d", w.Status)
 	case Slow:
-		fmt.Fprintf(&b, " delay=%s", w.Delay.Round(time.Millisecond))
+		fmt.Fprintf(&b, " delay=%s", format.FileSecs(w.Delay))
 	}
 	if w.RetryAfter > 0 {
-		fmt.Fprintf(&b, " retry_after=%s", w.RetryAfter.Round(time.Millisecond))
+		fmt.Fprintf(&b, " retry_after=%s", format.FileSecs(w.RetryAfter))
 	}
 	fmt.Fprintf(&b, " %s–%s (%d attempt%s)", format.LogSecs(w.From), format.LogSecs(w.To), w.Attempts, map[bool]string{true: "", false: "s"}[w.Attempts == 1])
 	return b.String()
@@ -220,13 +222,14 @@ func Load(path string, opts Options) ([]Window, error) {
 	return Derive(as), nil
 }
 
-// Inject turns windows into the injector's windows. Each class is replayed
+// Inject turns recorded windows into outage windows (event.Window) for the
+// injector. Each class is replayed
 // by the fault kind of its name, with the parameters the recording shows:
 // busy with its status, rate-limit with its Retry-After (none if the server
 // sent none), slow with its delay; reset and malformed with their defaults.
 // A status busy cannot send is replayed as 503, with a note (one line); a
 // class the injector does not have is an error listing the ones it has.
-func Inject(ws []Window) (out []inject.Window, notes []string, err error) {
+func Inject(ws []Window) (out []event.Window, notes []string, err error) {
 	for _, w := range ws {
 		var kv []string
 		switch w.Class {

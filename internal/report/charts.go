@@ -126,7 +126,7 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 func outageSpans(r *Run) []Span {
 	out := make([]Span, 0, len(r.Windows))
 	for _, w := range r.Windows {
-		out = append(out, Span{Start: w.Start, End: w.End})
+		out = append(out, Span{Start: w.From, End: w.To})
 	}
 	return out
 }

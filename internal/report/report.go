@@ -262,7 +262,7 @@ func runFacts(run *Run) []string {
 		if w.ByHand {
 			how = "by hand"
 		}
-		facts = append(facts, fmt.Sprintf("Outage %s on the %s model %s (injected, %s).", orDash(w.Fault), orDash(w.Target), format.DurSpan(w.Start, w.End), how))
+		facts = append(facts, fmt.Sprintf("Outage %s on the %s model %s (injected, %s).", orDash(w.Kind), orDash(w.Target), format.DurSpan(w.From, w.To), how))
 	}
 	for _, o := range run.Summary.Observed {
 		facts = append(facts, fmt.Sprintf("Observed failures of the %s model (%s): %s, %d failed calls.", o.Rung, orDash(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts))

@@ -105,8 +105,8 @@ func Load(path string) (*Run, error) {
 	_, basis := f.Basis()
 	r.Windows = append([]scoring.Window(nil), basis...)
 	for i := range r.Windows {
-		if r.Windows[i].End < 0 {
-			r.Windows[i].End = max(r.End, r.Windows[i].Start)
+		if r.Windows[i].To < 0 {
+			r.Windows[i].To = max(r.End, r.Windows[i].From)
 		}
 	}
 	for _, rg := range f.Info.Rungs {

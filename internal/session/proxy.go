@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/format"
@@ -26,18 +26,18 @@ const fakeUpstream = "http://fake-model.drill.invalid/v1"
 // records. The upstream is recorded without its user information; no
 // header of any request is.
 type ProxyConfig struct {
-	Listen            string          `json:"listen"`
-	Upstream          string          `json:"upstream"`
-	Windows           []inject.Window `json:"windows"`
-	OutageFromJournal string          `json:"outage_from_journal,omitempty"`
-	File              string          `json:"file,omitempty"`
-	Model             string          `json:"model,omitempty"`
-	OutageModels      []string        `json:"outage_models,omitempty"`
-	Prices            price.Table     `json:"prices,omitempty"`
-	Seed              int64           `json:"seed,omitempty"`
-	LatencyScale      float64         `json:"latency_scale,omitempty"`
-	MaxConns          int             `json:"max_conns"`
-	MaxBodyBytes      int64           `json:"max_body_bytes"`
+	Listen            string         `json:"listen"`
+	Upstream          string         `json:"upstream"`
+	Windows           []event.Window `json:"windows"`
+	OutageFromJournal string         `json:"outage_from_journal,omitempty"`
+	File              string         `json:"file,omitempty"`
+	Model             string         `json:"model,omitempty"`
+	OutageModels      []string       `json:"outage_models,omitempty"`
+	Prices            price.Table    `json:"prices,omitempty"`
+	Seed              int64          `json:"seed,omitempty"`
+	LatencyScale      float64        `json:"latency_scale,omitempty"`
+	MaxConns          int            `json:"max_conns"`
+	MaxBodyBytes      int64          `json:"max_body_bytes"`
 }
 
 // ProxyOptions say how Proxy runs the proxy, beyond its settings.

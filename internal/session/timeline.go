@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/replayfault"
@@ -16,7 +16,7 @@ import (
 // rung or model name; "" for the journal's target), as injector windows,
 // with one line per window (and per approximation) to print. Errors are
 // usage errors (exit 2).
-func JournalOutage(path, model string) ([]inject.Window, []string, error) {
+func JournalOutage(path, model string) ([]event.Window, []string, error) {
 	ws, err := replayfault.Load(path, replayfault.Options{Model: model})
 	if err != nil {
 		return nil, nil, exit.UsageError(fmt.Errorf("--outage-from-journal: %w", err))
@@ -38,7 +38,7 @@ func JournalOutage(path, model string) ([]inject.Window, []string, error) {
 // FileOutage is the outage timeline of the drill file at path: the windows
 // of its one named outage, or of the one called name when it has several.
 // Errors are usage errors (exit 2).
-func FileOutage(path, name string) ([]inject.Window, error) {
+func FileOutage(path, name string) ([]event.Window, error) {
 	df, err := drillfile.Load(path)
 	if err != nil {
 		return nil, exit.UsageError(fmt.Errorf("-f: %w", err))
@@ -59,7 +59,7 @@ func FileOutage(path, name string) ([]inject.Window, error) {
 	default:
 		return nil, exit.Usagef("%s names %d outages (%s): pick one with --outage-name", path, len(names), strings.Join(names, ", "))
 	}
-	var ws []inject.Window
+	var ws []event.Window
 	for _, w := range scenarios[pick].Windows {
 		iw, err := drillfile.InjectWindow(w)
 		if err != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/proxy"
 	"github.com/drill-dev/drill/tui"
@@ -25,7 +24,7 @@ func asciiStyles() tui.Styles {
 	return tui.NewStyles(r)
 }
 
-func newProxy(t *testing.T, ws []inject.Window) *proxy.Proxy {
+func newProxy(t *testing.T, ws []event.Window) *proxy.Proxy {
 	t.Helper()
 	u, _ := url.Parse("http://fake.invalid/v1")
 	p, err := proxy.New(proxy.Options{Upstream: u, Windows: ws, Transport: fakemodel.New(fakemodel.Options{NoLatency: true}).Transport()})
@@ -48,7 +47,7 @@ func post(p *proxy.Proxy, model string) int {
 // with status, outcome and fault; models with calls and failures; the
 // outage now and as scheduled.
 func TestViewShowsRequestsModelsAndTheOutage(t *testing.T) {
-	p := newProxy(t, []inject.Window{{Kind: "busy", From: 0, To: time.Hour}})
+	p := newProxy(t, []event.Window{{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: time.Hour}})
 	for len(p.Log().Events()) < 2 { // the scheduled outage_start
 		time.Sleep(time.Millisecond)
 	}

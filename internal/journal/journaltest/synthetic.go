@@ -80,7 +80,7 @@ func Run(o Options) []event.Event {
 	add(event.Event{At: 0, Kind: event.RunStart, Run: &info})
 	from, to := sec(o.From), sec(o.To)
 	if o.Outage != "none" {
-		w := &event.OutageWindow{Start: from, End: to}
+		w := &event.Window{From: from, To: to}
 		add(event.Event{At: from, Kind: event.OutageStart, Fault: o.Outage, Rung: event.ServedPrimary, Window: w})
 		add(event.Event{At: to, Kind: event.OutageEnd, Fault: o.Outage, Rung: event.ServedPrimary, Window: w})
 	}
