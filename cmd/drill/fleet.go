@@ -15,6 +15,7 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
@@ -34,8 +35,7 @@ type fleetFlags struct {
 
 func newFleetCmd() *cobra.Command {
 	var (
-		f              drillFlags
-		df             fileFlags
+		f              plan.CLI
 		ff             fleetFlags
 		outage, policy string
 		jsonOut, force bool
@@ -62,20 +62,20 @@ replicas: [3] on a window in a drill file.`,
   drill fleet --replicas 8 --outage busy --fault replicas=3 --breaker-store redis://127.0.0.1:6379/0 --compare-stores`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfgs, chk, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
+			cfgs, chk, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			if err := ff.fromFile(cmd.Flags(), df.path); err != nil {
+			if err := ff.fromFile(cmd.Flags(), f.File()); err != nil {
 				return err
 			}
-			f.warn(cmd.ErrOrStderr())
+			warn(cmd, f.Warnings())
 			return runFleet(cmd, cfgs[0], ff, chk, jsonOut, record, force)
 		},
 	}
 	d := workload.DefaultConfig()
 	fs := cmd.Flags()
-	fs.StringVar(&outage, "outage", d.Outage, outageHelp())
+	fs.StringVar(&outage, "outage", d.Outage, plan.OutageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	fs.IntVar(&ff.replicas, "replicas", 8, fmt.Sprintf("replicas in the fleet, 1–%d", fleet.MaxReplicas))
 	fs.StringVar(&ff.routing, "routing", fleet.RoutingRoundRobin, "how emails are routed to replicas: "+strings.Join(fleet.Routings(), ", ")+" (seeded by --seed)")
@@ -86,8 +86,8 @@ replicas: [3] on a window in a drill file.`,
 	fs.BoolVar(&ff.noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
 	fs.StringVar(&record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
-	f.register(fs)
-	df.register(fs)
+	f.Register(fs)
+	f.RegisterFile(fs)
 	return cmd
 }
 

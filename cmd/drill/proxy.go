@@ -13,6 +13,7 @@ import (
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
 	"github.com/drill-dev/drill/internal/session"
@@ -98,20 +99,20 @@ func (f proxyFlags) windows(cmd *cobra.Command) ([]inject.Window, []string, erro
 		if f.fromJournal != "" {
 			return nil, nil, exit.Usagef("-f and --outage-from-journal do not go together: each is a timeline")
 		}
-		if err := noOutageFlags(fs, "-f", "the drill file"); err != nil {
+		if err := plan.NoOutageFlags(fs, "-f", "the drill file"); err != nil {
 			return nil, nil, err
 		}
-		ws, err := session.FileOutage(f.file, f.outageName)
+		ws, err := plan.FileOutage(f.file, f.outageName)
 		return ws, nil, err
 	}
 	if fs.Changed("outage-name") {
 		return nil, nil, exit.Usagef("--outage-name goes with -f")
 	}
 	if f.fromJournal != "" {
-		if err := noOutageFlags(fs, "--outage-from-journal", "the journal"); err != nil {
+		if err := plan.NoOutageFlags(fs, "--outage-from-journal", "the journal"); err != nil {
 			return nil, nil, err
 		}
-		return session.JournalOutage(f.fromJournal, f.journalModel)
+		return plan.JournalOutage(f.fromJournal, f.journalModel)
 	}
 	if fs.Changed("model") {
 		return nil, nil, exit.Usagef("--model goes with --outage-from-journal")

@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/internal/drillfile"
-	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
@@ -116,9 +116,9 @@ func (sf *sweepFlags) registerAxes(fs *pflag.FlagSet) {
 	add(sweep.AxisOutages, "string", "outage kinds, comma list (default busy,hang): "+strings.Join(workload.OutageKinds(), ", "), false)
 	add(sweep.AxisPolicies, "string", "policy presets, comma list (default breaker)", false)
 	tmpl := pflag.NewFlagSet("drill", pflag.ContinueOnError)
-	var f drillFlags
-	f.register(tmpl)
-	for _, name := range f.names {
+	var f plan.CLI
+	f.Register(tmpl)
+	for _, name := range f.Names() {
 		fl := tmpl.Lookup(name)
 		typ := fl.Value.Type()
 		usage := fl.Usage
@@ -199,7 +199,7 @@ func (sf *sweepFlags) plan(g sweep.Grid, abort *[]scoring.Expr, warn func(string
 			}
 			return nil, nil, err
 		}
-		*abort = chk.abort
+		*abort = chk.Abort
 		for _, cfg := range got {
 			// The drill file's own outages and policies lead, as the axes do.
 			var lead sweep.Setting
@@ -228,9 +228,9 @@ func (sf *sweepFlags) plan(g sweep.Grid, abort *[]scoring.Expr, warn func(string
 func (sf *sweepFlags) settingConfigs(set sweep.Setting, warn func(string)) ([]workload.Config, checks, error) {
 	fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var f drillFlags
-	f.register(fs)
-	df := fileFlags{path: sf.file}
+	var f plan.CLI
+	f.Register(fs)
+	f.RegisterFile(fs)
 	var outages, policies []string
 	fs.StringSliceVar(&outages, sweep.AxisOutages, nil, "")
 	fs.StringSliceVar(&policies, sweep.AxisPolicies, nil, "")
@@ -243,8 +243,13 @@ func (sf *sweepFlags) settingConfigs(set sweep.Setting, warn func(string)) ([]wo
 			return nil, checks{}, exit.Usagef("--%s %s: %v", name, v, err)
 		}
 	}
-	cfgs, chk, err := df.plan(fs, &f, outages, policies, sweep.AxisOutages, sweep.AxisPolicies, nil)
-	for _, w := range f.warnings {
+	if sf.file != "" {
+		if err := fs.Set("file", sf.file); err != nil {
+			return nil, checks{}, err
+		}
+	}
+	cfgs, chk, err := f.Plan(fs, plan.Selection{Outages: outages, Policies: policies, OutagesFlag: sweep.AxisOutages, PoliciesFlag: sweep.AxisPolicies}, nil)
+	for _, w := range f.Warnings() {
 		warn(w)
 	}
 	return cfgs, chk, err
@@ -399,5 +404,5 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
-	return worst(drills.Errs(cfgs, outs))
+	return exit.Worst(session.Errs(cfgs, outs))
 }

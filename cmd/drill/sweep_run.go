@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
@@ -53,25 +52,16 @@ func sweepHeaders(rows []sweepRow, cfgs []workload.Config, paths []string, repea
 	return out, nil
 }
 
-// sweepReal runs the drills in real time (internal/drills), showing their
+// sweepReal runs the drills in real time (session.Batch), showing their
 // progress on stderr and calling onStart (if not nil) with each run as it
 // starts.
 func sweepReal(ctx context.Context, stderr io.Writer, cfgs []workload.Config, paths []string, headers []*journal.Header, parallel int, abort []scoring.Expr, onStart func(int, *workload.Run)) []vclock.Outcome {
 	jobs := make([]vclock.Job, len(cfgs))
-	total := 0
 	for i, c := range cfgs {
 		jobs[i] = vclock.Job{Config: c, Journal: paths[i], Header: headers[i]}
-		total += c.Emails
 	}
-	progress := drills.NewProgress(len(cfgs))
-	stopProgress := session.StartProgress(stderr, "sweep", "emails", total, progress.Done)
-	defer stopProgress()
-	return drills.Run(ctx, jobs, drills.Options{Parallel: parallel, Abort: abort, Start: session.Start, OnStart: func(i int, r *workload.Run) {
-		progress.Started(i, r)
-		if onStart != nil {
-			onStart(i, r)
-		}
-	}})
+	outs, _ := session.Batch(ctx, jobs, session.BatchOptions{Parallel: parallel, Abort: abort, OnStart: onStart, Progress: stderr, Label: "sweep"})
+	return outs
 }
 
 // sweepDashboard runs the drills in real time under the sweep dashboard
