@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -15,15 +12,9 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/session"
-	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
 )
-
-// evalBody is the name drill eval's virtual-clock body is registered under.
-const evalBody = "eval"
-
-func init() { vclock.Register(evalBody, evalInBubble) }
 
 // clocks are the valid values of --clock.
 var clocks = []string{event.ClockReal, event.ClockVirtual}
@@ -77,27 +68,4 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		return err
 	}
 	return printJudged(cmd, o.Summary, o.Status, opts.checks, o.Failed, opts.json)
-}
-
-// evalVirtual is `drill eval --clock virtual`: the evaluation runs in the
-// bubble against the fake model's in-process transport.
-func evalVirtual(cmd *cobra.Command, cfg evalConfig) error {
-	if cfg.BaseURL != "" {
-		return exit.Usagef("%w: it can only use the built-in fake model, not --base-url %s; use --clock real",
-			vclock.ErrNotVirtual, cfg.BaseURL)
-	}
-	cfg.InProcess = true
-	return session.FromChild(vclock.Call(cmd.Context(), evalBody, cfg, cmd.OutOrStdout(), cmd.ErrOrStderr()))
-}
-
-// evalInBubble is drill eval's body in the virtual-clock child.
-func evalInBubble(ctx context.Context, in []byte, out io.Writer) error {
-	var cfg evalConfig
-	if err := json.Unmarshal(in, &cfg); err != nil {
-		return fmt.Errorf("decoding the evaluation: %w", err)
-	}
-	if err := runEval(ctx, out, os.Stderr, cfg); err != nil {
-		return exit.WithCode(err)
-	}
-	return nil
 }
