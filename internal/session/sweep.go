@@ -13,7 +13,6 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plan"
-	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
@@ -107,7 +106,7 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 // configuration and which setting and repeat of the sweep it is.
 type sweepRecordedConfig struct {
 	RecordedConfig
-	Sweep report.SweepTag `json:"sweep"`
+	Sweep sweep.Tag `json:"sweep"`
 }
 
 // sweepJobs are the drills as jobs, with the journal header of each run to
@@ -124,7 +123,7 @@ func sweepJobs(rows plan.SweepRows, cfgs []workload.Config, paths []string, repe
 			}
 			h, err := journal.NewHeader(sweepRecordedConfig{
 				RecordedConfig: RecordedConfig{Config: c, CeilingNS: c.Ceiling()},
-				Sweep:          report.SweepTag{Setting: i + 1, Settings: len(rows), Flags: row.Setting.Flags(), Repeat: r + 1, Repeats: repeats},
+				Sweep:          sweep.Tag{Setting: i + 1, Settings: len(rows), Flags: row.Setting.Flags(), Repeat: r + 1, Repeats: repeats},
 			}, now)
 			if err != nil {
 				return nil, fmt.Errorf("recording %s: %w", paths[k], err)
