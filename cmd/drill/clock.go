@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -15,18 +11,10 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/session"
-	"github.com/drill-dev/drill/internal/vclock"
-	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
 )
-
-// evalBody is the name drill eval's virtual-clock body is registered under.
-const evalBody = "eval"
-
-func init() { vclock.Register(evalBody, evalInBubble) }
 
 // clocks are the valid values of --clock.
 var clocks = []string{event.ClockReal, event.ClockVirtual}
@@ -63,7 +51,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if err := session.VirtualUsage(cfg); err != nil {
 		return err
 	}
-	if err := noLiveAborts(opts.checks); err != nil {
+	if err := session.NoLiveAborts(opts.checks.Abort); err != nil {
 		return err
 	}
 	if speed <= 0 {
@@ -72,67 +60,12 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	var show func(context.Context, []event.Event) error
 	if opts.tui {
 		show = func(ctx context.Context, evs []event.Event) error {
-			return tui.Replay(ctx, evs, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.hypotheses})
+			return tui.Replay(ctx, evs, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.Hypotheses})
 		}
 	}
-	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.hypotheses, opts.record, show, cmd.ErrOrStderr())
+	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, show, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
 	return printJudged(cmd, o.Summary, o.Status, opts.checks, o.Failed, opts.json)
-}
-
-// compareVirtual is `drill compare --clock virtual`: the runs go through
-// vclock.Drills in one bubble, each recorded in recordDir if set.
-func compareVirtual(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, recordDir string) error {
-	if err := noLiveAborts(chk); err != nil {
-		return err
-	}
-	paths := make([]string, len(cfgs))
-	if recordDir != "" {
-		if err := journal.PrepareDir(recordDir); err != nil {
-			return err
-		}
-		for i, cfg := range cfgs {
-			paths[i] = journal.RunPath(recordDir, i, cfg.Outage, cfg.Policy.Name)
-		}
-	}
-	outs, err := session.Virtual(cmd.Context(), cfgs, chk.hypotheses, paths, cmd.ErrOrStderr())
-	if err != nil {
-		return err
-	}
-	sums := make([]scoring.Summary, len(outs))
-	statuses := make([]string, len(outs))
-	var errs []error
-	for i, o := range outs {
-		sums[i], statuses[i] = o.Summary, o.Status
-		if o.Error != "" {
-			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, o.Error))
-		}
-	}
-	judgedErr := writeJudged(cmd, sums, statuses, chk, asJSON)
-	return firstErr(errors.Join(errs...), judgedErr)
-}
-
-// evalVirtual is `drill eval --clock virtual`: the evaluation runs in the
-// bubble against the fake model's in-process transport.
-func evalVirtual(cmd *cobra.Command, cfg evalConfig) error {
-	if cfg.BaseURL != "" {
-		return exit.Usagef("%w: it can only use the built-in fake model, not --base-url %s; use --clock real",
-			vclock.ErrNotVirtual, cfg.BaseURL)
-	}
-	cfg.InProcess = true
-	return session.FromChild(vclock.Call(cmd.Context(), evalBody, cfg, cmd.OutOrStdout(), cmd.ErrOrStderr()))
-}
-
-// evalInBubble is drill eval's body in the virtual-clock child.
-func evalInBubble(ctx context.Context, in []byte, out io.Writer) error {
-	var cfg evalConfig
-	if err := json.Unmarshal(in, &cfg); err != nil {
-		return fmt.Errorf("decoding the evaluation: %w", err)
-	}
-	if err := runEval(ctx, out, os.Stderr, cfg); err != nil {
-		return exit.WithCode(err)
-	}
-	return nil
 }

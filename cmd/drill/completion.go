@@ -31,8 +31,8 @@ func flagValues() map[string]func(toComplete string) []string {
 		"breaker-scope":    fixed(breaker.Scopes()...),
 		"probe":            fixed(breaker.ProbeKinds()...),
 		"retry-after":      fixed(breaker.RetryAfterModes()...),
-		"stale":            fixed("drop", "count"),
-		"clock":            fixed("real", "virtual"),
+		"stale":            fixed(breaker.StaleModes()...),
+		"clock":            fixed(clocks...),
 		"fault":            faultKeys,
 	}
 }

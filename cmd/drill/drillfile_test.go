@@ -7,11 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
-	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -266,46 +262,5 @@ func TestReplayJSONHasTheHypotheses(t *testing.T) {
 	}
 	if got.Outage != "busy" || got.Emails != 40 {
 		t.Errorf("summary %s/%d", got.Outage, got.Emails)
-	}
-}
-
-// TestPolicyFlagsOverrideTheFile: a policy flag replaces the file's value
-// on every policy of the file and keeps the file's other keys; both go
-// through the same checks.
-func TestPolicyFlagsOverrideTheFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "d.yaml")
-	src := "policies:\n  - preset: breaker\n    probes: 2\n    stale: count\n  - {preset: fail-fast, trip: [count, in-flight], in_flight_age: 2s}\n"
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var f drillFlags
-	var d fileFlags
-	cmd := &cobra.Command{Use: "test"}
-	f.register(cmd.Flags())
-	d.register(cmd.Flags())
-	if err := cmd.Flags().Parse([]string{"-f", path, "--probes", "all", "--hedge-after", "3s"}); err != nil {
-		t.Fatal(err)
-	}
-	cfgs, _, err := d.plan(cmd.Flags(), &f, nil, nil, "outages", "policies", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cfgs) != 2 {
-		t.Fatalf("%d runs, want 2", len(cfgs))
-	}
-	for _, c := range cfgs {
-		b := c.Policy.Primary.Breaker
-		if b.Probes != breaker.ProbesAll || c.Policy.HedgeAfter != 3*time.Second {
-			t.Errorf("%s: probes %v, hedge after %s: the flags did not override", c.Policy.Name, b.Probes, c.Policy.HedgeAfter)
-		}
-	}
-	if cfgs[0].Policy.Primary.Breaker.Stale != "count" || cfgs[1].Policy.Primary.Breaker.Trip.InFlightAge != 2*time.Second {
-		t.Errorf("the file's own keys were lost: %+v / %+v", cfgs[0].Policy.Primary.Breaker, cfgs[1].Policy.Primary.Breaker.Trip)
-	}
-	if err := cmd.Flags().Set("stale", "keep"); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := d.plan(cmd.Flags(), &f, nil, nil, "outages", "policies", nil); err == nil || !strings.Contains(err.Error(), `stale: unknown value "keep" (valid: drop, count)`) {
-		t.Errorf("a bad flag value on a file: %v", err)
 	}
 }

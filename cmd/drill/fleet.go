@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
-	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
@@ -22,21 +18,11 @@ import (
 	"github.com/drill-dev/drill/workload"
 )
 
-// fleetFlags are drill fleet's own flags.
-type fleetFlags struct {
-	replicas      int
-	routing       string
-	store         string
-	compareStores bool
-	processes     bool
-	noTUI         bool
-}
-
 func newFleetCmd() *cobra.Command {
 	var (
-		f              drillFlags
-		df             fileFlags
-		ff             fleetFlags
+		f              plan.CLI
+		ff             plan.Fleet
+		noTUI          bool
 		outage, policy string
 		jsonOut, force bool
 		record         string
@@ -62,64 +48,36 @@ replicas: [3] on a window in a drill file.`,
   drill fleet --replicas 8 --outage busy --fault replicas=3 --breaker-store redis://127.0.0.1:6379/0 --compare-stores`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfgs, chk, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
+			cfgs, chk, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			if err := ff.fromFile(cmd.Flags(), df.path); err != nil {
+			if err := ff.FromFile(cmd.Flags(), f.File()); err != nil {
 				return err
 			}
-			f.warn(cmd.ErrOrStderr())
-			return runFleet(cmd, cfgs[0], ff, chk, jsonOut, record, force)
+			warn(cmd, f.Warnings())
+			return runFleet(cmd, cfgs[0], ff, chk, jsonOut, noTUI, record, force)
 		},
 	}
 	d := workload.DefaultConfig()
 	fs := cmd.Flags()
-	fs.StringVar(&outage, "outage", d.Outage, outageHelp())
+	fs.StringVar(&outage, "outage", d.Outage, plan.OutageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
-	fs.IntVar(&ff.replicas, "replicas", 8, fmt.Sprintf("replicas in the fleet, 1–%d", fleet.MaxReplicas))
-	fs.StringVar(&ff.routing, "routing", fleet.RoutingRoundRobin, "how emails are routed to replicas: "+strings.Join(fleet.Routings(), ", ")+" (seeded by --seed)")
-	fs.StringVar(&ff.store, "breaker-store", fleet.StoreLocal, "where breakers keep their state: local (each replica its own) or redis://HOST:PORT/DB (one shared state per rung)")
-	fs.BoolVar(&ff.compareStores, "compare-stores", false, "run the fleet with the local store and with the --breaker-store Redis at once, side by side")
-	fs.BoolVar(&ff.processes, "processes", false, "run each replica as its own drill worker process (default: goroutine groups in this process)")
+	ff.Register(fs)
 	fs.BoolVar(&jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
-	fs.BoolVar(&ff.noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
+	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
 	fs.StringVar(&record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
-	f.register(fs)
-	df.register(fs)
+	f.Register(fs)
+	f.RegisterFile(fs)
 	return cmd
-}
-
-// fromFile takes the drill file's fleet: settings that no flag overrides.
-func (ff *fleetFlags) fromFile(fs *pflag.FlagSet, path string) error {
-	if path == "" {
-		return nil
-	}
-	df, err := drillfile.Load(path)
-	if err != nil {
-		return exit.UsageError(err)
-	}
-	if df.Fleet == nil {
-		return nil
-	}
-	if df.Fleet.Replicas != nil && !fs.Changed("replicas") {
-		ff.replicas = int(*df.Fleet.Replicas)
-	}
-	if df.Fleet.Routing != "" && !fs.Changed("routing") {
-		ff.routing = df.Fleet.Routing
-	}
-	if df.Fleet.BreakerStore != "" && !fs.Changed("breaker-store") {
-		ff.store = df.Fleet.BreakerStore
-	}
-	return nil
 }
 
 // runFleet runs one fleet drill, or two with --compare-stores, and prints
 // the summaries.
-func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks, jsonOut bool, record string, force bool) error {
-	base := fleet.Config{Run: run, Replicas: ff.replicas, Routing: ff.routing, Store: ff.store}
-	if ff.processes {
+func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut, noTUI bool, record string, force bool) error {
+	base := fleet.Config{Run: run, Replicas: ff.Replicas, Routing: ff.Routing, Store: ff.Store}
+	if ff.Processes {
 		exe, err := os.Executable()
 		if err != nil {
 			return fmt.Errorf("--processes: finding the drill binary: %w", err)
@@ -128,7 +86,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 		base.WorkerEnv = []string{fleetAPIKeyEnv + "=" + run.Endpoint.APIKey}
 	}
 	cfgs, paths := []fleet.Config{base}, []string{record}
-	if ff.compareStores {
+	if ff.CompareStores {
 		if !base.Shared() {
 			return exit.Usagef("--compare-stores compares the local store with a shared one: give --breaker-store redis://HOST:PORT/DB")
 		}
@@ -139,7 +97,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	}
 	warn(cmd, run.Warnings())
 	opts := session.FleetOptions{Journals: paths, Progress: cmd.ErrOrStderr()}
-	if !ff.noTUI && !jsonOut && !ff.compareStores && stdoutIsTerminal() {
+	if !noTUI && !jsonOut && !ff.CompareStores && stdoutIsTerminal() {
 		opts.Show = func(ctx context.Context, fl *fleet.Fleet) error {
 			return tui.RunFleet(ctx, tui.FleetSource{Log: fl.Log(), Stop: fl.Stop}, tui.Options{Output: os.Stdout})
 		}
@@ -148,30 +106,23 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	if err != nil {
 		return err
 	}
-	// Hypotheses are judged on each fleet's whole summary.
-	judgedSums := make([]judgedFleet, len(res))
-	sums := make([]scoring.FleetSummary, len(res))
-	var verrs []error
-	interrupted := false
-	for k, r := range res {
-		vs, err := verdict(cmd.ErrOrStderr(), r.Summary.Fleet, r.Status, chk)
-		judgedSums[k], sums[k] = judgedFleet{r.Summary, vs}, r.Summary
-		if err != nil && !errors.Is(err, exit.ErrInterrupted) {
-			verrs = append(verrs, fmt.Errorf("%s store: %w", r.Summary.BreakerStore, err))
-		}
-		interrupted = interrupted || r.Status == event.StatusInterrupted
+	judged, warnings, jerr := session.JudgeFleets(res, chk.Hypotheses)
+	warn(cmd, warnings)
+	sums := make([]scoring.FleetSummary, len(judged))
+	for k, j := range judged {
+		sums[k] = j.FleetSummary
 		if !jsonOut {
-			if err := printVerdicts(cmd.OutOrStdout(), vs); err != nil {
+			if err := printVerdicts(cmd.OutOrStdout(), j.Hypotheses); err != nil {
 				return err
 			}
 		}
 	}
 	switch {
-	case jsonOut && ff.compareStores:
-		err = encodeJSON(cmd.OutOrStdout(), judgedSums)
+	case jsonOut && ff.CompareStores:
+		err = encodeJSON(cmd.OutOrStdout(), judged)
 	case jsonOut:
-		err = encodeJSON(cmd.OutOrStdout(), judgedSums[0])
-	case ff.compareStores:
+		err = encodeJSON(cmd.OutOrStdout(), judged[0])
+	case ff.CompareStores:
 		err = report.WriteFleetTable(cmd.OutOrStdout(), sums)
 	default:
 		err = format.Fleet(cmd.OutOrStdout(), sums[0])
@@ -179,17 +130,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	if err != nil {
 		return err
 	}
-	if interrupted {
-		return exit.ErrInterrupted
-	}
-	return errors.Join(verrs...)
-}
-
-// judgedFleet is a fleet summary with its judged hypotheses, as --json
-// prints it.
-type judgedFleet struct {
-	scoring.FleetSummary
-	Hypotheses []scoring.Verdict `json:"hypotheses,omitempty"`
+	return jerr
 }
 
 // fleetWorkerCmd is the hidden command a --processes worker runs, and

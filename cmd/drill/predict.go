@@ -5,13 +5,14 @@ import (
 
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/workload"
 )
 
 func newPredictCmd() *cobra.Command {
 	var (
-		f              drillFlags
+		f              plan.CLI
 		outage, policy string
 		jsonOut        bool
 	)
@@ -28,7 +29,7 @@ outage and the calls to the broken model. It takes every flag drill run takes.`,
   drill predict --outage busy --policy fail-fast --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := f.config(cmd.Flags(), outage, policy)
+			cfg, err := f.Config(cmd.Flags(), outage, policy)
 			if err != nil {
 				return err
 			}
@@ -44,6 +45,6 @@ outage and the calls to the broken model. It takes every flag drill run takes.`,
 	fs.StringVar(&outage, "outage", d.Outage, "outage kind: busy or hang")
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	fs.BoolVar(&jsonOut, "json", false, "print the predicted_* figures and the arithmetic as JSON")
-	f.register(fs)
+	f.Register(fs)
 	return cmd
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -14,8 +15,7 @@ import (
 
 func newRunCmd() *cobra.Command {
 	var (
-		f              drillFlags
-		df             fileFlags
+		f              plan.CLI
 		outage, policy string
 		jsonOut, noTUI bool
 		record         string
@@ -37,12 +37,12 @@ summary to stdout (a table, or JSON with --json).
   drill run -f drill.yaml --expect 'served.error == 0'`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfgs, chk, err := df.plan(cmd.Flags(), &f, []string{outage}, []string{policy}, "outage", "policy", cmd.ErrOrStderr())
+			cfgs, chk, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			f.warn(cmd.ErrOrStderr())
-			if err := f.cost.ready(cmd, cfgs, !clock.virtual()); err != nil {
+			warn(cmd, f.Warnings())
+			if err := f.Ready(cmd.Context(), cmd.Flags(), cfgs, !clock.virtual(), cmd.ErrOrStderr()); err != nil {
 				return err
 			}
 			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk}
@@ -54,7 +54,7 @@ summary to stdout (a table, or JSON with --json).
 	}
 	d := workload.DefaultConfig()
 	fs := cmd.Flags()
-	fs.StringVar(&outage, "outage", d.Outage, outageHelp())
+	fs.StringVar(&outage, "outage", d.Outage, plan.OutageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	fs.BoolVar(&jsonOut, "json", false, "print the summary as JSON (implies --no-tui)")
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
@@ -62,8 +62,8 @@ summary to stdout (a table, or JSON with --json).
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
 	registerClock(fs, &clock)
 	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
-	f.register(fs)
-	df.register(fs)
+	f.Register(fs)
+	f.RegisterFile(fs)
 	return cmd
 }
 
@@ -79,10 +79,10 @@ type runOptions struct {
 // runDrill runs one drill to its end (session.Drill) and prints its summary.
 func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	warn(cmd, cfg.Warnings())
-	sopts := session.Options{Journal: opts.record, Force: opts.force, Hypotheses: opts.checks.hypotheses,
-		Abort: opts.checks.abort, Progress: cmd.ErrOrStderr()}
+	sopts := session.Options{Journal: opts.record, Force: opts.force, Hypotheses: opts.checks.Hypotheses,
+		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr()}
 	if opts.tui {
-		sopts.Show = dashboard(opts.checks.hypotheses)
+		sopts.Show = dashboard(opts.checks.Hypotheses)
 	}
 	res, err := session.Drill(cmd.Context(), cfg, sopts)
 	if err != nil {

@@ -67,7 +67,6 @@ var place = map[string]layer{
 	"internal/vclock":                     machinery,
 	"internal/eval":                       machinery,
 	"internal/session":                    machinery,
-	"internal/drills":                     machinery,
 	"internal/preflight":                  machinery,
 	"internal/archtest":                   machinery,
 	"internal/history":                    machinery,

@@ -112,3 +112,10 @@ func Expand(args []string) ([]string, error) {
 	}
 	return paths, nil
 }
+
+// SweepRunPath is the journal of repeat r (from 0) of the i-th (from 0)
+// setting of a sweep recorded into dir, named after its outage and policy:
+// dir/001-busy-breaker-r1.jsonl.
+func SweepRunPath(dir string, i, r int, outage, policy string) string {
+	return filepath.Join(dir, fmt.Sprintf("%03d-%s-%s-r%d.jsonl", i+1, FileSafe(outage), FileSafe(policy), r+1))
+}

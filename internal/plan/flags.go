@@ -308,7 +308,7 @@ func FlagOverrides(fs *pflag.FlagSet) drillfile.Overrides {
 		}
 		if err != nil {
 			// A flag of another type than its override: a build error
-			// cmd/drill's TestEveryOverrideIsAFlag catches.
+			// TestEveryOverrideIsAFlag catches.
 			panic(fmt.Sprintf("flag --%s: %v", name, err))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/format"
@@ -127,4 +128,35 @@ func fleetProgress(fl *fleet.Fleet, store string, w io.Writer) {
 		f.AddAll(cur.Poll())
 		fmt.Fprintln(w, format.FleetProgress(store, f, time.Since(fl.Log().Start())))
 	})
+}
+
+// JudgedFleet is a fleet summary with its judged hypotheses, as drill
+// fleet --json prints it.
+type JudgedFleet struct {
+	scoring.FleetSummary
+	Hypotheses []scoring.Verdict `json:"hypotheses,omitempty"`
+}
+
+// JudgeFleets judges the hypotheses on each fleet's whole summary
+// (Verdict). The error is the one the exit code comes from: interrupted
+// (130) when a fleet was, else every fleet's own error, naming its store.
+// warnings are for the user to read.
+func JudgeFleets(res []FleetResult, hyps []scoring.Expr) (judged []JudgedFleet, warnings []string, err error) {
+	var errs []error
+	interrupted := false
+	for _, r := range res {
+		vs, warning, err := Verdict(r.Summary.Fleet, r.Status, hyps)
+		judged = append(judged, JudgedFleet{r.Summary, vs})
+		if warning != "" {
+			warnings = append(warnings, warning)
+		}
+		if err != nil && !errors.Is(err, exit.ErrInterrupted) {
+			errs = append(errs, fmt.Errorf("%s store: %w", r.Summary.BreakerStore, err))
+		}
+		interrupted = interrupted || r.Status == event.StatusInterrupted
+	}
+	if interrupted {
+		return judged, warnings, exit.ErrInterrupted
+	}
+	return judged, warnings, errors.Join(errs...)
 }

@@ -1,9 +1,12 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -28,4 +31,28 @@ func Judge(sum scoring.Summary, hyps []scoring.Expr) ([]scoring.Verdict, error) 
 		lines = append(lines, fmt.Sprintf("  %s (measured %s)", v.Expr, scoring.FormatValue(v.Value)))
 	}
 	return vs, fmt.Errorf("%s/%s: %d of %d hypotheses failed:\n%s", sum.Outage, sum.Policy, len(failed), len(vs), strings.Join(lines, "\n"))
+}
+
+// Verdict judges one finished run and returns the error its exit code
+// comes from: nil (0), a failed hypothesis or a run nothing answered (1),
+// exit.ErrAborted (3) with the fold's abort reason, or exit.ErrInterrupted
+// (130). warning, if not "", is for the user to read (stderr): nothing
+// answered, while hypotheses decide the exit code.
+func Verdict(sum scoring.Summary, status string, hyps []scoring.Expr) (verdicts []scoring.Verdict, warning string, err error) {
+	v, err := scoring.JudgeRun(sum, status, hyps)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case v.Interrupted:
+		return v.Verdicts, "", exit.ErrInterrupted
+	case v.Aborted:
+		return v.Verdicts, "", fmt.Errorf("%w %s", exit.ErrAborted, format.AbortReason(sum))
+	case len(v.Failed) > 0:
+		return v.Verdicts, "", errors.New(format.FailedHypotheses(sum, v))
+	case v.NoModelAnswered && len(hyps) == 0:
+		return v.Verdicts, "", errors.New(format.NoModelAnswered(sum))
+	case v.NoModelAnswered:
+		return v.Verdicts, format.NoModelAnswered(sum), nil
+	}
+	return v.Verdicts, "", nil
 }

@@ -37,7 +37,7 @@ func Record(path string, run *workload.Run) (*journal.Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", path, err)
 	}
-	w, err := journal.Create(path, h, run.Log(), journal.Options{Secrets: Keys(cfg)})
+	w, err := journal.Create(path, h, run.Log(), journal.Options{Secrets: cfg.APIKeys()})
 	if err != nil {
 		return nil, exit.UsageError(fmt.Errorf("--record: %w", err))
 	}
@@ -59,14 +59,4 @@ func Finish(w *journal.Writer, sum scoring.Summary, status string, hypotheses []
 		return fmt.Errorf("recording the journal: %w", err)
 	}
 	return nil
-}
-
-// Keys are the API keys a drill uses, the run's and each rung's: the
-// journal writer redacts them from every line.
-func Keys(cfg workload.Config) []string {
-	keys := []string{cfg.Endpoint.APIKey}
-	for _, ep := range cfg.RungEndpoints {
-		keys = append(keys, ep.APIKey)
-	}
-	return keys
 }

@@ -1,11 +1,10 @@
-package main
+package session_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,13 +12,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drill-dev/drill/internal/eval"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/session"
 )
 
 func TestEvalUnknownModel(t *testing.T) {
 	var out, errw bytes.Buffer
-	err := runEval(context.Background(), &out, &errw, evalConfig{Models: []string{"nope"}, Concurrency: 16})
+	err := session.Eval(context.Background(), &out, &errw, eval.Config{Models: []string{"nope"}, Concurrency: 16})
 	if !exit.IsUsage(err) || exit.Code(err) != 2 {
 		t.Fatalf("err %v: want a usage error (exit 2)", err)
 	}
@@ -32,8 +33,8 @@ func TestEvalUnknownModel(t *testing.T) {
 
 func TestEvalJSONAll(t *testing.T) {
 	var out, errw bytes.Buffer
-	cfg := evalConfig{Models: []string{"all"}, Concurrency: 16, JSON: true, Fake: fakemodel.Options{Seed: fakemodel.DefaultSeed, NoLatency: true}}
-	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+	cfg := eval.Config{Models: []string{"all"}, Concurrency: 16, JSON: true, Fake: fakemodel.Options{Seed: fakemodel.DefaultSeed, NoLatency: true}}
+	if err := session.Eval(context.Background(), &out, &errw, cfg); err != nil {
 		t.Fatal(err)
 	}
 	var res []map[string]json.RawMessage
@@ -59,8 +60,8 @@ func TestEvalJSONAll(t *testing.T) {
 
 func TestEvalTable(t *testing.T) {
 	var out, errw bytes.Buffer
-	cfg := evalConfig{Models: []string{fakemodel.ModelMini, fakemodel.ModelNano}, Concurrency: 4, Misses: true, Fake: fakemodel.Options{NoLatency: true}}
-	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+	cfg := eval.Config{Models: []string{fakemodel.ModelMini, fakemodel.ModelNano}, Concurrency: 4, Misses: true, Fake: fakemodel.Options{NoLatency: true}}
+	if err := session.Eval(context.Background(), &out, &errw, cfg); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -73,6 +74,10 @@ func TestEvalTable(t *testing.T) {
 
 // A model that answers some emails with malformed JSON: those count as wrong
 // on every field and are listed.
+type readCloser struct{ *bytes.Reader }
+
+func (readCloser) Close() error { return nil }
+
 func TestEvalInvalidAnswers(t *testing.T) {
 	fake := fakemodel.New(fakemodel.Options{NoLatency: true})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -94,8 +99,8 @@ func TestEvalInvalidAnswers(t *testing.T) {
 	defer ts.Close()
 	t.Setenv("OPENAI_API_KEY", "env-key")
 	var out, errw bytes.Buffer
-	cfg := evalConfig{Models: []string{fakemodel.ModelMini}, BaseURL: ts.URL + "/v1", Concurrency: 8, JSON: true}
-	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+	cfg := eval.Config{Models: []string{fakemodel.ModelMini}, BaseURL: ts.URL + "/v1", Concurrency: 8, JSON: true}
+	if err := session.Eval(context.Background(), &out, &errw, cfg); err != nil {
 		t.Fatal(err)
 	}
 	var res []struct {
@@ -119,53 +124,6 @@ func TestEvalInvalidAnswers(t *testing.T) {
 	}
 }
 
-type readCloser struct{ *bytes.Reader }
-
-func (readCloser) Close() error { return nil }
-
-func TestFakeModelCmdFlags(t *testing.T) {
-	cmd := newFakeModelCmd()
-	for _, f := range []string{"listen", "seed", "require-key", "latency-scale", "log", "read-timeout", "idle-timeout", "max-conns"} {
-		if cmd.Flags().Lookup(f) == nil {
-			t.Errorf("fake-model has no --%s", f)
-		}
-	}
-	if got := cmd.Flags().Lookup("listen").DefValue; got != "127.0.0.1:8089" {
-		t.Errorf("--listen default %q", got)
-	}
-}
-
-func TestServeFakeModel(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var log bytes.Buffer
-	done := make(chan error, 1)
-	go func() {
-		done <- serveFakeModel(ctx, ln, fakemodel.Options{NoLatency: true, RequireKey: "k", Log: &log}, fakemodel.DefaultLimits, &log)
-	}()
-	req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/v1/models", nil)
-	req.Header.Set("Authorization", "Bearer k")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Errorf("status %d", resp.StatusCode)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("serve: %v", err)
-	}
-	if lines := strings.Count(log.String(), "\n"); lines != 2 || !strings.Contains(log.String(), ln.Addr().String()) ||
-		!strings.Contains(log.String(), "GET /v1/models status=200") {
-		t.Errorf("log %q: want the start line and one line for the request", log.String())
-	}
-}
-
 func TestEvalEmailsFile(t *testing.T) {
 	dir := t.TempDir()
 	file := dir + "/mine.jsonl"
@@ -176,9 +134,9 @@ func TestEvalEmailsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errw bytes.Buffer
-	cfg := evalConfig{Models: []string{fakemodel.ModelMini}, Concurrency: 2, JSON: true, Misses: true, EmailsFile: file,
+	cfg := eval.Config{Models: []string{fakemodel.ModelMini}, Concurrency: 2, JSON: true, Misses: true, EmailsFile: file,
 		Fake: fakemodel.Options{NoLatency: true}}
-	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+	if err := session.Eval(context.Background(), &out, &errw, cfg); err != nil {
 		t.Fatal(err)
 	}
 	var res []struct {
@@ -202,7 +160,7 @@ func TestEvalEmailsFile(t *testing.T) {
 	// Without --misses the JSON has no misses key.
 	out.Reset()
 	cfg.Misses = false
-	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+	if err := session.Eval(context.Background(), &out, &errw, cfg); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "misses\"") {
@@ -213,7 +171,7 @@ func TestEvalEmailsFile(t *testing.T) {
 	bad := dir + "/bad.jsonl"
 	os.WriteFile(bad, []byte(`{"id": 1, "from": "a", "subject": "s", "body": "b", "truth": {"intent": "chat", "order_number": "", "product": "", "urgency": "low"}}`), 0o644)
 	cfg.EmailsFile = bad
-	err := runEval(context.Background(), &out, &errw, cfg)
+	err := session.Eval(context.Background(), &out, &errw, cfg)
 	if exit.Code(err) != 2 || !strings.Contains(err.Error(), bad+":1") || !strings.Contains(err.Error(), "truth.intent") || !strings.Contains(err.Error(), "order_status") {
 		t.Errorf("bad file: %v (exit %d)", err, exit.Code(err))
 	}
@@ -226,8 +184,8 @@ func TestEvalEmailsFile(t *testing.T) {
 // every miss of both explained by a reading rule.
 func TestEvalCalibration(t *testing.T) {
 	var out, errw bytes.Buffer
-	cfg := evalConfig{Models: []string{"all"}, Concurrency: 16, JSON: true, Misses: true, Fake: fakemodel.Options{NoLatency: true}}
-	if err := runEval(context.Background(), &out, &errw, cfg); err != nil {
+	cfg := eval.Config{Models: []string{"all"}, Concurrency: 16, JSON: true, Misses: true, Fake: fakemodel.Options{NoLatency: true}}
+	if err := session.Eval(context.Background(), &out, &errw, cfg); err != nil {
 		t.Fatal(err)
 	}
 	var res []struct {

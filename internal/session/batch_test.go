@@ -1,4 +1,4 @@
-package drills
+package session
 
 import (
 	"context"
@@ -26,9 +26,9 @@ func quick() workload.Config {
 	return cfg
 }
 
-// TestRunRecordsAndFolds: every job runs to its end; a job with a journal is recorded with its summary; each outcome is
+// TestBatchRecordsAndFolds: every job runs to its end; a job with a journal is recorded with its summary; each outcome is
 // the fold's summary of its run.
-func TestRunRecordsAndFolds(t *testing.T) {
+func TestBatchRecordsAndFolds(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.jsonl")
 	h, err := journal.NewHeader(quick(), time.Now())
 	if err != nil {
@@ -36,7 +36,10 @@ func TestRunRecordsAndFolds(t *testing.T) {
 	}
 	jobs := []vclock.Job{{Config: quick(), Journal: path, Header: &h}, {Config: quick()}, {Config: quick()}}
 	var started atomic.Int32
-	outs := Run(context.Background(), jobs, Options{Parallel: 2, Start: workload.Start, OnStart: func(int, *workload.Run) { started.Add(1) }})
+	outs, err := Batch(context.Background(), jobs, BatchOptions{Parallel: 2, OnStart: func(int, *workload.Run) { started.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if started.Load() != 3 {
 		t.Errorf("OnStart called %d times, want 3", started.Load())
 	}
@@ -54,21 +57,21 @@ func TestRunRecordsAndFolds(t *testing.T) {
 	}
 }
 
-// TestRunAfterCancel: jobs not started when ctx ends are interrupted, with
+// TestBatchAfterCancel: jobs not started when ctx ends are interrupted, with
 // no summary.
-func TestRunAfterCancel(t *testing.T) {
+func TestBatchAfterCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	outs := Run(ctx, []vclock.Job{{Config: quick()}}, Options{Start: workload.Start})
+	outs, _ := Batch(ctx, []vclock.Job{{Config: quick()}}, BatchOptions{})
 	if outs[0].Status != event.StatusInterrupted || outs[0].Summary.Outage != "" {
 		t.Errorf("outcome %+v, want interrupted and never run", outs[0])
 	}
 }
 
-// TestProgressCountsStartedRuns: the progress counts the emails done by
+// TestDoneCounterCountsStartedRuns: the progress counts the emails done by
 // the runs started so far, each run folded once.
-func TestProgressCountsStartedRuns(t *testing.T) {
-	p := NewProgress(2)
+func TestDoneCounterCountsStartedRuns(t *testing.T) {
+	p := newDoneCounter(2)
 	if p.Done() != 0 {
 		t.Fatal("emails done before any run started")
 	}
@@ -105,5 +108,25 @@ func TestErrsGiveEachOutcomeItsExitCode(t *testing.T) {
 	}
 	if !strings.Contains(errs[1].Error(), "aborted by max spend 0.01") || !strings.Contains(errs[2].Error(), "run 4") {
 		t.Errorf("messages %q, %q", errs[1], errs[2])
+	}
+}
+
+// TestBatchFailFast: with FailFast, a run that cannot start stops the
+// batch and is a usage error naming why; without it, it is a failed
+// outcome beside the others.
+func TestBatchFailFast(t *testing.T) {
+	bad := quick()
+	bad.Rate = -1 // refused by the config's validation
+	jobs := []vclock.Job{{Config: quick()}, {Config: bad}}
+	outs, err := Batch(context.Background(), jobs, BatchOptions{FailFast: true})
+	if exit.Code(err) != exit.Usage || !strings.Contains(err.Error(), "rate") {
+		t.Errorf("FailFast: error %v (exit %d), want a usage error about the rate", err, exit.Code(err))
+	}
+	if outs[1].Status != event.StatusFailed {
+		t.Errorf("the bad run's status %s, want failed", outs[1].Status)
+	}
+	outs, err = Batch(context.Background(), jobs, BatchOptions{})
+	if err != nil || outs[0].Status != event.StatusCompleted || outs[1].Status != event.StatusFailed {
+		t.Errorf("without FailFast: error %v, statuses %s, %s", err, outs[0].Status, outs[1].Status)
 	}
 }

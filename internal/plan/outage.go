@@ -1,4 +1,4 @@
-package session
+package plan
 
 import (
 	"fmt"
