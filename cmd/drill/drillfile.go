@@ -13,8 +13,8 @@ import (
 
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
@@ -101,13 +101,13 @@ func verdict(stderr io.Writer, sum scoring.Summary, status string, c checks) ([]
 	case v.Interrupted:
 		return v.Verdicts, exit.ErrInterrupted
 	case v.Aborted:
-		return v.Verdicts, fmt.Errorf("%w %s", exit.ErrAborted, format.AbortReason(sum))
+		return v.Verdicts, fmt.Errorf("%w %s", exit.ErrAborted, plain.AbortReason(sum))
 	case len(v.Failed) > 0:
-		return v.Verdicts, errors.New(format.FailedHypotheses(sum, v))
+		return v.Verdicts, errors.New(plain.FailedHypotheses(sum, v))
 	case v.NoModelAnswered && len(c.hypotheses) == 0:
-		return v.Verdicts, errors.New(format.NoModelAnswered(sum))
+		return v.Verdicts, errors.New(plain.NoModelAnswered(sum))
 	case v.NoModelAnswered:
-		fmt.Fprintln(stderr, "drill: warning:", format.NoModelAnswered(sum))
+		fmt.Fprintln(stderr, "drill: warning:", plain.NoModelAnswered(sum))
 	}
 	return v.Verdicts, nil
 }
@@ -145,7 +145,7 @@ func writeJudged(cmd *cobra.Command, sums []scoring.Summary, statuses []string, 
 		if err := encodeJSON(out, results); err != nil {
 			return err
 		}
-	} else if err := format.JudgedRuns(out, results); err != nil {
+	} else if err := plain.JudgedRuns(out, results); err != nil {
 		return err
 	} else if err := report.WriteSummaryTable(out, sums); err != nil {
 		return err
@@ -165,8 +165,8 @@ func noLiveAborts(c checks) error {
 // worst is exit.Worst: the error with the exit code that matters most.
 func worst(errs []error) error { return exit.Worst(errs) }
 
-// printVerdicts writes the hypotheses table (format.Verdicts).
-func printVerdicts(w io.Writer, vs []scoring.Verdict) error { return format.Verdicts(w, vs) }
+// printVerdicts writes the hypotheses table (plain.Verdicts).
+func printVerdicts(w io.Writer, vs []scoring.Verdict) error { return plain.Verdicts(w, vs) }
 
 // encodeJSON writes v as indented JSON.
 func encodeJSON(w io.Writer, v any) error {

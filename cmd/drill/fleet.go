@@ -14,7 +14,7 @@ import (
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
@@ -174,7 +174,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff fleetFlags, chk checks
 	case ff.compareStores:
 		err = report.WriteFleetTable(cmd.OutOrStdout(), sums)
 	default:
-		err = format.Fleet(cmd.OutOrStdout(), sums[0])
+		err = plain.Fleet(cmd.OutOrStdout(), sums[0])
 	}
 	if err != nil {
 		return err

@@ -15,8 +15,8 @@ import (
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/drills"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
@@ -305,7 +305,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		if sf.json {
 			return encodeJSON(cmd.OutOrStdout(), d)
 		}
-		return format.SweepDryRun(cmd.OutOrStdout(), d)
+		return plain.SweepDryRun(cmd.OutOrStdout(), d)
 	}
 	paths := make([]string, len(cfgs))
 	if sf.record != "" {
@@ -395,7 +395,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		if err := encodeJSON(out, res); err != nil {
 			return err
 		}
-	} else if err := format.SweepTable(out, res); err != nil {
+	} else if err := plain.SweepTable(out, res); err != nil {
 		return err
 	}
 	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).

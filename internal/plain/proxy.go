@@ -1,4 +1,4 @@
-package format
+package plain
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -16,7 +17,7 @@ import (
 // arrival, "-" for what did not happen.
 func ProxyLine(r scoring.ProxyRequest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, LogSecs(r.At), r.Method, r.Path)
+	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, format.LogSecs(r.At), r.Method, r.Path)
 	if r.Model != "" {
 		fmt.Fprintf(&b, " model=%s", r.Model)
 	}
@@ -25,7 +26,7 @@ func ProxyLine(r scoring.ProxyRequest) string {
 	}
 	fmt.Fprintf(&b, " retry=%d status=%s outcome=%s fault=%s wait=%s ttft=%s tokens=%s",
 		r.Retry, dashUnless(r.Status != 0, fmt.Sprint(r.Status)), r.Outcome, dashUnless(r.Fault != "", r.Fault),
-		LogSecs(r.Wait), dashUnless(r.TTFT > 0, LogSecs(r.TTFT)),
+		format.LogSecs(r.Wait), dashUnless(r.TTFT > 0, format.LogSecs(r.TTFT)),
 		dashUnless(r.In+r.Out > 0, fmt.Sprintf("%d/%d", r.In, r.Out)))
 	if r.Cost > 0 {
 		fmt.Fprintf(&b, " cost=%.6f", r.Cost)
@@ -72,7 +73,7 @@ func ProxyOutageLine(o scoring.ProxyOutage) string {
 	if o.Ended {
 		verb = "ends"
 	}
-	return fmt.Sprintf("outage %s %s at=%s", o.Fault, verb, LogSecs(o.At))
+	return fmt.Sprintf("outage %s %s at=%s", o.Fault, verb, format.LogSecs(o.At))
 }
 
 // ProxyModelLines describes each model's requests, one line each, by model name:
