@@ -10,6 +10,7 @@ package format
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -114,7 +115,7 @@ func Count(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", v),
 
 // Secs3 formats seconds to a millisecond, without the unit: "0.375"
 // (predict's arithmetic, where backoffs add up in milliseconds).
-func Secs3(v float64) string { return fmt.Sprintf("%.3f", noNegZero(v, 1000)) }
+func Secs3(v float64) string { return fmt.Sprintf("%.3f", v) }
 
 // GoDuration formats a duration as Go, drill's flags and its trip rules
 // write it: "10s", "1m30s", "250ms".
@@ -123,3 +124,7 @@ func GoDuration(d time.Duration) string { return d.String() }
 // Elapsed formats the time a run has been going as its progress line
 // leads with it, to a tenth and padded to six characters: "  20.0s".
 func Elapsed(d time.Duration) string { return fmt.Sprintf("%6.1fs", d.Seconds()) }
+
+// Nanos formats a duration as its whole nanoseconds, as a journal's *_ns
+// field holds it: "1500000000".
+func Nanos(d time.Duration) string { return strconv.FormatInt(int64(d), 10) }
