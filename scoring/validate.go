@@ -163,3 +163,7 @@ func checkResult(e event.Event) string {
 	}
 	return ""
 }
+
+// HasKind reports whether an event names its kind: a line without one is
+// not an event of drill's log, whatever else it holds.
+func HasKind(e event.Event) bool { return e.Kind != "" }

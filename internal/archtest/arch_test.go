@@ -318,7 +318,7 @@ func formatsFigure(info *types.Info, call *ast.CallExpr) string {
 func TestOnlyFormatFormatsDurationsAndShares(t *testing.T) {
 	for _, p := range load(t) {
 		r, ok := rel(p.PkgPath)
-		if !ok || r == "internal/format" || r == "internal/archtest" {
+		if !ok || r == "internal/format" {
 			continue
 		}
 		var found []string

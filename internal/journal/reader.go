@@ -181,7 +181,7 @@ func (r *Reader) parse(line []byte) (ev event.Event, isEvent bool, err error) {
 		if err := json.Unmarshal(line, &ev); err != nil {
 			return ev, false, r.corrupt(err, "event")
 		}
-		if ev.Kind == "" {
+		if !scoring.HasKind(ev) {
 			return ev, false, fmt.Errorf("%s:%d: %w: event field \"kind\" is missing", r.name, r.line, ErrCorrupt)
 		}
 		if ev.Seq != r.nextSeq {
