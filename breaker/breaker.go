@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // State is a breaker's state.
@@ -334,9 +336,9 @@ func (b *Breaker) probeVerdict(now time.Time) (time.Time, string, bool) {
 		if !f.probe || f.generation != b.generation {
 			continue
 		}
-		limit, why := b.s.ProbeTimeout, "probe lost: no result within "+b.s.ProbeTimeout.String()
+		limit, why := b.s.ProbeTimeout, "probe lost: no result within "+format.GoDuration(b.s.ProbeTimeout)
 		if b.s.Trip.Has(RuleInFlight) && b.s.Trip.InFlightAge < limit {
-			limit, why = b.s.Trip.InFlightAge, "probe unanswered after "+b.s.Trip.InFlightAge.String()
+			limit, why = b.s.Trip.InFlightAge, "probe unanswered after "+format.GoDuration(b.s.Trip.InFlightAge)
 		}
 		if due := f.start.Add(limit); !now.Before(due) && (at.IsZero() || due.Before(at)) {
 			at, reason = due, why

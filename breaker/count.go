@@ -3,6 +3,8 @@ package breaker
 import (
 	"fmt"
 	"time"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // FailuresInWindow is the count rule: it opens after Failures failed calls
@@ -36,5 +38,5 @@ func (r *FailuresInWindow) Reset() { r.w.calls = nil }
 
 // String describes the rule.
 func (r *FailuresInWindow) String() string {
-	return fmt.Sprintf("%d failures in %s", r.Failures, r.Window)
+	return fmt.Sprintf("%d failures in %s", r.Failures, format.GoDuration(r.Window))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // inFlightTrip is the in-flight rule: a call still unanswered InFlightAge
@@ -36,5 +38,5 @@ func (b *Breaker) inFlightTrip(now time.Time) (time.Time, string, bool) {
 			f.aged = true // counted once: it cannot trip the next closed state again
 		}
 	}
-	return at, fmt.Sprintf("in-flight age %s: %d calls unanswered", t.InFlightAge, len(due)), true
+	return at, fmt.Sprintf("in-flight age %s: %d calls unanswered", format.GoDuration(t.InFlightAge), len(due)), true
 }

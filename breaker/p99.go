@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // P99 is the p99 rule (seed 001's latency trip): it opens when the 99th
@@ -53,5 +55,5 @@ func (r *P99) Reset() { r.w.calls = nil }
 
 // String describes the rule.
 func (r *P99) String() string {
-	return fmt.Sprintf("p99 > %s in %s (min %d calls)", r.Threshold, r.Window, r.MinSamples)
+	return fmt.Sprintf("p99 > %s in %s (min %d calls)", format.GoDuration(r.Threshold), format.GoDuration(r.Window), r.MinSamples)
 }

@@ -3,6 +3,8 @@ package breaker
 import (
 	"fmt"
 	"time"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // FailureRate is the rate rule: it opens when the share of failed calls
@@ -39,5 +41,5 @@ func (r *FailureRate) Reset() { r.w.calls = nil }
 
 // String describes the rule.
 func (r *FailureRate) String() string {
-	return fmt.Sprintf("failure rate ≥ %g in %s (min %d calls)", r.Rate, r.Window, r.MinSamples)
+	return fmt.Sprintf("failure rate ≥ %g in %s (min %d calls)", r.Rate, format.GoDuration(r.Window), r.MinSamples)
 }

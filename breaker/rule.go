@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // Call is one finished call as a trip rule sees it: when it ended, how long
@@ -232,7 +234,7 @@ func (t Trip) String() string {
 		parts = append(parts, r.String())
 	}
 	if t.Has(RuleInFlight) {
-		parts = append(parts, fmt.Sprintf("in-flight age %s (%d calls)", t.InFlightAge, t.InFlightCalls))
+		parts = append(parts, fmt.Sprintf("in-flight age %s (%d calls)", format.GoDuration(t.InFlightAge), t.InFlightCalls))
 	}
 	return strings.Join(parts, " or ")
 }

@@ -3,6 +3,8 @@ package breaker
 import (
 	"fmt"
 	"time"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // SlowCallRate is the slow-rate rule (resilience4j's slow-call rate): it
@@ -49,5 +51,5 @@ func (r *SlowCallRate) Reset() { r.w.calls = nil }
 
 // String describes the rule.
 func (r *SlowCallRate) String() string {
-	return fmt.Sprintf("calls ≥ %s at rate ≥ %g in %s (min %d calls)", r.Slow, r.Rate, r.Window, r.MinSamples)
+	return fmt.Sprintf("calls ≥ %s at rate ≥ %g in %s (min %d calls)", format.GoDuration(r.Slow), r.Rate, format.GoDuration(r.Window), r.MinSamples)
 }

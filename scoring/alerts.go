@@ -110,3 +110,12 @@ func (f *Fold) alertSummaries(ws []Window) map[string]AlertSummary {
 	}
 	return out
 }
+
+// AlertOf returns the Alertmanager alert an event received, if it is an
+// alert event that carries one.
+func AlertOf(e event.Event) (*event.Alert, bool) {
+	if e.Kind != event.AlertReceived || e.Alert == nil {
+		return nil, false
+	}
+	return e.Alert, true
+}

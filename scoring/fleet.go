@@ -202,3 +202,35 @@ func (s *FleetScan) Summary() *FleetSummary {
 	sum := s.fold.Summary()
 	return &sum
 }
+
+// ReplicaPart is what one event of a replica's own log is to its fleet's
+// log, which gathers every replica's events into one.
+type ReplicaPart int
+
+// Replica parts.
+const (
+	// ReplicaOwn is the replica's own event: the fleet's log keeps it,
+	// marked with the replica.
+	ReplicaOwn ReplicaPart = iota
+	// ReplicaRunStart is the replica's run_start: the fleet's own replaces it.
+	ReplicaRunStart
+	// ReplicaRunEnd is the replica's run_end: how the replica ended, which
+	// decides how the fleet's run ended.
+	ReplicaRunEnd
+	// ReplicaSchedule is an outage starting or ending: the schedule is the
+	// same on every replica, so the fleet's log keeps it once, unmarked.
+	ReplicaSchedule
+)
+
+// ReplicaPartOf says what a replica's event is to its fleet's log.
+func ReplicaPartOf(e event.Event) ReplicaPart {
+	switch e.Kind {
+	case event.RunStart:
+		return ReplicaRunStart
+	case event.RunEnd:
+		return ReplicaRunEnd
+	case event.OutageStart, event.OutageEnd:
+		return ReplicaSchedule
+	}
+	return ReplicaOwn
+}

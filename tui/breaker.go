@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -154,7 +155,7 @@ func predictedLines(sum scoring.Summary, w int) []string {
 	if r := sum.PredictedFirstOpenS; r != nil {
 		pred = (*predict.Range)(r)
 	}
-	segs := strings.SplitN(format.Beside(sum.BreakerFirstOpenS, pred), ", ", 2)
+	segs := strings.SplitN(plain.Beside(sum.BreakerFirstOpenS, pred), ", ", 2)
 	segs[0] = "first open: " + segs[0]
 	if sum.PredictedMayNeverOpen {
 		segs[len(segs)-1] += " (or never)"

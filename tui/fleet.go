@@ -12,6 +12,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -118,7 +119,7 @@ func RenderFleet(st Styles, s scoring.FleetSummary, elapsed time.Duration, done 
 	fmt.Fprintf(&b, "%s  %s\n", st.Title.Render(fmt.Sprintf("Fleet · %d replicas · %s store · %s routing", s.Replicas, s.BreakerStore, s.Routing)),
 		st.Dim.Render(format.Dur(elapsed)+" · "+state+" · q quits"))
 	fmt.Fprintf(&b, "outage %s · policy %s · served %s · calls to the broken model %d · breaker opens %d\n\n",
-		s.Fleet.Outage, s.Fleet.Policy, format.Served(s.Fleet.Served), s.Fleet.CallsToBrokenOutage, s.Fleet.BreakerOpens)
+		s.Fleet.Outage, s.Fleet.Policy, plain.Served(s.Fleet.Served), s.Fleet.CallsToBrokenOutage, s.Fleet.BreakerOpens)
 	fmt.Fprintf(&b, "%s\n", st.Dim.Render(fmt.Sprintf("%-8s %-10s %6s  %-20s %7s %11s %6s  %s",
 		"replica", "breaker", "sent", "prim/back/cann/err", "broken", "first open", "opens", "store")))
 	var local []string
@@ -146,7 +147,7 @@ func RenderFleet(st Styles, s scoring.FleetSummary, elapsed time.Duration, done 
 			store += fmt.Sprintf(" (%d fallbacks)", r.StoreFallbacks)
 		}
 		fmt.Fprintf(&b, "%-8d %s %6d  %-20s %7d %11s %6d  %s\n", r.Replica, style.Render(fmt.Sprintf("%-10s", strings.ToUpper(bs))),
-			r.EmailsSent, format.Served(r.Served), r.CallsToBrokenOutage, format.Seconds(r.BreakerFirstOpenS), r.BreakerOpens, store)
+			r.EmailsSent, plain.Served(r.Served), r.CallsToBrokenOutage, format.Seconds(r.BreakerFirstOpenS), r.BreakerOpens, store)
 	}
 	if len(local) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Alert.Render("Redis unreachable: replicas "+strings.Join(local, ", ")+" fall back to local breakers"))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -106,7 +107,7 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 func headlineSegments(st Styles, s *state) []string {
 	sum := s.summary
 	target := s.fold.Target()
-	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), target)) + format.Basis(sum)}
+	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), target)) + plain.Basis(sum)}
 	sv := s.fold.Served()
 	errs := fmt.Sprintf("errors %d", sv.Error)
 	if sv.Error > 0 {
@@ -130,7 +131,7 @@ func headlineSegments(st Styles, s *state) []string {
 		segs = append(segs, label+style.Render(stateWord(b.State)))
 	}
 	if _, c := s.fold.Cost(); c.Total > 0 || c.MaxSpend > 0 {
-		segs = append(segs, "cost "+format.Cost(c))
+		segs = append(segs, "cost "+plain.Cost(c))
 	}
 	if hs := s.hypotheses(); hs.total > 0 {
 		seg := fmt.Sprintf("hypotheses %d pass", hs.pass)
@@ -187,15 +188,15 @@ func orDash(s string) string { return format.Text(s) }
 // summarySegments writes the run summary, the same figures `drill run
 // --json` prints, as short labelled segments, formatted as everywhere else.
 func summarySegments(st Styles, sum scoring.Summary) []string {
-	basis := format.Basis(sum)
+	basis := plain.Basis(sum)
 	segs := []string{
-		st.Bold.Render(format.Status(sum)),
-		"served P/B/C/E " + strings.ReplaceAll(format.Served(sum.Served), " / ", "/"),
-		"all 4 right " + format.All4(sum) + fmt.Sprintf(" of %d answered", sum.EmailsAnswered),
+		st.Bold.Render(plain.Status(sum)),
+		"served P/B/C/E " + strings.ReplaceAll(plain.Served(sum.Served), " / ", "/"),
+		"all 4 right " + plain.All4(sum) + fmt.Sprintf(" of %d answered", sum.EmailsAnswered),
 		"outage wait median " + format.Seconds(sum.MedianWaitOutageS) + ", p95 " + format.Seconds(sum.P95WaitOutageS) + basis,
 	}
 	if f := sum.Followed; f.Email > 0 {
-		segs = append(segs, fmt.Sprintf("#%d %s", f.Email, format.Followed(f)))
+		segs = append(segs, fmt.Sprintf("#%d %s", f.Email, plain.Followed(f)))
 	}
 	segs = append(segs,
 		fmt.Sprintf("calls to broken %d", sum.CallsToBrokenOutage)+basis,

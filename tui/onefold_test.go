@@ -13,6 +13,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -81,9 +82,9 @@ func TestOneJournalEveryReader(t *testing.T) {
 	md := bytes.NewBuffer(mdBytes)
 	dash := strings.Join(summarySegments(asciiStyles(), s.summary), " · ")
 	figures := []string{
-		format.Served(live.Served), format.All4(live), format.Seconds(live.MedianWaitOutageS),
-		format.Seconds(live.P95WaitOutageS), format.Seconds(live.BreakerFirstOpenS), format.Followed(live.Followed),
-		format.Status(live),
+		plain.Served(live.Served), plain.All4(live), format.Seconds(live.MedianWaitOutageS),
+		format.Seconds(live.P95WaitOutageS), format.Seconds(live.BreakerFirstOpenS), plain.Followed(live.Followed),
+		plain.Status(live),
 	}
 	for _, fig := range figures {
 		if !strings.Contains(table.String(), fig) {

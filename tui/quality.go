@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -33,7 +34,7 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 		fmt.Sprintf("primary %d  backup %d  canned %d  error %s%s", sv.Primary, sv.Backup, sv.Canned, errs, cut),
 		fmt.Sprintf("P %d  B %d  C %d  E %s%s", sv.Primary, sv.Backup, sv.Canned, errs, cut),
 	)
-	all4 := format.Share(q.All4, q.N)
+	all4 := plain.Share(q.All4, q.N)
 	add(st.Bold.Render("all 4 right "+all4+fmt.Sprintf(" of %d answered", q.N)),
 		st.Bold.Render("all 4 right "+all4), st.Bold.Render("all4 "+all4))
 	// Only model answers can be right: canned replies and errors are
@@ -43,12 +44,12 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 		if c.N == 0 {
 			continue
 		}
-		add(fmt.Sprintf("  by %s: %s of %d", name, format.Share(c.All4, c.N), c.N),
+		add(fmt.Sprintf("  by %s: %s of %d", name, plain.Share(c.All4, c.N), c.N),
 			fmt.Sprintf("  %s %s n=%d", name, format.PercentOf(c.All4, c.N), c.N))
 	}
 	if n := s.summary.WaitsOutage; n > 0 {
 		med, p95 := format.Seconds(s.summary.MedianWaitOutageS), format.Seconds(s.summary.P95WaitOutageS)
-		add(fmt.Sprintf("outage wait: median %s, p95 %s%s (n=%d)", med, p95, format.Basis(s.summary), n),
+		add(fmt.Sprintf("outage wait: median %s, p95 %s%s (n=%d)", med, p95, plain.Basis(s.summary), n),
 			fmt.Sprintf("outage wait median %s, p95 %s", med, p95),
 			fmt.Sprintf("wait p50 %s p95 %s", med, p95))
 	} else {

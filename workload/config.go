@@ -13,6 +13,7 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/price"
 )
 
@@ -306,11 +307,11 @@ func (c Config) Warnings() []string {
 	}
 	if last := c.LastArrival(); c.OutageFrom > last {
 		w = append(w, fmt.Sprintf("the outage starts at %s, after the last email is due at %s: the drill ends when its emails are answered and may end before its outage starts",
-			c.OutageFrom, last))
+			format.GoDuration(c.OutageFrom), format.GoDuration(last)))
 	}
 	if ceil := c.Ceiling(); c.OutageFrom >= ceil {
 		w = append(w, fmt.Sprintf("the outage starts at %s, at or after the run's ceiling of %s: the drill ends before its outage starts",
-			c.OutageFrom, ceil))
+			format.GoDuration(c.OutageFrom), format.GoDuration(ceil)))
 	}
 	return w
 }

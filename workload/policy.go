@@ -7,6 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // RungPolicy configures one model rung.
@@ -89,7 +90,7 @@ func (p Policy) Options() []string {
 			out = append(out, "trip "+strings.Join(t.Rules, "+"))
 		}
 		if t.Has(breaker.RuleInFlight) {
-			out = append(out, fmt.Sprintf("in-flight age %s", t.WithDefaults().InFlightAge))
+			out = append(out, "in-flight age "+format.GoDuration(t.WithDefaults().InFlightAge))
 		}
 		if b.Probes != 0 && b.Probes != 1 {
 			out = append(out, "probes "+b.Probes.String())
@@ -117,10 +118,10 @@ func (p Policy) Options() []string {
 		}
 	}
 	if p.EmailDeadline > 0 {
-		out = append(out, "email deadline "+p.EmailDeadline.String())
+		out = append(out, "email deadline "+format.GoDuration(p.EmailDeadline))
 	}
 	if p.HedgeAfter > 0 {
-		out = append(out, "hedge after "+p.HedgeAfter.String())
+		out = append(out, "hedge after "+format.GoDuration(p.HedgeAfter))
 	}
 	if p.Rules {
 		out = append(out, "rules rung")
@@ -130,10 +131,10 @@ func (p Policy) Options() []string {
 		if check <= 0 {
 			check = 3 * time.Second
 		}
-		out = append(out, fmt.Sprintf("stream floor %g tokens/s after %s", f.MinTokensPerS, check))
+		out = append(out, fmt.Sprintf("stream floor %g tokens/s after %s", f.MinTokensPerS, format.GoDuration(check)))
 	}
 	if p.Primary.MaxRetryDelay > 0 {
-		out = append(out, "primary max retry delay "+p.Primary.MaxRetryDelay.String())
+		out = append(out, "primary max retry delay "+format.GoDuration(p.Primary.MaxRetryDelay))
 	}
 	return out
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
@@ -53,7 +53,7 @@ func writeJudged(cmd *cobra.Command, outs []vclock.Outcome, c checks, asJSON boo
 		if err := encodeJSON(out, results); err != nil {
 			return err
 		}
-	} else if err := format.JudgedRuns(out, results); err != nil {
+	} else if err := plain.JudgedRuns(out, results); err != nil {
 		return err
 	} else if err := report.WriteSummaryTable(out, sums); err != nil {
 		return err
@@ -61,8 +61,8 @@ func writeJudged(cmd *cobra.Command, outs []vclock.Outcome, c checks, asJSON boo
 	return exit.Worst(errs)
 }
 
-// printVerdicts writes the hypotheses table (format.Verdicts).
-func printVerdicts(w io.Writer, vs []scoring.Verdict) error { return format.Verdicts(w, vs) }
+// printVerdicts writes the hypotheses table (plain.Verdicts).
+func printVerdicts(w io.Writer, vs []scoring.Verdict) error { return plain.Verdicts(w, vs) }
 
 // encodeJSON writes v as indented JSON.
 func encodeJSON(w io.Writer, v any) error {

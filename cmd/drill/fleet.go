@@ -9,7 +9,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
@@ -125,7 +125,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks
 	case ff.CompareStores:
 		err = report.WriteFleetTable(cmd.OutOrStdout(), sums)
 	default:
-		err = format.Fleet(cmd.OutOrStdout(), sums[0])
+		err = plain.Fleet(cmd.OutOrStdout(), sums[0])
 	}
 	if err != nil {
 		return err

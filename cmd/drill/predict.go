@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/workload"
@@ -37,7 +37,7 @@ outage and the calls to the broken model. It takes every flag drill run takes.`,
 			if err != nil {
 				return exit.UsageError(err)
 			}
-			return format.Prediction(cmd.OutOrStdout(), cfg, p, jsonOut)
+			return plain.Prediction(cmd.OutOrStdout(), cfg, p, jsonOut)
 		},
 	}
 	d := workload.DefaultConfig()

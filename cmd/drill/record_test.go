@@ -15,8 +15,8 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fakemodel"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -44,7 +44,7 @@ func recRecordRun(t *testing.T, cfg workload.Config, path string, stopAfter time
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := format.SummaryJSON(&buf, sum); err != nil {
+	if err := plain.SummaryJSON(&buf, sum); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String(), status

@@ -11,8 +11,8 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
@@ -116,7 +116,7 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 	}
 	sum := fold.Summary()
 	differs := meta.Summary != nil && !reflect.DeepEqual(meta.Summary.Summary, sum)
-	for _, l := range format.Replayed(path, meta, differs) {
+	for _, l := range plain.Replayed(path, meta, differs) {
 		fmt.Fprintln(cmd.ErrOrStderr(), "drill:", l)
 	}
 	out := cmd.OutOrStdout()
@@ -130,7 +130,7 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 	case jsonOut && len(hyps) > 0:
 		return firstErr(encodeJSON(out, judged{sum, vs}), verr)
 	case jsonOut:
-		return firstErr(format.SummaryJSON(out, sum), verr)
+		return firstErr(plain.SummaryJSON(out, sum), verr)
 	}
 	return firstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
 }

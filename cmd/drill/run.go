@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
@@ -88,7 +88,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err != nil {
 		return err
 	}
-	warn(cmd, format.AfterWarnings(res.Summary))
+	warn(cmd, plain.AfterWarnings(res.Summary))
 	return printJudged(cmd, res.Summary, res.Status, opts.checks, res.Fold.FailedCalls(), opts.json)
 }
 
@@ -110,10 +110,10 @@ func printRun(cmd *cobra.Command, sum scoring.Summary, verdicts []scoring.Verdic
 	if err := printVerdicts(out, verdicts); err != nil {
 		return err
 	}
-	if err := format.Summary(out, sum); err != nil {
+	if err := plain.Summary(out, sum); err != nil {
 		return err
 	}
-	format.FailedCalls(out, failed)
+	plain.FailedCalls(out, failed)
 	return nil
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
@@ -101,7 +101,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		if sf.json {
 			return encodeJSON(cmd.OutOrStdout(), d)
 		}
-		return format.SweepDryRun(cmd.OutOrStdout(), d)
+		return plain.SweepDryRun(cmd.OutOrStdout(), d)
 	}
 	opts := session.SweepOptions{Virtual: sf.clock.virtual(), Record: sf.record, Force: sf.force, Parallel: sf.MaxParallel,
 		Repeat: sf.Repeat, Abort: abort, Progress: cmd.ErrOrStderr()}
@@ -124,7 +124,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if sf.json {
 		err = encodeJSON(cmd.OutOrStdout(), res)
 	} else {
-		err = format.SweepTable(cmd.OutOrStdout(), res)
+		err = plain.SweepTable(cmd.OutOrStdout(), res)
 	}
 	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
 	return firstErr(err, exit.Worst(session.Errs(cfgs, outs)))

@@ -46,12 +46,13 @@ var place = map[string]layer{
 	"internal/triage":                     base,
 	"internal/fakemodel":                  base,
 	"internal/sse":                        base,
+	"internal/format":                     base,
 	"breaker":                             engine,
 	"inject":                              engine,
 	"chain":                               engine,
 	"workload":                            engine,
 	"scoring":                             fold,
-	"internal/format":                     machinery,
+	"internal/plain":                      machinery,
 	"internal/journal":                    machinery,
 	"internal/journal/journaltest":        machinery,
 	"internal/drillfile":                  machinery,
@@ -316,7 +317,7 @@ func formatsFigure(info *types.Info, call *ast.CallExpr) string {
 func TestOnlyFormatFormatsDurationsAndShares(t *testing.T) {
 	for _, p := range load(t) {
 		r, ok := rel(p.PkgPath)
-		if !ok || r == "internal/format" || r == "internal/archtest" {
+		if !ok || r == "internal/format" {
 			continue
 		}
 		var found []string

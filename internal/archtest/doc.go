@@ -10,7 +10,8 @@
 //   - Only scoring switches on event kinds: a view that needs to know what
 //     an event means asks the fold.
 //   - Only internal/format formats a duration or a share for output: a figure
-//     reads the same in every view.
+//     reads the same in every view. format knows no drill type; the texts
+//     built from drill's types (internal/plain, the views) call its units.
 //
 // The package has no code of its own; run its test with
 //

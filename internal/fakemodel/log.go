@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // requestInfo is what the request log line says about one request; the
@@ -62,7 +64,7 @@ func (s *Server) logRequest(r *http.Request, status int, info *requestInfo) {
 	if r.Context().Err() != nil && status == http.StatusOK {
 		line += " cancelled=true"
 	}
-	line += fmt.Sprintf(" duration=%.3fs\n", time.Since(info.start).Seconds())
+	line += " duration=" + format.LogSecs(time.Since(info.start)) + "\n"
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	fmt.Fprint(s.opts.Log, line)

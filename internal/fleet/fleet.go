@@ -25,6 +25,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fleet/redisstore"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -272,19 +273,19 @@ func (f *Fleet) gather() {
 		ends[k].Status = event.StatusInterrupted // unless the replica says how it ended
 		wg.Go(func() {
 			run.events(f.log.Start(), func(e event.Event) {
-				switch e.Kind {
-				case event.RunStart:
+				switch scoring.ReplicaPartOf(e) {
+				case scoring.ReplicaRunStart:
 					return
-				case event.RunEnd:
+				case scoring.ReplicaRunEnd:
 					if e.End != nil {
 						ends[k] = *e.End
 					}
 					return
-				case event.OutageStart, event.OutageEnd:
+				case scoring.ReplicaSchedule:
 					if k > 0 {
 						return
 					}
-				default:
+				case scoring.ReplicaOwn:
 					e.Replica = k + 1
 				}
 				f.append(e)

@@ -19,6 +19,11 @@ func TestCells(t *testing.T) {
 		{PercentOf(17, 20), "85%"},
 		{PercentOf(0, 0), Dash},
 		{DurOf(20*time.Second, 60700*ms), "20.0/60.7 s"},
+		{Money(0.0226194), "0.022619"},
+		{Secs3(0.375), "0.375"},
+		{GoDuration(90 * time.Second), "1m30s"},
+		{GoDuration(250 * ms), "250ms"},
+		{Elapsed(20 * time.Second), "  20.0s"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

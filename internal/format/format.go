@@ -1,18 +1,18 @@
-// Package format is the one formatter for every figure drill shows:
-// seconds, percentages, intervals, p-values and the "—" of a figure that
-// does not exist. The summary table of drill run, drill compare's table,
-// the dashboard and the reports all format through it, so one figure
-// reads the same everywhere.
+// Package format is the one formatter for every unit drill shows: seconds
+// in each of their written forms, spans, percentages and their intervals,
+// p-values, counts, money and the "—" of a figure that does not exist. It
+// knows no drill type and imports nothing of drill's, so every package, the
+// engine's included, writes its figures through it and one figure reads
+// the same everywhere. Texts built from drill's own types (the run's
+// summary, tables, progress lines) are in internal/plain, on these units.
 package format
 
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
-
-	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/scoring"
 )
 
 // Dash stands for a figure that does not exist (never happened, no data).
@@ -59,25 +59,6 @@ func PercentCI(x float64, ci [2]float64) string {
 	return fmt.Sprintf("%s (%.0f–%s)", Percent(x), 100*ci[0], Percent(ci[1]))
 }
 
-// Share formats k of n with its Wilson 95 % interval: "85% (78–90%)", or
-// Dash when n is 0.
-func Share(k, n int) string {
-	if n <= 0 {
-		return Dash
-	}
-	lo, hi := scoring.Wilson(k, n)
-	return PercentCI(float64(k)/float64(n), [2]float64{lo, hi})
-}
-
-// All4 formats a summary's all-4-right with its interval, over the emails
-// answered: "85% (78–90%)", or Dash when none was answered.
-func All4(s scoring.Summary) string {
-	if s.EmailsAnswered == 0 {
-		return Dash
-	}
-	return PercentCI(s.All4Right, s.All4RightCI95)
-}
-
 // PValue formats a p-value: "< 0.001", three decimals below 0.01, else two.
 func PValue(p float64) string {
 	switch {
@@ -98,56 +79,6 @@ func SignedSecs(v float64) string { return fmt.Sprintf("%+.1f s", noNegZero(v, 1
 // SignedPoints formats a difference of shares in percentage points: "+3.3 pp".
 func SignedPoints(d float64) string { return fmt.Sprintf("%+.1f pp", noNegZero(100*d, 10)) }
 
-// Served formats who served the emails: "72 / 48 / 0 / 0"
-// (primary / backup / canned / error).
-func Served(s scoring.Served) string {
-	return fmt.Sprintf("%d / %d / %d / %d", s.Primary, s.Backup, s.Canned, s.Error)
-}
-
-// Followed formats the followed email's fate, as the chapter's Marcus
-// column: "2.3 s (backup)", "error, 1.4 s", "cancelled", "not answered",
-// "not sent", or Dash when no email is followed.
-func Followed(f scoring.Followed) string {
-	switch {
-	case f.Email == 0:
-		return Dash
-	case f.SentS == nil:
-		return "not sent"
-	case f.WaitS == nil:
-		return "not answered"
-	case f.ServedBy == "cancelled":
-		return "cancelled, " + Seconds(f.WaitS)
-	case f.ServedBy == event.ServedError:
-		return "error, " + Seconds(f.WaitS)
-	}
-	return fmt.Sprintf("%s (%s)", Seconds(f.WaitS), f.ServedBy)
-}
-
-// Status formats how a run ended and what it covered: "completed", or for
-// a run cut short "interrupted: 50 of 120 sent (70 not sent: run stopped),
-// 45 answered".
-func Status(s scoring.Summary) string {
-	st := Text(s.Status)
-	if s.NotSent == 0 && s.NeverAnswered == 0 {
-		return st
-	}
-	parts := []string{fmt.Sprintf("%d of %d sent", s.EmailsSent, s.Emails)}
-	if s.NotSent > 0 {
-		parts[0] += fmt.Sprintf(" (%d not sent: %s)", s.NotSent, Text(s.NotSentReason))
-	}
-	parts = append(parts, fmt.Sprintf("%d answered", s.EmailsAnswered))
-	return st + ": " + strings.Join(parts, ", ")
-}
-
-// Basis labels outage-relative figures that are relative to an observed
-// failure window rather than an injected outage: " (observed)", else "".
-func Basis(s scoring.Summary) string {
-	if s.OutageBasis == scoring.BasisObserved {
-		return " (observed)"
-	}
-	return ""
-}
-
 // noNegZero rounds x to 1/scale and drops the sign of a zero, so a value
 // too small to show prints as 0.0, not -0.0.
 func noNegZero(x, scale float64) float64 {
@@ -165,3 +96,35 @@ func Span(start, end float64) string {
 
 // DurSpan formats a period given as durations: "5.3–10.3 s".
 func DurSpan(start, end time.Duration) string { return Span(start.Seconds(), end.Seconds()) }
+
+// Money writes an amount in the price table's currency, to a millionth:
+// one call of a small model costs a fraction of a cent.
+func Money(v float64) string { return fmt.Sprintf("%.6f", v) }
+
+// Secs2 formats seconds to a hundredth, without the unit: "1.25" (sweep
+// and trade-off tables, where medians of close settings differ by less
+// than a tenth).
+func Secs2(v float64) string { return fmt.Sprintf("%.2f", noNegZero(v, 100)) }
+
+// Percent1 formats a share as a percentage to a tenth, without the sign:
+// "85.3".
+func Percent1(v float64) string { return fmt.Sprintf("%.1f", noNegZero(100*v, 10)) }
+
+// Count formats a count that may be a median of counts: "12", "12.5".
+func Count(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") }
+
+// Secs3 formats seconds to a millisecond, without the unit: "0.375"
+// (predict's arithmetic, where backoffs add up in milliseconds).
+func Secs3(v float64) string { return fmt.Sprintf("%.3f", v) }
+
+// GoDuration formats a duration as Go, drill's flags and its trip rules
+// write it: "10s", "1m30s", "250ms".
+func GoDuration(d time.Duration) string { return d.String() }
+
+// Elapsed formats the time a run has been going as its progress line
+// leads with it, to a tenth and padded to six characters: "  20.0s".
+func Elapsed(d time.Duration) string { return fmt.Sprintf("%6.1fs", d.Seconds()) }
+
+// Nanos formats a duration as its whole nanoseconds, as a journal's *_ns
+// field holds it: "1500000000".
+func Nanos(d time.Duration) string { return strconv.FormatInt(int64(d), 10) }

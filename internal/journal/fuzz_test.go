@@ -18,7 +18,7 @@ import (
 // FuzzReader feeds arbitrary bytes to the reader, and every journal it
 // accepts to everything that reads journals: it must never panic, every
 // error names the input, the events it accepts are numbered without gaps
-// and keep the format's rules (offsets not negative, within MaxOffset),
+// and keep the format's rules (offsets not negative, within scoring.MaxOffset),
 // and the accepted events go through the whole fold — scoring.Fold as the
 // live run, replay and the dashboard use it, its summary encoded as
 // `drill replay --json` prints it — and through the report: loaded,
@@ -85,7 +85,7 @@ func readFuzzed(t *testing.T, data []byte) ([]event.Event, bool) {
 		if e.Seq != int64(len(evs)) || e.Kind == "" {
 			t.Fatalf("accepted event seq %d kind %q, want seq %d", e.Seq, e.Kind, len(evs))
 		}
-		if e.At < 0 || e.At > journal.MaxOffset || e.Email < 0 {
+		if e.At < 0 || e.At > scoring.MaxOffset || e.Email < 0 {
 			t.Fatalf("accepted event %d with at_ns %d, email %d", e.Seq, e.At, e.Email)
 		}
 		evs = append(evs, e)

@@ -28,7 +28,7 @@ type Reader struct {
 	truncated bool
 	nextSeq   int64
 	eof       bool
-	valid     validator
+	valid     *scoring.EventRules
 }
 
 // NewReader reads the journal header from r and returns a reader positioned
@@ -65,12 +65,12 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 			h.Config = json.RawMessage(redact(clean, knownSecrets(nil)))
 		}
 	}
-	lim, lerr := headerLimits(h)
+	ceiling, lerr := headerCeiling(h)
 	if lerr != nil {
 		return nil, fmt.Errorf("%s:1: %w: %v", name, ErrInvalid, lerr)
 	}
 	jr.header = h
-	jr.valid = validator{limits: lim}
+	jr.valid = scoring.NewEventRules(ceiling)
 	if errors.Is(err, io.EOF) {
 		jr.eof = true
 	}
@@ -121,7 +121,7 @@ var fastEventPrefix = eventPrefix
 // be read in the middle of the journal is an error wrapping ErrCorrupt that
 // names the file, the line and the field; only a last line cut short is
 // accepted (see Truncated). An event that reads but breaks a rule of the
-// format (see validate.go: offsets not negative, in time order and within
+// format (see scoring.EventRules: offsets not negative, in time order and within
 // the run's ceiling; email ids within the configured emails) is an error
 // wrapping ErrInvalid that names the file, the line and the field.
 func (r *Reader) Next() (event.Event, error) {
@@ -149,7 +149,7 @@ func (r *Reader) Next() (event.Event, error) {
 			return event.Event{}, perr
 		}
 		if isEvent {
-			if msg := r.valid.check(ev, r.line); msg != "" {
+			if msg := r.valid.Check(ev, r.line); msg != "" {
 				return event.Event{}, fmt.Errorf("%s:%d: %w: %s", r.name, r.line, ErrInvalid, msg)
 			}
 			return ev, nil
@@ -181,7 +181,7 @@ func (r *Reader) parse(line []byte) (ev event.Event, isEvent bool, err error) {
 		if err := json.Unmarshal(line, &ev); err != nil {
 			return ev, false, r.corrupt(err, "event")
 		}
-		if ev.Kind == "" {
+		if !scoring.HasKind(ev) {
 			return ev, false, fmt.Errorf("%s:%d: %w: event field \"kind\" is missing", r.name, r.line, ErrCorrupt)
 		}
 		if ev.Seq != r.nextSeq {

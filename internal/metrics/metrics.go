@@ -180,8 +180,8 @@ func (x *Exporter) Add(evs []event.Event) {
 	defer x.mu.Unlock()
 	for _, e := range evs {
 		x.fold.Add(e)
-		if e.Kind == event.AlertReceived && e.Alert != nil {
-			x.alerts[[2]string{e.Alert.Name, e.Alert.Status}]++
+		if a, ok := scoring.AlertOf(e); ok {
+			x.alerts[[2]string{a.Name, a.Status}]++
 		}
 		m, ok := scoring.CallMarkOf(e)
 		if !ok {

@@ -19,6 +19,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -160,11 +161,11 @@ func Compute(cfg workload.Config) (Prediction, error) {
 			hi := m.bp.Cooldown.Seconds() + m.interval + max(fail[1], m.rp.TimeLimit.Seconds())
 			first = Range{0, max(first[1], hi)}
 			p.Lines = append(p.Lines, fmt.Sprintf("healthy calls can open the breaker before the outage (slow calls over %s): after it starts, the breaker opens again within a cooldown and one failed probe, %s",
-				m.slowThreshold(), first))
+				format.GoDuration(m.slowThreshold()), first))
 		}
 		if m.slowK > 0 {
 			p.Lines = append(p.Lines, fmt.Sprintf("healthy calls slower than %s: p = %.3f each, so up to %d of the %d calls in a %s window (mean + 2 sd) may fail or trip a rule before the outage",
-				m.slowThreshold(), m.pSlow, m.slowK, m.windowCalls(), m.trip.Window))
+				format.GoDuration(m.slowThreshold()), m.pSlow, m.slowK, m.windowCalls(), format.GoDuration(m.trip.Window)))
 		}
 		switch {
 		case !math.IsInf(first[0], 1) && !neverOpens:
@@ -327,7 +328,7 @@ func (m *model) failure() (Range, bool) {
 func (m *model) failureLine(f Range, ok bool) string {
 	if !ok && m.slow {
 		return fmt.Sprintf("one failure: never counted (a slow answer, %s–%s late, fits the %s limit, or there is none)",
-			m.delay, m.delay+m.jitter, m.rp.TimeLimit)
+			format.GoDuration(m.delay), format.GoDuration(m.delay+m.jitter), format.GoDuration(m.rp.TimeLimit))
 	}
 	if !ok {
 		return "one failure: never counted (a hang with no time limit: the SDK waits forever)"
@@ -335,13 +336,13 @@ func (m *model) failureLine(f Range, ok bool) string {
 	n := m.attempts()
 	per := "0 s (an instant 503)"
 	if m.hang || m.slow {
-		per = m.rp.TimeLimit.String() + " limit"
+		per = format.GoDuration(m.rp.TimeLimit) + " limit"
 	}
 	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)
-	s := fmt.Sprintf("one failure: %d attempt(s) × %s + backoff %.3f–%.3f s (0.5 s doubling, minus up to 25 %% jitter) = %s",
-		n, per, bl.Seconds(), bh.Seconds(), f)
+	s := fmt.Sprintf("one failure: %d attempt(s) × %s + backoff %s–%s s (0.5 s doubling, minus up to 25 %% jitter) = %s",
+		n, per, format.Secs3(bl.Seconds()), format.Secs3(bh.Seconds()), f)
 	if m.request {
-		s += fmt.Sprintf(" (request scope: at most the %s request timeout, not retried on a hang)", m.rp.TimeLimit)
+		s += fmt.Sprintf(" (request scope: at most the %s request timeout, not retried on a hang)", format.GoDuration(m.rp.TimeLimit))
 	}
 	return s
 }

@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -22,9 +22,9 @@ func WriteLines(ctx context.Context, log *event.Log, w io.Writer) (*scoring.Prox
 		for _, e := range evs {
 			switch s := t.Step(e); {
 			case s.Request != nil:
-				fmt.Fprintln(w, format.ProxyLine(*s.Request))
+				fmt.Fprintln(w, plain.ProxyLine(*s.Request))
 			case s.Outage != nil:
-				fmt.Fprintln(w, format.ProxyOutageLine(*s.Outage))
+				fmt.Fprintln(w, plain.ProxyOutageLine(*s.Outage))
 			}
 		}
 		if errors.Is(err, io.EOF) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/sse"
 )
 
@@ -77,7 +78,7 @@ func (p *Proxy) end(c *call, s endState) {
 	case errors.Is(s.err, errClientGone) || (s.err != nil && s.ctx.Err() != nil):
 		// The proxy cannot tell a client's time limit from a client giving
 		// up; either way the client stopped waiting.
-		e.Outcome, e.Detail = event.Timeout, fmt.Sprintf("the client hung up after %.2fs", wait.Seconds())
+		e.Outcome, e.Detail = event.Timeout, "the client hung up after "+format.Cell(wait, 2)
 	case s.err != nil:
 		e.Outcome, e.Detail = classifyErr(s.err), s.err.Error()
 	case s.invalid != "" && s.status == http.StatusOK:

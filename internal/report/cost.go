@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 )
 
 // costNote explains the tokens and cost table.
@@ -23,9 +23,9 @@ func (r *Report) costTable() table {
 		if tk.Attempts == 0 {
 			continue
 		}
-		t.Rows = append(t.Rows, []string{runTag(i), fmt.Sprint(tk.Input), fmt.Sprint(tk.Output), format.TokensByRung(tk),
+		t.Rows = append(t.Rows, []string{runTag(i), fmt.Sprint(tk.Input), fmt.Sprint(tk.Output), plain.TokensByRung(tk),
 			fmt.Sprintf("%d / %d, %d", tk.EstimatedInput, tk.EstimatedOutput, tk.EstimatedAttempts),
-			format.Cost(c), format.CostByRung(c), orDash(strings.Join(c.Unpriced, ", "))})
+			plain.Cost(c), plain.CostByRung(c), orDash(strings.Join(c.Unpriced, ", "))})
 	}
 	return t
 }

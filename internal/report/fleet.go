@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -33,7 +34,7 @@ func WriteFleetTable(w io.Writer, fleets []scoring.FleetSummary) error {
 		row(cells...)
 	}
 	fig("Outage / policy", func(f scoring.FleetSummary) string { return f.Fleet.Outage + " / " + f.Fleet.Policy })
-	fig("primary / backup / canned / error", func(f scoring.FleetSummary) string { return format.Served(f.Fleet.Served) })
+	fig("primary / backup / canned / error", func(f scoring.FleetSummary) string { return plain.Served(f.Fleet.Served) })
 	fig("Calls to broken model, outage", func(f scoring.FleetSummary) string { return fmt.Sprint(f.Fleet.CallsToBrokenOutage) })
 	fig("Breaker opens (all replicas)", func(f scoring.FleetSummary) string { return fmt.Sprint(f.Fleet.BreakerOpens) })
 	fig("First open (earliest replica)", func(f scoring.FleetSummary) string { return format.Seconds(f.Fleet.BreakerFirstOpenS) })
@@ -52,7 +53,7 @@ func WriteFleetTable(w io.Writer, fleets []scoring.FleetSummary) error {
 			}
 			r := f.PerReplica[k]
 			return fmt.Sprintf("%d · %s · %d · %s", r.CallsToBrokenOutage, format.Seconds(r.BreakerFirstOpenS), r.BreakerOpens,
-				format.Served(r.Served))
+				plain.Served(r.Served))
 		})
 	}
 	_, err := io.WriteString(w, b.String())

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -28,15 +29,15 @@ func predictedFacts(s scoring.Summary) []string {
 	}
 	var facts []string
 	if hasBreaker(s.PolicySettings) {
-		first := fmt.Sprintf("Breaker first open: %s.", format.Beside(s.BreakerFirstOpenS, rng(s.PredictedFirstOpenS)))
+		first := fmt.Sprintf("Breaker first open: %s.", plain.Beside(s.BreakerFirstOpenS, rng(s.PredictedFirstOpenS)))
 		if s.PredictedMayNeverOpen {
 			first = fmt.Sprintf("Breaker first open: %s (or never: some replays of the arithmetic never open it).",
-				format.Beside(s.BreakerFirstOpenS, rng(s.PredictedFirstOpenS)))
+				plain.Beside(s.BreakerFirstOpenS, rng(s.PredictedFirstOpenS)))
 		}
 		facts = append(facts, first)
 	}
 	if c := s.PredictedCallsToBroken; c != nil {
-		facts = append(facts, fmt.Sprintf("Calls to the broken model during the outage: %s.", format.BesideCount(s.CallsToBrokenOutage, predict.Range(*c))))
+		facts = append(facts, fmt.Sprintf("Calls to the broken model during the outage: %s.", plain.BesideCount(s.CallsToBrokenOutage, predict.Range(*c))))
 	}
 	if w := rng(s.PredictedWorstWaitS); w != nil {
 		p95 := "no p95"

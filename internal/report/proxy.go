@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -15,7 +16,7 @@ func proxyFacts(t *scoring.ProxyTally) []string {
 		return nil
 	}
 	facts := []string{fmt.Sprintf("%d requests through drill proxy.", t.Requests)}
-	for _, l := range format.ProxyModelLines(t) {
+	for _, l := range plain.ProxyModelLines(t) {
 		facts = append(facts, l+".")
 	}
 	if t.Failed == 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -147,14 +148,14 @@ func summaryTable(sums []scoring.Summary) table {
 		"Breaker first open", "Primary back after", "Status",
 	}}
 	for _, s := range sums {
-		basis := format.Basis(s)
+		basis := plain.Basis(s)
 		t.Rows = append(t.Rows, []string{
 			format.Text(s.Outage), format.Text(s.Policy),
-			format.Served(s.Served), format.All4(s),
+			plain.Served(s.Served), plain.All4(s),
 			format.Seconds(s.MedianWaitOutageS) + basis, format.Seconds(s.P95WaitOutageS) + basis,
-			format.Followed(s.Followed), fmt.Sprint(s.CallsToBrokenOutage) + basis,
+			plain.Followed(s.Followed), fmt.Sprint(s.CallsToBrokenOutage) + basis,
 			format.Seconds(s.BreakerFirstOpenS) + basis, format.Seconds(s.PrimaryBackS) + basis,
-			format.Status(s),
+			plain.Status(s),
 		})
 	}
 	return t

@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -438,9 +439,9 @@ func (t *TradeOff) frontTable() table {
 		}
 		tb.Rows = append(tb.Rows, []string{
 			fmt.Sprint(p.Setting), p.Scenario, p.Flags, fmt.Sprint(len(p.Runs)),
-			format.StatSpread(p.P95, true, format.Secs2, " s"),
-			format.StatSpread(p.All4, true, format.Percent1, "%"),
-			format.StatSpread(p.Calls, true, format.Count, ""),
+			plain.StatSpread(p.P95, true, format.Secs2, " s"),
+			plain.StatSpread(p.All4, true, format.Percent1, "%"),
+			plain.StatSpread(p.Calls, true, format.Count, ""),
 		})
 	}
 	return tb

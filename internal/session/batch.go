@@ -8,8 +8,8 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -150,7 +150,7 @@ func Errs(cfgs []workload.Config, outs []vclock.Outcome) []error {
 		case o.Status == event.StatusInterrupted:
 			errs = append(errs, exit.ErrInterrupted)
 		case o.Status == event.StatusAborted:
-			errs = append(errs, fmt.Errorf("%s: %w %s", what, exit.ErrAborted, format.AbortReason(o.Summary)))
+			errs = append(errs, fmt.Errorf("%s: %w %s", what, exit.ErrAborted, plain.AbortReason(o.Summary)))
 		case o.Error != "":
 			errs = append(errs, fmt.Errorf("%s: %s", what, o.Error))
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/eval"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/vclock"
 )
 
@@ -20,7 +20,7 @@ func init() { vclock.Register(evalBody, evalInBubble) }
 
 // Eval is drill eval: it evaluates (eval.Evaluate), showing the progress
 // of the calls on stderr, and writes the result to stdout
-// (format.Eval).
+// (plain.Eval).
 func Eval(ctx context.Context, stdout, stderr io.Writer, cfg eval.Config) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -31,7 +31,7 @@ func Eval(ctx context.Context, stdout, stderr io.Writer, cfg eval.Config) error 
 	if err != nil {
 		return err
 	}
-	return format.Eval(stdout, stderr, ev, cfg.JSON, cfg.Misses)
+	return plain.Eval(stdout, stderr, ev, cfg.JSON, cfg.Misses)
 }
 
 // EvalVirtual is drill eval --clock virtual: the evaluation runs in a

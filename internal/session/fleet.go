@@ -12,8 +12,8 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -119,14 +119,14 @@ func fleetDrill(ctx context.Context, c fleet.Config, path string, opts FleetOpti
 	return r, Finish(rec, r.Summary.Fleet, status, nil)
 }
 
-// fleetProgress writes format.FleetProgress once a second until the fleet
+// fleetProgress writes plain.FleetProgress once a second until the fleet
 // ends.
 func fleetProgress(fl *fleet.Fleet, store string, w io.Writer) {
 	cur := fl.Log().Cursor()
 	f := scoring.NewFleetFold()
 	everySecond(fl.Done(), func() {
 		f.AddAll(cur.Poll())
-		fmt.Fprintln(w, format.FleetProgress(store, f, time.Since(fl.Log().Start())))
+		fmt.Fprintln(w, plain.FleetProgress(store, f, time.Since(fl.Log().Start())))
 	})
 }
 

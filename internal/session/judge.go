@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -46,13 +46,13 @@ func Verdict(sum scoring.Summary, status string, hyps []scoring.Expr) (verdicts 
 	case v.Interrupted:
 		return v.Verdicts, "", exit.ErrInterrupted
 	case v.Aborted:
-		return v.Verdicts, "", fmt.Errorf("%w %s", exit.ErrAborted, format.AbortReason(sum))
+		return v.Verdicts, "", fmt.Errorf("%w %s", exit.ErrAborted, plain.AbortReason(sum))
 	case len(v.Failed) > 0:
-		return v.Verdicts, "", errors.New(format.FailedHypotheses(sum, v))
+		return v.Verdicts, "", errors.New(plain.FailedHypotheses(sum, v))
 	case v.NoModelAnswered && len(hyps) == 0:
-		return v.Verdicts, "", errors.New(format.NoModelAnswered(sum))
+		return v.Verdicts, "", errors.New(plain.NoModelAnswered(sum))
 	case v.NoModelAnswered:
-		return v.Verdicts, format.NoModelAnswered(sum), nil
+		return v.Verdicts, plain.NoModelAnswered(sum), nil
 	}
 	return v.Verdicts, "", nil
 }

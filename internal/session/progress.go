@@ -12,18 +12,19 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
 
-// Progress writes drill run's progress line (format.Progress) once a
+// Progress writes drill run's progress line (plain.Progress) once a
 // second until the run ends, and once more at its end.
 func Progress(run *workload.Run, w io.Writer) {
 	cur := run.Log().Cursor()
 	f := scoring.NewFold()
 	everySecond(run.Done(), func() {
 		f.AddAll(cur.Poll())
-		fmt.Fprintln(w, format.Progress(f, time.Since(run.Log().Start())))
+		fmt.Fprintln(w, plain.Progress(f, time.Since(run.Log().Start())))
 	})
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
 	"github.com/drill-dev/drill/scoring"
@@ -105,7 +105,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		}
 	}
 	title := fmt.Sprintf("http://%s/v1 -> %s", ln.Addr(), cfg.Upstream)
-	schedule := format.ProxySchedule(cfg.Windows, cfg.OutageModels)
+	schedule := plain.ProxySchedule(cfg.Windows, cfg.OutageModels)
 	fmt.Fprintf(opts.Log, "drill proxy: %s, %s\n", title, schedule)
 	for _, n := range opts.Notes {
 		fmt.Fprintln(opts.Log, "drill proxy:", n)
@@ -133,7 +133,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		serveErr = proxy.Serve(ctx, ln, p, limits)
 		tally = <-lines
 	}
-	format.ProxySummary(opts.Out, tally)
+	plain.ProxySummary(opts.Out, tally)
 	if rec != nil {
 		if err := rec.Finish(scoring.Summarize(p.Log().Events()), "completed"); err != nil {
 			return errors.Join(serveErr, fmt.Errorf("recording the journal: %w", err))

@@ -3,7 +3,7 @@
 // records the journal, checks the abort conditions live, writes the
 // progress line and returns the run's summary from the fold. Commands parse
 // their flags into a workload.Config, call it, and print what it returns
-// through internal/format.
+// through internal/plain.
 package session
 
 import (

@@ -18,6 +18,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/proxy"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
@@ -160,10 +161,10 @@ func Render(st tui.Styles, m *Model, w, h int) string {
 		state = st.Alert.Render("OUTAGE "+m.tally.Active.Fault) + " " + st.Dim.Render("("+how+")")
 	}
 	b = append(b, "now: "+state+"   "+st.Dim.Render("scheduled: ")+orNone(m.sched)+"   "+
-		st.Dim.Render("so far: ")+orNone(strings.Join(format.ProxyWindows(m.tally), ", ")))
+		st.Dim.Render("so far: ")+orNone(strings.Join(plain.ProxyWindows(m.tally), ", ")))
 	b = append(b, "")
 	b = append(b, st.Title.Render("Models"))
-	lines := format.ProxyModelLines(m.tally)
+	lines := plain.ProxyModelLines(m.tally)
 	if len(lines) == 0 {
 		lines = []string{st.Dim.Render("no requests yet")}
 	}

@@ -1,8 +1,9 @@
-package format
+package plain
 
 import (
 	"fmt"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -22,17 +23,17 @@ func Beside(measured *float64, predicted *predict.Range) string {
 	case measured == nil:
 		return fmt.Sprintf("measured never, predicted %s", *predicted)
 	case predicted == nil:
-		return fmt.Sprintf("measured %s, predicted never", Secs(*measured))
+		return fmt.Sprintf("measured %s, predicted never", format.Secs(*measured))
 	}
 	m, p := *measured, *predicted
 	diff := "inside"
 	switch gap := scoring.PredictionGap(m, p, secondsTolerance); {
 	case gap < 0:
-		diff = Secs(-gap) + " earlier"
+		diff = format.Secs(-gap) + " earlier"
 	case gap > 0:
-		diff = Secs(gap) + " later"
+		diff = format.Secs(gap) + " later"
 	}
-	return fmt.Sprintf("measured %s, predicted %s: %s", Secs(m), p, diff)
+	return fmt.Sprintf("measured %s, predicted %s: %s", format.Secs(m), p, diff)
 }
 
 // BesideCount is Beside for a count (calls to the broken model): "measured

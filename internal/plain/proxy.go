@@ -1,4 +1,4 @@
-package format
+package plain
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -16,7 +17,7 @@ import (
 // arrival, "-" for what did not happen.
 func ProxyLine(r scoring.ProxyRequest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, LogSecs(r.At), r.Method, r.Path)
+	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, format.LogSecs(r.At), r.Method, r.Path)
 	if r.Model != "" {
 		fmt.Fprintf(&b, " model=%s", r.Model)
 	}
@@ -25,10 +26,10 @@ func ProxyLine(r scoring.ProxyRequest) string {
 	}
 	fmt.Fprintf(&b, " retry=%d status=%s outcome=%s fault=%s wait=%s ttft=%s tokens=%s",
 		r.Retry, dashUnless(r.Status != 0, fmt.Sprint(r.Status)), r.Outcome, dashUnless(r.Fault != "", r.Fault),
-		LogSecs(r.Wait), dashUnless(r.TTFT > 0, LogSecs(r.TTFT)),
+		format.LogSecs(r.Wait), dashUnless(r.TTFT > 0, format.LogSecs(r.TTFT)),
 		dashUnless(r.In+r.Out > 0, fmt.Sprintf("%d/%d", r.In, r.Out)))
 	if r.Cost > 0 {
-		fmt.Fprintf(&b, " cost=%.6f", r.Cost)
+		b.WriteString(" cost=" + format.Money(r.Cost))
 	}
 	if r.Outcome != event.OK && r.Detail != "" {
 		fmt.Fprintf(&b, " detail=%q", r.Detail)
@@ -60,7 +61,7 @@ func ProxySummary(w io.Writer, t *scoring.ProxyTally) {
 func ProxyWindows(t *scoring.ProxyTally) []string {
 	out := make([]string, len(t.Windows))
 	for i, w := range t.Windows {
-		out[i] = fmt.Sprintf("%s %.1fs–%.1fs", w.Fault, w.Start.Seconds(), w.End.Seconds())
+		out[i] = fmt.Sprintf("%s %s–%s", w.Fault, format.Cell(w.Start, 1), format.Cell(w.End, 1))
 	}
 	return out
 }
@@ -72,7 +73,7 @@ func ProxyOutageLine(o scoring.ProxyOutage) string {
 	if o.Ended {
 		verb = "ends"
 	}
-	return fmt.Sprintf("outage %s %s at=%s", o.Fault, verb, LogSecs(o.At))
+	return fmt.Sprintf("outage %s %s at=%s", o.Fault, verb, format.LogSecs(o.At))
 }
 
 // ProxyModelLines describes each model's requests, one line each, by model name:
@@ -92,7 +93,7 @@ func ProxyModelLines(t *scoring.ProxyTally) []string {
 		}
 		l += fmt.Sprintf(", %d faulted, tokens %d in / %d out", m.Faults, m.In, m.Out)
 		if m.Cost > 0 {
-			l += fmt.Sprintf(", cost %.6f", m.Cost)
+			l += ", cost " + format.Money(m.Cost)
 		}
 		lines = append(lines, l)
 	}
@@ -105,7 +106,7 @@ func ProxyModelLines(t *scoring.ProxyTally) []string {
 func ProxySchedule(ws []event.Window, models []string) string {
 	var sched []string
 	for _, w := range ws {
-		sched = append(sched, fmt.Sprintf("%s%s %s–%s", w.Kind, paramText(w.Params), w.From.Round(time.Millisecond), w.To.Round(time.Millisecond)))
+		sched = append(sched, fmt.Sprintf("%s%s %s–%s", w.Kind, paramText(w.Params), format.GoDuration(w.From.Round(time.Millisecond)), format.GoDuration(w.To.Round(time.Millisecond))))
 	}
 	if len(sched) == 0 {
 		return "no outage"

@@ -1,4 +1,4 @@
-package format
+package plain
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -22,9 +23,9 @@ func Summary(w io.Writer, s scoring.Summary) error {
 	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, v) }
 	basis := Basis(s)
 	row("status", Status(s))
-	row("outage", Text(s.Outage)+outageWindows(s))
-	row("policy", Text(s.Policy))
-	row("time-limit scope", Text(s.TimeLimitScope))
+	row("outage", format.Text(s.Outage)+outageWindows(s))
+	row("policy", format.Text(s.Policy))
+	row("time-limit scope", format.Text(s.TimeLimitScope))
 	if len(s.Overrides) > 0 {
 		row("overrides", Overrides(s.Overrides))
 	}
@@ -34,20 +35,20 @@ func Summary(w io.Writer, s scoring.Summary) error {
 	}
 	row("served (primary/backup/canned/error)", served)
 	row("all 4 right (of emails answered)", All4(s))
-	row("wait during outage (median / p95)"+basis, Seconds(s.MedianWaitOutageS)+" / "+Seconds(s.P95WaitOutageS))
+	row("wait during outage (median / p95)"+basis, format.Seconds(s.MedianWaitOutageS)+" / "+format.Seconds(s.P95WaitOutageS))
 	if s.Followed.Email != 0 {
 		row(fmt.Sprintf("email %d", s.Followed.Email), followedLine(s.Followed))
 	}
 	row("calls to the broken model, outage"+basis, fmt.Sprint(s.CallsToBrokenOutage))
-	row("breaker first open (after outage start)"+basis, Seconds(s.BreakerFirstOpenS))
+	row("breaker first open (after outage start)"+basis, format.Seconds(s.BreakerFirstOpenS))
 	row("breaker opens", fmt.Sprint(s.BreakerOpens))
-	row("primary back (after outage end)"+basis, Seconds(s.PrimaryBackS))
+	row("primary back (after outage end)"+basis, format.Seconds(s.PrimaryBackS))
 	for _, o := range s.Observed {
 		row("observed failures, "+o.Rung, fmt.Sprintf("%s %s, %d failed calls, %d calls in window, breaker first open %s",
-			Text(o.Model), Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow, Seconds(o.BreakerFirstOpenS)))
+			format.Text(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow, format.Seconds(o.BreakerFirstOpenS)))
 	}
 	costRows(row, s)
-	row("wall time", Secs(s.WallS))
+	row("wall time", format.Secs(s.WallS))
 	return tw.Flush()
 }
 
@@ -63,9 +64,9 @@ func SummaryJSON(w io.Writer, s scoring.Summary) error {
 func outageWindows(s scoring.Summary) string {
 	var ws []string
 	for _, w := range s.OutageWindows {
-		d := "from " + Secs(w.StartS) + ", still on at the end"
+		d := "from " + format.Secs(w.StartS) + ", still on at the end"
 		if w.EndS != nil {
-			d = Span(w.StartS, *w.EndS)
+			d = format.Span(w.StartS, *w.EndS)
 		}
 		if w.ByHand {
 			d += " by hand"
@@ -100,7 +101,7 @@ func Overrides(m map[string]string) string {
 func followedLine(f scoring.Followed) string {
 	s := Followed(f)
 	if f.SentS != nil {
-		s += " (sent at " + Seconds(f.SentS) + ")"
+		s += " (sent at " + format.Seconds(f.SentS) + ")"
 	}
 	return s
 }
@@ -119,7 +120,7 @@ func costRows(row func(k, v string), s scoring.Summary) {
 	row("tokens (input / output)", tokens)
 	cost := Cost(c) + " (" + CostByRung(c) + ")"
 	if c.Estimated > 0 {
-		cost += "; " + Money(c.Estimated) + " estimated"
+		cost += "; " + format.Money(c.Estimated) + " estimated"
 	}
 	if len(c.Unpriced) > 0 {
 		cost += "; no price for " + strings.Join(c.Unpriced, ", ")
@@ -144,7 +145,7 @@ func FailedCalls(w io.Writer, failed map[string]map[event.Outcome]int) {
 // what it was set up to: an injected outage that never started.
 func AfterWarnings(s scoring.Summary) []string {
 	if outageNeverStarted(s) {
-		return []string{fmt.Sprintf("the drill ended at %s, before its %s outage started: no outage was injected", Secs(s.WallS), s.Outage)}
+		return []string{fmt.Sprintf("the drill ended at %s, before its %s outage started: no outage was injected", format.Secs(s.WallS), s.Outage)}
 	}
 	return nil
 }

@@ -1,10 +1,11 @@
-package format
+package plain
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 )
 
@@ -20,8 +21,8 @@ func TestRunTableReadsTheFold(t *testing.T) {
 	if err := Summary(&b, sum); err != nil {
 		t.Fatal(err)
 	}
-	for _, fig := range []string{Status(sum), Served(sum.Served), All4(sum), Seconds(sum.MedianWaitOutageS),
-		Seconds(sum.P95WaitOutageS), Seconds(sum.BreakerFirstOpenS), Followed(sum.Followed)} {
+	for _, fig := range []string{Status(sum), Served(sum.Served), All4(sum), format.Seconds(sum.MedianWaitOutageS),
+		format.Seconds(sum.P95WaitOutageS), format.Seconds(sum.BreakerFirstOpenS), Followed(sum.Followed)} {
 		if !strings.Contains(b.String(), fig) {
 			t.Errorf("run's table lacks %q:\n%s", fig, b.String())
 		}

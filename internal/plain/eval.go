@@ -1,4 +1,4 @@
-package format
+package plain
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/drill-dev/drill/internal/eval"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -39,9 +40,9 @@ func EvalTable(w io.Writer, ev eval.Evaluation, misses bool) error {
 	fmt.Fprintf(tw, "Answered by\tAll 4 right\t%s\n", strings.Join(scoring.FieldNames[:], "\t"))
 	for _, o := range ev.Outcomes {
 		r := o.Result
-		row := []string{r.Model, fmt.Sprintf("%s (%.0f-%s)", Percent(r.All4Right), 100*r.All4RightCI95[0], Percent(r.All4RightCI95[1]))}
+		row := []string{r.Model, fmt.Sprintf("%s (%.0f-%s)", format.Percent(r.All4Right), 100*r.All4RightCI95[0], format.Percent(r.All4RightCI95[1]))}
 		for _, f := range scoring.FieldNames {
-			row = append(row, Percent(r.Fields[f]))
+			row = append(row, format.Percent(r.Fields[f]))
 		}
 		if r.Emails == 0 { // every email came without a truth
 			row = []string{r.Model, "unscored", "unscored", "unscored", "unscored", "unscored"}

@@ -1,10 +1,11 @@
-package format
+package plain
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -34,17 +35,17 @@ func SweepTable(w io.Writer, res *sweep.Result) error {
 		}
 		served := make([]string, 4)
 		for k, rung := range []string{"primary", "backup", "canned", "error"} {
-			served[k] = Count(r.Figures["served."+rung].Median)
+			served[k] = format.Count(r.Figures["served."+rung].Median)
 		}
 		front := "front"
 		if r.Dominated {
 			front = "dominated"
 		}
-		cells = append(cells, strings.Join(served, " / "), fig("p95_wait_outage_s", Secs2, " s"), fig("median_wait_outage_s", Secs2, " s"),
-			fig("all4_right", Percent1, "%"), fig("calls_to_broken_outage", Count, ""), fig("breaker_first_open_s", Secs2, " s"), front)
+		cells = append(cells, strings.Join(served, " / "), fig("p95_wait_outage_s", format.Secs2, " s"), fig("median_wait_outage_s", format.Secs2, " s"),
+			fig("all4_right", format.Percent1, "%"), fig("calls_to_broken_outage", format.Count, ""), fig("breaker_first_open_s", format.Secs2, " s"), front)
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
-	fmt.Fprintf(&b, "\n%d setting%s × %d repeat%s, %s clock, %s wall.", res.Settings, plural(res.Settings), res.Repeats, plural(res.Repeats), res.Clock, Secs(res.WallS))
+	fmt.Fprintf(&b, "\n%d setting%s × %d repeat%s, %s clock, %s wall.", res.Settings, plural(res.Settings), res.Repeats, plural(res.Repeats), res.Clock, format.Secs(res.WallS))
 	if f := res.Fixed(); f != "" {
 		fmt.Fprintf(&b, " Every row: %s.", f)
 	}
@@ -81,25 +82,13 @@ func SweepDryRun(w io.Writer, d sweep.DryRun) error {
 // when nothing measured it (!ok or N 0).
 func StatSpread(st scoring.Stat, ok bool, num func(float64) string, unit string) string {
 	if !ok || st.N == 0 {
-		return Dash
+		return format.Dash
 	}
 	if st.Min == st.Max {
 		return num(st.Median) + unit
 	}
 	return fmt.Sprintf("%s%s (%s–%s)", num(st.Median), unit, num(st.Min), num(st.Max))
 }
-
-// Secs2 formats seconds to a hundredth, without the unit: "1.25" (sweep
-// and trade-off tables, where medians of close settings differ by less
-// than a tenth).
-func Secs2(v float64) string { return fmt.Sprintf("%.2f", noNegZero(v, 100)) }
-
-// Percent1 formats a share as a percentage to a tenth, without the sign:
-// "85.3".
-func Percent1(v float64) string { return fmt.Sprintf("%.1f", noNegZero(100*v, 10)) }
-
-// Count formats a count that may be a median of counts: "12", "12.5".
-func Count(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") }
 
 func plural(n int) string {
 	if n == 1 {

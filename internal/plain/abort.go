@@ -1,8 +1,9 @@
-package format
+package plain
 
 import (
 	"fmt"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -15,5 +16,5 @@ func AbortReason(s scoring.Summary) string {
 	if s.Safeguard != "" {
 		return "by " + s.Safeguard
 	}
-	return fmt.Sprintf("by its time ceiling (%s), which cancelled emails in flight or never sent", Secs(s.CeilingS))
+	return fmt.Sprintf("by its time ceiling (%s), which cancelled emails in flight or never sent", format.Secs(s.CeilingS))
 }

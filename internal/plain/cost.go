@@ -1,4 +1,4 @@
-package format
+package plain
 
 import (
 	"fmt"
@@ -6,12 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
-
-// Money writes an amount in the price table's currency, to a millionth:
-// one call of a small model costs a fraction of a cent.
-func Money(v float64) string { return fmt.Sprintf("%.6f", v) }
 
 // TokensByRung is every rung's input / output tokens: "primary 120 / 40,
 // backup 30 / 10".
@@ -27,7 +24,7 @@ func TokensByRung(t scoring.TokenSummary) string {
 func CostByRung(c scoring.CostSummary) string {
 	var per []string
 	for _, r := range slices.Sorted(maps.Keys(c.ByRung)) {
-		per = append(per, r+" "+Money(c.ByRung[r]))
+		per = append(per, r+" "+format.Money(c.ByRung[r]))
 	}
 	return strings.Join(per, ", ")
 }
@@ -35,9 +32,9 @@ func CostByRung(c scoring.CostSummary) string {
 // Cost is a run's cost with its limit: "0.022619 of max 0.050000", or
 // "0.022619".
 func Cost(c scoring.CostSummary) string {
-	s := Money(c.Total)
+	s := format.Money(c.Total)
 	if c.MaxSpend > 0 {
-		s += " of max " + Money(c.MaxSpend)
+		s += " of max " + format.Money(c.MaxSpend)
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package format
+package plain
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -32,8 +33,8 @@ func Fleet(w io.Writer, s scoring.FleetSummary) error {
 			store += fmt.Sprintf(", %d fallbacks", r.StoreFallbacks)
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%s\t%d\t%s / %s\t%s\t%s\n", r.Replica, r.EmailsSent, Served(r.Served),
-			r.CallsToBrokenOutage, Seconds(r.BreakerFirstOpenS), r.BreakerOpens,
-			Seconds(r.MedianWaitOutageS), Seconds(r.P95WaitOutageS), r.BreakerState, store)
+			r.CallsToBrokenOutage, format.Seconds(r.BreakerFirstOpenS), r.BreakerOpens,
+			format.Seconds(r.MedianWaitOutageS), format.Seconds(r.P95WaitOutageS), r.BreakerState, store)
 	}
 	return tw.Flush()
 }

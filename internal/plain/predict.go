@@ -1,4 +1,4 @@
-package format
+package plain
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/workload"
 )
@@ -24,7 +25,7 @@ func Prediction(w io.Writer, cfg workload.Config, p predict.Prediction, asJSON b
 		enc.SetIndent("", "  ")
 		return enc.Encode(keys)
 	}
-	fmt.Fprintf(w, "predict: %s outage %s–%s on the %s, policy %s\n", cfg.Outage, cfg.OutageFrom, cfg.OutageTo, cfg.Target, cfg.Policy.Name)
+	fmt.Fprintf(w, "predict: %s outage %s–%s on the %s, policy %s\n", cfg.Outage, format.GoDuration(cfg.OutageFrom), format.GoDuration(cfg.OutageTo), cfg.Target, cfg.Policy.Name)
 	if len(opts) > 0 {
 		fmt.Fprintf(w, "options: %s\n", strings.Join(opts, ", "))
 	}
