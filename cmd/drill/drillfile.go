@@ -145,7 +145,7 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 				}
 				df.Outages = nil
 				for _, w := range ws {
-					df.Outages = append(df.Outages, drillfile.FileWindow(replayedOutage, w))
+					df.Outages = append(df.Outages, drillfile.Window{Name: replayedOutage, Window: w})
 				}
 			}
 			if err := plan.WriteTimeline(cmd.OutOrStdout(), df); err != nil {

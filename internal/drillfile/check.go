@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
@@ -83,10 +82,9 @@ func (f *File) Check() error {
 			add(path+".kind", "unknown fault kind %q (valid: %s)", win.Kind, strings.Join(inject.Kinds(), ", "))
 		default:
 			// Each parameter through the fault's own parser, at its key.
-			probe := Window{Kind: win.Kind, To: Duration(time.Second)}
 			for _, k := range slices.Sorted(maps.Keys(win.Params)) {
-				probe.Params = Params{k: win.Params[k]}
-				if _, err := InjectWindow(probe); err != nil {
+				probe := Window{Window: event.Window{FaultSpec: event.FaultSpec{Kind: win.Kind, Params: map[string]string{k: win.Params[k]}}}}
+				if _, err := probe.injected(); err != nil {
 					add(path+".params."+k, "%v", err)
 				}
 			}
@@ -94,8 +92,8 @@ func (f *File) Check() error {
 		if win.From < 0 || win.To <= win.From {
 			add(path+".to", "the window must start at or after 0s and end after it starts (from %s, to %s)", win.From, win.To)
 		}
-		if win.Rate != nil && !(*win.Rate > 0 && *win.Rate <= 1) {
-			add(path+".rate", "rate is the share of attempts hit, above 0 and at most 1, got %v", *win.Rate)
+		if (win.rateGiven || win.Rate != 0) && !(win.Rate > 0 && win.Rate <= 1) {
+			add(path+".rate", "rate is the share of attempts hit, above 0 and at most 1, got %v", win.Rate)
 		}
 		if win.Flap != nil && (win.Flap.On <= 0 || win.Flap.Off <= 0) {
 			add(path+".flap", "flap needs on and off periods above 0 (got on %s, off %s)", win.Flap.On, win.Flap.Off)

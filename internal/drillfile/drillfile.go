@@ -93,54 +93,6 @@ const BaseURLFake = "fake"
 // A model without a base_url is served at $OPENAI_BASE_URL when it is set.
 func (m Model) IsFake() bool { return m.URL() == "" }
 
-// Window is one outage window of the timeline.
-type Window struct {
-	// Name groups windows into one outage: windows with the same name are
-	// played together in one run; `drill compare` runs every policy against
-	// every named outage. Default: the fault kind.
-	Name string `yaml:"name"`
-	// Kind is the fault: busy, hang, rate-limit, slow, trickle, stall,
-	// reset or malformed.
-	Kind string `yaml:"kind"`
-	// From and To are offsets from the drill's start: attempts that start
-	// in [from, to) meet the fault.
-	From Duration `yaml:"from"`
-	To   Duration `yaml:"to"`
-	// Rate is the share of attempts hit, 0–1 (default 1: all).
-	Rate *float64 `yaml:"rate"`
-	// Ramp makes the rate grow linearly from 0 to Rate across the window.
-	Ramp bool `yaml:"ramp"`
-	// Flap switches the fault on and off inside the window.
-	Flap *Flap `yaml:"flap"`
-	// Models are the rungs whose model breaks: primary, backup or both
-	// (default: primary, or backup for a policy without a primary).
-	Models []string `yaml:"models"`
-	// Replicas are the fleet replicas (from 1) whose path to the model
-	// breaks (default: every replica); only drill fleet has replicas.
-	Replicas []int `yaml:"replicas"`
-	// Params are the fault's own parameters (status, retry_after,
-	// tokens_per_s, ...), checked by the fault catalogue.
-	Params Params `yaml:"params"`
-	// Settings are KEY=VALUE settings from the command line (--fault),
-	// applied after the file's own: parameters and modifiers. Not in YAML.
-	Settings []string `yaml:"-"`
-}
-
-// Flap is a window's on/off cycle: the fault is on for On, then off for
-// Off, from the window's start.
-type Flap struct {
-	On  Duration `yaml:"on"`
-	Off Duration `yaml:"off"`
-}
-
-// OutageName is the name of the outage the window belongs to.
-func (w Window) OutageName() string {
-	if w.Name != "" {
-		return w.Name
-	}
-	return w.Kind
-}
-
 // Policy is one policy to try: a preset with overrides, or (no preset)
 // written out in full with Backup, Breaker and Canned.
 type Policy struct {

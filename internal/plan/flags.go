@@ -125,13 +125,8 @@ func Layered(df *drillfile.File, fl Flags, fs *pflag.FlagSet, sel Selection) ([]
 			return nil, err
 		}
 	}
-	if len(fl.Faults) > 0 {
-		if len(df.Outages) == 0 {
-			return nil, exit.Usagef("--fault sets the outage's parameters, and %s plays no outage", df.Path)
-		}
-		for i := range df.Outages {
-			df.Outages[i].Settings = fl.Faults
-		}
+	if len(fl.Faults) > 0 && len(df.Outages) == 0 {
+		return nil, exit.Usagef("--fault sets the outage's parameters, and %s plays no outage", df.Path)
 	}
 	if fs.Changed(sel.PoliciesFlag) {
 		df.Policies = selectPolicies(df, sel.Policies)
@@ -145,11 +140,11 @@ func Layered(df *drillfile.File, fl Flags, fs *pflag.FlagSet, sel Selection) ([]
 	if err := df.Check(); err != nil {
 		return nil, exit.UsageError(fmt.Errorf("with the flags given:\n%w", err))
 	}
-	runs, err := Runs(df)
+	rs, err := runs(df, fl.Faults)
 	if err != nil {
 		return nil, exit.UsageError(err)
 	}
-	return runs, nil
+	return rs, nil
 }
 
 // Configs are the runs' configurations, in order.
@@ -202,10 +197,10 @@ func layerWorkload(df *drillfile.File, fl Flags, fs *pflag.FlagSet) {
 	}
 	for i := range df.Outages {
 		if fs.Changed("outage-from") {
-			df.Outages[i].From = drillfile.Duration(fl.OutageFrom)
+			df.Outages[i].From = fl.OutageFrom
 		}
 		if fs.Changed("outage-to") {
-			df.Outages[i].To = drillfile.Duration(fl.OutageTo)
+			df.Outages[i].To = fl.OutageTo
 		}
 	}
 }
@@ -242,7 +237,7 @@ func selectOutages(df *drillfile.File, fl Flags, fs *pflag.FlagSet, names []stri
 		if fs.Changed("outage-to") {
 			to = fl.OutageTo
 		}
-		out = append(out, drillfile.Window{Kind: n, From: drillfile.Duration(from), To: drillfile.Duration(to)})
+		out = append(out, drillfile.Window{Window: event.Window{FaultSpec: event.FaultSpec{Kind: n}, From: from, To: to}})
 	}
 	return out, nil
 }

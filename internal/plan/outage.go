@@ -61,7 +61,7 @@ func FileOutage(path, name string) ([]event.Window, error) {
 	}
 	var ws []event.Window
 	for _, w := range scenarios[pick].Windows {
-		iw, err := drillfile.InjectWindow(w)
+		iw, err := w.Injected()
 		if err != nil {
 			return nil, exit.UsageError(fmt.Errorf("-f %s: %w", path, err))
 		}

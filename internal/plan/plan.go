@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -29,10 +31,16 @@ type Run struct {
 // outages first. An error wrapping drillfile.ErrUnsupported names a
 // setting the engine cannot play yet.
 func Runs(f *drillfile.File) ([]Run, error) {
+	return runs(f, nil)
+}
+
+// runs is Runs with the command line's --fault KEY=VALUE settings, applied
+// to every window after the file's own.
+func runs(f *drillfile.File, faults []string) ([]Run, error) {
 	var runs []Run
 	for _, o := range f.Scenarios() {
 		for _, p := range f.PolicyList() {
-			cfg, err := Config(f, o, p)
+			cfg, err := config(f, o, p, faults)
 			if err != nil {
 				return nil, err
 			}
@@ -56,6 +64,11 @@ func Checks(f *drillfile.File) (hypotheses, abort []scoring.Expr, err error) {
 // Config builds the engine's configuration for one outage and policy of
 // the file, with `drill run`'s defaults for everything the file leaves out.
 func Config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy) (workload.Config, error) {
+	return config(f, o, p, nil)
+}
+
+// config is Config with the command line's --fault settings (runs).
+func config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy, faults []string) (workload.Config, error) {
 	cfg := workload.DefaultConfig()
 	w := f.Workload
 	if w.EmailsFile != nil {
@@ -110,7 +123,7 @@ func Config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy) (workload
 	if err := applyPrices(f, &cfg); err != nil {
 		return workload.Config{}, err
 	}
-	if err := applyOutage(f, &cfg, o); err != nil {
+	if err := applyOutage(f, &cfg, o, faults); err != nil {
 		return workload.Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
@@ -122,8 +135,9 @@ func Config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy) (workload
 // applyOutage puts the outage's windows on the engine's configuration:
 // the timeline (Outages), and the single window that names the drill (the
 // first window's kind, over the span from the earliest start to the latest
-// end: the outage period of the summary's figures).
-func applyOutage(f *drillfile.File, cfg *workload.Config, o drillfile.Outage) error {
+// end: the outage period of the summary's figures). faults are the
+// command line's --fault settings, applied to every window.
+func applyOutage(f *drillfile.File, cfg *workload.Config, o drillfile.Outage, faults []string) error {
 	if len(o.Windows) == 0 {
 		cfg.Outage = workload.OutageNone
 		return nil
@@ -131,7 +145,7 @@ func applyOutage(f *drillfile.File, cfg *workload.Config, o drillfile.Outage) er
 	cfg.Outages = nil
 	rungs := map[string]bool{}
 	for i, w := range o.Windows {
-		iw, err := drillfile.InjectWindow(w)
+		iw, err := injectorWindow(w, faults)
 		if err != nil {
 			return fmt.Errorf("%s: outage %s: %w", f.Path, o.Name, err)
 		}
@@ -194,4 +208,27 @@ func applyPrices(f *drillfile.File, cfg *workload.Config) error {
 		cfg.MaxSpend = *f.MaxSpend
 	}
 	return nil
+}
+
+// injectorWindow is a file's window as the injector applies it, with the
+// command line's --fault KEY=VALUE settings (parameters and modifiers)
+// applied after the file's own, through the fault catalogue's parser.
+func injectorWindow(w drillfile.Window, faults []string) (event.Window, error) {
+	iw, err := w.Injected()
+	if err != nil || len(faults) == 0 {
+		return iw, err
+	}
+	for _, kv := range faults {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return event.Window{}, fmt.Errorf("fault setting %q is not KEY=VALUE", kv)
+		}
+		if err := inject.Set(&iw, strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return event.Window{}, err
+		}
+	}
+	if err := inject.Validate(iw); err != nil {
+		return event.Window{}, err
+	}
+	return iw, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/workload"
@@ -41,7 +42,7 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 	last := time.Duration(float64(emails-1) / rate * float64(time.Second))
 	end := last
 	for _, win := range f.Outages {
-		end = max(end, win.To.D())
+		end = max(end, win.To)
 	}
 	lastText, endText := format.FileSecs(last), format.FileSecs(end)
 	var b strings.Builder
@@ -74,9 +75,13 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 			continue
 		}
 		fmt.Fprintf(&b, "  %-*s%s\n", barWidth-len(endText), "0s", endText)
-		b.WriteString("  " + bar(o.Windows, end) + "\n")
+		ws := make([]event.Window, len(o.Windows))
+		for i, win := range o.Windows {
+			ws[i] = win.Window
+		}
+		b.WriteString("  " + bar(ws, end) + "\n")
 		for _, win := range o.Windows {
-			fmt.Fprintf(&b, "  %s\n", windowText(win))
+			fmt.Fprintf(&b, "  %s\n", windowText(win.Window, win.Name))
 		}
 	}
 	if len(f.Hypotheses) > 0 {
@@ -96,26 +101,25 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 }
 
 // bar draws the windows over [0, end): each column is the fault's state at
-// the column's middle; the newest window wins where windows overlap.
-func bar(ws []drillfile.Window, end time.Duration) string {
+// the column's middle (# every attempt hit, + some, . none); the newest
+// window wins where windows overlap, and a flapping window in an off
+// period leaves no fault.
+func bar(ws []event.Window, end time.Duration) string {
 	cols := make([]byte, barWidth)
 	for c := range cols {
 		at := time.Duration((float64(c) + 0.5) / barWidth * float64(end))
 		cols[c] = '.'
 		for k := len(ws) - 1; k >= 0; k-- {
 			w := ws[k]
-			if at < w.From.D() || at >= w.To.D() {
+			if !w.Contains(at) {
 				continue
 			}
-			if w.Flap != nil {
-				period := w.Flap.On + w.Flap.Off
-				if (at-w.From.D())%period.D() >= w.Flap.On.D() {
-					break // off in its flap: no fault
-				}
-			}
-			cols[c] = '#'
-			if w.Ramp || (w.Rate != nil && *w.Rate < 1) {
+			switch {
+			case !w.On(at):
+			case w.Partial():
 				cols[c] = '+'
+			default:
+				cols[c] = '#'
 			}
 			break
 		}
@@ -123,27 +127,32 @@ func bar(ws []drillfile.Window, end time.Duration) string {
 	return string(cols)
 }
 
-func windowText(w drillfile.Window) string {
+// windowText describes one window of the timeline; name is its outage's
+// name, shown when it is not the fault kind.
+func windowText(w event.Window, name string) string {
 	models := "primary"
 	if len(w.Models) > 0 {
 		models = strings.Join(w.Models, " and ")
 	}
-	s := fmt.Sprintf("%s–%s  %s on %s", w.From, w.To, w.Kind, models)
-	if w.Name != "" && w.Name != w.Kind {
-		s += fmt.Sprintf(" (%s)", w.Name)
+	// Durations are written as the drill file writes them (15s, 1m30s).
+	from, to := drillfile.Duration(w.From), drillfile.Duration(w.To)
+	s := fmt.Sprintf("%s–%s  %s on %s", from, to, w.Kind, models)
+	if name != "" && name != w.Kind {
+		s += fmt.Sprintf(" (%s)", name)
+	}
+	rate := w.Rate
+	if rate == 0 {
+		rate = 1 // every attempt
 	}
 	switch {
 	case w.Ramp:
-		r := 1.0
-		if w.Rate != nil {
-			r = *w.Rate
-		}
-		s += fmt.Sprintf(", hitting 0%% of attempts rising to %g%% at %s", 100*r, w.To)
-	case w.Rate != nil && *w.Rate < 1:
-		s += fmt.Sprintf(", hitting %g%% of attempts", 100**w.Rate)
+		s += fmt.Sprintf(", hitting 0%% of attempts rising to %g%% at %s", 100*rate, to)
+	case rate < 1:
+		s += fmt.Sprintf(", hitting %g%% of attempts", 100*rate)
 	}
 	if w.Flap != nil {
-		s += fmt.Sprintf(", flapping %s on / %s off", w.Flap.On, w.Flap.Off)
+		on, off := drillfile.Duration(w.Flap.On), drillfile.Duration(w.Flap.Off)
+		s += fmt.Sprintf(", flapping %s on / %s off", on, off)
 	}
 	for _, k := range slices.Sorted(maps.Keys(w.Params)) {
 		s += fmt.Sprintf(", %s=%s", k, w.Params[k])

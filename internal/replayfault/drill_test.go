@@ -39,8 +39,16 @@ func byModel(model string, broken, healthy http.RoundTripper) http.RoundTripper 
 // flaps is the recorded incident: the primary model answers 503 in these
 // windows of the drill, and normally otherwise.
 var flaps = []replayfault.Window{
-	{Class: replayfault.Busy, Status: 503, From: 500 * time.Millisecond, To: 1000 * time.Millisecond},
-	{Class: replayfault.Busy, Status: 503, From: 1500 * time.Millisecond, To: 2200 * time.Millisecond},
+	busy503(500*time.Millisecond, 1000*time.Millisecond),
+	busy503(1500*time.Millisecond, 2200*time.Millisecond),
+}
+
+// busy503 is a recorded window of 503s over [from, to).
+func busy503(from, to time.Duration) replayfault.Window {
+	return replayfault.Window{Window: event.Window{
+		FaultSpec: event.FaultSpec{Kind: string(replayfault.Busy), Params: map[string]string{replayfault.ParamStatus: "503"}},
+		From:      from, To: to,
+	}}
 }
 
 func flappingPrimary(start time.Time, healthy http.Handler) http.Handler {
@@ -124,7 +132,7 @@ func TestReplayAgainstFailFast(t *testing.T) {
 			want, edge := replayfault.Class(""), false
 			for i, w := range ws {
 				if a.Start >= w.From && a.Start < w.To {
-					want = w.Class
+					want = w.Class()
 					met[i]++
 				}
 				edge = edge || (a.Start-w.From).Abs() < tol || (a.Start-w.To).Abs() < tol

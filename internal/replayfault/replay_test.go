@@ -45,7 +45,7 @@ func flapping(start time.Time) http.Handler {
 func truth() []replayfault.Window {
 	var ws []replayfault.Window
 	for from := period / 2; from < runFor; from += period {
-		ws = append(ws, replayfault.Window{Class: replayfault.Busy, Status: 503, From: from, To: min(from+period/2, runFor)})
+		ws = append(ws, busy503(from, min(from+period/2, runFor)))
 	}
 	return ws
 }
@@ -102,7 +102,7 @@ func samePattern(t *testing.T, what string, got, want []replayfault.Window, tol 
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.Class != w.Class || g.Status != w.Status || (g.From-w.From).Abs() > tol || (g.To-w.To).Abs() > tol {
+		if g.Class() != w.Class() || g.Params[replayfault.ParamStatus] != w.Params[replayfault.ParamStatus] || (g.From-w.From).Abs() > tol || (g.To-w.To).Abs() > tol {
 			t.Errorf("%s: window %d is %s, want %s (offsets within %s)", what, i, g, w, tol)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,31 +41,52 @@ const (
 )
 
 // Window is one stretch of the recorded run in which every attempt on the
-// model met the same fault: the recording's evidence (its class, the
-// status, Retry-After and delay seen, the attempts it covers). Inject
-// replays it as the one outage-window type, event.Window.
+// model met the same fault: the one outage-window type, event.Window, with
+// the recording's evidence. Its Kind is the class (the fault kind that
+// replays it); From and To are offsets from the recorded run's start; its
+// Params are what the recording shows, in the fault catalogue's notation:
+//
+//	status       busy: the HTTP status; rate-limit: 429
+//	retry_after  rate-limit: the first attempt's Retry-After (0s when the
+//	             server sent none); busy: the same, only if it sent one
+//	delay        slow: the median time the slow attempts took
+//
+// Inject replays the parameters the fault kind takes.
 type Window struct {
-	Class      Class
-	From, To   time.Duration // offsets from the recorded run's start
-	Status     int           // busy: the HTTP status; rate-limit: 429
-	RetryAfter time.Duration // rate-limit (and busy, if the server sent one): the first attempt's Retry-After
-	Delay      time.Duration // slow: the median time the slow attempts took
-	Attempts   int           // recorded attempts the window covers
+	event.Window
+	// Attempts is how many recorded attempts the window covers.
+	Attempts int
+}
+
+// Recorded parameters of a window (Window.Params).
+const (
+	ParamStatus     = "status"
+	ParamRetryAfter = "retry_after"
+	ParamDelay      = "delay"
+)
+
+// Class is the fault the window's attempts met.
+func (w Window) Class() Class { return Class(w.Kind) }
+
+// param is a recorded duration parameter, 0 when absent.
+func (w Window) param(key string) time.Duration {
+	d, _ := time.ParseDuration(w.Params[key])
+	return d
 }
 
 // String is the window as `drill validate` and the proxy print it:
 // "busy 503 2.013s–4.020s (12 attempts)".
 func (w Window) String() string {
 	var b strings.Builder
-	b.WriteString(string(w.Class))
-	switch w.Class {
+	b.WriteString(w.Kind)
+	switch w.Class() {
 	case Busy:
-		fmt.Fprintf(&b, " status=%d", w.Status)
+		fmt.Fprintf(&b, " status=%s", w.Params[ParamStatus])
 	case Slow:
-		fmt.Fprintf(&b, " delay=%s", format.FileSecs(w.Delay))
+		fmt.Fprintf(&b, " delay=%s", format.FileSecs(w.param(ParamDelay)))
 	}
-	if w.RetryAfter > 0 {
-		fmt.Fprintf(&b, " retry_after=%s", format.FileSecs(w.RetryAfter))
+	if ra := w.param(ParamRetryAfter); ra > 0 {
+		fmt.Fprintf(&b, " retry_after=%s", format.FileSecs(ra))
 	}
 	fmt.Fprintf(&b, " %s–%s (%d attempt%s)", format.LogSecs(w.From), format.LogSecs(w.To), w.Attempts, map[bool]string{true: "", false: "s"}[w.Attempts == 1])
 	return b.String()
@@ -165,15 +187,15 @@ func Derive(as []Attempt) []Window {
 	var ws []Window
 	var slowDurations []time.Duration
 	closeSlow := func() {
-		if n := len(ws); n > 0 && ws[n-1].Class == Slow && len(slowDurations) > 0 {
-			ws[n-1].Delay = scoring.MedianDuration(slowDurations)
+		if n := len(ws); n > 0 && ws[n-1].Class() == Slow && len(slowDurations) > 0 {
+			ws[n-1].Params[ParamDelay] = paramDuration(scoring.MedianDuration(slowDurations))
 		}
 		slowDurations = slowDurations[:0]
 	}
 	open := false
 	for _, a := range as {
 		cur := len(ws) - 1
-		same := open && ws[cur].Class == a.Class && ws[cur].Status == statusOf(a)
+		same := open && ws[cur].Class() == a.Class && ws[cur].Params[ParamStatus] == statusOf(a)
 		if open && !same {
 			ws[cur].To = a.Start
 			closeSlow()
@@ -183,7 +205,10 @@ func Derive(as []Attempt) []Window {
 			continue
 		}
 		if !same {
-			ws = append(ws, Window{Class: a.Class, From: a.Start, Status: statusOf(a), RetryAfter: a.RetryAfter})
+			ws = append(ws, Window{Window: event.Window{
+				FaultSpec: event.FaultSpec{Kind: string(a.Class), Params: evidence(a)},
+				From:      a.Start,
+			}})
 			open = true
 		}
 		w := &ws[len(ws)-1]
@@ -202,11 +227,33 @@ func Derive(as []Attempt) []Window {
 	return ws
 }
 
-func statusOf(a Attempt) int {
-	if a.Class == Busy || a.Class == RateLimit {
-		return a.Status
+// evidence is the parameters the first attempt of a window shows: its
+// status (busy, rate-limit) and the Retry-After the server sent
+// (rate-limit always, 0s for none: its replay then sends none).
+func evidence(a Attempt) map[string]string {
+	p := map[string]string{}
+	if s := statusOf(a); s != "" {
+		p[ParamStatus] = s
 	}
-	return 0
+	if a.Class == RateLimit || (a.Class == Busy && a.RetryAfter > 0) {
+		p[ParamRetryAfter] = paramDuration(a.RetryAfter)
+	}
+	return p
+}
+
+// statusOf is the status that tells a busy or rate-limit window from the
+// next, "" for the other classes.
+func statusOf(a Attempt) string {
+	if a.Class == Busy || a.Class == RateLimit {
+		return strconv.Itoa(a.Status)
+	}
+	return ""
+}
+
+// paramDuration writes a recorded duration as a fault parameter, to the
+// millisecond.
+func paramDuration(d time.Duration) string {
+	return d.Round(time.Millisecond).String()
 }
 
 // Load reads the journal at path and derives its outage timeline.
@@ -222,33 +269,33 @@ func Load(path string, opts Options) ([]Window, error) {
 	return Derive(as), nil
 }
 
-// Inject turns recorded windows into outage windows (event.Window) for the
-// injector. Each class is replayed
-// by the fault kind of its name, with the parameters the recording shows:
-// busy with its status, rate-limit with its Retry-After (none if the server
-// sent none), slow with its delay; reset and malformed with their defaults.
-// A status busy cannot send is replayed as 503, with a note (one line); a
-// class the injector does not have is an error listing the ones it has.
+// Inject turns recorded windows into outage windows for the injector.
+// Each class is replayed by the fault kind of its name, with the recorded
+// parameters that kind takes: busy with its status, rate-limit with its
+// Retry-After (none if the server sent none), slow with its delay; reset
+// and malformed with their defaults. A status busy cannot send is replayed
+// as 503, with a note (one line); a class the injector does not have is an
+// error listing the ones it has.
 func Inject(ws []Window) (out []event.Window, notes []string, err error) {
 	for _, w := range ws {
 		var kv []string
-		switch w.Class {
-		case Busy:
-			kv = []string{fmt.Sprintf("status=%d", w.Status)}
-		case RateLimit:
-			kv = []string{"retry_after=" + w.RetryAfter.Round(time.Millisecond).String()}
-		case Slow:
-			kv = []string{"delay=" + w.Delay.Round(time.Millisecond).String()}
+		if ps, perr := inject.KindParams(w.Kind); perr == nil {
+			for _, p := range ps {
+				if v, ok := w.Params[p.Key]; ok {
+					kv = append(kv, p.Key+"="+v)
+				}
+			}
 		}
-		iw, perr := inject.ParseFault(string(w.Class), kv)
-		if perr != nil && w.Class == Busy {
-			notes = append(notes, fmt.Sprintf("busy window at %s recorded status %d, which busy cannot send (%v); replayed as 503", format.LogSecs(w.From), w.Status, perr))
-			iw, perr = inject.ParseFault(string(Busy), []string{"status=503"})
+		fault, perr := inject.ParseFault(w.Kind, kv)
+		if perr != nil && w.Class() == Busy {
+			notes = append(notes, fmt.Sprintf("busy window at %s recorded status %s, which busy cannot send (%v); replayed as 503", format.LogSecs(w.From), w.Params[ParamStatus], perr))
+			fault, perr = inject.ParseFault(string(Busy), []string{"status=503"})
 		}
 		if perr != nil {
-			return nil, nil, fmt.Errorf("the journal's %s window at %s cannot be replayed: %w", w.Class, format.LogSecs(w.From), perr)
+			return nil, nil, fmt.Errorf("the journal's %s window at %s cannot be replayed: %w", w.Kind, format.LogSecs(w.From), perr)
 		}
-		iw.From, iw.To = w.From, w.To
+		iw := w.Window.Clone()
+		iw.FaultSpec = fault.FaultSpec
 		out = append(out, iw)
 	}
 	return out, notes, nil

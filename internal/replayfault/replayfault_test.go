@@ -1,6 +1,7 @@
 package replayfault
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -62,19 +63,19 @@ func TestDeriveWindowsFromClassesAndTimings(t *testing.T) {
 	}
 	got := Derive(as)
 	want := []Window{
-		{Class: Busy, From: 500 * ms, To: 900 * ms, Status: 503, Attempts: 2},
-		{Class: Busy, From: 900 * ms, To: 1000 * ms, Status: 500, Attempts: 1},
-		{Class: Hang, From: 2000 * ms, To: 6000 * ms, Attempts: 2},
-		{Class: RateLimit, From: 6000 * ms, To: 6200 * ms, Status: 429, RetryAfter: 2 * time.Second, Attempts: 1},
-		{Class: Slow, From: 7000 * ms, To: 8000 * ms, Delay: 9000 * ms, Attempts: 1},
-		{Class: Reset, From: 8000 * ms, To: 8100 * ms, Attempts: 1},
-		{Class: Malformed, From: 8100 * ms, To: 8110 * ms, Attempts: 1},
+		win(Busy, 500*ms, 900*ms, 2, "status=503"),
+		win(Busy, 900*ms, 1000*ms, 1, "status=500"),
+		win(Hang, 2000*ms, 6000*ms, 2),
+		win(RateLimit, 6000*ms, 6200*ms, 1, "status=429", "retry_after=2s"),
+		win(Slow, 7000*ms, 8000*ms, 1, "delay=9s"),
+		win(Reset, 8000*ms, 8100*ms, 1),
+		win(Malformed, 8100*ms, 8110*ms, 1),
 	}
 	if len(got) != len(want) {
 		t.Fatalf("windows:\n%s\nwant %d", windows(got), len(want))
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("window %d: %s, want %s", i, got[i], want[i])
 		}
 	}
@@ -104,13 +105,13 @@ func TestModelSelectsByRungOrModelName(t *testing.T) {
 
 func TestInjectCarriesTheRecordedParameters(t *testing.T) {
 	iw, notes, err := Inject([]Window{
-		{Class: Busy, From: 0, To: time.Second, Status: 500},
-		{Class: Hang, From: 2 * time.Second, To: 3 * time.Second},
-		{Class: RateLimit, From: 4 * time.Second, To: 5 * time.Second, Status: 429, RetryAfter: 20 * time.Second},
-		{Class: Slow, From: 6 * time.Second, To: 7 * time.Second, Delay: 9 * time.Second},
-		{Class: Reset, From: 8 * time.Second, To: 9 * time.Second},
-		{Class: Malformed, From: 10 * time.Second, To: 11 * time.Second},
-		{Class: Busy, From: 12 * time.Second, To: 13 * time.Second, Status: 501},
+		win(Busy, 0, time.Second, 0, "status=500"),
+		win(Hang, 2*time.Second, 3*time.Second, 0),
+		win(RateLimit, 4*time.Second, 5*time.Second, 0, "status=429", "retry_after=20s"),
+		win(Slow, 6*time.Second, 7*time.Second, 0, "delay=9s"),
+		win(Reset, 8*time.Second, 9*time.Second, 0),
+		win(Malformed, 10*time.Second, 11*time.Second, 0),
+		win(Busy, 12*time.Second, 13*time.Second, 0, "status=501"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +131,18 @@ func TestInjectCarriesTheRecordedParameters(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "501") {
 		t.Errorf("notes %q, want one about the 501 replayed as 503", notes)
 	}
-	if _, _, err := Inject([]Window{{Class: "teleport", From: 0, To: time.Second}}); err == nil || !strings.Contains(err.Error(), "busy") {
+	if _, _, err := Inject([]Window{win("teleport", 0, time.Second, 0)}); err == nil || !strings.Contains(err.Error(), "busy") {
 		t.Errorf("unknown class: %v, want an error listing the injector's kinds", err)
 	}
+}
+
+// win is a recorded window of class over [from, to) covering attempts,
+// with the recorded parameters given as KEY=VALUE.
+func win(class Class, from, to time.Duration, attempts int, params ...string) Window {
+	p := map[string]string{}
+	for _, kv := range params {
+		k, v, _ := strings.Cut(kv, "=")
+		p[k] = v
+	}
+	return Window{Window: event.Window{FaultSpec: event.FaultSpec{Kind: string(class), Params: p}, From: from, To: to}, Attempts: attempts}
 }
