@@ -62,7 +62,6 @@ var place = map[string]layer{
 	"internal/replayfault":                machinery,
 	"internal/fleet":                      machinery,
 	"internal/fleet/redisstore":           machinery,
-	"internal/fleet/redistest":            machinery,
 	"internal/fleet/redisstore/redistest": machinery,
 	"internal/proxy":                      machinery,
 	"internal/vclock":                     machinery,
