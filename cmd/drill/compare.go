@@ -15,6 +15,7 @@ import (
 func newCompareCmd() *cobra.Command {
 	var (
 		f                 plan.CLI
+		wf                watchFlags
 		outages, policies []string
 		jsonOut, force    bool
 		record            string
@@ -45,7 +46,11 @@ there unless --force is given.`,
 			if err := f.Ready(cmd.Context(), cmd.Flags(), cfgs, !clock.virtual(), cmd.ErrOrStderr()); err != nil {
 				return err
 			}
-			return compare(cmd, cfgs, chk, jsonOut, clock.virtual(), record, force)
+			watch, err := wf.start(cmd, f.File(), clock.String(), chk.Hypotheses)
+			if err != nil {
+				return err
+			}
+			return closeWatch(watch, compare(cmd, cfgs, chk, jsonOut, clock.virtual(), record, force, watch))
 		},
 	}
 	fs := cmd.Flags()
@@ -57,17 +62,19 @@ there unless --force is given.`,
 	registerClock(fs, &clock)
 	f.Register(fs)
 	f.RegisterFile(fs)
+	wf.register(fs)
 	return cmd
 }
 
 // compare runs the drills at once (session.Compare) and prints their
-// summaries in the order given.
-func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON, virtual bool, recordDir string, force bool) error {
+// summaries in the order given; watch, if set, serves their metrics and
+// receives alerts for them.
+func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON, virtual bool, recordDir string, force bool, watch *session.Watch) error {
 	if len(cfgs) > 0 && !virtual {
 		warn(cmd, cfgs[0].Warnings())
 	}
 	outs, err := session.Compare(cmd.Context(), cfgs, session.CompareOptions{Virtual: virtual, RecordDir: recordDir, Force: force,
-		Hypotheses: chk.Hypotheses, Abort: chk.Abort, Progress: cmd.ErrOrStderr()})
+		Hypotheses: chk.Hypotheses, Abort: chk.Abort, Progress: cmd.ErrOrStderr(), Watch: watch})
 	if err != nil {
 		return err
 	}

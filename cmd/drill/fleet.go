@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/plain"
@@ -23,6 +24,7 @@ func newFleetCmd() *cobra.Command {
 		f              plan.CLI
 		ff             plan.Fleet
 		noTUI          bool
+		wf             watchFlags
 		outage, policy string
 		jsonOut, force bool
 		record         string
@@ -56,7 +58,11 @@ replicas: [3] on a window in a drill file.`,
 				return err
 			}
 			warn(cmd, f.Warnings())
-			return runFleet(cmd, cfgs[0], ff, chk, jsonOut, noTUI, record, force)
+			watch, err := wf.start(cmd, f.File(), event.ClockReal, nil)
+			if err != nil {
+				return err
+			}
+			return closeWatch(watch, runFleet(cmd, cfgs[0], ff, chk, jsonOut, noTUI, record, force, watch))
 		},
 	}
 	d := workload.DefaultConfig()
@@ -70,12 +76,13 @@ replicas: [3] on a window in a drill file.`,
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
 	f.Register(fs)
 	f.RegisterFile(fs)
+	wf.register(fs)
 	return cmd
 }
 
 // runFleet runs one fleet drill, or two with --compare-stores, and prints
 // the summaries.
-func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut, noTUI bool, record string, force bool) error {
+func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut, noTUI bool, record string, force bool, watch *session.Watch) error {
 	base := fleet.Config{Run: run, Replicas: ff.Replicas, Routing: ff.Routing, Store: ff.Store}
 	if ff.Processes {
 		exe, err := os.Executable()
@@ -96,7 +103,7 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks
 		return err
 	}
 	warn(cmd, run.Warnings())
-	opts := session.FleetOptions{Journals: paths, Progress: cmd.ErrOrStderr()}
+	opts := session.FleetOptions{Journals: paths, Progress: cmd.ErrOrStderr(), Watch: watch}
 	if !noTUI && !jsonOut && !ff.CompareStores && stdoutIsTerminal() {
 		opts.Show = func(ctx context.Context, fl *fleet.Fleet) error {
 			return tui.RunFleet(ctx, tui.FleetSource{Log: fl.Log(), Stop: fl.Stop}, tui.Options{Output: os.Stdout})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/plan"
@@ -31,6 +32,7 @@ type proxyFlags struct {
 	maxConns         int
 	maxBody          int64
 	preflightTimeout time.Duration
+	watch            watchFlags
 }
 
 func newProxyCmd() *cobra.Command {
@@ -72,6 +74,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.IntVar(&f.maxConns, "max-conns", 256, "most client connections open at once")
 	fs.Int64Var(&f.maxBody, "max-body", proxy.DefaultMaxBody, "largest request body accepted, in bytes (larger: 413)")
 	fs.DurationVar(&f.preflightTimeout, "preflight-timeout", 5*time.Second, "how long the start-up check of --upstream waits")
+	f.watch.register(fs)
 	return cmd
 }
 
@@ -112,5 +115,8 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 			return proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout})
 		}
 	}
-	return session.Proxy(ctx, cfg, opts)
+	if opts.Watch, err = f.watch.start(cmd, f.outage.File, event.ClockReal, nil); err != nil {
+		return err
+	}
+	return closeWatch(opts.Watch, session.Proxy(ctx, cfg, opts))
 }

@@ -16,6 +16,7 @@ import (
 func newRunCmd() *cobra.Command {
 	var (
 		f              plan.CLI
+		wf             watchFlags
 		outage, policy string
 		jsonOut, noTUI bool
 		record         string
@@ -45,11 +46,15 @@ summary to stdout (a table, or JSON with --json).
 			if err := f.Ready(cmd.Context(), cmd.Flags(), cfgs, !clock.virtual(), cmd.ErrOrStderr()); err != nil {
 				return err
 			}
-			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk}
+			watch, err := wf.start(cmd, f.File(), clock.String(), chk.Hypotheses)
+			if err != nil {
+				return err
+			}
+			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk, watch: watch}
 			if clock.virtual() {
 				return runVirtual(cmd, cfgs[0], opts, speed)
 			}
-			return runDrill(cmd, cfgs[0], opts)
+			return closeWatch(watch, runDrill(cmd, cfgs[0], opts))
 		},
 	}
 	d := workload.DefaultConfig()
@@ -64,6 +69,7 @@ summary to stdout (a table, or JSON with --json).
 	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
 	f.Register(fs)
 	f.RegisterFile(fs)
+	wf.register(fs)
 	return cmd
 }
 
@@ -74,13 +80,15 @@ type runOptions struct {
 	record string // journal path, or "" for none
 	force  bool   // overwrite an existing journal
 	checks checks // hypotheses and abort conditions
+	// watch serves the run's metrics and receives alerts (nil for none).
+	watch *session.Watch
 }
 
 // runDrill runs one drill to its end (session.Drill) and prints its summary.
 func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	warn(cmd, cfg.Warnings())
 	sopts := session.Options{Journal: opts.record, Force: opts.force, Hypotheses: opts.checks.Hypotheses,
-		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr()}
+		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr(), Watch: opts.watch}
 	if opts.tui {
 		sopts.Show = dashboard(opts.checks.Hypotheses)
 	}

@@ -57,22 +57,53 @@ type Alert struct {
 	Fingerprint  string            `json:"fingerprint"`
 }
 
-// Receiver turns webhook notifications into events of the run attached to
+// Receiver turns webhook notifications into events of the runs attached to
 // it. It is safe for concurrent use.
 type Receiver struct {
-	mu  sync.Mutex
-	log *event.Log
+	mu   sync.Mutex
+	runs []attached
+}
+
+// attached is a run the receiver logs alerts to, and the labels that name
+// it (an alert naming another run is not its).
+type attached struct {
+	log    *event.Log
+	labels map[string]string
 }
 
 // NewReceiver returns a receiver with no run attached.
 func NewReceiver() *Receiver { return &Receiver{} }
 
-// Attach makes the receiver log alerts to log (a run's, from its start);
-// nil detaches it.
+// Attach makes the receiver log alerts to log alone (a run's, from its
+// start); nil detaches every run.
 func (r *Receiver) Attach(log *event.Log) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.log = log
+	r.runs = nil
+	if log != nil {
+		r.runs = []attached{{log: log}}
+	}
+}
+
+// AttachRun adds a run beside those attached before: drill compare runs
+// several at once. The run gets the alerts that do not name another run:
+// an alert carrying one of labels' keys (outage, policy: the labels every
+// drill metric has, which an alert rule on them keeps) must carry the
+// run's value. An alert with none of them reaches every run.
+func (r *Receiver) AttachRun(log *event.Log, labels map[string]string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.runs = append(r.runs, attached{log: log, labels: labels})
+}
+
+// names reports whether an alert with these labels is the run's.
+func (a attached) names(alert map[string]string) bool {
+	for k, v := range a.labels {
+		if got, ok := alert[k]; ok && got != v {
+			return false
+		}
+	}
+	return true
 }
 
 // Events converts a notification's alerts to events, in its order. An
@@ -129,12 +160,22 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.log == nil || r.log.Closed() {
+	var open []attached
+	for _, a := range r.runs {
+		if !a.log.Closed() {
+			open = append(open, a)
+		}
+	}
+	if len(open) == 0 {
 		http.Error(w, "no drill is running", http.StatusServiceUnavailable)
 		return
 	}
 	for _, e := range n.Events() {
-		r.log.Append(e)
+		for _, a := range open {
+			if a.names(e.Alert.Labels) {
+				a.log.Append(e)
+			}
+		}
 	}
 	w.WriteHeader(http.StatusOK)
 }

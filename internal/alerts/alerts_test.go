@@ -91,3 +91,27 @@ func TestVirtualClockRefused(t *testing.T) {
 		t.Fatalf("CheckClock(real) = %v", err)
 	}
 }
+
+// TestAlertsReachTheRunsTheyName: with several runs attached (drill
+// compare), an alert whose outage and policy labels name one run reaches
+// that run alone, and an alert naming none reaches every run.
+func TestAlertsReachTheRunsTheyName(t *testing.T) {
+	r := alerts.NewReceiver()
+	breaker, fallback := event.NewLog(time.Now()), event.NewLog(time.Now())
+	r.AttachRun(breaker, map[string]string{"outage": "busy", "policy": "breaker"})
+	r.AttachRun(fallback, map[string]string{"outage": "busy", "policy": "fallback"})
+	named := `{"version":"4","status":"firing","alerts":[{"status":"firing","labels":{"alertname":"BreakerOpen","outage":"busy","policy":"breaker"}}]}`
+	if rec := post(r, named); rec.Code != http.StatusOK {
+		t.Fatalf("POST: %d %s", rec.Code, rec.Body)
+	}
+	if b, f := breaker.Len(), fallback.Len(); b != 1 || f != 0 {
+		t.Errorf("an alert naming policy breaker: %d events in the breaker run, %d in the fallback run; want 1 and 0", b, f)
+	}
+	anyRun := `{"version":"4","status":"firing","alerts":[{"status":"firing","labels":{"alertname":"OutageActive"}}]}`
+	if rec := post(r, anyRun); rec.Code != http.StatusOK {
+		t.Fatalf("POST: %d %s", rec.Code, rec.Body)
+	}
+	if b, f := breaker.Len(), fallback.Len(); b != 2 || f != 1 {
+		t.Errorf("an alert naming no run: %d and %d events, want 2 and 1", b, f)
+	}
+}

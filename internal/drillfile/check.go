@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"net/url"
 	"regexp"
 	"slices"
@@ -71,6 +72,11 @@ func (f *File) Check() error {
 	}
 	if f.MaxSpend != nil && !(*f.MaxSpend > 0) {
 		add("$.max_spend", "max_spend must be above 0, got %v", *f.MaxSpend)
+	}
+	for _, l := range [...]struct{ key, addr string }{{"metrics_listen", f.MetricsListen}, {"alert_listen", f.AlertListen}} {
+		if _, _, err := net.SplitHostPort(l.addr); l.addr != "" && err != nil {
+			add("$."+l.key, "%s must be HOST:PORT (e.g. 127.0.0.1:9464), got %q", l.key, l.addr)
+		}
 	}
 
 	for i, win := range f.Outages {

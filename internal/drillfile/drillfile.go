@@ -41,6 +41,12 @@ type File struct {
 	// MaxSpend aborts the drill before a call whose estimated cost would
 	// take its spend over this amount (in the prices' currency).
 	MaxSpend *float64 `yaml:"max_spend"`
+	// MetricsListen serves the drill's figures as Prometheus metrics on
+	// this address (HOST:PORT) while it runs, as --metrics-listen.
+	MetricsListen string `yaml:"metrics_listen"`
+	// AlertListen receives the team's Alertmanager webhook notifications
+	// on this address (HOST:PORT) while the drill runs, as --alert-listen.
+	AlertListen string `yaml:"alert_listen"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }

@@ -142,3 +142,16 @@ func TestTemplateShowsEveryOverride(t *testing.T) {
 		}
 	}
 }
+
+// TestListenKeys: metrics_listen and alert_listen are read as addresses,
+// and one that is not HOST:PORT is an error at its key.
+func TestListenKeys(t *testing.T) {
+	f, err := Parse("d.yaml", []byte("metrics_listen: 127.0.0.1:9464\nalert_listen: ':9465'\n"))
+	if err != nil || f.MetricsListen != "127.0.0.1:9464" || f.AlertListen != ":9465" {
+		t.Fatalf("parsed %+v, %v", f, err)
+	}
+	_, err = Parse("d.yaml", []byte("metrics_listen: localhost\n"))
+	if err == nil || !strings.Contains(err.Error(), "metrics_listen must be HOST:PORT") {
+		t.Errorf("error %v, want metrics_listen must be HOST:PORT", err)
+	}
+}

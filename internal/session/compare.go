@@ -25,6 +25,9 @@ type CompareOptions struct {
 	Hypotheses, Abort []scoring.Expr
 	// Progress gets the progress of the runs (StartProgress).
 	Progress io.Writer
+	// Watch, if set, serves each run's metrics and logs the team's alerts
+	// into the runs they name (real clock only); the caller closes it.
+	Watch *Watch
 }
 
 // Compare runs every drill of cfgs at once, each with its own fake model
@@ -62,7 +65,9 @@ func Compare(ctx context.Context, cfgs []workload.Config, opts CompareOptions) (
 		jobs[i] = vclock.Job{Config: cfg, Journal: paths[i]}
 	}
 	return Batch(ctx, jobs, BatchOptions{Hypotheses: opts.Hypotheses, Abort: opts.Abort,
-		Progress: opts.Progress, Label: "compare", FailFast: true})
+		Progress: opts.Progress, Label: "compare", FailFast: true, OnStart: func(_ int, r *workload.Run) {
+			opts.Watch.Follow(ctx, r.Log(), r.Config().Outage, r.Config().Policy.Name, nil)
+		}})
 }
 
 // NoLiveAborts refuses abort conditions where nothing follows the run live

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/journal"
@@ -26,6 +28,10 @@ type FleetOptions struct {
 	// Without it a progress line a second per fleet goes to Progress.
 	Show     func(ctx context.Context, fl *fleet.Fleet) error
 	Progress io.Writer
+	// Watch, if set, serves each fleet's metrics per replica (labels
+	// replica and store) and logs the team's alerts into it; the caller
+	// closes it.
+	Watch *Watch
 }
 
 // FleetResult is how one fleet drill ended.
@@ -91,6 +97,7 @@ func fleetDrill(ctx context.Context, c fleet.Config, path string, opts FleetOpti
 	if err != nil {
 		return FleetResult{}, exit.UsageError(err)
 	}
+	opts.Watch.FollowFleet(ctx, fl.Log(), c.Replicas, prometheus.Labels{"store": c.StoreKind()})
 	var rec *journal.Writer
 	if path != "" {
 		h, err := Header(c.Run, fl.Log().Start())

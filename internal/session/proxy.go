@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -55,6 +57,10 @@ type ProxyOptions struct {
 	// on Out.
 	Show     func(ctx context.Context, p *proxy.Proxy, title, schedule string) error
 	Out, Log io.Writer
+	// Watch, if set, serves the proxy's metrics (label proxy: its listen
+	// address) and logs the team's alerts into its log; the caller closes
+	// it.
+	Watch *Watch
 }
 
 // Proxy runs drill proxy until ctx ends (or the dashboard quits), then
@@ -92,6 +98,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		ln.Close()
 		return exit.UsageError(err)
 	}
+	opts.Watch.Follow(ctx, p.Log(), "", "", prometheus.Labels{"proxy": ln.Addr().String()})
 	var rec *journal.Writer
 	if opts.Record != "" {
 		h, err := journal.NewHeader(cfg, p.Log().Start())

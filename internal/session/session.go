@@ -62,6 +62,9 @@ type Options struct {
 	// a second goes to Progress.
 	Show     func(ctx context.Context, run *workload.Run) error
 	Progress io.Writer
+	// Watch, if set, serves the run's metrics and logs the team's alerts
+	// into it (--metrics-listen, --alert-listen); the caller closes it.
+	Watch *Watch
 }
 
 // Result is how a drill ended.
@@ -90,6 +93,7 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	if err != nil {
 		return Result{}, exit.UsageError(err)
 	}
+	opts.Watch.Follow(ctx, run.Log(), cfg.Outage, cfg.Policy.Name, nil)
 	aborted := make(chan string, 1)
 	go func() { aborted <- Guard(run, opts.Abort, GuardInterval) }()
 	recorded := make(chan error, 1)
