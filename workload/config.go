@@ -85,6 +85,10 @@ type Config struct {
 	// defaults, by flag name, as given; recorded in the run's info and
 	// summary so a table says what it ran with.
 	Overrides map[string]string `json:"overrides,omitempty"`
+	// DrillFile is the drill file the run was planned from ("" for flags
+	// alone): the journal header records it, so drill history can group
+	// the runs of one file.
+	DrillFile string `json:"drill_file,omitempty"`
 
 	// lateTick, in tests, runs after email i's arrival timer fires and
 	// before it is sent: a deliberately slow tick.

@@ -70,6 +70,7 @@ func Config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy) (workload
 // config is Config with the command line's --fault settings (runs).
 func config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy, faults []string) (workload.Config, error) {
 	cfg := workload.DefaultConfig()
+	cfg.DrillFile = f.Path
 	w := f.Workload
 	if w.EmailsFile != nil {
 		path := *w.EmailsFile
