@@ -119,3 +119,40 @@ func AlertOf(e event.Event) (*event.Alert, bool) {
 	}
 	return e.Alert, true
 }
+
+// AlertNote is a received alert placed on the drill's own clock: how far
+// into the outage it came and how long after the target's breaker first
+// opened. The dashboard shows one line per note as alerts arrive.
+type AlertNote struct {
+	ReceivedAlert
+	// IntoOutage is its offset from the outage's start (the outage basis's
+	// first window, as breaker_first_open_s); nil without an outage.
+	IntoOutage *time.Duration
+	// AfterOpen is how long after the target's breaker first opened in the
+	// outage it came (negative: before); nil while the breaker has not
+	// opened.
+	AfterOpen *time.Duration
+}
+
+// AlertNotes places each alert notification received so far, in order.
+func (f *Fold) AlertNotes() []AlertNote {
+	if len(f.received) == 0 {
+		return nil
+	}
+	_, ws := f.Basis()
+	first := firstOpenAfter(f.breakerChanges(f.Target()), ws)
+	out := make([]AlertNote, len(f.received))
+	for i, a := range f.received {
+		n := AlertNote{ReceivedAlert: a}
+		if len(ws) > 0 {
+			into := a.At - ws[0].Start
+			n.IntoOutage = &into
+			if first != nil {
+				after := into - *first
+				n.AfterOpen = &after
+			}
+		}
+		out[i] = n
+	}
+	return out
+}

@@ -24,7 +24,7 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 // a strip of its state over the shared time axis, then the axis.
 func breakerLines(st Styles, s *state, w int, now time.Duration) []string {
 	if len(s.fold.Breakers()) == 0 {
-		return []string{st.Dim.Render("no breaker in this policy")}
+		return append([]string{st.Dim.Render("no breaker in this policy")}, alertLines(st, s, w)...)
 	}
 	axis := axisFor(s, now)
 	tc := timeCols{gw: max(w-gutter, 1), axis: axis}
@@ -63,7 +63,25 @@ func breakerLines(st Styles, s *state, w int, now time.Duration) []string {
 			out = append(out, predictedLines(s.summary, w)...)
 		}
 	}
-	return append(out, timeAxis(st, tc))
+	out = append(out, timeAxis(st, tc))
+	return append(out, alertLines(st, s, w)...)
+}
+
+// maxAlertLines bounds the alerts the Breaker pane lists: the latest.
+const maxAlertLines = 3
+
+// alertLines are the latest alerts the team's Alertmanager sent, each
+// placed against the outage and the breaker's first open by the fold.
+func alertLines(st Styles, s *state, w int) []string {
+	notes := s.fold.AlertNotes()
+	if len(notes) > maxAlertLines {
+		notes = notes[len(notes)-maxAlertLines:]
+	}
+	out := make([]string, 0, len(notes))
+	for _, n := range notes {
+		out = append(out, st.Alert.Render(fit(format.AlertNote(n), w)))
+	}
+	return out
 }
 
 // withLegend adds the strips' legend under the Breaker pane's lines when
