@@ -28,6 +28,7 @@ var (
 	colPending = color.RGBA{R: 0xc8, G: 0xc8, B: 0xc8, A: 0xff}
 	colOutage  = color.NRGBA{R: 0x60, G: 0x60, B: 0x60, A: 0x30}
 	colBreaker = color.NRGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0x40}
+	colAlert   = color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}
 	palette    = []color.Color{colPrimary, colBackup, color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}, color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}, colCanned}
 )
 
@@ -160,6 +161,7 @@ func emailChart(r *Run, sc Scales) *plot.Plot {
 	p.Add(bands{spans: outageSpans(r), color: colOutage})
 	p.Add(bands{spans: r.BreakerOpen, color: colBreaker})
 	p.Add(emailBars{rows: rows, end: r.End, n: n})
+	addAlertMarks(p, r)
 	p.Legend.Top = true
 	p.Legend.Add("primary", swatch{colPrimary})
 	p.Legend.Add("backup", swatch{colBackup})
@@ -176,6 +178,38 @@ func emailChart(r *Run, sc Scales) *plot.Plot {
 		p.Legend.Add("breaker open", swatch{colBreaker})
 	}
 	return p
+}
+
+// alertMarks draws each alert received as a dashed vertical line at the
+// moment it arrived, named at the top of the plot.
+type alertMarks struct{ notes []scoring.AlertNote }
+
+var _ plot.Plotter = alertMarks{}
+
+// Plot implements plot.Plotter.
+func (a alertMarks) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, _ := plt.Transforms(&c)
+	line := draw.LineStyle{Color: colAlert, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
+	font := plt.X.Tick.Label
+	font.Color = colAlert
+	for _, n := range a.notes {
+		x := trX(n.At.Seconds())
+		if x < c.Min.X || x > c.Max.X {
+			continue
+		}
+		c.StrokeLine2(line, x, c.Min.Y, x, c.Max.Y)
+		c.FillText(font, vg.Point{X: x + vg.Points(2), Y: c.Max.Y - font.Height("A")}, n.Name+" "+n.Status)
+	}
+}
+
+// addAlertMarks puts the run's alerts on a chart's time axis, with a
+// legend entry, when any came.
+func addAlertMarks(p *plot.Plot, r *Run) {
+	if len(r.Alerts) == 0 {
+		return
+	}
+	p.Add(alertMarks{notes: r.Alerts})
+	p.Legend.Add("alert received", swatch{colAlert})
 }
 
 // AttemptsChart plots the calls started per second to each model (every
@@ -224,6 +258,7 @@ func callsChart(r *Run, sc Scales) (*plot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add(m, l)
 	}
+	addAlertMarks(p, r)
 	p.Legend.Add("outage", swatch{colOutage})
 	if len(r.BreakerOpen) > 0 {
 		p.Legend.Add("breaker open", swatch{colBreaker})

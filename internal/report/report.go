@@ -275,6 +275,9 @@ func runFacts(run *Run) []string {
 	if len(open) > 0 {
 		facts = append(facts, "Breaker open: "+strings.Join(open, ", ")+".")
 	}
+	for _, a := range run.Alerts {
+		facts = append(facts, "Alert received: "+format.AlertNote(a)+".")
+	}
 	facts = append(facts, predictedFacts(run.Summary)...)
 	return append(facts, proxyFacts(run.Proxy)...)
 }

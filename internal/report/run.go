@@ -50,6 +50,9 @@ type Run struct {
 	// BreakerOpen are the periods the broken rung's breaker was open
 	// (from opening to half-open or closed).
 	BreakerOpen []Span
+	// Alerts are the alert notifications the team's Alertmanager sent
+	// during the run (--alert-listen), placed by the fold.
+	Alerts []scoring.AlertNote
 	// Attempts counts attempts started per whole second of the run, by model.
 	Attempts map[string][]int
 	// Waits are the waits of every answered email, in seconds, in ID order.
@@ -100,6 +103,7 @@ func Load(path string) (*Run, error) {
 	r.Summary = f.Summary()
 	r.Fleet = fl.Summary()
 	r.BreakerOpen = f.BreakerSpans(f.Target(), r.End)
+	r.Alerts = f.AlertNotes()
 	// The outage the charts shade: the injected windows, or for an
 	// outage drill did not inject, the broken model's observed window.
 	_, basis := f.Basis()
