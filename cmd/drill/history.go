@@ -1,18 +1,21 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/history"
+	"github.com/drill-dev/drill/internal/report"
 )
 
 func newHistoryCmd() *cobra.Command {
 	var (
 		groupBy string
 		expect  []string
+		out     string
 	)
 	cmd := &cobra.Command{
 		Use:   "history FILE|DIR...",
@@ -31,18 +34,36 @@ bound), once two earlier runs measured it.
 --expect judges the latest run of each drill against the ones before it:
 'figure op bound', where the bound is a number or previous, first, min, max,
 mean or median of the earlier runs, times, plus or minus a number. drill
-history exits 1 when an expectation fails, so CI can gate on it.`,
+history exits 1 when an expectation fails, so CI can gate on it.
+
+-o FILE.html also writes the history as a self-contained HTML page: the
+tables, and each headline figure's trend per run date as a chart.`,
 		Example: `  drill history drills/chapter/
   drill history runs/2026-*.jsonl --expect 'calls_to_broken_outage <= previous * 1.2'
-  drill history runs/ --expect 'breaker_first_open_s <= max + 2' --expect 'all4_right >= mean - 0.05'`,
+  drill history runs/ --expect 'breaker_first_open_s <= max + 2' --expect 'all4_right >= mean - 0.05'
+  drill history drills/chapter/ -o history.html`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return history.Report(cmd.OutOrStdout(), args, groupBy, expect)
+			t, err := history.Read(args, groupBy, expect)
+			if err != nil {
+				return err
+			}
+			if err := history.WriteTable(cmd.OutOrStdout(), t.Groups, t.Judgements); err != nil {
+				return err
+			}
+			if out != "" {
+				if err := report.WriteHistoryFile(out, t, report.DefaultDPI); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s\n", out)
+			}
+			return t.Err()
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&groupBy, "group-by", history.ByOutagePolicy,
 		"what makes runs one drill: "+strings.Join(history.GroupBys, " or "))
+	fs.StringVarP(&out, "output", "o", "", "also write the history as an HTML page with a trend chart per figure")
 	fs.StringArrayVar(&expect, "expect", nil, "an expectation against history, 'figure op bound' (repeatable)")
 	cmd.PreRunE = func(*cobra.Command, []string) error {
 		for _, g := range history.GroupBys {

@@ -64,9 +64,13 @@ func TestHistoryGroupsByDrillFile(t *testing.T) {
 		"--outage-from", "0s", "--outage-to", "1s", "--record", filepath.Join(dir, "flags.jsonl")); code != 0 {
 		t.Fatalf("drill run: exit %d: %s", code, errOut)
 	}
-	out, errOut, code := execute(t.Context(), "history", dir, "--group-by", "file")
+	page := filepath.Join(t.TempDir(), "history.html")
+	out, errOut, code := execute(t.Context(), "history", dir, "--group-by", "file", "-o", page)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if html, err := os.ReadFile(page); err != nil || !strings.Contains(string(html), "<h2>monthly.yaml: busy × breaker (1 run)</h2>") {
+		t.Errorf("-o %s: %v, or the page lacks the monthly drill", page, err)
 	}
 	lines := strings.Split(out, "\n")
 	for _, want := range []string{"monthly.yaml: busy × breaker (1 run)", "weekly.yaml: busy × breaker (1 run)", "busy × breaker (1 run)"} {

@@ -262,28 +262,50 @@ func (g Group) regression(i int, f Figure) (Regression, bool) {
 // being flagged by floating-point noise.
 const tiny = 1e-9
 
-// Report is drill history's whole job: read the journals, group them,
-// write the trend table and judge the expectations. It returns an error
-// when an expectation failed (exit 1); bad input is a usage error.
-func Report(w io.Writer, paths []string, groupBy string, expects []string) error {
+// Trend is drill history's reading of the journals: the runs grouped by
+// drill, and the expectations judged on each group.
+type Trend struct {
+	Groups     []Group
+	Judgements []Judgement
+}
+
+// Read reads the journals, groups them and judges the expectations. Bad
+// expectations are a usage error (exit 2).
+func Read(paths []string, groupBy string, expects []string) (Trend, error) {
 	exps, err := ParseExpectations(expects)
 	if err != nil {
-		return exit.UsageError(err)
+		return Trend{}, exit.UsageError(err)
 	}
 	groups, err := Load(paths, groupBy)
 	if err != nil {
+		return Trend{}, err
+	}
+	return Trend{Groups: groups, Judgements: Judge(groups, exps)}, nil
+}
+
+// Err is the error of the expectations that failed (exit 1), or nil.
+func (t Trend) Err() error {
+	failed := Failed(t.Judgements)
+	if len(failed) == 0 {
+		return nil
+	}
+	lines := make([]string, len(failed))
+	for i, j := range failed {
+		lines[i] = fmt.Sprintf("  %s: %s (measured %s)", j.Group, j.Expectation, scoring.FormatValue(j.Value))
+	}
+	return fmt.Errorf("%d of %d expectations failed against history:\n%s", len(failed), len(t.Judgements), strings.Join(lines, "\n"))
+}
+
+// Report is drill history's whole job on the terminal: read the journals,
+// group them, write the trend table and judge the expectations. It returns
+// an error when an expectation failed (exit 1); bad input is a usage error.
+func Report(w io.Writer, paths []string, groupBy string, expects []string) error {
+	t, err := Read(paths, groupBy, expects)
+	if err != nil {
 		return err
 	}
-	js := Judge(groups, exps)
-	if err := WriteTable(w, groups, js); err != nil {
+	if err := WriteTable(w, t.Groups, t.Judgements); err != nil {
 		return err
 	}
-	if failed := Failed(js); len(failed) > 0 {
-		lines := make([]string, len(failed))
-		for i, j := range failed {
-			lines[i] = fmt.Sprintf("  %s: %s (measured %s)", j.Group, j.Expectation, scoring.FormatValue(j.Value))
-		}
-		return fmt.Errorf("%d of %d expectations failed against history:\n%s", len(failed), len(js), strings.Join(lines, "\n"))
-	}
-	return nil
+	return t.Err()
 }

@@ -29,7 +29,7 @@ func WriteTable(w io.Writer, groups []Group, judgements []Judgement) error {
 			flagged[[2]int{r.Run, headlineIndex(r.Figure.Name)}] = true
 		}
 		fmt.Fprint(tw, "figure")
-		for _, d := range dates(g) {
+		for _, d := range Dates(g) {
 			fmt.Fprintf(tw, "\t%s", d)
 		}
 		fmt.Fprintln(tw)
@@ -47,7 +47,7 @@ func WriteTable(w io.Writer, groups []Group, judgements []Judgement) error {
 		if err := tw.Flush(); err != nil {
 			return fmt.Errorf("writing the history: %w", err)
 		}
-		ds := dates(g)
+		ds := Dates(g)
 		for _, r := range regs {
 			fmt.Fprintf(tw, "regression: %s %s %s, beyond the %s before (%s–%s)\n", ds[r.Run], r.Figure.Name,
 				Value(r.Figure, r.Value), plural(r.Earlier, "run"), Value(r.Figure, r.Low), Value(r.Figure, r.High))
@@ -57,18 +57,8 @@ func WriteTable(w io.Writer, groups []Group, judgements []Judgement) error {
 		fmt.Fprintln(tw)
 		fmt.Fprintln(tw, "expectation\tgroup\tresult\tmeasured\tbound")
 		for _, j := range judgements {
-			result := "FAIL"
-			switch {
-			case !j.Judged:
-				result = "no history"
-			case j.Pass:
-				result = "PASS"
-			}
-			bound := format.Dash
-			if j.Bound != nil {
-				bound = scoring.FormatValue(round(*j.Bound))
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Expectation, j.Group, result, scoring.FormatValue(j.Value), bound)
+			result, measured, bound := j.Cells()
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Expectation, j.Group, result, measured, bound)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -77,9 +67,26 @@ func WriteTable(w io.Writer, groups []Group, judgements []Judgement) error {
 	return nil
 }
 
-// dates labels each run of a group by its date, with the time when two
+// Cells are a judgement as the history's tables show it: its result (PASS,
+// FAIL or no history), the latest run's value and the bound.
+func (j Judgement) Cells() (result, measured, bound string) {
+	result = "FAIL"
+	switch {
+	case !j.Judged:
+		result = "no history"
+	case j.Pass:
+		result = "PASS"
+	}
+	bound = format.Dash
+	if j.Bound != nil {
+		bound = scoring.FormatValue(round(*j.Bound))
+	}
+	return result, scoring.FormatValue(j.Value), bound
+}
+
+// Dates labels each run of a group by its date, with the time when two
 // runs share a day.
-func dates(g Group) []string {
+func Dates(g Group) []string {
 	out := make([]string, len(g.Runs))
 	seen := map[string]int{}
 	for _, r := range g.Runs {

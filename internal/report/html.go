@@ -18,25 +18,7 @@ var htmlPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Drill report</title>
 <style>
-body { font-family: system-ui, sans-serif; margin: 0; padding: 0.5em 2vw 2em; color: #222; line-height: 1.4; }
-h1 { margin: 0.3em 0; }
-h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
-nav ol { margin: 0.3em 0; padding-left: 1.4em; columns: 16em; }
-.scroll { overflow-x: auto; max-width: 100%; }
-table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
-td { white-space: nowrap; }
-th { background: #f3f3f3; font-weight: 600; }
-tr:nth-child(even) td { background: #fafafa; }
-td.pass { color: #1a7f37; } td.fail { color: #c62828; font-weight: 600; }
-img { max-width: 100%; height: auto; display: block; margin: 0.4em 0 1em; }
-.multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 19em), 1fr)); gap: 0.3em 1em; }
-.multiples img { margin: 0; }
-.legend span { display: inline-block; margin-right: 1.2em; white-space: nowrap; }
-.legend i { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em; margin-right: 0.3em; }
-.note { color: #555; font-size: 0.9em; max-width: 60em; }
-code { font-size: 0.95em; }
-</style>
+` + pageCSS + `</style>
 </head>
 <body>
 <h1>Drill report</h1>
@@ -98,6 +80,27 @@ primary back after from its end.</p>
 {{end}}</tbody>
 </table>{{end}}
 `))
+
+// pageCSS styles the report's pages (WriteHTML, WriteHistoryHTML).
+const pageCSS = `body { font-family: system-ui, sans-serif; margin: 0; padding: 0.5em 2vw 2em; color: #222; line-height: 1.4; }
+h1 { margin: 0.3em 0; }
+h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+nav ol { margin: 0.3em 0; padding-left: 1.4em; columns: 16em; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
+td { white-space: nowrap; }
+th { background: #f3f3f3; font-weight: 600; }
+tr:nth-child(even) td { background: #fafafa; }
+td.pass { color: #1a7f37; } td.fail { color: #c62828; font-weight: 600; }
+img { max-width: 100%; height: auto; display: block; margin: 0.4em 0 1em; }
+.multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 19em), 1fr)); gap: 0.3em 1em; }
+.multiples img { margin: 0; }
+.legend span { display: inline-block; margin-right: 1.2em; white-space: nowrap; }
+.legend i { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em; margin-right: 0.3em; }
+.note { color: #555; font-size: 0.9em; max-width: 60em; }
+code { font-size: 0.95em; }
+`
 
 type htmlSection struct {
 	Tag, Label                     string
