@@ -145,7 +145,7 @@ func (f *Fold) AlertNotes() []AlertNote {
 	for i, a := range f.received {
 		n := AlertNote{ReceivedAlert: a}
 		if len(ws) > 0 {
-			into := a.At - ws[0].Start
+			into := a.At - ws[0].From
 			n.IntoOutage = &into
 			if first != nil {
 				after := into - *first

@@ -14,7 +14,7 @@ import (
 func TestBreakerPaneShowsAlertsAsTheyArrive(t *testing.T) {
 	st := asciiStyles()
 	s := newState(nil)
-	window := &event.OutageWindow{Start: 10 * time.Second, End: 30 * time.Second}
+	window := &event.Window{From: 10 * time.Second, To: 30 * time.Second}
 	s.addAll([]event.Event{
 		{Kind: event.RunStart, Run: &event.RunInfo{Emails: 10, Rate: 2, Outage: "busy", Policy: "breaker", Target: "primary",
 			OutageFromS: 10, OutageToS: 30, Rungs: []event.Rung{{Name: "primary", HasBreaker: true}}}},
