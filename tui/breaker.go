@@ -79,7 +79,7 @@ func alertLines(st Styles, s *state, w int) []string {
 	}
 	out := make([]string, 0, len(notes))
 	for _, n := range notes {
-		out = append(out, st.Alert.Render(fit(format.AlertNote(n), w)))
+		out = append(out, st.Alert.Render(fit(plain.AlertNote(n), w)))
 	}
 	return out
 }

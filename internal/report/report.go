@@ -276,7 +276,7 @@ func runFacts(run *Run) []string {
 		facts = append(facts, "Breaker open: "+strings.Join(open, ", ")+".")
 	}
 	for _, a := range run.Alerts {
-		facts = append(facts, "Alert received: "+format.AlertNote(a)+".")
+		facts = append(facts, "Alert received: "+plain.AlertNote(a)+".")
 	}
 	facts = append(facts, predictedFacts(run.Summary)...)
 	return append(facts, proxyFacts(run.Proxy)...)

@@ -1,6 +1,7 @@
-package format
+package plain
 
 import (
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -10,21 +11,21 @@ import (
 // no parenthesis, and without an outage "alert BreakerOpen firing at
 // 12.0 s".
 func AlertNote(n scoring.AlertNote) string {
-	s := "alert " + Text(n.Name) + " " + Text(n.Status)
+	s := "alert " + format.Text(n.Name) + " " + format.Text(n.Status)
 	if n.IntoOutage == nil {
-		return s + " at " + Dur(n.At)
+		return s + " at " + format.Dur(n.At)
 	}
 	if *n.IntoOutage < 0 {
-		s += " " + Dur(-*n.IntoOutage) + " before the outage"
+		s += " " + format.Dur(-*n.IntoOutage) + " before the outage"
 	} else {
-		s += " " + Dur(*n.IntoOutage) + " into the outage"
+		s += " " + format.Dur(*n.IntoOutage) + " into the outage"
 	}
 	switch {
 	case n.AfterOpen == nil:
 		return s
 	case *n.AfterOpen < 0:
-		return s + " (" + Dur(-*n.AfterOpen) + " before the breaker opened)"
+		return s + " (" + format.Dur(-*n.AfterOpen) + " before the breaker opened)"
 	default:
-		return s + " (" + Dur(*n.AfterOpen) + " after the breaker opened)"
+		return s + " (" + format.Dur(*n.AfterOpen) + " after the breaker opened)"
 	}
 }
