@@ -12,6 +12,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/livefold"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -177,6 +178,7 @@ func runOne(ctx context.Context, job Job) Outcome {
 	if err != nil {
 		return Outcome{Status: event.StatusFailed, Error: err.Error()}
 	}
+	live := livefold.Follow(run.Log())
 	var rec *journal.Writer
 	if job.Journal != "" {
 		h := *job.Header
@@ -188,9 +190,11 @@ func runOne(ctx context.Context, job Job) Outcome {
 			return Outcome{Status: event.StatusFailed, Error: err.Error()}
 		}
 	}
+	// Every reader is attached (the live fold, the journal writer): the log
+	// may drop what both have read, so memory does not grow with the drill.
+	run.Log().Release()
 	status := run.Wait()
-	fold := scoring.NewFold()
-	fold.AddLog(run.Log())
+	fold := live.Wait()
 	sum := fold.Summary()
 	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls(), Ended: fold.Ended()}
 	if rec != nil {
