@@ -54,6 +54,7 @@ var place = map[string]layer{
 	"internal/format":                     machinery,
 	"internal/journal":                    machinery,
 	"internal/journal/journaltest":        machinery,
+	"internal/livefold":                   machinery,
 	"internal/drillfile":                  machinery,
 	"internal/plan":                       machinery,
 	"internal/predict":                    machinery,
