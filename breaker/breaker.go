@@ -86,6 +86,9 @@ type Change struct {
 type Breaker struct {
 	s     Settings
 	rules []Rule
+	// inFlight is whether the in-flight rule is in force, decided once:
+	// without it no call in flight is looked at or timed.
+	inFlight bool
 
 	mu         sync.Mutex
 	state      State
@@ -126,7 +129,7 @@ func New(s Settings) *Breaker {
 	if timed {
 		s.Now = time.Now
 	}
-	b := &Breaker{s: s, rules: s.Trip.rules(), flights: map[uint64]*flight{}, timed: timed}
+	b := &Breaker{s: s, rules: s.Trip.rules(), inFlight: s.Trip.Has(RuleInFlight), flights: map[uint64]*flight{}, timed: timed}
 	b.tally.span = s.Trip.Window
 	b.synthCtx, b.synthCancel = context.WithCancel(context.Background())
 	b.watchStore()
@@ -188,9 +191,13 @@ func (b *Breaker) Allow() (Ticket, error) {
 	}
 	b.nextID++
 	t.id = b.nextID
-	f := &flight{start: now, generation: t.generation, probe: t.probe}
-	b.flights[t.id] = f
-	b.armFlight(f)
+	if b.inFlight || t.probe {
+		// Only the in-flight rule and half-open probes look at calls in
+		// flight: any other call is not tracked (nor allocated, nor timed).
+		f := &flight{start: now, generation: t.generation, probe: t.probe}
+		b.flights[t.id] = f
+		b.armFlight(f)
+	}
 	return t, nil
 }
 
@@ -337,7 +344,7 @@ func (b *Breaker) probeVerdict(now time.Time) (time.Time, string, bool) {
 			continue
 		}
 		limit, why := b.s.ProbeTimeout, "probe lost: no result within "+format.GoDuration(b.s.ProbeTimeout)
-		if b.s.Trip.Has(RuleInFlight) && b.s.Trip.InFlightAge < limit {
+		if b.inFlight && b.s.Trip.InFlightAge < limit {
 			limit, why = b.s.Trip.InFlightAge, "probe unanswered after "+format.GoDuration(b.s.Trip.InFlightAge)
 		}
 		if due := f.start.Add(limit); !now.Before(due) && (at.IsZero() || due.Before(at)) {
@@ -391,7 +398,7 @@ func (b *Breaker) armFlight(f *flight) {
 	}
 	var d time.Duration
 	switch {
-	case b.s.Trip.Has(RuleInFlight):
+	case b.inFlight:
 		d = b.s.Trip.InFlightAge
 	case f.probe:
 		d = b.s.ProbeTimeout

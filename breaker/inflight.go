@@ -15,10 +15,10 @@ import (
 // moment the last of them reached the age. It reports when and why, or
 // false.
 func (b *Breaker) inFlightTrip(now time.Time) (time.Time, string, bool) {
-	t := b.s.Trip
-	if !t.Has(RuleInFlight) {
+	if !b.inFlight {
 		return time.Time{}, "", false
 	}
+	t := b.s.Trip
 	var due []time.Time
 	for _, f := range b.flights {
 		if f.aged || (f.generation != b.generation && b.s.Stale != StaleCount) {

@@ -33,8 +33,11 @@ func countResult(c breaker.Counting, o event.Outcome) breaker.Result {
 // retryAfter is the server's Retry-After (or Retry-After-Ms) on the
 // response behind err, or 0.
 func retryAfter(err error) time.Duration {
-	var apiErr *openai.Error
-	if err == nil || !errors.As(err, &apiErr) || apiErr.Response == nil {
+	if err == nil {
+		return 0 // the common case, with no allocation
+	}
+	apiErr, ok := errors.AsType[*openai.Error](err)
+	if !ok || apiErr.Response == nil {
 		return 0
 	}
 	return RetryAfterHeader(apiErr.Response.Header, time.Now())
@@ -43,10 +46,17 @@ func retryAfter(err error) time.Duration {
 // RetryAfterHeader reads Retry-After-Ms, then Retry-After (seconds or an
 // HTTP date, relative to now), as openai-go does; 0 if absent or invalid.
 func RetryAfterHeader(h http.Header, now time.Time) time.Duration {
-	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
-		return time.Duration(ms * float64(time.Millisecond))
+	// Most answers have neither header: parsing an empty value would still
+	// allocate its error, on every attempt.
+	if ms := h.Get("Retry-After-Ms"); ms != "" {
+		if ms, err := strconv.ParseFloat(ms, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
 	}
 	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
 		return time.Duration(s * float64(time.Second))
 	}

@@ -15,11 +15,12 @@ var errEmailDeadline = errors.New("the email's deadline ran out")
 // its hedge answered first.
 var errHedgeLost = errors.New("the other call of the hedge answered first")
 
-// withDeadline returns ctx bounded by the email's deadline d (none if d is
-// 0), with errEmailDeadline as the cause when it runs out.
+// withDeadline returns ctx bounded by the email's deadline d, with
+// errEmailDeadline as the cause when it runs out. Without a deadline (d is
+// 0) it returns ctx itself: no context, no timer on every email.
 func withDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d <= 0 {
-		return context.WithCancel(ctx)
+		return ctx, func() {}
 	}
 	return context.WithTimeoutCause(ctx, d, errEmailDeadline)
 }

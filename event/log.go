@@ -27,6 +27,13 @@ type Log struct {
 	// waiting allocate nothing but the event's slot.
 	waited bool
 	closed bool
+
+	// cursors are the open cursors, and where each will read next.
+	cursors map[*Cursor]struct{}
+	// releasing is set by Release: chunks every open cursor has passed are
+	// dropped, so a long run's memory does not grow with its length.
+	releasing bool
+	released  int // chunks dropped from the front (chunks[:released] are nil)
 }
 
 // chunkSize is the number of events per chunk (about 1 MiB).
@@ -109,9 +116,39 @@ func (l *Log) Len() int {
 	return l.n
 }
 
+// Release makes the log drop every chunk of events all its open cursors
+// have read, now and from then on, so a long run's memory does not grow
+// with its length. Attach every reader first: a cursor made afterwards
+// starts at the oldest event kept, and Events and Batches panic once a
+// chunk is gone (fold the log with a cursor as it grows instead). A reader
+// that stops early must Close its cursor, or it holds everything after it.
+func (l *Log) Release() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.releasing = true
+	l.releaseLocked()
+}
+
+// releaseLocked drops the chunks below every open cursor, never the one
+// holding the last event (Append reads it); the caller holds the lock.
+func (l *Log) releaseLocked() {
+	if !l.releasing {
+		return
+	}
+	low := l.n
+	for c := range l.cursors {
+		low = min(low, c.next)
+	}
+	for end := (l.released + 1) * chunkSize; end <= low && end < l.n; end += chunkSize {
+		l.chunks[l.released] = nil
+		l.released++
+	}
+}
+
 // Events returns the events appended so far. The slice must not be
 // modified. A log longer than one chunk (4,096 events) is copied into one
 // slice: to read a long log without the copy, use Batches or a Cursor.
+// It panics if the log has released events (see Release).
 func (l *Log) Events() []Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -121,9 +158,14 @@ func (l *Log) Events() []Event {
 // Batches calls fn with the events appended so far, in order, a chunk at a
 // time, without copying them: the way to fold a long log once it is done.
 // fn must not modify the slices; events appended meanwhile are not included.
+// It panics if the log has released events (see Release).
 func (l *Log) Batches(fn func([]Event)) {
 	l.mu.Lock()
 	chunks, n := l.chunks, l.n
+	if l.released > 0 {
+		l.mu.Unlock()
+		panic(errReleased)
+	}
 	l.mu.Unlock()
 	for i := 0; n > 0; i++ {
 		k := min(n, chunkSize)
@@ -137,6 +179,9 @@ func (l *Log) Batches(fn func([]Event)) {
 func (l *Log) rangeLocked(i, j int) []Event {
 	if i >= j {
 		return nil
+	}
+	if i < l.released*chunkSize {
+		panic(errReleased)
 	}
 	if c := i / chunkSize; (j-1)/chunkSize == c {
 		lo, hi := i%chunkSize, (j-1)%chunkSize+1
@@ -152,12 +197,25 @@ func (l *Log) rangeLocked(i, j int) []Event {
 	return out
 }
 
-// since returns events from index i on, a channel closed when more arrive,
-// and whether the log is closed. With oneChunk, it returns at most the rest
-// of i's chunk, a view that needs no copy.
-func (l *Log) since(i int, oneChunk bool) ([]Event, <-chan struct{}, bool) {
+// errReleased is the panic of a read of events the log has released.
+const errReleased = "event: the log has released events every cursor had read (Log.Release); follow it with a cursor instead"
+
+// since returns c's events from c.next on and moves c past them, a
+// channel closed when more arrive, and whether the log is closed. With
+// oneChunk, it returns at most the rest of c.next's chunk, a view that
+// needs no copy.
+func (l *Log) since(c *Cursor, oneChunk bool) ([]Event, <-chan struct{}, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	evs, grown, closed := l.sinceLocked(c.next, oneChunk)
+	if len(evs) > 0 {
+		c.next += len(evs)
+		l.releaseLocked()
+	}
+	return evs, grown, closed
+}
+
+func (l *Log) sinceLocked(i int, oneChunk bool) ([]Event, <-chan struct{}, bool) {
 	n := l.n
 	if i > n {
 		i = n
@@ -171,19 +229,38 @@ func (l *Log) since(i int, oneChunk bool) ([]Event, <-chan struct{}, bool) {
 	return l.rangeLocked(i, n), l.grown, l.closed
 }
 
-// Cursor returns a reader positioned at the first event.
-func (l *Log) Cursor() *Cursor { return &Cursor{log: l} }
+// Cursor returns a reader positioned at the first event (after Release,
+// at the oldest event kept).
+func (l *Log) Cursor() *Cursor {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := &Cursor{log: l, next: l.released * chunkSize}
+	if l.cursors == nil {
+		l.cursors = map[*Cursor]struct{}{}
+	}
+	l.cursors[c] = struct{}{}
+	return c
+}
 
 // Cursor reads a Log in order. A Cursor is for one goroutine.
 type Cursor struct {
 	log  *Log
-	next int
+	next int // guarded by log.mu: Release reads every cursor's position
+}
+
+// Close says the reader is done: a log that releases events (Release) no
+// longer keeps them for it. Reading after Close is an error of the caller.
+func (c *Cursor) Close() {
+	l := c.log
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.cursors, c)
+	l.releaseLocked()
 }
 
 // Poll returns the events appended since the last read, without waiting.
 func (c *Cursor) Poll() []Event {
-	evs, _, _ := c.log.since(c.next, false)
-	c.next += len(evs)
+	evs, _, _ := c.log.since(c, false)
 	return evs
 }
 
@@ -193,9 +270,8 @@ func (c *Cursor) Poll() []Event {
 // io.EOF when the log is closed and fully read, or ctx's error.
 func (c *Cursor) Next(ctx context.Context) ([]Event, error) {
 	for {
-		evs, grown, closed := c.log.since(c.next, true)
+		evs, grown, closed := c.log.since(c, true)
 		if len(evs) > 0 {
-			c.next += len(evs)
 			return evs, nil
 		}
 		if closed {

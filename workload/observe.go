@@ -57,8 +57,8 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 // nothing.
 func (o *observer) metered(req *http.Request, resp *http.Response, end event.Event, size int64, reservation float64) (*http.Response, *event.Usage) {
 	if resp != nil && resp.StatusCode == http.StatusOK && resp.Body != nil {
-		resp.Body = &usageBody{body: resp.Body, stream: sse.IsStream(resp.Header),
-			done: func(in, out int, reported bool, received int64) {
+		resp.Body = newUsageBody(resp.Body, sse.IsStream(resp.Header),
+			func(in, out int, reported bool, received int64) {
 				u := o.meter.usage(o.model, in, out, false)
 				if !reported {
 					u = o.meter.usage(o.model, int(size/bytesPerToken), int(received/bytesPerToken), true)
@@ -66,7 +66,7 @@ func (o *observer) metered(req *http.Request, resp *http.Response, end event.Eve
 				o.meter.settle(o.model, reservation, u)
 				o.log.Append(event.Event{Kind: event.AttemptUsage, Email: end.Email, Rung: o.rung, Model: o.model,
 					Attempt: end.Attempt, Probe: end.Probe, Synthetic: end.Synthetic, Usage: u})
-			}}
+			})
 		return resp, nil
 	}
 	switch end.Outcome {

@@ -147,10 +147,10 @@ type usageBody struct {
 	stream bool
 	done   func(in, out int, reported bool, received int64)
 
-	buf      bytes.Buffer // a non-streamed body
-	lines    sse.Scanner  // a stream's data: lines
-	received int64        // bytes read
-	content  int64        // a stream's content bytes read (the text of its deltas)
+	buf      *bytes.Buffer // a non-streamed body, from bodyBuffers until finish
+	lines    sse.Scanner   // a stream's data: lines
+	received int64         // bytes read
+	content  int64         // a stream's content bytes read (the text of its deltas)
 	in, out  int
 	reported bool
 	once     sync.Once
@@ -165,7 +165,7 @@ func (b *usageBody) Read(p []byte) (int, error) {
 				b.lines.OnData = b.chunk
 			}
 			b.lines.Write(p[:n])
-		} else if b.buf.Len()+n <= maxUsageBody {
+		} else if b.buf != nil && b.buf.Len()+n <= maxUsageBody {
 			b.buf.Write(p[:n])
 		}
 	}
@@ -193,15 +193,14 @@ func (b *usageBody) finish() {
 		received := b.received
 		if b.stream {
 			received = b.content
-		} else {
-			var a struct {
-				Usage *sse.Usage `json:"usage"`
-			}
-			if json.Unmarshal(b.buf.Bytes(), &a) == nil && a.Usage != nil {
-				b.in, b.out, b.reported = a.Usage.PromptTokens, a.Usage.CompletionTokens, true
-			}
+		} else if u := usageOf(b.buf.Bytes()); u != nil {
+			b.in, b.out, b.reported = u.PromptTokens, u.CompletionTokens, true
 		}
-		b.buf = bytes.Buffer{}
+		if b.buf != nil {
+			b.buf.Reset()
+			bodyBuffers.Put(b.buf)
+			b.buf = nil
+		}
 		b.done(b.in, b.out, b.reported, received)
 	})
 }
@@ -211,6 +210,122 @@ func (b *usageBody) Close() error {
 	b.finish()
 	return err
 }
+
+// bodyBuffers holds the buffers non-streamed answers are read into, so an
+// attempt's usage costs no new buffer once the run is warm.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// newUsageBody wraps body; done is called once, when it is read or closed.
+func newUsageBody(body io.ReadCloser, stream bool, done func(in, out int, reported bool, received int64)) *usageBody {
+	b := &usageBody{body: body, stream: stream, done: done}
+	if !stream {
+		b.buf = bodyBuffers.Get().(*bytes.Buffer)
+	}
+	return b
+}
+
+// usageOf is the "usage" member of a non-streamed answer's top-level
+// object, as json.Unmarshal into struct{ Usage *sse.Usage } reads it (the
+// last such member, its name matched without regard to case), without
+// decoding the rest of the answer: nil if the body is not valid JSON, has
+// no usage, or its usage does not decode.
+func usageOf(body []byte) *sse.Usage {
+	if !json.Valid(body) {
+		return nil
+	}
+	var value []byte // the last top-level usage member's value
+	depth, inString := 0, false
+	keyStart := -1 // where a string at depth 1 began, while it may be a key
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+				if keyStart >= 0 && bytes.EqualFold(body[keyStart:i], []byte("usage")) {
+					if v, ok := memberValue(body, i+1); ok {
+						value = v
+					}
+				}
+				keyStart = -1
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			if depth == 1 {
+				keyStart = i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	if value == nil || string(value) == "null" {
+		return nil
+	}
+	var u sse.Usage
+	if json.Unmarshal(value, &u) != nil {
+		return nil
+	}
+	return &u
+}
+
+// memberValue returns the value after a key that ends just before i in
+// valid JSON (":" then the value), or false if the string was not a key.
+func memberValue(body []byte, i int) ([]byte, bool) {
+	for i < len(body) && isSpace(body[i]) {
+		i++
+	}
+	if i >= len(body) || body[i] != ':' {
+		return nil, false // a string value, not a key
+	}
+	i++
+	for i < len(body) && isSpace(body[i]) {
+		i++
+	}
+	start, depth, inString := i, 0, false
+	for ; i < len(body); i++ {
+		c := body[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+				if depth == 0 {
+					return body[start : i+1], true
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return body[start:i], true // a scalar ended by its object's end
+			}
+			depth--
+			if depth == 0 {
+				return body[start : i+1], true
+			}
+		case ',':
+			if depth == 0 {
+				return body[start:i], true
+			}
+		}
+	}
+	return body[start:], true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // formatCost writes an amount of money with enough digits for a cheap call.
 func formatCost(c float64) string { return strconv.FormatFloat(c, 'f', 6, 64) }

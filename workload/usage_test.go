@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/sse"
 )
 
 // readUsage reads body through a usageBody, closing it after n bytes (all
@@ -15,8 +17,8 @@ import (
 func readUsage(t *testing.T, body string, stream bool, n int) (in, out int, reported bool, received int64) {
 	t.Helper()
 	calls := 0
-	b := &usageBody{body: io.NopCloser(strings.NewReader(body)), stream: stream,
-		done: func(i, o int, r bool, rec int64) { in, out, reported, received = i, o, r, rec; calls++ }}
+	b := newUsageBody(io.NopCloser(strings.NewReader(body)), stream,
+		func(i, o int, r bool, rec int64) { in, out, reported, received = i, o, r, rec; calls++ })
 	var err error
 	if n < 0 {
 		_, err = io.Copy(io.Discard, b)
@@ -82,5 +84,39 @@ func TestRequestInfoReadsSizeAndOutputLimit(t *testing.T) {
 	}
 	if size, out := requestInfo(req, false); size != int64(len(body)) || out != 0 {
 		t.Errorf("without a limit: size %d out %d", size, out)
+	}
+}
+
+// TestUsageOfAgreesWithUnmarshal checks usageOf against what it replaced:
+// json.Unmarshal of the whole answer into struct{ Usage *sse.Usage }.
+func TestUsageOfAgreesWithUnmarshal(t *testing.T) {
+	for _, body := range []string{
+		`{"id":"x","choices":[{"message":{"content":"hi"}}],"usage":{"prompt_tokens":120,"completion_tokens":34,"total_tokens":154}}`,
+		`{"usage":{"prompt_tokens":1,"completion_tokens":2},"choices":[]}`,
+		`{ "usage" : { "prompt_tokens" : 7 , "completion_tokens" : 8 } }`,
+		`{"Usage":{"prompt_tokens":3,"completion_tokens":4}}`,
+		`{"usage":{"prompt_tokens":1,"completion_tokens":1},"usage":{"prompt_tokens":5,"completion_tokens":6}}`,
+		`{"usage":null}`,
+		`{"usage":{"prompt_tokens":"many"}}`,
+		`{"usage":[1,2]}`,
+		`{"usage":3}`,
+		`{"choices":[{"message":{"content":"\"usage\":{\"prompt_tokens\":9}","usage":{"prompt_tokens":9,"completion_tokens":9}}}]}`,
+		`{"note":"usage","x":{"usage":{"prompt_tokens":9,"completion_tokens":9}}}`,
+		`{"a":"\\","usage":{"prompt_tokens":2,"completion_tokens":3}}`,
+		`{"usage":{"prompt_tokens":1,"completion_tokens":2}`,
+		`not json`,
+		``,
+		`[{"usage":{"prompt_tokens":1,"completion_tokens":2}}]`,
+	} {
+		var want struct {
+			Usage *sse.Usage `json:"usage"`
+		}
+		if json.Unmarshal([]byte(body), &want) != nil {
+			want.Usage = nil
+		}
+		got := usageOf([]byte(body))
+		if (got == nil) != (want.Usage == nil) || (got != nil && *got != *want.Usage) {
+			t.Errorf("%s: usageOf %+v, json.Unmarshal %+v", body, got, want.Usage)
+		}
 	}
 }

@@ -58,6 +58,7 @@ var place = map[string]layer{
 	"internal/plain":                      machinery,
 	"internal/journal":                    machinery,
 	"internal/journal/journaltest":        machinery,
+	"internal/livefold":                   machinery,
 	"internal/drillfile":                  machinery,
 	"internal/plan":                       machinery,
 	"internal/predict":                    machinery,

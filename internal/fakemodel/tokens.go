@@ -4,12 +4,12 @@ import (
 	"sync"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
-	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // Token counts use o200k_base, the encoding of OpenAI's GPT-4o and later
-// model families, through github.com/pkoukk/tiktoken-go with its offline
-// loader (the encodings are embedded in the binary: nothing is downloaded).
+// model families, through github.com/pkoukk/tiktoken-go with our own
+// loader of the one encoding embedded in the binary (o200k.go): nothing is
+// downloaded.
 //
 // Byte-pair encoding costs time quadratic in the length of one unbroken
 // word, so a text is counted exactly only when it is at most
@@ -29,7 +29,7 @@ var (
 
 func encoding() *tiktoken.Tiktoken {
 	encOnce.Do(func() {
-		tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
+		tiktoken.SetBpeLoader(o200kLoader{})
 		e, err := tiktoken.GetEncoding(tokenEncoding)
 		if err == nil {
 			enc = e

@@ -20,8 +20,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fleet/redisstore"
@@ -90,7 +88,7 @@ func (c Config) Validate() error {
 	if c.Shared() {
 		if !strings.HasPrefix(c.Store, "redis://") {
 			errs = append(errs, fmt.Errorf("unknown breaker store %q (valid: local, redis://HOST:PORT/DB)", c.Store))
-		} else if _, err := redis.ParseURL(c.Store); err != nil {
+		} else if err := redisstore.CheckURL(c.Store); err != nil {
 			errs = append(errs, fmt.Errorf("breaker store %q: %w", c.Store, err))
 		}
 		errs = append(errs, c.sharedPolicy()...)

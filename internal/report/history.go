@@ -1,8 +1,8 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
-	"html/template"
 	"image/color"
 	"io"
 	"os"
@@ -15,11 +15,17 @@ import (
 	"github.com/drill-dev/drill/internal/history"
 )
 
-// historyPage is drill history's HTML (-o FILE.html): per drill, the trend
-// table the terminal shows and each headline figure's trend per run date
-// as a chart, regressions in red; then the expectations. One
-// self-contained file, as the report.
-var historyPage = template.Must(template.New("history").Parse(`<!DOCTYPE html>
+// historyIntro opens drill history's page (-o FILE.html): per drill, the
+// trend table the terminal shows and each headline figure's trend per run
+// date as a chart, regressions in red; then the expectations. One
+// self-contained file, written as the report's page is (htmlpage.go).
+const historyIntro = ` each figure per run date. A value marked ! is a regression: worse than every earlier run of its drill by more than those runs vary among themselves (at least 5 % of the bound), once two earlier runs measured it.</p>
+`
+
+// writeHistoryPage writes the history page: each drill's trend table,
+// regressions and charts, then the expectations judged against history.
+func writeHistoryPage(b *bytes.Buffer, groups []historyGroup, expectations table) {
+	b.WriteString(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -31,26 +37,82 @@ var historyPage = template.Must(template.New("history").Parse(`<!DOCTYPE html>
 </head>
 <body>
 <h1>Drill history</h1>
-<p>{{len .Groups}} drill{{if ne (len .Groups) 1}}s{{end}}, each figure per run date. A value marked ! is a regression: worse than every earlier run of its drill by more than those runs vary among themselves (at least 5 % of the bound), once two earlier runs measured it.</p>
-{{range .Groups}}
-<h2>{{.Key}}</h2>
-<div class="scroll"><table>
-<thead><tr><th>figure</th>{{range .Dates}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range .Rows}}<tr><td>{{.Figure}}</td>{{range .Cells}}<td{{if .Flag}} class="flag"{{end}}>{{.Text}}</td>{{end}}</tr>
-{{end}}</tbody></table></div>
-{{if .Regressions}}<ul>{{range .Regressions}}<li>{{.}}</li>{{end}}</ul>{{end}}
-<p class="note">Each headline figure per run date; a red ring marks a regression. A run without a value (a breaker that never opened) has no point.</p>
-<div class="multiples">{{range .Charts}}<img alt="{{.Scenario}}" src="{{.Src}}">
-{{end}}</div>
-{{end}}
-{{if .Expectations.Rows}}<h2>Expectations against history</h2>
-<div class="scroll"><table>
-<thead><tr>{{range .Expectations.Head}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range .Expectations.Rows}}<tr>{{range $k, $c := .}}{{if eq $k 2}}<td class="{{if eq $c "PASS"}}pass{{else if eq $c "FAIL"}}fail{{end}}">{{$c}}</td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
-{{end}}</tbody></table></div>{{end}}
-</body>
-</html>
-`))
+`)
+	fmt.Fprintf(b, "<p>%d drill%s,", len(groups), plural(len(groups)))
+	b.WriteString(historyIntro)
+	for _, g := range groups {
+		b.WriteString("\n<h2>")
+		htmlText(b, g.Key)
+		b.WriteString("</h2>\n<div class=\"scroll\"><table>\n<thead><tr><th>figure</th>")
+		for _, d := range g.Dates {
+			b.WriteString("<th>")
+			htmlText(b, d)
+			b.WriteString("</th>")
+		}
+		b.WriteString("</tr></thead>\n<tbody>")
+		for _, r := range g.Rows {
+			b.WriteString("<tr><td>")
+			htmlText(b, r.Figure)
+			b.WriteString("</td>")
+			for _, c := range r.Cells {
+				if c.Flag {
+					b.WriteString(`<td class="flag">`)
+				} else {
+					b.WriteString("<td>")
+				}
+				htmlText(b, c.Text)
+				b.WriteString("</td>")
+			}
+			b.WriteString("</tr>\n")
+		}
+		b.WriteString("</tbody></table></div>\n")
+		if len(g.Regressions) > 0 {
+			b.WriteString("<ul>")
+			for _, r := range g.Regressions {
+				b.WriteString("<li>")
+				htmlText(b, r)
+				b.WriteString("</li>")
+			}
+			b.WriteString("</ul>")
+		}
+		b.WriteString("\n<p class=\"note\">Each headline figure per run date; a red ring marks a regression. A run without a value (a breaker that never opened) has no point.</p>\n<div class=\"multiples\">")
+		for _, c := range g.Charts {
+			b.WriteString(`<img alt="`)
+			htmlText(b, c.Scenario)
+			b.WriteString(`" src="`)
+			htmlURL(b, c.Src)
+			b.WriteString("\">\n")
+		}
+		b.WriteString("</div>\n")
+	}
+	if len(expectations.Rows) > 0 {
+		b.WriteString("<h2>Expectations against history</h2>\n<div class=\"scroll\"><table>\n<thead><tr>")
+		for _, h := range expectations.Head {
+			b.WriteString("<th>")
+			htmlText(b, h)
+			b.WriteString("</th>")
+		}
+		b.WriteString("</tr></thead>\n<tbody>")
+		for _, row := range expectations.Rows {
+			b.WriteString("<tr>")
+			for k, c := range row {
+				switch {
+				case k == 2 && c == "PASS":
+					b.WriteString(`<td class="pass">`)
+				case k == 2 && c == "FAIL":
+					b.WriteString(`<td class="fail">`)
+				default:
+					b.WriteString("<td>")
+				}
+				htmlText(b, c)
+				b.WriteString("</td>")
+			}
+			b.WriteString("</tr>\n")
+		}
+		b.WriteString("</tbody></table></div>")
+	}
+	b.WriteString("\n</body>\n</html>\n")
+}
 
 type historyGroup struct {
 	Key         string
@@ -100,7 +162,9 @@ func WriteHistoryHTML(w io.Writer, t history.Trend, dpi int) error {
 			data.Expectations.Rows = append(data.Expectations.Rows, []string{j.Expectation, j.Group, result, measured, bound})
 		}
 	}
-	if err := historyPage.Execute(w, data); err != nil {
+	var b bytes.Buffer
+	writeHistoryPage(&b, data.Groups, data.Expectations)
+	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("report: writing the history: %w", err)
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/livefold"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -94,6 +95,7 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		return Result{}, exit.UsageError(err)
 	}
 	opts.Watch.Follow(ctx, run.Log(), cfg.Outage, cfg.Policy.Name, nil)
+	live := livefold.Follow(run.Log())
 	aborted := make(chan string, 1)
 	go func() { aborted <- Guard(run, opts.Abort, GuardInterval) }()
 	recorded := make(chan error, 1)
@@ -108,7 +110,7 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		}
 		go func() {
 			status := run.Wait()
-			recorded <- Finish(rec, Summarize(run), status, opts.Hypotheses)
+			recorded <- Finish(rec, live.Wait().Summary(), status, opts.Hypotheses)
 		}()
 	}
 	if opts.Show != nil {
@@ -123,6 +125,6 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	if err := <-recorded; err != nil {
 		return Result{}, err
 	}
-	f := fold(run)
+	f := live.Wait() // the journal's goroutine, if any, is done with it: recorded was received
 	return Result{Run: run, Fold: f, Summary: f.Summary(), Status: status, Guard: <-aborted}, nil
 }

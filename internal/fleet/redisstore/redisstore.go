@@ -72,6 +72,14 @@ func (quiet) Printf(context.Context, string, ...any) {}
 
 var quietOnce sync.Once
 
+// CheckURL reports whether url is a Redis URL Open can connect to
+// (redis://host:port/db), without connecting. It is go-redis's own parser,
+// so the fleet's check and Open never disagree.
+func CheckURL(url string) error {
+	_, err := redis.ParseURL(url)
+	return err
+}
+
 // Open connects to the Redis at url (redis://host:port/db) and subscribes
 // to the store's change channel. It does not wait for Redis: a Redis that
 // is down at the start is a store that is unreachable until it comes up.

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# bench.sh: drill's short benchmarks, each figure beside the command that
+# produced it.
+#
+#   scripts/bench.sh          run every short benchmark and rewrite the table
+#                             between the bench.sh markers in docs/performance.md
+#   scripts/bench.sh --check  run the ratio benchmarks and the binary size only
+#                             (about a minute) and exit 1 if one is past its
+#                             target; CI runs this
+#
+# Wall-clock figures depend on what else the machine runs; the ratios are
+# measured with both sides interleaved in one run, so load hits both alike,
+# and --check takes the best of BENCH_TRIES runs (default 3) of each ratio:
+# noise only ever makes a ratio worse, a regression makes every run worse.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Targets (issue 27). A ratio past its target fails --check.
+ENGINE_BARE_TARGET=${ENGINE_BARE_TARGET:-1.2}
+SWEEP_RUN_TARGET=${SWEEP_RUN_TARGET:-1.5}
+BINARY_MB_TARGET=${BINARY_MB_TARGET:-60}
+TRIES=${BENCH_TRIES:-3}
+
+mode=table
+case "${1:-}" in
+  --check) mode=check ;;
+  "") ;;
+  *) echo "usage: scripts/bench.sh [--check]" >&2; exit 2 ;;
+esac
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# metric UNIT: the value before UNIT on the first benchmark line on stdin.
+metric() {
+  awk -v unit="$1" '/^Benchmark/ { for (i = 2; i <= NF; i++) if ($i == unit) { print $(i-1); exit } }'
+}
+
+# gobench PKG BENCH ARGS...: the benchmark's output lines (fails on a failed run).
+gobench() {
+  local pkg=$1 bench=$2; shift 2
+  go test "$pkg" -run '^$' -bench "$bench" "$@" > "$work/out" 2>&1 || { cat "$work/out" >&2; return 1; }
+  grep '^Benchmark' "$work/out"
+}
+
+# binary_mb: the size of the binary the README's install command builds.
+binary_mb() {
+  go build -trimpath -ldflags="-s -w" -o "$work/drill" ./cmd/drill
+  awk -v b="$(stat -c %s "$work/drill")" 'BEGIN { printf "%.1f", b / 1e6 }'
+}
+BINARY_CMD='go build -trimpath -ldflags="-s -w" -o drill ./cmd/drill'
+
+ENGINE_CMD="go test ./workload -run '^\$' -bench EngineVsBare -benchtime 6x"
+engine_bare() { gobench ./workload EngineVsBare -benchtime 6x; }
+
+# The sweep beside one run, real clock, short drills: 40 emails at 10 a
+# second, a busy outage from 1 s to 3 s; the sweep is 16 settings of the
+# same drill run concurrently. Reported: the sweep's wall time over the run's.
+SHORT_DRILL=(--emails 40 --rate 10 --outage-from 1s --outage-to 3s --no-tui --json)
+SHORT_GRID=(--primary-timeout 1s,2s --primary-retries 0,1 --trip-failures 3,5 --cooldown 1s,2s --outages busy)
+SWEEP_CMD="drill run ${SHORT_DRILL[*]}; drill sweep ${SHORT_DRILL[*]} ${SHORT_GRID[*]}"
+seconds() { # seconds CMD...: wall time of CMD, its output discarded
+  local t0 t1
+  t0=$(date +%s.%N); "$@" > /dev/null 2> "$work/err" || { cat "$work/err" >&2; return 1; }
+  t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
+}
+sweep_run() { # prints "run-s sweep-s ratio"
+  [ -x "$work/drill" ] || go build -o "$work/drill" ./cmd/drill
+  local run sweep
+  run=$(seconds "$work/drill" run "${SHORT_DRILL[@]}")
+  sweep=$(seconds "$work/drill" sweep "${SHORT_DRILL[@]}" "${SHORT_GRID[@]}")
+  awk -v r="$run" -v s="$sweep" 'BEGIN { printf "%s %s %.2f\n", r, s, s / r }'
+}
+
+# best RATIO... : the smallest.
+best() { printf '%s\n' "$@" | sort -g | head -1; }
+# past VALUE TARGET: true when VALUE > TARGET.
+past() { awk -v v="$1" -v t="$2" 'BEGIN { exit !(v > t) }'; }
+
+if [ "$mode" = check ]; then
+  fail=0
+  mb=$(binary_mb)
+  echo "binary: $mb MB (target <= $BINARY_MB_TARGET MB)   $BINARY_CMD"
+  past "$mb" "$BINARY_MB_TARGET" && { echo "FAIL: the binary is past its target"; fail=1; }
+
+  ratios=()
+  for _ in $(seq "$TRIES"); do
+    line=$(engine_bare)
+    ratios+=("$(metric engine/bare <<< "$line")")
+    echo "  $line"
+    past "${ratios[-1]}" "$ENGINE_BARE_TARGET" || break # met: no need to retry
+  done
+  r=$(best "${ratios[@]}")
+  echo "engine/bare median wait: $r (best of ${ratios[*]}; target <= $ENGINE_BARE_TARGET)   $ENGINE_CMD"
+  past "$r" "$ENGINE_BARE_TARGET" && { echo "FAIL: engine/bare is past its target"; fail=1; }
+
+  ratios=()
+  for _ in $(seq "$TRIES"); do
+    read -r run sweep ratio <<< "$(sweep_run)"
+    ratios+=("$ratio")
+    echo "  run $run s, sweep $sweep s"
+    past "$ratio" "$SWEEP_RUN_TARGET" || break
+  done
+  r=$(best "${ratios[@]}")
+  echo "sweep/run wall time: $r (best of ${ratios[*]}; target <= $SWEEP_RUN_TARGET)   $SWEEP_CMD"
+  past "$r" "$SWEEP_RUN_TARGET" && { echo "FAIL: sweep/run is past its target"; fail=1; }
+  exit $fail
+fi
+
+# The table: one row per figure, its command beside it.
+rows=()
+row() { rows+=("| $1 | $2 | \`$3\` |"); echo "$1: $2" >&2; }
+
+row "binary size, README install flags (target ≤ $BINARY_MB_TARGET MB)" "$(binary_mb) MB" "$BINARY_CMD"
+
+line=$(engine_bare)
+row "engine's median wait over the bare openai-go call made with the same arrivals, interleaved (target ≤ $ENGINE_BARE_TARGET)" \
+  "$(metric engine/bare <<< "$line") × ($(metric engine-p50-µs <<< "$line") µs vs $(metric bare-p50-µs <<< "$line") µs; bare calls back to back $(metric bare-b2b-p50-µs <<< "$line") µs, $(metric engine/bare-b2b <<< "$line") ×); CPU an email $(metric engine/bare-cpu <<< "$line") ×; $(metric engine-allocs/email <<< "$line") vs $(metric bare-allocs/email <<< "$line") allocations an email" \
+  "$ENGINE_CMD"
+
+read -r run sweep ratio <<< "$(sweep_run)"
+row "16-setting sweep over one run, short real-clock drills (target ≤ $SWEEP_RUN_TARGET)" \
+  "$ratio × (run $run s, sweep $sweep s)" "$SWEEP_CMD"
+
+line=$(gobench ./event Append -benchmem)
+row "appending to the event log, one reader following" \
+  "$(metric ns/op <<< "$line") ns, $(metric allocs/op <<< "$line") allocations an event" \
+  "go test ./event -run '^\$' -bench Append -benchmem"
+
+line=$(gobench ./scoring Fold100k)
+row "the fold's memory" "$(metric retained-B/email <<< "$line") bytes an email" \
+  "go test ./scoring -run '^\$' -bench Fold100k"
+
+line=$(gobench ./scoring Summary100k -benchmem)
+row "one Summary of 100,000 emails" \
+  "$(awk -v n="$(metric ns/op <<< "$line")" 'BEGIN { printf "%.1f", n / 1e6 }') ms, $(metric allocs/op <<< "$line") allocations" \
+  "go test ./scoring -run '^\$' -bench Summary100k -benchmem"
+
+line=$(gobench ./internal/journal WriteEvents -benchmem)
+row "writing journal events" "$(metric ns/event <<< "$line") ns an event" \
+  "go test ./internal/journal -run '^\$' -bench WriteEvents -benchmem"
+
+line=$(gobench ./internal/fakemodel FakeModelInProcess -benchtime 2s -benchmem)
+row "one call through openai-go to the in-process fake model" \
+  "$(metric req/s <<< "$line") req/s, $(metric allocs/op <<< "$line") allocations, $(metric B/op <<< "$line") bytes a call" \
+  "go test ./internal/fakemodel -run '^\$' -bench FakeModelInProcess -benchtime 2s -benchmem"
+
+line=$(gobench ./internal/fakemodel ServeHTTP -benchmem)
+row "the fake model's handler alone (triage request)" \
+  "$(awk -v n="$(metric ns/op <<< "$line")" 'BEGIN { printf "%.1f", n / 1e3 }') µs, $(metric allocs/op <<< "$line") allocations a request" \
+  "go test ./internal/fakemodel -run '^\$' -bench ServeHTTP -benchmem"
+
+line=$(gobench ./cmd/drill ScaleThroughput -benchtime 3x)
+row "throughput with the log, journal and live fold attached (2,000 emails at once)" \
+  "$(metric emails/s <<< "$line") emails/s; $(metric cpu-µs/email <<< "$line") µs of CPU an email ($(metric emails/s-on-2-idle-cores <<< "$line") emails/s on two idle cores)" \
+  "go test ./cmd/drill -run '^\$' -bench ScaleThroughput -benchtime 3x"
+
+line=$(gobench ./tui Frame -benchmem)
+row "full dashboard frame, 160×48" \
+  "$(awk -v n="$(metric ns/op <<< "$line")" 'BEGIN { printf "%.2f", n / 1e6 }') ms" \
+  "go test ./tui -run '^\$' -bench Frame -benchmem"
+
+{
+  echo "<!-- scripts/bench.sh writes this table; edit the script, not the table -->"
+  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(awk -F: '/model name/ { sub(/^ +/, "", $2); print $2; exit }' /proc/cpuinfo)), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end:"
+  echo
+  echo "| what | result | command |"
+  echo "|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+} > "$work/table"
+
+doc=docs/performance.md
+begin='<!-- bench.sh: begin -->'
+end='<!-- bench.sh: end -->'
+if ! grep -qF "$begin" "$doc"; then
+  echo "$doc has no '$begin' line" >&2; exit 1
+fi
+awk -v begin="$begin" -v end="$end" -v table="$work/table" '
+  $0 == begin { print; while ((getline l < table) > 0) print l; skip = 1; next }
+  $0 == end { skip = 0 }
+  !skip { print }
+' "$doc" > "$work/doc" && cp "$work/doc" "$doc"
+echo "rewrote the table in $doc" >&2
