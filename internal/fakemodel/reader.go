@@ -179,10 +179,7 @@ func (r *reader) Reading(msg string) Reading {
 // features are the cues found in one email.
 type features struct {
 	asks, sits, urg, nano map[string][]hit
-	// declinedAsks are the requests a crude reader kept although the
-	// customer turned them down.
-	declinedAsks int
-	intent       string
+	intent                string
 	// focus is the sentence the deciding cue is in (-1 if none): the
 	// product and order number the request is about are looked for there
 	// first, nearest to the cue (token focusAt).
