@@ -170,7 +170,7 @@ row "full dashboard frame, 160×48" \
 
 {
   echo "<!-- scripts/bench.sh writes this table; edit the script, not the table -->"
-  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(awk -F: '/model name/ { sub(/^ +/, "", $2); print $2; exit }' /proc/cpuinfo)), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end:"
+  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(awk -F: '/model name/ { sub(/^ +/, "", $2); print $2; exit }' /proc/cpuinfo)):"
   echo
   echo "| what | result | command |"
   echo "|---|---|---|"
