@@ -269,6 +269,9 @@ func Load(path string) (*File, error) {
 // used in messages. Every error it returns is an *Error or a list of
 // them (errors.Join), each naming the line and column.
 func Parse(name string, data []byte) (*File, error) {
+	if err := checkDepth(name, data); err != nil {
+		return nil, err
+	}
 	src, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, yamlError(name, err)
