@@ -126,3 +126,16 @@ func TestGridTooBig(t *testing.T) {
 		t.Errorf("1000 × 1000 grid: err = %v, want ErrTooBig", err)
 	}
 }
+
+// TestParseValuesNotFinite: NaN and infinities, as a value or as any end or
+// step of a range, are errors naming the item, never a panic (NaN..1..0.1
+// once reached make with a negative length).
+func TestParseValuesNotFinite(t *testing.T) {
+	for _, in := range []string{"NaN..1..0.1", "0..NaN..0.1", "0..1..NaN", "-Inf..1..0.1", "0..Inf..1",
+		"0..1..1e-320", "-1e308..1e308..1e-308", "NaN", "+Inf", "0.1,inf"} {
+		got, err := ParseValues(in, Float)
+		if err == nil {
+			t.Errorf("ParseValues(%q) = %v, want an error", in, got)
+		}
+	}
+}
