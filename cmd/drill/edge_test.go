@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestNumbersAtTheEdgeExitTwo: NaN, infinities and overflowing values in
@@ -42,6 +43,29 @@ func TestNumbersAtTheEdgeExitTwo(t *testing.T) {
 		_, stderr, code := execute(context.Background(), c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "panic") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestSweepTooBigExitsTwo: a sweep past sweep.MaxRuns drills is refused
+// before anything is built (20,000 settings once passed 3 GB, --repeat
+// 1000000000 --dry-run 2 GB), with an error naming the flag.
+func TestSweepTooBigExitsTwo(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--dry-run", "--repeat", "1000000000"}, "--repeat must be at most 10000"},
+		{[]string{"sweep", "--dry-run", "--primary-timeout", "1ms..1s..1ms", "--trip-failures", "1..20"}, "--primary-timeout, --trip-failures"},
+		{[]string{"sweep", "--dry-run", "--primary-timeout", "1ms..1s..1ms", "--repeat", "6"}, "--repeat 6: "},
+	} {
+		start := time.Now()
+		_, stderr, code := execute(context.Background(), c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q", c.args, code, stderr, c.want)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%v: took %v", c.args, d)
 		}
 	}
 }
