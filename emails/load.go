@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/drill-dev/drill/internal/answer"
+	"github.com/drill-dev/drill/internal/input"
 )
 
 // MaxFileEmails is the most emails Load accepts from one file.
@@ -64,14 +65,7 @@ func (e *LoadError) Error() string {
 // *LoadError naming the file, line and field; a file with no emails is an
 // error too.
 func Load(path string) ([]Email, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, &LoadError{File: path, Msg: errMsg(err)}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &LoadError{File: path, Msg: "not a regular file"}
-	}
-	f, err := os.Open(path)
+	f, err := input.Open(path, fileKind)
 	if err != nil {
 		return nil, &LoadError{File: path, Msg: errMsg(err)}
 	}
@@ -91,7 +85,16 @@ func Load(path string) ([]Email, error) {
 	return ReadJSONL(path, br)
 }
 
+// fileKind is how input names an email file. The file is streamed and each
+// line or record bounded (MaxEmailBytes), the count by MaxFileEmails.
+var fileKind = input.Kind{Name: "an email file", Want: "an email file is JSON Lines or CSV"}
+
+// errMsg is err without the file name LoadError adds.
 func errMsg(err error) string {
+	var fe *input.FileError
+	if errors.As(err, &fe) {
+		return fe.Detail
+	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()
@@ -262,7 +265,10 @@ var columns = []string{"id", "from", "subject", "body"}
 // are optional and, when present, hold the truth (a row with all four empty
 // is unscored). See Load.
 func ReadCSV(name string, r io.Reader) ([]Email, error) {
-	cr := csv.NewReader(r)
+	// encoding/csv reads a whole record before returning it: bound the
+	// bytes it may take for one, so a huge field stops at the limit.
+	bound := &recordBound{r: r}
+	cr := csv.NewReader(bound)
 	cr.FieldsPerRecord = 0
 	cr.ReuseRecord = false
 	header, err := cr.Read()
@@ -305,9 +311,13 @@ func ReadCSV(name string, r io.Reader) ([]Email, error) {
 	}
 	ld := newLoader(name)
 	for {
+		bound.next()
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
+		}
+		if errors.Is(err, errRecordTooLong) {
+			return nil, &LoadError{File: name, Msg: fmt.Sprintf("the record at byte %d is longer than %d bytes", cr.InputOffset(), maxRecordBytes)}
 		}
 		if err != nil {
 			return nil, csvErr(name, err)
@@ -341,6 +351,37 @@ func ReadCSV(name string, r io.Reader) ([]Email, error) {
 		}
 	}
 	return ld.done()
+}
+
+// maxRecordBytes is the most bytes of a CSV file one record may take: an
+// email of MaxEmailBytes with every quote doubled, and its other fields.
+const maxRecordBytes = 2*MaxEmailBytes + 64<<10
+
+var errRecordTooLong = errors.New("CSV record too long")
+
+// recordBound passes reads through until maxRecordBytes have been read
+// since next was last called, then fails with errRecordTooLong. The CSV
+// reader's own buffer (4 KiB) reads ahead of the record it returns, well
+// inside the slack of maxRecordBytes.
+type recordBound struct {
+	r io.Reader
+	n int64
+}
+
+// next starts counting for the next record.
+func (b *recordBound) next() { b.n = 0 }
+
+func (b *recordBound) Read(p []byte) (int, error) {
+	left := maxRecordBytes - b.n
+	if left <= 0 {
+		return 0, errRecordTooLong
+	}
+	if int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	return n, err
 }
 
 func csvErr(name string, err error) error {

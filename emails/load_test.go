@@ -2,9 +2,11 @@ package emails
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/drill-dev/drill/internal/answer"
@@ -128,5 +130,60 @@ func TestLoadLongLine(t *testing.T) {
 	var le *LoadError
 	if !errors.As(err, &le) || le.Line != 1 {
 		t.Errorf("Load = %v, want a line-1 error", err)
+	}
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestCSVLongFieldStopsEarly: a CSV record far past MaxEmailBytes (one
+// quoted field of 64 MiB, with and without newlines in it) is refused
+// having read a bounded part of it, not read whole first.
+func TestCSVLongFieldStopsEarly(t *testing.T) {
+	const huge = 64 << 20
+	for name, fill := range map[string]string{"one line": "x", "many lines": "x\n"} {
+		field := io.LimitReader(&repeatReader{b: []byte(fill)}, huge)
+		src := &countingReader{r: io.MultiReader(strings.NewReader("id,from,subject,body\n1,a,s,\""), field, strings.NewReader("\"\n"))}
+		_, err := ReadCSV("big.csv", src)
+		var le *LoadError
+		if !errors.As(err, &le) || !strings.Contains(err.Error(), "longer than") {
+			t.Errorf("%s: ReadCSV = %v, want a *LoadError saying the record is too long", name, err)
+		}
+		if limit := int64(3 * MaxEmailBytes); src.n > limit {
+			t.Errorf("%s: read %d bytes before refusing, want at most %d", name, src.n, limit)
+		}
+	}
+}
+
+// repeatReader repeats b without end.
+type repeatReader struct{ b []byte }
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = r.b[i%len(r.b)]
+	}
+	return len(p) - len(p)%len(r.b), nil
+}
+
+// TestLoadNamedPipe: an email file that is a named pipe with no writer is
+// an error naming it, not a hang.
+func TestLoadNamedPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "emails.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(fifo)
+	var le *LoadError
+	if !errors.As(err, &le) || le.File != fifo || !strings.Contains(err.Error(), "named pipe") {
+		t.Errorf("Load(fifo) = %v, want a *LoadError naming the pipe", err)
 	}
 }

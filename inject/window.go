@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 )
 
 // Rung names a window's Models may list.
@@ -240,7 +241,15 @@ func Validate(w event.Window) error {
 	if w.To >= 0 && w.To <= w.From {
 		errs = append(errs, fmt.Errorf("outage window %s %s–%s: the end must come after the start", w.Kind, w.From, w.To))
 	}
-	if w.Rate < 0 || w.Rate > 1 {
+	for _, end := range []struct {
+		name string
+		d    time.Duration
+	}{{"start", w.From}, {"end", w.To}} {
+		if err := edge.Duration(end.d); err != nil {
+			errs = append(errs, fmt.Errorf("outage window %s: its %s %w", w.Kind, end.name, err))
+		}
+	}
+	if !(w.Rate >= 0 && w.Rate <= 1) {
 		errs = append(errs, fmt.Errorf("outage window %s: rate must be above 0 and at most 1, got %v", w.Kind, w.Rate))
 	}
 	if w.Ramp && w.To < 0 {

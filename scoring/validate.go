@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/format"
 )
 
@@ -17,7 +18,7 @@ const (
 	// MaxOffset is the latest offset (at_ns) an event may have: a week. It is
 	// the bound when the run records no ceiling, and caps the one it does:
 	// events of a run set to last longer are refused past a week.
-	MaxOffset = 7 * 24 * time.Hour
+	MaxOffset = edge.MaxDuration
 	// CeilingGrace is how long after the run's ceiling an event may still be
 	// stamped: the run cancels what is in flight at the ceiling and records
 	// the last emails and run_end a moment later.

@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/price"
 )
@@ -159,6 +161,10 @@ func (c Config) Validate() error {
 	}
 	if !(c.Rate > 0) || c.Rate > MaxRate {
 		errs = append(errs, fmt.Errorf("rate must be above 0 and at most %d emails per second, got %v", MaxRate, c.Rate))
+	} else if c.Rate < edge.MinRate {
+		errs = append(errs, fmt.Errorf("rate must be at least %g emails per second, got %v", edge.MinRate, c.Rate))
+	} else if c.Emails > 0 && float64(c.Emails)/c.Rate > edge.MaxDuration.Seconds() {
+		errs = append(errs, fmt.Errorf("sending %d emails at %v a second takes longer than %s, the longest drill runs", c.Emails, c.Rate, edge.MaxDuration))
 	}
 	if c.Outage != OutageNone {
 		if _, err := inject.Lookup(c.Outage); err != nil {
@@ -167,6 +173,8 @@ func (c Config) Validate() error {
 	}
 	if c.OutageFrom < 0 || c.OutageTo <= c.OutageFrom {
 		errs = append(errs, fmt.Errorf("the outage must start at or after 0 s and before it ends (from %s, to %s)", c.OutageFrom, c.OutageTo))
+	} else if err := edge.Duration(c.OutageTo); err != nil {
+		errs = append(errs, fmt.Errorf("the outage's end %w", err))
 	}
 	if !slices.ContainsFunc(c.rungPolicies(), func(r namedRung) bool { return r.name == c.Target }) {
 		errs = append(errs, fmt.Errorf("the outage target %q is not a rung of policy %s", c.Target, c.Policy.Name))
@@ -177,6 +185,8 @@ func (c Config) Validate() error {
 	for _, r := range c.rungPolicies() {
 		if r.p.TimeLimit < 0 {
 			errs = append(errs, fmt.Errorf("%s time limit must not be negative, got %s", r.name, r.p.TimeLimit))
+		} else if err := edge.Duration(r.p.TimeLimit); err != nil {
+			errs = append(errs, fmt.Errorf("%s time limit %w", r.name, err))
 		}
 		if r.p.Retries < 0 {
 			errs = append(errs, fmt.Errorf("%s retries must not be negative, got %d", r.name, r.p.Retries))
@@ -189,22 +199,38 @@ func (c Config) Validate() error {
 		if r.p.MinTokensPerS < 0 || r.p.Check < 0 {
 			errs = append(errs, fmt.Errorf("%s min tokens per second and stream check must not be negative", r.name))
 		}
+		if err := edge.Finite(r.p.MinTokensPerS); err != nil {
+			errs = append(errs, fmt.Errorf("%s min tokens per second %w", r.name, err))
+		}
+		if err := edge.Duration(r.p.Check); err != nil {
+			errs = append(errs, fmt.Errorf("%s stream check %w", r.name, err))
+		}
 		if b := r.p.Breaker; b != nil && b.CountSlowStream && r.p.MinTokensPerS == 0 {
 			errs = append(errs, fmt.Errorf("%s breaker: count_slow_stream needs a stream-rate floor (min_tokens_per_s)", r.name))
 		}
 		if r.p.MaxRetryDelay < 0 {
 			errs = append(errs, fmt.Errorf("%s max retry delay must not be negative, got %s", r.name, r.p.MaxRetryDelay))
+		} else if err := edge.Duration(r.p.MaxRetryDelay); err != nil {
+			errs = append(errs, fmt.Errorf("%s max retry delay %w", r.name, err))
 		}
 	}
 	if c.Policy.EmailDeadline < 0 || c.Policy.HedgeAfter < 0 {
 		errs = append(errs, fmt.Errorf("email deadline and hedge-after must not be negative (got %s, %s)", c.Policy.EmailDeadline, c.Policy.HedgeAfter))
+	}
+	for _, d := range []struct {
+		name string
+		d    time.Duration
+	}{{"email deadline", c.Policy.EmailDeadline}, {"hedge-after", c.Policy.HedgeAfter}, {"max duration", c.MaxDuration}} {
+		if err := edge.Duration(d.d); err != nil {
+			errs = append(errs, fmt.Errorf("%s %w", d.name, err))
+		}
 	}
 	if c.Policy.HedgeAfter > 0 && len(c.rungPolicies()) < 2 {
 		errs = append(errs, fmt.Errorf("hedging needs a second model rung to ask; policy %s has one", c.Policy.Name))
 	}
 	errs = append(errs, c.validateOutages()...)
 	errs = append(errs, c.validateEndpoints()...)
-	if !(c.MaxSpend >= 0) {
+	if !(c.MaxSpend >= 0) || math.IsInf(c.MaxSpend, 1) {
 		errs = append(errs, fmt.Errorf("max spend must not be negative, got %v", c.MaxSpend))
 	}
 	if c.MaxDuration < 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/tui"
@@ -54,8 +55,8 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if err := session.NoLiveAborts(opts.checks.Abort); err != nil {
 		return err
 	}
-	if speed <= 0 {
-		return exit.Usagef("--speed must be positive, got %v", speed)
+	if err := edge.Factor(speed, false); err != nil {
+		return exit.Usagef("--speed %v", err)
 	}
 	var show func(context.Context, []event.Event) error
 	if opts.tui {

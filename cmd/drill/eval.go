@@ -3,7 +3,9 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/eval"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/workload"
@@ -42,6 +44,9 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
   OPENAI_API_KEY=... drill eval --base-url https://api.openai.com/v1 --model gpt-5.4-mini`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := edge.Factor(latencyScale, true); err != nil {
+				return exit.Usagef("--latency-scale %v", err)
+			}
 			cfg := eval.Config{
 				Models: models, BaseURL: baseURL, Concurrency: concurrency, JSON: asJSON, Misses: showMisses, EmailsFile: emailsFile,
 				Fake: fakemodel.Options{Seed: seed, LatencyScale: latencyScale, NoLatency: latencyScale == 0},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/workload"
@@ -39,8 +40,8 @@ and a cap on open connections.`,
   OPENAI_BASE_URL=http://127.0.0.1:8089/v1 OPENAI_API_KEY=x your-client`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if latencyScale < 0 {
-				return exit.Usagef("--latency-scale must not be negative, got %g", latencyScale)
+			if err := edge.Factor(latencyScale, true); err != nil {
+				return exit.Usagef("--latency-scale %v", err)
 			}
 			if limits.ReadTimeout <= 0 || limits.IdleTimeout <= 0 || limits.MaxConns < 1 {
 				return exit.Usagef("--read-timeout and --idle-timeout must be positive and --max-conns at least 1")

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/plan"
@@ -86,8 +87,8 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	if f.maxBody <= 0 {
 		return exit.Usagef("--max-body must be positive, got %d", f.maxBody)
 	}
-	if f.latencyScale < 0 {
-		return exit.Usagef("--latency-scale must not be negative, got %g", f.latencyScale)
+	if err := edge.Factor(f.latencyScale, true); err != nil {
+		return exit.Usagef("--latency-scale %v", err)
 	}
 	ws, notes, err := f.outage.Windows(cmd.Flags())
 	if err != nil {

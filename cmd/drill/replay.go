@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plain"
@@ -45,8 +46,8 @@ final summary: a failed one exits 1.`,
   drill replay r.jsonl --no-tui --json`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if speed <= 0 {
-				return exit.Usagef("--speed must be positive, got %v", speed)
+			if err := edge.Factor(speed, false); err != nil {
+				return exit.Usagef("--speed %v", err)
 			}
 			if at < 0 {
 				return exit.Usagef("--at must not be negative, got %v", at)

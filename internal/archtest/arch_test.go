@@ -50,6 +50,8 @@ var place = map[string]layer{
 	"internal/fakemodel":                  base,
 	"internal/sse":                        base,
 	"internal/format":                     base,
+	"internal/edge":                       base,
+	"internal/input":                      base,
 	"breaker":                             engine,
 	"inject":                              engine,
 	"chain":                               engine,

@@ -10,13 +10,14 @@ package drillfile
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/drill-dev/drill/internal/input"
 )
 
 // File is a drill file. Every field may be left out; plan.Config fills in the
@@ -246,9 +247,18 @@ func nodeKind(n ast.Node) string {
 	return strings.ToLower(strings.TrimSuffix(n.Type().String(), "Type"))
 }
 
-// Load reads and checks the drill file at path.
+// MaxFileBytes is the largest drill file Load reads: a drill file is a few
+// KiB of hand-written YAML.
+const MaxFileBytes = 1 << 20
+
+// fileKind is how input names a drill file and bounds it.
+var fileKind = input.Kind{Name: "a drill file", Want: "a drill file is a YAML file (drill init writes one)", MaxBytes: MaxFileBytes}
+
+// Load reads and checks the drill file at path. Only a regular file of at
+// most MaxFileBytes is read (input.ReadFile): a device, a directory or a
+// named pipe is an error naming the file, never a hang or an empty drill.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := input.ReadFile(path, fileKind)
 	if err != nil {
 		return nil, fmt.Errorf("reading the drill file: %w", err)
 	}
@@ -259,6 +269,9 @@ func Load(path string) (*File, error) {
 // used in messages. Every error it returns is an *Error or a list of
 // them (errors.Join), each naming the line and column.
 func Parse(name string, data []byte) (*File, error) {
+	if err := checkDepth(name, data); err != nil {
+		return nil, err
+	}
 	src, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, yamlError(name, err)

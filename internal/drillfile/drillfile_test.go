@@ -2,7 +2,10 @@ package drillfile
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -153,5 +156,36 @@ func TestListenKeys(t *testing.T) {
 	_, err = Parse("d.yaml", []byte("metrics_listen: localhost\n"))
 	if err == nil || !strings.Contains(err.Error(), "metrics_listen must be HOST:PORT") {
 		t.Errorf("error %v, want metrics_listen must be HOST:PORT", err)
+	}
+}
+
+// TestLoadRefusesWhatIsNotADrillFile: /dev/null (which used to play the
+// default drill), /dev/zero (which used to be read without end), a named
+// pipe with no writer and a file past MaxFileBytes are errors naming the
+// file, returned quickly.
+func TestLoadRefusesWhatIsNotADrillFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "drill.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxFileBytes)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/dev/null": "character device",
+		"/dev/zero": "character device",
+		fifo:        "named pipe",
+		big:         "larger than 1 MiB",
+	} {
+		start := time.Now()
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load(%s) = %v, want an error naming the file with %q", path, err, want)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("Load(%s) took %v", path, d)
+		}
 	}
 }

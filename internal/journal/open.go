@@ -4,69 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"syscall"
+
+	"github.com/drill-dev/drill/internal/input"
 )
 
 // ErrNotFile means a journal path names something other than a regular
 // file: a directory, a named pipe (FIFO), a device or a socket.
-var ErrNotFile = errors.New("not a regular file")
+var ErrNotFile = input.ErrNotFile
 
-// Open opens the journal file at path for reading. Only a regular file (or
-// a symbolic link to one) is opened: anything else is an error wrapping
-// ErrNotFile, checked before opening, so a named pipe with no writer never
-// blocks the caller, and checked again on the opened file, so a path
-// swapped for a pipe in between is refused too.
+// journalKind is how input names a journal. A journal is streamed, and
+// each line bounded by the reader, so the file has no size limit.
+var journalKind = input.Kind{Name: "a journal", Want: "a journal is a file written by drill --record"}
+
+// Open opens the journal file at path for reading the bounded way
+// (input.Open): anything but a regular file is an error wrapping
+// ErrNotFile, found before opening, so a named pipe with no writer never
+// blocks the caller.
 func Open(path string) (*os.File, error) {
-	st, err := os.Stat(path)
+	f, err := input.Open(path, journalKind)
 	if err != nil {
+		var fe *input.FileError
+		if errors.As(err, &fe) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("journal: %w", err)
-	}
-	if err := regular(path, st); err != nil {
-		return nil, err
-	}
-	// O_NONBLOCK: opening a pipe that replaced the file must not wait for
-	// a writer; on a regular file it changes nothing.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
-	st, err = f.Stat()
-	if err == nil {
-		err = regular(path, st)
-	}
-	if err != nil {
-		_ = f.Close()
-		return nil, err
 	}
 	return f, nil
-}
-
-// regular returns an error wrapping ErrNotFile unless st is a regular file.
-func regular(path string, st fs.FileInfo) error {
-	if st.Mode().IsRegular() {
-		return nil
-	}
-	return fmt.Errorf("%s: %w: it is %s, and a journal is a file written by drill --record", path, ErrNotFile, describeMode(st.Mode()))
-}
-
-// describeMode names the kind of a file that is not a regular one.
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	default:
-		return "not a regular file"
-	}
 }
 
 // checkEvery is how many lines a context-aware scan reads between checks of

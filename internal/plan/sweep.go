@@ -96,6 +96,8 @@ func (s *Sweep) Validate() (sortFigure string, desc bool, err error) {
 	switch {
 	case s.Repeat < 1:
 		return "", false, exit.Usagef("--repeat must be at least 1, got %d", s.Repeat)
+	case s.Repeat > sweep.MaxRuns:
+		return "", false, exit.Usagef("--repeat must be at most %d (the most drills a sweep runs), got %d", sweep.MaxRuns, s.Repeat)
 	case s.MaxParallel < 0:
 		return "", false, exit.Usagef("--max-parallel must not be negative, got %d", s.MaxParallel)
 	case s.Top < 0:
@@ -173,6 +175,11 @@ func (s *Sweep) Plan(g sweep.Grid, warn func(string)) (SweepRows, []workload.Con
 	if err != nil {
 		return nil, nil, nil, exit.UsageError(err)
 	}
+	// Refuse a sweep past MaxRuns before building any configuration.
+	if len(settings) > sweep.MaxRuns/s.Repeat {
+		return nil, nil, nil, exit.Usagef("--repeat %d: %s × %d repeats is more than %d drills, the most a sweep runs; lower --repeat or sweep fewer values",
+			s.Repeat, g.Shape(), s.Repeat, sweep.MaxRuns)
+	}
 	var rows SweepRows
 	var cfgs []workload.Config
 	var abort []scoring.Expr
@@ -185,6 +192,10 @@ func (s *Sweep) Plan(g sweep.Grid, warn func(string)) (SweepRows, []workload.Con
 			return nil, nil, nil, err
 		}
 		abort = x.Abort
+		if len(cfgs)+len(got)*s.Repeat > sweep.MaxRuns {
+			return nil, nil, nil, exit.Usagef("the sweep runs more than %d drills (%s, each with the drill file's %d runs, × --repeat %d), the most a sweep runs; lower --repeat or sweep fewer values",
+				sweep.MaxRuns, g.Shape(), len(got), s.Repeat)
+		}
 		for _, cfg := range got {
 			// The drill file's own outages and policies lead, as the axes do.
 			var lead sweep.Setting

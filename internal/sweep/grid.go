@@ -6,9 +6,16 @@ import (
 	"strings"
 )
 
-// MaxSettings bounds the size of a grid: a sweep bigger than this is
-// almost surely a typo in a range.
-const MaxSettings = 100_000
+// MaxRuns bounds the drills one sweep runs (its settings times --repeat,
+// times the drill file's runs per setting): each is a configuration built
+// up front and a result kept (10,000 settings take ~140 MB to plan; 20,000
+// used to pass 3 GB to run), and a sweep bigger than this is almost surely
+// a typo in a range.
+const MaxRuns = 10_000
+
+// MaxSettings bounds the size of a grid: no more settings than a sweep may
+// run drills.
+const MaxSettings = MaxRuns
 
 // Axis is one swept flag and the values it takes, in the order given.
 type Axis struct {
@@ -75,10 +82,27 @@ func (g Grid) Size() (int, error) {
 	for _, a := range g.Axes {
 		n *= len(a.Values)
 		if n > MaxSettings {
-			return 0, fmt.Errorf("%w: more than %d settings (%s)", ErrTooBig, MaxSettings, g.shape())
+			return 0, fmt.Errorf("%w: more than %d settings (%s); sweep fewer values of %s", ErrTooBig, MaxSettings, g.shape(), g.sweptFlags())
 		}
 	}
 	return n, nil
+}
+
+// sweptFlags names the flags of drill sweep that give more than one value:
+// "--primary-timeout, --fault retry_after".
+func (g Grid) sweptFlags() string {
+	var flags []string
+	for _, a := range g.Axes {
+		if len(a.Values) < 2 {
+			continue
+		}
+		if key, ok := strings.CutPrefix(a.Name, FaultAxis); ok {
+			flags = append(flags, "--fault "+key)
+		} else {
+			flags = append(flags, "--"+a.Name)
+		}
+	}
+	return strings.Join(flags, ", ")
 }
 
 // shape is "4 × 3 × 2" for messages.

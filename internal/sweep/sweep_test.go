@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -122,7 +123,49 @@ func TestGridTooBig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := g.Settings(); !errors.Is(err, ErrTooBig) {
-		t.Errorf("1000 × 1000 grid: err = %v, want ErrTooBig", err)
+	if _, err := g.Settings(); !errors.Is(err, ErrTooBig) || !strings.Contains(err.Error(), "sweep fewer values of --a, --b") {
+		t.Errorf("1000 × 1000 grid: err = %v, want ErrTooBig naming --a and --b", err)
+	}
+}
+
+// TestParseValuesNotFinite: NaN and infinities, as a value or as any end or
+// step of a range, are errors naming the item, never a panic (NaN..1..0.1
+// once reached make with a negative length).
+func TestParseValuesNotFinite(t *testing.T) {
+	for _, in := range []string{"NaN..1..0.1", "0..NaN..0.1", "0..1..NaN", "-Inf..1..0.1", "0..Inf..1",
+		"0..1..1e-320", "-1e308..1e308..1e-308", "NaN", "+Inf", "0.1,inf"} {
+		got, err := ParseValues(in, Float)
+		if err == nil {
+			t.Errorf("ParseValues(%q) = %v, want an error", in, got)
+		}
+	}
+}
+
+// TestGridPastMaxRuns: a grid of 20,000 settings (once 3 GB to run) is too
+// big, naming the swept flags; one of MaxRuns settings is not.
+func TestGridPastMaxRuns(t *testing.T) {
+	values := func(n int) []string {
+		vs := make([]string, n)
+		for i := range vs {
+			vs[i] = fmt.Sprint(i)
+		}
+		return vs
+	}
+	var big Grid
+	if err := big.Add("primary-timeout", values(1000)); err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Add(FaultAxis+"retry_after", values(20)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := big.Size(); !errors.Is(err, ErrTooBig) || !strings.Contains(err.Error(), "--primary-timeout, --fault retry_after") {
+		t.Errorf("20,000 settings: err = %v, want ErrTooBig naming --primary-timeout and --fault retry_after", err)
+	}
+	var ok Grid
+	if err := ok.Add("primary-timeout", values(MaxRuns)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ok.Size(); err != nil || n != MaxRuns {
+		t.Errorf("MaxRuns settings: %d, %v", n, err)
 	}
 }

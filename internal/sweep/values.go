@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/drill-dev/drill/internal/edge"
 )
 
 // Kind is how an axis's values are read, which decides what a range means.
@@ -94,7 +96,10 @@ func check(v string, kind Kind) error {
 	case Int:
 		_, err = strconv.ParseInt(v, 10, 64)
 	case Float:
-		_, err = strconv.ParseFloat(v, 64)
+		var f float64
+		if f, err = strconv.ParseFloat(v, 64); err == nil {
+			err = edge.Finite(f)
+		}
 	case Duration:
 		_, err = time.ParseDuration(v)
 	}
@@ -118,6 +123,11 @@ func kindName(k Kind) string {
 
 // count is how many values from..to by step holds, checking the bounds.
 func count(item string, from, to, step float64) (int, error) {
+	for _, v := range []float64{from, to, step} {
+		if err := edge.Finite(v); err != nil {
+			return 0, fmt.Errorf("bad range %q: %w", item, err)
+		}
+	}
 	if step <= 0 {
 		return 0, fmt.Errorf("bad range %q: the step must be positive", item)
 	}
@@ -125,7 +135,7 @@ func count(item string, from, to, step float64) (int, error) {
 		return 0, fmt.Errorf("bad range %q: it ends before it starts", item)
 	}
 	n := math.Floor((to-from)/step+1e-9) + 1
-	if n > MaxValues {
+	if !(n <= MaxValues) { // also +Inf, when (to-from)/step overflows
 		return 0, fmt.Errorf("range %q has more than %d values", item, MaxValues)
 	}
 	return int(n), nil
