@@ -63,10 +63,8 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 		for i, row := range rows {
 			for r, k := range row.Runs {
 				paths[k] = journal.SweepRunPath(opts.Record, i, r, row.Config.Outage, row.Config.Policy.Name)
-				if !opts.Force {
-					if err := journal.RefuseOverwrite(paths[k]); err != nil {
-						return nil, nil, err
-					}
+				if err := journal.RefuseOverwrite(paths[k], opts.Force); err != nil {
+					return nil, nil, err
 				}
 			}
 		}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drill-dev/drill/internal/journal"
+)
+
+// TestRecordRefusesToOverwriteEverywhere: --record keeps an existing file
+// (exit 2, pointing at --force) on the virtual clock and in drill proxy, as
+// it does on the real clock; the file is left as it was.
+func TestRecordRefusesToOverwriteEverywhere(t *testing.T) {
+	const kept = "a journal written by hand\n"
+	dir := t.TempDir()
+	file := filepath.Join(dir, "kept.jsonl")
+	compareDir := filepath.Join(dir, "runs")
+	inDir := journal.RunPath(compareDir, 0, "busy", "breaker")
+	if err := os.MkdirAll(compareDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		path string
+		args []string
+	}{
+		{"run, real clock", file, []string{"run", "--no-tui", "--record", file, "--emails", "2"}},
+		{"run, virtual clock", file, []string{"run", "--no-tui", "--clock", "virtual", "--record", file, "--emails", "2"}},
+		{"compare, virtual clock", inDir, []string{"compare", "--clock", "virtual", "--outages", "busy", "--policies", "breaker", "--record", compareDir, "--emails", "2"}},
+		{"proxy", file, []string{"proxy", "--no-tui", "--listen", "127.0.0.1:0", "--record", file}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(tc.path, []byte(kept), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// A proxy that does not refuse runs until interrupted.
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+			defer cancel()
+			_, stderr, code := execute(ctx, tc.args...)
+			if code != 2 {
+				t.Errorf("exit code %d, want 2 (stderr: %s)", code, stderr)
+			}
+			if !strings.Contains(stderr, "already exists") || !strings.Contains(stderr, "--force") {
+				t.Errorf("message %q does not say the file exists and point at --force", stderr)
+			}
+			if b, err := os.ReadFile(tc.path); err != nil || string(b) != kept {
+				t.Errorf("the existing file was changed (now %.80q…), %v", b, err)
+			}
+		})
+	}
+}
+
+// TestRecordForceOverwritesOnTheVirtualClock: --force lets --record replace
+// the file with the run's journal.
+func TestRecordForceOverwritesOnTheVirtualClock(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "old.jsonl")
+	if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := execute(t.Context(), "run", "--no-tui", "--clock", "virtual", "--record", file, "--force", "--emails", "2")
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0 (stderr: %s)", code, stderr)
+	}
+	if _, err := journal.ReadFile(file); err != nil {
+		t.Errorf("--force did not leave the run's journal: %v", err)
+	}
+}
