@@ -69,3 +69,31 @@ func TestRecordForceOverwritesOnTheVirtualClock(t *testing.T) {
 		t.Errorf("--force did not leave the run's journal: %v", err)
 	}
 }
+
+// TestReportExpectExitCode: drill report exits 1 when a hypothesis given
+// with --expect fails on a run, as run and replay do, and still writes the
+// report; 0 when it passes.
+func TestReportExpectExitCode(t *testing.T) {
+	dir := t.TempDir()
+	j := filepath.Join(dir, "run.jsonl")
+	if _, stderr, code := execute(t.Context(), "run", "--no-tui", "--clock", "virtual", "--emails", "3", "--follow", "1", "--record", j); code != 0 {
+		t.Fatalf("recording a run exited %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "report.md")
+	if _, stderr, code := execute(t.Context(), "report", j, "-o", out, "--dpi", "24", "--expect", "emails_sent == 3"); code != 0 {
+		t.Errorf("a passing --expect: exit %d, want 0 (stderr: %s)", code, stderr)
+	}
+	if err := os.Remove(out); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := execute(t.Context(), "report", j, "-o", out, "--dpi", "24", "--expect", "emails_sent > 3")
+	if code != 1 {
+		t.Errorf("a failing --expect: exit %d, want 1 (stderr: %s)", code, stderr)
+	}
+	if !strings.Contains(stderr, "emails_sent > 3 (measured 3)") {
+		t.Errorf("stderr %q does not name the failed hypothesis and its value", stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the report was not written: %v", err)
+	}
+}
