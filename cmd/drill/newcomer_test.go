@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/workload"
 )
 
 // TestRecordRefusesToOverwriteEverywhere: --record keeps an existing file
@@ -95,5 +97,49 @@ func TestReportExpectExitCode(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("the report was not written: %v", err)
+	}
+}
+
+// TestPredictTakesFileAndEveryKind: drill predict reads a drill file with
+// -f, its help lists every outage kind run takes, and a kind the arithmetic
+// does not read is said in place of figures (exit 0), in the words of the
+// summary's predicted_note.
+func TestPredictTakesFileAndEveryKind(t *testing.T) {
+	out, stderr, code := execute(t.Context(), "predict", "-f", "../../examples/chapter.yaml")
+	if code != 0 || !strings.HasPrefix(out, "predict: ") || !strings.Contains(out, "calls to the broken model during the outage:") {
+		t.Errorf("predict -f: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	help, _, _ := execute(t.Context(), "predict", "--help")
+	for _, kind := range workload.OutageKinds() {
+		if !strings.Contains(help, kind) {
+			t.Errorf("predict --help does not list the outage kind %q", kind)
+		}
+	}
+	if strings.Contains(help, "busy or hang") {
+		t.Error(`predict --help still says --outage is "busy or hang"`)
+	}
+	out, stderr, code = execute(t.Context(), "predict", "--outage", "reset", "--json")
+	if code != 0 {
+		t.Fatalf("predict --outage reset: exit %d (stderr: %s)", code, stderr)
+	}
+	var predicted struct {
+		Note  string      `json:"predicted_note"`
+		Calls *[2]float64 `json:"predicted_calls_to_broken"`
+	}
+	if err := json.Unmarshal([]byte(out), &predicted); err != nil {
+		t.Fatalf("predict --json: %v\n%s", err, out)
+	}
+	out, stderr, code = execute(t.Context(), "run", "--clock", "virtual", "--json", "--outage", "reset", "--emails", "2", "--follow", "1")
+	if code != 0 {
+		t.Fatalf("run --outage reset: exit %d (stderr: %s)", code, stderr)
+	}
+	var sum struct {
+		Note string `json:"predicted_note"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("run --json: %v\n%s", err, out)
+	}
+	if predicted.Note == "" || predicted.Note != sum.Note || predicted.Calls != nil {
+		t.Errorf("predict's note %q (calls %v), the summary's predicted_note %q: want the same note and no calls", predicted.Note, predicted.Calls, sum.Note)
 	}
 }
