@@ -143,3 +143,31 @@ func TestPredictTakesFileAndEveryKind(t *testing.T) {
 		t.Errorf("predict's note %q (calls %v), the summary's predicted_note %q: want the same note and no calls", predicted.Note, predicted.Calls, sum.Note)
 	}
 }
+
+// TestInitFileRunsOnBothClocks: the file drill init writes runs with
+// --clock virtual under run and compare (its abort conditions start
+// commented out), and every virtual-clock command refuses live abort
+// conditions alike: sweep no longer drops them silently.
+func TestInitFileRunsOnBothClocks(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "drill.yaml")
+	if _, stderr, code := execute(t.Context(), "init", file); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	small := []string{"-f", file, "--clock", "virtual", "--emails", "6", "--follow", "1"}
+	for _, cmd := range [][]string{{"run", "--no-tui", "--json"}, {"compare", "--json"}} {
+		if _, stderr, code := execute(t.Context(), append(cmd, small...)...); code == 2 {
+			t.Errorf("%s -f drill.yaml --clock virtual: exit 2: %s", cmd[0], stderr)
+		}
+	}
+	aborting := filepath.Join(dir, "abort.yaml")
+	if err := os.WriteFile(aborting, []byte("abort:\n  - served.error > 20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"run", "--no-tui"}, {"compare"}, {"sweep", "--no-tui", "--primary-timeout", "1s,2s"}} {
+		args := append(cmd, "-f", aborting, "--clock", "virtual", "--emails", "6", "--follow", "1")
+		if _, stderr, code := execute(t.Context(), args...); code != 2 || !strings.Contains(stderr, "--clock real") {
+			t.Errorf("%s with abort conditions on the virtual clock: exit %d, want 2 pointing at --clock real (stderr: %s)", cmd[0], code, stderr)
+		}
+	}
+}
