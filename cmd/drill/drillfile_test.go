@@ -119,7 +119,7 @@ func TestDrillFileUsageErrorsExitTwo(t *testing.T) {
 	}{
 		{"typo'd key", []string{"run", "-f", typo}, []string{typo + ":3:3: unknown field \"raet\""}},
 		{"typo'd key in validate", []string{"validate", typo}, []string{":3:3:"}},
-		{"unknown figure", []string{"run", "--expect", "servd.error == 0"}, []string{`unknown figure "servd.error"`, "served.error", "canned_share"}},
+		{"unknown figure", []string{"run", "--expect", "servd.error == 0"}, []string{`unknown figure "servd.error"; did you mean "served.error"?`}},
 		{"unknown operator", []string{"compare", "--expect", "served.error =< 0"}, []string{"unknown operator", "== != < <= > >="}},
 		{"missing file", []string{"run", "-f", "/nonexistent/drill.yaml"}, []string{"no such file"}},
 		{"unknown outage", []string{"run", "-f", writeDrill(t, smallDrill), "--outage", "nope"}, []string{`has no outage "nope" (it has: busy)`}},

@@ -171,3 +171,25 @@ func TestInitFileRunsOnBothClocks(t *testing.T) {
 		}
 	}
 }
+
+// TestDidYouMean: an unknown flag, value or figure names the nearest valid
+// one by edit distance, and an unknown figure no longer lists every figure.
+func TestDidYouMean(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--outgae", "busy"}, "unknown flag: --outgae; did you mean --outage?"},
+		{[]string{"run", "--policy", "brekaer"}, "did you mean breaker?"},
+		{[]string{"run", "--outage", "hnag"}, "did you mean hang?"},
+		{[]string{"run", "--expect", "served.eror == 0"}, `unknown figure "served.eror"; did you mean "served.error"?`},
+	} {
+		_, stderr, code := execute(t.Context(), tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+		if strings.Contains(stderr, "canned_share") {
+			t.Errorf("%v: the message lists every figure: %q", tc.args, stderr)
+		}
+	}
+}

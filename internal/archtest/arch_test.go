@@ -50,6 +50,7 @@ var place = map[string]layer{
 	"internal/fakemodel":                  base,
 	"internal/sse":                        base,
 	"internal/format":                     base,
+	"internal/suggest":                    base,
 	"breaker":                             engine,
 	"inject":                              engine,
 	"chain":                               engine,
