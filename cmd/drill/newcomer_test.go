@@ -193,3 +193,30 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// TestCostOnlyWhenPriced: a fake-model run without --price prints its
+// tokens but no cost line (nor a report's cost columns); with a price it
+// prints the cost.
+func TestCostOnlyWhenPriced(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"run", "--no-tui", "--clock", "virtual", "--emails", "4", "--follow", "1"}
+	j := filepath.Join(dir, "unpriced.jsonl")
+	out, stderr, code := execute(t.Context(), append(base, "--record", j)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "tokens (input / output)") || strings.Contains(out, "\ncost ") || strings.Contains(out, "no price for") {
+		t.Errorf("an unpriced run's summary:\n%s\nwant tokens and no cost line", out)
+	}
+	md := filepath.Join(dir, "report.md")
+	if _, stderr, code := execute(t.Context(), "report", j, "-o", md, "--dpi", "24"); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	if data, err := os.ReadFile(md); err != nil || strings.Contains(string(data), "| Cost |") || !strings.Contains(string(data), "| Input tokens |") {
+		t.Errorf("an unpriced report's tokens table (err %v) has cost columns or no tokens:\n%s", err, data)
+	}
+	out, stderr, code = execute(t.Context(), append(base, "--price", "gpt-5.4-mini=0.25/2")...)
+	if code != 0 || !strings.Contains(out, "\ncost ") {
+		t.Errorf("a priced run: exit %d, no cost line:\n%s%s", code, out, stderr)
+	}
+}
