@@ -44,6 +44,15 @@ type CostSummary struct {
 	MaxSpend float64 `json:"max_spend"`
 }
 
+// Known reports whether the cost is a figure worth showing: some price is
+// known (a spend limit was set, something cost money, or every model that
+// used tokens had a price, if only zero). A run whose every model is
+// unpriced (the built-in fake model without --price) costs 0 only because
+// nothing is priced, so views leave its cost out rather than print zeros.
+func (c CostSummary) Known() bool {
+	return c.Total > 0 || c.MaxSpend > 0 || (c.ByRung != nil && len(c.Unpriced) == 0)
+}
+
 // costTrack folds every event that carries a usage.
 type costTrack struct {
 	tokens   TokenSummary

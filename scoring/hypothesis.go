@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/drill-dev/drill/internal/suggest"
 )
 
 // Hypotheses and abort conditions are checks on summary figures, written
@@ -104,6 +106,10 @@ func ParseExpr(s string) (Expr, error) {
 	}
 	kind, ok := figureKind(figure)
 	if !ok {
+		if near, ok := suggest.Nearest(figure, Figures()); ok {
+			// One name, not the ~80 of the whole list.
+			return Expr{}, fmt.Errorf("%q: unknown figure %q; did you mean %q? (every figure: docs/keys.md)", s, figure, near)
+		}
 		return Expr{}, fmt.Errorf("%q: unknown figure %q (valid: %s)", s, figure, strings.Join(Figures(), ", "))
 	}
 	if raw == "" {

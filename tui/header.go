@@ -130,7 +130,7 @@ func headlineSegments(st Styles, s *state) []string {
 		}
 		segs = append(segs, label+style.Render(stateWord(b.State)))
 	}
-	if _, c := s.fold.Cost(); c.Total > 0 || c.MaxSpend > 0 {
+	if _, c := s.fold.Cost(); c.Known() {
 		segs = append(segs, "cost "+plain.Cost(c))
 	}
 	if hs := s.hypotheses(); hs.total > 0 {

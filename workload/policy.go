@@ -8,6 +8,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/suggest"
 )
 
 // RungPolicy configures one model rung.
@@ -69,7 +70,7 @@ func Preset(name string) (Policy, error) {
 		p.Backup, p.Canned = &backup, true
 		p.Primary = RungPolicy{TimeLimit: 3 * time.Second, Retries: 0, Breaker: &breaker.Settings{}}
 	default:
-		return Policy{}, fmt.Errorf("unknown policy %q (valid: %s)", name, strings.Join(presets, ", "))
+		return Policy{}, fmt.Errorf("unknown policy %q (valid: %s)%s", name, strings.Join(presets, ", "), suggest.DidYouMean(name, "", presets))
 	}
 	return p, nil
 }

@@ -64,7 +64,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 			return tui.Replay(ctx, evs, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.Hypotheses})
 		}
 	}
-	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, show, cmd.ErrOrStderr())
+	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, opts.force, show, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

@@ -119,7 +119,7 @@ func TestDrillFileUsageErrorsExitTwo(t *testing.T) {
 	}{
 		{"typo'd key", []string{"run", "-f", typo}, []string{typo + ":3:3: unknown field \"raet\""}},
 		{"typo'd key in validate", []string{"validate", typo}, []string{":3:3:"}},
-		{"unknown figure", []string{"run", "--expect", "servd.error == 0"}, []string{`unknown figure "servd.error"`, "served.error", "canned_share"}},
+		{"unknown figure", []string{"run", "--expect", "servd.error == 0"}, []string{`unknown figure "servd.error"; did you mean "served.error"?`}},
 		{"unknown operator", []string{"compare", "--expect", "served.error =< 0"}, []string{"unknown operator", "== != < <= > >="}},
 		{"missing file", []string{"run", "-f", "/nonexistent/drill.yaml"}, []string{"no such file"}},
 		{"unknown outage", []string{"run", "-f", writeDrill(t, smallDrill), "--outage", "nope"}, []string{`has no outage "nope" (it has: busy)`}},
@@ -153,10 +153,27 @@ func TestInitThenValidate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("validate: exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"runs:     1 outage × 2 policies = 2 runs", "15s–40s  busy on primary", "served.error == 0", "canned_share > 0.5"} {
+	for _, want := range []string{"runs:     1 outage × 2 policies = 2 runs", "15s–40s  busy on primary", "served.error == 0"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("validate output lacks %q:\n%s", want, stdout)
 		}
+	}
+	// The abort conditions start commented out (the file runs on both
+	// clocks); uncommented, validate lists them.
+	if strings.Contains(stdout, "canned_share > 0.5") {
+		t.Errorf("validate lists the template's commented abort conditions:\n%s", stdout)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uncommented := strings.NewReplacer("# abort:", "abort:", "#   - ", "  - ").Replace(string(data))
+	if err := os.WriteFile(path, []byte(uncommented), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = execute(t.Context(), "validate", path)
+	if code != 0 || !strings.Contains(stdout, "canned_share > 0.5") {
+		t.Errorf("validate of the uncommented template: exit %d, output lacks %q:\n%s%s", code, "canned_share > 0.5", stdout, stderr)
 	}
 }
 

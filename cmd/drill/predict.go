@@ -23,16 +23,24 @@ func newPredictCmd() *cobra.Command {
 time one failure takes to be counted (attempts × time limit plus the SDK's
 backoff range with its jitter), when the Nth failure lands at the arrival rate,
 the breaker's first open as a range, the worst wait of an email sent during the
-outage and the calls to the broken model. It takes every flag drill run takes.`,
+outage and the calls to the broken model. It takes every flag drill run takes,
+-f drill.yaml included (the file's first drill, or the one --outage and
+--policy choose), and every outage kind; for a kind or window the arithmetic
+does not read (it reads one window of busy, hang or slow hitting every
+attempt) it says so in place of figures, as a run's predicted_note does.`,
 		Example: `  drill predict --outage hang --policy breaker
   drill predict --outage hang --policy breaker --trip count,in-flight --in-flight-age 4s
-  drill predict --outage busy --policy fail-fast --json`,
+  drill predict --outage busy --policy fail-fast --json
+  drill predict -f drill.yaml`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := f.Config(cmd.Flags(), outage, policy)
+			cfgs, _, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy},
+				OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
+			warn(cmd, f.Warnings())
+			cfg := cfgs[0]
 			p, err := predict.Compute(cfg)
 			if err != nil {
 				return exit.UsageError(err)
@@ -42,9 +50,10 @@ outage and the calls to the broken model. It takes every flag drill run takes.`,
 	}
 	d := workload.DefaultConfig()
 	fs := cmd.Flags()
-	fs.StringVar(&outage, "outage", d.Outage, "outage kind: busy or hang")
+	fs.StringVar(&outage, "outage", d.Outage, plan.OutageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	fs.BoolVar(&jsonOut, "json", false, "print the predicted_* figures and the arithmetic as JSON")
 	f.Register(fs)
+	f.RegisterDrillFile(fs)
 	return cmd
 }

@@ -27,6 +27,7 @@ type proxyFlags struct {
 	outageModels     []string
 	prices           []string
 	record           string
+	force            bool
 	noTUI            bool
 	seed             int64
 	latencyScale     float64
@@ -52,7 +53,8 @@ calls and failures, the outage timeline; o starts or ends an outage by
 hand). With --no-tui, or without a terminal, each request is logged as one
 line (its arrival, the SDK's retry count, status, outcome, the fault applied,
 wait, time to first token, tokens). With --record every request is an
-attempt in a journal that replay and report read.
+attempt in a journal that replay and report read; --record FILE refuses to
+overwrite an existing file unless --force is given.
 Authorization headers pass through untouched and are never recorded. It runs
 until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 		Example: `  drill proxy --outage busy --outage-from 10s --outage-to 30s --record p.jsonl
@@ -69,6 +71,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.StringSliceVar(&f.outageModels, "outage-model", nil, "apply the outage only to requests for these models (comma-separated or repeated; default: every request)")
 	fs.StringArrayVar(&f.prices, "price", nil, "price of a model as MODEL=IN/OUT per million input and output tokens (repeat for more models): requests show their cost")
 	fs.StringVar(&f.record, "record", "", "record every request as a journal (JSON Lines) in this file")
+	fs.BoolVar(&f.force, "force", false, "let --record overwrite an existing journal")
 	fs.BoolVar(&f.noTUI, "no-tui", false, "log one line per request instead of showing the dashboard (the default when stdout is not a terminal)")
 	fs.Int64Var(&f.seed, "seed", fakemodel.DefaultSeed, "the built-in fake model's latency seed")
 	fs.Float64Var(&f.latencyScale, "latency-scale", 1, "the built-in fake model's latency multiplier (0 = answer at once)")
@@ -109,7 +112,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	}
 	cfg := session.ProxyConfig{Listen: f.listen, Windows: ws, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody, OutageFromJournal: f.outage.Journal,
 		File: f.outage.File, Model: f.outage.JournalModel, OutageModels: f.outageModels, Prices: prices, Seed: f.seed, LatencyScale: f.latencyScale}
-	opts := session.ProxyOptions{Upstream: f.upstream, PreflightTimeout: f.preflightTimeout, Record: f.record, Notes: notes,
+	opts := session.ProxyOptions{Upstream: f.upstream, PreflightTimeout: f.preflightTimeout, Record: f.record, Force: f.force, Notes: notes,
 		Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()}
 	if !f.noTUI && stdoutIsTerminal() {
 		opts.Show = func(ctx context.Context, p *proxy.Proxy, title, schedule string) error {

@@ -36,7 +36,11 @@ scales.
 -o report.html writes one self-contained HTML file (charts inline, no network
 needed to open it); -o report.md writes Markdown with its chart images in a
 directory beside it (report-charts/). A directory argument stands for the
-journals (*.jsonl) in it.`,
+journals (*.jsonl) in it.
+
+The report is written whatever the verdicts; drill report exits 1 when a
+hypothesis given with --expect fails on any run, as drill run and drill
+replay do.`,
 		Example: `  drill compare --record runs/
   drill report runs/*.jsonl -o report.html
   drill report runs/ -o report.md
@@ -81,12 +85,12 @@ journals (*.jsonl) in it.`,
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%d run%s)\n", out, len(rep.Runs), map[bool]string{true: "", false: "s"}[len(rep.Runs) == 1])
-			return nil
+			return rep.ExpectFailed() // the report is written either way; a FAIL exits 1, as in run and replay
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "report.html", "the report to write: .html (self-contained) or .md (charts beside it)")
 	cmd.Flags().IntVar(&dpi, "dpi", report.DefaultDPI, "resolution of the chart images")
 	cmd.Flags().StringArrayVar(&pairs, "pair", nil, "compare these two runs, `A,B` (R1,R3, or outage/policy labels); repeatable; replaces the default pairs")
-	cmd.Flags().StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged PASS or FAIL on every run in the overview; repeatable")
+	cmd.Flags().StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged PASS or FAIL on every run in the overview (exit 1 if it fails on any); repeatable")
 	return cmd
 }

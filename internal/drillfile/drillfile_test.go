@@ -44,7 +44,7 @@ func TestStrictErrorsNameLineAndColumn(t *testing.T) {
 		{"full without name", "policies:\n  - backup: true\n", "a policy needs a preset"},
 		{"full keys with preset", "policies:\n  - preset: breaker\n    canned: false\n", "d.yaml:3:13: canned writes a policy out in full"},
 		{"bad scope", "policies:\n  - preset: breaker\n    time_limit_scope: call\n", "d.yaml:3:23: time_limit_scope: unknown value \"call\" (valid: attempt, request)"},
-		{"unknown figure", "hypotheses:\n  - served.eror == 0\n", "d.yaml:2:5: hypothesis: \"served.eror == 0\": unknown figure \"served.eror\" (valid: "},
+		{"unknown figure", "hypotheses:\n  - served.eror == 0\n", "d.yaml:2:5: hypothesis: \"served.eror == 0\": unknown figure \"served.eror\"; did you mean \"served.error\"?"},
 		{"unknown operator", "abort:\n  - served.error => 2\n", "d.yaml:2:5: abort condition: \"served.error => 2\": unknown operator \"=>\" (valid: == != < <= > >=)"},
 		{"fake model name", "models:\n  primary: {model: gpt-4o}\n", "d.yaml:2:20: the fake model serves no model \"gpt-4o\""},
 		{"bad base url", "models:\n  primary: {base_url: ftp://x}\n", "base_url must be \"fake\""},

@@ -48,10 +48,15 @@ func PrepareDir(dir string) error {
 	return nil
 }
 
-// RefuseOverwrite is the check --record makes without --force: a journal
-// is a record of a drill, and recording over one loses it. An existing path
-// is a usage error (exit 2) that points at --force.
-func RefuseOverwrite(path string) error {
+// RefuseOverwrite is the one check every --record makes before anything
+// runs (run, compare, sweep, fleet and proxy, on either clock): a journal is
+// a record of a drill, and recording over one loses it. An existing path is
+// a usage error (exit 2) that points at --force; with force, or with no path
+// (not recording), there is nothing to refuse.
+func RefuseOverwrite(path string, force bool) error {
+	if path == "" || force {
+		return nil
+	}
 	if _, err := os.Lstat(path); err == nil {
 		return exit.Usagef("--record: %s already exists; pass --force to overwrite it", path)
 	} else if !errors.Is(err, fs.ErrNotExist) {

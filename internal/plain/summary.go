@@ -107,7 +107,8 @@ func followedLine(f scoring.Followed) string {
 }
 
 // costRows adds the tokens and cost rows to a summary table, when the run's
-// calls reported or were estimated any tokens.
+// calls reported or were estimated any tokens; the cost row only when a
+// price is known (scoring.CostSummary.Known).
 func costRows(row func(k, v string), s scoring.Summary) {
 	t, c := s.Tokens, s.Cost
 	if t.Attempts == 0 {
@@ -118,6 +119,9 @@ func costRows(row func(k, v string), s scoring.Summary) {
 		tokens += fmt.Sprintf("; %d / %d estimated, %d attempts cut before their answer", t.EstimatedInput, t.EstimatedOutput, t.EstimatedAttempts)
 	}
 	row("tokens (input / output)", tokens)
+	if !c.Known() {
+		return // no price known: a cost of 0 would say nothing
+	}
 	cost := Cost(c) + " (" + CostByRung(c) + ")"
 	if c.Estimated > 0 {
 		cost += "; " + format.Money(c.Estimated) + " estimated"

@@ -163,8 +163,14 @@ func registerPolicy(fs *pflag.FlagSet, d breaker.Settings) {
 
 // RegisterFile adds the drill-file flags: -f and --expect.
 func (c *CLI) RegisterFile(fs *pflag.FlagSet) {
-	fs.StringVarP(&c.file, "file", "f", "", "read the drill from this drill file (flags given too override it)")
+	c.RegisterDrillFile(fs)
 	fs.StringArrayVar(&c.expect, "expect", nil, "a hypothesis, `figure op value` (e.g. 'served.error == 0'); repeatable, added to the file's")
+}
+
+// RegisterDrillFile adds -f/--file alone, for a command that reads a drill
+// file's drills but judges no hypotheses (drill predict).
+func (c *CLI) RegisterDrillFile(fs *pflag.FlagSet) {
+	fs.StringVarP(&c.file, "file", "f", "", "read the drill from this drill file (flags given too override it)")
 }
 
 // File is the drill file given with -f ("" for none).

@@ -16,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/suggest"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -50,7 +51,8 @@ type Flags struct {
 // usage errors (exit 2).
 func FromFlags(fl Flags, fs *pflag.FlagSet, outage, policy string, note func(string)) (workload.Config, error) {
 	if !slices.Contains(workload.OutageKinds(), outage) {
-		return workload.Config{}, exit.Usagef("unknown outage %q (valid: %s)", outage, strings.Join(workload.OutageKinds(), ", "))
+		return workload.Config{}, exit.Usagef("unknown outage %q (valid: %s)%s", outage, strings.Join(workload.OutageKinds(), ", "),
+			suggest.DidYouMean(outage, "", workload.OutageKinds()))
 	}
 	p, err := workload.Preset(policy)
 	if err != nil {

@@ -74,6 +74,9 @@ type Prediction struct {
 	SlowHealthy int
 	// Lines is the arithmetic, one step a line, as drill predict prints it.
 	Lines []string
+	// Note says why nothing was predicted (NotPredicted), "" when the
+	// figures are set; a run's summary carries it as predicted_note.
+	Note string
 }
 
 // Keys returns the predicted_* keys a run summary carries beside the
@@ -88,13 +91,18 @@ func (p Prediction) Keys() map[string]any {
 		}
 		return [2]float64{round(r[0]), round(r[1])}
 	}
+	var calls any = [2]float64{p.CallsToBroken[0], p.CallsToBroken[1]}
+	if p.Note != "" {
+		calls = nil // nothing predicted, as a run's summary leaves it
+	}
 	return map[string]any{
 		"predicted_failure_s":       rng(p.FailureS),
 		"predicted_nth_failure_s":   rng(p.NthFailureS),
 		"predicted_first_open_s":    rng(p.FirstOpenS),
 		"predicted_may_never_open":  p.MayNeverOpen,
 		"predicted_worst_wait_s":    rng(p.WorstWaitS),
-		"predicted_calls_to_broken": [2]float64{p.CallsToBroken[0], p.CallsToBroken[1]},
+		"predicted_calls_to_broken": calls,
+		"predicted_note":            p.Note,
 	}
 }
 
@@ -113,6 +121,11 @@ func Compute(cfg workload.Config) (Prediction, error) {
 		return p, nil
 	}
 	m, err := newModel(cfg)
+	if np, ok := errors.AsType[*NotPredicted](err); ok {
+		p.Note = np.Reason
+		p.Lines = []string{"not predicted: " + np.Reason}
+		return p, nil
+	}
 	if err != nil {
 		return p, err
 	}
@@ -213,14 +226,22 @@ type model struct {
 // Outages lists the outage kinds predict knows.
 func Outages() []string { return []string{"busy", "hang", "slow"} }
 
+// NotPredicted is why the arithmetic does not read a drill's outage: a kind
+// other than Outages, or a window with a rate, ramp or flap. It is no
+// error of the drill's: a run logs it as its summary's predicted_note, and
+// drill predict prints it in place of figures.
+type NotPredicted struct{ Reason string }
+
+func (e *NotPredicted) Error() string { return e.Reason }
+
 func newModel(cfg workload.Config) (*model, error) {
 	ws := cfg.Windows()
 	if len(ws) != 1 || ws[0].Rate != 0 || ws[0].Ramp || ws[0].Flap != nil {
-		return nil, errors.New("predict reads one outage window hitting every attempt (no rate, ramp or flap)")
+		return nil, &NotPredicted{"predict reads one outage window hitting every attempt (no rate, ramp or flap)"}
 	}
 	w := ws[0]
 	if !slices.Contains(Outages(), w.Kind) {
-		return nil, fmt.Errorf("predict knows the %s outages, not %q", strings.Join(Outages(), ", "), w.Kind)
+		return nil, &NotPredicted{fmt.Sprintf("predict knows the %s outages, not %q", strings.Join(Outages(), ", "), w.Kind)}
 	}
 	m := &model{cfg: cfg, hang: w.Kind == "hang", slow: w.Kind == "slow", request: cfg.Policy.Scope == chain.ScopeRequest,
 		from: w.From.Seconds(), to: w.To.Seconds(), interval: 1 / cfg.Rate, delay: 5 * time.Second}
@@ -405,6 +426,9 @@ func ForRun(cfg workload.Config) *event.Predicted {
 	p, err := Compute(cfg)
 	if err != nil {
 		return &event.Predicted{Note: err.Error()}
+	}
+	if p.Note != "" {
+		return &event.Predicted{Note: p.Note}
 	}
 	return p.Event()
 }

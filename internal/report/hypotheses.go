@@ -1,6 +1,11 @@
 package report
 
-import "github.com/drill-dev/drill/scoring"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/drill-dev/drill/scoring"
+)
 
 // hypotheses are the hypotheses the report judges: those given to drill
 // report (--expect), then those any run's journal recorded, each once.
@@ -38,14 +43,7 @@ func (r *Report) hypothesesTable() table {
 	for i, run := range r.Runs {
 		t.Head = append(t.Head, runTag(i)+" "+run.Label())
 	}
-	verdicts := make([][]scoring.Verdict, len(r.Runs))
-	for i, run := range r.Runs {
-		figs, err := scoring.FiguresOf(run.Summary)
-		if err != nil {
-			figs = map[string]any{}
-		}
-		verdicts[i] = scoring.Judge(figs, hyps)
-	}
+	verdicts := r.judge(hyps)
 	for k, h := range hyps {
 		row := []string{h.String()}
 		for i := range r.Runs {
@@ -59,4 +57,41 @@ func (r *Report) hypothesesTable() table {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// judge judges hyps on every run with the function that judged them at the
+// end of the run: verdicts[i][k] is hypothesis k on run i.
+func (r *Report) judge(hyps []scoring.Expr) [][]scoring.Verdict {
+	verdicts := make([][]scoring.Verdict, len(r.Runs))
+	for i, run := range r.Runs {
+		figs, err := scoring.FiguresOf(run.Summary)
+		if err != nil {
+			figs = map[string]any{}
+		}
+		verdicts[i] = scoring.Judge(figs, hyps)
+	}
+	return verdicts
+}
+
+// ExpectFailed is what drill report's exit code comes from, as drill run's
+// and drill replay's come from their hypotheses: nil when every hypothesis
+// given to the report (Hypotheses, --expect) passes on every run, otherwise
+// an error (exit 1) naming each FAIL cell with its measured value.
+// Hypotheses only recorded in the journals are shown, not judged here: they
+// decided their own run's exit code when it ended.
+func (r *Report) ExpectFailed() error {
+	var lines []string
+	cells := 0
+	for i, vs := range r.judge(r.Hypotheses) {
+		for _, v := range vs {
+			cells++
+			if !v.Pass {
+				lines = append(lines, fmt.Sprintf("  %s %s: %s (measured %s)", runTag(i), r.Runs[i].Label(), v.Expr, scoring.FormatValue(v.Value)))
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d hypothesis verdicts failed:\n%s", len(lines), cells, strings.Join(lines, "\n"))
 }

@@ -63,3 +63,47 @@ func TestHypothesesTableFirst(t *testing.T) {
 		t.Errorf("HTML hypotheses missing or not in the overview")
 	}
 }
+
+// TestExpectFailed: the report's exit code comes from the hypotheses given
+// to it: nil when each passes on every run, an error naming every FAIL cell
+// (run, hypothesis, measured value) when one does not. Hypotheses only the
+// journals recorded do not decide it.
+func TestExpectFailed(t *testing.T) {
+	rep, err := report.Build(smallPaths(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.ExpectFailed(); err != nil {
+		t.Errorf("no hypotheses: %v, want nil", err)
+	}
+	rep.Runs[0].Meta.Summary.Hypotheses = []scoring.Verdict{{Expr: "emails_sent > 100000", Value: 0.0, Pass: false}}
+	if err := rep.ExpectFailed(); err != nil {
+		t.Errorf("a recorded hypothesis decided the exit code: %v", err)
+	}
+	pass, err := scoring.ParseExprs([]string{"emails_sent >= 0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Hypotheses = pass
+	if err := rep.ExpectFailed(); err != nil {
+		t.Errorf("a passing hypothesis: %v, want nil", err)
+	}
+	fail, err := scoring.ParseExprs([]string{"emails_sent >= 0", "emails_sent > 100000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Hypotheses = fail
+	err = rep.ExpectFailed()
+	if err == nil {
+		t.Fatal("a hypothesis failing on every run: nil error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"2 of 4", "R1 ", "R2 ", "emails_sent > 100000 (measured "} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not say %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "emails_sent >= 0") {
+		t.Errorf("message %q names a passing hypothesis", msg)
+	}
+}

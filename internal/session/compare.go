@@ -17,7 +17,7 @@ type CompareOptions struct {
 	Virtual bool
 	// RecordDir, if set, records each run as a journal there, named after
 	// its outage and policy (journal.RunPath); existing journals are
-	// refused unless Force is set (on the real clock).
+	// refused unless Force is set (on either clock).
 	RecordDir string
 	Force     bool
 	// Hypotheses are judged on each journal's summary line; Abort are the
@@ -47,10 +47,8 @@ func Compare(ctx context.Context, cfgs []workload.Config, opts CompareOptions) (
 		}
 		for i, cfg := range cfgs {
 			paths[i] = journal.RunPath(opts.RecordDir, i, cfg.Outage, cfg.Policy.Name)
-			if !opts.Virtual && !opts.Force {
-				if err := journal.RefuseOverwrite(paths[i]); err != nil {
-					return nil, err
-				}
+			if err := journal.RefuseOverwrite(paths[i], opts.Force); err != nil {
+				return nil, err
 			}
 		}
 	}

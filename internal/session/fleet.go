@@ -63,8 +63,8 @@ func CheckFleets(cfgs []fleet.Config, journals []string, force bool) error {
 		if err := c.Validate(); err != nil {
 			return exit.UsageError(err)
 		}
-		if k < len(journals) && journals[k] != "" && !force {
-			if err := journal.RefuseOverwrite(journals[k]); err != nil {
+		if k < len(journals) {
+			if err := journal.RefuseOverwrite(journals[k], force); err != nil {
 				return err
 			}
 		}

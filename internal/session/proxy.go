@@ -48,8 +48,10 @@ type ProxyOptions struct {
 	// seeded by the config's seed), checked before the proxy starts.
 	Upstream         string
 	PreflightTimeout time.Duration
-	// Record, if set, is the journal every request is recorded to.
+	// Record, if set, is the journal every request is recorded to; an
+	// existing file is refused unless Force is set.
 	Record string
+	Force  bool
 	// Notes are printed on Log after the proxy's address and timeline.
 	Notes []string
 	// Show, if set, shows the proxy's dashboard until the user quits,
@@ -68,6 +70,9 @@ type ProxyOptions struct {
 // that cannot work (an upstream that does not answer, an address in use) are
 // usage errors (exit 2).
 func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
+	if err := journal.RefuseOverwrite(opts.Record, opts.Force); err != nil {
+		return err
+	}
 	popts := proxy.Options{Windows: cfg.Windows, MaxBody: cfg.MaxBodyBytes, Models: cfg.OutageModels, Prices: cfg.Prices}
 	var secrets []string
 	if opts.Upstream == "" {

@@ -30,7 +30,8 @@ type SweepOptions struct {
 	// Parallel is how many drills run at once (0: all); Repeat how many
 	// times each setting runs.
 	Parallel, Repeat int
-	// Abort are the conditions every real-time run is guarded with.
+	// Abort are the conditions every real-time run is guarded with; with
+	// Virtual they are refused (NoLiveAborts), as run and compare refuse them.
 	Abort []scoring.Expr
 	// Progress gets the progress of the runs when no dashboard shows them.
 	Progress io.Writer
@@ -49,6 +50,9 @@ type SweepOptions struct {
 // order of cfgs, give the exit codes (Errs).
 func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []workload.Config, opts SweepOptions) (*sweep.Result, []vclock.Outcome, error) {
 	if opts.Virtual {
+		if err := NoLiveAborts(opts.Abort); err != nil {
+			return nil, nil, err // as run and compare: nothing follows a virtual run live
+		}
 		for _, c := range cfgs {
 			if err := VirtualUsage(c); err != nil {
 				return nil, nil, err
@@ -63,10 +67,8 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 		for i, row := range rows {
 			for r, k := range row.Runs {
 				paths[k] = journal.SweepRunPath(opts.Record, i, r, row.Config.Outage, row.Config.Policy.Name)
-				if !opts.Force {
-					if err := journal.RefuseOverwrite(paths[k]); err != nil {
-						return nil, nil, err
-					}
+				if err := journal.RefuseOverwrite(paths[k], opts.Force); err != nil {
+					return nil, nil, err
 				}
 			}
 		}

@@ -75,12 +75,15 @@ func FromChild(err error) error {
 }
 
 // VirtualRun runs one drill in virtual time (Virtual), recorded to path if
-// set. With show, the recording (a temporary one when path is "") is then
+// set; an existing file at path is refused unless force is set. With show, the recording (a temporary one when path is "") is then
 // shown (the replay dashboard) unless the run was interrupted; a show that
 // ctx ends marks the outcome interrupted. A drill that did not start, or
 // could not be recorded, is an error.
-func VirtualRun(ctx context.Context, cfg workload.Config, hyps []scoring.Expr, path string,
+func VirtualRun(ctx context.Context, cfg workload.Config, hyps []scoring.Expr, path string, force bool,
 	show func(context.Context, []event.Event) error, stderr io.Writer) (vclock.Outcome, error) {
+	if err := journal.RefuseOverwrite(path, force); err != nil {
+		return vclock.Outcome{}, err
+	}
 	if path == "" && show != nil {
 		f, err := os.CreateTemp("", "drill-virtual-*.jsonl")
 		if err != nil {

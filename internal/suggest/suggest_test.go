@@ -1,0 +1,45 @@
+package suggest
+
+import "testing"
+
+func TestNearest(t *testing.T) {
+	for _, tc := range []struct {
+		word       string
+		candidates []string
+		want       string
+		ok         bool
+	}{
+		{"outgae", []string{"outage", "outages", "policy"}, "outage", true},
+		{"brekaer", []string{"primary-only", "backup-only", "fallback", "breaker", "fail-fast"}, "breaker", true},
+		{"served.eror", []string{"served.error", "served.backup", "answered"}, "served.error", true},
+		{"BREAKER", []string{"fallback", "breaker"}, "breaker", true},
+		{"yolo", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "", false},
+		{"breaker", []string{"breaker"}, "", false}, // the word itself is no suggestion
+		{"x", nil, "", false},
+	} {
+		got, ok := Nearest(tc.word, tc.candidates)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Nearest(%q) = %q, %v; want %q, %v", tc.word, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{{"", "", 0}, {"abc", "", 3}, {"outgae", "outage", 1}, {"kitten", "sitting", 3}, {"ab", "ba", 1}} {
+		if got := distance(tc.a, tc.b); got != tc.want {
+			t.Errorf("distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	if got := DidYouMean("outgae", "--", []string{"outage"}); got != "; did you mean --outage?" {
+		t.Errorf("DidYouMean = %q", got)
+	}
+	if got := DidYouMean("zzzzzz", "--", []string{"outage"}); got != "" {
+		t.Errorf("DidYouMean with nothing near = %q, want empty", got)
+	}
+}
