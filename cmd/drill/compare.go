@@ -38,15 +38,8 @@ there unless --force is given.`,
 			if err != nil {
 				return err
 			}
-			cfgs, chk, err := f.Plan(cmd.Flags(), plan.Selection{Outages: outages, Policies: policies, OutagesFlag: "outages", PoliciesFlag: "policies"}, nil)
-			if err != nil {
-				return err
-			}
-			warn(cmd, f.Warnings())
-			if err := f.Ready(cmd.Context(), cmd.Flags(), cfgs, !clock.virtual(), cmd.ErrOrStderr()); err != nil {
-				return err
-			}
-			watch, err := wf.start(cmd, f.File(), clock.String(), chk.Hypotheses)
+			sel := plan.Selection{Outages: outages, Policies: policies, OutagesFlag: "outages", PoliciesFlag: "policies"}
+			cfgs, chk, watch, err := prepare(cmd, &f, sel, nil, clock, wf)
 			if err != nil {
 				return err
 			}

@@ -38,15 +38,8 @@ summary to stdout (a table, or JSON with --json).
   drill run -f drill.yaml --expect 'served.error == 0'`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfgs, chk, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			warn(cmd, f.Warnings())
-			if err := f.Ready(cmd.Context(), cmd.Flags(), cfgs, !clock.virtual(), cmd.ErrOrStderr()); err != nil {
-				return err
-			}
-			watch, err := wf.start(cmd, f.File(), clock.String(), chk.Hypotheses)
+			sel := plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}
+			cfgs, chk, watch, err := prepare(cmd, &f, sel, cmd.ErrOrStderr(), clock, wf)
 			if err != nil {
 				return err
 			}

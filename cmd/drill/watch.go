@@ -2,14 +2,17 @@ package main
 
 import (
 	"errors"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
 )
 
 // watchFlags are --metrics-listen and --alert-listen, which run, compare,
@@ -47,4 +50,21 @@ func (w watchFlags) start(cmd *cobra.Command, file, clock string, hyps []scoring
 // returns err, the command's own, with the watch's.
 func closeWatch(w *session.Watch, err error) error {
 	return errors.Join(err, w.Close())
+}
+
+// prepare is what run and compare do before their drills start: plan the
+// runs the flags ask for (single gets run's note on one drill of a file),
+// warn, check real endpoints on the real clock (the preflight), and start
+// serving metrics and receiving alerts.
+func prepare(cmd *cobra.Command, f *plan.CLI, sel plan.Selection, single io.Writer, clock clockValue, wf watchFlags) ([]workload.Config, plan.Expectations, *session.Watch, error) {
+	cfgs, chk, err := f.Plan(cmd.Flags(), sel, single)
+	if err != nil {
+		return nil, chk, nil, err
+	}
+	warn(cmd, f.Warnings())
+	if err := f.Ready(cmd.Context(), cmd.Flags(), cfgs, !clock.virtual(), cmd.ErrOrStderr()); err != nil {
+		return nil, chk, nil, err
+	}
+	watch, err := wf.start(cmd, f.File(), clock.String(), chk.Hypotheses)
+	return cfgs, chk, watch, err
 }
