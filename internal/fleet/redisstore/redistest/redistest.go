@@ -5,6 +5,7 @@
 package redistest
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os/exec"
@@ -19,26 +20,36 @@ type Server struct {
 	path string
 	port int
 	cmd  *exec.Cmd
+	// exited is closed when cmd has exited (its Wait has returned).
+	exited chan struct{}
 }
 
 // Start starts redis-server on a free loopback port and stops it when the
-// test ends. It skips the test if redis-server is not installed.
+// test ends. It skips the test if redis-server is not installed. A port
+// taken between finding it free and the server binding it is tried again
+// with another.
 func Start(t testing.TB) *Server {
 	t.Helper()
 	path, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("redis-server is not installed (apt-get install -y redis-server): skipping the Redis breaker store test")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("finding a free port: %v", err)
+	var last error
+	for range 3 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("finding a free port: %v", err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		s := &Server{t: t, path: path, port: port}
+		if last = s.start(); last == nil {
+			t.Cleanup(s.Kill)
+			return s
+		}
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	s := &Server{t: t, path: path, port: port}
-	s.Restart()
-	t.Cleanup(s.Kill)
-	return s
+	t.Fatal(last)
+	return nil
 }
 
 // URL is the server's redis:// URL, database 0.
@@ -50,7 +61,7 @@ func (s *Server) Kill() {
 		return
 	}
 	_ = s.cmd.Process.Kill()
-	_ = s.cmd.Wait()
+	<-s.exited
 	s.cmd = nil
 }
 
@@ -58,20 +69,42 @@ func (s *Server) Kill() {
 // saved) and waits until it accepts connections.
 func (s *Server) Restart() {
 	s.t.Helper()
+	if err := s.start(); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// start starts the server on its port and waits until it accepts
+// connections: up to 15 s, since a loaded machine (go test -race on every
+// package at once) can take seconds to start a process. It returns an
+// error, with what the server said, if it exits first or never listens.
+func (s *Server) start() error {
 	s.Kill()
+	var out bytes.Buffer
 	cmd := exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning")
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
-		s.t.Fatalf("starting redis-server: %v", err)
+		return fmt.Errorf("starting redis-server: %w", err)
 	}
-	s.cmd = cmd
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	s.cmd, s.exited = cmd, exited
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
-	for range 200 {
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			s.cmd = nil
+			return fmt.Errorf("redis-server on %s exited before listening: %s", addr, bytes.TrimSpace(out.Bytes()))
+		default:
+		}
 		if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
 			c.Close()
-			return
+			return nil
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	s.t.Fatalf("redis-server did not start listening on %s", addr)
+	s.Kill()
+	return fmt.Errorf("redis-server did not start listening on %s within 15 s", addr)
 }
