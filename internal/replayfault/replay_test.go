@@ -142,7 +142,10 @@ func TestReplayReproducesAFlappingOutage(t *testing.T) {
 
 // TestReplayOverLoopback is the same drill over real sockets: a flapping
 // server on a loopback port, the proxy served on another, a client posting
-// every 10 ms. The replay is compared with the recording, within 50 ms.
+// every 10 ms. The replay is compared with the recording, within 200 ms:
+// in real time a loaded machine (the whole suite under -race) can hold a
+// post back by a scheduler's tick or more, which moves where a window is
+// seen to end; the fake-time test above holds the 50 ms.
 func TestReplayOverLoopback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real time")
@@ -171,7 +174,7 @@ func TestReplayOverLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	samePattern(t, "replayed over loopback", again, ws, 50*time.Millisecond)
+	samePattern(t, "replayed over loopback", again, ws, 200*time.Millisecond)
 }
 
 // serveAndPost serves the proxy on a loopback port in front of upstream,
