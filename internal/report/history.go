@@ -43,29 +43,22 @@ func writeHistoryPage(b *bytes.Buffer, groups []historyGroup, expectations table
 	for _, g := range groups {
 		b.WriteString("\n<h2>")
 		htmlText(b, g.Key)
-		b.WriteString("</h2>\n<div class=\"scroll\"><table>\n<thead><tr><th>figure</th>")
-		for _, d := range g.Dates {
-			b.WriteString("<th>")
-			htmlText(b, d)
-			b.WriteString("</th>")
-		}
-		b.WriteString("</tr></thead>\n<tbody>")
+		b.WriteString("</h2>\n<div class=\"scroll\"><table>\n")
+		t := table{Head: append([]string{"figure"}, g.Dates...)}
 		for _, r := range g.Rows {
-			b.WriteString("<tr><td>")
-			htmlText(b, r.Figure)
-			b.WriteString("</td>")
+			row := []string{r.Figure}
 			for _, c := range r.Cells {
-				if c.Flag {
-					b.WriteString(`<td class="flag">`)
-				} else {
-					b.WriteString("<td>")
-				}
-				htmlText(b, c.Text)
-				b.WriteString("</td>")
+				row = append(row, c.Text)
 			}
-			b.WriteString("</tr>\n")
+			t.Rows = append(t.Rows, row)
 		}
-		b.WriteString("</tbody></table></div>\n")
+		htmlTableBody(b, t, func(row, col int, _ string) string {
+			if col > 0 && g.Rows[row].Cells[col-1].Flag {
+				return "flag"
+			}
+			return ""
+		})
+		b.WriteString("</table></div>\n")
 		if len(g.Regressions) > 0 {
 			b.WriteString("<ul>")
 			for _, r := range g.Regressions {
@@ -86,30 +79,17 @@ func writeHistoryPage(b *bytes.Buffer, groups []historyGroup, expectations table
 		b.WriteString("</div>\n")
 	}
 	if len(expectations.Rows) > 0 {
-		b.WriteString("<h2>Expectations against history</h2>\n<div class=\"scroll\"><table>\n<thead><tr>")
-		for _, h := range expectations.Head {
-			b.WriteString("<th>")
-			htmlText(b, h)
-			b.WriteString("</th>")
-		}
-		b.WriteString("</tr></thead>\n<tbody>")
-		for _, row := range expectations.Rows {
-			b.WriteString("<tr>")
-			for k, c := range row {
-				switch {
-				case k == 2 && c == "PASS":
-					b.WriteString(`<td class="pass">`)
-				case k == 2 && c == "FAIL":
-					b.WriteString(`<td class="fail">`)
-				default:
-					b.WriteString("<td>")
-				}
-				htmlText(b, c)
-				b.WriteString("</td>")
+		b.WriteString("<h2>Expectations against history</h2>\n<div class=\"scroll\"><table>\n")
+		htmlTableBody(b, expectations, func(_, col int, cell string) string {
+			switch {
+			case col == 2 && cell == "PASS":
+				return "pass"
+			case col == 2 && cell == "FAIL":
+				return "fail"
 			}
-			b.WriteString("</tr>\n")
-		}
-		b.WriteString("</tbody></table></div>")
+			return ""
+		})
+		b.WriteString("</table></div>")
 	}
 	b.WriteString("\n</body>\n</html>\n")
 }

@@ -102,30 +102,17 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 	}
 	b.WriteString("</ol></nav>\n\n<h2 id=\"overview\">Overview</h2>\n")
 	if len(d.Hyps.Rows) > 0 {
-		b.WriteString("<div class=\"scroll\"><table>\n<thead><tr>")
-		for _, h := range d.Hyps.Head {
-			b.WriteString("<th>")
-			htmlText(b, h)
-			b.WriteString("</th>")
-		}
-		b.WriteString("</tr></thead>\n<tbody>")
-		for _, row := range d.Hyps.Rows {
-			b.WriteString("<tr>")
-			for k, c := range row {
-				switch {
-				case k == 0:
-					b.WriteString("<td>")
-				case strings.HasPrefix(c, "PASS"):
-					b.WriteString("<td class=\"pass\">")
-				default:
-					b.WriteString("<td class=\"fail\">")
-				}
-				htmlText(b, c)
-				b.WriteString("</td>")
+		b.WriteString("<div class=\"scroll\"><table>\n")
+		htmlTableBody(b, d.Hyps, func(_, col int, cell string) string {
+			switch {
+			case col == 0:
+				return ""
+			case strings.HasPrefix(cell, "PASS"):
+				return "pass"
 			}
-			b.WriteString("</tr>\n")
-		}
-		b.WriteString("</tbody></table></div>\n")
+			return "fail"
+		})
+		b.WriteString("</table></div>\n")
 	} else {
 		b.WriteString(htmlNoHypotheses)
 	}
@@ -219,23 +206,40 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 
 // htmlTable writes one of the report's tables.
 func htmlTable(b *bytes.Buffer, t table) {
-	b.WriteString("<table>\n<thead><tr>")
+	b.WriteString("<table>\n")
+	htmlTableBody(b, t, nil)
+	b.WriteString("\n</table>")
+}
+
+// htmlTableBody writes a table's head and rows, up to and with </tbody>:
+// every table of the report's and the history's pages. class, if not nil,
+// names a body cell's CSS class ("" for none) from its row, column and text.
+func htmlTableBody(b *bytes.Buffer, t table, class func(row, col int, cell string) string) {
+	b.WriteString("<thead><tr>")
 	for _, h := range t.Head {
 		b.WriteString("<th>")
 		htmlText(b, h)
 		b.WriteString("</th>")
 	}
 	b.WriteString("</tr></thead>\n<tbody>")
-	for _, row := range t.Rows {
+	for i, row := range t.Rows {
 		b.WriteString("<tr>")
-		for _, c := range row {
-			b.WriteString("<td>")
+		for k, c := range row {
+			cl := ""
+			if class != nil {
+				cl = class(i, k, c)
+			}
+			if cl != "" {
+				b.WriteString(`<td class="` + cl + `">`)
+			} else {
+				b.WriteString("<td>")
+			}
 			htmlText(b, c)
 			b.WriteString("</td>")
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</tbody>\n</table>")
+	b.WriteString("</tbody>")
 }
 
 // htmlText writes s escaped for HTML text or a quoted attribute, as
