@@ -157,6 +157,10 @@ type Chain struct {
 	// not answered after it; the first valid answer wins and the other
 	// call is cancelled.
 	HedgeAfter time.Duration
+	// Hold, if set, keeps the emails off the backup: the primary alone
+	// serves them, and one it cannot answer is handed to a person or waits
+	// for it (hold.go).
+	Hold *Hold
 }
 
 // RungError is why one rung did not serve an email.
@@ -172,6 +176,9 @@ type Result struct {
 	Answer   *emails.Answer // nil for canned and error
 	Reply    string         // CannedReply when canned
 	Errors   []RungError    // every rung that failed or was skipped, in order
+	// Handover is how Hold held the email; nil without a Hold or when the
+	// primary answered at once.
+	Handover *event.Handover
 }
 
 // Serve runs the email down the chain until a rung answers. An open breaker
@@ -179,6 +186,9 @@ type Result struct {
 // error: the run is over and no further rung is tried. If the email's
 // deadline runs out, the model rungs left are skipped.
 func (c *Chain) Serve(ctx context.Context, e emails.Email) Result {
+	if c.Hold != nil {
+		return c.serveHeld(ctx, e, c.Hold)
+	}
 	var res Result
 	callCtx, cancel := withDeadline(ctx, c.EmailDeadline)
 	defer cancel()

@@ -1,74 +1,11 @@
 package chain
 
 import (
-	"regexp"
-	"strings"
-
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/triage"
 )
 
-// rulesIntents maps keywords to an intent of the shop's rules
-// (emails/rules.md); checked in order against the email's lower-cased
-// subject and body, the first match wins.
-var rulesIntents = []struct {
-	intent string
-	words  []string
-}{
-	{"cancel", []string{"cancel"}},
-	{"refund", []string{"refund", "money back", "charged twice", "double charge", "charged me twice", "reimburse"}},
-	{"exchange", []string{"exchange", "swap", "different size", "another size", "instead of"}},
-	{"return", []string{"return", "send it back", "send back"}},
-	{"warranty_claim", []string{"warranty", "broke", "faulty", "defective", "stopped working", "failed", "repair", "leak"}},
-	{"change_order", []string{"change my order", "change the address", "delivery address", "add an item", "add to my order"}},
-	{"order_status", []string{"where is", "not arrived", "hasn't arrived", "has not arrived", "shipped", "tracking", "when will"}},
-	{"feedback", []string{"thank", "love", "great", "suggestion"}},
-	{"complaint", []string{"disappointed", "unacceptable", "terrible", "worst", "complain"}},
-	{"product_question", []string{"?"}},
-}
-
-// orderRE finds the order number in the ways customers write it
-// ("DR 123456", "#123456", "order 123456", "dr-123-456", "order nr 123-456").
-var orderRE = regexp.MustCompile(`(?i)(?:\bdr[- ]?|#|\border(?: nr| number| no\.?)? ?)(\d{3})-?(\d{3})\b`)
-
-// RulesTriage is the rules rung: keyword triage with no model call. It finds
-// the order number by its pattern, the first catalogue product named in the
-// text, an intent by keywords, and urgency from words of haste. It never
-// fails; its quality is measured like any rung's.
-func RulesTriage(e emails.Email) emails.Answer {
-	text := strings.ToLower(e.Subject + "\n" + e.Body)
-	var a emails.Answer
-	a.Intent = "complaint"
-	for _, r := range rulesIntents {
-		if containsAny(text, r.words) {
-			a.Intent = r.intent
-			break
-		}
-	}
-	if m := orderRE.FindStringSubmatch(text); m != nil {
-		a.OrderNumber = "DR-" + m[1] + m[2]
-	}
-	for _, p := range emails.Products {
-		if strings.Contains(text, strings.ToLower(p)) {
-			a.Product = p
-			break
-		}
-	}
-	a.Urgency = "normal"
-	switch {
-	case containsAny(text, []string{"fire", "flame", "gas leak", "burn", "overheat", "swollen", "injur",
-		"charged twice", "by friday", "by saturday", "by the weekend", "leaving on", "my trip on", "departure"}):
-		a.Urgency = "high"
-	case a.Intent == "product_question" || a.Intent == "feedback" || containsAny(text, []string{"no rush", "no hurry"}):
-		a.Urgency = "low"
-	}
-	return a
-}
-
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
-}
+// RulesTriage is the rules rung: keyword triage with no model call
+// (triage.Rules, which the routes' classifier shares). It never fails; its
+// quality is measured like any rung's.
+func RulesTriage(e emails.Email) emails.Answer { return triage.Rules(e) }

@@ -44,6 +44,9 @@ type Email struct {
 	// Unscored is set for an email from a team's file that came without a
 	// truth: its answers cannot be scored. The built-in emails all have one.
 	Unscored bool `json:"unscored,omitempty"`
+	// Class is the email's class from a team's file (its class column),
+	// for routes that match on it; "" when the file has none.
+	Class string `json:"class,omitempty"`
 }
 
 // Intents is answer.Intents.

@@ -189,8 +189,8 @@ func (ld *loader) jsonLine(line int, t []byte) *LoadError {
 		return ld.err(line, "", "%s", msg)
 	}
 	for k := range m {
-		if !slices.Contains(columns, k) && k != "truth" {
-			return ld.err(line, k, "unknown field (valid: %s, truth)", strings.Join(columns, ", "))
+		if !slices.Contains(columns, k) && k != "truth" && k != ClassColumn {
+			return ld.err(line, k, "unknown field (valid: %s, truth, %s)", strings.Join(columns, ", "), ClassColumn)
 		}
 	}
 	var e Email
@@ -220,6 +220,11 @@ func (ld *loader) jsonLine(line int, t []byte) *LoadError {
 		}
 		if err := json.Unmarshal(raw, c.dst); err != nil || isNull(raw) {
 			return ld.err(line, c.key, "not a string: %s", short(raw))
+		}
+	}
+	if raw, ok := m[ClassColumn]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &e.Class); err != nil {
+			return ld.err(line, ClassColumn, "not a string: %s", short(raw))
 		}
 	}
 	e.Unscored = true
@@ -256,6 +261,10 @@ func short(b []byte) string {
 	return s
 }
 
+// ClassColumn is the optional column of a team's email file naming the
+// email's class (a form's category, a queue): routes may match on it.
+const ClassColumn = "class"
+
 // columns are the email's own columns, in file order.
 var columns = []string{"id", "from", "subject", "body"}
 
@@ -282,9 +291,9 @@ func ReadCSV(name string, r io.Reader) ([]Email, error) {
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\xEF\xBB\xBF")))
 		h = strings.TrimPrefix(h, "truth.")
-		if !slices.Contains(columns, h) && !answer.IsField(h) {
-			return nil, &LoadError{File: name, Line: 1, Field: header[i], Msg: fmt.Sprintf("unknown column (valid: %s, %s)",
-				strings.Join(columns, ", "), strings.Join(answer.Fields[:], ", "))}
+		if !slices.Contains(columns, h) && !answer.IsField(h) && h != ClassColumn {
+			return nil, &LoadError{File: name, Line: 1, Field: header[i], Msg: fmt.Sprintf("unknown column (valid: %s, %s, %s)",
+				strings.Join(columns, ", "), strings.Join(answer.Fields[:], ", "), ClassColumn)}
 		}
 		if _, dup := col[h]; dup {
 			return nil, &LoadError{File: name, Line: 1, Field: h, Msg: "column named twice"}
@@ -334,6 +343,9 @@ func ReadCSV(name string, r io.Reader) ([]Email, error) {
 			return nil, ld.err(line, "id", "not a whole number: %q", idText)
 		}
 		e.ID, e.From, e.Subject, e.Body = n, get("from"), get("subject"), get("body")
+		if c, ok := col[ClassColumn]; ok {
+			e.Class = strings.TrimSpace(rec[c])
+		}
 		e.Unscored = true
 		if truthCols > 0 {
 			empty := true

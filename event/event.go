@@ -159,6 +159,12 @@ type Event struct {
 	// Unscored marks, on email_sent, an email whose right answer is
 	// unknown (a team's email without truth): its answer is not scored.
 	Unscored bool `json:"unscored,omitempty"`
+	// Class is, on email_sent, the class the run's routes put the email in
+	// before any model call (route.go); empty for a run without routes.
+	Class string `json:"class,omitempty"`
+	// TruthClass is, on email_sent, the class the email's right answer
+	// would put it in, for scoring the classifier; empty when unknown.
+	TruthClass string `json:"truth_class,omitempty"`
 	// Replica is the fleet replica (from 1) the event happened on, in a
 	// drill fleet log; 0 outside a fleet and for the fleet's own events.
 	Replica int `json:"replica,omitempty"`
@@ -212,6 +218,9 @@ type RunInfo struct {
 	// the outage before the run (package predict), logged so the summary
 	// can show it beside the measured figures; nil when not computed.
 	Predicted *Predicted `json:"predicted,omitempty"`
+	// Routes are the run's routes, in match order, the default route last;
+	// nil for a run without routes (route.go).
+	Routes []RouteInfo `json:"routes,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.
@@ -257,6 +266,9 @@ type Result struct {
 	// Cancelled marks an email the end of the run cut off (Ctrl-C, Stop,
 	// the ceiling): an error, but its wait measures the run, not the model.
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Handover is how a route that never takes the backup held the email
+	// (route.go); nil otherwise.
+	Handover *Handover `json:"handover,omitempty"`
 }
 
 // ByHand is the Detail of outage events started or ended by hand.

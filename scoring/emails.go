@@ -20,15 +20,22 @@ type Served struct {
 	// Rules counts emails the rules rung answered (keyword triage, no
 	// model call); omitted when 0.
 	Rules int `json:"rules,omitempty"`
+	// HandedOver counts emails a route that never takes the backup handed
+	// to a person (event.ServedHandedOver); omitted when 0.
+	HandedOver int `json:"handed_over,omitempty"`
 }
 
 // Total is the number of emails done: every server, cancelled included.
-func (s Served) Total() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Cancelled + s.Rules }
+func (s Served) Total() int {
+	return s.Primary + s.Backup + s.Canned + s.Error + s.Cancelled + s.Rules + s.HandedOver
+}
 
 // Answered is the number of emails the chain finished with a result of
-// its own (primary, backup, canned or error): every done email but the
+// its own (primary, backup, canned, rules, handed over or error): every done email but the
 // cancelled ones. Quality is over these.
-func (s Served) Answered() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Rules }
+func (s Served) Answered() int {
+	return s.Primary + s.Backup + s.Canned + s.Error + s.Rules + s.HandedOver
+}
 
 // Attempt is one HTTP attempt (or a rung passed over) of one email.
 type Attempt struct {
@@ -140,20 +147,7 @@ func (f *Fold) doneEmail(e event.Event) {
 	}
 	res := *e.Result
 	r.Done, r.DoneAt, r.Result, r.Version = true, e.At, res, r.Version+1
-	switch {
-	case res.Cancelled:
-		f.served.Cancelled++
-	case res.ServedBy == event.ServedPrimary:
-		f.served.Primary++
-	case res.ServedBy == event.ServedBackup:
-		f.served.Backup++
-	case res.ServedBy == event.ServedCanned:
-		f.served.Canned++
-	case res.ServedBy == event.ServedRules:
-		f.served.Rules++
-	default:
-		f.served.Error++
-	}
+	f.served.add(res)
 	if res.Cancelled {
 		return
 	}
@@ -176,6 +170,26 @@ func (f *Fold) doneEmail(e event.Event) {
 		f.byServed[res.ServedBy] = c
 	}
 	c.add(r.Match)
+}
+
+// add counts one email's result.
+func (s *Served) add(res event.Result) {
+	switch {
+	case res.Cancelled:
+		s.Cancelled++
+	case res.ServedBy == event.ServedPrimary:
+		s.Primary++
+	case res.ServedBy == event.ServedBackup:
+		s.Backup++
+	case res.ServedBy == event.ServedCanned:
+		s.Canned++
+	case res.ServedBy == event.ServedRules:
+		s.Rules++
+	case res.ServedBy == event.ServedHandedOver:
+		s.HandedOver++
+	default:
+		s.Error++
+	}
 }
 
 // Served is the count of emails by who served them so far.

@@ -62,6 +62,8 @@ type Fold struct {
 	end    event.RunEndInfo
 	detail string
 	truth  truthFunc
+
+	classOf map[int]classOf // email -> its classes, in a run with routes (classes.go)
 }
 
 // NewFold returns an empty fold that scores answers against the built-in
@@ -123,6 +125,7 @@ func (f *Fold) Add(e event.Event) {
 		f.outageEnd(e)
 	case event.EmailSent:
 		f.sentEmail(e)
+		f.classSent(e)
 	case event.RungStart:
 		if e.Probe {
 			f.probeStart(e)

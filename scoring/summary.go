@@ -148,6 +148,12 @@ type Summary struct {
 	// Alerts are the alerts received from the team's Alertmanager
 	// (--alert-listen), by alertname (alerts.go); omitted when none came.
 	Alerts map[string]AlertSummary `json:"alert,omitempty"`
+
+	// Classes are the figures of each class of emails in a run with
+	// routes, by class (classes.go); omitted without routes. Classifier
+	// is how well the routes classified the emails.
+	Classes    map[string]ClassSummary `json:"classes,omitempty"`
+	Classifier *ClassifierSummary      `json:"classifier,omitempty"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
@@ -242,6 +248,7 @@ func (f *Fold) Summary() Summary {
 
 	basis, ws := f.Basis()
 	s.OutageBasis = basis
+	f.classesInto(&s, ws)
 	s.Alerts = f.alertSummaries(ws)
 	if waits := f.waitsIn(ws); len(waits) > 0 {
 		sort.Float64s(waits)

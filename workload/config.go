@@ -125,6 +125,9 @@ type Config struct {
 	// info for the summary's predicted_* figures. Not part of the config
 	// a journal records.
 	Predicted *event.Predicted `json:"-"`
+	// Routes send classes of emails to their own policies (routes.go);
+	// Policy is the default route. Nil: every email takes Policy.
+	Routes []Route `json:"routes,omitempty"`
 }
 
 // OutageNone is the outage kind for a drill without an outage.
@@ -176,7 +179,7 @@ func (c Config) Validate() error {
 	} else if err := edge.Duration(c.OutageTo); err != nil {
 		errs = append(errs, fmt.Errorf("the outage's end %w", err))
 	}
-	if !slices.ContainsFunc(c.rungPolicies(), func(r namedRung) bool { return r.name == c.Target }) {
+	if !slices.ContainsFunc(c.allRungs(), func(r namedRung) bool { return r.name == c.Target }) {
 		errs = append(errs, fmt.Errorf("the outage target %q is not a rung of policy %s", c.Target, c.Policy.Name))
 	}
 	if c.Policy.Scope != chain.ScopeAttempt && c.Policy.Scope != chain.ScopeRequest {
@@ -229,6 +232,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("hedging needs a second model rung to ask; policy %s has one", c.Policy.Name))
 	}
 	errs = append(errs, c.validateOutages()...)
+	errs = append(errs, c.validateRoutes()...)
 	errs = append(errs, c.validateEndpoints()...)
 	if !(c.MaxSpend >= 0) || math.IsInf(c.MaxSpend, 1) {
 		errs = append(errs, fmt.Errorf("max spend must not be negative, got %v", c.MaxSpend))
@@ -252,16 +256,7 @@ type namedRung struct {
 }
 
 // rungPolicies lists the model rungs in chain order.
-func (c Config) rungPolicies() []namedRung {
-	var rs []namedRung
-	if c.Policy.HasPrimary() {
-		rs = append(rs, namedRung{event.ServedPrimary, c.PrimaryModel, c.Policy.Primary})
-	}
-	if c.Policy.Backup != nil {
-		rs = append(rs, namedRung{event.ServedBackup, c.BackupModel, *c.Policy.Backup})
-	}
-	return rs
-}
+func (c Config) rungPolicies() []namedRung { return c.rungsOf(c.Policy) }
 
 // Ceiling is the run's time limit: MaxDuration, or the outage's end plus
 // 120 s.
@@ -298,6 +293,7 @@ func (c Config) Info() event.RunInfo {
 		info.TimeLimitScope += "+email" // one budget per email on top of the rungs' limits
 	}
 	info.Options = c.Policy.Options()
+	info.Routes = c.routeInfos()
 	if id := c.maxEmailID(); id > info.Emails {
 		info.MaxEmailID = id
 	}

@@ -19,7 +19,7 @@ func (c Config) RungEndpoint(rung string) Endpoint {
 // RealEndpoints reports whether any rung calls a real endpoint (a BaseURL)
 // rather than the built-in fake model.
 func (c Config) RealEndpoints() bool {
-	for _, r := range c.rungPolicies() {
+	for _, r := range c.allRungs() {
 		if c.RungEndpoint(r.name).BaseURL != "" {
 			return true
 		}
@@ -30,7 +30,7 @@ func (c Config) RealEndpoints() bool {
 // NeedsFakeModel reports whether any rung calls the built-in fake model: an
 // endpoint without a BaseURL, for which the caller wires Endpoint.Transport.
 func (c Config) NeedsFakeModel() bool {
-	for _, r := range c.rungPolicies() {
+	for _, r := range c.allRungs() {
 		if c.RungEndpoint(r.name).BaseURL == "" {
 			return true
 		}
@@ -67,7 +67,7 @@ type rungAddress struct {
 func (c Config) endpoints() (base http.RoundTripper, addrs map[string]rungAddress, closeIdle func(), err error) {
 	addrs = map[string]rungAddress{}
 	var fake, real http.RoundTripper
-	for _, r := range c.rungPolicies() {
+	for _, r := range c.allRungs() {
 		ep := c.RungEndpoint(r.name)
 		if ep.BaseURL == "" {
 			if c.Endpoint.Transport == nil {

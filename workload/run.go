@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
@@ -32,7 +33,8 @@ type Run struct {
 	cfg      Config
 	log      *event.Log
 	injector *inject.Injector
-	chain    *chain.Chain
+	chain    *chain.Chain // the default route's (every email's, without routes)
+	routes   routeTable   // each class's chain (routes.go)
 
 	ctx    context.Context // ends when the run is over; cancels in-flight calls
 	cancel context.CancelFunc
@@ -85,16 +87,10 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		}
 	}
 
-	r.chain = &chain.Chain{Canned: cfg.Policy.Canned, Rules: cfg.Policy.Rules, Hooks: r.hooks(),
-		EmailDeadline: cfg.Policy.EmailDeadline, HedgeAfter: cfg.Policy.HedgeAfter}
-	for _, np := range cfg.rungPolicies() {
-		rt := r.injector.For(np.name)
-		rc := chain.RungConfig{Name: np.name, Model: np.model, TimeLimit: np.p.TimeLimit, Retries: np.p.Retries,
-			Scope: cfg.Policy.Scope, BaseURL: addrs[np.name].baseURL, APIKey: addrs[np.name].key,
-			Transport:     &observer{run: r.ctx, log: r.log, rung: np.name, model: np.model, next: rt, meter: spend},
-			Stream:        r.streamOptions(),
-			MaxRetryDelay: np.p.MaxRetryDelay, Floor: np.p.StreamFloor}
-		r.chain.Rungs = append(r.chain.Rungs, r.newRung(rc, np.p.Breaker))
+	r.chain = r.buildChain(cfg.Policy, addrs, spend, map[string]*breaker.Breaker{})
+	if err := r.buildRoutes(addrs, spend, r.chain); err != nil {
+		r.cancel()
+		return nil, fmt.Errorf("building the routes: %w", err)
 	}
 
 	info := cfg.Info()
@@ -207,8 +203,10 @@ func (r *Run) arrivals(wg *sync.WaitGroup) int {
 			truth := e.Truth
 			ev.Truth = &truth
 		}
+		ev.Class, ev.TruthClass = r.routes.classify(e) // before any model call
 		sent := r.log.Append(ev)
-		wg.Go(func() { r.serve(e, sent.At) })
+		c := r.routes.chainFor(ev.Class, r.chain)
+		wg.Go(func() { r.serve(c, e, sent.At) })
 	}
 	return r.cfg.Emails
 }
@@ -222,13 +220,13 @@ func (r *Run) due(start time.Time, i int) time.Time {
 	return start.Add(shift + time.Duration(float64(i)*float64(time.Second)/r.cfg.Rate))
 }
 
-func (r *Run) serve(e emails.Email, sentAt time.Duration) {
+func (r *Run) serve(c *chain.Chain, e emails.Email, sentAt time.Duration) {
 	ctx := context.WithValue(r.ctx, emailKey{}, e.ID)
-	res := r.chain.Serve(ctx, e)
+	res := c.Serve(ctx, e)
 	wait := time.Since(r.log.Start()) - sentAt
 	r.log.Append(event.Event{Kind: event.EmailDone, Email: e.ID,
 		Result: &event.Result{ServedBy: res.ServedBy, Answer: res.Answer, Reply: res.Reply, Wait: wait,
-			Cancelled: res.ServedBy == event.ServedError && ctx.Err() != nil}})
+			Cancelled: res.ServedBy == event.ServedError && ctx.Err() != nil, Handover: res.Handover}})
 }
 
 // waitUntil sleeps until t; false if the run ended first.
