@@ -48,7 +48,7 @@ const (
 // one place (derive): the emails answered so far and each rung's share of
 // them. A share is null until an email is answered.
 var DerivedFigures = map[string]string{
-	"answered":      "emails done so far: served.primary + served.backup + served.canned + served.error",
+	"answered":      "emails done so far: served.primary + served.backup + served.canned + served.error (+ served.handed_over in a run with routes)",
 	"primary_share": "served.primary / answered",
 	"backup_share":  "served.backup / answered",
 	"canned_share":  "served.canned / answered",
@@ -317,6 +317,11 @@ func derive(figs map[string]any) {
 			}
 			return
 		}
+		answered += n
+	}
+	// Emails handed to a person (routes with backup: never) were answered
+	// too; the key is omitted when none was.
+	if n, ok := figs["served.handed_over"].(float64); ok {
 		answered += n
 	}
 	figs["answered"] = answered

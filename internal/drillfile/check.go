@@ -167,6 +167,8 @@ func (f *File) Check() error {
 		}
 	}
 
+	errs = append(errs, f.checkRoutes()...)
+
 	for i, h := range f.Hypotheses {
 		if _, err := scoring.ParseExpr(h); err != nil {
 			add(fmt.Sprintf("$.hypotheses[%d]", i), "hypothesis: %v", err)

@@ -26,10 +26,13 @@ type File struct {
 	// Path is where the file was read from, for messages. Not in YAML.
 	Path string `yaml:"-"`
 
-	Workload   Workload `yaml:"workload"`
-	Models     Models   `yaml:"models"`
-	Outages    []Window `yaml:"outages"`
-	Policies   []Policy `yaml:"policies"`
+	Workload Workload `yaml:"workload"`
+	Models   Models   `yaml:"models"`
+	Outages  []Window `yaml:"outages"`
+	Policies []Policy `yaml:"policies"`
+	// Routes send classes of emails to their own policies in every run;
+	// the run's policy takes the rest (routes.go).
+	Routes     []Route  `yaml:"routes"`
 	Hypotheses []string `yaml:"hypotheses"`
 	Abort      []string `yaml:"abort"`
 	// Sweep is the grid `drill sweep -f` runs (sweep.go); others ignore it.

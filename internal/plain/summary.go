@@ -47,6 +47,7 @@ func Summary(w io.Writer, s scoring.Summary) error {
 		row("observed failures, "+o.Rung, fmt.Sprintf("%s %s, %d failed calls, %d calls in window, breaker first open %s",
 			format.Text(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow, format.Seconds(o.BreakerFirstOpenS)))
 	}
+	classRows(row, s)
 	costRows(row, s)
 	row("wall time", format.Secs(s.WallS))
 	return tw.Flush()

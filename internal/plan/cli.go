@@ -112,6 +112,7 @@ func (c *CLI) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.Stream, "stream", false, "make every model call a streamed chat completion (with stream_options.include_usage); events record time to first token and tokens per second")
 	RegisterJournalOutage(fs, &c.journal, &c.journalModel)
 	registerPolicy(fs, b)
+	registerRoutes(fs, &v.Routes)
 
 	fs.StringVar(&c.primaryBaseURL, "primary-base-url", "", "the primary's OpenAI-compatible endpoint (default: --base-url, else $OPENAI_BASE_URL, else the built-in fake model; \"fake\" for the fake model)")
 	fs.StringVar(&c.backupBaseURL, "backup-base-url", "", "the backup's endpoint (default as for --primary-base-url)")

@@ -40,6 +40,7 @@ type Flags struct {
 
 	Faults []string // --fault KEY=VALUE, repeatable
 	Stream bool     // --stream
+	Routes []string // --route CLASS=POLICY, repeatable (routes.go)
 }
 
 // FromFlags builds the engine's configuration for one outage kind and
@@ -89,6 +90,9 @@ func FromFlags(fl Flags, fs *pflag.FlagSet, outage, policy string, note func(str
 		cfg.Endpoint = workload.Endpoint{BaseURL: fl.BaseURL, APIKey: key}
 	}
 	cfg.Stream = fl.Stream
+	if cfg.Routes, err = routesFromFlags(fl.Routes, fs); err != nil {
+		return workload.Config{}, err
+	}
 	if len(fl.Faults) == 0 {
 		return cfg, nil
 	}
@@ -139,6 +143,9 @@ func Layered(df *drillfile.File, fl Flags, fs *pflag.FlagSet, sel Selection) ([]
 		pols[i].Overrides = pols[i].Overrides.Merge(o)
 	}
 	df.Policies = pols
+	if err := layerRoutes(df, fl.Routes, o); err != nil {
+		return nil, exit.UsageError(err)
+	}
 	if err := df.Check(); err != nil {
 		return nil, exit.UsageError(fmt.Errorf("with the flags given:\n%w", err))
 	}

@@ -109,6 +109,9 @@ func config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy, faults []
 		return workload.Config{}, fmt.Errorf("%s: policy %s: %w", f.Path, p.PolicyName(), err)
 	}
 	cfg.Policy = pol
+	if cfg.Routes, err = f.RouteList(); err != nil {
+		return workload.Config{}, fmt.Errorf("%s: %w", f.Path, err)
+	}
 	if !pol.HasPrimary() {
 		cfg.Target = event.ServedBackup // the only model there is to break
 	}
