@@ -46,8 +46,8 @@ type Route struct {
 // HoldModes lists the modes of `backup: never`.
 func HoldModes() []string { return []string{event.HoldPerson, event.HoldWaitForPrimary} }
 
-// held is the policy a route's chain runs: with a hold, the primary alone.
-func (rt Route) held() Policy {
+// Held is the policy a route's chain runs: with a hold, the primary alone.
+func (rt Route) Held() Policy {
 	p := rt.Policy
 	if rt.Hold != "" {
 		p.Backup, p.Rules, p.Canned, p.HedgeAfter = nil, false, false, 0
@@ -95,7 +95,7 @@ func (c Config) validateRoutes() []error {
 	}
 	note(route.DefaultClass, c.Policy)
 	for _, rt := range c.Routes {
-		p := rt.held()
+		p := rt.Held()
 		sub := c
 		// The run's outages and endpoints are checked once, with the run.
 		sub.Routes, sub.Policy, sub.Outages, sub.RungEndpoints = nil, p, nil, nil
@@ -149,7 +149,7 @@ func (c Config) rungsOf(p Policy) []namedRung {
 func (c Config) allRungs() []namedRung {
 	rs := c.rungPolicies()
 	for _, rt := range c.Routes {
-		for _, r := range c.rungsOf(rt.held()) {
+		for _, r := range c.rungsOf(rt.Held()) {
 			if !slices.ContainsFunc(rs, func(x namedRung) bool { return x.name == r.name }) {
 				rs = append(rs, r)
 			}
@@ -242,7 +242,7 @@ func (r *Run) buildRoutes(addrs map[string]rungAddress, spend *meter, def *chain
 	}
 	r.routes = routeTable{classifier: cl, chains: map[string]*chain.Chain{}}
 	for _, rt := range r.cfg.Routes {
-		c := r.buildChain(rt.held(), addrs, spend, shared)
+		c := r.buildChain(rt.Held(), addrs, spend, shared)
 		if rt.Hold != "" {
 			h := &chain.Hold{Mode: rt.Hold, Wait: rt.Wait}
 			if rt.Queue > 0 {

@@ -62,7 +62,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 	root.AddCommand(newProxyCmd(), newVersionCmd())
 	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
 	registerCompletions(root)
-	root.AddCommand(newSweepCmd())
+	root.AddCommand(newSweepCmd(), newRecommendCmd())
 	root.AddCommand(newHistoryCmd())
 	return root
 }

@@ -44,3 +44,39 @@ func TestRouteFlagMistakes(t *testing.T) {
 		}
 	}
 }
+
+// TestRecommendExitsOneWhenTheBoundCannotBeMet: --within 0.2s is beyond
+// every setting: exit 1, the reason and the closest setting in the JSON.
+func TestRecommendExitsOneWhenTheBoundCannotBeMet(t *testing.T) {
+	out, errOut, code := execute(t.Context(), "recommend", "--within", "0.2s", "--clock", "virtual", "--json", "--repeat", "1",
+		"--outages", "hang", "--route", "returns=breaker", "--grid", "primary-timeout=1s,2s", "--grid", "primary-retries=0")
+	if code != 1 || !strings.Contains(errOut, "class returns") {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	var res struct {
+		Tried   int
+		Met     bool
+		Classes []struct {
+			Class, Reason, Flags string
+			Met                  bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if res.Tried != 2 || res.Met || len(res.Classes) != 2 || res.Classes[0].Met || !strings.Contains(res.Classes[0].Reason, "the closest") {
+		t.Errorf("%+v", res)
+	}
+}
+
+// TestRecommendRefusesTheRealClock: the search runs on the virtual clock.
+func TestRecommendRefusesTheRealClock(t *testing.T) {
+	_, errOut, code := execute(t.Context(), "recommend", "--within", "5s")
+	if code != 2 || !strings.Contains(errOut, "--clock virtual") {
+		t.Errorf("exit %d, %s", code, errOut)
+	}
+	_, errOut, code = execute(t.Context(), "recommend", "--within", "5s", "--clock", "virtual", "--grid", "rate=1,2")
+	if code != 2 || !strings.Contains(errOut, "not a policy setting") {
+		t.Errorf("exit %d, %s", code, errOut)
+	}
+}

@@ -75,15 +75,9 @@ var Builtin = map[string]Match{
 	"order-status": {Intent: []string{"order_status"}},
 }
 
-// BuiltinNames lists the built-in classes, sorted.
-func BuiltinNames() []string {
-	var out []string
-	for n := range Builtin {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}
+// BuiltinNames lists the built-in classes in the order they are matched
+// when all are routed: a safety report first, whatever else it asks for.
+func BuiltinNames() []string { return []string{"safety", "billing-error", "returns", "order-status"} }
 
 var className = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 

@@ -82,3 +82,17 @@ func TestNewRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinNamesAreEveryBuiltin: the ordered list names every built-in
+// class once.
+func TestBuiltinNamesAreEveryBuiltin(t *testing.T) {
+	names := BuiltinNames()
+	if len(names) != len(Builtin) || names[0] != "safety" {
+		t.Fatalf("%v", names)
+	}
+	for _, n := range names {
+		if _, ok := Builtin[n]; !ok {
+			t.Errorf("%s is no built-in class", n)
+		}
+	}
+}

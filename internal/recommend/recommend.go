@@ -1,0 +1,374 @@
+// Package recommend is the search behind `drill recommend`: for each class
+// of email, the policy setting to ship. It runs a grid of settings against
+// the outages to hold against, on the virtual clock with repeats, through
+// drill sweep's own machinery (plan.Sweep and session.Sweep), every class
+// routed as the drill file routes it; then, per class, it keeps the
+// settings whose measured p95 wait during every outage is within what the
+// class's customers can wait (and whose quality clears the floor) and
+// recommends the best of them, with drill predict's arithmetic beside the
+// measured figures and a drill-file snippet to paste.
+package recommend
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/plan"
+	"github.com/drill-dev/drill/internal/predict"
+	"github.com/drill-dev/drill/internal/route"
+	"github.com/drill-dev/drill/internal/session"
+	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+// DefaultGrid is the settings searched when no axis is given: the
+// primary's time limit and retries, the two settings that decide how fast
+// a failure is counted. 12 settings; with busy and hang and 3 repeats, 72
+// virtual drills.
+var DefaultGrid = []Axis{
+	{Flag: "primary-timeout", Values: "1s,2s,3s,5s"},
+	{Flag: "primary-retries", Values: "0,1,2"},
+}
+
+// DefaultOutages are the outages a recommendation holds against.
+var DefaultOutages = []string{"busy", "hang"}
+
+// DefaultBase is the policy preset every class starts from when neither a
+// drill file nor --route names one: the chapter's breaker.
+const DefaultBase = "breaker"
+
+// DefaultRepeat is how many times each setting runs (latency seeds seed,
+// seed+1, …).
+const DefaultRepeat = 3
+
+// Axis is one swept drill flag and its values (a comma list or a range, as
+// drill sweep takes it).
+type Axis struct {
+	Flag   string `json:"flag"`
+	Values string `json:"values"`
+}
+
+// Options say what to search and what each class needs.
+type Options struct {
+	// Within is what every class's customers can wait during an outage,
+	// unless its route says (within:). 0 leaves only the routes' bounds.
+	Within time.Duration
+	// MinAll4Right is the quality floor: a class's share of emails with all
+	// four fields right, in every outage; 0 for none.
+	MinAll4Right float64
+	// Outages are the outage kinds to hold against (default busy, hang).
+	Outages []string
+	// Repeat is how many times each setting runs (default 3).
+	Repeat int
+	// Parallel bounds the drills at once (0: all).
+	Parallel int
+	// File is a drill file whose routes: say the classes (with their
+	// backup: never and within:); "" uses Routes.
+	File string
+	// Routes are --route values (CLASS=POLICY[,never,MODE]) naming built-in
+	// classes when there is no File: the policy is the class's base
+	// preset. Neither: every built-in class, on DefaultBase.
+	Routes []string
+	// Grid are the axes searched (default DefaultGrid).
+	Grid []Axis
+	// Progress gets the sweep's progress.
+	Progress io.Writer
+}
+
+// Result is a recommendation: `drill recommend --json` prints it.
+type Result struct {
+	// Tried is how many settings were searched; Drills how many drills ran
+	// (settings × outages × repeats).
+	Tried   int      `json:"tried"`
+	Drills  int      `json:"drills"`
+	Repeats int      `json:"repeats"`
+	Outages []string `json:"outages"`
+	Grid    []Axis   `json:"grid"`
+	WallS   float64  `json:"wall_s"`
+	// Classes are the recommendations, in route order, the default last.
+	Classes []Pick `json:"classes"`
+	// Met is true when every class has a setting that meets its bounds.
+	Met bool `json:"met"`
+	// Snippet is the drill-file text to paste: policies: (the default
+	// class's) and routes: (every other class's setting).
+	Snippet string `json:"snippet"`
+}
+
+// Pick is one class's recommendation, or why there is none.
+type Pick struct {
+	Class string `json:"class"`
+	// Hold is the class's backup: never mode, if its route has one.
+	Hold string `json:"hold,omitempty"`
+	// WithinS is the class's bound on its p95 wait during each outage;
+	// null for none. MinAll4Right is the quality floor (0: none).
+	WithinS      *float64 `json:"within_s"`
+	MinAll4Right float64  `json:"min_all4_right"`
+	// Met says whether a setting meets the bounds; Reason says why not.
+	Met    bool   `json:"met"`
+	Reason string `json:"reason,omitempty"`
+	// Setting is the recommended setting when Met, else the closest one:
+	// its flags (drill run's) and its policy as a drill file writes it.
+	Flags  string            `json:"flags"`
+	Policy map[string]string `json:"policy"`
+	// Candidates is how many settings met the bounds.
+	Candidates int `json:"candidates"`
+	// Outages are the setting's measured figures and drill predict's
+	// arithmetic, per outage.
+	Outages []OutageFigures `json:"outages"`
+}
+
+// OutageFigures are one class's figures for one setting in one outage:
+// measured (median and largest over the repeats) beside predicted.
+type OutageFigures struct {
+	Outage string `json:"outage"`
+	// P95WaitS is the class's p95 wait during the outage; null when none
+	// of its emails was sent in it.
+	P95WaitS *scoring.Stat `json:"p95_wait_s"`
+	// All4Right is the class's share of emails with all four fields
+	// right; null when none was scored.
+	All4Right *scoring.Stat `json:"all4_right"`
+	// ServedBackup and HandedOver are the class's emails served by the
+	// backup and handed to a person (median over the repeats).
+	ServedBackup float64 `json:"served_backup"`
+	HandedOver   float64 `json:"handed_over"`
+	// Predicted are drill predict's ranges for the class's chain in this
+	// outage: the breaker's first open and the worst wait, [low, high]
+	// seconds from the outage's start; null when not predicted.
+	PredictedFirstOpenS *predict.Range `json:"predicted_first_open_s"`
+	PredictedWorstWaitS *predict.Range `json:"predicted_worst_wait_s"`
+	PredictedNote       string         `json:"predicted_note,omitempty"`
+}
+
+// class is one class to recommend for: its route as planned.
+type class struct {
+	name   string
+	hold   string
+	within time.Duration
+	base   string // the preset its policy starts from
+	match  route.Match
+}
+
+// Run searches and recommends. An error is a usage or run error; a class
+// whose bounds no setting meets is in the Result (Met false), not an error.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	start := time.Now()
+	opts = withDefaults(opts)
+	file := opts.File
+	if file == "" {
+		tmp, cleanup, err := builtinFile(opts.Routes)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		file = tmp
+	}
+	df, err := drillfile.Load(file)
+	if err != nil {
+		return nil, err
+	}
+	classes, err := classesOf(df, opts)
+	if err != nil {
+		return nil, err
+	}
+	fs := pflag.NewFlagSet("recommend", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var s plan.Sweep
+	s.Register(fs)
+	set := map[string]string{sweep.AxisOutages: strings.Join(opts.Outages, ","), "repeat": fmt.Sprint(opts.Repeat),
+		"max-parallel": fmt.Sprint(opts.Parallel)}
+	for _, a := range opts.Grid {
+		set[a.Flag] = a.Values
+	}
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		if err := fs.Set(name, set[name]); err != nil {
+			return nil, fmt.Errorf("--%s %s: %w", name, set[name], err)
+		}
+	}
+	s.File = file
+	if _, _, err := s.Validate(); err != nil {
+		return nil, err
+	}
+	g, err := s.Grid(df)
+	if err != nil {
+		return nil, err
+	}
+	rows, cfgs, _, err := s.Plan(g, func(string) {})
+	if err != nil {
+		return nil, err
+	}
+	res, _, err := session.Sweep(ctx, g, rows, cfgs, session.SweepOptions{Virtual: true, Parallel: opts.Parallel,
+		Repeat: opts.Repeat, Progress: opts.Progress})
+	if err != nil {
+		return nil, err
+	}
+	out := &Result{Drills: len(cfgs), Repeats: opts.Repeat, Outages: opts.Outages, Grid: opts.Grid, Met: true}
+	bySetting := groupRows(res, rows)
+	out.Tried = len(bySetting)
+	for _, c := range classes {
+		p := pick(c, bySetting, opts)
+		out.Met = out.Met && p.Met
+		out.Classes = append(out.Classes, p)
+	}
+	out.Snippet = snippet(classes, out.Classes)
+	out.WallS = time.Since(start).Seconds()
+	return out, nil
+}
+
+func withDefaults(o Options) Options {
+	if len(o.Outages) == 0 {
+		o.Outages = DefaultOutages
+	}
+	if o.Repeat <= 0 {
+		o.Repeat = DefaultRepeat
+	}
+	if len(o.Grid) == 0 {
+		o.Grid = DefaultGrid
+	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+	return o
+}
+
+// builtinFile writes the drill file of the built-in classes --route names
+// (all of them when none) to a temporary directory: the sweep's planner
+// reads its drill from a file.
+func builtinFile(routes []string) (path string, cleanup func(), err error) {
+	specs := make([]plan.RouteSpec, 0, len(routes))
+	for _, r := range routes {
+		spec, err := plan.ParseRoute(r)
+		if err != nil {
+			return "", nil, err
+		}
+		specs = append(specs, spec)
+	}
+	if len(specs) == 0 {
+		for _, n := range route.BuiltinNames() {
+			specs = append(specs, plan.RouteSpec{Class: n, Policy: DefaultBase})
+		}
+	}
+	var b strings.Builder
+	b.WriteString("policies:\n  - preset: " + DefaultBase + "\nroutes:\n")
+	for _, s := range specs {
+		m, ok := route.Builtin[s.Class]
+		if !ok {
+			return "", nil, fmt.Errorf("--route: no built-in class %q (built-in: %s); a drill file's routes: defines others",
+				s.Class, strings.Join(route.BuiltinNames(), ", "))
+		}
+		mj, _ := json.Marshal(m) // JSON is YAML's flow style
+		fmt.Fprintf(&b, "  - class: %s\n    match: %s\n    policy: %s\n", s.Class, mj, s.Policy)
+		if s.Hold != "" {
+			fmt.Fprintf(&b, "    backup: %s, %s\n", drillfile.BackupNever, s.Hold)
+		}
+	}
+	dir, err := os.MkdirTemp("", "drill-recommend-*")
+	if err != nil {
+		return "", nil, fmt.Errorf("writing the classes' drill file: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, "classes.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("writing the classes' drill file: %w", err)
+	}
+	return path, cleanup, nil
+}
+
+// classesOf lists the file's classes in route order, the default last,
+// each with its bound and the preset its policy starts from.
+func classesOf(df *drillfile.File, opts Options) ([]class, error) {
+	rs, err := df.RouteList()
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("%s routes no class: give it routes: (docs/routes.md), or no drill file for the built-in classes", opts.File)
+	}
+	defaultBase := DefaultBase
+	if ps := df.PolicyList(); len(ps) > 0 && ps[0].Preset != "" {
+		defaultBase = ps[0].Preset
+	}
+	var out []class
+	for i, r := range rs {
+		c := class{name: r.Class, hold: r.Hold, within: r.Within, base: basePreset(df, df.Routes[i]), match: r.Match}
+		if c.within == 0 {
+			c.within = opts.Within
+		}
+		out = append(out, c)
+	}
+	out = append(out, class{name: route.DefaultClass, within: opts.Within, base: defaultBase})
+	for _, c := range out {
+		if c.within <= 0 && opts.MinAll4Right <= 0 {
+			return nil, fmt.Errorf("class %s has no bound: give --within (what customers can wait), the route a within:, or --min-all4-right", c.name)
+		}
+	}
+	return out, nil
+}
+
+// basePreset is the preset a route's policy starts from.
+func basePreset(df *drillfile.File, r drillfile.Route) string {
+	if r.Policy.Inline != nil && r.Policy.Inline.Preset != "" {
+		return r.Policy.Inline.Preset
+	}
+	for _, p := range df.Policies {
+		if p.PolicyName() == r.Policy.Ref && p.Preset != "" {
+			return p.Preset
+		}
+	}
+	if slices.Contains(workload.PresetNames(), r.Policy.Ref) {
+		return r.Policy.Ref
+	}
+	return DefaultBase
+}
+
+// setting is one searched setting: its rows (one per outage) and the
+// flags that tell it apart.
+type setting struct {
+	flags  string
+	values map[string]string // swept flag -> value, outages left out
+	rows   map[string]sweep.Row
+	cfgs   map[string]workload.Config // outage -> the first repeat's drill
+}
+
+// groupRows groups the sweep's rows by setting, outage apart, in the
+// sweep's order.
+func groupRows(res *sweep.Result, rows plan.SweepRows) []*setting {
+	var out []*setting
+	index := map[string]*setting{}
+	for i, r := range res.Rows {
+		values := maps.Clone(r.Setting)
+		delete(values, sweep.AxisOutages)
+		var parts []string
+		for _, a := range rows[i].Setting {
+			switch a.Name {
+			case sweep.AxisOutages:
+			case sweep.AxisPolicies:
+				parts = append(parts, "--policy "+a.Value) // as drill run takes it
+			default:
+				parts = append(parts, "--"+a.Name+" "+a.Value)
+			}
+		}
+		key := strings.Join(parts, " ")
+		s := index[key]
+		if s == nil {
+			s = &setting{flags: key, values: values, rows: map[string]sweep.Row{}, cfgs: map[string]workload.Config{}}
+			index[key] = s
+			out = append(out, s)
+		}
+		s.rows[r.Outage] = r
+		s.cfgs[r.Outage] = rows[i].Config
+	}
+	return out
+}
