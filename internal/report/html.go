@@ -37,6 +37,7 @@ type htmlData struct {
 	TradeOff                     *htmlTradeOff
 	Cost                         table
 	CostNote                     string
+	Classes                      htmlClasses
 }
 
 // WriteHTML writes the report as one self-contained HTML page: the charts
@@ -60,6 +61,10 @@ func (r *Report) htmlData() (*htmlData, error) {
 		Runs: r.Runs, DiffIntro: r.diffIntro(), PairsIntro: r.pairsIntro(), PNote: pValueNote,
 		Hyps: r.hypothesesTable(), Diffs: r.diffTable(), Runs_: r.runsTable(), Pairs: r.pairsTable(),
 		Cost: r.costTable(), CostNote: costNote,
+	}
+	var err error
+	if data.Classes, err = r.classesHTML(); err != nil {
+		return nil, err
 	}
 	if r.TradeOff != nil {
 		charts, err := r.TradeOff.RenderTradeOff(r.DPI)

@@ -154,6 +154,7 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 		htmlText(b, d.CostNote)
 		b.WriteString("</p>")
 	}
+	writeClassesHTML(b, d.Classes)
 	b.WriteString("\n\n<h2 id=\"pairs\">Paired comparisons</h2>\n<p>")
 	htmlText(b, d.PairsIntro)
 	b.WriteString("</p>\n")

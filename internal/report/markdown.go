@@ -65,6 +65,9 @@ func (r *Report) WriteMarkdown(path string) error {
 		}
 	}
 	r.tradeOffImages = tradeOff
+	if err := r.writeClassCharts(filepath.Dir(path), chartDir); err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	r.markdown(&buf, images)
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -117,6 +120,8 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 		mdTable(w, c)
 		fmt.Fprintf(w, "%s\n\n", costNote)
 	}
+
+	r.classesMarkdown(w)
 
 	r.markdownTradeOff(w, r.tradeOffImages)
 

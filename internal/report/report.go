@@ -30,6 +30,9 @@ type Report struct {
 	TradeOff *TradeOff
 	// tradeOffImages are the trade-off charts' image sources in Markdown.
 	tradeOffImages []string
+	// classImages are the waits-by-class charts' sources in Markdown, per
+	// run ("" for a run without routes; classes.go).
+	classImages []string
 	// DPI is the resolution charts are drawn at; DefaultDPI if 0.
 	DPI int
 }

@@ -32,6 +32,7 @@ type Email struct {
 	Answered bool
 	ServedBy string // primary, backup, canned, error; "" when not finished
 	All4     bool   // all four fields right (false when not answered or not scored)
+	Class    string // the class the run's routes put it in; "" without routes
 }
 
 // Span is a period of a run, as offsets from its start.
@@ -124,7 +125,7 @@ func Load(path string) (*Run, error) {
 	}
 	for _, id := range f.Emails() {
 		rec, _ := f.Email(id)
-		em := Email{ID: id, Sent: rec.Sent}
+		em := Email{ID: id, Sent: rec.Sent, Class: f.Class(id)}
 		if rec.Done {
 			em.Finished, em.Done, em.Wait, em.ServedBy = true, rec.DoneAt, rec.Result.Wait, rec.Result.ServedBy
 			em.Answered, em.All4 = rec.Answered, rec.All4
