@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -55,6 +56,25 @@ var filterWords = map[string]func(r *row) bool{
 	"primary": func(r *row) bool { return r.Done && r.Result.ServedBy == "primary" },
 	"wrong":   func(r *row) bool { return r.Answered && r.Scored && !r.All4 },
 	"waiting": func(r *row) bool { return !r.Done },
+	"handed":  func(r *row) bool { return r.Done && r.Result.ServedBy == event.ServedHandedOver },
+}
+
+// classFilter reads a class filter, "class NAME" (a run with routes): the
+// class's name and whether f is one.
+func classFilter(f string) (string, bool) {
+	name, ok := strings.CutPrefix(strings.ToLower(strings.TrimSpace(f)), "class ")
+	name = strings.TrimSpace(name)
+	return name, ok && name != ""
+}
+
+// classWidth is the class column's width: the longest class name of the
+// run's routes, at most 14; 0 (no column) for a run without routes.
+func classWidth(s *state) int {
+	w := 0
+	for _, r := range s.fold.Info.Routes {
+		w = max(w, len(r.Class))
+	}
+	return min(w, 14)
 }
 
 // matcher returns the test a filter applies: a word (errors, backup,
@@ -80,7 +100,8 @@ func matcher(f string) (func(r *row) bool, bool) {
 // validFilter reports whether f is a filter the pane understands.
 func validFilter(f string) bool {
 	_, ok := matcher(f)
-	return ok
+	_, class := classFilter(f)
+	return ok || class
 }
 
 // setFilter shows only the rows matching f ("" shows all) and follows the
@@ -98,6 +119,9 @@ func (p *emailsPane) rows(s *state) {
 		return
 	}
 	match, ok := matcher(p.filter)
+	if name, class := classFilter(p.filter); class {
+		match, ok = func(r *row) bool { return s.fold.Class(r.ID) == name }, true
+	}
 	p.idx = p.idx[:0]
 	if ok {
 		for i, n := 0, s.rowCount(); i < n; i++ {
@@ -243,12 +267,18 @@ func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
 		clear(p.cache)
 		p.cacheKey = key
 	}
-	sw := senderWidth(w)
+	sw, cw := senderWidth(w), classWidth(s)
 	fixed := 1 + 5 + 1 + sw + 1 + 6 + 1 + 6 + 1 + 1 + 1
+	if cw > 0 {
+		fixed += cw + 1
+	}
 	bw := max(w-fixed, 1)
 
 	out := make([]string, 0, h)
 	head := fmt.Sprintf(" %5s %-*s %6s %6s %s ", "#", sw, "from", "sent", "wait", " ")
+	if cw > 0 {
+		head = fmt.Sprintf(" %5s %-*s %-*s %6s %6s %s ", "#", sw, "from", cw, "class", "sent", "wait", " ")
+	}
 	lo, hi := format.Cell(0, 0), format.Cell(axis, 0)
 	axisLabel := lo + strings.Repeat(" ", max(bw-len(lo)-len(hi), 1)) + hi
 	out = append(out, st.Dim.Render(fit(head+axisLabel, w)))
@@ -298,8 +328,13 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 		end = r.Sent
 	}
 	ts, _ := st.served(r.Result.ServedBy)
+	if cw := classWidth(s); cw > 0 {
+		from = fit(from, sw) + " " + fit(s.fold.Class(r.ID), cw)
+	} else {
+		from = fit(from, sw)
+	}
 	text := fmt.Sprintf("%5d %s %6s %6s %s %s",
-		r.ID, fit(from, sw), format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
+		r.ID, from, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
 	if r.Done {
 		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}
@@ -317,6 +352,8 @@ func tagFor(servedBy string) string {
 		return "C"
 	case "error":
 		return "E"
+	case event.ServedHandedOver:
+		return "H"
 	}
 	return "…"
 }
