@@ -119,3 +119,29 @@ func layerRoutes(df *drillfile.File, values []string, o drillfile.Overrides) err
 	}
 	return nil
 }
+
+// writeRoutes adds the file's routes to drill validate's timeline, one a
+// line in match order; nothing for a file without routes.
+func writeRoutes(b *strings.Builder, f *drillfile.File) {
+	for i, r := range f.Routes {
+		head := "routes:  "
+		if i > 0 {
+			head = "         "
+		}
+		pol := r.Policy.Ref
+		if r.Policy.Inline != nil {
+			pol = policyText(*r.Policy.Inline)
+		}
+		line := fmt.Sprintf("%s %s → %s", head, r.Class, pol)
+		if r.Backup != "" {
+			line += ", backup " + r.Backup
+		}
+		if r.Within != nil {
+			line += ", within " + r.Within.String()
+		}
+		b.WriteString(line + "\n")
+	}
+	if len(f.Routes) > 0 {
+		b.WriteString("          the rest → the policy (class default)\n")
+	}
+}

@@ -66,6 +66,7 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 		names = append(names, policyText(p))
 	}
 	fmt.Fprintf(&b, "policies: %s\n", strings.Join(names, "; "))
+	writeRoutes(&b, f)
 	fmt.Fprintf(&b, "runs:     %s × %s = %s (drill run plays the first; drill compare plays them all)\n",
 		plural(len(outs), "outage"), plural(len(pols), "policy"), plural(len(outs)*len(pols), "run"))
 	for _, o := range outs {
