@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -93,9 +92,6 @@ func (rf *recommendFlags) run(cmd *cobra.Command) error {
 	}
 	res, err := recommend.Run(cmd.Context(), opts)
 	if err != nil {
-		if exit.Code(err) == exit.Failed && !errors.Is(err, exit.ErrInterrupted) {
-			return exit.UsageError(err) // a bad file, class or grid value: nothing ran
-		}
 		return err
 	}
 	if rf.json {

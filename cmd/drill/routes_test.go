@@ -79,4 +79,12 @@ func TestRecommendRefusesTheRealClock(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "not a policy setting") {
 		t.Errorf("exit %d, %s", code, errOut)
 	}
+	_, errOut, code = execute(t.Context(), "recommend", "--clock", "virtual")
+	if code != 2 || !strings.Contains(errOut, "no bound to recommend against") {
+		t.Errorf("exit %d, %s", code, errOut)
+	}
+	_, errOut, code = execute(t.Context(), "recommend", "--within", "5s", "--clock", "virtual", "--outages", "bogus")
+	if code != 2 || !strings.Contains(errOut, "bogus") {
+		t.Errorf("exit %d, %s", code, errOut)
+	}
 }

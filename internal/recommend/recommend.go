@@ -12,6 +12,7 @@ package recommend
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -24,6 +25,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/internal/route"
@@ -165,51 +167,7 @@ type class struct {
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	start := time.Now()
 	opts = withDefaults(opts)
-	file := opts.File
-	if file == "" {
-		tmp, cleanup, err := builtinFile(opts.Routes)
-		if err != nil {
-			return nil, err
-		}
-		defer cleanup()
-		file = tmp
-	}
-	df, err := drillfile.Load(file)
-	if err != nil {
-		return nil, err
-	}
-	classes, err := classesOf(df, opts)
-	if err != nil {
-		return nil, err
-	}
-	fs := pflag.NewFlagSet("recommend", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var s plan.Sweep
-	s.Register(fs)
-	set := map[string]string{sweep.AxisOutages: strings.Join(opts.Outages, ","), "repeat": fmt.Sprint(opts.Repeat),
-		"max-parallel": fmt.Sprint(opts.Parallel)}
-	for _, a := range opts.Grid {
-		set[a.Flag] = a.Values
-	}
-	for _, name := range slices.Sorted(maps.Keys(set)) {
-		if err := fs.Set(name, set[name]); err != nil {
-			return nil, fmt.Errorf("--%s %s: %w", name, set[name], err)
-		}
-	}
-	s.File = file
-	if _, _, err := s.Validate(); err != nil {
-		return nil, err
-	}
-	g, err := s.Grid(df)
-	if err != nil {
-		return nil, err
-	}
-	rows, cfgs, _, err := s.Plan(g, func(string) {})
-	if err != nil {
-		return nil, err
-	}
-	res, _, err := session.Sweep(ctx, g, rows, cfgs, session.SweepOptions{Virtual: true, Parallel: opts.Parallel,
-		Repeat: opts.Repeat, Progress: opts.Progress})
+	res, rows, classes, cfgs, err := search(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +182,67 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	out.Snippet = snippet(classes, out.Classes)
 	out.WallS = time.Since(start).Seconds()
 	return out, nil
+}
+
+// search plans the grid over the classes' drill file and runs it. An
+// error before anything runs (a bad file, class, outage or grid value) is
+// a usage error.
+func search(ctx context.Context, opts Options) (*sweep.Result, plan.SweepRows, []class, []workload.Config, error) {
+	usage := func(err error) (*sweep.Result, plan.SweepRows, []class, []workload.Config, error) {
+		if exit.Code(err) == exit.Failed {
+			err = exit.UsageError(err)
+		}
+		return nil, nil, nil, nil, err
+	}
+	file := opts.File
+	if file == "" {
+		tmp, cleanup, err := builtinFile(opts.Routes)
+		if err != nil {
+			return usage(err)
+		}
+		defer cleanup()
+		file = tmp
+	}
+	df, err := drillfile.Load(file)
+	if err != nil {
+		return usage(err)
+	}
+	classes, err := classesOf(df, opts)
+	if err != nil {
+		return usage(err)
+	}
+	fs := pflag.NewFlagSet("recommend", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var s plan.Sweep
+	s.Register(fs)
+	set := map[string]string{sweep.AxisOutages: strings.Join(opts.Outages, ","), "repeat": fmt.Sprint(opts.Repeat),
+		"max-parallel": fmt.Sprint(opts.Parallel)}
+	for _, a := range opts.Grid {
+		set[a.Flag] = a.Values
+	}
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		if err := fs.Set(name, set[name]); err != nil {
+			return usage(fmt.Errorf("--%s %s: %w", name, set[name], err))
+		}
+	}
+	s.File = file
+	if _, _, err := s.Validate(); err != nil {
+		return usage(err)
+	}
+	g, err := s.Grid(df)
+	if err != nil {
+		return usage(err)
+	}
+	rows, cfgs, _, err := s.Plan(g, func(string) {})
+	if err != nil {
+		return usage(err)
+	}
+	res, _, err := session.Sweep(ctx, g, rows, cfgs, session.SweepOptions{Virtual: true, Parallel: opts.Parallel,
+		Repeat: opts.Repeat, Progress: opts.Progress})
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return res, rows, classes, cfgs, nil
 }
 
 func withDefaults(o Options) Options {
@@ -309,10 +328,10 @@ func classesOf(df *drillfile.File, opts Options) ([]class, error) {
 		out = append(out, c)
 	}
 	out = append(out, class{name: route.DefaultClass, within: opts.Within, base: defaultBase})
-	for _, c := range out {
-		if c.within <= 0 && opts.MinAll4Right <= 0 {
-			return nil, fmt.Errorf("class %s has no bound: give --within (what customers can wait), the route a within:, or --min-all4-right", c.name)
-		}
+	// A class without a bound takes the best quality any setting gives;
+	// with no bound at all there is nothing to recommend against.
+	if opts.MinAll4Right <= 0 && !slices.ContainsFunc(out, func(c class) bool { return c.within > 0 }) {
+		return nil, errors.New("no bound to recommend against: give --within (what customers can wait), a route's within:, or --min-all4-right")
 	}
 	return out, nil
 }

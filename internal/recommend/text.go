@@ -15,8 +15,12 @@ import (
 // much was searched, per class the setting (or why there is none) with
 // its measured figures beside drill predict's, then the snippet.
 func (r *Result) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "drill recommend: tried %d settings (%s) against %s, %d repeats each: %d drills on the virtual clock in %s\n\n",
-		r.Tried, gridText(r.Grid), strings.Join(r.Outages, " and "), r.Repeats, r.Drills, format.Secs(r.WallS))
+	repeats := fmt.Sprintf("%d repeats each", r.Repeats)
+	if r.Repeats == 1 {
+		repeats = "once each"
+	}
+	fmt.Fprintf(w, "drill recommend: tried %d settings (%s) against %s, %s: %d drills on the virtual clock in %s\n\n",
+		r.Tried, gridText(r.Grid), strings.Join(r.Outages, " and "), repeats, r.Drills, format.Secs(r.WallS))
 	for _, p := range r.Classes {
 		bounds := []string{}
 		if p.WithinS != nil {
@@ -27,6 +31,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 		if p.Hold != "" {
 			bounds = append(bounds, "backup never ("+p.Hold+")")
+		}
+		if len(bounds) == 0 {
+			bounds = append(bounds, "no bound: the best quality")
 		}
 		head := fmt.Sprintf("class %s (%s): ", p.Class, strings.Join(bounds, ", "))
 		if p.Met {
