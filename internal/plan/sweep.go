@@ -71,6 +71,9 @@ func (s *Sweep) Register(fs *pflag.FlagSet) {
 	var c CLI
 	c.Register(tmpl)
 	for _, name := range c.Names() {
+		if name == routeFlag {
+			continue // a sweep's routes are fixed: a drill file's routes: (-f)
+		}
 		fl := tmpl.Lookup(name)
 		typ, usage := fl.Value.Type(), fl.Usage
 		switch typ {
