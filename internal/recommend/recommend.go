@@ -237,8 +237,12 @@ func search(ctx context.Context, opts Options) (*sweep.Result, plan.SweepRows, [
 	if err != nil {
 		return usage(err)
 	}
-	res, _, err := session.Sweep(ctx, g, rows, cfgs, session.SweepOptions{Virtual: true, Parallel: opts.Parallel,
+	res, outs, err := session.Sweep(ctx, g, rows, cfgs, session.SweepOptions{Virtual: true, Parallel: opts.Parallel,
 		Repeat: opts.Repeat, Progress: opts.Progress})
+	if err == nil {
+		// A drill that did not complete measured nothing to recommend on.
+		err = exit.Worst(session.Errs(cfgs, outs))
+	}
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
