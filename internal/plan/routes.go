@@ -10,6 +10,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/route"
 	"github.com/drill-dev/drill/internal/suggest"
 	"github.com/drill-dev/drill/workload"
@@ -137,7 +138,7 @@ func writeRoutes(b *strings.Builder, f *drillfile.File) {
 			line += ", backup " + r.Backup
 		}
 		if r.Within != nil {
-			line += ", within " + r.Within.String()
+			line += ", within " + format.FileSecs(r.Within.D())
 		}
 		b.WriteString(line + "\n")
 	}
