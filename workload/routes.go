@@ -99,12 +99,13 @@ func (c Config) validateRoutes() []error {
 		sub := c
 		// The run's outages and endpoints are checked once, with the run.
 		sub.Routes, sub.Policy, sub.Outages, sub.RungEndpoints = nil, p, nil, nil
-		if !slices.ContainsFunc(c.rungsOf(p), func(r namedRung) bool { return r.name == c.Target }) {
-			sub.Target = c.rungsOf(p)[0].name // the outage's rung is not this route's: check the rest
-		}
-		if len(c.rungsOf(p)) == 0 {
-			errs = append(errs, fmt.Errorf("route %s: policy %s has no model rung", rt.Class, p.Name))
+		rungs := c.rungsOf(p)
+		if len(rungs) == 0 {
+			errs = append(errs, fmt.Errorf("route %s: policy %s keeps no model rung (backup: never needs the primary)", rt.Class, p.Name))
 			continue
+		}
+		if !slices.ContainsFunc(rungs, func(r namedRung) bool { return r.name == c.Target }) {
+			sub.Target = rungs[0].name // the outage's rung is not this route's: check the rest
 		}
 		if err := sub.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("route %s: %w", rt.Class, err))
@@ -112,9 +113,6 @@ func (c Config) validateRoutes() []error {
 		switch rt.Hold {
 		case "":
 		case event.HoldPerson, event.HoldWaitForPrimary:
-			if !p.HasPrimary() {
-				errs = append(errs, fmt.Errorf("route %s: backup: never needs the primary, and policy %s has none", rt.Class, p.Name))
-			}
 			if rt.Hold == event.HoldWaitForPrimary && p.Primary.Breaker == nil {
 				errs = append(errs, fmt.Errorf("route %s: wait-for-primary waits while the primary's breaker is open: give policy %s a breaker", rt.Class, p.Name))
 			}

@@ -111,6 +111,7 @@ func TestRouteValidation(t *testing.T) {
 		{"two breakers for one model", Route{Class: "safety", Policy: br}, "a model has one breaker"},
 		{"negative retries", Route{Class: "safety", Policy: func() Policy { p := ff; p.Primary.Retries = -1; return p }()}, "retries must not be negative"},
 		{"queue without hold", Route{Class: "safety", Policy: ff, Queue: 3}, "wait and queue"},
+		{"backup-only never", Route{Class: "safety", Policy: func() Policy { p, _ := Preset("backup-only"); return p }(), Hold: event.HoldPerson}, "keeps no model rung"},
 	} {
 		cfg := fakeConfig()
 		cfg.Policy = ff
