@@ -11,6 +11,7 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/route"
 )
 
@@ -85,7 +86,7 @@ func (c Config) validateRoutes() []error {
 			if r.p.Breaker == nil {
 				continue
 			}
-			b, _ := json.Marshal(r.p.Breaker)
+			b, _ := json.Marshal(r.p.Breaker) // settings of plain values: it cannot fail
 			if prev, ok := breakers[r.name]; !ok {
 				breakers[r.name], first[r.name] = string(b), class
 			} else if prev != string(b) {
@@ -121,6 +122,11 @@ func (c Config) validateRoutes() []error {
 		}
 		if rt.Wait < 0 || rt.Queue < 0 || rt.Within < 0 {
 			errs = append(errs, fmt.Errorf("route %s: wait, queue and within must not be negative", rt.Class))
+		}
+		for _, d := range []time.Duration{rt.Wait, rt.Within} {
+			if err := edge.Duration(d); err != nil {
+				errs = append(errs, fmt.Errorf("route %s: wait or within %w", rt.Class, err))
+			}
 		}
 		if rt.Hold == "" && (rt.Wait > 0 || rt.Queue > 0) {
 			errs = append(errs, fmt.Errorf("route %s: wait and queue are for backup: never, wait-for-primary", rt.Class))
