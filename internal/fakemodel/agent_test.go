@@ -118,7 +118,8 @@ func TestAgentFourCalls(t *testing.T) {
 					}
 				}
 				final := steps[3].content
-				t.Logf("interpretation: %s\nfinal: %s", steps[0].content, final)
+				t.Logf("interpretation (%d tokens): %s\nfinal (%d tokens): %s", steps[0].usage.CompletionTokens, steps[0].content, steps[3].usage.CompletionTokens, final)
+				t.Logf("tool calls: %d and %d completion tokens", steps[1].usage.CompletionTokens, steps[2].usage.CompletionTokens)
 				if !strings.Contains(final, "Ember 5 Sleeping Bag") || !strings.Contains(final, "Delivery:") || fakemodel.IsHandover(final) {
 					t.Errorf("final answer %q", final)
 				}

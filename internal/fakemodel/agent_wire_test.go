@@ -219,3 +219,28 @@ func TestAgentStreamDeltas(t *testing.T) {
 		t.Errorf("usage chunk %s", usage)
 	}
 }
+
+// TestAgentAfterALoop: after the order was asked for twice (a loop), the
+// agent goes on to the delivery: one loop costs one call.
+func TestAgentAfterALoop(t *testing.T) {
+	ts := httptest.NewServer(fakemodel.New(fakemodel.Options{NoLatency: true}))
+	defer ts.Close()
+	order := services(t)(tools.GetOrder, `{"order_id":"DR-104233"}`)
+	more := []any{assistantCall("call_a", "get_order"), toolMsg("call_a", order), assistantCall("call_b", "get_order"), toolMsg("call_b", order)}
+	resp := post(t, ts.URL, agentBody(t, more, nil), "application/json")
+	var got struct {
+		Choices []struct {
+			Message struct {
+				ToolCalls []struct {
+					Function struct{ Name string }
+				} `json:"tool_calls"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || len(got.Choices) != 1 {
+		t.Fatalf("status %d, %v", resp.StatusCode, err)
+	}
+	if tc := got.Choices[0].Message.ToolCalls; len(tc) != 1 || tc[0].Function.Name != tools.GetDeliveryStatus {
+		t.Errorf("after a loop on the order: %+v, want get_delivery_status", got.Choices[0].Message)
+	}
+}
