@@ -102,10 +102,11 @@ type service struct {
 	lastFailed  string // the tool of the last failed result
 }
 
+// have reports whether the service gave a fact.
 func (s *service) have() bool { return len(s.facts) > 0 || len(s.text) > 0 }
 
-// given reports whether the service is out of reach: unavailable, or failed
-// too often.
+// givenUp reports whether the agent goes on without the service: it is
+// unavailable, or failed too often.
 func (s *service) givenUp() bool { return s.unavailable || s.failures >= maxServiceFailures }
 
 // conversation is the agent's reading of a request's messages.
