@@ -244,3 +244,29 @@ func TestAgentAfterALoop(t *testing.T) {
 		t.Errorf("after a loop on the order: %+v, want get_delivery_status", got.Choices[0].Message)
 	}
 }
+
+// TestAgentMaxTokensCutsTheArguments: a call cut by max_completion_tokens
+// ends "length" with arguments that do not parse.
+func TestAgentMaxTokensCutsTheArguments(t *testing.T) {
+	ts := httptest.NewServer(fakemodel.New(fakemodel.Options{NoLatency: true}))
+	defer ts.Close()
+	resp := post(t, ts.URL, agentBody(t, nil, map[string]any{"max_completion_tokens": 8}), "application/json")
+	var got struct {
+		Choices []struct {
+			Message struct {
+				ToolCalls []struct {
+					Function struct{ Name, Arguments string }
+				} `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage fakemodel.Usage `json:"usage"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || len(got.Choices) != 1 {
+		t.Fatalf("status %d, %v", resp.StatusCode, err)
+	}
+	ch := got.Choices[0]
+	if ch.FinishReason != "length" || len(ch.Message.ToolCalls) != 1 || json.Valid([]byte(ch.Message.ToolCalls[0].Function.Arguments)) || got.Usage.CompletionTokens > 8 {
+		t.Errorf("got %+v, usage %+v; want a get_order call cut to 8 tokens, finish length", ch, got.Usage)
+	}
+}
