@@ -112,7 +112,7 @@ func (s *service) givenUp() bool { return s.unavailable || s.failures >= maxServ
 // conversation is the agent's reading of a request's messages.
 type conversation struct {
 	reading     answer.Answer
-	question    string // the last customer message
+	question    string // the customer's messages
 	lastIsUser  bool
 	orders      service
 	carrier     service
@@ -123,18 +123,25 @@ type conversation struct {
 // profile's reader, and every tool result, matched to its call.
 func readConversation(r *reader, msgs []Message) *conversation {
 	c := &conversation{}
+	read := false
 	calls := map[string]ToolCall{}
 	for _, m := range msgs {
 		switch m.Role {
 		case "user":
+			// The first message asks the question; a later one (the
+			// customer answering the agent) may add the order number or
+			// the product.
 			a := r.Triage(m.Content)
-			if a.OrderNumber == "" {
-				a.OrderNumber = c.reading.OrderNumber // an earlier message may have given it
+			if !read {
+				c.reading, read = a, true
 			}
-			if a.Product == "" {
-				a.Product = c.reading.Product
+			if a.OrderNumber != "" {
+				c.reading.OrderNumber = a.OrderNumber
 			}
-			c.reading, c.question = a, m.Content
+			if a.Product != "" {
+				c.reading.Product = a.Product
+			}
+			c.question += m.Content + "\n"
 		case "assistant":
 			for _, tc := range m.ToolCalls {
 				calls[tc.ID] = tc

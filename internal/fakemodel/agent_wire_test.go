@@ -270,3 +270,33 @@ func TestAgentMaxTokensCutsTheArguments(t *testing.T) {
 		t.Errorf("got %+v, usage %+v; want a get_order call cut to 8 tokens, finish length", ch, got.Usage)
 	}
 }
+
+// TestAgentReadsTheCustomersAnswer: asked for the order number, the
+// customer's next message gives it; the agent looks it up, keeping the
+// first message's question.
+func TestAgentReadsTheCustomersAnswer(t *testing.T) {
+	ts := httptest.NewServer(fakemodel.New(fakemodel.Options{NoLatency: true}))
+	defer ts.Close()
+	body, _ := json.Marshal(map[string]any{
+		"model": fakemodel.ModelMini,
+		"tools": toolsJSON(t),
+		"messages": []any{
+			map[string]any{"role": "user", "content": "Subject: where is my tent\n\nMy Trailhead 2 tent has not arrived. Where is it?"},
+			map[string]any{"role": "assistant", "content": "Could you tell me your order number?"},
+			map[string]any{"role": "user", "content": "Sure, it is DR-104233"},
+		},
+		"tool_choice": "none",
+	})
+	resp := post(t, ts.URL, body, "application/json")
+	var got struct {
+		Choices []struct {
+			Message struct{ Content string } `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || len(got.Choices) != 1 {
+		t.Fatalf("status %d, %v", resp.StatusCode, err)
+	}
+	if c := got.Choices[0].Message.Content; !strings.Contains(c, "intent order_status") || !strings.Contains(c, "DR-104233") || !strings.Contains(c, "Trailhead 2 Tent") {
+		t.Errorf("interpretation %q: want the first message's question with the second's order number", c)
+	}
+}
