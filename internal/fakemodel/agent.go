@@ -65,8 +65,9 @@ import (
 // tool_choice "none" after the first step -> the final answer from what the
 // results hold so far (escalating as above); "required" -> a call even where
 // the agent would answer (the next lookup: get_order, else the delivery);
-// a named function -> a call to that function; parallel_tool_calls false
-// -> at most one call per turn.
+// a named function -> a call to that function; allowed_tools -> "auto" or
+// "required" over those functions only; parallel_tool_calls false -> at
+// most one call per turn.
 
 // The functions the agent knows (internal/tools serves them).
 const (

@@ -75,6 +75,8 @@ func TestAgentRejects(t *testing.T) {
 		{"parallel_tool_calls without tools", nil, map[string]any{"tools": nil, "parallel_tool_calls": false}, "parallel_tool_calls", "only allowed when 'tools' are specified"},
 		{"parallel_tool_calls not a boolean", nil, map[string]any{"parallel_tool_calls": "no"}, "parallel_tool_calls", "expected a boolean"},
 		{"empty tools", nil, map[string]any{"tools": []any{}}, "tools", "empty array"},
+		{"allowed_tools naming another function", nil, map[string]any{"tool_choice": allowed("auto", "refund")}, "tool_choice.allowed_tools.tools", "'refund' not found in 'tools'"},
+		{"allowed_tools bad mode", nil, map[string]any{"tool_choice": allowed("sometimes", "get_order")}, "tool_choice.allowed_tools.mode", "expected one of auto, required"},
 		{"bad function name", nil, map[string]any{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "get order"}}}}, "tools[0].function.name", "does not match pattern"},
 		{"duplicate function", nil, map[string]any{"tools": append(toolsJSON(t), toolsJSON(t)[0])}, "tools", "duplicate function name 'get_order'"},
 		{"strict parameters not closed", nil, map[string]any{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "f", "strict": true,
@@ -126,6 +128,9 @@ func TestAgentToolChoice(t *testing.T) {
 		{"auto when done answers", done, "auto", ""},
 		{"none after the order answers", done[:2], "none", ""},
 		{"named", nil, map[string]any{"type": "function", "function": map[string]any{"name": "get_tracking_events"}}, "get_tracking_events"},
+		{"allowed tools: the carrier's events only", done[:2], allowed("auto", "get_tracking_events"), "get_tracking_events"},
+		{"allowed tools: the order only, once known", done[:2], allowed("auto", "get_order"), ""},
+		{"allowed tools required", done, allowed("required", "get_order", "get_tracking_events"), "get_tracking_events"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			resp := post(t, ts.URL, agentBody(t, c.more, map[string]any{"tool_choice": c.choice}), "application/json")
@@ -299,4 +304,13 @@ func TestAgentReadsTheCustomersAnswer(t *testing.T) {
 	if c := got.Choices[0].Message.Content; !strings.Contains(c, "intent order_status") || !strings.Contains(c, "DR-104233") || !strings.Contains(c, "Trailhead 2 Tent") {
 		t.Errorf("interpretation %q: want the first message's question with the second's order number", c)
 	}
+}
+
+// allowed is an allowed_tools tool_choice of mode over the named functions.
+func allowed(mode string, names ...string) map[string]any {
+	var ts []any
+	for _, n := range names {
+		ts = append(ts, map[string]any{"type": "function", "function": map[string]any{"name": n}})
+	}
+	return map[string]any{"type": "allowed_tools", "allowed_tools": map[string]any{"mode": mode, "tools": ts}}
 }
