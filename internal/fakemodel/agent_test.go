@@ -294,3 +294,25 @@ func TestAgentConversationInFakeTime(t *testing.T) {
 	}
 	t.Logf("conversation: %v of fake time", first)
 }
+
+// TestAgentSDKAllowedTools: openai-go's allowed_tools tool_choice limits the
+// agent to those functions.
+func TestAgentSDKAllowedTools(t *testing.T) {
+	for name, c := range clients(t, fakemodel.Options{NoLatency: true}) {
+		t.Run(name, func(t *testing.T) {
+			params := openai.ChatCompletionNewParams{Model: fakemodel.ModelNano, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(email(t, 1).Text())},
+				Tools: tools.Definitions()}
+			params.ToolChoice.OfAllowedTools = &openai.ChatCompletionAllowedToolChoiceParam{AllowedTools: openai.ChatCompletionAllowedToolsParam{
+				Mode:  openai.ChatCompletionAllowedToolsModeRequired,
+				Tools: []map[string]any{{"type": "function", "function": map[string]any{"name": tools.GetDeliveryStatus}}},
+			}}
+			resp, err := c.Chat.Completions.New(context.Background(), params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc := resp.Choices[0].Message.ToolCalls; len(tc) != 1 || tc[0].Function.Name != tools.GetDeliveryStatus {
+				t.Errorf("calls %+v, want get_delivery_status, the one allowed", tc)
+			}
+		})
+	}
+}
