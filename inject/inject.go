@@ -97,6 +97,13 @@ func Lookup(kind string) (Fault, error) {
 	return newFault(), nil
 }
 
+// requestFilter is implemented by faults that can break only some
+// requests (the chat workload's, only tool-calling ones): a hit on any other
+// request passes through and is not logged as applied.
+type requestFilter interface {
+	appliesTo(body []byte) bool
+}
+
 // Applied describes a fault applied to one attempt, for the run's log.
 type Applied struct {
 	Kind   string // the fault kind
@@ -254,6 +261,9 @@ func (i *Injector) roundTrip(rung string, req *http.Request) (*http.Response, er
 	rng := attemptRand(i.opts.Seed, idx, rung, body, req.Header.Get("X-Stainless-Retry-Count"))
 	if rng.Float64() >= w.HitRate(at) {
 		return i.next.RoundTrip(req)
+	}
+	if f, ok := w.fault.(requestFilter); ok && !f.appliesTo(body) {
+		return i.next.RoundTrip(req) // the fault cannot break this call: not applied, not logged
 	}
 	if i.opts.OnFault != nil {
 		i.opts.OnFault(req, Applied{Kind: w.Kind, Rung: rung, Window: idx, Params: maps.Clone(w.log)})

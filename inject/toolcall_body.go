@@ -258,6 +258,20 @@ func requestToolCalls(body []byte) []toolCall {
 	return nil
 }
 
+// offersToolCalls reports whether a chat completion request lets the
+// model call a tool: it offers tools and its tool_choice is not "none".
+func offersToolCalls(body []byte) bool {
+	var r struct {
+		Tools      []json.RawMessage `json:"tools"`
+		ToolChoice json.RawMessage   `json:"tool_choice"`
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Tools) == 0 {
+		return false
+	}
+	var mode string
+	return json.Unmarshal(r.ToolChoice, &mode) != nil || mode != "none"
+}
+
 // requestBody returns a request's body as the injector buffered it (nil if
 // it cannot be read again).
 func requestBody(req *http.Request) []byte {
