@@ -104,6 +104,17 @@ type requestFilter interface {
 	appliesTo(body []byte) bool
 }
 
+// CanBreak reports whether fault f can break the call whose request body
+// is body: false for a chat fault on a call it cannot change (loop with no
+// earlier tool call to repeat; malformed-tool-call when the request offers
+// no tools or sets tool_choice "none"), true otherwise. The injector lets
+// such a call through without applying or logging the fault; a caller that
+// applies faults itself should do the same.
+func CanBreak(f Fault, body []byte) bool {
+	rf, ok := f.(requestFilter)
+	return !ok || rf.appliesTo(body)
+}
+
 // Applied describes a fault applied to one attempt, for the run's log.
 type Applied struct {
 	Kind   string // the fault kind
@@ -262,8 +273,8 @@ func (i *Injector) roundTrip(rung string, req *http.Request) (*http.Response, er
 	if rng.Float64() >= w.HitRate(at) {
 		return i.next.RoundTrip(req)
 	}
-	if f, ok := w.fault.(requestFilter); ok && !f.appliesTo(body) {
-		return i.next.RoundTrip(req) // the fault cannot break this call: not applied, not logged
+	if !CanBreak(w.fault, body) {
+		return i.next.RoundTrip(req) // not applied, not logged
 	}
 	if i.opts.OnFault != nil {
 		i.opts.OnFault(req, Applied{Kind: w.Kind, Rung: rung, Window: idx, Params: maps.Clone(w.log)})

@@ -45,3 +45,23 @@ func TestLoopRepeatsThePreviousToolCall(t *testing.T) {
 		})
 	}
 }
+
+func TestCanBreak(t *testing.T) {
+	first := []byte(`{"tools":[{"type":"function"}],"messages":[{"role":"user","content":"x"}]}`)
+	later := []byte(`{"tools":[{"type":"function"}],"tool_choice":"none","messages":[{"role":"user","content":"x"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"get_order","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"{}"}]}`)
+	for _, c := range []struct {
+		f     Fault
+		body  []byte
+		wants bool
+	}{
+		{&Loop{}, first, false},
+		{&Loop{}, later, true},
+		{&MalformedToolCall{Kind: "cut"}, first, true},
+		{&MalformedToolCall{Kind: "cut"}, later, false},
+		{&Busy{Status: 503}, first, true},
+	} {
+		if got := CanBreak(c.f, c.body); got != c.wants {
+			t.Errorf("CanBreak(%T, %s) = %v, want %v", c.f, c.body, got, c.wants)
+		}
+	}
+}
