@@ -14,7 +14,8 @@ import (
 // The chat workload's faults (malformed-tool-call, loop) rewrite the tool
 // calls of a chat completion, whole or streamed. A stream is read to its
 // end and sent again as OpenAI streams tool calls, so it arrives when the
-// model has finished.
+// model has finished. Only the first choice is kept (the chat workload asks
+// for one).
 
 // toolCall is one function call of an answer.
 type toolCall struct {
