@@ -54,6 +54,7 @@ var place = map[string]layer{
 	"internal/input":                      base,
 	"internal/suggest":                    base,
 	"internal/route":                      base,
+	"internal/tools":                      base,
 	"breaker":                             engine,
 	"inject":                              engine,
 	"chain":                               engine,

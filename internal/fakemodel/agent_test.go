@@ -1,0 +1,318 @@
+package fakemodel_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/tools"
+)
+
+// step is one model call of a conversation: the tool calls asked for, or
+// the content.
+type step struct {
+	calls   []string // "name(args)"
+	content string
+	finish  string
+	usage   openai.CompletionUsage
+}
+
+// converse runs a conversation about email e the way the chat workload
+// does: the first call with tool_choice "none" (interpret), then "auto"
+// until the model answers; each tool call is answered by result. It stops
+// after 10 calls.
+func converse(t *testing.T, c openai.Client, model string, e emails.Email, stream bool, result func(name, args string) string) []step {
+	t.Helper()
+	msgs := []openai.ChatCompletionMessageParamUnion{
+		openai.SystemMessage("You are the outdoor-gear shop's support agent. Use the tools to look up orders and deliveries."),
+		openai.UserMessage(e.Text()),
+	}
+	var steps []step
+	for turn := 0; turn < 10; turn++ {
+		params := openai.ChatCompletionNewParams{Model: model, Messages: msgs, Tools: tools.Definitions()}
+		params.ToolChoice.OfAuto = openai.String("auto")
+		if turn == 0 {
+			params.ToolChoice.OfAuto = openai.String("none")
+		}
+		var msg openai.ChatCompletionMessage
+		var st step
+		if stream {
+			params.StreamOptions.IncludeUsage = openai.Bool(true)
+			s := c.Chat.Completions.NewStreaming(context.Background(), params)
+			var acc openai.ChatCompletionAccumulator
+			for s.Next() {
+				acc.AddChunk(s.Current())
+			}
+			if err := s.Err(); err != nil {
+				t.Fatalf("turn %d: %v", turn, err)
+			}
+			msg, st.finish, st.usage = acc.Choices[0].Message, acc.Choices[0].FinishReason, acc.Usage
+		} else {
+			resp, err := c.Chat.Completions.New(context.Background(), params)
+			if err != nil {
+				t.Fatalf("turn %d: %v", turn, err)
+			}
+			msg, st.finish, st.usage = resp.Choices[0].Message, resp.Choices[0].FinishReason, resp.Usage
+		}
+		msgs = append(msgs, msg.ToParam())
+		if len(msg.ToolCalls) == 0 {
+			st.content = msg.Content
+			steps = append(steps, st)
+			if turn > 0 {
+				return steps
+			}
+			continue
+		}
+		for _, tc := range msg.ToolCalls {
+			st.calls = append(st.calls, tc.Function.Name+"("+tc.Function.Arguments+")")
+			msgs = append(msgs, openai.ToolMessage(result(tc.Function.Name, tc.Function.Arguments), tc.ID))
+		}
+		steps = append(steps, st)
+	}
+	return steps
+}
+
+// services answers tool calls from the in-process services.
+func services(t *testing.T) func(name, args string) string {
+	cl := tools.NewInProcess(emails.All(), 0, nil)
+	return func(name, args string) string {
+		r, err := cl.Call(context.Background(), name, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Content
+	}
+}
+
+func email(t *testing.T, id int) emails.Email {
+	t.Helper()
+	e, ok := emails.ByID(id)
+	if !ok {
+		t.Fatalf("no email %d", id)
+	}
+	return e
+}
+
+func TestAgentFourCalls(t *testing.T) {
+	for name, c := range clients(t, fakemodel.Options{NoLatency: true}) {
+		for _, stream := range []bool{false, true} {
+			t.Run(name+map[bool]string{false: "/whole", true: "/streamed"}[stream], func(t *testing.T) {
+				steps := converse(t, c, fakemodel.ModelMini, email(t, 1), stream, services(t))
+				if len(steps) != 4 {
+					t.Fatalf("%d calls, want 4: %+v", len(steps), steps)
+				}
+				if !strings.Contains(steps[0].content, "intent return") || !strings.Contains(steps[0].content, "DR-104233") || steps[0].finish != "stop" {
+					t.Errorf("interpretation %+v", steps[0])
+				}
+				want := [][]string{nil, {`get_order({"order_id":"DR-104233"})`}, {`get_delivery_status({"order_id":"DR-104233"})`}, nil}
+				for i, w := range want {
+					if strings.Join(steps[i].calls, " ") != strings.Join(w, " ") {
+						t.Errorf("call %d asked for %v, want %v", i+1, steps[i].calls, w)
+					}
+					if w != nil && steps[i].finish != "tool_calls" {
+						t.Errorf("call %d finish %q, want tool_calls", i+1, steps[i].finish)
+					}
+				}
+				final := steps[3].content
+				t.Logf("interpretation (%d tokens): %s\nfinal (%d tokens): %s", steps[0].usage.CompletionTokens, steps[0].content, steps[3].usage.CompletionTokens, final)
+				t.Logf("tool calls: %d and %d completion tokens", steps[1].usage.CompletionTokens, steps[2].usage.CompletionTokens)
+				if !strings.Contains(final, "Ember 5 Sleeping Bag") || !strings.Contains(final, "Delivery:") || fakemodel.IsHandover(final) {
+					t.Errorf("final answer %q", final)
+				}
+				for i := 1; i < len(steps); i++ {
+					if steps[i].usage.PromptTokens <= steps[i-1].usage.PromptTokens {
+						t.Errorf("call %d prompt %d tokens, not more than call %d's %d: the history is resent", i+1, steps[i].usage.PromptTokens, i, steps[i-1].usage.PromptTokens)
+					}
+				}
+				for i, s := range steps {
+					if s.usage.CompletionTokens <= 0 || s.usage.TotalTokens != s.usage.PromptTokens+s.usage.CompletionTokens {
+						t.Errorf("call %d usage %+v", i+1, s.usage)
+					}
+				}
+			})
+		}
+	}
+}
+
+// callsOf lists the calls of every step, one string per step.
+func callsOf(steps []step) []string {
+	out := make([]string, len(steps))
+	for i, s := range steps {
+		out[i] = strings.Join(s.calls, " ")
+	}
+	return out
+}
+
+func TestAgentParallelToolCalls(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	// Email 2 asks why the tracking has not updated: the agent asks for
+	// the status and the events in one turn.
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 2), true, services(t))
+	if len(steps) != 4 {
+		t.Fatalf("%d calls, want 4: %q", len(steps), callsOf(steps))
+	}
+	if got := steps[2].calls; len(got) != 2 || !strings.HasPrefix(got[0], "get_delivery_status(") || !strings.HasPrefix(got[1], "get_tracking_events(") {
+		t.Errorf("third call asked for %q, want the status and the events", got)
+	}
+	if !strings.Contains(steps[3].content, "Latest tracking event") {
+		t.Errorf("final answer %q does not use the events", steps[3].content)
+	}
+
+	// parallel_tool_calls false: one call per turn.
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage(email(t, 2).Text())}
+	params := openai.ChatCompletionNewParams{Model: fakemodel.ModelMini, Messages: msgs, Tools: tools.Definitions(), ParallelToolCalls: openai.Bool(false)}
+	resp, err := c.Chat.Completions.New(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs = append(msgs, resp.Choices[0].Message.ToParam(), openai.ToolMessage(services(t)(tools.GetOrder, `{"order_id":"DR-118402"}`), resp.Choices[0].Message.ToolCalls[0].ID))
+	params.Messages = msgs
+	resp, err = c.Chat.Completions.New(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(resp.Choices[0].Message.ToolCalls); n != 1 {
+		t.Errorf("parallel_tool_calls false: %d calls in one turn", n)
+	}
+}
+
+func TestAgentCarrierUnavailable(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	svc := services(t)
+	breaker := func(name, args string) string {
+		if tools.Dependency(name) == tools.Carrier {
+			return tools.Unavailable(tools.Carrier)
+		}
+		return svc(name, args)
+	}
+	// Where is my order (email 4): the delivery is the question -> handover.
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 4), false, breaker)
+	if len(steps) != 4 || !fakemodel.IsHandover(steps[3].content) {
+		t.Errorf("order status without the carrier: %q, final %q; want a handover after 4 calls", callsOf(steps), steps[len(steps)-1].content)
+	}
+	// A return (email 1) does not need the delivery: an answer without it.
+	steps = converse(t, c, fakemodel.ModelMini, email(t, 1), false, breaker)
+	final := steps[len(steps)-1].content
+	if len(steps) != 4 || fakemodel.IsHandover(final) || !strings.Contains(final, "without it") {
+		t.Errorf("return without the carrier: %q, final %q; want an answer without the delivery", callsOf(steps), final)
+	}
+}
+
+func TestAgentRetriesFailedCarrierCalls(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	svc := services(t)
+	timeout := func(name, args string) string {
+		if tools.Dependency(name) == tools.Carrier {
+			return `{"error":"timeout","message":"get_delivery_status: context deadline exceeded"}`
+		}
+		return svc(name, args)
+	}
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 4), false, timeout)
+	got := callsOf(steps)
+	// interpret, order, status, events (the same carrier), status, handover.
+	if len(steps) != 6 || !strings.HasPrefix(got[2], "get_delivery_status") || !strings.HasPrefix(got[3], "get_tracking_events") ||
+		!strings.HasPrefix(got[4], "get_delivery_status") || !fakemodel.IsHandover(steps[5].content) {
+		t.Errorf("calls %q, final %q", got, steps[len(steps)-1].content)
+	}
+}
+
+func TestAgentRetriesBadArguments(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	svc := services(t)
+	first := true
+	garbled := func(name, args string) string {
+		if name == tools.GetOrder && first {
+			first = false
+			_, err := tools.ParseArgs(`{"order_id": "DR-1`)
+			return tools.ErrorResult(err)
+		}
+		return svc(name, args)
+	}
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 1), false, garbled)
+	got := callsOf(steps)
+	if len(steps) != 5 || got[1] != got[2] || !strings.HasPrefix(got[3], "get_delivery_status") {
+		t.Errorf("calls %q: want get_order asked again after its arguments failed", got)
+	}
+}
+
+func TestAgentAsksForTheOrderNumber(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 19), false, services(t))
+	if len(steps) != 2 || !strings.Contains(steps[0].content, "no order number") || !strings.Contains(steps[1].content, "order number") {
+		t.Errorf("steps %+v: want an interpretation and a question for the order number", steps)
+	}
+}
+
+func TestAgentUnknownOrder(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	e := email(t, 1)
+	e.Body = strings.ReplaceAll(e.Body, "DR-104233", "DR-999999")
+	steps := converse(t, c, fakemodel.ModelMini, e, false, services(t))
+	if len(steps) != 3 || !strings.Contains(steps[2].content, "could not find an order") {
+		t.Errorf("steps %q, final %q", callsOf(steps), steps[len(steps)-1].content)
+	}
+}
+
+// TestAgentConversationInFakeTime: a whole conversation, with the model's
+// latency and the services' own, runs in fake time inside a synctest
+// bubble, and takes the same time on every run with the same seed.
+func TestAgentConversationInFakeTime(t *testing.T) {
+	took := func() time.Duration {
+		var d time.Duration
+		synctest.Test(t, func(t *testing.T) {
+			srv := fakemodel.New(fakemodel.Options{Seed: 7})
+			c := openai.NewClient(option.WithBaseURL("http://fake/v1/"), option.WithAPIKey("k"),
+				option.WithHTTPClient(&http.Client{Transport: srv.Transport()}))
+			cl := tools.NewInProcess(emails.All(), 200*time.Millisecond, nil)
+			start := time.Now()
+			steps := converse(t, c, fakemodel.ModelMini, email(t, 1), true, func(name, args string) string {
+				r, err := cl.Call(t.Context(), name, args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r.Content
+			})
+			d = time.Since(start)
+			if len(steps) != 4 {
+				t.Errorf("%d calls, want 4", len(steps))
+			}
+		})
+		return d
+	}
+	first, second := took(), took()
+	// Four model calls of about a second each, two lookups of 200 ms.
+	if first != second || first < 2*time.Second || first > 20*time.Second {
+		t.Errorf("conversation took %v then %v of fake time; want the same, a few seconds", first, second)
+	}
+	t.Logf("conversation: %v of fake time", first)
+}
+
+// TestAgentSDKAllowedTools: openai-go's allowed_tools tool_choice limits the
+// agent to those functions.
+func TestAgentSDKAllowedTools(t *testing.T) {
+	for name, c := range clients(t, fakemodel.Options{NoLatency: true}) {
+		t.Run(name, func(t *testing.T) {
+			params := openai.ChatCompletionNewParams{Model: fakemodel.ModelNano, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(email(t, 1).Text())},
+				Tools: tools.Definitions()}
+			params.ToolChoice.OfAllowedTools = &openai.ChatCompletionAllowedToolChoiceParam{AllowedTools: openai.ChatCompletionAllowedToolsParam{
+				Mode:  openai.ChatCompletionAllowedToolsModeRequired,
+				Tools: []map[string]any{{"type": "function", "function": map[string]any{"name": tools.GetDeliveryStatus}}},
+			}}
+			resp, err := c.Chat.Completions.New(context.Background(), params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc := resp.Choices[0].Message.ToolCalls; len(tc) != 1 || tc[0].Function.Name != tools.GetDeliveryStatus {
+				t.Errorf("calls %+v, want get_delivery_status, the one allowed", tc)
+			}
+		})
+	}
+}
