@@ -21,6 +21,7 @@ type emailsPane struct {
 	top    int  // first row shown
 	sel    int  // selected row
 	follow bool // keep the newest rows in view
+	shown  int  // the email the highlighted row showed when last drawn; 0 for none
 
 	cache    map[int]cachedRow
 	cacheKey emailsCacheKey
@@ -233,6 +234,7 @@ func (p *emailsPane) refresh(st Styles, s *state, now time.Duration) {
 // the visible rows from the top row sync chose. Rows of answered emails
 // come from the cache, which is a memo: it never changes what is drawn.
 func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
+	p.shown = 0
 	w, h := p.inner()
 	if h <= 0 || w <= 0 {
 		return nil
@@ -257,8 +259,10 @@ func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
 	for i := p.top; i < n && len(out) < h; i++ {
 		r := p.at(s, i)
 		mark := " "
-		if i == p.sel && !p.follow {
+		if i == p.sel {
+			// Following or not, the selected row is marked: enter opens it.
 			mark = st.Selected.Render("›")
+			p.shown = r.ID
 		}
 		out = append(out, mark+p.rowText(st, s, r, sw, bw, axis, now))
 	}

@@ -82,6 +82,7 @@ type Model struct {
 	summary summaryPane
 	foot    []string   // the footer's lines
 	wide    bool       // Emails left, the other panes right (else stacked)
+	compact bool       // narrow and short: Breaker and Calls under Emails
 	bodyY   int        // first line of the panes, under the header
 	bodyH   int        // lines the panes take
 	laid    layoutKey  // what the current layout was computed for
@@ -355,6 +356,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Open):
 		if m.focus == paneEmails && m.detail.id == 0 && m.ep.count(m.s) > 0 {
+			// The row highlighted on screen, even if newer emails came in
+			// since it was drawn.
+			if id := m.ep.shown; id != 0 {
+				m.detail.open(id)
+				break
+			}
 			m.ep.sync(m.s)
 			m.detail.open(m.ep.at(m.s, m.ep.sel).ID)
 		}

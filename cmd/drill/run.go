@@ -111,7 +111,7 @@ func printRun(cmd *cobra.Command, sum scoring.Summary, verdicts []scoring.Verdic
 	if err := printVerdicts(out, verdicts); err != nil {
 		return err
 	}
-	if err := plain.Summary(out, sum); err != nil {
+	if err := plain.SummaryWidth(out, sum, terminalWidth(out)); err != nil {
 		return err
 	}
 	plain.FailedCalls(out, failed)
