@@ -249,3 +249,22 @@ func TestWatchRefusesTheVirtualClock(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetRefusesUnreachableStore: drill fleet with a Redis store that
+// nothing answers exits 2 before the drill, unless --store-fallback local
+// lets it run on each replica's own breakers.
+func TestFleetRefusesUnreachableStore(t *testing.T) {
+	store := "redis://" + freeAddr(t) + "/0"
+	args := append([]string{"fleet", "--replicas", "2", "--policy", "breaker", "--json", "--no-tui", "--breaker-store", store}, tinyDrill...)
+	_, stderr, code := execute(t.Context(), args...)
+	if code != 2 || !strings.Contains(stderr, "cannot be reached") || !strings.Contains(stderr, "--store-fallback local") {
+		t.Errorf("unreachable store: exit %d, want 2 and a hint:\n%s", code, stderr)
+	}
+	out, stderr, code := execute(t.Context(), append(args, "--store-fallback", "local")...)
+	if code != 0 || !strings.Contains(out, `"breaker_store": "redis"`) {
+		t.Errorf("--store-fallback local: exit %d:\n%s\n%s", code, out, stderr)
+	}
+	if _, _, code := execute(t.Context(), append(args, "--store-fallback", "memory")...); code != 2 {
+		t.Errorf("--store-fallback memory: exit %d, want 2", code)
+	}
+}
