@@ -303,11 +303,25 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	}
 	ts, _ := st.served(r.Result.ServedBy)
 	text := fmt.Sprintf("%5d %s %6s %6s %s %s",
-		r.ID, fit(from, sw), format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
+		r.ID, fit(senderCell(from, sw), sw), format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
 	if r.Done {
 		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}
 	return text
+}
+
+// senderCell is a sender's address for a column sw cells wide: whole when
+// it fits, else its name before the "@" (the domain is dropped at its
+// boundary, not cut inside a word), cut only when the name alone is
+// wider than the column.
+func senderCell(from string, sw int) string {
+	if cellWidth(from) <= sw {
+		return from
+	}
+	if name, _, ok := strings.Cut(from, "@"); ok && name != "" {
+		return name
+	}
+	return from
 }
 
 // tagFor is the one-letter served-by tag written beside a bar.

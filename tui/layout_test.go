@@ -120,3 +120,25 @@ func TestFollowHighlightsAndEnterOpensIt(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A sender too long for its column drops its domain at the "@" rather than
+// being cut inside a word.
+func TestSenderCellDropsDomain(t *testing.T) {
+	for _, c := range []struct {
+		from string
+		sw   int
+		want string
+	}{
+		{"ann@example.com", 16, "ann@example.com"},
+		{"climb.sam@example.com", 12, "climb.sam"},
+		{"ines.costa@example.com", 8, "ines.costa"}, // the name alone is cut by fit
+	} {
+		if got := senderCell(c.from, c.sw); got != c.want {
+			t.Errorf("senderCell(%q, %d) = %q, want %q", c.from, c.sw, got, c.want)
+		}
+	}
+	m := modelAt(t, 120, 30*time.Second, 80, 24, nil)
+	if v := m.View(); strings.Contains(v, "@e…") || strings.Contains(v, "@exa…") {
+		t.Errorf("a sender is cut inside its domain at 80×24:\n%s", v)
+	}
+}
