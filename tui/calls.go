@@ -71,8 +71,9 @@ func (tc timeCols) seconds(c int) (lo, hi int) {
 }
 
 // renderCalls draws the Calls pane's content: per model its calls per
-// second with the retries among them as a second series, each breaker's
-// state strip, and a time axis in seconds — all on the same columns.
+// second with the retries among them as a second series, the longest
+// waits when there is room, each breaker's state strip, and a time axis in
+// seconds — all on the same columns.
 func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 	if w <= 0 || h <= 0 {
 		return nil
@@ -101,13 +102,25 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 			avail--
 			perRung = avail / len(rungs)
 		}
-		for i, r := range rungs {
+		// The waits chart under the models' when each block keeps a label
+		// and four chart rows.
+		blocks := len(rungs)
+		if avail/(blocks+1) >= 5 {
+			blocks++
+			perRung = avail / blocks
+		}
+		for i := range blocks {
 			rows := perRung - 1
-			if i == len(rungs)-1 {
-				rows = avail - (len(rungs)-1)*perRung - 1
+			if i == blocks-1 {
+				rows = avail - (blocks-1)*perRung - 1
 			}
-			out = append(out, fit(callsLabel(st, s, r, w), w))
-			out = append(out, callsChart(st, s, r, tc, rows, now)...)
+			if i == len(rungs) {
+				out = append(out, fit(st.Backup.Render("waits")+" · the longest wait of the emails sent (s)", w))
+				out = append(out, waitsChart(st, s, tc, rows, now)...)
+				continue
+			}
+			out = append(out, fit(callsLabel(st, s, rungs[i], w), w))
+			out = append(out, callsChart(st, s, rungs[i], tc, rows, now)...)
 		}
 	} else {
 		// Compact: one sparkline row per model, and one of its retries
