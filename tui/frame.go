@@ -126,7 +126,9 @@ func (m *Model) layout(k layoutKey) {
 		// Wide: Emails on the left; Breaker, Calls and Quality on the right.
 		lw := w * 11 / 20
 		rw := w - lw
-		bH := min(k.breakerH+2, max(bh/4, 5))
+		// Breaker and Quality get the lines they ask for (the prediction
+		// in full) up to a third of the body each; Calls keeps eight.
+		bH := min(k.breakerH+2, max(bh/3, 5))
 		qH := min(k.qualityH+2, max(bh/3, 6))
 		cH := bh - bH - qH
 		if cH < 8 {

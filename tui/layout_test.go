@@ -142,3 +142,14 @@ func TestSenderCellDropsDomain(t *testing.T) {
 		t.Errorf("a sender is cut inside its domain at 80×24:\n%s", v)
 	}
 }
+
+// At 120×40 and 160×48 the Breaker pane shows its prediction whole too.
+func TestWidePredictionWhole(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {160, 48}} {
+		m := predictedModel(t, size[0], size[1])
+		v := m.View()
+		if strings.Contains(v, "more (tab here") || !strings.Contains(v, "predicted 4.2–4.8 s") {
+			t.Errorf("%dx%d: the prediction is not whole on screen:\n%s", size[0], size[1], v)
+		}
+	}
+}
