@@ -31,7 +31,7 @@ type judged scoring.Judged
 func verdict(stderr io.Writer, sum scoring.Summary, status string, c checks) ([]scoring.Verdict, error) {
 	vs, warning, err := session.Verdict(sum, status, c.Hypotheses)
 	if warning != "" {
-		fmt.Fprintln(stderr, "drill: warning:", warning)
+		printWarning(stderr, warning)
 	}
 	return vs, err
 }
