@@ -90,7 +90,9 @@ func alertLines(st Styles, s *state, w int) []string {
 	}
 	out := make([]string, 0, len(notes))
 	for _, n := range notes {
-		out = append(out, st.Alert.Render(fit(plain.AlertNote(n), w)))
+		for _, l := range wrapSegments([]string{plain.AlertNote(n)}, "", w) {
+			out = append(out, st.Alert.Render(l))
+		}
 	}
 	return out
 }
@@ -176,7 +178,7 @@ func rank(state string) int {
 func predictedLines(sum scoring.Summary, w int) []string {
 	switch {
 	case sum.PredictedNote != "":
-		return []string{fit("predicted: nothing ("+sum.PredictedNote+")", w)}
+		return wrapSegments([]string{"predicted: nothing (" + sum.PredictedNote + ")"}, "", w)
 	case sum.PredictedFirstOpenS == nil && !sum.PredictedMayNeverOpen:
 		return nil
 	}

@@ -115,7 +115,7 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 				rows = avail - (blocks-1)*perRung - 1
 			}
 			if i == len(rungs) {
-				out = append(out, fit(st.Backup.Render("waits")+" · the longest wait of the emails sent (s)", w))
+				out = append(out, st.Backup.Render("waits")+pick(w-5, " · the longest wait of the emails sent (s)", " · longest per column (s)", " (s)"))
 				out = append(out, waitsChart(st, s, tc, rows, now)...)
 				continue
 			}

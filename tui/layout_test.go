@@ -153,3 +153,21 @@ func TestWidePredictionWhole(t *testing.T) {
 		}
 	}
 }
+
+// The footer's messages and prompts are never cut inside a word: a long
+// message wraps, a prompt's hint is dropped whole when it does not fit.
+func TestFooterNotCut(t *testing.T) {
+	m := modelAt(t, 120, 30*time.Second, 60, 24, nil)
+	m.flash = `filter "primray": write errors, backup, canned, wrong or an email number`
+	for _, l := range m.footer(60) {
+		if strings.Contains(l, "…") || ansi.StringWidth(l) != 60 {
+			t.Errorf("flash line %q", l)
+		}
+	}
+	m.flash, m.prompt, m.input = "", promptFilter, "wrong answers"
+	for _, l := range m.footer(60) {
+		if strings.Contains(l, "…") {
+			t.Errorf("prompt line cut: %q", l)
+		}
+	}
+}
