@@ -61,8 +61,16 @@ func waitTicks(rows, top int) linechart.LabelFormatter {
 
 // waitsChart draws the waits chart in rows lines of gutter+tc.gw cells.
 func waitsChart(st Styles, s *state, tc timeCols, rows int, now time.Duration) []string {
+	return seriesChart(st, st.Backup, bucketWaits(s, tc, now), tc, rows, now)
+}
+
+// seriesChart draws a series already bucketed to the chart's columns (one
+// value a column, -1 for none) as an ntcharts time-series chart in braille,
+// in rows lines of gutter+tc.gw cells: the y axis from 0 to a round top
+// with round ticks in the gutter, columns not yet reached empty. Any chart
+// of a per-column figure on the shared time axis draws through it.
+func seriesChart(st Styles, style lipgloss.Style, cols []float64, tc timeCols, rows int, now time.Duration) []string {
 	rows = max(rows, 2)
-	cols := bucketWaits(s, tc, now)
 	peak := 1.0
 	for _, v := range cols {
 		peak = max(peak, v)
@@ -77,7 +85,7 @@ func waitsChart(st Styles, s *state, tc timeCols, rows int, now time.Duration) [
 		timeserieslinechart.WithTimeRange(origin, origin.Add(time.Duration(max(tc.gw-1, 1))*time.Second)),
 		timeserieslinechart.WithYRange(0, float64(top)),
 		timeserieslinechart.WithAxesStyles(st.Dim, st.Dim),
-		timeserieslinechart.WithStyle(st.Backup))
+		timeserieslinechart.WithStyle(style))
 	ch.AutoMinX, ch.AutoMaxX, ch.AutoMinY, ch.AutoMaxY = false, false, false, false
 	for c, v := range cols {
 		if v >= 0 && tc.at(c) <= now {
@@ -109,7 +117,7 @@ func waitsChart(st Styles, s *state, tc timeCols, rows int, now time.Duration) [
 			}
 			cells.WriteRune(g)
 		}
-		sb.WriteString(lipglossRender(st.Backup, cells.String()))
+		sb.WriteString(lipglossRender(style, cells.String()))
 		out[y] = sb.String()
 	}
 	return out
