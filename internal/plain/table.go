@@ -2,6 +2,7 @@ package plain
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,12 +54,26 @@ func (t Table) Text(w io.Writer, width int) error {
 			}
 		}
 	}
-	total := 2 * max(n-1, 0)
-	for _, c := range cols {
-		total += c
+	total := func(cols []int) int {
+		sum := 2 * max(n-1, 0)
+		for _, c := range cols {
+			sum += c
+		}
+		return sum
 	}
-	if width > 0 && total > width {
+	if width > 0 && total(cols) > width {
 		return t.transposed(w, width)
+	}
+	// Where the width allows, widen columns so every header takes at most
+	// two lines.
+	wider := slices.Clone(cols)
+	for c, h := range t.Head {
+		for len(WrapWords(h, wider[c])) > 2 {
+			wider[c]++
+		}
+	}
+	if width == 0 || total(wider) <= width {
+		cols = wider
 	}
 	heads := make([][]string, n)
 	lines := 0

@@ -37,6 +37,9 @@ func TestTableTextAligned(t *testing.T) {
 	if rule < 1 || len(lines) != rule+3 {
 		t.Fatalf("want header lines, a rule and 2 rows:\n%s", out)
 	}
+	if rule > 2 {
+		t.Errorf("headers take %d lines where the width allows two:\n%s", rule, out)
+	}
 	// Every column starts where its rule segment starts.
 	var starts []int
 	r := []rune(lines[rule])
