@@ -141,8 +141,12 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 	}
 	out = append(out, timeAxis(st, tc))
 	if legend {
-		out = append(out, fit(st.Dim.Render(fmt.Sprintf("%s calls/s  %s retries among them  %s outage",
-			"█", st.Alert.Render("░"), st.Outage.Render("·"))), w))
+		// The longest legend that fits whole.
+		r, o := st.Alert.Render("░"), st.Outage.Render("·")
+		out = append(out, st.Dim.Render(pick(w,
+			fmt.Sprintf("█ calls/s  %s retries among them  %s outage", r, o),
+			fmt.Sprintf("█ calls/s  %s retries  %s outage", r, o),
+			fmt.Sprintf("█ calls  %s retries", r))))
 	}
 	return out
 }

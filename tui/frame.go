@@ -141,8 +141,8 @@ func (m *Model) layout(k layoutKey) {
 		m.quality.SetSize(rect{lw, y + bH + cH, rw, qH})
 	case k.compact:
 		// Narrow and short: Emails on top with at least eight rows; under
-		// them Breaker and Calls side by side (the Calls pane draws the
-		// breaker strips), when there is room for them.
+		// them Breaker (and Quality, if it has room) beside Calls (the Calls
+		// pane draws the breaker strips), when there is room for them.
 		m.compact = true
 		low := bh - minEmailsH
 		if low < 6 {
@@ -151,7 +151,13 @@ func (m *Model) layout(k layoutKey) {
 		lw := w / 2
 		m.ep.SetSize(rect{0, y, w, bh - low})
 		if low > 0 {
-			m.breaker.SetSize(rect{0, y + bh - low, lw, low})
+			// Quality under Breaker when the Breaker's lines leave it five.
+			bH := low
+			if rest := low - (k.breakerH + 2); rest >= 5 {
+				bH = low - rest
+				m.quality.SetSize(rect{0, y + bh - low + bH, lw, rest})
+			}
+			m.breaker.SetSize(rect{0, y + bh - low, lw, bH})
 			m.calls.SetSize(rect{lw, y + bh - low, w - lw, low})
 		}
 	default:
@@ -238,7 +244,7 @@ func (m *Model) body() []string {
 		if len(breaker) == 0 {
 			return emails
 		}
-		return append(emails, hjoin(breaker, calls)...)
+		return append(emails, hjoin(append(breaker, quality...), calls)...)
 	}
 	out := append(emails, calls...)
 	if len(breaker) > 0 {
