@@ -177,18 +177,26 @@ func TestSweepDashboardSettingsFirst(t *testing.T) {
 	}
 }
 
-// After sorting, enter opens the row marked on screen.
+// After sorting, enter opens the row marked on screen, and at 80×12 the
+// frame fits the terminal (no line wraps, so no row scrolls off the top).
 func TestSweepEnterOpensMarkedRow(t *testing.T) {
 	src, _ := sweepLogs(t)
 	m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 12})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 12})
 	for range 3 {
 		m.Update(sweepKey("s")) // calls
 	}
 	m.Update(sweepKey("g"))
 	m.Update(sweepKey("down"))
 	marked := ""
-	for _, l := range strings.Split(m.View(), "\n") {
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) > 12 {
+		t.Errorf("%d lines on a terminal of 12:\n%s", len(lines), m.View())
+	}
+	for _, l := range lines {
+		if lipgloss.Width(l) > 80 {
+			t.Errorf("line of %d cells wraps on a terminal of 80: %q", lipgloss.Width(l), l)
+		}
 		if strings.HasPrefix(l, ">") {
 			marked = strings.Fields(l[1:])[0]
 		}
