@@ -29,6 +29,7 @@ func newFleetCmd() *cobra.Command {
 		jsonOut, force bool
 		record         string
 		storeFallback  string
+		tables         tableFormat
 	)
 	cmd := &cobra.Command{
 		Use:   "fleet",
@@ -75,7 +76,7 @@ replicas: [3] on a window in a drill file.`,
 			if err != nil {
 				return err
 			}
-			return closeWatch(watch, runFleet(cmd, cfgs[0], ff, chk, jsonOut, noTUI, record, force, watch))
+			return closeWatch(watch, runFleet(cmd, cfgs[0], ff, chk, jsonOut, tables, noTUI, record, force, watch))
 		},
 	}
 	d := workload.DefaultConfig()
@@ -84,6 +85,7 @@ replicas: [3] on a window in a drill file.`,
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	ff.Register(fs)
 	fs.BoolVar(&jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
+	registerTableFormat(fs, &tables)
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
 	fs.StringVar(&record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
@@ -97,7 +99,7 @@ replicas: [3] on a window in a drill file.`,
 
 // runFleet runs one fleet drill, or two with --compare-stores, and prints
 // the summaries.
-func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut, noTUI bool, record string, force bool, watch *session.Watch) error {
+func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut bool, tables tableFormat, noTUI bool, record string, force bool, watch *session.Watch) error {
 	base := fleet.Config{Run: run, Replicas: ff.Replicas, Routing: ff.Routing, Store: ff.Store}
 	if ff.Processes {
 		exe, err := os.Executable()
@@ -145,7 +147,8 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks
 	case jsonOut:
 		err = encodeJSON(cmd.OutOrStdout(), judged[0])
 	case ff.CompareStores:
-		err = report.WriteFleetTable(cmd.OutOrStdout(), sums)
+		out := cmd.OutOrStdout()
+		err = tables.write(out, report.FleetTable(sums), func() error { return report.WriteFleetTable(out, sums) })
 	default:
 		err = plain.Fleet(cmd.OutOrStdout(), sums[0])
 	}

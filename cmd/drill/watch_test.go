@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drill-dev/drill/internal/fleet/redisstore/redistest"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -266,5 +267,20 @@ func TestFleetRefusesUnreachableStore(t *testing.T) {
 	}
 	if _, _, code := execute(t.Context(), append(args, "--store-fallback", "memory")...); code != 2 {
 		t.Errorf("--store-fallback memory: exit %d, want 2", code)
+	}
+}
+
+// TestFleetCompareStoresFormats: --compare-stores prints its side-by-side
+// table as aligned text with --format text and as Markdown with --format md.
+func TestFleetCompareStoresFormats(t *testing.T) {
+	srv := redistest.Start(t)
+	args := append([]string{"fleet", "--replicas", "2", "--policy", "breaker", "--no-tui", "--compare-stores", "--breaker-store", srv.URL()}, tinyDrill...)
+	text, stderr, code := execute(t.Context(), append(args, "--format", "text")...)
+	if code != 0 || strings.Contains(text, "| ") || !strings.Contains(text, "──") || !strings.Contains(text, "2 replicas, redis store") {
+		t.Errorf("--format text: exit %d, not aligned text:\n%s\n%s", code, text, stderr)
+	}
+	md, stderr, code := execute(t.Context(), append(args, "--format", "md")...)
+	if code != 0 || !strings.Contains(md, "| Figure | 2 replicas, local store | 2 replicas, redis store |") {
+		t.Errorf("--format md: exit %d, not Markdown:\n%s\n%s", code, md, stderr)
 	}
 }
