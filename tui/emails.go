@@ -287,7 +287,7 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	}
 	from := "—"
 	if e, ok := emails.Recorded(r.ID, r.Truth != nil); ok {
-		from = e.From
+		from = senderCell(e.From, sw)
 	}
 	end := now
 	tag := "…"
@@ -303,7 +303,7 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	}
 	ts, _ := st.served(r.Result.ServedBy)
 	text := fmt.Sprintf("%5d %s %6s %6s %s %s",
-		r.ID, fit(senderCell(from, sw), sw), format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
+		r.ID, fit(from, sw), format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
 	if r.Done {
 		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}
