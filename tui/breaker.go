@@ -23,6 +23,13 @@ func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
 // state in words, opens, the first open's time into the outage, probes and
 // a strip of its state over the shared time axis, then the axis.
 func breakerLines(st Styles, s *state, w int, now time.Duration) []string {
+	return breakerBody(st, s, w, now, true)
+}
+
+// breakerBody is breakerLines, without each breaker's strip and the time
+// axis unless strips is set (the compact layout's Calls pane, beside the
+// Breaker pane, draws them).
+func breakerBody(st Styles, s *state, w int, now time.Duration, strips bool) []string {
 	if len(s.fold.Breakers()) == 0 {
 		return append([]string{st.Dim.Render("no breaker in this policy")}, alertLines(st, s, w)...)
 	}
@@ -52,7 +59,9 @@ func breakerLines(st Styles, s *state, w int, now time.Duration) []string {
 		}
 		segs := []string{label, style.Render(word), fmt.Sprintf("opens %d", b.Opens), first}
 		out = append(out, wrapSegments(segs, "  ", w)...)
-		out = append(out, st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(name)))+strip(st, b.Changes, tc, now))
+		if strips {
+			out = append(out, st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(name)))+strip(st, b.Changes, tc, now))
+		}
 		probes := fmt.Sprintf("probes %d: %s ok, %s failed", b.Probes,
 			st.Good.Render(fmt.Sprint(b.ProbesOK)), st.Alert.Render(fmt.Sprint(b.ProbesFailed)))
 		if n := b.ProbesRunning; n > 0 {
@@ -63,7 +72,9 @@ func breakerLines(st Styles, s *state, w int, now time.Duration) []string {
 			out = append(out, predictedLines(s.summary, w)...)
 		}
 	}
-	out = append(out, timeAxis(st, tc))
+	if strips {
+		out = append(out, timeAxis(st, tc))
+	}
 	return append(out, alertLines(st, s, w)...)
 }
 
@@ -79,7 +90,9 @@ func alertLines(st Styles, s *state, w int) []string {
 	}
 	out := make([]string, 0, len(notes))
 	for _, n := range notes {
-		out = append(out, st.Alert.Render(fit(plain.AlertNote(n), w)))
+		for _, l := range wrapSegments([]string{plain.AlertNote(n)}, "", w) {
+			out = append(out, st.Alert.Render(l))
+		}
 	}
 	return out
 }
@@ -165,7 +178,7 @@ func rank(state string) int {
 func predictedLines(sum scoring.Summary, w int) []string {
 	switch {
 	case sum.PredictedNote != "":
-		return []string{fit("predicted: nothing ("+sum.PredictedNote+")", w)}
+		return wrapSegments([]string{"predicted: nothing (" + sum.PredictedNote + ")"}, "", w)
 	case sum.PredictedFirstOpenS == nil && !sum.PredictedMayNeverOpen:
 		return nil
 	}

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/NimbleMarkets/ntcharts/barchart"
+	"github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/NimbleMarkets/ntcharts/linechart"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/drill-dev/drill/event"
@@ -14,9 +17,6 @@ import (
 
 // A call is one HTTP request to a model: every SDK retry is another call.
 // The Calls pane counts them per second, per model.
-
-// sparks are the levels of a compact per-second series.
-var sparks = []rune(" ▁▂▃▄▅▆▇█")
 
 // gutter is the width of the y-axis labels left of every time chart and
 // strip, so the Calls charts, the breaker strips and the time axis share
@@ -71,8 +71,9 @@ func (tc timeCols) seconds(c int) (lo, hi int) {
 }
 
 // renderCalls draws the Calls pane's content: per model its calls per
-// second with the retries among them as a second series, each breaker's
-// state strip, and a time axis in seconds — all on the same columns.
+// second with the retries among them as a second series, the longest
+// waits when there is room, each breaker's state strip, and a time axis in
+// seconds — all on the same columns.
 func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 	if w <= 0 || h <= 0 {
 		return nil
@@ -101,13 +102,25 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 			avail--
 			perRung = avail / len(rungs)
 		}
-		for i, r := range rungs {
+		// The waits chart under the models' when each block keeps a label
+		// and four chart rows.
+		blocks := len(rungs)
+		if avail/(blocks+1) >= 5 {
+			blocks++
+			perRung = avail / blocks
+		}
+		for i := range blocks {
 			rows := perRung - 1
-			if i == len(rungs)-1 {
-				rows = avail - (len(rungs)-1)*perRung - 1
+			if i == blocks-1 {
+				rows = avail - (blocks-1)*perRung - 1
 			}
-			out = append(out, fit(callsLabel(st, s, r, w), w))
-			out = append(out, callsChart(st, s, r, tc, rows, now)...)
+			if i == len(rungs) {
+				out = append(out, st.Backup.Render("waits")+pick(w-5, " · the longest wait of the emails sent (s)", " · longest per column (s)", " (s)"))
+				out = append(out, waitsChart(st, s, tc, rows, now)...)
+				continue
+			}
+			out = append(out, fit(callsLabel(st, s, rungs[i], w), w))
+			out = append(out, callsChart(st, s, rungs[i], tc, rows, now)...)
 		}
 	} else {
 		// Compact: one sparkline row per model, and one of its retries
@@ -128,8 +141,12 @@ func renderCalls(st Styles, s *state, w, h int, now time.Duration) []string {
 	}
 	out = append(out, timeAxis(st, tc))
 	if legend {
-		out = append(out, fit(st.Dim.Render(fmt.Sprintf("%s calls/s  %s retries among them  %s outage",
-			"█", st.Alert.Render("░"), st.Outage.Render("·"))), w))
+		// The longest legend that fits whole.
+		r, o := st.Alert.Render("░"), st.Outage.Render("·")
+		out = append(out, st.Dim.Render(pick(w,
+			fmt.Sprintf("█ calls/s  %s retries among them  %s outage", r, o),
+			fmt.Sprintf("█ calls/s  %s retries  %s outage", r, o),
+			fmt.Sprintf("█ calls  %s retries", r))))
 	}
 	return out
 }
@@ -181,17 +198,47 @@ func niceCeil(v int) int {
 
 // callsChart draws one model's calls per second as columns of rows lines,
 // the retries among them stacked at the foot of each column in another
-// glyph and colour, outage columns dotted, y ticks at round values.
+// glyph and colour, outage columns dotted, y ticks at round values. The
+// columns are an ntcharts bar chart: each column is one stacked bar
+// (retries, then the other calls) holding the largest second of its slice
+// of the time axis, on a scale from 0 to a round top.
 func callsChart(st Styles, s *state, rung string, tc timeCols, rows int, now time.Duration) []string {
 	rows = max(rows, 1)
-	calls, retries := s.fold.AttemptsPerSecond(rung), s.fold.RetriesPerSecond(rung)
-	type col struct {
-		v, r int
-		live bool
-		out  bool
-	}
-	cols := make([]col, tc.gw)
+	cols := bucketCalls(s, rung, tc, now)
 	peak := 1
+	for _, c := range cols {
+		peak = max(peak, c.v)
+	}
+	top := niceCeil(peak)
+	grid := columnGrid(st, s, rung, cols, tc, rows, top)
+	ticks := yTicks(rows, top)
+	out := make([]string, rows)
+	for y := range grid {
+		lab := ticks(rows-1-y, float64(top)*float64(rows-1-y)/float64(rows))
+		edge := "┤"
+		if lab == "" {
+			edge = "│"
+		}
+		out[y] = st.Dim.Render(fmt.Sprintf("%*s%s", gutter-1, lab, edge)) + grid[y]
+	}
+	return out
+}
+
+// callCol is one column of a Calls chart: the largest per-second count of
+// calls in its slice of the time axis and the retries among that second's
+// calls; live when its slice has begun, out when it lies in an outage.
+type callCol struct {
+	v, r      int
+	live, out bool
+}
+
+// bucketCalls reduces a model's per-second calls and retries to the
+// chart's columns before they are pushed to the chart: each column keeps
+// its slice's busiest second (max per column), so a narrow pane never
+// averages a burst away.
+func bucketCalls(s *state, rung string, tc timeCols, now time.Duration) []callCol {
+	calls, retries := s.fold.AttemptsPerSecond(rung), s.fold.RetriesPerSecond(rung)
+	cols := make([]callCol, tc.gw)
 	for c := range cols {
 		lo, hi := tc.seconds(c)
 		best, br := 0, 0
@@ -204,82 +251,107 @@ func callsChart(st Styles, s *state, rung string, tc timeCols, rows int, now tim
 				}
 			}
 		}
-		cols[c] = col{v: best, r: min(br, best), live: tc.at(c) <= now, out: inWindows(s, tc.at(c), tc.axis)}
-		peak = max(peak, best)
+		cols[c] = callCol{v: best, r: min(br, best), live: tc.at(c) <= now, out: inWindows(s, tc.at(c), tc.axis)}
 	}
-	top := niceCeil(peak)
-	// Labelled rows: the top (top), the middle (top/2, when whole and
-	// there is a row for it), the bottom (0).
-	labels := map[int]string{0: fmt.Sprint(top), rows - 1: "0"}
-	if rows >= 4 && rows%2 == 0 && top%2 == 0 {
-		labels[rows/2] = fmt.Sprint(top / 2) // row rows/2's top edge is top/2
+	return cols
+}
+
+// yTicks is the label formatter of a chart of rows rows scaled 0..top: it
+// labels a row (counted from the bottom, 0 first) by the value at its top
+// edge when that value is round — the top row (top), the middle row when
+// top/2 is whole and there is a row for it — and the bottom row 0.
+func yTicks(rows, top int) linechart.LabelFormatter {
+	return func(i int, _ float64) string {
+		switch {
+		case i == rows-1:
+			return fmt.Sprint(top)
+		case i == 0:
+			return "0"
+		case rows >= 4 && rows%2 == 0 && top%2 == 0 && i == rows/2-1:
+			return fmt.Sprint(top / 2)
+		}
+		return ""
 	}
-	if rows == 1 {
-		labels = map[int]string{0: fmt.Sprint(top)}
-	}
+}
+
+// columnGrid draws the columns with an ntcharts bar chart (one stacked bar
+// a column, no axis, a fixed maximum of top) and renders its canvas row by
+// row: retries at a column's foot in their own glyph (never by colour
+// alone), empty outage cells dotted, columns not yet reached blank. Cells
+// of one style are rendered as one run.
+func columnGrid(st Styles, s *state, rung string, cols []callCol, tc timeCols, rows, top int) []string {
 	style := st.rungStyle(rung)
-	eighths := rows * 8
+	bc := barchart.New(tc.gw, rows,
+		barchart.WithNoAxis(),
+		barchart.WithNoAutoMaxValue(),
+		barchart.WithMaxValue(float64(top)),
+		barchart.WithNoAutoBarWidth(),
+		barchart.WithBarWidth(1),
+		barchart.WithBarGap(0))
+	// A retry fills at least one whole cell, so one retry shows; the
+	// retries' segment is pushed in whole cells, so no cell is split
+	// between the two series.
+	retryCells := func(c callCol) int {
+		if c.r == 0 {
+			return 0
+		}
+		return max(c.r*rows/top, 1)
+	}
+	data := make([]barchart.BarData, len(cols))
+	for i, c := range cols {
+		if !c.live {
+			continue
+		}
+		rv := float64(retryCells(c)) * float64(top) / float64(rows)
+		data[i].Values = []barchart.BarValue{
+			{Name: "retries", Value: rv, Style: st.Alert},
+			{Name: "calls", Value: max(float64(c.v)-rv, 0), Style: style},
+		}
+	}
+	bc.PushAll(data)
+	bc.Draw()
+	styles := [...]lipgloss.Style{st.Outage, st.Alert, style}
 	out := make([]string, rows)
 	for y := 0; y < rows; y++ {
-		var sb strings.Builder
-		lab := labels[y]
-		// The top row's label stands for its top edge: the value at
-		// which a column fills the chart.
-		sb.WriteString(st.Dim.Render(fmt.Sprintf("%*s┤", gutter-1, lab)))
-		if lab == "" {
-			sb.Reset()
-			sb.WriteString(st.Dim.Render(fmt.Sprintf("%*s│", gutter-1, "")))
-		}
-		base := (rows - 1 - y) * 8 // eighths below this row
-		// Cells of one style are rendered as one run: a chart row is a
-		// handful of styled runs, not one styled string per cell.
-		styles := [...]lipgloss.Style{st.Outage, st.Alert, style}
-		var cells strings.Builder
+		var sb, cells strings.Builder
 		cur := -1 // index into styles; -1 for unstyled cells
-		flush := func() {
-			if cells.Len() == 0 {
-				return
+		put := func(k int, g rune) {
+			if k != cur && cells.Len() > 0 {
+				if cur < 0 {
+					sb.WriteString(cells.String())
+				} else {
+					sb.WriteString(styles[cur].Render(cells.String()))
+				}
+				cells.Reset()
 			}
+			cur = k
+			cells.WriteRune(g)
+		}
+		below := rows - 1 - y // whole cells under this row
+		for x, c := range cols {
+			g := bc.Canvas.Cell(canvas.Point{X: x, Y: y}).Rune
+			switch {
+			case !c.live:
+				put(-1, ' ')
+			case g == 0 || g == ' ':
+				if c.out {
+					put(0, '·')
+				} else {
+					put(-1, ' ')
+				}
+			case below < retryCells(c):
+				put(1, '░')
+			default:
+				put(2, g)
+			}
+		}
+		if cells.Len() > 0 {
 			if cur < 0 {
 				sb.WriteString(cells.String())
 			} else {
 				sb.WriteString(styles[cur].Render(cells.String()))
 			}
-			cells.Reset()
 		}
-		put := func(k int, g string) {
-			if k != cur {
-				flush()
-				cur = k
-			}
-			cells.WriteString(g)
-		}
-		for _, c := range cols {
-			if !c.live {
-				put(-1, " ")
-				continue
-			}
-			h := (c.v*eighths + top - 1) / top
-			rh := c.r * eighths / top
-			if c.r > 0 {
-				rh = max(rh, 8) // a retry is always at least one whole cell
-			}
-			switch fill := h - base; {
-			case fill <= 0:
-				if c.out {
-					put(0, "·")
-				} else {
-					put(-1, " ")
-				}
-			case base < rh:
-				put(1, "░")
-			case fill >= 8:
-				put(2, "█")
-			default:
-				put(2, string(sparks[fill]))
-			}
-		}
-		flush()
 		out[y] = sb.String()
 	}
 	return out
@@ -319,13 +391,20 @@ func timeAxis(st Styles, tc timeCols) string {
 	return st.Dim.Render(strings.Repeat(" ", gutter-1) + "└" + strings.TrimRight(string(cells), " "))
 }
 
-// sparkline draws a per-second series on the shared columns, one row, on
-// a scale whose full cell is peak.
+// sparkline draws a per-second series on the shared columns as a one-row
+// ntcharts bar chart on a scale whose full cell is peak, each column the
+// largest second of its slice.
 func sparkline(style lipgloss.Style, series []int, peak int, tc timeCols, now time.Duration) string {
-	var sb strings.Builder
-	for c := 0; c < tc.gw; c++ {
+	bc := barchart.New(tc.gw, 1,
+		barchart.WithNoAxis(),
+		barchart.WithNoAutoMaxValue(),
+		barchart.WithMaxValue(float64(max(peak, 1))),
+		barchart.WithNoAutoBarWidth(),
+		barchart.WithBarWidth(1),
+		barchart.WithBarGap(0))
+	data := make([]barchart.BarData, tc.gw)
+	for c := range data {
 		if tc.at(c) > now {
-			sb.WriteByte(' ')
 			continue
 		}
 		lo, hi := tc.seconds(c)
@@ -333,7 +412,17 @@ func sparkline(style lipgloss.Style, series []int, peak int, tc timeCols, now ti
 		for sec := lo; sec < hi && sec < len(series); sec++ {
 			m = max(m, series[sec])
 		}
-		sb.WriteRune(sparks[(min(m, peak)*(len(sparks)-1)+peak-1)/peak])
+		data[c].Values = []barchart.BarValue{{Value: float64(min(m, peak)), Style: style}}
+	}
+	bc.PushAll(data)
+	bc.Draw()
+	var sb strings.Builder
+	for c := 0; c < tc.gw; c++ {
+		g := bc.Canvas.Cell(canvas.Point{X: c, Y: 0}).Rune
+		if g == 0 {
+			g = ' '
+		}
+		sb.WriteRune(g)
 	}
 	return style.Render(sb.String())
 }

@@ -1,7 +1,11 @@
 package tui
 
 import (
+	"go/parser"
+	"go/token"
+	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,4 +74,70 @@ func isRound(v int) bool {
 		v /= 10
 	}
 	return v == 1 || v == 2 || v == 5
+}
+
+// The Calls charts are drawn by ntcharts: the tui package imports it and
+// go.mod requires it directly.
+func TestChartsUseNtcharts(t *testing.T) {
+	mod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^\s+github.com/NimbleMarkets/ntcharts v0\.\d+\.\d+$`).Match(mod) {
+		t.Error("go.mod does not require github.com/NimbleMarkets/ntcharts directly")
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "calls.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, imp := range f.Imports {
+		found = found || strings.HasPrefix(strings.Trim(imp.Path.Value, `"`), "github.com/NimbleMarkets/ntcharts/")
+	}
+	if !found {
+		t.Error("calls.go draws its charts without ntcharts")
+	}
+}
+
+// Each column of a Calls chart holds the busiest second of its slice of
+// the time axis (max per column, bucketed before it is pushed), with that
+// second's retries; columns past now are not live.
+func TestBucketCallsMaxPerColumn(t *testing.T) {
+	m := replayModel(t, 999*time.Second, 160, 48)
+	s := m.s
+	calls := s.fold.AttemptsPerSecond("primary")
+	axis := axisFor(s, m.now)
+	for _, gw := range []int{20, 45, 150} {
+		tc := timeCols{gw: gw, axis: axis}
+		cols := bucketCalls(s, "primary", tc, m.now)
+		if len(cols) != gw {
+			t.Fatalf("gw %d: %d columns", gw, len(cols))
+		}
+		seen := 0
+		for c, col := range cols {
+			lo, hi := tc.seconds(c)
+			want := 0
+			for sec := lo; sec < hi && sec < len(calls); sec++ {
+				want = max(want, calls[sec])
+			}
+			if col.v != want {
+				t.Errorf("gw %d column %d: %d calls, want the slice's busiest second %d", gw, c, col.v, want)
+			}
+			if col.r > col.v {
+				t.Errorf("gw %d column %d: %d retries among %d calls", gw, c, col.r, col.v)
+			}
+			seen = max(seen, col.v)
+		}
+		if peak := slices.Max(calls); seen != peak {
+			t.Errorf("gw %d: the busiest column shows %d, the busiest second had %d", gw, seen, peak)
+		}
+	}
+	// The y ticks label the top edge of the top row, the middle and 0.
+	ticks := yTicks(8, 10)
+	for i, want := range map[int]string{7: "10", 3: "5", 0: "0", 5: ""} {
+		if got := ticks(i, 0); got != want {
+			t.Errorf("tick of row %d: %q, want %q", i, got, want)
+		}
+	}
 }

@@ -22,6 +22,7 @@ type emailsPane struct {
 	top    int  // first row shown
 	sel    int  // selected row
 	follow bool // keep the newest rows in view
+	shown  int  // the email the highlighted row showed when last drawn; 0 for none
 
 	cache    map[int]cachedRow
 	cacheKey emailsCacheKey
@@ -257,6 +258,7 @@ func (p *emailsPane) refresh(st Styles, s *state, now time.Duration) {
 // the visible rows from the top row sync chose. Rows of answered emails
 // come from the cache, which is a memo: it never changes what is drawn.
 func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
+	p.shown = 0
 	w, h := p.inner()
 	if h <= 0 || w <= 0 {
 		return nil
@@ -287,8 +289,10 @@ func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
 	for i := p.top; i < n && len(out) < h; i++ {
 		r := p.at(s, i)
 		mark := " "
-		if i == p.sel && !p.follow {
+		if i == p.sel {
+			// Following or not, the selected row is marked: enter opens it.
 			mark = st.Selected.Render("›")
+			p.shown = r.ID
 		}
 		out = append(out, mark+p.rowText(st, s, r, sw, bw, axis, now))
 	}
@@ -313,7 +317,7 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	}
 	from := "—"
 	if e, ok := emails.Recorded(r.ID, r.Truth != nil); ok {
-		from = e.From
+		from = senderCell(e.From, sw)
 	}
 	end := now
 	tag := "…"
@@ -339,6 +343,20 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}
 	return text
+}
+
+// senderCell is a sender's address for a column sw cells wide: whole when
+// it fits, else its name before the "@" (the domain is dropped at its
+// boundary, not cut inside a word), cut only when the name alone is
+// wider than the column.
+func senderCell(from string, sw int) string {
+	if cellWidth(from) <= sw {
+		return from
+	}
+	if name, _, ok := strings.Cut(from, "@"); ok && name != "" {
+		return name
+	}
+	return from
 }
 
 // tagFor is the one-letter served-by tag written beside a bar.

@@ -13,7 +13,21 @@ type layoutKey struct {
 	head, foot, sum    int
 	detail             bool
 	breakerH, qualityH int
+	compact            bool // narrow and short: see stackedHeight
 }
+
+// Layout thresholds.
+const (
+	// wideWidth is the narrowest window that puts Emails beside the others.
+	wideWidth = 110
+	// minEmailsH is the least height of the Emails pane when others share
+	// the body: eight email rows, the column header and the border.
+	minEmailsH = 11
+	// stackedHeight is the least body height that stacks Emails, Calls and
+	// the row of Breaker and Quality on a narrow terminal: minEmailsH, a
+	// compact Calls pane (6) and the row (8).
+	stackedHeight = minEmailsH + 6 + 8
+)
 
 // drawnState is what a tick's refresh depends on: a tick that changes none
 // of it (a paused replay) leaves the panes as they are.
@@ -46,20 +60,30 @@ func (m *Model) refresh() {
 		extra = m.rp.status()
 	}
 	m.header.SetSize(w)
+	m.header.quality = false
 	m.header.refresh(st, s, m.now, extra)
 	m.foot = m.footer(w)
 	m.summary.SetSize(w)
 	m.summary.refresh(st, s, m.done)
+	// A narrow terminal too short to stack every pane under eight emails
+	// gets the compact layout: Breaker and Calls side by side under the
+	// emails, the Quality pane's headline figure in the header.
+	compact := w < wideWidth && h-len(m.header.lines)-len(m.foot)-len(m.summary.lines) < stackedHeight
+	if compact {
+		m.header.quality = true
+		m.header.refresh(st, s, m.now, extra)
+	}
+	m.breaker.noStrips = compact
 	// The panes' widths depend on the window alone, so Breaker and
 	// Quality can be measured before the layout gives them their heights.
 	bw, qw := w-w*11/20, w-w*11/20
-	if w < 110 {
+	if w < wideWidth {
 		bw, qw = w/2, w-w/2
 	}
 	m.breaker.measure(st, s, bw-2, m.now)
 	m.quality.measure(st, s, qw-2)
 	key := layoutKey{w: w, h: h, head: len(m.header.lines), foot: len(m.foot), sum: len(m.summary.lines),
-		detail: m.detail.id != 0, breakerH: len(m.breaker.body), qualityH: len(m.quality.body)}
+		detail: m.detail.id != 0, breakerH: len(m.breaker.body), qualityH: len(m.quality.body), compact: compact}
 	if key != m.laid {
 		m.layout(key)
 	}
@@ -93,7 +117,8 @@ func (m *Model) layout(k layoutKey) {
 	}
 	m.ep.SetSize(rect{})
 	m.detail.SetSize(rect{})
-	m.wide = w >= 110
+	m.wide = w >= wideWidth
+	m.compact = false
 	switch {
 	case k.detail:
 		m.detail.SetSize(rect{0, y, w, bh})
@@ -101,7 +126,9 @@ func (m *Model) layout(k layoutKey) {
 		// Wide: Emails on the left; Breaker, Calls and Quality on the right.
 		lw := w * 11 / 20
 		rw := w - lw
-		bH := min(k.breakerH+2, max(bh/4, 5))
+		// Breaker and Quality get the lines they ask for (the prediction
+		// in full) up to a third of the body each; Calls keeps eight.
+		bH := min(k.breakerH+2, max(bh/3, 5))
 		qH := min(k.qualityH+2, max(bh/3, 6))
 		cH := bh - bH - qH
 		if cH < 8 {
@@ -112,6 +139,27 @@ func (m *Model) layout(k layoutKey) {
 		m.breaker.SetSize(rect{lw, y, rw, bH})
 		m.calls.SetSize(rect{lw, y + bH, rw, cH})
 		m.quality.SetSize(rect{lw, y + bH + cH, rw, qH})
+	case k.compact:
+		// Narrow and short: Emails on top with at least eight rows; under
+		// them Breaker (and Quality, if it has room) beside Calls (the Calls
+		// pane draws the breaker strips), when there is room for them.
+		m.compact = true
+		low := bh - minEmailsH
+		if low < 6 {
+			low = 0
+		}
+		lw := w / 2
+		m.ep.SetSize(rect{0, y, w, bh - low})
+		if low > 0 {
+			// Quality under Breaker when the Breaker's lines leave it five.
+			bH := low
+			if rest := low - (k.breakerH + 2); rest >= 5 {
+				bH = low - rest
+				m.quality.SetSize(rect{0, y + bh - low + bH, lw, rest})
+			}
+			m.breaker.SetSize(rect{0, y + bh - low, lw, bH})
+			m.calls.SetSize(rect{lw, y + bh - low, w - lw, low})
+		}
 	default:
 		// Narrow: Emails on top; Calls (with the breaker strips) across the
 		// full width, so its time axis is as long as it can be; Breaker and
@@ -123,8 +171,8 @@ func (m *Model) layout(k layoutKey) {
 		}
 		cH := min(max(bh*3/10, 6), 14)
 		eH := bh - cH - rowH
-		for eH < 6 && (rowH > 6 || cH > 6) {
-			// Keep three emails in view: the others shrink first.
+		for eH < minEmailsH && (rowH > 6 || cH > 6) {
+			// Keep eight emails in view: the others shrink first.
 			if cH > 6 || rowH == 0 {
 				cH--
 			} else {
@@ -191,6 +239,12 @@ func (m *Model) body() []string {
 	quality := m.quality.view(st, focused(paneQuality))
 	if m.wide {
 		return hjoin(emails, append(append(breaker, calls...), quality...))
+	}
+	if m.compact {
+		if len(breaker) == 0 {
+			return emails
+		}
+		return append(emails, hjoin(append(breaker, quality...), calls)...)
 	}
 	out := append(emails, calls...)
 	if len(breaker) > 0 {

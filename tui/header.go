@@ -14,9 +14,17 @@ import (
 // renderHeader draws the header: the drill's outage and its state, the
 // elapsed time, then the headline figures a drill is run for (calls to the
 // broken model, errors, canned replies, breaker state, hypotheses), then
-// the policy. The first two are wrapped segment by segment, never cut; only
-// the policy line may be shortened.
+// the policy. Each is wrapped between its segments, never inside a word;
+// the policy's rung settings take a short form when it would need more
+// than maxPolicyLines lines.
 func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) []string {
+	return renderHeaderWith(st, s, w, now, extra, false)
+}
+
+// renderHeaderWith is renderHeader, with the share of emails all 4 right
+// among the headline figures when quality is set: the layout that hides
+// the Quality pane keeps its headline figure in view.
+func renderHeaderWith(st Styles, s *state, w int, now time.Duration, extra string, quality bool) []string {
 	var segs []string
 	if w >= 100 {
 		segs = append(segs, st.Bold.Render("drill"))
@@ -36,11 +44,25 @@ func renderHeader(st Styles, s *state, w int, now time.Duration, extra string) [
 		segs = append(segs, extra)
 	}
 	lines := wrapSegments(segs, " · ", w)
-	lines = append(lines, wrapSegments(headlineSegments(st, s), " · ", w)...)
+	head := headlineSegments(st, s)
+	if quality {
+		// On the first line that has room for it, else the headline's.
+		q := s.fold.Quality()
+		seg := "all 4 right " + format.PercentOf(q.All4, q.N)
+		if withQ := wrapSegments(append(segs[:len(segs):len(segs)], seg), " · ", w); len(withQ) == len(lines) {
+			lines = withQ
+		} else {
+			head = append(head, seg)
+		}
+	}
+	lines = append(lines, wrapSegments(head, " · ", w)...)
 	for i := range lines {
 		lines[i] = fit(lines[i], w)
 	}
-	return append(lines, fit(policyLine(st, s), w))
+	for _, l := range policyLines(st, s, w) {
+		lines = append(lines, fit(l, w))
+	}
+	return lines
 }
 
 // outageText says what the outage is and where it stands (two segments),
@@ -146,41 +168,62 @@ func headlineSegments(st Styles, s *state) []string {
 	return segs
 }
 
-// policyLine is the policy with its chain's key settings.
-func policyLine(st Styles, s *state) string {
+// maxPolicyLines is how many lines the policy may take in the header
+// before its rungs' settings are written in their short form.
+const maxPolicyLines = 2
+
+// policyLines is the policy with its chain's key settings, wrapped at w
+// between its settings and its rungs, never inside a word: the long form
+// when it takes at most maxPolicyLines lines, else the short one.
+func policyLines(st Styles, s *state, w int) []string {
+	long := wrapParts(policyParts(st, s, false), w)
+	if len(long) <= maxPolicyLines {
+		return long
+	}
+	return wrapParts(policyParts(st, s, true), w)
+}
+
+// policyParts are the policy line's pieces: the policy, the breaker rules
+// and chain options that differ from the defaults, the time limit's scope,
+// then each rung of the chain with its model and settings (short: "limit
+// per attempt", and "5 s, 2 rty, brk" for "5 s, 2 retries, breaker").
+func policyParts(st Styles, s *state, short bool) []part {
 	info := s.fold.Info
-	var pol []string
-	pol = append(pol, "policy "+st.Bold.Render(orDash(info.Policy)))
-	// The breaker rules and chain options that differ from the defaults
-	// come first: the chain is what shortening cuts.
-	pol = append(pol, info.Options...)
+	parts := []part{{text: "policy " + st.Bold.Render(orDash(info.Policy))}}
+	for _, o := range info.Options {
+		parts = append(parts, part{sep: " · ", text: o})
+	}
+	limit, retries, breaker := "time limit per ", "retries", "breaker"
+	if short {
+		limit, retries, breaker = "limit per ", "rty", "brk"
+	}
 	if info.TimeLimitScope != "" {
-		pol = append(pol, "time limit per "+info.TimeLimitScope)
+		parts = append(parts, part{sep: " · ", text: limit + info.TimeLimitScope})
 	}
-	var chain []string
-	for _, r := range info.Rungs {
-		if r.Name == event.ServedCanned || (r.Model == "" && r.TimeLimit == 0) {
-			chain = append(chain, r.Name)
-			continue
-		}
+	for i, r := range info.Rungs {
 		d := r.Name
-		if r.Model != "" {
-			d += " " + r.Model
+		if r.Name != event.ServedCanned && (r.Model != "" || r.TimeLimit != 0) {
+			if r.Model != "" {
+				d += " " + r.Model
+			}
+			lim := "no limit"
+			if r.TimeLimit > 0 {
+				lim = format.Setting(r.TimeLimit)
+			}
+			d += fmt.Sprintf(" (%s, %d %s", lim, r.Retries, retries)
+			if r.HasBreaker {
+				d += ", " + breaker
+			}
+			d += ")"
 		}
-		lim := "no limit"
-		if r.TimeLimit > 0 {
-			lim = format.Setting(r.TimeLimit)
+		p := part{sep: " · ", text: d}
+		if i > 0 {
+			// A rung that starts a line keeps its arrow.
+			p = part{sep: " ", text: "→ " + d}
 		}
-		d += fmt.Sprintf(" (%s, %d retries", lim, r.Retries)
-		if r.HasBreaker {
-			d += ", breaker"
-		}
-		chain = append(chain, d+")")
+		parts = append(parts, p)
 	}
-	if len(chain) > 0 {
-		pol = append(pol, strings.Join(chain, " → "))
-	}
-	return strings.Join(pol, " · ")
+	return parts
 }
 
 func orDash(s string) string { return format.Text(s) }

@@ -85,21 +85,46 @@ func hjoin(blocks ...[]string) []string {
 }
 
 // wrapSegments joins segments with sep, starting a new line whenever the
-// next one would not fit in w cells.
+// next one would not fit in w cells. A segment wider than w on its own is
+// wrapped at its spaces, so no word is cut.
 func wrapSegments(segs []string, sep string, w int) []string {
+	parts := make([]part, len(segs))
+	for i, s := range segs {
+		parts[i] = part{sep: sep, text: s}
+	}
+	return wrapParts(parts, w)
+}
+
+// A part is a piece of a wrapped line and the separator written before it
+// when it follows another part on the same line (dropped at a line start).
+type part struct{ sep, text string }
+
+// wrapParts lays parts out in lines of at most w cells, starting a new line
+// whenever the next part would not fit; a part wider than w on its own is
+// wrapped at its spaces (a word is broken only when it is wider than w).
+func wrapParts(parts []part, w int) []string {
 	var lines []string
 	cur := ""
-	for _, s := range segs {
-		if cur == "" {
-			cur = s
+	for _, p := range parts {
+		if p.text == "" {
 			continue
 		}
-		if ansi.StringWidth(cur)+ansi.StringWidth(sep)+ansi.StringWidth(s) > w {
+		if cur != "" && ansi.StringWidth(cur)+ansi.StringWidth(p.sep)+ansi.StringWidth(p.text) <= w {
+			cur += p.sep + p.text
+			continue
+		}
+		if cur != "" {
 			lines = append(lines, cur)
-			cur = s
-			continue
 		}
-		cur += sep + s
+		cur = p.text
+		if w > 0 && ansi.StringWidth(cur) > w {
+			wrapped := strings.Split(ansi.Wrap(cur, w, ""), "\n")
+			for i := range wrapped {
+				wrapped[i] = strings.TrimRight(wrapped[i], " ")
+			}
+			lines = append(lines, wrapped[:len(wrapped)-1]...)
+			cur = wrapped[len(wrapped)-1]
+		}
 	}
 	if cur != "" {
 		lines = append(lines, cur)

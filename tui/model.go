@@ -82,6 +82,7 @@ type Model struct {
 	summary summaryPane
 	foot    []string   // the footer's lines
 	wide    bool       // Emails left, the other panes right (else stacked)
+	compact bool       // narrow and short: Breaker and Calls under Emails
 	bodyY   int        // first line of the panes, under the header
 	bodyH   int        // lines the panes take
 	laid    layoutKey  // what the current layout was computed for
@@ -355,6 +356,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Open):
 		if m.focus == paneEmails && m.detail.id == 0 && m.ep.count(m.s) > 0 {
+			// The row highlighted on screen, even if newer emails came in
+			// since it was drawn.
+			if id := m.ep.shown; id != 0 {
+				m.detail.open(id)
+				break
+			}
 			m.ep.sync(m.s)
 			m.detail.open(m.ep.at(m.s, m.ep.sel).ID)
 		}
@@ -467,9 +474,13 @@ func (m *Model) footer(w int) []string {
 	st := m.st
 	switch {
 	case m.prompt == promptFilter:
-		return []string{fit(st.Bold.Render("/ filter: ")+m.input+"▏"+st.Dim.Render("  errors · backup · canned · wrong · an email number · enter · esc"), w)}
+		// The hint that fits whole, never a cut one.
+		line := st.Bold.Render("/ filter: ") + m.input + "▏"
+		hint := pick(w-cellWidth(line), "  errors · backup · canned · wrong · an email number · enter · esc", "  enter · esc", "")
+		return []string{fit(line+st.Dim.Render(hint), w)}
 	case m.prompt == promptJump:
-		return []string{fit(st.Bold.Render("go to email #")+m.input+"▏"+st.Dim.Render("  enter · esc"), w)}
+		line := st.Bold.Render("go to email #") + m.input + "▏"
+		return []string{fit(line+st.Dim.Render(pick(w-cellWidth(line), "  enter · esc", "")), w)}
 	case m.choosing:
 		segs := kindMenu()
 		segs[0] = st.Alert.Render("outage kind:") + " " + segs[0]
@@ -479,7 +490,11 @@ func (m *Model) footer(w int) []string {
 		}
 		return lines
 	case m.flash != "":
-		return []string{fit(st.Alert.Render(m.flash), w)}
+		lines := wrapSegments([]string{m.flash}, "", w)
+		for i, l := range lines {
+			lines[i] = fit(st.Alert.Render(l), w)
+		}
+		return lines
 	}
 	tail := st.Bold.Render("?") + st.Dim.Render(" help")
 	room := w - cellWidth(tail) - 3

@@ -54,15 +54,16 @@ func (p *panel) view(st Styles, focused bool) []string {
 // headerPane is the header: the outage and the clock, the headline
 // figures and the policy, as many lines as they wrap to at its width.
 type headerPane struct {
-	w     int
-	lines []string
+	w       int
+	quality bool // the Quality pane is hidden: its headline figure is here
+	lines   []string
 }
 
 // SetSize sets the header's width; its height is its content's.
 func (p *headerPane) SetSize(w int) { p.w = w }
 
 func (p *headerPane) refresh(st Styles, s *state, now time.Duration, extra string) {
-	p.lines = renderHeader(st, s, p.w, now, extra)
+	p.lines = renderHeaderWith(st, s, p.w, now, extra, p.quality)
 }
 
 // summaryPane is the run's summary, boxed, once the run is over; the
@@ -89,17 +90,22 @@ func (p *summaryPane) refresh(st Styles, s *state, done bool) {
 // strip of its state on the shared time axis.
 type breakerPane struct {
 	panel
-	body []string // the content without the legend, for the layout
+	body     []string // the content without the legend, for the layout
+	noStrips bool     // the Calls pane beside it draws the strips and axis
 }
 
 // measure renders the content at inner width w, before the layout: its
 // length is the height the pane asks for.
 func (p *breakerPane) measure(st Styles, s *state, w int, now time.Duration) {
-	p.body = breakerLines(st, s, w, now)
+	p.body = breakerBody(st, s, w, now, !p.noStrips)
 }
 
 func (p *breakerPane) refresh(st Styles, s *state) {
 	_, ih := p.inner()
+	if p.noStrips {
+		p.setContent(st, p.body)
+		return
+	}
 	p.setContent(st, withLegend(st, s, p.body, ih))
 }
 

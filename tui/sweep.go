@@ -14,6 +14,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -56,6 +57,10 @@ type sweepModel struct {
 	src     SweepSource
 	runs    [][]*sweepRunState
 	stats   []map[string]scoring.Stat // per row, the figures over its runs so far
+	dom     []bool                    // per row: another row of its outage beats it
+	setCols []string                  // the settings' flags, one column each
+	setVals [][]string                // per row, its value of each flag in setCols
+	fixed   []string                  // the flags every row sets alike
 	emails  []int                     // per row: emails answered of emails planned
 	planned []int
 	order   []int // rows in display order
@@ -83,9 +88,10 @@ func newSweepModel(src SweepSource, tick time.Duration, st sweepState, r *lipglo
 	}
 	n := len(src.Labels)
 	m := &sweepModel{src: src, runs: make([][]*sweepRunState, n), stats: make([]map[string]scoring.Stat, n),
-		emails: make([]int, n), planned: make([]int, n), sortBy: st.sortBy, reverse: st.reverse, sel: st.sel, open: -1,
+		dom: make([]bool, n), emails: make([]int, n), planned: make([]int, n), sortBy: st.sortBy, reverse: st.reverse, sel: st.sel, open: -1,
 		tick: tick, width: 120, height: 30,
 		bold: r.NewStyle().Bold(true), faint: r.NewStyle().Faint(true)}
+	m.setCols, m.setVals, m.fixed = settingColumns(src.Labels)
 	m.refresh()
 	return m
 }
@@ -109,6 +115,8 @@ func (m *sweepModel) refresh() {
 		for _, r := range m.runs[i] {
 			r.fold.AddAll(r.cur.Poll())
 			s := r.fold.Summary()
+			// Settings compete within their outage, as in drill sweep's table.
+			settings[i].Scenario = scoring.SweepScenario(s.Outage, faultParams(m.src.Labels[i]))
 			settings[i].Summaries = append(settings[i].Summaries, s)
 			m.emails[i] += s.Served.Total()
 			m.planned[i] += s.Emails
@@ -119,7 +127,7 @@ func (m *sweepModel) refresh() {
 	// error the rows keep their last figures.
 	if rows, err := scoring.AggregateSweep(settings); err == nil {
 		for i, r := range rows {
-			m.stats[i] = r.Figures
+			m.stats[i], m.dom[i] = r.Figures, r.Dominated
 		}
 	}
 	m.sort()
@@ -213,12 +221,40 @@ func (m *sweepModel) View() string {
 			dir = "in reverse grid order"
 		}
 	}
-	fmt.Fprintf(&b, "%s  %d settings, %d runs started, %d/%d emails answered · sorted by %s, %s\n",
-		m.bold.Render("drill sweep"), len(m.src.Labels), started, done, planned, sweepSortKeys[m.sortBy].name, dir)
-	b.WriteString(m.faint.Render("↑/↓ select · enter: the run's dashboard · s: sort by the next column · r: reverse · q: quit (stops the sweep)") + "\n\n")
-	head := fmt.Sprintf("  %4s  %-9s  %-17s  %10s  %11s  %6s  %s", "#", "progress", "P / B / C / E", "p95 wait", "all 4 right", "calls", "setting")
+	// The title, the keys and the note wrap at words to the width.
+	wrap := func(style lipgloss.Style, text string) []string {
+		lines := plain.WrapWords(text, max(m.width, 20))
+		for i, l := range lines {
+			lines[i] = style.Render(l)
+		}
+		return lines
+	}
+	top := wrap(m.bold, fmt.Sprintf("drill sweep  %d settings, %d runs started, %d/%d emails answered · sorted by %s, %s",
+		len(m.src.Labels), started, done, planned, sweepSortKeys[m.sortBy].name, dir))
+	if len(m.fixed) > 0 {
+		top = append(top, wrap(m.faint, "every row: "+strings.Join(m.fixed, " "))...)
+	}
+	top = append(top, wrap(m.faint, "↑/↓ select · enter: the marked row's run dashboard · s: sort by the next column · r: reverse · q: quit (stops the sweep)")...)
+	note := wrap(m.faint, "Figures are medians over the setting's runs so far; dominated: another setting of the same outage is "+
+		"as good on p95 wait, all 4 right and calls, and better on one.")
+	b.WriteString(strings.Join(top, "\n") + "\n\n")
+	// The settings come first, a column per flag that varies, so rows
+	// never read the same however narrow the terminal.
+	setting := func(vals func(k int) string) string {
+		var sb strings.Builder
+		for k, name := range m.setCols {
+			w := len(flagHead(name))
+			for _, v := range m.setVals {
+				w = max(w, len(v[k]))
+			}
+			fmt.Fprintf(&sb, "  %-*s", w, vals(k))
+		}
+		return sb.String()
+	}
+	head := fmt.Sprintf("  %4s%s  %-9s  %-17s  %10s  %11s  %6s  %s", "#", setting(func(k int) string { return flagHead(m.setCols[k]) }),
+		"progress", "P / B / C / E", "p95 wait", "all 4 right", "calls", "trade-off")
 	b.WriteString(m.bold.Render(clip(head, m.width)) + "\n")
-	rows := max(m.height-6, 3)
+	rows := max(m.height-len(top)-len(note)-3, 3)
 	first := min(max(m.sel-rows/2, 0), max(len(m.order)-rows, 0))
 	for pos := first; pos < min(first+rows, len(m.order)); pos++ {
 		i := m.order[pos]
@@ -226,18 +262,22 @@ func (m *sweepModel) View() string {
 		if len(m.runs[i]) > 0 {
 			progress = fmt.Sprintf("%d/%d", m.emails[i], m.planned[i])
 		}
-		served := "—"
+		served, front := "—", "—"
 		if len(m.runs[i]) > 0 {
 			parts := make([]string, 4)
 			for k, rung := range []string{"primary", "backup", "canned", "error"} {
 				parts[k] = m.cell(i, "served."+rung, format.Count)
 			}
 			served = strings.Join(parts, " / ")
+			front = "front"
+			if m.dom[i] {
+				front = "dominated"
+			}
 		}
-		line := fmt.Sprintf("  %4d  %-9s  %-17s  %10s  %11s  %6s  %s", i+1, progress, served,
+		line := fmt.Sprintf("  %4d%s  %-9s  %-17s  %10s  %11s  %6s  %s", i+1, setting(func(k int) string { return m.setVals[i][k] }), progress, served,
 			m.cell(i, "p95_wait_outage_s", func(v float64) string { return format.Secs2(v) + " s" }),
 			m.cell(i, "all4_right", func(v float64) string { return format.Percent1(v) + "%" }),
-			m.cell(i, "calls_to_broken_outage", format.Count), m.src.Labels[i])
+			m.cell(i, "calls_to_broken_outage", format.Count), front)
 		line = clip(line, m.width)
 		if pos == m.sel {
 			line = m.bold.Render(">" + line[1:])
@@ -247,17 +287,111 @@ func (m *sweepModel) View() string {
 	if len(m.order) > rows {
 		b.WriteString(m.faint.Render(fmt.Sprintf("  rows %d–%d of %d", first+1, min(first+rows, len(m.order)), len(m.order))) + "\n")
 	}
-	b.WriteString(m.faint.Render("Figures are medians over the setting's runs so far; enter opens its first run."))
+	b.WriteString(strings.Join(note, "\n"))
 	return b.String()
 }
 
-// clip cuts a plain line to width columns (at least 20), ending in "…".
+// settingColumns splits the rows' labels ("--primary-timeout 1s --trip
+// count") into a column per flag, in the order first seen ("fault KEY" for
+// --fault KEY=V), and each row's value of each (empty when a row does not
+// set it); the flags every row sets alike are fixed ("--cooldown 10s"),
+// not columns. A label that is not flags is one column, "setting".
+func settingColumns(labels []string) (cols []string, vals [][]string, fixed []string) {
+	parsed := make([]map[string]string, len(labels))
+	for i, l := range labels {
+		parsed[i] = map[string]string{}
+		f := strings.Fields(l)
+		for k := 0; k < len(f); k++ {
+			name, ok := strings.CutPrefix(f[k], "--")
+			if !ok || k+1 >= len(f) {
+				parsed[i] = nil
+				break
+			}
+			v := f[k+1]
+			k++
+			if name == "fault" {
+				key, val, _ := strings.Cut(v, "=")
+				name, v = "fault "+key, val
+			}
+			if _, seen := parsed[i][name]; !seen && !slices.Contains(cols, name) {
+				cols = append(cols, name)
+			}
+			parsed[i][name] = v
+		}
+		if parsed[i] == nil {
+			cols, vals = []string{"setting"}, make([][]string, len(labels))
+			for j, l := range labels {
+				vals[j] = []string{l}
+			}
+			return cols, vals, nil
+		}
+	}
+	// Flags every row sets alike tell no row apart: they leave the table
+	// for a line of their own (with one row, nothing varies: all stay).
+	varies := func(c string) bool {
+		for i := range parsed {
+			if parsed[i][c] != parsed[0][c] {
+				return true
+			}
+		}
+		return false
+	}
+	if len(labels) > 1 {
+		var keep []string
+		for _, c := range cols {
+			if varies(c) {
+				keep = append(keep, c)
+			} else if parsed[0][c] != "" {
+				fixed = append(fixed, flagHead(c)+" "+parsed[0][c])
+			}
+		}
+		cols = keep
+	}
+	vals = make([][]string, len(labels))
+	for i := range labels {
+		vals[i] = make([]string, len(cols))
+		for k, c := range cols {
+			vals[i][k] = parsed[i][c]
+		}
+	}
+	return cols, vals, fixed
+}
+
+// flagHead is a settings column's head: the flag as typed ("--trip",
+// "--fault status").
+func flagHead(col string) string {
+	if col == "setting" {
+		return col
+	}
+	return "--" + col
+}
+
+// faultParams are the --fault values in a row's label ("status=503"): with
+// the outage kind, the scenario the row competes in.
+func faultParams(label string) []string {
+	var out []string
+	f := strings.Fields(label)
+	for k := 0; k+1 < len(f); k++ {
+		if f[k] == "--fault" {
+			out = append(out, f[k+1])
+		}
+	}
+	return out
+}
+
+// clip cuts a plain table line to width columns (at least 20) at the last
+// column boundary (two spaces) that fits, ending in "…", so no cell is cut
+// in the middle; a line without one is cut at the width.
 func clip(line string, width int) string {
 	w := max(width, 20)
 	if lipgloss.Width(line) <= w {
 		return line
 	}
-	return string([]rune(line)[:w-1]) + "…"
+	cut := string([]rune(line)[:w-1])
+	if i := strings.LastIndex(strings.TrimRight(cut, " "), "  "); i > 0 {
+		cut = strings.TrimRight(cut[:i], " ") + " "
+	}
+	return cut + "…"
 }
 
 // Sweep shows the sweep dashboard until the user quits: one row per

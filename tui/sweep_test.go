@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func TestSweepDashboardRows(t *testing.T) {
 	src, logs := sweepLogs(t)
 	m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
 	view := m.View()
-	for _, want := range []string{"3 settings, 2 runs started, 60/60 emails answered", "--trip-failures 5", "waiting", "30/30"} {
+	for _, want := range []string{"3 settings, 2 runs started, 60/60 emails answered", "#  --trip-failures  progress", "    2  5  ", "waiting", "30/30"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view has no %q:\n%s", want, view)
 		}
@@ -133,5 +134,75 @@ func TestSweepDashboardFillsIn(t *testing.T) {
 		if lipgloss.Width(line) > 40 && strings.HasPrefix(line, "  ") {
 			t.Errorf("row wider than the terminal: %q", line)
 		}
+	}
+}
+
+// The settings that tell rows apart come first, a column per flag, so six
+// rows differing only in their last flag never read the same at 80 or 120
+// columns; each row says whether it is on the front.
+func TestSweepDashboardSettingsFirst(t *testing.T) {
+	src, _ := sweepLogs(t)
+	var labels []string
+	for _, trip := range []string{"count", "slow", "count,slow", "count,in-flight", "rate", "rate,slow"} {
+		labels = append(labels, "--primary-timeout 2s --primary-retries 2 --backup-timeout 5s --cooldown 10s --trip "+trip)
+	}
+	logs := src.Logs
+	src.Labels = labels
+	src.Logs = func(row int) []*event.Log { return logs(row % 2) }
+	m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
+	for _, w := range []int{80, 120} {
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
+		seen := map[string]bool{}
+		for _, l := range strings.Split(m.View(), "\n") {
+			if lipgloss.Width(l) > w {
+				t.Errorf("width %d: line of %d cells: %q", w, lipgloss.Width(l), l)
+			}
+			f := strings.Fields(strings.TrimPrefix(l, ">"))
+			if len(f) < 2 || f[0] == "#" || strings.Trim(f[0], "0123456789") != "" {
+				continue
+			}
+			row := f[1] // the first setting column
+			if seen[row] {
+				t.Errorf("width %d: two rows read %q", w, row)
+			}
+			seen[row] = true
+		}
+		if len(seen) != 6 {
+			t.Errorf("width %d: %d distinct rows, want 6:\n%s", w, len(seen), m.View())
+		}
+	}
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 30})
+	if v := m.View(); !strings.Contains(v, "trade-off") || strings.Count(v, " front") < 2 {
+		t.Errorf("no front column:\n%s", v)
+	}
+}
+
+// After sorting, enter opens the row marked on screen, and at 80×12 the
+// frame fits the terminal (no line wraps, so no row scrolls off the top).
+func TestSweepEnterOpensMarkedRow(t *testing.T) {
+	src, _ := sweepLogs(t)
+	m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 12})
+	for range 3 {
+		m.Update(sweepKey("s")) // calls
+	}
+	m.Update(sweepKey("g"))
+	m.Update(sweepKey("down"))
+	marked := ""
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) > 12 {
+		t.Errorf("%d lines on a terminal of 12:\n%s", len(lines), m.View())
+	}
+	for _, l := range lines {
+		if lipgloss.Width(l) > 80 {
+			t.Errorf("line of %d cells wraps on a terminal of 80: %q", lipgloss.Width(l), l)
+		}
+		if strings.HasPrefix(l, ">") {
+			marked = strings.Fields(l[1:])[0]
+		}
+	}
+	m.Update(sweepKey("enter"))
+	if fmt.Sprint(m.open+1) != marked {
+		t.Errorf("enter opened row %d, the marked row is #%s:\n%s", m.open+1, marked, m.View())
 	}
 }

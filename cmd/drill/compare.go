@@ -20,13 +20,15 @@ func newCompareCmd() *cobra.Command {
 		jsonOut, force    bool
 		record            string
 		clock             clockValue
+		tables            tableFormat
 	)
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Run every outage × policy combination at once and print the chapter's table",
 		Long: `Run every combination of outage and policy concurrently, each with its own fake
 model and clients, so the runs take about as long as one. Prints the table as
-Markdown, or a JSON array of run summaries with --json (each with the
+aligned text on a terminal and Markdown in a file or a pipe (--format text|md
+chooses), or a JSON array of run summaries with --json (each with the
 overrides it ran with). --record DIR refuses to overwrite journals already
 there unless --force is given.`,
 		Example: `  drill compare
@@ -43,13 +45,14 @@ there unless --force is given.`,
 			if err != nil {
 				return err
 			}
-			return closeWatch(watch, compare(cmd, cfgs, chk, jsonOut, clock.virtual(), record, force, watch))
+			return closeWatch(watch, compare(cmd, cfgs, chk, jsonOut, tables, clock.virtual(), record, force, watch))
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run: "+strings.Join(workload.OutageKinds(), ", "))
 	fs.StringSliceVar(&policies, "policies", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "policy presets to run")
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
+	registerTableFormat(fs, &tables)
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
 	registerClock(fs, &clock)
@@ -62,7 +65,7 @@ there unless --force is given.`,
 // compare runs the drills at once (session.Compare) and prints their
 // summaries in the order given; watch, if set, serves their metrics and
 // receives alerts for them.
-func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON, virtual bool, recordDir string, force bool, watch *session.Watch) error {
+func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, tables tableFormat, virtual bool, recordDir string, force bool, watch *session.Watch) error {
 	if len(cfgs) > 0 && !virtual {
 		warn(cmd, cfgs[0].Warnings())
 	}
@@ -77,5 +80,5 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON, vir
 			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, o.Error))
 		}
 	}
-	return firstErr(errors.Join(errs...), writeJudged(cmd, outs, chk, asJSON))
+	return firstErr(errors.Join(errs...), writeJudged(cmd, outs, chk, asJSON, tables))
 }

@@ -31,16 +31,16 @@ type judged scoring.Judged
 func verdict(stderr io.Writer, sum scoring.Summary, status string, c checks) ([]scoring.Verdict, error) {
 	vs, warning, err := session.Verdict(sum, status, c.Hypotheses)
 	if warning != "" {
-		fmt.Fprintln(stderr, "drill: warning:", warning)
+		printWarning(stderr, warning)
 	}
 	return vs, err
 }
 
 // writeJudged judges finished runs and prints them: a JSON array of
 // summaries with their hypotheses, or each run's PASS/FAIL table and then
-// the comparison table. It returns the error of the most serious exit code
+// the comparison table (text or Markdown, as --format asks). It returns the error of the most serious exit code
 // across the runs (exit.Worst).
-func writeJudged(cmd *cobra.Command, outs []vclock.Outcome, c checks, asJSON bool) error {
+func writeJudged(cmd *cobra.Command, outs []vclock.Outcome, c checks, asJSON bool, tables tableFormat) error {
 	results := make([]scoring.Judged, len(outs))
 	sums := make([]scoring.Summary, len(outs))
 	errs := make([]error, len(outs))
@@ -55,7 +55,7 @@ func writeJudged(cmd *cobra.Command, outs []vclock.Outcome, c checks, asJSON boo
 		}
 	} else if err := plain.JudgedRuns(out, results); err != nil {
 		return err
-	} else if err := report.WriteSummaryTable(out, sums); err != nil {
+	} else if err := tables.write(out, report.SummaryTable(sums), func() error { return report.WriteSummaryTable(out, sums) }); err != nil {
 		return err
 	}
 	return exit.Worst(errs)

@@ -28,6 +28,8 @@ func newFleetCmd() *cobra.Command {
 		outage, policy string
 		jsonOut, force bool
 		record         string
+		storeFallback  string
+		tables         tableFormat
 	)
 	cmd := &cobra.Command{
 		Use:   "fleet",
@@ -36,8 +38,10 @@ func newFleetCmd() *cobra.Command {
 (round-robin, or --routing random, seeded), each with its own SDK clients,
 chain and breakers, as goroutine groups in this process. With --breaker-store
 redis://HOST:PORT/DB every rung has one breaker state shared by all replicas
-in Redis; if Redis stops answering, replicas fall back to their own breakers
-(and say so) until it is back.
+in Redis; a Redis that cannot be reached or refuses the password at the start
+is an error (exit 2) unless --store-fallback local is given. If Redis stops
+answering during the drill, replicas fall back to their own breakers (and say
+so) until it is back.
 
 --compare-stores runs the same fleet twice at once, local against the Redis
 store given with --breaker-store, and prints them side by side.
@@ -57,12 +61,22 @@ replicas: [3] on a window in a drill file.`,
 			if err := ff.FromFile(cmd.Flags(), f.File()); err != nil {
 				return err
 			}
+			if storeFallback != "" && storeFallback != fleet.StoreLocal {
+				return exit.Usagef("--store-fallback %q: the only fallback is local", storeFallback)
+			}
+			if storeFallback == "" && ff.Store != "" && ff.Store != fleet.StoreLocal {
+				// A shared store that is down or refuses the password at the
+				// start would leave every replica on its own breakers.
+				if err := (fleet.Config{Store: ff.Store}).CheckStore(cmd.Context()); err != nil {
+					return exit.UsageError(fmt.Errorf("%w (give --store-fallback local to run on each replica's own breakers instead)", err))
+				}
+			}
 			warn(cmd, f.Warnings())
 			watch, err := wf.start(cmd, f.File(), event.ClockReal, nil)
 			if err != nil {
 				return err
 			}
-			return closeWatch(watch, runFleet(cmd, cfgs[0], ff, chk, jsonOut, noTUI, record, force, watch))
+			return closeWatch(watch, runFleet(cmd, cfgs[0], ff, chk, jsonOut, tables, noTUI, record, force, watch))
 		},
 	}
 	d := workload.DefaultConfig()
@@ -71,9 +85,12 @@ replicas: [3] on a window in a drill file.`,
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	ff.Register(fs)
 	fs.BoolVar(&jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
+	registerTableFormat(fs, &tables)
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
 	fs.StringVar(&record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
+	fs.StringVar(&storeFallback, "store-fallback", "", "local: start even when the Redis --breaker-store cannot be reached or refuses the password "+
+		"(replicas use their own breakers until it answers); without it such a store is an error (exit 2)")
 	f.Register(fs)
 	f.RegisterFile(fs)
 	wf.register(fs)
@@ -82,7 +99,7 @@ replicas: [3] on a window in a drill file.`,
 
 // runFleet runs one fleet drill, or two with --compare-stores, and prints
 // the summaries.
-func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut, noTUI bool, record string, force bool, watch *session.Watch) error {
+func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut bool, tables tableFormat, noTUI bool, record string, force bool, watch *session.Watch) error {
 	base := fleet.Config{Run: run, Replicas: ff.Replicas, Routing: ff.Routing, Store: ff.Store}
 	if ff.Processes {
 		exe, err := os.Executable()
@@ -130,7 +147,8 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks
 	case jsonOut:
 		err = encodeJSON(cmd.OutOrStdout(), judged[0])
 	case ff.CompareStores:
-		err = report.WriteFleetTable(cmd.OutOrStdout(), sums)
+		out := cmd.OutOrStdout()
+		err = tables.write(out, report.FleetTable(sums), func() error { return report.WriteFleetTable(out, sums) })
 	default:
 		err = plain.Fleet(cmd.OutOrStdout(), sums[0])
 	}

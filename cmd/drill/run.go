@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -111,7 +113,7 @@ func printRun(cmd *cobra.Command, sum scoring.Summary, verdicts []scoring.Verdic
 	if err := printVerdicts(out, verdicts); err != nil {
 		return err
 	}
-	if err := plain.Summary(out, sum); err != nil {
+	if err := plain.SummaryWidth(out, sum, terminalWidth(out)); err != nil {
 		return err
 	}
 	plain.FailedCalls(out, failed)
@@ -121,8 +123,18 @@ func printRun(cmd *cobra.Command, sum scoring.Summary, verdicts []scoring.Verdic
 // warn prints warnings on stderr.
 func warn(cmd *cobra.Command, warnings []string) {
 	for _, w := range warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "drill: warning:", w)
+		printWarning(cmd.ErrOrStderr(), w)
 	}
+}
+
+// printWarning prints one warning, wrapped at words to the terminal's
+// width when stderr is a terminal.
+func printWarning(stderr io.Writer, warning string) {
+	text := "drill: warning: " + warning
+	if w := terminalWidth(stderr); w > 0 {
+		text = strings.Join(plain.WrapWords(text, w), "\n")
+	}
+	fmt.Fprintln(stderr, text)
 }
 
 // firstErr is err unless it is nil, then then.

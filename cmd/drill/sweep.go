@@ -25,6 +25,7 @@ type sweepFlags struct {
 	record              string
 	force               bool
 	clock               clockValue
+	tables              tableFormat
 }
 
 func newSweepCmd() *cobra.Command {
@@ -55,6 +56,7 @@ Bool flags take true,false (--rules=true,false).`,
 	fs := cmd.Flags()
 	fs.BoolVar(&sf.dryRun, "dry-run", false, "print the grid and its size, check every setting, run nothing")
 	fs.BoolVar(&sf.json, "json", false, "print the rows as JSON")
+	registerTableFormat(fs, &sf.tables)
 	fs.StringVar(&sf.record, "record", "", "record every run's journal in this directory (then: drill report DIR/*.jsonl)")
 	fs.BoolVar(&sf.force, "force", false, "let --record overwrite journals already in the directory")
 	fs.BoolVar(&sf.noTUI, "no-tui", false, "no sweep dashboard: progress on stderr, then the table (the default when stdout is no terminal)")
@@ -124,7 +126,12 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if sf.json {
 		err = encodeJSON(cmd.OutOrStdout(), res)
 	} else {
-		err = plain.SweepTable(cmd.OutOrStdout(), res)
+		out := cmd.OutOrStdout()
+		if w := sf.tables.width(out); w >= 0 {
+			err = plain.SweepText(out, res, w)
+		} else {
+			err = plain.SweepTable(out, res)
+		}
 	}
 	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
 	return firstErr(err, exit.Worst(session.Errs(cfgs, outs)))

@@ -311,3 +311,28 @@ abort:
 		t.Errorf("stderr does not name the condition: %s", stderr)
 	}
 }
+
+// TestTableFormats: compare and sweep print aligned text with --format
+// text (no Markdown pipes), Markdown with --format md, and refuse another.
+func TestTableFormats(t *testing.T) {
+	base := []string{"--clock", "virtual", "--outages", "busy", "--emails", "6", "--rate", "10", "--follow", "0"}
+	for _, c := range [][]string{
+		append([]string{"compare", "--policies", "fail-fast,breaker"}, base...),
+		append([]string{"sweep", "--primary-timeout", "1s,2s"}, base...),
+	} {
+		text, stderr, code := execute(t.Context(), append(c, "--format", "text")...)
+		if code != 0 {
+			t.Fatalf("%s --format text: exit %d: %s", c[0], code, stderr)
+		}
+		if strings.Contains(text, "| ") || !strings.Contains(text, "──") {
+			t.Errorf("%s --format text is not aligned text:\n%s", c[0], text)
+		}
+		md, stderr, code := execute(t.Context(), append(c, "--format", "md")...)
+		if code != 0 || !strings.Contains(md, "| --- |") {
+			t.Errorf("%s --format md: exit %d, not Markdown:\n%s%s", c[0], code, md, stderr)
+		}
+		if _, _, code := execute(t.Context(), append(c, "--format", "xml")...); code != 2 {
+			t.Errorf("%s --format xml: exit %d, want 2", c[0], code)
+		}
+	}
+}

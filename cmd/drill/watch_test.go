@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drill-dev/drill/internal/fleet/redisstore/redistest"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -247,5 +248,39 @@ func TestWatchRefusesTheVirtualClock(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, "--clock real") {
 			t.Errorf("drill %s: exit %d, want 2 with a message asking for --clock real: %s", strings.Join(args, " "), code, errOut)
 		}
+	}
+}
+
+// TestFleetRefusesUnreachableStore: drill fleet with a Redis store that
+// nothing answers exits 2 before the drill, unless --store-fallback local
+// lets it run on each replica's own breakers.
+func TestFleetRefusesUnreachableStore(t *testing.T) {
+	store := "redis://" + freeAddr(t) + "/0"
+	args := append([]string{"fleet", "--replicas", "2", "--policy", "breaker", "--json", "--no-tui", "--breaker-store", store}, tinyDrill...)
+	_, stderr, code := execute(t.Context(), args...)
+	if code != 2 || !strings.Contains(stderr, "cannot be reached") || !strings.Contains(stderr, "--store-fallback local") {
+		t.Errorf("unreachable store: exit %d, want 2 and a hint:\n%s", code, stderr)
+	}
+	out, stderr, code := execute(t.Context(), append(args, "--store-fallback", "local")...)
+	if code != 0 || !strings.Contains(out, `"breaker_store": "redis"`) {
+		t.Errorf("--store-fallback local: exit %d:\n%s\n%s", code, out, stderr)
+	}
+	if _, _, code := execute(t.Context(), append(args, "--store-fallback", "memory")...); code != 2 {
+		t.Errorf("--store-fallback memory: exit %d, want 2", code)
+	}
+}
+
+// TestFleetCompareStoresFormats: --compare-stores prints its side-by-side
+// table as aligned text with --format text and as Markdown with --format md.
+func TestFleetCompareStoresFormats(t *testing.T) {
+	srv := redistest.Start(t)
+	args := append([]string{"fleet", "--replicas", "2", "--policy", "breaker", "--no-tui", "--compare-stores", "--breaker-store", srv.URL()}, tinyDrill...)
+	text, stderr, code := execute(t.Context(), append(args, "--format", "text")...)
+	if code != 0 || strings.Contains(text, "| ") || !strings.Contains(text, "──") || !strings.Contains(text, "2 replicas, redis store") {
+		t.Errorf("--format text: exit %d, not aligned text:\n%s\n%s", code, text, stderr)
+	}
+	md, stderr, code := execute(t.Context(), append(args, "--format", "md")...)
+	if code != 0 || !strings.Contains(md, "| Figure | 2 replicas, local store | 2 replicas, redis store |") {
+		t.Errorf("--format md: exit %d, not Markdown:\n%s\n%s", code, md, stderr)
 	}
 }

@@ -67,6 +67,20 @@ type Config struct {
 // Shared reports whether the breakers are shared in Redis.
 func (c Config) Shared() bool { return c.Store != "" && c.Store != StoreLocal }
 
+// storeCheckTimeout bounds CheckStore's wait for the Redis store.
+const storeCheckTimeout = 2 * time.Second
+
+// CheckStore reports whether the fleet's Redis store answers and takes its
+// password, before any replica starts: nil for a local store. A fleet
+// started on a store that fails this check runs on each replica's own
+// breakers, which a drill of shared breakers must not do silently.
+func (c Config) CheckStore(ctx context.Context) error {
+	if !c.Shared() {
+		return nil
+	}
+	return redisstore.Ping(ctx, c.Store, storeCheckTimeout)
+}
+
 // StoreKind is "local" or "redis", as summaries name the store.
 func (c Config) StoreKind() string {
 	if c.Shared() {

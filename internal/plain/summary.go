@@ -7,7 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
@@ -18,9 +18,14 @@ import (
 
 // Summary writes a run summary as drill run prints it: a two-column table
 // of the headline figures, every one read from the fold's summary.
-func Summary(w io.Writer, s scoring.Summary) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, v) }
+func Summary(w io.Writer, s scoring.Summary) error { return SummaryWidth(w, s, 0) }
+
+// SummaryWidth is Summary for a terminal width cells wide: a value that
+// would run past the width wraps at its spaces onto lines indented to the
+// value column, so no word is cut by the terminal. Width 0 never wraps.
+func SummaryWidth(w io.Writer, s scoring.Summary, width int) error {
+	var rows [][2]string
+	row := func(k, v string) { rows = append(rows, [2]string{k, v}) }
 	basis := Basis(s)
 	row("status", Status(s))
 	row("outage", format.Text(s.Outage)+outageWindows(s))
@@ -50,7 +55,54 @@ func Summary(w io.Writer, s scoring.Summary) error {
 	classRows(row, s)
 	costRows(row, s)
 	row("wall time", format.Secs(s.WallS))
-	return tw.Flush()
+	return KeyValues(w, rows, width)
+}
+
+// KeyValues writes rows of a key and a value as two aligned columns two
+// spaces apart. With width > 0 a value that would run past width cells is
+// wrapped at its spaces onto lines indented to the value column (a word
+// wider than the room left stays whole on its own line).
+func KeyValues(w io.Writer, rows [][2]string, width int) error {
+	keyW := 0
+	for _, r := range rows {
+		keyW = max(keyW, utf8.RuneCountInString(r[0]))
+	}
+	keyW += 2
+	var b strings.Builder
+	for _, r := range rows {
+		lines := []string{r[1]}
+		if width > 0 {
+			lines = WrapWords(r[1], max(width-keyW, 20))
+		}
+		for i, l := range lines {
+			k := ""
+			if i == 0 {
+				k = r[0]
+			}
+			fmt.Fprintf(&b, "%s%s%s\n", k, strings.Repeat(" ", keyW-utf8.RuneCountInString(k)), l)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WrapWords breaks text into lines of at most width runes at its spaces;
+// a word longer than width is a line of its own, never cut.
+func WrapWords(text string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case cur == "":
+			cur = word
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(word) <= width:
+			cur += " " + word
+		default:
+			lines = append(lines, cur)
+			cur = word
+		}
+	}
+	return append(lines, cur)
 }
 
 // SummaryJSON writes a run summary as indented JSON, as drill replay --json

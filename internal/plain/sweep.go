@@ -14,6 +14,31 @@ import (
 // below: the axes that vary, who served the emails, the trade-off figures
 // as "median (smallest–largest)" over the repeats, and front or dominated.
 func SweepTable(w io.Writer, res *sweep.Result) error {
+	if err := SweepRows(res).Markdown(w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n"+SweepNote(res)+"\n")
+	return err
+}
+
+// SweepText writes the same table and note as aligned text for a terminal
+// width cells wide (0: any width), the note wrapped at words.
+func SweepText(w io.Writer, res *sweep.Result, width int) error {
+	if err := SweepRows(res).Text(w, width); err != nil {
+		return err
+	}
+	note := SweepNote(res)
+	if width > 0 {
+		note = strings.Join(WrapWords(note, width), "\n")
+	}
+	_, err := io.WriteString(w, "\n"+note+"\n")
+	return err
+}
+
+// SweepRows is drill sweep's table: a row per setting, the axes that vary,
+// who served the emails, the trade-off figures as "median
+// (smallest–largest)" over the repeats, and front or dominated.
+func SweepRows(res *sweep.Result) Table {
 	vary := res.Varying()
 	head := []string{"#"}
 	for _, n := range vary {
@@ -21,9 +46,7 @@ func SweepTable(w io.Writer, res *sweep.Result) error {
 	}
 	head = append(head, "primary / backup / canned / error", "p95 wait, outage", "Typical wait, outage",
 		"All 4 right", "Calls to broken model, outage", "Breaker first open", "Trade-off")
-	var b strings.Builder
-	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
-	b.WriteString(strings.Repeat(" --- |", len(head)) + "\n")
+	t := Table{Head: head}
 	for i, r := range res.Rows {
 		cells := []string{fmt.Sprint(i + 1)}
 		for _, n := range vary {
@@ -43,9 +66,16 @@ func SweepTable(w io.Writer, res *sweep.Result) error {
 		}
 		cells = append(cells, strings.Join(served, " / "), fig("p95_wait_outage_s", format.Secs2, " s"), fig("median_wait_outage_s", format.Secs2, " s"),
 			fig("all4_right", format.Percent1, "%"), fig("calls_to_broken_outage", format.Count, ""), fig("breaker_first_open_s", format.Secs2, " s"), front)
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		t.Rows = append(t.Rows, cells)
 	}
-	fmt.Fprintf(&b, "\n%d setting%s × %d repeat%s, %s clock, %s wall.", res.Settings, plural(res.Settings), res.Repeats, plural(res.Repeats), res.Clock, format.Secs(res.WallS))
+	return t
+}
+
+// SweepNote is the note under drill sweep's table: the grid's size, the
+// settings every row shares, and how to read the figures.
+func SweepNote(res *sweep.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d setting%s × %d repeat%s, %s clock, %s wall.", res.Settings, plural(res.Settings), res.Repeats, plural(res.Repeats), res.Clock, format.Secs(res.WallS))
 	if f := res.Fixed(); f != "" {
 		fmt.Fprintf(&b, " Every row: %s.", f)
 	}
@@ -53,9 +83,8 @@ func SweepTable(w io.Writer, res *sweep.Result) error {
 		fmt.Fprintf(&b, " Showing %d of %d rows.", len(res.Rows), res.Settings)
 	}
 	b.WriteString(" Figures are medians over the repeats, (smallest–largest) when they differ; served counts are medians." +
-		" Dominated: another setting of the same outage is at least as good on p95 wait, all 4 right and calls to the broken model (medians) and better on one.\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+		" Dominated: another setting of the same outage is at least as good on p95 wait, all 4 right and calls to the broken model (medians) and better on one.")
+	return b.String()
 }
 
 // SweepDryRun writes a sweep's grid, its size and every setting as flags.

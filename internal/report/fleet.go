@@ -10,28 +10,30 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// WriteFleetTable writes fleet drills side by side as Markdown: one column
-// per drill (e.g. the local store against the shared one), a row per fleet
-// figure, then one row per replica with its calls to the broken model, its
-// breaker's first open and opens, and who served its emails.
+// WriteFleetTable writes fleet drills side by side as Markdown (FleetTable).
 func WriteFleetTable(w io.Writer, fleets []scoring.FleetSummary) error {
 	if len(fleets) == 0 {
 		return nil
 	}
-	var b strings.Builder
+	return FleetTable(fleets).Markdown(w)
+}
+
+// FleetTable is fleet drills side by side: one column per drill (e.g. the
+// local store against the shared one), a row per fleet figure, then one
+// row per replica with its calls to the broken model, its breaker's first
+// open and opens, and who served its emails.
+func FleetTable(fleets []scoring.FleetSummary) plain.Table {
 	head := []string{"Figure"}
 	for _, f := range fleets {
 		head = append(head, fmt.Sprintf("%d replicas, %s store", f.Replicas, f.BreakerStore))
 	}
-	row := func(cells ...string) { b.WriteString("| " + strings.Join(cells, " | ") + " |\n") }
-	row(head...)
-	row(strings.Split(strings.Repeat("---,", len(head)-1)+"---", ",")...)
+	t := plain.Table{Head: head}
 	fig := func(name string, v func(scoring.FleetSummary) string) {
 		cells := []string{name}
 		for _, f := range fleets {
 			cells = append(cells, v(f))
 		}
-		row(cells...)
+		t.Rows = append(t.Rows, cells)
 	}
 	fig("Outage / policy", func(f scoring.FleetSummary) string { return f.Fleet.Outage + " / " + f.Fleet.Policy })
 	fig("primary / backup / canned / error", func(f scoring.FleetSummary) string { return plain.Served(f.Fleet.Served) })
@@ -56,8 +58,7 @@ func WriteFleetTable(w io.Writer, fleets []scoring.FleetSummary) error {
 				plain.Served(r.Served))
 		})
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return t
 }
 
 // fleetMarkdown writes the fleet runs side by side (local against shared

@@ -164,8 +164,15 @@ func summaryTable(sums []scoring.Summary) table {
 	return t
 }
 
+// SummaryTable is the chapter's table for run summaries, one row per
+// summary, for a command to print as text or Markdown.
+func SummaryTable(sums []scoring.Summary) plain.Table {
+	t := summaryTable(sums)
+	return plain.Table{Head: t.Head, Rows: t.Rows}
+}
+
 // WriteSummaryTable writes the chapter's table for run summaries as
-// Markdown (what `drill compare` prints).
+// Markdown (what `drill compare` prints to a file or a pipe).
 func WriteSummaryTable(w io.Writer, sums []scoring.Summary) error {
 	var b strings.Builder
 	mdTable(&b, summaryTable(sums))

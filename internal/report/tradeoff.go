@@ -50,8 +50,8 @@ type SweepPoint struct {
 	// P95 is the p95 wait during the outage (s), All4 all-4-right (a
 	// share), Calls the calls to the broken model during the outage.
 	P95, All4, Calls scoring.Stat
-	// Dominated: another setting of the scenario is as good on all three
-	// figures and better on one.
+	// Dominated: another setting of the scenario is clearly better on one
+	// of the three figures and clearly worse on none (clearBetter).
 	Dominated bool
 }
 
@@ -99,16 +99,88 @@ func TradeOffOf(runs []*Run) *TradeOff {
 		p := bySetting[n]
 		figs := rows[k].Figures
 		p.P95, p.All4, p.Calls = figs["p95_wait_outage_s"], figs["all4_right"], figs["calls_to_broken_outage"]
-		p.Dominated = rows[k].Dominated
 		if !slices.Contains(t.Scenarios, p.Scenario) {
 			t.Scenarios = append(t.Scenarios, p.Scenario)
 		}
 		t.Points = append(t.Points, *p)
 	}
+	t.markDominated(runs)
 	slices.SortStableFunc(t.Points, func(a, b SweepPoint) int {
 		return cmp.Or(cmp.Compare(slices.Index(t.Scenarios, a.Scenario), slices.Index(t.Scenarios, b.Scenario)), cmp.Compare(a.Setting, b.Setting))
 	})
 	return t
+}
+
+// significance is the p-value below which McNemar's test on the same
+// emails calls a difference in all-4-right real rather than luck.
+const significance = 0.05
+
+// markDominated marks, within each scenario, the points another point
+// clearly dominates: clearly better on at least one of p95 wait, all 4
+// right and calls, and clearly worse on none. A gap the repeats' spread
+// covers, or (all 4 right) that McNemar's test on the same emails calls
+// chance, neither puts a setting on the front nor takes it off.
+func (t *TradeOff) markDominated(runs []*Run) {
+	for _, sc := range t.Scenarios {
+		idx := t.scenario(sc)
+		for _, i := range idx {
+			t.Points[i].Dominated = false
+			for _, j := range idx {
+				if i != j && clearlyDominates(t.Points[j], t.Points[i], runs) {
+					t.Points[i].Dominated = true
+					break
+				}
+			}
+		}
+	}
+}
+
+// clearlyDominates reports whether a is clearly better than b on one
+// trade-off figure and clearly worse on none.
+func clearlyDominates(a, b SweepPoint, runs []*Run) bool {
+	better := false
+	for _, f := range []func(x, y SweepPoint) bool{
+		func(x, y SweepPoint) bool { return clearBetter(x.P95, y.P95, false) },
+		func(x, y SweepPoint) bool { return clearAll4(x, y, runs) },
+		func(x, y SweepPoint) bool { return clearBetter(x.Calls, y.Calls, false) },
+	} {
+		if f(b, a) {
+			return false
+		}
+		better = better || f(a, b)
+	}
+	return better
+}
+
+// clearBetter reports whether figure a is better than b (higher when
+// higher is better, else lower) by more than the repeats' spread: every
+// run of a beats every run of b. A figure not measured is never better;
+// one measured beats one that was not.
+func clearBetter(a, b scoring.Stat, higher bool) bool {
+	switch {
+	case a.N == 0:
+		return false
+	case b.N == 0:
+		return true
+	case higher:
+		return a.Min > b.Max
+	}
+	return a.Max < b.Min
+}
+
+// clearAll4 reports whether a's all-4-right is clearly better than b's:
+// outside the repeats' spread when both have two runs or more, and in
+// every case significant by McNemar's exact test over the emails both
+// first runs answered (the same emails, seed and outage).
+func clearAll4(a, b SweepPoint, runs []*Run) bool {
+	if a.All4.N >= 2 && b.All4.N >= 2 && !clearBetter(a.All4, b.All4, true) {
+		return false
+	}
+	if a.All4.N == 0 || b.All4.N == 0 || len(a.Runs) == 0 || len(b.Runs) == 0 {
+		return clearBetter(a.All4, b.All4, true)
+	}
+	pair := scoring.PairAll4(runs[a.Runs[0]].all4ByAnswered(), runs[b.Runs[0]].all4ByAnswered())
+	return pair.OnlyA > pair.OnlyB && pair.P < significance
 }
 
 // faultParams are the --fault values in a setting's flags: "status=503".
@@ -343,10 +415,11 @@ func (t *TradeOff) Chart(scenario string) (*plot.Plot, error) {
 	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
 	// Room around the biggest points. The legend is drawn beside the plot
 	// (RenderTradeOff), never over the data.
+	// Both axes start at zero, so a gap looks as large as it is: a few
+	// points of all 4 right never fill the chart's height.
 	padX := max((xmax-xmin)*0.08, 0.2)
-	spanY := max(ymax-ymin, 2)
-	p.X.Min, p.X.Max = max(0, xmin-padX), xmax+padX
-	p.Y.Min, p.Y.Max = max(0, ymin-spanY*0.12), min(100, ymax+spanY*0.2)
+	p.X.Min, p.X.Max = 0, xmax+padX
+	p.Y.Min, p.Y.Max = 0, 100
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.ThumbnailWidth = 2*maxRadius + vg.Points(6)
 	p.Legend.Padding = 2*maxRadius - p.Legend.TextStyle.Font.Size
@@ -457,7 +530,8 @@ func (t *TradeOff) tradeOffIntro() string {
 	}
 	return fmt.Sprintf("These runs form a sweep of %d settings (drill sweep). Each chart is one outage: a point per setting at the median of its repeats, "+
 		"grey bars its spread (smallest to largest), the point's area the calls to the broken model during the outage. "+
-		"A setting is dominated when another of the same outage is at least as good on p95 wait, all 4 right and calls, and better on one; "+
+		"Both axes start at zero. A setting is dominated when another of the same outage is clearly better on one of p95 wait, all 4 right and calls "+
+		"and clearly worse on none: by more than the repeats' spread, and for all 4 right also significant by McNemar's exact test on the same emails (p < 0.05); "+
 		"the other %d form the front, joined by the dashed line (by p95 wait) and listed below.", len(t.Points), n)
 }
 

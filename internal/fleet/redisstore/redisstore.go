@@ -15,7 +15,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -78,6 +80,54 @@ var quietOnce sync.Once
 func CheckURL(url string) error {
 	_, err := redis.ParseURL(url)
 	return err
+}
+
+// Ping connects to the Redis at url, authenticating as the URL says, and
+// sends PING, waiting at most timeout: nil when the store answers. The
+// error says whether nothing answered or Redis refused the password; the
+// URL in it has its password masked.
+func Ping(ctx context.Context, url string, timeout time.Duration) error {
+	ro, err := redis.ParseURL(url)
+	if err != nil {
+		return fmt.Errorf("breaker store %q: %w", redact(url), err)
+	}
+	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
+	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = timeout, timeout, timeout
+	ro.MaxRetries = -1
+	c := redis.NewClient(ro)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err = c.Ping(ctx).Err()
+	switch {
+	case err == nil:
+		return nil
+	case isAuthError(err):
+		return fmt.Errorf("breaker store %s refused the password: %w", redact(url), err)
+	}
+	return fmt.Errorf("breaker store %s cannot be reached: %w", redact(url), err)
+}
+
+// isAuthError reports whether Redis refused a connection's credentials
+// (wrong password, none given where one is needed, or one given where
+// none is set).
+func isAuthError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"WRONGPASS", "NOAUTH", "ERR AUTH", "invalid password", "invalid username-password"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// redact is url with any password masked.
+func redact(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
 }
 
 // Open connects to the Redis at url (redis://host:port/db) and subscribes
