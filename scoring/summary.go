@@ -148,6 +148,11 @@ type Summary struct {
 	// Alerts are the alerts received from the team's Alertmanager
 	// (--alert-listen), by alertname (alerts.go); omitted when none came.
 	Alerts map[string]AlertSummary `json:"alert,omitempty"`
+
+	// Baseline is the same drill played with the baseline policy, beside
+	// the live figures (baseline.go); omitted when no baseline was played
+	// (--baseline none, a replayed journal).
+	Baseline *BaselineSummary `json:"baseline,omitempty"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and

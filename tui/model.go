@@ -61,7 +61,8 @@ type Model struct {
 	hyps  []scoring.Expr
 	feed  feeder
 	ctl   Controls
-	rp    *replayFeed // non-nil when replaying
+	base  BaselineSource // nil without a baseline
+	rp    *replayFeed    // non-nil when replaying
 	tick  time.Duration
 	keys  keyMap
 	width int
@@ -251,6 +252,7 @@ func (m *Model) ingest(t time.Time) {
 		now = m.s.last()
 	}
 	m.now = now
+	m.s.baseline = baselineAt(m.base, m.s, now)
 }
 
 // restart drops everything folded so far; a replay seeking backwards refolds

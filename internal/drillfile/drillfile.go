@@ -48,6 +48,10 @@ type File struct {
 	// AlertListen receives the team's Alertmanager webhook notifications
 	// on this address (HOST:PORT) while the drill runs, as --alert-listen.
 	AlertListen string `yaml:"alert_listen"`
+	// Baseline is the policy played beside the drill on the virtual clock
+	// (no-breakers: the same chain without breakers; a preset; none), as
+	// --baseline.
+	Baseline string `yaml:"baseline"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }

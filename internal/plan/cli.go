@@ -52,6 +52,9 @@ type CLI struct {
 
 	file   string   // -f
 	expect []string // --expect
+
+	baseline     string // --baseline
+	fileBaseline string // the drill file's baseline key, once Plan read it
 }
 
 // Names are the flags Register added, in the order it added them.
@@ -228,6 +231,7 @@ func (c *CLI) Plan(fs *pflag.FlagSet, sel Selection, single io.Writer) ([]worklo
 			return nil, Expectations{}, exit.UsageError(err)
 		}
 		c.overrideFile(df, fs)
+		c.fileBaseline = df.Baseline
 		runs, err := Layered(df, c.Flags, fs, sel)
 		if err != nil {
 			return nil, Expectations{}, err
