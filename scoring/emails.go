@@ -20,15 +20,20 @@ type Served struct {
 	// Rules counts emails the rules rung answered (keyword triage, no
 	// model call); omitted when 0.
 	Rules int `json:"rules,omitempty"`
+	// Rejected counts emails the worker pool had no worker for
+	// (--max-in-flight); omitted when 0.
+	Rejected int `json:"rejected,omitempty"`
 }
 
 // Total is the number of emails done: every server, cancelled included.
-func (s Served) Total() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Cancelled + s.Rules }
+func (s Served) Total() int { return s.Answered() + s.Cancelled }
 
-// Answered is the number of emails the chain finished with a result of
-// its own (primary, backup, canned or error): every done email but the
-// cancelled ones. Quality is over these.
-func (s Served) Answered() int { return s.Primary + s.Backup + s.Canned + s.Error + s.Rules }
+// Answered is the number of emails finished with a result of their own
+// (primary, backup, canned, rules, error, or rejected by the worker pool):
+// every done email but the cancelled ones. Quality is over these.
+func (s Served) Answered() int {
+	return s.Primary + s.Backup + s.Canned + s.Error + s.Rules + s.Rejected
+}
 
 // Attempt is one HTTP attempt (or a rung passed over) of one email.
 type Attempt struct {
@@ -151,6 +156,8 @@ func (f *Fold) doneEmail(e event.Event) {
 		f.served.Canned++
 	case res.ServedBy == event.ServedRules:
 		f.served.Rules++
+	case res.ServedBy == event.ServedRejected:
+		f.served.Rejected++
 	default:
 		f.served.Error++
 	}

@@ -153,6 +153,12 @@ type Summary struct {
 	// the live figures (baseline.go); omitted when no baseline was played
 	// (--baseline none, a replayed journal).
 	Baseline *BaselineSummary `json:"baseline,omitempty"`
+
+	// MaxInFlight is the worker pool's size (--max-in-flight) and
+	// InFlight what was in flight (inflight.go); both omitted for a run
+	// without a pool, whose summary stays as it was before pools existed.
+	MaxInFlight int              `json:"max_in_flight,omitempty"`
+	InFlight    *InFlightSummary `json:"in_flight,omitempty"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
@@ -248,6 +254,10 @@ func (f *Fold) Summary() Summary {
 	basis, ws := f.Basis()
 	s.OutageBasis = basis
 	s.Alerts = f.alertSummaries(ws)
+	if info.MaxInFlight > 0 {
+		in := f.inFlightSummary(ws)
+		s.MaxInFlight, s.InFlight = info.MaxInFlight, &in
+	}
 	if waits := f.waitsIn(ws); len(waits) > 0 {
 		sort.Float64s(waits)
 		s.MedianWaitOutageS = ptr(round(Quantile(waits, 0.5), 3))

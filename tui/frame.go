@@ -13,6 +13,7 @@ type layoutKey struct {
 	head, foot, sum    int
 	detail             bool
 	breakerH, qualityH int
+	pool               bool // the run has a worker pool: the in-flight gauge is shown (inflight.go)
 }
 
 // drawnState is what a tick's refresh depends on: a tick that changes none
@@ -59,13 +60,14 @@ func (m *Model) refresh() {
 	m.breaker.measure(st, s, bw-2, m.now)
 	m.quality.measure(st, s, qw-2)
 	key := layoutKey{w: w, h: h, head: len(m.header.lines), foot: len(m.foot), sum: len(m.summary.lines),
-		detail: m.detail.id != 0, breakerH: len(m.breaker.body), qualityH: len(m.quality.body)}
+		detail: m.detail.id != 0, breakerH: len(m.breaker.body), qualityH: len(m.quality.body), pool: s.fold.Info.MaxInFlight > 0}
 	if key != m.laid {
 		m.layout(key)
 	}
 	m.ep.refresh(st, s, m.now)
 	m.breaker.refresh(st, s)
 	m.calls.refresh(st, s, m.now)
+	m.inflight.refresh(st, s, m.now)
 	m.quality.refresh(st)
 	m.detail.refresh(st, s, m.now)
 	m.drawn = drawnState{s: s, gen: s.gen, now: m.now, done: m.done}
@@ -93,6 +95,7 @@ func (m *Model) layout(k layoutKey) {
 	}
 	m.ep.SetSize(rect{})
 	m.detail.SetSize(rect{})
+	m.inflight.SetSize(rect{})
 	m.wide = w >= 110
 	switch {
 	case k.detail:
@@ -109,9 +112,12 @@ func (m *Model) layout(k layoutKey) {
 			cH = bh - bH - qH
 		}
 		m.ep.SetSize(rect{0, y, lw, bh})
+		iH := m.inflight.wideHeight(k.pool, cH) // the in-flight gauge (inflight.go) under the Calls charts
+		cH -= iH
 		m.breaker.SetSize(rect{lw, y, rw, bH})
 		m.calls.SetSize(rect{lw, y + bH, rw, cH})
-		m.quality.SetSize(rect{lw, y + bH + cH, rw, qH})
+		m.inflight.SetSize(rect{lw, y + bH + cH, rw, iH})
+		m.quality.SetSize(rect{lw, y + bH + cH + iH, rw, qH})
 	default:
 		// Narrow: Emails on top; Calls (with the breaker strips) across the
 		// full width, so its time axis is as long as it can be; Breaker and
@@ -190,7 +196,8 @@ func (m *Model) body() []string {
 	calls := m.calls.view(st, focused(paneCalls))
 	quality := m.quality.view(st, focused(paneQuality))
 	if m.wide {
-		return hjoin(emails, append(append(breaker, calls...), quality...))
+		inflight := m.inflight.view(st, false)
+		return hjoin(emails, append(append(append(breaker, calls...), inflight...), quality...))
 	}
 	out := append(emails, calls...)
 	if len(breaker) > 0 {

@@ -76,6 +76,9 @@ type Workload struct {
 	// MaxDuration is the run's ceiling (default: the outage's end or the
 	// last arrival, whichever is later, plus 120 s).
 	MaxDuration *Duration `yaml:"max_duration"`
+	// MaxInFlight is the worker pool the emails share (0: no limit), as
+	// --max-in-flight.
+	MaxInFlight *Int `yaml:"max_in_flight"`
 }
 
 // Models are the two model rungs.
