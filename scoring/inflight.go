@@ -43,10 +43,12 @@ type RungInFlight struct {
 }
 
 // gauge counts what is in flight and keeps its peak, its peak per second
-// of the run and its integral over time (for the time-average).
+// of the run and its integral over time (for the time-average). A level
+// counts once it has held for some time: an email sent and rejected at the
+// same instant was never in flight.
 type gauge struct {
 	now, peak int
-	perSecond []int // the most in flight during each second
+	perSecond []int // the most in flight during each second, up to since
 	area      time.Duration
 	since     time.Duration // offset of the last change
 }
@@ -54,38 +56,47 @@ type gauge struct {
 // set moves the gauge by d at offset at.
 func (g *gauge) set(at time.Duration, d int) {
 	if at > g.since {
-		g.area += time.Duration(g.now) * (at - g.since)
+		g.hold(at)
 		g.since = at
 	}
-	before := g.now
 	g.now = max(g.now+d, 0)
+}
+
+// hold records that the level g.now held from g.since to to.
+func (g *gauge) hold(to time.Duration) {
+	g.area += time.Duration(g.now) * (to - g.since)
 	g.peak = max(g.peak, g.now)
-	if at >= 0 && at < MaxSeriesSeconds*time.Second {
-		sec := int(at / time.Second)
-		for len(g.perSecond) < sec {
-			g.perSecond = append(g.perSecond, before) // quiet seconds held the level before this change
-		}
-		if len(g.perSecond) == sec {
-			level := before // the second began at the old level, unless it begins with this change
-			if at == time.Duration(sec)*time.Second {
-				level = g.now
-			}
-			g.perSecond = append(g.perSecond, level)
-		}
+	from, limit := max(g.since, 0), MaxSeriesSeconds*time.Second
+	to = min(to, limit)
+	if from >= to {
+		return
+	}
+	first, last := int(from/time.Second), int((to-1)/time.Second)
+	for len(g.perSecond) <= last {
+		g.perSecond = append(g.perSecond, 0)
+	}
+	for sec := first; sec <= last; sec++ {
 		g.perSecond[sec] = max(g.perSecond[sec], g.now)
 	}
 }
 
+// at is the gauge as it stands at offset end (the last event folded): the
+// current level held since the last change counts too.
+func (g gauge) at(end time.Duration) gauge {
+	g.perSecond = slices.Clone(g.perSecond)
+	if end > g.since {
+		g.hold(end)
+		g.since = end
+	}
+	return g
+}
+
 // mean is the time-average up to offset end.
-func (g *gauge) mean(end time.Duration) float64 {
+func (g gauge) mean(end time.Duration) float64 {
 	if end <= 0 {
 		return 0
 	}
-	area := g.area
-	if end > g.since {
-		area += time.Duration(g.now) * (end - g.since)
-	}
-	return area.Seconds() / end.Seconds()
+	return g.at(end).area.Seconds() / end.Seconds()
 }
 
 // rungEmail names one email's turn on one rung.
@@ -182,7 +193,7 @@ func (f *Fold) InFlight(rung string) (calls, emails int) {
 // most emails in flight on rung during it: the in-flight gauge over time.
 func (f *Fold) InFlightPerSecond(rung string) (calls, emails []int) {
 	if r := f.inflight.rungs[rung]; r != nil {
-		return r.calls.perSecond, r.emails.perSecond
+		return r.calls.at(f.last).perSecond, r.emails.at(f.last).perSecond
 	}
 	return nil, nil
 }
@@ -203,7 +214,7 @@ func (f *Fold) Little(rung string) (lambda, w, l float64, ok bool) {
 // inFlightSummary is the summary's in_flight object; ws are the outage
 // basis's windows.
 func (f *Fold) inFlightSummary(ws []Window) InFlightSummary {
-	s := InFlightSummary{PeakEmails: f.inflight.emails.peak, Rungs: []RungInFlight{}}
+	s := InFlightSummary{PeakEmails: f.inflight.emails.at(f.last).peak, Rungs: []RungInFlight{}}
 	for _, id := range f.order {
 		if r := f.emails[id]; r.Done && r.Result.ServedBy == event.ServedRejected && inAny(ws, r.Sent) {
 			s.RejectedOutage++
@@ -211,7 +222,8 @@ func (f *Fold) inFlightSummary(ws []Window) InFlightSummary {
 	}
 	for _, name := range slices.Sorted(maps.Keys(f.inflight.rungs)) {
 		r := f.inflight.rungs[name]
-		ri := RungInFlight{Rung: name, PeakCalls: r.calls.peak, PeakEmails: r.emails.peak, MeanCalls: round(r.calls.mean(f.last), 3)}
+		calls, emails := r.calls.at(f.last), r.emails.at(f.last)
+		ri := RungInFlight{Rung: name, PeakCalls: calls.peak, PeakEmails: emails.peak, MeanCalls: round(calls.mean(f.last), 3)}
 		if lambda, w, l, ok := f.Little(name); ok {
 			ri.CallsPerS, ri.MeanCallS, ri.LittleCalls = round(lambda, 3), ptr(round(w, 3)), ptr(round(l, 3))
 		} else if f.last > 0 {

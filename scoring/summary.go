@@ -163,12 +163,14 @@ type Summary struct {
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
 // answered, in the order they were sent. Emails cancelled by the end of
-// the run have no real wait and are left out.
+// the run have no real wait and are left out, and so are those the worker
+// pool rejected at once (counted in served.rejected): their zero waits
+// would make a starved service look fast.
 func (f *Fold) waitsIn(ws []Window) []float64 {
 	var out []float64
 	for _, id := range f.order {
 		r := f.emails[id]
-		if r.Answered && inAny(ws, r.Sent) {
+		if r.Answered && inAny(ws, r.Sent) && r.Result.ServedBy != event.ServedRejected {
 			out = append(out, r.Result.Wait.Seconds())
 		}
 	}

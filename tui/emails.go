@@ -317,6 +317,8 @@ func tagFor(servedBy string) string {
 		return "C"
 	case "error":
 		return "E"
+	case "rejected":
+		return "R" // turned away by the worker pool (--max-in-flight)
 	}
 	return "…"
 }

@@ -95,7 +95,7 @@ type breakerPane struct {
 // measure renders the content at inner width w, before the layout: its
 // length is the height the pane asks for.
 func (p *breakerPane) measure(st Styles, s *state, w int, now time.Duration) {
-	p.body = append(breakerLines(st, s, w, now), s.baseline.breakerLines(st, s, w)...)
+	p.body = append(s.baseline.breakerLines(st, s, w), breakerLines(st, s, w, now)...) // what the breaker bought, first
 }
 
 func (p *breakerPane) refresh(st Styles, s *state) {
