@@ -1,9 +1,12 @@
 package session_test
 
 import (
+	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -83,5 +86,33 @@ func TestNoBaseline(t *testing.T) {
 	}
 	if b.Err() != nil || b.Final(t.Context(), scoring.Summary{}) != nil {
 		t.Error("a nil baseline has an error or figures")
+	}
+}
+
+// TestDrillRecordsItsBaseline: a drill with a baseline prints it in its
+// summary and records it on the journal's summary line, where replay and
+// the report find it (a replay cannot play it again from the log).
+func TestDrillRecordsItsBaseline(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	cfg := workload.DefaultConfig()
+	cfg.Emails, cfg.Rate, cfg.Follow = 10, 10, 0
+	cfg.OutageFrom, cfg.OutageTo = 200*time.Millisecond, 800*time.Millisecond
+	res, err := session.Drill(t.Context(), cfg, session.Options{Journal: path, Baseline: "no-breakers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Summary.Baseline
+	if b == nil || b.Basis != scoring.BaselineReplayed || b.Policy != "no-breakers" || b.EmailsSent != 10 {
+		t.Fatalf("summary baseline %+v, want the replayed no-breakers run of 10 emails", b)
+	}
+	j, err := journal.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Summary == nil {
+		t.Fatal("the journal has no summary line")
+	}
+	if got := j.Summary.Summary.Baseline; !reflect.DeepEqual(got, b) {
+		t.Errorf("journal baseline %+v, want the summary's %+v", got, b)
 	}
 }

@@ -120,7 +120,9 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		}
 		go func() {
 			status := run.Wait()
-			recorded <- Finish(rec, live.Wait().Summary(), status, opts.Hypotheses)
+			sum := live.Wait().Summary()
+			sum.Baseline = baseline.Final(ctx, sum) // recorded: a replay cannot play it again from this log
+			recorded <- Finish(rec, sum, status, opts.Hypotheses)
 		}()
 	}
 	if opts.Show != nil {
