@@ -61,8 +61,7 @@ type Model struct {
 	hyps  []scoring.Expr
 	feed  feeder
 	ctl   Controls
-	base  BaselineSource // nil without a baseline
-	rp    *replayFeed    // non-nil when replaying
+	rp    *replayFeed // non-nil when replaying
 	tick  time.Duration
 	keys  keyMap
 	width int
@@ -74,20 +73,22 @@ type Model struct {
 
 	// The panes: each owns its place, size and view state; layout places
 	// them, refresh fills them in Update, View only draws them.
-	header   headerPane
-	ep       *emailsPane
-	breaker  breakerPane
-	calls    callsPane
-	inflight inflightPane // the in-flight gauge (inflight.go)
-	quality  qualityPane
-	detail   detailPane
-	summary  summaryPane
-	foot     []string   // the footer's lines
-	wide     bool       // Emails left, the other panes right (else stacked)
-	bodyY    int        // first line of the panes, under the header
-	bodyH    int        // lines the panes take
-	laid     layoutKey  // what the current layout was computed for
-	drawn    drawnState // what the panes' content was last refreshed for
+	header  headerPane
+	ep      *emailsPane
+	breaker breakerPane
+	calls   callsPane
+	quality qualityPane
+	detail  detailPane
+	summary summaryPane
+	foot    []string   // the footer's lines
+	wide    bool       // Emails left, the other panes right (else stacked)
+	bodyY   int        // first line of the panes, under the header
+	bodyH   int        // lines the panes take
+	laid    layoutKey  // what the current layout was computed for
+	drawn   drawnState // what the panes' content was last refreshed for
+
+	inflight inflightPane   // the in-flight gauge (inflight.go)
+	base     BaselineSource // the drill's baseline (baseline.go); nil without one
 
 	choosing bool // waiting for the outage kind after `o`
 	showHelp bool // the help overlay is up

@@ -8,8 +8,8 @@ import (
 )
 
 // baselineRows are the summary's live-vs-baseline rows: the baseline
-// policy, then each headline figure live beside the baseline's at the same
-// elapsed time (the baseline's own fold, or its prediction against real
+// policy, then each headline figure of the baseline with the live one
+// beside it, at the same elapsed time (the baseline's own fold, or its prediction against real
 // models). None without a baseline.
 func baselineRows(row func(k, v string), s scoring.Summary) {
 	b := s.Baseline
@@ -24,7 +24,7 @@ func baselineRows(row func(k, v string), s scoring.Summary) {
 		} else if b.PredictedNote != "" {
 			calls += " (" + b.PredictedNote + ")"
 		}
-		row("calls to the broken model: live vs baseline", fmt.Sprintf("%d vs %s predicted", s.CallsToBrokenOutage, calls))
+		row("baseline calls to the broken model", fmt.Sprintf("%s predicted (live %d)", calls, s.CallsToBrokenOutage))
 		return
 	}
 	at := fmt.Sprintf("at %s", format.Secs(b.AtS))
@@ -32,9 +32,9 @@ func baselineRows(row func(k, v string), s scoring.Summary) {
 		at = "whole run"
 	}
 	row("baseline", fmt.Sprintf("%s, replayed on the virtual clock (%s)", format.Text(b.Policy), at))
-	row("calls to the broken model: live vs baseline", fmt.Sprintf("%d vs %d", s.CallsToBrokenOutage, b.CallsToBrokenOutage))
-	row("wait during outage (median / p95): live vs baseline", fmt.Sprintf("%s / %s vs %s / %s",
-		format.Seconds(s.MedianWaitOutageS), format.Seconds(s.P95WaitOutageS), format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS)))
+	row("baseline calls to the broken model", fmt.Sprintf("%d (live %d)", b.CallsToBrokenOutage, s.CallsToBrokenOutage))
+	row("baseline wait during outage", fmt.Sprintf("%s / %s (live %s / %s)",
+		format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS), format.Seconds(s.MedianWaitOutageS), format.Seconds(s.P95WaitOutageS)))
 	all4 := format.Dash
 	if b.EmailsAnswered > 0 {
 		all4 = format.Percent(b.All4Right)
@@ -43,10 +43,10 @@ func baselineRows(row func(k, v string), s scoring.Summary) {
 	if s.EmailsAnswered > 0 {
 		live = format.Percent(s.All4Right)
 	}
-	row("all 4 right: live vs baseline", live+" vs "+all4)
-	row("errors: live vs baseline", fmt.Sprintf("%d vs %d", s.Served.Error, b.Served.Error))
+	row("baseline all 4 right", fmt.Sprintf("%s (live %s)", all4, live))
+	row("baseline errors", fmt.Sprintf("%d (live %d)", b.Served.Error, s.Served.Error))
 	if s.Served.Rejected > 0 || b.Served.Rejected > 0 {
-		row("rejected: live vs baseline", fmt.Sprintf("%d vs %d", s.Served.Rejected, b.Served.Rejected))
+		row("baseline rejected", fmt.Sprintf("%d (live %d)", b.Served.Rejected, s.Served.Rejected))
 	}
 }
 
