@@ -21,12 +21,25 @@ const (
 // BaselineSummary is the baseline beside the live run: the same drill
 // played with the baseline policy (by default the same chain without
 // breakers), at the same elapsed time as the live run. It is the
-// summary's `baseline` object. Replayed, its figures are the fold of the
-// baseline's own log (Baseline.At); predicted, only the predicted ranges
-// are set.
+// summary's `baseline` object. Replayed, its measured figures
+// (BaselineMeasured) are the fold of the baseline's own log (Baseline.At);
+// predicted, they are absent and only the predicted ranges are set.
 type BaselineSummary struct {
 	Policy string `json:"policy"` // the baseline policy's name
 	Basis  string `json:"basis"`  // replayed or predicted
+	// BaselineMeasured is nil for the predicted basis: its keys are then
+	// left out of the JSON rather than written as zeros.
+	*BaselineMeasured
+	// The prediction for the baseline policy (predicted basis; the
+	// replayed basis carries its own run's too).
+	PredictedCallsToBroken *[2]float64 `json:"predicted_calls_to_broken"`
+	PredictedWorstWaitS    *[2]float64 `json:"predicted_worst_wait_s"`
+	PredictedNote          string      `json:"predicted_note"`
+}
+
+// BaselineMeasured are a replayed baseline's figures, each as the live
+// summary's key of the same name.
+type BaselineMeasured struct {
 	// AtS is the elapsed time, seconds from the start, the figures are
 	// compared at: the live run's, or the whole baseline once the live run
 	// has completed.
@@ -42,20 +55,20 @@ type BaselineSummary struct {
 	WaitsOutage         int      `json:"waits_outage"`
 	CallsToBrokenOutage int      `json:"calls_to_broken_outage"`
 	BreakerOpens        int      `json:"breaker_opens"`
-	// The prediction for the baseline policy (predicted basis; the
-	// replayed basis carries its own run's too).
-	PredictedCallsToBroken *[2]float64 `json:"predicted_calls_to_broken"`
-	PredictedWorstWaitS    *[2]float64 `json:"predicted_worst_wait_s"`
-	PredictedNote          string      `json:"predicted_note"`
 }
+
+// Replayed reports whether the baseline was played (its measured figures
+// are set), not predicted.
+func (b *BaselineSummary) Replayed() bool { return b != nil && b.BaselineMeasured != nil }
 
 // baselineOf takes the baseline's figures from its summary: one
 // definition of every figure, the live run's.
 func baselineOf(s Summary, policy string, at time.Duration, complete bool) BaselineSummary {
-	return BaselineSummary{Policy: policy, Basis: BaselineReplayed, AtS: round(at.Seconds(), 3), Complete: complete,
-		EmailsSent: s.EmailsSent, EmailsAnswered: s.EmailsAnswered, Served: s.Served, All4Right: s.All4Right,
-		MedianWaitOutageS: s.MedianWaitOutageS, P95WaitOutageS: s.P95WaitOutageS, WaitsOutage: s.WaitsOutage,
-		CallsToBrokenOutage: s.CallsToBrokenOutage, BreakerOpens: s.BreakerOpens,
+	return BaselineSummary{Policy: policy, Basis: BaselineReplayed,
+		BaselineMeasured: &BaselineMeasured{AtS: round(at.Seconds(), 3), Complete: complete,
+			EmailsSent: s.EmailsSent, EmailsAnswered: s.EmailsAnswered, Served: s.Served, All4Right: s.All4Right,
+			MedianWaitOutageS: s.MedianWaitOutageS, P95WaitOutageS: s.P95WaitOutageS, WaitsOutage: s.WaitsOutage,
+			CallsToBrokenOutage: s.CallsToBrokenOutage, BreakerOpens: s.BreakerOpens},
 		PredictedCallsToBroken: s.PredictedCallsToBroken, PredictedWorstWaitS: s.PredictedWorstWaitS,
 		PredictedNote: s.PredictedNote}
 }

@@ -60,7 +60,7 @@ func (v baselineView) headlineSegment(st Styles) string {
 		return ""
 	case v.sum == nil:
 		return st.Dim.Render("baseline playing…")
-	case v.sum.Basis == scoring.BaselinePredicted:
+	case !v.sum.Replayed():
 		return st.Dim.Render("baseline " + v.label() + " " + predictedCalls(v.sum) + " calls (predicted)")
 	}
 	return st.Dim.Render(fmt.Sprintf("vs %d %s", v.sum.CallsToBrokenOutage, v.label()))
@@ -76,7 +76,7 @@ func (v baselineView) breakerLines(st Styles, s *state, w int) []string {
 		return []string{st.Dim.Render("baseline " + v.label() + ": playing…")}
 	}
 	live := s.fold.CallsToBroken()
-	if v.sum.Basis == scoring.BaselinePredicted {
+	if !v.sum.Replayed() {
 		return []string{pick(w,
 			fmt.Sprintf("calls to broken: live %d, %s %s (predicted)", live, v.label(), predictedCalls(v.sum)),
 			fmt.Sprintf("calls live %d, baseline %s (pred.)", live, predictedCalls(v.sum)))}
@@ -90,7 +90,7 @@ func (v baselineView) breakerLines(st Styles, s *state, w int) []string {
 // qualityLines are the Quality pane's baseline lines: who served, all four
 // right and the outage waits of the baseline at the same elapsed time.
 func (v baselineView) qualityLines(w int) []string {
-	if v.name == "" || v.sum == nil || v.sum.Basis != scoring.BaselineReplayed {
+	if v.name == "" || v.sum == nil || !v.sum.Replayed() {
 		return nil
 	}
 	b := v.sum

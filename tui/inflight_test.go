@@ -72,8 +72,8 @@ func TestBaselineBesideLive(t *testing.T) {
 	if v := baselineAt(nil, s, secs(1)); v.headlineSegment(st) != "" || v.breakerLines(st, s, 60) != nil || v.qualityLines(60) != nil {
 		t.Error("lines shown without a baseline")
 	}
-	s.baseline = baselineAt(baselineStub{scoring.BaselineSummary{Basis: scoring.BaselineReplayed, CallsToBrokenOutage: 148,
-		Served: scoring.Served{Primary: 72, Backup: 48}, EmailsAnswered: 120, All4Right: 0.925}}, s, secs(1))
+	s.baseline = baselineAt(baselineStub{scoring.BaselineSummary{Basis: scoring.BaselineReplayed,
+		BaselineMeasured: &scoring.BaselineMeasured{CallsToBrokenOutage: 148, Served: scoring.Served{Primary: 72, Backup: 48}, EmailsAnswered: 120, All4Right: 0.925}}}, s, secs(1))
 	text := strings.Join(append(append([]string{s.baseline.headlineSegment(st)}, s.baseline.breakerLines(st, s, 60)...), s.baseline.qualityLines(60)...), "\n")
 	for _, want := range []string{"vs 148 without breakers", "live 0, without breakers 148", "P 72  B 48", "all 4 right 93%"} {
 		if !strings.Contains(text, want) {

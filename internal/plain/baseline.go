@@ -16,7 +16,7 @@ func baselineRows(row func(k, v string), s scoring.Summary) {
 	if b == nil {
 		return
 	}
-	if b.Basis == scoring.BaselinePredicted {
+	if !b.Replayed() {
 		row("baseline", fmt.Sprintf("%s, predicted (real models: it cannot be replayed)", format.Text(b.Policy)))
 		calls := format.Dash
 		if r := b.PredictedCallsToBroken; r != nil {

@@ -23,7 +23,8 @@ func TestSummaryBesideTheBaseline(t *testing.T) {
 	s := scoring.Summary{CallsToBrokenOutage: 30, MaxInFlight: 20, Served: scoring.Served{Rejected: 7},
 		InFlight: &scoring.InFlightSummary{PeakEmails: 20, RejectedOutage: 7,
 			Rungs: []scoring.RungInFlight{{Rung: "primary", PeakCalls: 20, MeanCalls: 15, CallsPerS: 5.7, LittleCalls: &little}}},
-		Baseline: &scoring.BaselineSummary{Policy: "no-breakers", Basis: scoring.BaselineReplayed, Complete: true, CallsToBrokenOutage: 148}}
+		Baseline: &scoring.BaselineSummary{Policy: "no-breakers", Basis: scoring.BaselineReplayed,
+			BaselineMeasured: &scoring.BaselineMeasured{Complete: true, CallsToBrokenOutage: 148}}}
 	var out bytes.Buffer
 	if err := Summary(&out, s); err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func baselineFacts(s scoring.Summary) []string {
 	if b.Policy == "no-breakers" {
 		name = "Without breakers"
 	}
-	if b.Basis == scoring.BaselinePredicted {
+	if !b.Replayed() {
 		calls := format.Dash
 		if r := b.PredictedCallsToBroken; r != nil {
 			calls = format.Count(r[0]) + "–" + format.Count(r[1])

@@ -17,8 +17,8 @@ func TestBaselineFacts(t *testing.T) {
 	}
 	p95, base := 2.3, 2.6
 	s := scoring.Summary{CallsToBrokenOutage: 30, P95WaitOutageS: &p95, EmailsAnswered: 120, All4Right: 0.89,
-		Baseline: &scoring.BaselineSummary{Policy: "no-breakers", Basis: scoring.BaselineReplayed, Complete: true,
-			CallsToBrokenOutage: 148, P95WaitOutageS: &base, EmailsAnswered: 120, All4Right: 0.925}}
+		Baseline: &scoring.BaselineSummary{Policy: "no-breakers", Basis: scoring.BaselineReplayed, BaselineMeasured: &scoring.BaselineMeasured{
+			Complete: true, CallsToBrokenOutage: 148, P95WaitOutageS: &base, EmailsAnswered: 120, All4Right: 0.925}}}
 	m := journal.Meta{Summary: &journal.SummaryLine{Summary: s}}
 	if RecordedBaseline(m) != s.Baseline {
 		t.Error("the recorded baseline was not carried over")
