@@ -68,10 +68,12 @@ func renderInFlight(st Styles, s *state, w int, now time.Duration) []string {
 		}
 		style := st.rungStyle(rung)
 		figures := fmt.Sprintf(" %d calls · %d emails · ", calls, onRung)
-		barW := max(w-gutter-cellWidth(figures)-cellWidth(little)-2, 4)
-		line := st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(rung))) + "▕" + style.Render(bar(calls, peak, barW)) + "▏" + figures + little
-		if cellWidth(line) > w {
-			line = st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(rung))) + fmt.Sprintf("%d calls · %d emails · %s", calls, onRung, little)
+		// A third of the width for every rung's bar, so the bars compare,
+		// unless the figures need the room.
+		barW := min((w-gutter)/3, w-gutter-2-cellWidth(figures)-cellWidth(little))
+		line := st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(rung))) + fmt.Sprintf("%d calls · %d emails · %s", calls, onRung, little)
+		if barW >= 4 {
+			line = st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(rung))) + "▕" + style.Render(bar(calls, peak, barW)) + "▏" + figures + little
 		}
 		out = append(out, fit(line, w), st.Dim.Render(strings.Repeat(" ", gutter))+sparkline(style, perSecond, peak, tc, now))
 	}
