@@ -64,18 +64,19 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 			return tui.Replay(ctx, evs, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.Hypotheses})
 		}
 	}
-	// The baseline plays beside the run, in its own virtual-clock child.
+	// The baseline plays first (about half a second), so the run's
+	// summary and journal carry it.
 	baseline, err := session.StartBaseline(cmd.Context(), cfg, opts.baseline)
 	if err != nil {
 		return exit.UsageError(err)
 	}
-	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, opts.force, show, cmd.ErrOrStderr())
-	if err != nil {
-		return err
-	}
-	o.Summary.Baseline = baseline.Final(cmd.Context(), o.Summary)
+	whole := baseline.Whole(cmd.Context())
 	if err := baseline.Err(); err != nil {
 		warn(cmd, []string{"no baseline: " + err.Error()})
+	}
+	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, opts.force, show, cmd.ErrOrStderr(), whole)
+	if err != nil {
+		return err
 	}
 	return printJudged(cmd, o.Summary, o.Status, opts.checks, o.Failed, opts.json)
 }

@@ -137,6 +137,13 @@ func (b *Baseline) At(at time.Duration, whole bool) (scoring.BaselineSummary, bo
 	return scoring.BaselineSummary{}, false
 }
 
+// Whole waits for the baseline (or ctx's end) and returns its figures over
+// its whole run, for a drill played after it (--clock virtual); nil as for
+// Final.
+func (b *Baseline) Whole(ctx context.Context) *scoring.BaselineSummary {
+	return b.Final(ctx, scoring.Summary{Status: event.StatusCompleted})
+}
+
 // Final waits for the baseline (or ctx's end) and returns its figures
 // beside a finished live run: summary's elapsed time, or the whole
 // baseline when the live run completed. Nil when no baseline was played,
