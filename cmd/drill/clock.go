@@ -71,7 +71,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		return exit.UsageError(err)
 	}
 	whole := baseline.Whole(cmd.Context())
-	if err := baseline.Err(); err != nil {
+	if err := baseline.Err(); err != nil && cmd.Context().Err() == nil { // not when Ctrl-C stopped it too
 		warn(cmd, []string{"no baseline: " + err.Error()})
 	}
 	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, opts.force, show, cmd.ErrOrStderr(), whole)

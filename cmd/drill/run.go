@@ -97,7 +97,7 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := res.Baseline.Err(); err != nil {
+	if err := res.Baseline.Err(); err != nil && cmd.Context().Err() == nil { // not when Ctrl-C stopped it too
 		warn(cmd, []string{"no baseline: " + err.Error()})
 	}
 	warn(cmd, plain.AfterWarnings(res.Summary))
