@@ -214,6 +214,9 @@ type RunInfo struct {
 	// MaxSpend is the run's spend limit (--max-spend, max_spend:) in its
 	// price table's currency; 0 for none.
 	MaxSpend float64 `json:"max_spend,omitempty"`
+	// MaxInFlight is the workload's worker pool (--max-in-flight): at most
+	// this many emails in flight at once, the others rejected; 0: no limit.
+	MaxInFlight int `json:"max_in_flight,omitempty"`
 	// Predicted is the breaker-trip arithmetic done from the settings and
 	// the outage before the run (package predict), logged so the summary
 	// can show it beside the measured figures; nil when not computed.

@@ -23,18 +23,19 @@ type Served struct {
 	// HandedOver counts emails a route that never takes the backup handed
 	// to a person (event.ServedHandedOver); omitted when 0.
 	HandedOver int `json:"handed_over,omitempty"`
+	// Rejected counts emails the worker pool had no worker for
+	// (--max-in-flight); omitted when 0.
+	Rejected int `json:"rejected,omitempty"`
 }
 
 // Total is the number of emails done: every server, cancelled included.
-func (s Served) Total() int {
-	return s.Primary + s.Backup + s.Canned + s.Error + s.Cancelled + s.Rules + s.HandedOver
-}
+func (s Served) Total() int { return s.Answered() + s.Cancelled }
 
-// Answered is the number of emails the chain finished with a result of
-// its own (primary, backup, canned, rules, handed over or error): every done email but the
-// cancelled ones. Quality is over these.
+// Answered is the number of emails finished with a result of their own
+// (primary, backup, canned, rules, handed over, error, or rejected by the
+// worker pool): every done email but the cancelled ones. Quality is over these.
 func (s Served) Answered() int {
-	return s.Primary + s.Backup + s.Canned + s.Error + s.Rules + s.HandedOver
+	return s.Primary + s.Backup + s.Canned + s.Error + s.Rules + s.HandedOver + s.Rejected
 }
 
 // Attempt is one HTTP attempt (or a rung passed over) of one email.
@@ -187,6 +188,8 @@ func (s *Served) add(res event.Result) {
 		s.Rules++
 	case res.ServedBy == event.ServedHandedOver:
 		s.HandedOver++
+	case res.ServedBy == event.ServedRejected:
+		s.Rejected++
 	default:
 		s.Error++
 	}

@@ -50,7 +50,8 @@ type Fold struct {
 	hedged   int // rung calls started as a hedge
 	unscored int // emails answered without a right answer to score against
 
-	cost costTrack // tokens and cost of every attempt (cost.go)
+	cost     costTrack     // tokens and cost of every attempt (cost.go)
+	inflight inflightTrack // emails and calls in flight (inflight.go)
 
 	alerts   map[string]*alertTrack // alert name -> what was received of it (alerts.go)
 	received []ReceivedAlert
@@ -83,6 +84,7 @@ func NewFoldWith(opts Options) *Fold {
 		open:     attemptPairs{},
 		failures: map[string]*failureTrack{},
 		failed:   map[string]map[event.Outcome]int{},
+		inflight: newInflightTrack(),
 		// Only journals whose events carry no truth use this; they were all
 		// recorded before the data set's order was arranged. Past the data
 		// set, emails cycle through it.
@@ -109,6 +111,7 @@ func (f *Fold) AddAll(events []event.Event) {
 func (f *Fold) Add(e event.Event) {
 	f.last = e.At
 	f.cost.add(e)
+	f.inflight.add(e)
 	switch e.Kind {
 	case event.RunStart:
 		if e.Run != nil {

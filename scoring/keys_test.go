@@ -21,6 +21,12 @@ func keyPaths(t reflect.Type, prefix string) []string {
 		for i := range t.NumField() {
 			f := t.Field(i)
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" && f.Anonymous {
+				// An embedded struct without a tag: encoding/json puts its
+				// keys at this level.
+				out = append(out, keyPaths(f.Type, prefix)...)
+				continue
+			}
 			if name == "" || name == "-" {
 				continue
 			}

@@ -154,16 +154,29 @@ type Summary struct {
 	// is how well the routes classified the emails.
 	Classes    map[string]ClassSummary `json:"classes,omitempty"`
 	Classifier *ClassifierSummary      `json:"classifier,omitempty"`
+
+	// Baseline is the same drill played with the baseline policy, beside
+	// the live figures (baseline.go); omitted when no baseline was played
+	// (--baseline none, a replayed journal).
+	Baseline *BaselineSummary `json:"baseline,omitempty"`
+
+	// MaxInFlight is the worker pool's size (--max-in-flight) and
+	// InFlight what was in flight (inflight.go); both omitted for a run
+	// without a pool, whose summary stays as it was before pools existed.
+	MaxInFlight int              `json:"max_in_flight,omitempty"`
+	InFlight    *InFlightSummary `json:"in_flight,omitempty"`
 }
 
 // waitsIn returns the waits (seconds) of the emails sent inside ws and
 // answered, in the order they were sent. Emails cancelled by the end of
-// the run have no real wait and are left out.
+// the run have no real wait and are left out, and so are those the worker
+// pool rejected at once (counted in served.rejected): their zero waits
+// would make a starved service look fast.
 func (f *Fold) waitsIn(ws []Window) []float64 {
 	var out []float64
 	for _, id := range f.order {
 		r := f.emails[id]
-		if r.Answered && inAny(ws, r.Sent) {
+		if r.Answered && inAny(ws, r.Sent) && r.Result.ServedBy != event.ServedRejected {
 			out = append(out, r.Result.Wait.Seconds())
 		}
 	}
@@ -250,6 +263,10 @@ func (f *Fold) Summary() Summary {
 	s.OutageBasis = basis
 	f.classesInto(&s, ws)
 	s.Alerts = f.alertSummaries(ws)
+	if info.MaxInFlight > 0 {
+		in := f.inFlightSummary(ws)
+		s.MaxInFlight, s.InFlight = info.MaxInFlight, &in
+	}
 	if waits := f.waitsIn(ws); len(waits) > 0 {
 		sort.Float64s(waits)
 		s.MedianWaitOutageS = ptr(round(Quantile(waits, 0.5), 3))

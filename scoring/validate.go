@@ -154,9 +154,9 @@ func checkResult(e event.Event) string {
 		return "field \"result\" is missing from an email_done event"
 	}
 	switch r.ServedBy {
-	case event.ServedPrimary, event.ServedBackup, event.ServedCanned, event.ServedError, event.ServedRules, event.ServedHandedOver:
+	case event.ServedPrimary, event.ServedBackup, event.ServedCanned, event.ServedError, event.ServedRules, event.ServedHandedOver, event.ServedRejected:
 	default:
-		return fmt.Sprintf("field \"result.served_by\" is %q, want primary, backup, canned, error, rules or handed_over", r.ServedBy)
+		return fmt.Sprintf("field \"result.served_by\" is %q, want primary, backup, canned, error, rules, handed_over or rejected", r.ServedBy)
 	}
 	if r.Wait < 0 || r.Wait > e.At+BackstepTolerance {
 		return fmt.Sprintf("field \"result.wait_ns\" is %s, want 0..at_ns (%s): an email cannot wait longer than the run has lasted",

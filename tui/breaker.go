@@ -16,7 +16,7 @@ import (
 // renderBreaker draws the Breaker pane's content for an inner size w×h:
 // its lines, and the legend when there is room for it.
 func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
-	return withLegend(st, s, breakerLines(st, s, w, now), h)
+	return withLegend(st, s, append(s.baseline.breakerLines(st, s, w), breakerLines(st, s, w, now)...), h)
 }
 
 // breakerLines are the Breaker pane's lines at width w: per breaker its

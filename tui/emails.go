@@ -372,6 +372,8 @@ func tagFor(servedBy string) string {
 		return "E"
 	case event.ServedHandedOver:
 		return "H"
+	case "rejected":
+		return "R" // turned away by the worker pool (--max-in-flight)
 	}
 	return "…"
 }

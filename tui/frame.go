@@ -14,6 +14,7 @@ type layoutKey struct {
 	detail             bool
 	breakerH, qualityH int
 	compact            bool // narrow and short: see stackedHeight
+	pool               bool // the run has a worker pool: the in-flight gauge is shown (inflight.go)
 }
 
 // Layout thresholds.
@@ -83,13 +84,15 @@ func (m *Model) refresh() {
 	m.breaker.measure(st, s, bw-2, m.now)
 	m.quality.measure(st, s, qw-2)
 	key := layoutKey{w: w, h: h, head: len(m.header.lines), foot: len(m.foot), sum: len(m.summary.lines),
-		detail: m.detail.id != 0, breakerH: len(m.breaker.body), qualityH: len(m.quality.body), compact: compact}
+		detail: m.detail.id != 0, breakerH: len(m.breaker.body), qualityH: len(m.quality.body), compact: compact,
+		pool: s.fold.Info.MaxInFlight > 0}
 	if key != m.laid {
 		m.layout(key)
 	}
 	m.ep.refresh(st, s, m.now)
 	m.breaker.refresh(st, s)
 	m.calls.refresh(st, s, m.now)
+	m.inflight.refresh(st, s, m.now)
 	m.quality.refresh(st)
 	m.detail.refresh(st, s, m.now)
 	m.drawn = drawnState{s: s, gen: s.gen, now: m.now, done: m.done}
@@ -117,6 +120,7 @@ func (m *Model) layout(k layoutKey) {
 	}
 	m.ep.SetSize(rect{})
 	m.detail.SetSize(rect{})
+	m.inflight.SetSize(rect{})
 	m.wide = w >= wideWidth
 	m.compact = false
 	switch {
@@ -136,9 +140,12 @@ func (m *Model) layout(k layoutKey) {
 			cH = bh - bH - qH
 		}
 		m.ep.SetSize(rect{0, y, lw, bh})
+		iH := m.inflight.wideHeight(k.pool, cH) // the in-flight gauge (inflight.go) under the Calls charts
+		cH -= iH
 		m.breaker.SetSize(rect{lw, y, rw, bH})
 		m.calls.SetSize(rect{lw, y + bH, rw, cH})
-		m.quality.SetSize(rect{lw, y + bH + cH, rw, qH})
+		m.inflight.SetSize(rect{lw, y + bH + cH, rw, iH})
+		m.quality.SetSize(rect{lw, y + bH + cH + iH, rw, qH})
 	case k.compact:
 		// Narrow and short: Emails on top with at least eight rows; under
 		// them Breaker (and Quality, if it has room) beside Calls (the Calls
@@ -238,7 +245,8 @@ func (m *Model) body() []string {
 	calls := m.calls.view(st, focused(paneCalls))
 	quality := m.quality.view(st, focused(paneQuality))
 	if m.wide {
-		return hjoin(emails, append(append(breaker, calls...), quality...))
+		inflight := m.inflight.view(st, false)
+		return hjoin(emails, append(append(append(breaker, calls...), inflight...), quality...))
 	}
 	if m.compact {
 		if len(breaker) == 0 {

@@ -130,6 +130,9 @@ func headlineSegments(st Styles, s *state) []string {
 	sum := s.summary
 	target := s.fold.Target()
 	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), target)) + plain.Basis(sum)}
+	if b := s.baseline.headlineSegment(st); b != "" {
+		segs = append(segs, b)
+	}
 	sv := s.fold.Served()
 	errs := fmt.Sprintf("errors %d", sv.Error)
 	if sv.Error > 0 {

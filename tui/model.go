@@ -88,6 +88,9 @@ type Model struct {
 	laid    layoutKey  // what the current layout was computed for
 	drawn   drawnState // what the panes' content was last refreshed for
 
+	inflight inflightPane   // the in-flight gauge (inflight.go)
+	base     BaselineSource // the drill's baseline (baseline.go); nil without one
+
 	choosing bool // waiting for the outage kind after `o`
 	showHelp bool // the help overlay is up
 	prompt   int  // promptNone, promptFilter or promptJump
@@ -252,6 +255,7 @@ func (m *Model) ingest(t time.Time) {
 		now = m.s.last()
 	}
 	m.now = now
+	m.s.baseline = baselineAt(m.base, m.s, now)
 }
 
 // restart drops everything folded so far; a replay seeking backwards refolds

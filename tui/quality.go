@@ -60,7 +60,7 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 		fields = append(fields, f+" "+format.PercentOf(q.Fields[f], q.N))
 	}
 	out = append(out, wrapSegments(fields, "  ", w)...)
-	return out
+	return append(out, s.baseline.qualityLines(w)...)
 }
 
 // pick returns the first of forms that fits in w cells, or the last.

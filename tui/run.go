@@ -39,6 +39,9 @@ type Source struct {
 	// Hypotheses are the drill's checks, shown live in the header as
 	// pass, at risk or FAIL (scoring.Expr.Live).
 	Hypotheses []scoring.Expr
+	// Baseline, if set, is the drill's baseline, shown beside the live
+	// figures (baseline.go).
+	Baseline BaselineSource
 }
 
 // Options set up the dashboard's terminal.
@@ -73,7 +76,7 @@ func Run(ctx context.Context, src Source, opts Options) error {
 		return errors.New("dashboard: no event log")
 	}
 	feed := &liveFeed{log: src.Log, cur: src.Log.Cursor()}
-	err := runProgram(ctx, feed, src.Controls, src.Hypotheses, opts)
+	err := runProgram(ctx, feed, src.Controls, src.Hypotheses, opts, src.Baseline)
 	if err != nil && src.Controls != nil && !src.Log.Closed() {
 		src.Controls.Stop()
 	}
@@ -87,12 +90,13 @@ func Replay(ctx context.Context, events []event.Event, opts ReplayOptions) error
 	if opts.At > 0 {
 		f.pos, f.paused = min(opts.At, f.end), true
 	}
-	return runProgram(ctx, f, nil, opts.Hypotheses, opts.Options)
+	return runProgram(ctx, f, nil, opts.Hypotheses, opts.Options, nil)
 }
 
-func runProgram(ctx context.Context, feed feeder, ctl Controls, hyps []scoring.Expr, opts Options) error {
+func runProgram(ctx context.Context, feed feeder, ctl Controls, hyps []scoring.Expr, opts Options, base BaselineSource) error {
 	term := opts.Terminal()
 	m := newModel(NewStyles(term.Renderer), feed, ctl, opts.Tick, hyps)
+	m.base = base
 	how, err := RunProgram(ctx, "dashboard", m, term, opts, tea.WithMouseCellMotion())
 	if how == Interrupted && ctl != nil && !m.done {
 		// SIGINT reached the program rather than a ctrl+c key: same as quit.

@@ -29,6 +29,8 @@ type state struct {
 	gen     int            // bumped by every batch of events
 	hyps    []scoring.Expr // the drill's hypotheses, judged live
 	live    hypCounts      // their live statuses on the summary so far
+	// baseline is the drill's baseline at the live run's elapsed time.
+	baseline baselineView
 }
 
 // hypCounts counts the hypotheses by live status (scoring.Expr.Live).

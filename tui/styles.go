@@ -84,6 +84,8 @@ func (st Styles) served(by string) (lipgloss.Style, rune) {
 		return st.Canned, '▒'
 	case "error":
 		return st.Error, '×'
+	case "rejected":
+		return st.Error, '!' // turned away by the worker pool: no call made
 	default:
 		return st.Waiting, '░'
 	}

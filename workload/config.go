@@ -120,6 +120,10 @@ type Config struct {
 	// MaxSpend aborts the run before an attempt whose estimated cost would
 	// take the run's spend over it (usage.go); 0 means no limit.
 	MaxSpend float64 `json:"max_spend,omitempty"`
+	// MaxInFlight is the worker pool the workload's callers share
+	// (inflight.go): at most this many emails in flight at once; an email
+	// that finds every worker busy is rejected. 0: no limit.
+	MaxInFlight int `json:"max_in_flight,omitempty"`
 	// Predicted is the prediction of this drill (package predict, which
 	// imports workload, so the caller computes it): logged in run_start's
 	// info for the summary's predicted_* figures. Not part of the config
@@ -234,6 +238,9 @@ func (c Config) Validate() error {
 	errs = append(errs, c.validateOutages()...)
 	errs = append(errs, c.validateRoutes()...)
 	errs = append(errs, c.validateEndpoints()...)
+	if c.MaxInFlight < 0 || c.MaxInFlight > MaxEmails {
+		errs = append(errs, fmt.Errorf("max in flight must be between 0 (no limit) and %d, got %d", MaxEmails, c.MaxInFlight))
+	}
 	if !(c.MaxSpend >= 0) || math.IsInf(c.MaxSpend, 1) {
 		errs = append(errs, fmt.Errorf("max spend must not be negative, got %v", c.MaxSpend))
 	}
@@ -298,6 +305,7 @@ func (c Config) Info() event.RunInfo {
 		info.MaxEmailID = id
 	}
 	info.MaxSpend = c.MaxSpend
+	info.MaxInFlight = c.MaxInFlight
 	for _, r := range c.rungPolicies() {
 		rg := event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
 			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil}

@@ -36,6 +36,8 @@ type Run struct {
 	chain    *chain.Chain // the default route's (every email's, without routes)
 	routes   routeTable   // each class's chain (routes.go)
 
+	pool *workerPool // the workers the emails share (--max-in-flight); nil: no limit
+
 	ctx    context.Context // ends when the run is over; cancels in-flight calls
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -69,7 +71,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		return nil, err
 	}
 	start := time.Now()
-	r := &Run{cfg: cfg, log: event.NewLog(start), done: make(chan struct{})}
+	r := &Run{cfg: cfg, log: event.NewLog(start), done: make(chan struct{}), pool: newWorkerPool(cfg.MaxInFlight)}
 	r.ctx, r.cancel = context.WithTimeout(ctx, cfg.Ceiling())
 
 	base, addrs, closeIdle, err := cfg.endpoints()
@@ -221,6 +223,11 @@ func (r *Run) due(start time.Time, i int) time.Time {
 }
 
 func (r *Run) serve(c *chain.Chain, e emails.Email, sentAt time.Duration) {
+	if !r.pool.take() {
+		r.reject(e, sentAt)
+		return
+	}
+	defer r.pool.give()
 	ctx := context.WithValue(r.ctx, emailKey{}, e.ID)
 	res := c.Serve(ctx, e)
 	wait := time.Since(r.log.Start()) - sentAt

@@ -64,7 +64,17 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 			return tui.Replay(ctx, evs, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.Hypotheses})
 		}
 	}
-	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, opts.force, show, cmd.ErrOrStderr())
+	// The baseline plays first (about half a second), so the run's
+	// summary and journal carry it.
+	baseline, err := session.StartBaseline(cmd.Context(), cfg, opts.baseline)
+	if err != nil {
+		return exit.UsageError(err)
+	}
+	whole := baseline.Whole(cmd.Context())
+	if err := baseline.Err(); err != nil && cmd.Context().Err() == nil { // not when Ctrl-C stopped it too
+		warn(cmd, []string{"no baseline: " + err.Error()})
+	}
+	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, opts.force, show, cmd.ErrOrStderr(), whole)
 	if err != nil {
 		return err
 	}

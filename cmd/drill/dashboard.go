@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
@@ -22,16 +23,20 @@ var _ tui.Controls = (*workload.Run)(nil)
 // 15–40 s, breaker policy, built-in fake model), in the dashboard when stdout
 // is a terminal and with plain progress lines when it is not.
 func runDefault(cmd *cobra.Command) error {
-	return runDrill(cmd, workload.DefaultConfig(), runOptions{tui: stdoutIsTerminal()})
+	return runDrill(cmd, workload.DefaultConfig(), runOptions{tui: stdoutIsTerminal(), baseline: plan.BaselineNoBreakers})
 }
 
 // dashboard shows the live dashboard for a run on the terminal until the
 // user quits; quitting early stops the run. It returns once the terminal is
 // restored; the caller then waits for the run and prints its summary.
 // The hypotheses are judged live in the dashboard's header.
-func dashboard(hyps []scoring.Expr) func(context.Context, *workload.Run) error {
-	return func(ctx context.Context, run *workload.Run) error {
-		err := tui.Run(ctx, tui.Source{Log: run.Log(), Controls: run, Hypotheses: hyps}, tui.Options{Output: os.Stdout})
+func dashboard(hyps []scoring.Expr) func(context.Context, *workload.Run, *session.Baseline) error {
+	return func(ctx context.Context, run *workload.Run, baseline *session.Baseline) error {
+		src := tui.Source{Log: run.Log(), Controls: run, Hypotheses: hyps}
+		if baseline != nil {
+			src.Baseline = baseline
+		}
+		err := tui.Run(ctx, src, tui.Options{Output: os.Stdout})
 		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			// Interrupted by a signal: the run stops with ctx and its partial
 			// summary is still printed.

@@ -14,6 +14,7 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plain"
+	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
@@ -116,6 +117,7 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 		return journal.ReadError(ctx, err) // interrupted, the scan may still be folding: leave the fold alone
 	}
 	sum := fold.Summary()
+	sum.Baseline = report.RecordedBaseline(meta)
 	differs := meta.Summary != nil && !reflect.DeepEqual(meta.Summary.Summary, sum)
 	for _, l := range plain.Replayed(path, meta, differs) {
 		fmt.Fprintln(cmd.ErrOrStderr(), "drill:", l)

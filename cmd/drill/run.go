@@ -45,7 +45,12 @@ summary to stdout (a table, or JSON with --json).
 			if err != nil {
 				return err
 			}
-			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk, watch: watch}
+			baseline, err := f.Baseline(cmd.Flags())
+			if err != nil {
+				return closeWatch(watch, err)
+			}
+			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk, watch: watch,
+				baseline: baseline}
 			if clock.virtual() {
 				return runVirtual(cmd, cfgs[0], opts, speed)
 			}
@@ -64,6 +69,7 @@ summary to stdout (a table, or JSON with --json).
 	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
 	f.Register(fs)
 	f.RegisterFile(fs)
+	f.RegisterBaseline(fs)
 	wf.register(fs)
 	return cmd
 }
@@ -77,19 +83,24 @@ type runOptions struct {
 	checks checks // hypotheses and abort conditions
 	// watch serves the run's metrics and receives alerts (nil for none).
 	watch *session.Watch
+	// baseline is the policy played beside the run (--baseline).
+	baseline string
 }
 
 // runDrill runs one drill to its end (session.Drill) and prints its summary.
 func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	warn(cmd, cfg.Warnings())
 	sopts := session.Options{Journal: opts.record, Force: opts.force, Hypotheses: opts.checks.Hypotheses,
-		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr(), Watch: opts.watch}
+		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr(), Watch: opts.watch, Baseline: opts.baseline}
 	if opts.tui {
 		sopts.Show = dashboard(opts.checks.Hypotheses)
 	}
 	res, err := session.Drill(cmd.Context(), cfg, sopts)
 	if err != nil {
 		return err
+	}
+	if err := res.Baseline.Err(); err != nil && cmd.Context().Err() == nil { // not when Ctrl-C stopped it too
+		warn(cmd, []string{"no baseline: " + err.Error()})
 	}
 	warn(cmd, plain.AfterWarnings(res.Summary))
 	return printJudged(cmd, res.Summary, res.Status, opts.checks, res.Fold.FailedCalls(), opts.json)

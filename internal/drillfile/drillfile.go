@@ -51,6 +51,10 @@ type File struct {
 	// AlertListen receives the team's Alertmanager webhook notifications
 	// on this address (HOST:PORT) while the drill runs, as --alert-listen.
 	AlertListen string `yaml:"alert_listen"`
+	// Baseline is the policy played beside the drill on the virtual clock
+	// (no-breakers: the same chain without breakers; a preset; none), as
+	// --baseline.
+	Baseline string `yaml:"baseline"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }
@@ -75,6 +79,9 @@ type Workload struct {
 	// MaxDuration is the run's ceiling (default: the outage's end or the
 	// last arrival, whichever is later, plus 120 s).
 	MaxDuration *Duration `yaml:"max_duration"`
+	// MaxInFlight is the worker pool the emails share (0: no limit), as
+	// --max-in-flight.
+	MaxInFlight *Int `yaml:"max_in_flight"`
 }
 
 // Models are the two model rungs.

@@ -38,6 +38,9 @@ func SummaryWidth(w io.Writer, s scoring.Summary, width int) error {
 	if s.Served.Cancelled > 0 {
 		served += fmt.Sprintf(", %d cancelled by the run's end", s.Served.Cancelled)
 	}
+	if s.Served.Rejected > 0 {
+		served += fmt.Sprintf(", %d of them rejected by the worker pool", s.Served.Rejected)
+	}
 	row("served (primary/backup/canned/error)", served)
 	row("all 4 right (of emails answered)", All4(s))
 	row("wait during outage (median / p95)"+basis, format.Seconds(s.MedianWaitOutageS)+" / "+format.Seconds(s.P95WaitOutageS))
@@ -53,6 +56,8 @@ func SummaryWidth(w io.Writer, s scoring.Summary, width int) error {
 			format.Text(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow, format.Seconds(o.BreakerFirstOpenS)))
 	}
 	classRows(row, s)
+	inFlightRows(row, s)
+	baselineRows(row, s)
 	costRows(row, s)
 	row("wall time", format.Secs(s.WallS))
 	return KeyValues(w, rows, width)

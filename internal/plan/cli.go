@@ -52,6 +52,9 @@ type CLI struct {
 
 	file   string   // -f
 	expect []string // --expect
+
+	baseline     string // --baseline
+	fileBaseline string // the drill file's baseline key, once Plan read it
 }
 
 // Names are the flags Register added, in the order it added them.
@@ -93,6 +96,7 @@ func (c *CLI) Register(fs *pflag.FlagSet) {
 	fs.Int64Var(&v.Seed, "seed", d.Seed, "seed of the fake model's latencies (the default, 1, is drill run's and drill compare's)")
 	fs.IntVar(&v.Follow, "follow", d.Follow, "the email to follow in the summary (35 is the chapter's Marcus)")
 	fs.DurationVar(&v.MaxDuration, "max-duration", 0, "ceiling: cancel anything still in flight after this (default: outage end + 120s)")
+	fs.IntVar(&v.MaxInFlight, "max-in-flight", 0, "a worker pool of this many the emails share, each held from arrival to result; an email that finds none free is rejected (0: no limit)")
 
 	fs.StringVar(&v.BaseURL, "base-url", "", "OpenAI-compatible endpoint (default: the built-in fake model, in-process); the key comes from OPENAI_API_KEY")
 	fs.StringVar(&v.PrimaryModel, "primary-model", d.PrimaryModel, "the primary model")
@@ -229,6 +233,7 @@ func (c *CLI) Plan(fs *pflag.FlagSet, sel Selection, single io.Writer) ([]worklo
 			return nil, Expectations{}, exit.UsageError(err)
 		}
 		c.overrideFile(df, fs)
+		c.fileBaseline = df.Baseline
 		runs, err := Layered(df, c.Flags, fs, sel)
 		if err != nil {
 			return nil, Expectations{}, err

@@ -33,6 +33,7 @@ type Flags struct {
 	Seed        int64         // --seed
 	Follow      int           // --follow
 	MaxDuration time.Duration // --max-duration
+	MaxInFlight int           // --max-in-flight
 
 	BaseURL      string // --base-url
 	PrimaryModel string // --primary-model
@@ -71,6 +72,7 @@ func FromFlags(fl Flags, fs *pflag.FlagSet, outage, policy string, note func(str
 	}
 	cfg.PrimaryModel, cfg.BackupModel = fl.PrimaryModel, fl.BackupModel
 	cfg.Seed, cfg.Follow, cfg.MaxDuration = fl.Seed, fl.Follow, fl.MaxDuration
+	cfg.MaxInFlight = fl.MaxInFlight
 	if !fs.Changed("follow") && cfg.Follow > cfg.Emails {
 		// A short drill without Marcus follows no email unless asked.
 		note(fmt.Sprintf("--emails %d does not reach email %d, the one followed by default: no email is followed (set --follow 1..%d to follow one)",
@@ -190,6 +192,9 @@ func layerWorkload(df *drillfile.File, fl Flags, fs *pflag.FlagSet) {
 	if fs.Changed("max-duration") {
 		d := drillfile.Duration(fl.MaxDuration)
 		w.MaxDuration = &d
+	}
+	if fs.Changed("max-in-flight") {
+		w.MaxInFlight = drillfile.IntOf(fl.MaxInFlight)
 	}
 	if fs.Changed("primary-model") {
 		df.Models.Primary.Model = fl.PrimaryModel

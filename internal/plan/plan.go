@@ -103,6 +103,9 @@ func config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy, faults []
 	if w.MaxDuration != nil {
 		cfg.MaxDuration = w.MaxDuration.D()
 	}
+	if w.MaxInFlight != nil {
+		cfg.MaxInFlight = int(*w.MaxInFlight)
+	}
 	cfg.Stream = w.Stream
 	pol, err := p.Build()
 	if err != nil {

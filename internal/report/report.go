@@ -289,5 +289,6 @@ func runFacts(run *Run) []string {
 		facts = append(facts, "Alert received: "+plain.AlertNote(a)+".")
 	}
 	facts = append(facts, predictedFacts(run.Summary)...)
+	facts = append(facts, baselineFacts(run.Summary)...)
 	return append(facts, proxyFacts(run.Proxy)...)
 }

@@ -102,6 +102,7 @@ func Load(path string) (*Run, error) {
 	r.Meta = m
 	r.Info = f.Info
 	r.Summary = f.Summary()
+	r.Summary.Baseline = RecordedBaseline(m)
 	r.Fleet = fl.Summary()
 	r.BreakerOpen = f.BreakerSpans(f.Target(), r.End)
 	r.Alerts = f.AlertNotes()

@@ -58,14 +58,17 @@ type Options struct {
 	// Hypotheses are judged on the summary the journal records; Abort are
 	// the conditions checked live (see Guard).
 	Hypotheses, Abort []scoring.Expr
-	// Show, if set, shows the run (the live dashboard) until the user
-	// quits; quitting early must stop the run. Without it a progress line
-	// a second goes to Progress.
-	Show     func(ctx context.Context, run *workload.Run) error
+	// Show, if set, shows the run (the live dashboard, with its baseline
+	// when one is played) until the user quits; quitting early must stop
+	// the run. Without it a progress line a second goes to Progress.
+	Show     func(ctx context.Context, run *workload.Run, baseline *Baseline) error
 	Progress io.Writer
 	// Watch, if set, serves the run's metrics and logs the team's alerts
 	// into it (--metrics-listen, --alert-listen); the caller closes it.
 	Watch *Watch
+	// Baseline is the baseline policy played beside the run (--baseline:
+	// BaselineNoBreakers, a preset, or "" and BaselineNone for none).
+	Baseline string
 }
 
 // Result is how a drill ended.
@@ -77,6 +80,9 @@ type Result struct {
 	// Guard is the abort condition that tripped, with its value ("" for
 	// none).
 	Guard string
+	// Baseline is the baseline played beside the run; nil for none. The
+	// Summary's baseline figures are set from it.
+	Baseline *Baseline
 }
 
 // Drill runs one drill to its end: it starts the run, records it, guards
@@ -90,6 +96,12 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	}
 	run, err := Start(ctx, cfg)
 	if err != nil {
+		return Result{}, exit.UsageError(err)
+	}
+	baseline, err := StartBaseline(ctx, cfg, opts.Baseline)
+	if err != nil {
+		run.Stop()
+		<-run.Done()
 		return Result{}, exit.UsageError(err)
 	}
 	opts.Watch.Follow(ctx, run.Log(), cfg.Outage, cfg.Policy.Name, nil)
@@ -108,11 +120,13 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		}
 		go func() {
 			status := run.Wait()
-			recorded <- Finish(rec, live.Wait().Summary(), status, opts.Hypotheses)
+			sum := live.Wait().Summary()
+			sum.Baseline = baseline.Final(ctx, sum) // recorded: a replay cannot play it again from this log
+			recorded <- Finish(rec, sum, status, opts.Hypotheses)
 		}()
 	}
 	if opts.Show != nil {
-		if err := opts.Show(ctx, run); err != nil {
+		if err := opts.Show(ctx, run, baseline); err != nil {
 			run.Stop()
 			return Result{}, errors.Join(fmt.Errorf("dashboard: %w", err), <-recorded)
 		}
@@ -124,5 +138,7 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		return Result{}, err
 	}
 	f := live.Wait() // the journal's goroutine, if any, is done with it: recorded was received
-	return Result{Run: run, Fold: f, Summary: f.Summary(), Status: status, Guard: <-aborted}, nil
+	sum := f.Summary()
+	sum.Baseline = baseline.Final(ctx, sum)
+	return Result{Run: run, Fold: f, Summary: sum, Status: status, Guard: <-aborted, Baseline: baseline}, nil
 }

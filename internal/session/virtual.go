@@ -22,6 +22,14 @@ import (
 // returns the outcomes in the order of cfgs. A drill that cannot run in
 // virtual time is a usage error (exit 2).
 func Virtual(ctx context.Context, cfgs []workload.Config, hyps []scoring.Expr, journals []string, stderr io.Writer) ([]vclock.Outcome, error) {
+	return virtual(ctx, cfgs, hyps, journals, nil, stderr)
+}
+
+// virtual is Virtual with, for each drill of cfgs, its baseline over its
+// whole run (nil for none): a drill that completes carries it on its
+// summary and journal.
+func virtual(ctx context.Context, cfgs []workload.Config, hyps []scoring.Expr, journals []string,
+	baselines []*scoring.BaselineSummary, stderr io.Writer) ([]vclock.Outcome, error) {
 	var texts []string
 	for _, e := range hyps {
 		texts = append(texts, e.String()) // the child parses them again
@@ -33,6 +41,9 @@ func Virtual(ctx context.Context, cfgs []workload.Config, hyps []scoring.Expr, j
 			return nil, err
 		}
 		jobs[i] = vclock.Job{Config: cfg, Hypotheses: texts}
+		if i < len(baselines) {
+			jobs[i].Baseline = baselines[i]
+		}
 		if i < len(journals) && journals[i] != "" {
 			h, err := Header(cfg, now)
 			if err != nil {
@@ -75,12 +86,14 @@ func FromChild(err error) error {
 }
 
 // VirtualRun runs one drill in virtual time (Virtual), recorded to path if
-// set; an existing file at path is refused unless force is set. With show, the recording (a temporary one when path is "") is then
+// set; an existing file at path is refused unless force is set. baseline,
+// if set, is the drill's baseline over its whole run, carried on the
+// summary (and journal) of a drill that completes. With show, the recording (a temporary one when path is "") is then
 // shown (the replay dashboard) unless the run was interrupted; a show that
 // ctx ends marks the outcome interrupted. A drill that did not start, or
 // could not be recorded, is an error.
 func VirtualRun(ctx context.Context, cfg workload.Config, hyps []scoring.Expr, path string, force bool,
-	show func(context.Context, []event.Event) error, stderr io.Writer) (vclock.Outcome, error) {
+	show func(context.Context, []event.Event) error, stderr io.Writer, baseline *scoring.BaselineSummary) (vclock.Outcome, error) {
 	if err := journal.RefuseOverwrite(path, force); err != nil {
 		return vclock.Outcome{}, err
 	}
@@ -93,7 +106,7 @@ func VirtualRun(ctx context.Context, cfg workload.Config, hyps []scoring.Expr, p
 		path = f.Name()
 		defer os.Remove(path)
 	}
-	outs, err := Virtual(ctx, []workload.Config{cfg}, hyps, []string{path}, stderr)
+	outs, err := virtual(ctx, []workload.Config{cfg}, hyps, []string{path}, []*scoring.BaselineSummary{baseline}, stderr)
 	if err != nil {
 		return vclock.Outcome{}, err
 	}

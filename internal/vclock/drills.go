@@ -36,6 +36,10 @@ type Job struct {
 	// at the end and written on the journal's summary line, as a
 	// real-time run records them.
 	Hypotheses []string `json:"hypotheses,omitempty"`
+	// Baseline, if set, is the drill's baseline over its whole run (played
+	// before it): a drill that completes carries it on its summary and its
+	// journal's summary line, as a real-time run records its own.
+	Baseline *scoring.BaselineSummary `json:"baseline,omitempty"`
 }
 
 // Outcome is how one job's drill ended.
@@ -205,6 +209,9 @@ func runOne(ctx context.Context, job Job) Outcome {
 	status := run.Wait()
 	fold := live.Wait()
 	sum := fold.Summary()
+	if status == event.StatusCompleted {
+		sum.Baseline = job.Baseline // whole runs compared whole
+	}
 	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls(), Ended: fold.Ended()}
 	if rec != nil {
 		if err := finishJournal(rec, sum, status, job.Hypotheses); err != nil {

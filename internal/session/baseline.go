@@ -1,0 +1,174 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plan"
+	"github.com/drill-dev/drill/internal/predict"
+	"github.com/drill-dev/drill/internal/vclock"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/workload"
+)
+
+// Baseline is a drill's baseline, played in the background: on the
+// virtual clock when the models are built in (about half a second for the
+// chapter's drill), else drill predict's arithmetic for the baseline
+// policy. Its methods are safe for concurrent use.
+type Baseline struct {
+	name  string // the baseline policy, as --baseline names it
+	ready chan struct{}
+
+	mu        sync.Mutex
+	fold      *scoring.Baseline        // replayed: the baseline run's log
+	predicted *scoring.BaselineSummary // real endpoints: the prediction
+	err       error                    // why the baseline could not be played
+}
+
+// StartBaseline starts playing cfg's baseline policy name in the background
+// (see Baseline). It returns nil for plan.BaselineNone and "". The
+// virtual-clock child's own error output (a panic's) is kept for Err,
+// never written to the terminal the dashboard draws on.
+func StartBaseline(ctx context.Context, cfg workload.Config, name string) (*Baseline, error) {
+	if name == "" || name == plan.BaselineNone {
+		return nil, nil
+	}
+	bcfg, err := plan.BaselineConfig(cfg, name)
+	if err != nil {
+		return nil, err
+	}
+	b := &Baseline{name: name, ready: make(chan struct{})}
+	if vclock.CheckConfig(bcfg) != nil {
+		// Real models: a baseline cannot be replayed against them, so it
+		// is the arithmetic, labelled predicted.
+		p := scoring.PredictedBaseline(name, predict.ForRun(bcfg))
+		b.predicted = &p
+		close(b.ready)
+		return b, nil
+	}
+	go func() {
+		defer close(b.ready)
+		var stderr bytes.Buffer
+		events, err := playBaseline(ctx, bcfg, &stderr)
+		if err != nil && stderr.Len() > 0 {
+			err = fmt.Errorf("%w\n%s", err, tail(stderr.String(), 2000))
+		}
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if err != nil {
+			b.err = fmt.Errorf("baseline %s: %w", name, err)
+			return
+		}
+		b.fold = scoring.NewBaseline(name, events)
+	}()
+	return b, nil
+}
+
+// playBaseline runs bcfg in virtual time, recorded to a temporary journal,
+// and returns its log.
+func playBaseline(ctx context.Context, bcfg workload.Config, stderr io.Writer) ([]event.Event, error) {
+	f, err := os.CreateTemp("", "drill-baseline-*.jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("recording the baseline: %w", err)
+	}
+	f.Close()
+	path := f.Name()
+	defer os.Remove(path)
+	h, err := Header(bcfg, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	outs, err := vclock.Drills(ctx, []vclock.Job{{Config: bcfg, Journal: path, Header: &h}}, 1, stderr)
+	if err != nil {
+		return nil, FromChild(err)
+	}
+	if o := outs[0]; o.Error != "" {
+		return nil, fmt.Errorf("%s: %s", o.Status, o.Error)
+	}
+	j, err := journal.ReadFileContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the baseline back: %w", err)
+	}
+	return j.Events, nil
+}
+
+// Name is the baseline policy, as --baseline names it.
+func (b *Baseline) Name() string { return b.name }
+
+// Ready is closed once the baseline's figures are known (or it failed).
+func (b *Baseline) Ready() <-chan struct{} { return b.ready }
+
+// Err is why the baseline could not be played; nil while it plays, once
+// it is ready, and for no baseline (a nil Baseline).
+func (b *Baseline) Err() error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// At returns the baseline's figures at the live run's elapsed time, or
+// over the whole baseline when whole is set (the live run completed); false
+// while it still plays or if it failed. A predicted baseline has no time:
+// its figures are the same at every elapsed time.
+func (b *Baseline) At(at time.Duration, whole bool) (scoring.BaselineSummary, bool) {
+	select {
+	case <-b.ready:
+	default:
+		return scoring.BaselineSummary{}, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.predicted != nil:
+		return *b.predicted, true
+	case b.fold != nil:
+		return b.fold.At(at, whole), true
+	}
+	return scoring.BaselineSummary{}, false
+}
+
+// Whole waits for the baseline (or ctx's end) and returns its figures over
+// its whole run, for a drill played after it (--clock virtual); nil as for
+// Final.
+func (b *Baseline) Whole(ctx context.Context) *scoring.BaselineSummary {
+	return b.Final(ctx, scoring.Summary{Status: event.StatusCompleted})
+}
+
+// Final waits for the baseline (or ctx's end) and returns its figures
+// beside a finished live run: summary's elapsed time, or the whole
+// baseline when the live run completed. Nil when no baseline was played,
+// it failed (Err says why) or ctx ended first.
+func (b *Baseline) Final(ctx context.Context, live scoring.Summary) *scoring.BaselineSummary {
+	if b == nil {
+		return nil
+	}
+	select {
+	case <-b.ready:
+	case <-ctx.Done():
+		return nil
+	}
+	whole := live.Status == event.StatusCompleted
+	s, ok := b.At(time.Duration(live.WallS*float64(time.Second)), whole)
+	if !ok {
+		return nil
+	}
+	return &s
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}

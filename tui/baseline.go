@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// BaselineSource is a drill's baseline as the dashboard reads it: the same
+// drill played with the baseline policy (session.Baseline). The figures
+// come from the fold over the baseline's own log; the dashboard only asks
+// for them at the live run's elapsed time.
+type BaselineSource interface {
+	// Name is the baseline policy (no-breakers, or a preset).
+	Name() string
+	// At is the baseline at the live run's elapsed time, or whole once
+	// the live run has completed; false while it still plays.
+	At(elapsed time.Duration, whole bool) (scoring.BaselineSummary, bool)
+}
+
+// baselineView is what the panes show of the baseline: nothing without
+// one, "playing" until its figures are known, then its figures at now.
+type baselineView struct {
+	name string // "" without a baseline
+	sum  *scoring.BaselineSummary
+}
+
+// baselineAt reads src at the live run's elapsed time now; whole once the
+// live run has completed.
+func baselineAt(src BaselineSource, s *state, now time.Duration) baselineView {
+	if src == nil {
+		return baselineView{}
+	}
+	v := baselineView{name: src.Name()}
+	whole := s.ended() && s.fold.Status() == event.StatusCompleted
+	if sum, ok := src.At(now, whole); ok {
+		v.sum = &sum
+	}
+	return v
+}
+
+// label names the baseline in a segment: "without breakers" for the
+// default, else the preset.
+func (v baselineView) label() string {
+	if v.name == "no-breakers" {
+		return "without breakers"
+	}
+	return "with " + v.name
+}
+
+// headlineSegment is the header's baseline beside the live calls to the
+// broken model: "148 without breakers" (or predicted, or still playing).
+// Empty without a baseline.
+func (v baselineView) headlineSegment(st Styles) string {
+	switch {
+	case v.name == "":
+		return ""
+	case v.sum == nil:
+		return st.Dim.Render("baseline playing…")
+	case !v.sum.Replayed():
+		return st.Dim.Render("baseline " + v.label() + " " + predictedCalls(v.sum) + " calls (predicted)")
+	}
+	return st.Dim.Render(fmt.Sprintf("vs %d %s", v.sum.CallsToBrokenOutage, v.label()))
+}
+
+// breakerLines are the Breaker pane's baseline lines: calls to the broken
+// model and breaker opens at the same elapsed time.
+func (v baselineView) breakerLines(st Styles, s *state, w int) []string {
+	if v.name == "" {
+		return nil
+	}
+	if v.sum == nil {
+		return []string{st.Dim.Render("baseline " + v.label() + ": playing…")}
+	}
+	live := s.fold.CallsToBroken()
+	if !v.sum.Replayed() {
+		return []string{pick(w,
+			fmt.Sprintf("calls to broken: live %d, %s %s (predicted)", live, v.label(), predictedCalls(v.sum)),
+			fmt.Sprintf("calls live %d, baseline %s (pred.)", live, predictedCalls(v.sum)))}
+	}
+	return []string{pick(w,
+		fmt.Sprintf("calls to broken: live %d, %s %d (opens %d)", live, v.label(), v.sum.CallsToBrokenOutage, v.sum.BreakerOpens),
+		fmt.Sprintf("calls to broken: live %d, baseline %d", live, v.sum.CallsToBrokenOutage),
+		fmt.Sprintf("calls live %d, base %d", live, v.sum.CallsToBrokenOutage))}
+}
+
+// qualityLines are the Quality pane's baseline lines: who served, all four
+// right and the outage waits of the baseline at the same elapsed time.
+func (v baselineView) qualityLines(w int) []string {
+	if v.name == "" || v.sum == nil || !v.sum.Replayed() {
+		return nil
+	}
+	b := v.sum
+	sv := b.Served
+	out := []string{pick(w,
+		fmt.Sprintf("baseline %s: primary %d  backup %d  canned %d  error %d", v.label(), sv.Primary, sv.Backup, sv.Canned, sv.Error),
+		fmt.Sprintf("baseline: P %d  B %d  C %d  E %d", sv.Primary, sv.Backup, sv.Canned, sv.Error))}
+	all4 := format.Percent(b.All4Right)
+	if b.EmailsAnswered == 0 {
+		all4 = format.Dash
+	}
+	if b.WaitsOutage > 0 {
+		med, p95 := format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS)
+		out = append(out, pick(w,
+			fmt.Sprintf("baseline all 4 right %s, outage wait median %s, p95 %s", all4, med, p95),
+			fmt.Sprintf("baseline all4 %s, wait p50 %s p95 %s", all4, med, p95),
+			fmt.Sprintf("base p50 %s p95 %s", med, p95)))
+	} else {
+		out = append(out, pick(w, "baseline all 4 right "+all4, "base all4 "+all4))
+	}
+	return out
+}
+
+// predictedCalls is a predicted range of calls, "140–150".
+func predictedCalls(b *scoring.BaselineSummary) string {
+	if b.PredictedCallsToBroken == nil {
+		return format.Dash
+	}
+	r := *b.PredictedCallsToBroken
+	return format.Count(r[0]) + "–" + format.Count(r[1])
+}
