@@ -192,6 +192,18 @@ type Usage struct {
 	TotalTokens      int `json:"total_tokens"`
 }
 
+// countUsage counts the tokens of req's messages and of its n answers of
+// content.
+func countUsage(req *ChatRequest, content string) Usage {
+	u := Usage{PromptTokens: 3} // every reply is primed with 3 tokens
+	for _, m := range req.Messages {
+		u.PromptTokens += 3 + countTokens(m.Content)
+	}
+	u.CompletionTokens = req.N * countTokens(content)
+	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	return u
+}
+
 // isJSONContentType reports whether a Content-Type header names JSON. A
 // request without the header is read as JSON too.
 func isJSONContentType(ct string) bool {
@@ -221,7 +233,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		writeError(w, badRequest("", "", "Could not read the request body: %v", err))
 		return
 	}
-	req, apiErr := DecodeRequest(body)
+	req, apiErr := decodeRequest(body)
 	if apiErr != nil {
 		writeError(w, apiErr)
 		return
@@ -235,10 +247,6 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 	retry, _ := strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
 	wait := s.Latency(req.Model, body, retry)
 
-	usage := Usage{PromptTokens: 3} // every reply is primed with 3 tokens
-	for _, m := range req.Messages {
-		usage.PromptTokens += 3 + countTokens(m.Content)
-	}
 	full := respond(p.Reader, req)
 	content, finish := full, "stop"
 	if req.MaxTokens > 0 {
@@ -246,8 +254,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 			content, finish = cut, "length"
 		}
 	}
-	usage.CompletionTokens = req.N * countTokens(content)
-	usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
+	// Tokens are counted only where the usage is shown: in every answer
+	// not streamed, in a stream that asks for it, and in the log.
+	var usage Usage
+	if !req.Stream || req.IncludeUsage || s.opts.Log != nil {
+		usage = countUsage(req, content)
+	}
 	info.usage = usage
 	id := fmt.Sprintf("chatcmpl-drill%016x", callRand(s.opts.Seed, req.Model, body, retry).Uint64())
 

@@ -48,11 +48,14 @@ func countTokens(s string) int {
 	if s == "" {
 		return 0
 	}
+	if len(s) <= exactTokenBytes {
+		// Only exactly countable texts are stored: look before scanning.
+		if n, ok := tokenCounts.Get(s); ok {
+			return n
+		}
+	}
 	if !exactlyCountable(s) || encoding() == nil {
 		return (len(s) + 3) / 4
-	}
-	if n, ok := tokenCounts.Get(s); ok {
-		return n
 	}
 	n := len(encoding().Encode(s, nil, nil))
 	tokenCounts.Put(s, n)
