@@ -1,6 +1,8 @@
 package fakemodel
 
 import (
+	"bytes"
+	"io"
 	"math"
 	"sync"
 	"unicode/utf16"
@@ -36,6 +38,18 @@ func decodeRequest(body []byte) (*ChatRequest, *APIError) {
 		return req, nil
 	}
 	return DecodeRequest(body)
+}
+
+// readBody reads r to its end into a buffer sized for length bytes (a
+// request's Content-Length; unknown when not above 0, and never taken past
+// MaxRequestBytes), so a body of known length is read without regrowing.
+func readBody(r io.Reader, length int64) ([]byte, error) {
+	if length <= 0 || length > MaxRequestBytes {
+		return io.ReadAll(r)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, length+bytes.MinRead))
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
 }
 
 // fastDecodeChecked, when set (by the package's TestMain), sees every body
