@@ -245,7 +245,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		return
 	}
 	retry, _ := strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
-	wait := s.Latency(req.Model, body, retry)
+	// The body is hashed once: the latency and the id are drawn from two
+	// sources of the same seed, as Latency and callRand would draw them.
+	seed := callSeed(s.opts.Seed, req.Model, body, retry)
+	var wait time.Duration
+	if s.scale != 0 {
+		wait = time.Duration(float64(p.Latency.Draw(randOf(seed))) * s.scale)
+	}
 
 	full := respond(p.Reader, req)
 	content, finish := full, "stop"
@@ -261,7 +267,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		usage = countUsage(req, content)
 	}
 	info.usage = usage
-	id := fmt.Sprintf("chatcmpl-drill%016x", callRand(s.opts.Seed, req.Model, body, retry).Uint64())
+	id := fmt.Sprintf("chatcmpl-drill%016x", randOf(seed).Uint64())
 
 	ctx := r.Context()
 	if !sleep(ctx, wait) {
