@@ -146,10 +146,22 @@ func (x *Exporter) reset() {
 // step, and returns nil once the log is closed and fully read, or ctx's
 // error. The metrics of the run before are dropped when it starts.
 func (x *Exporter) Follow(ctx context.Context, log *event.Log) error {
+	return x.Attach(log)(ctx)
+}
+
+// Attach drops the metrics of the run before and attaches a cursor to log
+// at once (a log that releases events keeps them until the exporter has
+// read them); the function it returns is Follow's loop.
+func (x *Exporter) Attach(log *event.Log) func(ctx context.Context) error {
 	x.mu.Lock()
 	x.reset()
 	x.mu.Unlock()
 	cur := log.Cursor()
+	return func(ctx context.Context) error { return x.follow(ctx, cur) }
+}
+
+// follow reads cur to the log's end, keeping the metrics in step.
+func (x *Exporter) follow(ctx context.Context, cur *event.Cursor) error {
 	for {
 		evs, err := cur.Next(ctx)
 		if errors.Is(err, io.EOF) {

@@ -100,7 +100,8 @@ func (w *Watch) Follow(ctx context.Context, log *event.Log, outage, policy strin
 		}
 	}
 	w.receiver.AttachRun(log, names)
-	w.follow(func() error { return x.Follow(ctx, log) })
+	follow := x.Attach(log) // attached now, before the log may release events
+	w.follow(func() error { return follow(ctx) })
 }
 
 // FollowFleet serves a fleet's log as one set of metrics per replica
