@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -413,20 +415,84 @@ func render(a answer.Answer, f ResponseFormat) string {
 }
 
 // renderSchema writes an object with the schema's properties: value(k)
-// where it has one, any other property its type's zero value.
+// where it has one, any other property its type's zero value. It writes
+// what json.Marshal writes for the map of them (keys sorted, strings
+// escaped alike) without building the map: it runs for every answer.
 func renderSchema(schema map[string]any, value func(k string) (string, bool)) string {
 	props, _ := schema["properties"].(map[string]any)
-	out := make(map[string]any, len(props))
-	for k, v := range props {
+	b := make([]byte, 0, 160)
+	b = append(b, '{')
+	for i, k := range slices.Sorted(maps.Keys(props)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
 		if s, ok := value(k); ok {
-			out[k] = s
+			b = appendJSONString(b, s)
 			continue
 		}
-		t, _ := v.(map[string]any)
-		out[k] = zeroOf(t)
+		t, _ := props[k].(map[string]any)
+		z, err := json.Marshal(zeroOf(t))
+		if err != nil {
+			return "" // as json.Marshal of the whole map would fail
+		}
+		b = append(b, z...)
 	}
-	b, _ := json.Marshal(out)
-	return string(b)
+	return string(append(b, '}'))
+}
+
+// appendJSONString appends s as a JSON string, escaped as json.Marshal
+// escapes it: quotes, backslashes and control characters, <, > and & (for
+// HTML), U+2028 and U+2029, and invalid UTF-8 as U+FFFD.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 func isAnswerField(k string) bool {
