@@ -129,6 +129,14 @@ func (l *Log) Release() {
 	l.releaseLocked()
 }
 
+// Held is how many events the log keeps in memory: all it has appended,
+// less those Release dropped.
+func (l *Log) Held() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n - l.released*chunkSize
+}
+
 // releaseLocked drops the chunks below every open cursor, never the one
 // holding the last event (Append reads it); the caller holds the lock.
 func (l *Log) releaseLocked() {

@@ -333,7 +333,8 @@ func (r *Run) Config() Config { return r.cfg }
 // Wait waits for the run to end and returns its status: completed,
 // interrupted (stopped, or its context ended) or aborted (its ceiling
 // cancelled emails in flight or never sent, or Abort was called). Fold
-// Log().Events() for the summary.
+// its log (a live fold, or Log().Batches when it released nothing) for the
+// summary.
 func (r *Run) Wait() string {
 	<-r.done
 	r.mu.Lock()

@@ -30,6 +30,11 @@ func BenchmarkFakeModelLoopback(b *testing.B) {
 		params[i] = triage.Params(fakemodel.ModelMini, e)
 	}
 	ctx := context.Background()
+	// One call first: the encoding's one-time load (tokens.go) is not a
+	// request's cost.
+	if _, err := c.Chat.Completions.New(ctx, params[0]); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	i := 0
@@ -50,6 +55,10 @@ func BenchmarkFakeModelInProcess(b *testing.B) {
 	c := openai.NewClient(option.WithBaseURL("http://fake/v1/"), option.WithAPIKey("k"), option.WithHTTPClient(hc))
 	e, _ := emails.ByID(35)
 	p := triage.Params(fakemodel.ModelMini, e)
+	// One call first: the encoding's one-time load is not a call's cost.
+	if _, err := c.Chat.Completions.New(context.Background(), p); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.Chat.Completions.New(context.Background(), p); err != nil {
@@ -68,6 +77,10 @@ func BenchmarkServeHTTP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// One request first: the encoding's one-time load is not a request's
+	// cost.
+	warm := httptest.NewRecorder()
+	srv.ServeHTTP(warm, httptest.NewRequest("POST", "/v1/chat/completions", bytes.NewReader(body)))
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()

@@ -42,6 +42,15 @@ func (p LatencyProfile) Draw(r *rand.Rand) time.Duration {
 // callRand returns the random source for one call, seeded from the server
 // seed, the model, the retry count and the request body.
 func callRand(seed int64, model string, body []byte, retry int) *rand.Rand {
+	return randOf(callSeed(seed, model, body, retry))
+}
+
+// randOf is callRand's source for a call's seed: the handler hashes a body
+// once and draws its latency and its id from two sources of the one seed.
+func randOf(s uint64) *rand.Rand { return rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15)) }
+
+// callSeed hashes what seeds a call's random source.
+func callSeed(seed int64, model string, body []byte, retry int) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], uint64(seed))
@@ -51,8 +60,7 @@ func callRand(seed int64, model string, body []byte, retry int) *rand.Rand {
 	binary.LittleEndian.PutUint64(b[:], uint64(retry))
 	h.Write(b[:])
 	h.Write(body)
-	s := h.Sum64()
-	return rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
+	return h.Sum64()
 }
 
 // Latency returns the latency that a server with seed and profile defaults

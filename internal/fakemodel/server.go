@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -192,6 +194,18 @@ type Usage struct {
 	TotalTokens      int `json:"total_tokens"`
 }
 
+// countUsage counts the tokens of req's messages and of its n answers of
+// content.
+func countUsage(req *ChatRequest, content string) Usage {
+	u := Usage{PromptTokens: 3} // every reply is primed with 3 tokens
+	for _, m := range req.Messages {
+		u.PromptTokens += 3 + countTokens(m.Content)
+	}
+	u.CompletionTokens = req.N * countTokens(content)
+	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	return u
+}
+
 // isJSONContentType reports whether a Content-Type header names JSON. A
 // request without the header is read as JSON too.
 func isJSONContentType(ct string) bool {
@@ -208,7 +222,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 			Message: fmt.Sprintf("Unsupported content type: '%s'. This API method only accepts 'application/json' requests, but you specified the header 'Content-Type: %s'. Please try again with a supported content type.", ct, ct)})
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxRequestBytes), r.ContentLength)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -221,7 +235,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		writeError(w, badRequest("", "", "Could not read the request body: %v", err))
 		return
 	}
-	req, apiErr := DecodeRequest(body)
+	req, apiErr := decodeRequest(body)
 	if apiErr != nil {
 		writeError(w, apiErr)
 		return
@@ -233,16 +247,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		return
 	}
 	retry, _ := strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
-	wait := s.Latency(req.Model, body, retry)
+	// The body is hashed once: the latency and the id are drawn from two
+	// sources of the same seed, as Latency and callRand would draw them.
+	seed := callSeed(s.opts.Seed, req.Model, body, retry)
+	var wait time.Duration
+	if s.scale != 0 {
+		wait = time.Duration(float64(p.Latency.Draw(randOf(seed))) * s.scale)
+	}
 	if len(req.Tools) > 0 {
 		s.serveAgent(w, r, req, p, body, retry, wait, info)
 		return
 	}
 
-	usage := Usage{PromptTokens: 3} // every reply is primed with 3 tokens
-	for _, m := range req.Messages {
-		usage.PromptTokens += 3 + countTokens(m.Content)
-	}
 	full := respond(p.Reader, req)
 	content, finish := full, "stop"
 	if req.MaxTokens > 0 {
@@ -250,10 +266,14 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 			content, finish = cut, "length"
 		}
 	}
-	usage.CompletionTokens = req.N * countTokens(content)
-	usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
+	// Tokens are counted only where the usage is shown: in every answer
+	// not streamed, in a stream that asks for it, and in the log.
+	var usage Usage
+	if !req.Stream || req.IncludeUsage || s.opts.Log != nil {
+		usage = countUsage(req, content)
+	}
 	info.usage = usage
-	id := fmt.Sprintf("chatcmpl-drill%016x", callRand(s.opts.Seed, req.Model, body, retry).Uint64())
+	id := fmt.Sprintf("chatcmpl-drill%016x", randOf(seed).Uint64())
 
 	ctx := r.Context()
 	if !sleep(ctx, wait) {
@@ -399,20 +419,84 @@ func render(a answer.Answer, f ResponseFormat) string {
 }
 
 // renderSchema writes an object with the schema's properties: value(k)
-// where it has one, any other property its type's zero value.
+// where it has one, any other property its type's zero value. It writes
+// what json.Marshal writes for the map of them (keys sorted, strings
+// escaped alike) without building the map: it runs for every answer.
 func renderSchema(schema map[string]any, value func(k string) (string, bool)) string {
 	props, _ := schema["properties"].(map[string]any)
-	out := make(map[string]any, len(props))
-	for k, v := range props {
+	b := make([]byte, 0, 160)
+	b = append(b, '{')
+	for i, k := range slices.Sorted(maps.Keys(props)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
 		if s, ok := value(k); ok {
-			out[k] = s
+			b = appendJSONString(b, s)
 			continue
 		}
-		t, _ := v.(map[string]any)
-		out[k] = zeroOf(t)
+		t, _ := props[k].(map[string]any)
+		z, err := json.Marshal(zeroOf(t))
+		if err != nil {
+			return "" // as json.Marshal of the whole map would fail
+		}
+		b = append(b, z...)
 	}
-	b, _ := json.Marshal(out)
-	return string(b)
+	return string(append(b, '}'))
+}
+
+// appendJSONString appends s as a JSON string, escaped as json.Marshal
+// escapes it: quotes, backslashes and control characters, <, > and & (for
+// HTML), U+2028 and U+2029, and invalid UTF-8 as U+FFFD.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 func isAnswerField(k string) bool {

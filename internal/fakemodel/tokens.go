@@ -48,14 +48,47 @@ func countTokens(s string) int {
 	if s == "" {
 		return 0
 	}
+	if len(s) <= exactTokenBytes {
+		// Only exactly countable texts are stored: look before scanning.
+		if n, ok := tokenCounts.Get(s); ok {
+			return n
+		}
+	}
 	if !exactlyCountable(s) || encoding() == nil {
 		return (len(s) + 3) / 4
 	}
-	if n, ok := tokenCounts.Get(s); ok {
-		return n
+	return countOnce(s)
+}
+
+// counting holds the texts being encoded now, each with a channel closed
+// when its count is stored: a drill's first requests arrive together with
+// the same system prompt, and one encoding of it serves them all.
+var counting = struct {
+	sync.Mutex
+	m map[string]chan struct{}
+}{m: map[string]chan struct{}{}}
+
+// countOnce encodes s and stores its count, or waits for the request
+// already encoding it and takes its count.
+func countOnce(s string) int {
+	counting.Lock()
+	if done, ok := counting.m[s]; ok {
+		counting.Unlock()
+		<-done
+		if n, ok := tokenCounts.Get(s); ok {
+			return n
+		}
+		return len(encoding().Encode(s, nil, nil)) // evicted already
 	}
+	done := make(chan struct{})
+	counting.m[s] = done
+	counting.Unlock()
 	n := len(encoding().Encode(s, nil, nil))
 	tokenCounts.Put(s, n)
+	counting.Lock()
+	delete(counting.m, s)
+	counting.Unlock()
+	close(done)
 	return n
 }
 

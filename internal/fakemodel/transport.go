@@ -29,7 +29,7 @@ type transport struct{ s *Server }
 func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
-		b, err := io.ReadAll(req.Body)
+		b, err := readBody(req.Body, req.ContentLength)
 		req.Body.Close()
 		if err != nil {
 			return nil, err

@@ -23,8 +23,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/scoring"
@@ -104,10 +102,6 @@ func Metrics() []Metric {
 		outageActive, alertsReceived, elapsed, running}
 }
 
-func (m Metric) desc() *prometheus.Desc {
-	return prometheus.NewDesc(m.Name, m.Help, append(slices.Clone(runLabels), m.Labels...), nil)
-}
-
 // callKey names a counter of calls or attempts.
 type callKey struct {
 	rung, model string
@@ -119,8 +113,7 @@ type callKey struct {
 // concurrent use: a scrape reads a consistent snapshot.
 type Exporter struct {
 	hypotheses []scoring.Expr
-	descs      map[string]*prometheus.Desc
-	registry   *prometheus.Registry
+	labels     Labels
 
 	mu               sync.Mutex
 	fold             *scoring.Fold
@@ -131,15 +124,13 @@ type Exporter struct {
 }
 
 // New returns an Exporter that also reports the live status of the given
-// hypotheses (none is fine), registered in its own registry.
-func New(hypotheses []scoring.Expr) *Exporter {
-	x := &Exporter{hypotheses: slices.Clone(hypotheses), descs: map[string]*prometheus.Desc{}}
-	for _, m := range Metrics() {
-		x.descs[m.Name] = m.desc()
-	}
+// hypotheses (none is fine).
+func New(hypotheses []scoring.Expr) *Exporter { return NewLabelled(hypotheses, nil) }
+
+// NewLabelled is New with labels added to every metric.
+func NewLabelled(hypotheses []scoring.Expr, labels Labels) *Exporter {
+	x := &Exporter{hypotheses: slices.Clone(hypotheses), labels: maps.Clone(labels)}
 	x.reset()
-	x.registry = prometheus.NewRegistry()
-	x.registry.MustRegister(x)
 	return x
 }
 
@@ -151,17 +142,26 @@ func (x *Exporter) reset() {
 	x.alerts = map[[2]string]float64{}
 }
 
-// Registry is the registry the Exporter is registered in (Handler serves it).
-func (x *Exporter) Registry() *prometheus.Registry { return x.registry }
-
 // Follow reads log from its first event to its end, keeping the metrics in
 // step, and returns nil once the log is closed and fully read, or ctx's
 // error. The metrics of the run before are dropped when it starts.
 func (x *Exporter) Follow(ctx context.Context, log *event.Log) error {
+	return x.Attach(log)(ctx)
+}
+
+// Attach drops the metrics of the run before and attaches a cursor to log
+// at once (a log that releases events keeps them until the exporter has
+// read them); the function it returns is Follow's loop.
+func (x *Exporter) Attach(log *event.Log) func(ctx context.Context) error {
 	x.mu.Lock()
 	x.reset()
 	x.mu.Unlock()
 	cur := log.Cursor()
+	return func(ctx context.Context) error { return x.follow(ctx, cur) }
+}
+
+// follow reads cur to the log's end, keeping the metrics in step.
+func (x *Exporter) follow(ctx context.Context, cur *event.Cursor) error {
 	for {
 		evs, err := cur.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -203,78 +203,105 @@ func (x *Exporter) Add(evs []event.Event) {
 	}
 }
 
-// Describe sends every metric's description (prometheus.Collector).
-func (x *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range x.descs {
-		ch <- d
-	}
-}
-
-// Collect sends the metrics of the events folded so far
-// (prometheus.Collector).
-func (x *Exporter) Collect(ch chan<- prometheus.Metric) {
+// families returns the metrics of the events folded so far, a consistent
+// snapshot: every metric of Metrics that has a value, each series labelled
+// with the run's outage and policy, its own labels and the exporter's.
+func (x *Exporter) families() []family {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	f := x.fold
 	run := []string{f.Info.Outage, f.Info.Policy}
-	send := func(m Metric, kind prometheus.ValueType, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(x.descs[m.Name], kind, v, append(slices.Clone(run), labels...)...)
+	byName := map[string]*family{}
+	var order []*family
+	newSeries := func(m Metric, labels []string) series {
+		names := append(slices.Clone(runLabels), m.Labels...)
+		values := append(slices.Clone(run), labels...)
+		s := series{labels: make([]labelPair, 0, len(names)+len(x.labels))}
+		for i, n := range names {
+			s.labels = append(s.labels, labelPair{n, values[i]})
+		}
+		for n, v := range x.labels {
+			s.labels = append(s.labels, labelPair{n, v})
+		}
+		slices.SortFunc(s.labels, func(a, b labelPair) int { return cmp.Compare(a.name, b.name) })
+		return s
+	}
+	add := func(m Metric, s series) {
+		fam := byName[m.Name]
+		if fam == nil {
+			fam = &family{metric: m}
+			byName[m.Name] = fam
+			order = append(order, fam)
+		}
+		fam.series = append(fam.series, s)
+	}
+	send := func(m Metric, v float64, labels ...string) {
+		s := newSeries(m, labels)
+		s.value = v
+		add(m, s)
 	}
 	for _, name := range f.Breakers() {
 		b := f.Breaker(name)
-		send(breakerState, prometheus.GaugeValue, BreakerValue(b.State), name)
-		send(breakerOpens, prometheus.CounterValue, float64(b.Opens), name)
+		send(breakerState, BreakerValue(b.State), name)
+		send(breakerOpens, float64(b.Opens), name)
 	}
 	for _, k := range sortedKeys(x.calls) {
-		send(calls, prometheus.CounterValue, x.calls[k], k.rung, k.model, string(k.outcome))
+		send(calls, x.calls[k], k.rung, k.model, string(k.outcome))
 	}
 	for _, k := range sortedKeys(x.attempts) {
-		send(attempts, prometheus.CounterValue, x.attempts[k], k.rung, k.model, string(k.outcome))
+		send(attempts, x.attempts[k], k.rung, k.model, string(k.outcome))
 	}
 	for _, rung := range slices.Sorted(maps.Keys(x.callsInFlight)) {
-		send(callsInFlight, prometheus.GaugeValue, float64(x.callsInFlight[rung]), rung)
+		send(callsInFlight, float64(x.callsInFlight[rung]), rung)
 	}
 	for _, rung := range slices.Sorted(maps.Keys(x.attemptsInFlight)) {
-		send(attemptsInFlight, prometheus.GaugeValue, float64(x.attemptsInFlight[rung]), rung)
+		send(attemptsInFlight, float64(x.attemptsInFlight[rung]), rung)
 	}
-	send(callsToBroken, prometheus.CounterValue, float64(f.CallsToBroken()))
-	send(emailsSent, prometheus.CounterValue, float64(f.Sent()))
+	send(callsToBroken, float64(f.CallsToBroken()))
+	send(emailsSent, float64(f.Sent()))
 	s := f.Served()
 	for _, by := range []struct {
 		name string
 		n    int
 	}{{event.ServedPrimary, s.Primary}, {event.ServedBackup, s.Backup}, {event.ServedCanned, s.Canned},
 		{event.ServedRules, s.Rules}, {event.ServedError, s.Error}, {"cancelled", s.Cancelled}} {
-		send(emailsDone, prometheus.CounterValue, float64(by.n), by.name)
+		send(emailsDone, float64(by.n), by.name)
 	}
-	ch <- waitHistogram(x.descs[emailWait.Name], f.Waits(), run)
+	h := newSeries(emailWait, nil)
+	h.hist = waitHistogram(f.Waits())
+	add(emailWait, h)
 	tok, money := f.Cost()
 	for _, rung := range slices.Sorted(maps.Keys(tok.InputByRung)) {
-		send(tokens, prometheus.CounterValue, float64(tok.InputByRung[rung]), rung, "input")
-		send(tokens, prometheus.CounterValue, float64(tok.OutputByRung[rung]), rung, "output")
+		send(tokens, float64(tok.InputByRung[rung]), rung, "input")
+		send(tokens, float64(tok.OutputByRung[rung]), rung, "output")
 	}
 	for _, rung := range slices.Sorted(maps.Keys(money.ByRung)) {
-		send(cost, prometheus.CounterValue, money.ByRung[rung], rung)
+		send(cost, money.ByRung[rung], rung)
 	}
 	x.collectHypotheses(send)
 	_, active := f.ActiveOutage()
-	send(outageActive, prometheus.GaugeValue, boolValue(active))
+	send(outageActive, boolValue(active))
 	for _, k := range slices.SortedFunc(maps.Keys(x.alerts), func(a, b [2]string) int {
 		return cmp.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1])
 	}) {
-		send(alertsReceived, prometheus.CounterValue, x.alerts[k], k[0], k[1])
+		send(alertsReceived, x.alerts[k], k[0], k[1])
 	}
-	send(elapsed, prometheus.GaugeValue, f.Elapsed().Seconds())
-	send(running, prometheus.GaugeValue, boolValue(!f.Done()))
+	send(elapsed, f.Elapsed().Seconds())
+	send(running, boolValue(!f.Done()))
+	out := make([]family, len(order))
+	for i, fam := range order {
+		out[i] = *fam
+	}
+	return out
 }
 
 // collectHypotheses sends each hypothesis's live status on the summary so
 // far (scoring.Expr.Live: pass, at risk, FAIL) as 1 or 0, and the count
 // passing.
-func (x *Exporter) collectHypotheses(send func(Metric, prometheus.ValueType, float64, ...string)) {
-	send(hypothesesTotal, prometheus.GaugeValue, float64(len(x.hypotheses)))
+func (x *Exporter) collectHypotheses(send func(Metric, float64, ...string)) {
+	send(hypothesesTotal, float64(len(x.hypotheses)))
 	if len(x.hypotheses) == 0 {
-		send(hypothesesPassing, prometheus.GaugeValue, 0)
+		send(hypothesesPassing, 0)
 		return
 	}
 	figs, err := scoring.FiguresOf(x.fold.Summary())
@@ -284,9 +311,9 @@ func (x *Exporter) collectHypotheses(send func(Metric, prometheus.ValueType, flo
 		if pass {
 			passing++
 		}
-		send(hypothesis, prometheus.GaugeValue, boolValue(pass), h.String())
+		send(hypothesis, boolValue(pass), h.String())
 	}
-	send(hypothesesPassing, prometheus.GaugeValue, float64(passing))
+	send(hypothesesPassing, float64(passing))
 }
 
 // BreakerValue is drill_breaker_state's value for a breaker state:
@@ -302,18 +329,17 @@ func BreakerValue(state string) float64 {
 }
 
 // waitHistogram is the histogram of the waits (seconds) over WaitBuckets.
-func waitHistogram(d *prometheus.Desc, waits []float64, labels []string) prometheus.Metric {
+func waitHistogram(waits []float64) *histogram {
 	sorted := slices.Clone(waits)
 	sort.Float64s(sorted)
-	buckets := make(map[float64]uint64, len(WaitBuckets))
-	sum := 0.0
+	h := &histogram{buckets: make([]uint64, len(WaitBuckets)), count: uint64(len(sorted))}
 	for _, w := range sorted {
-		sum += w
+		h.sum += w
 	}
-	for _, le := range WaitBuckets {
-		buckets[le] = uint64(sort.Search(len(sorted), func(i int) bool { return sorted[i] > le }))
+	for i, le := range WaitBuckets {
+		h.buckets[i] = uint64(sort.Search(len(sorted), func(i int) bool { return sorted[i] > le }))
 	}
-	return prometheus.MustNewConstHistogram(d, uint64(len(sorted)), sum, buckets, labels...)
+	return h
 }
 
 func boolValue(b bool) float64 {

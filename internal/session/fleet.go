@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/metrics"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -97,7 +97,7 @@ func fleetDrill(ctx context.Context, c fleet.Config, path string, opts FleetOpti
 	if err != nil {
 		return FleetResult{}, exit.UsageError(err)
 	}
-	opts.Watch.FollowFleet(ctx, fl.Log(), c.Replicas, prometheus.Labels{"store": c.StoreKind()})
+	opts.Watch.FollowFleet(ctx, fl.Log(), c.Replicas, metrics.Labels{"store": c.StoreKind()})
 	var rec *journal.Writer
 	if path != "" {
 		h, err := Header(c.Run, fl.Log().Start())

@@ -26,11 +26,28 @@ type Abortable interface {
 // returns when the run is done, with the tripped condition and its value
 // ("" if none tripped), so it never outlives the run.
 func Guard(run Abortable, conds []scoring.Expr, interval time.Duration) string {
+	return <-StartGuard(run, conds, interval)
+}
+
+// StartGuard is Guard in a goroutine of its own, its cursor attached to the
+// log before StartGuard returns (a log that releases events keeps them
+// until the guard has read them); the channel gets Guard's result.
+func StartGuard(run Abortable, conds []scoring.Expr, interval time.Duration) <-chan string {
+	out := make(chan string, 1)
 	if len(conds) == 0 {
-		<-run.Done()
-		return ""
+		go func() {
+			<-run.Done()
+			out <- ""
+		}()
+		return out
 	}
 	cur := run.Log().Cursor()
+	go func() { out <- guard(run, cur, conds, interval) }()
+	return out
+}
+
+// guard is Guard's loop, reading the log with cur.
+func guard(run Abortable, cur *event.Cursor, conds []scoring.Expr, interval time.Duration) string {
 	fold := scoring.NewFold()
 	tick := time.NewTicker(interval)
 	defer tick.Stop()

@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
@@ -19,8 +20,11 @@ import (
 
 // Progress writes drill run's progress line (plain.Progress) once a
 // second until the run ends, and once more at its end.
-func Progress(run *workload.Run, w io.Writer) {
-	cur := run.Log().Cursor()
+func Progress(run *workload.Run, w io.Writer) { progress(run, run.Log().Cursor(), w) }
+
+// progress is Progress reading the log with cur, attached by the caller
+// before the log may release events.
+func progress(run *workload.Run, cur *event.Cursor, w io.Writer) {
 	f := scoring.NewFold()
 	everySecond(run.Done(), func() {
 		f.AddAll(cur.Poll())

@@ -9,12 +9,11 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/metrics"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
@@ -103,7 +102,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		ln.Close()
 		return exit.UsageError(err)
 	}
-	opts.Watch.Follow(ctx, p.Log(), "", "", prometheus.Labels{"proxy": ln.Addr().String()})
+	opts.Watch.Follow(ctx, p.Log(), "", "", metrics.Labels{"proxy": ln.Addr().String()})
 	var rec *journal.Writer
 	if opts.Record != "" {
 		h, err := journal.NewHeader(cfg, p.Log().Start())

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
@@ -104,10 +105,11 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		<-run.Done()
 		return Result{}, exit.UsageError(err)
 	}
+	// Every reader attaches its cursor here, before the log may release
+	// what they have all read (below).
 	opts.Watch.Follow(ctx, run.Log(), cfg.Outage, cfg.Policy.Name, nil)
 	live := livefold.Follow(run.Log())
-	aborted := make(chan string, 1)
-	go func() { aborted <- Guard(run, opts.Abort, GuardInterval) }()
+	aborted := StartGuard(run, opts.Abort, GuardInterval)
 	recorded := make(chan error, 1)
 	if opts.Journal == "" {
 		recorded <- nil
@@ -126,12 +128,24 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		}()
 	}
 	if opts.Show != nil {
+		// The dashboard attaches its own cursor when it starts, and may go
+		// back in the run: the log keeps every event.
 		if err := opts.Show(ctx, run, baseline); err != nil {
 			run.Stop()
 			return Result{}, errors.Join(fmt.Errorf("dashboard: %w", err), <-recorded)
 		}
-	} else if opts.Progress != nil {
-		Progress(run, opts.Progress)
+	} else {
+		var cur *event.Cursor
+		if opts.Progress != nil {
+			cur = run.Log().Cursor()
+		}
+		// Every reader is attached, and the summary comes from the live
+		// fold: the log drops what they have all read, so memory does not
+		// grow with the drill.
+		run.Log().Release()
+		if cur != nil {
+			progress(run, cur, opts.Progress)
+		}
 	}
 	status := run.Wait()
 	if err := <-recorded; err != nil {

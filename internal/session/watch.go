@@ -5,13 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
 	"sync"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/alerts"
@@ -46,8 +41,8 @@ type Watch struct {
 	servers  []*listen.Server
 	out      io.Writer
 
+	set       metrics.Set // every followed run's exporter
 	mu        sync.Mutex
-	gatherers prometheus.Gatherers
 	followers sync.WaitGroup
 	errs      []error
 }
@@ -71,10 +66,7 @@ func StartWatch(cfg WatchConfig, out io.Writer) (*Watch, error) {
 	}
 	w := &Watch{hyps: cfg.Hypotheses, receiver: alerts.NewReceiver(), out: out}
 	if cfg.MetricsListen != "" {
-		mux := http.NewServeMux()
-		mux.Handle(metrics.Path, promhttp.HandlerFor(prometheus.GathererFunc(w.gather),
-			promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
-		s, err := listen.Listen(cfg.MetricsListen, mux)
+		s, err := listen.Listen(cfg.MetricsListen, w.set.Handler())
 		if err != nil {
 			return nil, exit.UsageError(fmt.Errorf("--metrics-listen: %w", err))
 		}
@@ -92,19 +84,11 @@ func StartWatch(cfg WatchConfig, out io.Writer) (*Watch, error) {
 	return w, nil
 }
 
-// gather is every followed run's metrics, for one scrape.
-func (w *Watch) gather() ([]*dto.MetricFamily, error) {
-	w.mu.Lock()
-	g := w.gatherers
-	w.mu.Unlock()
-	return g.Gather()
-}
-
 // Follow serves log's run (of outage against policy) as metrics, labels
 // added to every metric, and logs the alerts that name it into it, until
 // the log closes. Alerts with an outage or policy label reach only the run
 // with those values. What goes wrong is reported by Close.
-func (w *Watch) Follow(ctx context.Context, log *event.Log, outage, policy string, labels prometheus.Labels) {
+func (w *Watch) Follow(ctx context.Context, log *event.Log, outage, policy string, labels metrics.Labels) {
 	if w == nil {
 		return
 	}
@@ -116,7 +100,8 @@ func (w *Watch) Follow(ctx context.Context, log *event.Log, outage, policy strin
 		}
 	}
 	w.receiver.AttachRun(log, names)
-	w.follow(func() error { return x.Follow(ctx, log) })
+	follow := x.Attach(log) // attached now, before the log may release events
+	w.follow(func() error { return follow(ctx) })
 }
 
 // FollowFleet serves a fleet's log as one set of metrics per replica
@@ -124,13 +109,13 @@ func (w *Watch) Follow(ctx context.Context, log *event.Log, outage, policy strin
 // replica, as scoring.FleetFold does) and logs every alert into it. The
 // hypotheses are judged on the whole fleet, so no replica serves them.
 // What goes wrong is reported by Close.
-func (w *Watch) FollowFleet(ctx context.Context, log *event.Log, replicas int, labels prometheus.Labels) {
+func (w *Watch) FollowFleet(ctx context.Context, log *event.Log, replicas int, labels metrics.Labels) {
 	if w == nil {
 		return
 	}
 	xs := make([]*metrics.Exporter, replicas)
 	for r := range xs {
-		l := prometheus.Labels{"replica": strconv.Itoa(r + 1)}
+		l := metrics.Labels{"replica": strconv.Itoa(r + 1)}
 		for k, v := range labels {
 			l[k] = v
 		}
@@ -160,19 +145,11 @@ func (w *Watch) FollowFleet(ctx context.Context, log *event.Log, replicas int, l
 	})
 }
 
-// exporter makes a run's exporter and adds it, with labels, to the scrape
-// (a registry of its own: runs that share labels cannot collide in it).
-func (w *Watch) exporter(hyps []scoring.Expr, labels prometheus.Labels) *metrics.Exporter {
-	x := metrics.New(hyps)
-	reg := prometheus.NewRegistry()
-	err := prometheus.WrapRegistererWith(labels, reg).Register(x)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err != nil {
-		w.errs = append(w.errs, fmt.Errorf("metrics: %w", err))
-		return x
-	}
-	w.gatherers = append(w.gatherers, reg)
+// exporter makes a run's exporter, labels on every metric, and adds it to
+// the scrape.
+func (w *Watch) exporter(hyps []scoring.Expr, labels metrics.Labels) *metrics.Exporter {
+	x := metrics.NewLabelled(hyps, labels)
+	w.set.Add(x)
 	return x
 }
 

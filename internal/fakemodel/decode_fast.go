@@ -1,0 +1,611 @@
+package fakemodel
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The fake model's request path decodes each body once, by hand, when it
+// has one of the shapes openai-go sends for drill's requests: a top-level
+// object with model, messages (system, developer, user or assistant
+// messages with string content and nothing else), response_format, stream,
+// stream_options, n and the token limits. Anything else — another key
+// (tools among them), a null, a duplicate key, an escaped key, a number out
+// of range, invalid UTF-8, a lone surrogate — falls back to DecodeRequest,
+// the strict validator, which gives OpenAI's error or its decoding. So the
+// fast path never answers where the strict one would refuse, and never
+// decodes differently from it (the package's TestMain checks both on every
+// request its tests send).
+//
+// Why: the strict validator decodes into maps of raw messages and then
+// decodes each value again, and the strict json_schema (the same on every
+// triage request) is decoded into maps and checked on every call: a third
+// of the CPU of a drill against the in-process fake model.
+
+// decodeRequest decodes a chat-completion request body: the fast path for
+// the shapes the SDK sends, DecodeRequest for everything else.
+func decodeRequest(body []byte) (*ChatRequest, *APIError) {
+	req, ok := decodeFast(body)
+	if fastDecodeChecked != nil {
+		fastDecodeChecked(body, req)
+	}
+	if ok {
+		return req, nil
+	}
+	return DecodeRequest(body)
+}
+
+// readBody reads r to its end into a buffer sized for length bytes (a
+// request's Content-Length; unknown when not above 0, and never taken past
+// MaxRequestBytes), so a body of known length is read without regrowing.
+func readBody(r io.Reader, length int64) ([]byte, error) {
+	if length <= 0 || length > MaxRequestBytes {
+		return io.ReadAll(r)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, length+bytes.MinRead))
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
+}
+
+// fastDecodeChecked, when set (by the package's TestMain), sees every body
+// the server decodes and the fast path's decoding of it (nil when the fast
+// path left it to DecodeRequest).
+var fastDecodeChecked func(body []byte, fast *ChatRequest)
+
+// formats caches the decoded and checked response_format of requests by its
+// JSON text: a drill sends the same strict schema with every request, so it
+// is decoded and checked once. Cached formats are shared between requests
+// and never modified (render and respond only read them). The cache holds
+// at most formatCacheEntries formats of at most formatCacheMaxBytes each;
+// past that, formats are decoded afresh each time.
+var formats = struct {
+	sync.RWMutex
+	m map[string]ResponseFormat
+}{m: map[string]ResponseFormat{}}
+
+const (
+	formatCacheEntries  = 64
+	formatCacheMaxBytes = 64 << 10
+)
+
+// decodeFast decodes body if it has one of the SDK's shapes and is valid;
+// ok is false when the strict validator must decide.
+func decodeFast(body []byte) (req *ChatRequest, ok bool) {
+	d := fastDecoder{b: body}
+	d.space()
+	if !d.byte('{') {
+		return nil, false
+	}
+	req = &ChatRequest{Format: ResponseFormat{Type: "text"}, N: 1}
+	var (
+		seen        uint16
+		format      []byte
+		streamOpts  bool
+		maxTokens   = -1
+		maxComplete = -1
+	)
+	d.space()
+	if d.peek() == '}' {
+		return nil, false // no model, no messages: the strict path says which
+	}
+	for {
+		d.space()
+		key, ok := d.key()
+		if !ok {
+			return nil, false
+		}
+		d.space()
+		if !d.byte(':') {
+			return nil, false
+		}
+		d.space()
+		var bit uint16
+		switch key {
+		case "model":
+			bit = 1 << 0
+			if req.Model, ok = d.str(); !ok || req.Model == "" {
+				return nil, false
+			}
+		case "messages":
+			bit = 1 << 1
+			if req.Messages, ok = d.messages(); !ok {
+				return nil, false
+			}
+		case "response_format":
+			bit = 1 << 2
+			start := d.i
+			if !d.skip() {
+				return nil, false
+			}
+			format = body[start:d.i]
+		case "stream":
+			bit = 1 << 3
+			if req.Stream, ok = d.boolean(); !ok {
+				return nil, false
+			}
+		case "stream_options":
+			bit = 1 << 4
+			if req.IncludeUsage, ok = d.streamOptions(); !ok {
+				return nil, false
+			}
+			streamOpts = true
+		case "n":
+			bit = 1 << 5
+			if req.N, ok = d.integer(1, 128); !ok {
+				return nil, false
+			}
+		case "max_completion_tokens":
+			bit = 1 << 6
+			if maxComplete, ok = d.integer(1, math.MaxInt32); !ok {
+				return nil, false
+			}
+		case "max_tokens":
+			bit = 1 << 7
+			if maxTokens, ok = d.integer(1, math.MaxInt32); !ok {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+		if seen&bit != 0 {
+			return nil, false // a duplicate key: the strict path keeps the last
+		}
+		seen |= bit
+		d.space()
+		if d.byte('}') {
+			break
+		}
+		if !d.byte(',') {
+			return nil, false
+		}
+	}
+	d.space()
+	if d.i != len(body) || seen&3 != 3 || (streamOpts && !req.Stream) {
+		return nil, false
+	}
+	// The smaller limit when both are given, as DecodeRequest.
+	for _, v := range []int{maxComplete, maxTokens} {
+		if v > 0 && (req.MaxTokens == 0 || v < req.MaxTokens) {
+			req.MaxTokens = v
+		}
+	}
+	if format != nil && !fastFormat(format, req) {
+		return nil, false
+	}
+	// No tools (a request with them takes the strict path): the defaults
+	// decodeTools gives such a request.
+	req.ToolChoice, req.ParallelToolCalls = ToolChoice{Mode: "none"}, true
+	return req, true
+}
+
+// fastFormat sets req.Format from a response_format's JSON text: from the
+// cache, or decoded and checked by decodeFormat, the strict path's own
+// code. json_object formats depend on the messages and are not cached.
+func fastFormat(raw []byte, req *ChatRequest) bool {
+	formats.RLock()
+	f, ok := formats.m[string(raw)]
+	formats.RUnlock()
+	if ok {
+		req.Format = f
+		return true
+	}
+	if decodeFormat(raw, req) != nil {
+		return false
+	}
+	if t := req.Format.Type; (t == "json_schema" || t == "text") && len(raw) <= formatCacheMaxBytes {
+		formats.Lock()
+		if len(formats.m) < formatCacheEntries {
+			formats.m[string(raw)] = req.Format
+		}
+		formats.Unlock()
+	}
+	return true
+}
+
+// fastDecoder reads JSON from b at i. Every method returns false for
+// anything it does not take, leaving the request to the strict path.
+type fastDecoder struct {
+	b []byte
+	i int
+}
+
+func (d *fastDecoder) space() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+func (d *fastDecoder) peek() byte {
+	if d.i < len(d.b) {
+		return d.b[d.i]
+	}
+	return 0
+}
+
+// byte consumes c if it is next.
+func (d *fastDecoder) byte(c byte) bool {
+	if d.peek() == c {
+		d.i++
+		return true
+	}
+	return false
+}
+
+// key reads an object key without escapes (a key with one is the strict
+// path's) and returns it without copying: it is only compared.
+func (d *fastDecoder) key() (string, bool) {
+	if !d.byte('"') {
+		return "", false
+	}
+	start := d.i
+	for d.i < len(d.b) {
+		switch c := d.b[d.i]; {
+		case c == '"':
+			k := d.b[start:d.i]
+			d.i++
+			return unsafeString(k), true
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			return "", false
+		}
+		d.i++
+	}
+	return "", false
+}
+
+// str reads a JSON string as encoding/json decodes it. It declines invalid
+// UTF-8 and lone surrogates, which encoding/json replaces with U+FFFD.
+// Long strings seen before (a drill's system prompt, its emails) come from
+// the texts cache without decoding or allocating.
+func (d *fastDecoder) str() (string, bool) {
+	if !d.byte('"') {
+		return "", false
+	}
+	start := d.i
+	escaped, ascii := false, true
+	for d.i < len(d.b) && d.b[d.i] != '"' {
+		switch c := d.b[d.i]; {
+		case c == '\\':
+			escaped = true
+			d.i++ // the escaped byte cannot end the string
+		case c < 0x20:
+			return "", false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+		d.i++
+	}
+	if d.i >= len(d.b) {
+		return "", false
+	}
+	raw := d.b[start:d.i]
+	d.i++ // the closing quote
+	cacheable := len(raw) >= textCacheMinBytes && len(raw) <= textCacheMaxBytes
+	if cacheable {
+		texts.RLock()
+		s, ok := texts.m[string(raw)]
+		texts.RUnlock()
+		if ok {
+			return s, true
+		}
+	}
+	var s string
+	if escaped {
+		b, ok := unescape(raw)
+		if !ok {
+			return "", false
+		}
+		s = string(b)
+	} else {
+		if !ascii && !utf8.Valid(raw) {
+			return "", false
+		}
+		s = string(raw)
+	}
+	if cacheable {
+		texts.Lock()
+		if texts.bytes+len(raw)+len(s) <= textCacheTotalBytes {
+			if _, ok := texts.m[string(raw)]; !ok {
+				texts.m[string(raw)] = s
+				texts.bytes += len(raw) + len(s)
+			}
+		}
+		texts.Unlock()
+	}
+	return s, true
+}
+
+// texts caches the decoding of long JSON strings by their JSON text: a
+// drill sends the same system prompt with every request and cycles through
+// its emails. It fills up to textCacheTotalBytes and then stays as it is;
+// strings past it are decoded afresh.
+var texts = struct {
+	sync.RWMutex
+	m     map[string]string
+	bytes int
+}{m: map[string]string{}}
+
+const (
+	textCacheMinBytes   = 64
+	textCacheMaxBytes   = 16 << 10
+	textCacheTotalBytes = 4 << 20
+)
+
+// unescape decodes the text of a JSON string that has escapes. It declines
+// invalid UTF-8, control bytes, unknown escapes and lone surrogates.
+func unescape(raw []byte) ([]byte, bool) {
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		j := i
+		for j < len(raw) && raw[j] != '\\' {
+			j++
+		}
+		out = append(out, raw[i:j]...)
+		if j == len(raw) {
+			break
+		}
+		if j+1 >= len(raw) {
+			return nil, false
+		}
+		i = j + 2
+		switch e := raw[j+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(raw[i:])
+			if !ok {
+				return nil, false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				if len(raw)-i < 6 || raw[i] != '\\' || raw[i+1] != 'u' {
+					return nil, false
+				}
+				lo, ok := hex4(raw[i+2:])
+				if !ok {
+					return nil, false
+				}
+				i += 6
+				if r = utf16.DecodeRune(r, lo); r == utf8.RuneError {
+					return nil, false
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return nil, false
+		}
+	}
+	return out, utf8.Valid(out)
+}
+
+// hex4 reads the four hex digits of a \u escape at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+func (d *fastDecoder) literal(s string) bool {
+	if len(d.b)-d.i >= len(s) && string(d.b[d.i:d.i+len(s)]) == s {
+		d.i += len(s)
+		return true
+	}
+	return false
+}
+
+func (d *fastDecoder) boolean() (bool, bool) {
+	switch {
+	case d.literal("true"):
+		return true, true
+	case d.literal("false"):
+		return false, true
+	}
+	return false, false
+}
+
+// integer reads a whole number written without fraction or exponent, within
+// [lo, hi].
+func (d *fastDecoder) integer(lo, hi int) (int, bool) {
+	start := d.i
+	for d.i < len(d.b) && '0' <= d.b[d.i] && d.b[d.i] <= '9' {
+		d.i++
+	}
+	digits := d.b[start:d.i]
+	if len(digits) == 0 || len(digits) > 10 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	switch d.peek() {
+	case '.', 'e', 'E':
+		return 0, false
+	}
+	n := 0
+	for _, c := range digits {
+		n = n*10 + int(c-'0')
+	}
+	return n, lo <= n && n <= hi
+}
+
+// streamOptions reads {"include_usage": bool} (or {}).
+func (d *fastDecoder) streamOptions() (bool, bool) {
+	if !d.byte('{') {
+		return false, false
+	}
+	d.space()
+	if d.byte('}') {
+		return false, true
+	}
+	d.space()
+	if k, ok := d.key(); !ok || k != "include_usage" {
+		return false, false
+	}
+	d.space()
+	if !d.byte(':') {
+		return false, false
+	}
+	d.space()
+	v, ok := d.boolean()
+	d.space()
+	return v, ok && d.byte('}')
+}
+
+// fastRoles are the roles the fast path takes: those of messages that carry
+// nothing but text.
+var fastRoles = [...]string{"system", "developer", "user", "assistant"}
+
+// messages reads a non-empty array of {"role": ..., "content": "..."}
+// objects, keys in either order and nothing else in them.
+func (d *fastDecoder) messages() ([]Message, bool) {
+	if !d.byte('[') {
+		return nil, false
+	}
+	msgs := make([]Message, 0, 4)
+	for {
+		d.space()
+		m, ok := d.message()
+		if !ok {
+			return nil, false
+		}
+		msgs = append(msgs, m)
+		d.space()
+		if d.byte(']') {
+			return msgs, true
+		}
+		if !d.byte(',') {
+			return nil, false
+		}
+	}
+}
+
+func (d *fastDecoder) message() (Message, bool) {
+	var m Message
+	if !d.byte('{') {
+		return m, false
+	}
+	var hasRole, hasContent bool
+	for {
+		d.space()
+		k, ok := d.key()
+		if !ok {
+			return m, false
+		}
+		d.space()
+		if !d.byte(':') {
+			return m, false
+		}
+		d.space()
+		switch {
+		case k == "role" && !hasRole:
+			hasRole = true
+			if m.Role, ok = d.role(); !ok {
+				return m, false
+			}
+		case k == "content" && !hasContent:
+			hasContent = true
+			if m.Content, ok = d.str(); !ok {
+				return m, false
+			}
+		default:
+			return m, false
+		}
+		d.space()
+		if d.byte('}') {
+			return m, hasRole && hasContent
+		}
+		if !d.byte(',') {
+			return m, false
+		}
+	}
+}
+
+// role reads a role among fastRoles, returning the package's own string
+// (no allocation).
+func (d *fastDecoder) role() (string, bool) {
+	k, ok := d.key()
+	if !ok {
+		return "", false
+	}
+	for _, r := range fastRoles {
+		if k == r {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// skip moves past one JSON value, following strings and nesting only: it
+// finds the end of a valid value. Whether the value is valid is for
+// encoding/json to say (fastFormat decodes it unless the cache holds the
+// very same text, which was valid).
+func (d *fastDecoder) skip() bool {
+	depth := 0
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case '"':
+			d.i++
+			for d.i < len(d.b) && d.b[d.i] != '"' {
+				if d.b[d.i] == '\\' {
+					d.i++
+				}
+				d.i++
+			}
+			if d.i >= len(d.b) {
+				return false
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+		d.i++
+		if depth == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafeString views b as a string without copying; the string must not
+// outlive b or be kept (keys are only compared).
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
