@@ -173,6 +173,10 @@ type Event struct {
 	// Alert is, on an alert event, the Alertmanager notification's alert
 	// drill received (alert.go).
 	Alert *Alert `json:"alert,omitempty"`
+
+	// Chat is, on the chat workload's events (conversation.go), the
+	// conversation they belong to and what happened in it.
+	Chat *Chat `json:"chat,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -212,6 +216,9 @@ type RunInfo struct {
 	// the outage before the run (package predict), logged so the summary
 	// can show it beside the measured figures; nil when not computed.
 	Predicted *Predicted `json:"predicted,omitempty"`
+	// Workload is the run's workload kind: "" (triage, 120 emails through
+	// the chain) or "chat" (support conversations with tool calls).
+	Workload string `json:"workload,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.
