@@ -53,6 +53,7 @@ var place = map[string]layer{
 	"internal/edge":                       base,
 	"internal/input":                      base,
 	"internal/suggest":                    base,
+	"internal/tools":                      base,
 	"breaker":                             engine,
 	"inject":                              engine,
 	"chain":                               engine,

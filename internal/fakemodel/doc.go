@@ -17,6 +17,12 @@
 // subtle deadline goes unnoticed), so most of its mistakes are on urgency.
 // Read (and Explainer) say which of these rules decided each field.
 //
+// A request that offers tools gets the support agent of the chat workload
+// instead (agent.go says its protocol: the functions get_order,
+// get_delivery_status and get_tracking_events, four calls on a good path,
+// tool_choice, parallel_tool_calls, tool messages and streamed tool-call
+// deltas as OpenAI has them).
+//
 // Each call waits a latency drawn from a per-profile distribution, seeded by
 // (Options.Seed, model, request body, X-Stainless-Retry-Count), so a run
 // repeats exactly whatever the goroutine schedule. Waits use timers and honour

@@ -204,7 +204,7 @@ var rejected = []struct {
 	{"stream_options without stream", map[string]any{"stream_options": map[string]any{"include_usage": true}}, "stream_options", "only allowed when 'stream' is enabled"},
 	{"json_object without json", map[string]any{"response_format": map[string]any{"type": "json_object"},
 		"messages": []any{map[string]any{"role": "user", "content": "Subject: tent\n\nWhere is my tent?"}}}, "messages", "must contain the word 'json'"},
-	{"tools", map[string]any{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "f"}}}, "tool_choice": "required"}, "tools", "not supported by drill's fake model"},
+	{"legacy functions", map[string]any{"functions": []any{map[string]any{"name": "f"}}, "function_call": "auto"}, "functions", "not supported by drill's fake model"},
 	{"stream not a boolean", map[string]any{"stream": "yes"}, "stream", "boolean"},
 }
 

@@ -18,6 +18,10 @@ const MaxRequestBytes = 4 << 20
 type Message struct {
 	Role    string
 	Content string
+	// ToolCalls are an assistant message's function calls.
+	ToolCalls []ToolCall
+	// ToolCallID is the call a tool message answers.
+	ToolCallID string
 }
 
 // ResponseFormat is a request's response_format: Type is "text",
@@ -41,6 +45,12 @@ type ChatRequest struct {
 	// MaxTokens is max_completion_tokens (or the older max_tokens, the
 	// smaller when both are given); 0 means no limit.
 	MaxTokens int
+	// Tools, ToolChoice and ParallelToolCalls are the function-calling
+	// parameters (see agent.go); ToolChoice.Mode is "none" without tools.
+	Tools             []Tool
+	ToolChoice        ToolChoice
+	ParallelToolCalls bool
+	toolTokens        int // the prompt tokens the tool definitions add
 }
 
 var roles = map[string]bool{"system": true, "developer": true, "user": true, "assistant": true, "tool": true, "function": true}
@@ -61,7 +71,7 @@ var knownParams = []string{
 // request that sets them gets a 400 naming the parameter rather than an
 // answer that silently ignores them.
 var unsupportedParams = []string{
-	"tools", "tool_choice", "functions", "function_call", "parallel_tool_calls",
+	"functions", "function_call",
 	"audio", "prediction", "web_search_options", "logprobs", "top_logprobs",
 }
 
@@ -90,7 +100,9 @@ var numberParams = map[string]numberRange{
 // n 1–128, token limits ≥ 1), stream_options without stream, json_object
 // without the word "json" in the messages, a strict json_schema that lacks
 // additionalProperties: false or does not require every property, and the
-// parameters the fake model does not support (tools and the like).
+// parameters the fake model does not support (the legacy functions and the
+// like); tools, tool_choice, parallel_tool_calls and tool messages are
+// checked as OpenAI checks them (see decodeTools).
 func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -142,6 +154,9 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 		if err := json.Unmarshal(mm["role"], &msg.Role); err != nil || !roles[msg.Role] {
 			return nil, badRequest(pi(i, ".role"), "invalid_value", "Invalid value for 'messages[%d].role': expected one of system, developer, user, assistant, tool.", i)
 		}
+		if e := decodeToolFields(i, mm, &msg); e != nil {
+			return nil, e
+		}
 		c, ok := mm["content"]
 		if !ok || isNull(c) {
 			if msg.Role == "assistant" {
@@ -162,6 +177,9 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 		if v, ok := raw[k]; ok && !isNull(v) && !(k == "logprobs" && bytes.Equal(bytes.TrimSpace(v), []byte("false"))) {
 			return nil, badRequest(k, "unsupported_parameter", "Unsupported parameter: '%s' is not supported by drill's fake model, which only answers with message content.", k)
 		}
+	}
+	if e := decodeTools(raw, req); e != nil {
+		return nil, e
 	}
 	if v, ok := raw["modalities"]; ok && !isNull(v) {
 		var mods []string

@@ -234,6 +234,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 	}
 	retry, _ := strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
 	wait := s.Latency(req.Model, body, retry)
+	if len(req.Tools) > 0 {
+		s.serveAgent(w, r, req, p, body, retry, wait, info)
+		return
+	}
 
 	usage := Usage{PromptTokens: 3} // every reply is primed with 3 tokens
 	for _, m := range req.Messages {

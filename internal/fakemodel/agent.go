@@ -1,0 +1,417 @@
+package fakemodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/drill-dev/drill/internal/answer"
+)
+
+// The fake model as a support agent.
+//
+// A request that offers tools gets the agent: it reads the whole
+// conversation each call (the history is resent every turn, as with OpenAI)
+// and decides the next step from what the messages hold, never from state
+// kept between calls. It knows three functions, all taking
+// {"order_id": "DR-123456"}:
+//
+//	get_order            the order service: the order (product, status) or not found
+//	get_delivery_status  the carrier service: the parcel's status, carrier and ETA
+//	get_tracking_events  the carrier service too: the parcel's scan events
+//
+// It calls only functions the request offers, and builds each call's
+// arguments from the function's parameters schema (a property whose name
+// mentions "order" gets the order number; the others their type's zero).
+//
+// The good path is exactly four model calls:
+//
+//  1. interpret: tool_choice "none" while the last message is the customer's
+//     -> content: the model's reading of the question (intent, order number,
+//     product, urgency) and its plan. finish_reason "stop".
+//  2. tool_choice "auto" -> a call get_order(order number read from the
+//     customer's messages: "DR-123456", "#123456", "order 123-456", …).
+//     finish_reason "tool_calls". No order number -> content asking for it.
+//  3. after the order result -> get_delivery_status (and, when the customer
+//     asks about tracking and parallel_tool_calls is not false,
+//     get_tracking_events in the same turn).
+//  4. after the delivery result -> content: the final answer built from the
+//     tool results.
+//
+// With tool_choice "auto" on the first call the model skips the
+// interpretation and calls get_order at once (three calls).
+//
+// A tool result is a JSON object (the services in internal/tools) or text.
+// The agent reads it as one of:
+//   - a fact: any result that is not one of the below;
+//   - not found: {"error": "not_found", …} from get_order -> the final
+//     answer says the order number was not found;
+//   - unavailable: text that says the service is unavailable (an open
+//     breaker's message, e.g. "delivery tracking is temporarily
+//     unavailable; proceed without it or escalate"), or a JSON error
+//     "unavailable" -> no retry;
+//   - a failure: any other error (a timeout, a 5xx, arguments that did not
+//     parse) -> the call is made again; after a failed
+//     get_delivery_status it tries get_tracking_events (the same carrier),
+//     and after maxServiceFailures failures from one service it treats the
+//     service as unavailable.
+//
+// Without a fact it needs, the agent escalates: its final answer contains
+// HandoverSentence (IsHandover tells it). The order is needed for every
+// question but product questions and feedback; the delivery for order
+// status, changes and cancellations. Otherwise it answers without the
+// missing fact and says so.
+//
+// tool_choice "none" after the first step -> the final answer from what the
+// results hold so far (escalating as above); "required" -> a call even where
+// the agent would answer (the next lookup: get_order, else the delivery);
+// a named function -> a call to that function; parallel_tool_calls false
+// -> at most one call per turn.
+
+// The functions the agent knows (internal/tools serves them).
+const (
+	toolOrder    = "get_order"
+	toolDelivery = "get_delivery_status"
+	toolTracking = "get_tracking_events"
+)
+
+// maxServiceFailures is how many failed results from one service the agent
+// takes before it treats the service as unavailable.
+const maxServiceFailures = 3
+
+// HandoverSentence is in every final answer with which the agent escalates
+// to a person.
+const HandoverSentence = "I am handing this conversation over to a person on our support team"
+
+// IsHandover reports whether a final answer escalates to a person.
+func IsHandover(content string) bool { return strings.Contains(content, HandoverSentence) }
+
+// agentReply is the agent's answer to one call: content, or tool calls.
+type agentReply struct {
+	Content string
+	Calls   []ToolCall // IDs are set when the reply is served
+}
+
+// service is what the conversation holds about one service's lookups.
+type service struct {
+	facts       map[string]map[string]any // tool name -> its last good result
+	text        []string                  // results that were text, not JSON
+	notFound    bool
+	unavailable bool
+	failures    int
+	lastFailed  string // the tool of the last failed result
+}
+
+func (s *service) have() bool { return len(s.facts) > 0 || len(s.text) > 0 }
+
+// given reports whether the service is out of reach: unavailable, or failed
+// too often.
+func (s *service) givenUp() bool { return s.unavailable || s.failures >= maxServiceFailures }
+
+// conversation is the agent's reading of a request's messages.
+type conversation struct {
+	reading     answer.Answer
+	question    string // the last customer message
+	lastIsUser  bool
+	orders      service
+	carrier     service
+	askTracking bool
+}
+
+// readConversation reads the messages: the customer's question with the
+// profile's reader, and every tool result, matched to its call.
+func readConversation(r *reader, msgs []Message) *conversation {
+	c := &conversation{}
+	calls := map[string]ToolCall{}
+	for _, m := range msgs {
+		switch m.Role {
+		case "user":
+			a := r.Triage(m.Content)
+			if a.OrderNumber == "" {
+				a.OrderNumber = c.reading.OrderNumber // an earlier message may have given it
+			}
+			if a.Product == "" {
+				a.Product = c.reading.Product
+			}
+			c.reading, c.question = a, m.Content
+		case "assistant":
+			for _, tc := range m.ToolCalls {
+				calls[tc.ID] = tc
+			}
+		case "tool":
+			tc := calls[m.ToolCallID]
+			switch tc.Name {
+			case toolOrder:
+				c.orders.record(tc.Name, m.Content)
+			case toolDelivery, toolTracking:
+				c.carrier.record(tc.Name, m.Content)
+			}
+		}
+	}
+	if n := len(msgs); n > 0 {
+		c.lastIsUser = msgs[n-1].Role == "user"
+	}
+	q := strings.ToLower(c.question)
+	c.askTracking = strings.Contains(q, "tracking") || strings.Contains(q, "track ")
+	return c
+}
+
+// record reads one tool result into the service's state.
+func (s *service) record(tool, content string) {
+	var obj map[string]any
+	isJSON := json.Unmarshal([]byte(content), &obj) == nil && obj != nil
+	low := strings.ToLower(content)
+	if isJSON {
+		if e, ok := obj["error"]; ok && e != nil {
+			switch {
+			case fmt.Sprint(e) == "not_found":
+				s.notFound = true
+			case fmt.Sprint(e) == "unavailable" || obj["unavailable"] == true:
+				s.unavailable = true
+			default:
+				s.failures++
+				s.lastFailed = tool
+			}
+			return
+		}
+		if s.facts == nil {
+			s.facts = map[string]map[string]any{}
+		}
+		s.facts[tool] = obj
+		return
+	}
+	switch {
+	case strings.Contains(low, "unavailable") || strings.Contains(low, "proceed without"):
+		s.unavailable = true
+	case strings.Contains(low, "error") || strings.Contains(low, "timed out") || strings.Contains(low, "timeout") ||
+		strings.Contains(low, "failed") || strings.Contains(low, "did not"):
+		s.failures++
+		s.lastFailed = tool
+	default:
+		s.text = append(s.text, content)
+	}
+}
+
+// orderNumber is the order the conversation is about: the order service's
+// answer when there is one, else what the customer wrote.
+func (c *conversation) orderNumber() string {
+	if f, ok := c.orders.facts[toolOrder]; ok {
+		if id, ok := f["order_id"].(string); ok && id != "" {
+			return id
+		}
+	}
+	return c.reading.OrderNumber
+}
+
+// needsOrder and needsDelivery say whether the question cannot be answered
+// without the order, or without the parcel's whereabouts.
+func (c *conversation) needsOrder() bool {
+	return c.reading.Intent != "product_question" && c.reading.Intent != "feedback"
+}
+
+func (c *conversation) needsDelivery() bool {
+	switch c.reading.Intent {
+	case "order_status", "change_order", "cancel":
+		return true
+	}
+	return false
+}
+
+// agentRespond is the agent's reply to req, read by the profile's reader.
+func agentRespond(r *reader, req *ChatRequest) agentReply {
+	c := readConversation(r, req.Messages)
+	switch req.ToolChoice.Mode {
+	case "none":
+		if c.lastIsUser {
+			return agentReply{Content: c.interpretation()}
+		}
+		return agentReply{Content: c.finalAnswer()}
+	case "function":
+		return agentReply{Calls: []ToolCall{c.call(req, req.ToolChoice.Function)}}
+	}
+	reply := c.next(req)
+	if len(reply.Calls) == 0 && req.ToolChoice.Mode == "required" {
+		reply = agentReply{Calls: []ToolCall{c.call(req, c.forcedTool(req))}}
+	}
+	if !req.ParallelToolCalls && len(reply.Calls) > 1 {
+		reply.Calls = reply.Calls[:1]
+	}
+	return reply
+}
+
+// next is the agent's own choice of step (tool_choice "auto").
+func (c *conversation) next(req *ChatRequest) agentReply {
+	num := c.orderNumber()
+	if num == "" {
+		return agentReply{Content: c.finalAnswer()}
+	}
+	if !c.orders.have() {
+		if c.orders.notFound || c.orders.givenUp() || !offers(req.Tools, toolOrder) {
+			return agentReply{Content: c.finalAnswer()}
+		}
+		return agentReply{Calls: []ToolCall{c.call(req, toolOrder)}}
+	}
+	if c.carrier.have() || c.carrier.givenUp() {
+		return agentReply{Content: c.finalAnswer()}
+	}
+	tool := toolDelivery
+	if (c.carrier.lastFailed == toolDelivery || !offers(req.Tools, toolDelivery)) && offers(req.Tools, toolTracking) {
+		tool = toolTracking
+	}
+	if !offers(req.Tools, tool) {
+		return agentReply{Content: c.finalAnswer()}
+	}
+	calls := []ToolCall{c.call(req, tool)}
+	if tool == toolDelivery && c.carrier.failures == 0 && c.askTracking && offers(req.Tools, toolTracking) {
+		calls = append(calls, c.call(req, toolTracking))
+	}
+	return agentReply{Calls: calls}
+}
+
+// forcedTool is the function called when tool_choice is "required" and the
+// agent would rather answer: the next lookup it lacks, else the delivery
+// status again, else the first tool offered.
+func (c *conversation) forcedTool(req *ChatRequest) string {
+	for _, t := range []struct {
+		name string
+		need bool
+	}{{toolOrder, !c.orders.have()}, {toolDelivery, true}, {toolTracking, true}} {
+		if t.need && offers(req.Tools, t.name) {
+			return t.name
+		}
+	}
+	return req.Tools[0].Name
+}
+
+// call is a call to the named function with arguments built from its
+// parameters schema: properties whose name mentions "order" get the order
+// number, the others their type's zero value.
+func (c *conversation) call(req *ChatRequest, name string) ToolCall {
+	num := c.orderNumber()
+	args := map[string]any{}
+	var params map[string]any
+	for _, t := range req.Tools {
+		if t.Name == name {
+			params = t.Parameters
+		}
+	}
+	props, _ := params["properties"].(map[string]any)
+	if len(props) == 0 && (name == toolOrder || name == toolDelivery || name == toolTracking) {
+		args["order_id"] = num
+	}
+	for k, v := range props {
+		if strings.Contains(strings.ToLower(k), "order") {
+			args[k] = num
+			continue
+		}
+		schema, _ := v.(map[string]any)
+		args[k] = zeroOf(schema)
+	}
+	b, _ := json.Marshal(args)
+	return ToolCall{Name: name, Arguments: string(b)}
+}
+
+// interpretation is the first step's content: how the agent reads the
+// question and what it will do.
+func (c *conversation) interpretation() string {
+	a := c.reading
+	var b strings.Builder
+	fmt.Fprintf(&b, "Reading the customer's message: intent %s, urgency %s", a.Intent, a.Urgency)
+	if a.Product != "" {
+		fmt.Fprintf(&b, ", product %s", a.Product)
+	}
+	if a.OrderNumber == "" {
+		b.WriteString(", no order number. Plan: ask the customer for the order number.")
+		return b.String()
+	}
+	fmt.Fprintf(&b, ", order %s. Plan: look up the order (%s), then its delivery (%s), then answer.", a.OrderNumber, toolOrder, toolDelivery)
+	return b.String()
+}
+
+// finalAnswer is the answer to the customer from what the conversation
+// holds, escalating when a fact the question needs is missing.
+func (c *conversation) finalAnswer() string {
+	num := c.orderNumber()
+	if num == "" {
+		return "Thanks for your message. Could you tell me your order number (it looks like DR-123456)? With it I can look up your order and its delivery."
+	}
+	if c.orders.notFound {
+		return fmt.Sprintf("I could not find an order with the number %s. Could you check the number on your order confirmation (it looks like DR-123456)?", num)
+	}
+	var b strings.Builder
+	if !c.orders.have() {
+		if c.needsOrder() {
+			return fmt.Sprintf("I could not reach our order system to look up order %s. %s, who will get back to you about it.", num, HandoverSentence)
+		}
+		fmt.Fprintf(&b, "I could not look up order %s just now, so this answer does not rely on it. ", num)
+	} else {
+		b.WriteString(describe("Your order", c.orders.facts[toolOrder], c.orders.text, "product", "status", "placed"))
+	}
+	switch {
+	case c.carrier.have():
+		b.WriteString(" ")
+		b.WriteString(describe("Delivery", c.carrier.facts[toolDelivery], c.carrier.text, "carrier", "status", "eta", "last_update"))
+		if ev := lastEvent(c.carrier.facts[toolTracking]); ev != "" {
+			fmt.Fprintf(&b, " Latest tracking event: %s.", ev)
+		}
+	case c.orders.have() && c.needsDelivery():
+		fmt.Fprintf(&b, " I could not get the delivery status of order %s from the carrier. %s, who will check it with the carrier and get back to you.", num, HandoverSentence)
+		return strings.TrimSpace(b.String())
+	case c.orders.have() && c.carrier.givenUp():
+		b.WriteString(" Delivery tracking is unavailable just now, so I have answered without it.")
+	}
+	b.WriteString(" ")
+	b.WriteString(nextStep(c.reading.Intent))
+	return strings.TrimSpace(b.String())
+}
+
+// describe writes a sentence from a tool result: the keys asked for first,
+// in that order, then none other (a result's other fields are for other
+// questions); a text result is quoted whole.
+func describe(subject string, fact map[string]any, text []string, keys ...string) string {
+	var parts []string
+	for _, k := range keys {
+		if v, ok := fact[k]; ok && v != nil && fmt.Sprint(v) != "" {
+			parts = append(parts, strings.ReplaceAll(k, "_", " ")+" "+fmt.Sprint(v))
+		}
+	}
+	if id, ok := fact["order_id"]; ok && subject == "Your order" {
+		subject = fmt.Sprintf("Your order %v", id)
+	}
+	parts = append(parts, text...)
+	if len(parts) == 0 {
+		return subject + ": found."
+	}
+	return subject + ": " + strings.Join(parts, ", ") + "."
+}
+
+// lastEvent is the last of a tracking result's events, as text.
+func lastEvent(fact map[string]any) string {
+	evs, _ := fact["events"].([]any)
+	if len(evs) == 0 {
+		return ""
+	}
+	ev, _ := evs[len(evs)-1].(map[string]any)
+	var parts []string
+	for _, k := range []string{"time", "place", "event"} {
+		if v, ok := ev[k]; ok {
+			parts = append(parts, fmt.Sprint(v))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// nextStep is what the agent tells the customer will happen, by intent.
+func nextStep(intent string) string {
+	switch intent {
+	case "return", "refund", "exchange":
+		return "I have started the " + intent + " for you; you will get an email with the next steps."
+	case "cancel":
+		return "I have asked for the order to be cancelled; you will get a confirmation by email."
+	case "change_order":
+		return "I have passed your change on to the warehouse; you will get a confirmation by email."
+	case "warranty_claim", "complaint":
+		return "I have logged this with our team, who will follow up by email."
+	}
+	return "Let me know if there is anything else I can help with."
+}

@@ -1,0 +1,220 @@
+package fakemodel
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ToolCall is one function call an assistant message asked for: its id, the
+// function's name and its arguments as the JSON text the model wrote.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments string
+}
+
+// Tool is one function a request offers the model: its name, description
+// and JSON-schema parameters (nil when not given).
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  map[string]any
+	Strict      bool
+}
+
+// ToolChoice is a request's tool_choice: Mode is "none", "auto" or
+// "required", or "function" with Function naming the one tool to call.
+type ToolChoice struct {
+	Mode     string
+	Function string
+}
+
+// toolName is the pattern OpenAI requires of a function name.
+var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// decodeToolFields reads the tool-calling fields of message i: an assistant
+// message's tool_calls and a tool message's tool_call_id, checked as OpenAI
+// checks them.
+func decodeToolFields(i int, mm map[string]json.RawMessage, msg *Message) *APIError {
+	if tc, ok := mm["tool_calls"]; ok && !isNull(tc) {
+		if msg.Role != "assistant" {
+			return badRequest(pi(i, ".tool_calls"), "invalid_value", "Invalid parameter: 'tool_calls' is only allowed on messages with role 'assistant'.")
+		}
+		var calls []struct {
+			ID       string `json:"id"`
+			Type     string `json:"type"`
+			Function *struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(tc, &calls); err != nil {
+			return badRequest(pi(i, ".tool_calls"), "invalid_type", "Invalid type for 'messages[%d].tool_calls': expected an array of tool call objects.", i)
+		}
+		for j, c := range calls {
+			switch {
+			case c.ID == "":
+				return badRequest(pi(i, ".tool_calls"), "missing_required_parameter", "Missing required parameter: 'messages[%d].tool_calls[%d].id'.", i, j)
+			case c.Type != "function":
+				return badRequest(pi(i, ".tool_calls"), "invalid_value", "Invalid value for 'messages[%d].tool_calls[%d].type': expected 'function'.", i, j)
+			case c.Function == nil || c.Function.Name == "":
+				return badRequest(pi(i, ".tool_calls"), "missing_required_parameter", "Missing required parameter: 'messages[%d].tool_calls[%d].function.name'.", i, j)
+			}
+			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		}
+	}
+	if msg.Role == "tool" {
+		id, ok := mm["tool_call_id"]
+		if !ok || isNull(id) {
+			return badRequest(pi(i, ".tool_call_id"), "missing_required_parameter", "Missing required parameter: 'messages[%d].tool_call_id'.", i)
+		}
+		if err := json.Unmarshal(id, &msg.ToolCallID); err != nil {
+			return badRequest(pi(i, ".tool_call_id"), "invalid_type", "Invalid type for 'messages[%d].tool_call_id': expected a string, but got %s instead.", i, jsonKind(id))
+		}
+	}
+	return nil
+}
+
+// checkToolMessages checks the order of tool calls and their results as
+// OpenAI does: a tool message answers a call of the assistant message before
+// it, and an assistant message with tool_calls is followed by a tool message
+// for each of its calls.
+func checkToolMessages(msgs []Message) *APIError {
+	var open map[string]bool // the calls of the last assistant message still unanswered
+	openAt := -1
+	for i, m := range msgs {
+		if m.Role == "tool" {
+			if !open[m.ToolCallID] {
+				return badRequest(pi(i, ".role"), "", "Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'; 'tool_call_id' %q was not found in 'tool_calls' of the previous assistant message.", m.ToolCallID)
+			}
+			delete(open, m.ToolCallID)
+			continue
+		}
+		if e := unanswered(open, openAt); e != nil {
+			return e
+		}
+		open, openAt = nil, -1
+		if m.Role == "assistant" && len(m.ToolCalls) > 0 {
+			open, openAt = map[string]bool{}, i
+			for _, c := range m.ToolCalls {
+				open[c.ID] = true
+			}
+		}
+	}
+	return unanswered(open, openAt)
+}
+
+// unanswered is the error for the calls of message at that no tool message
+// answered, or nil when there are none.
+func unanswered(open map[string]bool, at int) *APIError {
+	if len(open) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(open))
+	for id := range open {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return badRequest(pi(at, ".role"), "", "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(ids, ", "))
+}
+
+// decodeTools reads tools, tool_choice and parallel_tool_calls into req and
+// checks them, and the tool messages, as OpenAI does.
+func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
+	req.ParallelToolCalls = true
+	if v, ok := raw["tools"]; ok && !isNull(v) {
+		var tools []struct {
+			Type     string `json:"type"`
+			Function *struct {
+				Name        string         `json:"name"`
+				Description string         `json:"description"`
+				Parameters  map[string]any `json:"parameters"`
+				Strict      bool           `json:"strict"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(v, &tools); err != nil {
+			return badRequest("tools", "invalid_type", "Invalid type for 'tools': expected an array of tool objects.")
+		}
+		if len(tools) == 0 {
+			return badRequest("tools", "empty_array", "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.")
+		}
+		seen := map[string]bool{}
+		for i, t := range tools {
+			param := "tools[" + strconv.Itoa(i) + "]"
+			switch {
+			case t.Type != "function":
+				return badRequest(param+".type", "invalid_value", "Invalid value for '%s.type': drill's fake model supports only 'function' tools.", param)
+			case t.Function == nil:
+				return badRequest(param+".function", "missing_required_parameter", "Missing required parameter: '%s.function'.", param)
+			case !toolName.MatchString(t.Function.Name):
+				return badRequest(param+".function.name", "invalid_value", "Invalid '%s.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$' of at most 64 characters.", param)
+			case seen[t.Function.Name]:
+				return badRequest("tools", "", "Invalid 'tools': duplicate function name '%s'.", t.Function.Name)
+			}
+			seen[t.Function.Name] = true
+			if t.Function.Strict && t.Function.Parameters != nil {
+				if msg := checkStrict(t.Function.Parameters, nil); msg != "" {
+					return badRequest(param+".function.parameters", "", "Invalid schema for function '%s': %s", t.Function.Name, msg)
+				}
+			}
+			req.Tools = append(req.Tools, Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters, Strict: t.Function.Strict})
+			req.toolTokens += countTokens(t.Function.Name) + countTokens(t.Function.Description) + 8
+			if t.Function.Parameters != nil {
+				b, _ := json.Marshal(t.Function.Parameters)
+				req.toolTokens += countTokens(string(b))
+			}
+		}
+	}
+	req.ToolChoice = ToolChoice{Mode: "none"}
+	if len(req.Tools) > 0 {
+		req.ToolChoice.Mode = "auto"
+	}
+	if v, ok := raw["tool_choice"]; ok && !isNull(v) {
+		if len(req.Tools) == 0 {
+			return badRequest("tool_choice", "", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.")
+		}
+		var mode string
+		if json.Unmarshal(v, &mode) == nil {
+			if mode != "none" && mode != "auto" && mode != "required" {
+				return badRequest("tool_choice", "invalid_value", "Invalid value for 'tool_choice': expected one of none, auto, required, or an object naming a function.")
+			}
+			req.ToolChoice.Mode = mode
+		} else {
+			var named struct {
+				Type     string `json:"type"`
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			}
+			if err := json.Unmarshal(v, &named); err != nil || named.Type != "function" || named.Function.Name == "" {
+				return badRequest("tool_choice", "invalid_value", "Invalid value for 'tool_choice': expected one of none, auto, required, or {\"type\": \"function\", \"function\": {\"name\": ...}}.")
+			}
+			if !offers(req.Tools, named.Function.Name) {
+				return badRequest("tool_choice", "", "Invalid value for 'tool_choice': tool choice function '%s' not found in 'tools'.", named.Function.Name)
+			}
+			req.ToolChoice = ToolChoice{Mode: "function", Function: named.Function.Name}
+		}
+	}
+	if v, ok := raw["parallel_tool_calls"]; ok && !isNull(v) {
+		if len(req.Tools) == 0 {
+			return badRequest("parallel_tool_calls", "", "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.")
+		}
+		if err := json.Unmarshal(v, &req.ParallelToolCalls); err != nil {
+			return badRequest("parallel_tool_calls", "invalid_type", "Invalid type for 'parallel_tool_calls': expected a boolean, but got %s instead.", jsonKind(v))
+		}
+	}
+	return checkToolMessages(req.Messages)
+}
+
+// offers reports whether tools holds a function called name.
+func offers(tools []Tool, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}

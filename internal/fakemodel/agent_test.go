@@ -1,0 +1,138 @@
+package fakemodel_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+
+	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/tools"
+)
+
+// step is one model call of a conversation: the tool calls asked for, or
+// the content.
+type step struct {
+	calls   []string // "name(args)"
+	content string
+	finish  string
+	usage   openai.CompletionUsage
+}
+
+// converse runs a conversation about email e the way the chat workload
+// does: the first call with tool_choice "none" (interpret), then "auto"
+// until the model answers; each tool call is answered by result. It stops
+// after 10 calls.
+func converse(t *testing.T, c openai.Client, model string, e emails.Email, stream bool, result func(name, args string) string) []step {
+	t.Helper()
+	msgs := []openai.ChatCompletionMessageParamUnion{
+		openai.SystemMessage("You are the outdoor-gear shop's support agent. Use the tools to look up orders and deliveries."),
+		openai.UserMessage(e.Text()),
+	}
+	var steps []step
+	for turn := 0; turn < 10; turn++ {
+		params := openai.ChatCompletionNewParams{Model: model, Messages: msgs, Tools: tools.Definitions()}
+		params.ToolChoice.OfAuto = openai.String("auto")
+		if turn == 0 {
+			params.ToolChoice.OfAuto = openai.String("none")
+		}
+		var msg openai.ChatCompletionMessage
+		var st step
+		if stream {
+			params.StreamOptions.IncludeUsage = openai.Bool(true)
+			s := c.Chat.Completions.NewStreaming(context.Background(), params)
+			var acc openai.ChatCompletionAccumulator
+			for s.Next() {
+				acc.AddChunk(s.Current())
+			}
+			if err := s.Err(); err != nil {
+				t.Fatalf("turn %d: %v", turn, err)
+			}
+			msg, st.finish, st.usage = acc.Choices[0].Message, acc.Choices[0].FinishReason, acc.Usage
+		} else {
+			resp, err := c.Chat.Completions.New(context.Background(), params)
+			if err != nil {
+				t.Fatalf("turn %d: %v", turn, err)
+			}
+			msg, st.finish, st.usage = resp.Choices[0].Message, resp.Choices[0].FinishReason, resp.Usage
+		}
+		msgs = append(msgs, msg.ToParam())
+		if len(msg.ToolCalls) == 0 {
+			st.content = msg.Content
+			steps = append(steps, st)
+			if turn > 0 {
+				return steps
+			}
+			continue
+		}
+		for _, tc := range msg.ToolCalls {
+			st.calls = append(st.calls, tc.Function.Name+"("+tc.Function.Arguments+")")
+			msgs = append(msgs, openai.ToolMessage(result(tc.Function.Name, tc.Function.Arguments), tc.ID))
+		}
+		steps = append(steps, st)
+	}
+	return steps
+}
+
+// services answers tool calls from the in-process services.
+func services(t *testing.T) func(name, args string) string {
+	cl := tools.NewInProcess(emails.All(), 0, nil)
+	return func(name, args string) string {
+		r, err := cl.Call(context.Background(), name, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Content
+	}
+}
+
+func email(t *testing.T, id int) emails.Email {
+	t.Helper()
+	e, ok := emails.ByID(id)
+	if !ok {
+		t.Fatalf("no email %d", id)
+	}
+	return e
+}
+
+func TestAgentFourCalls(t *testing.T) {
+	for name, c := range clients(t, fakemodel.Options{NoLatency: true}) {
+		for _, stream := range []bool{false, true} {
+			t.Run(name+map[bool]string{false: "/whole", true: "/streamed"}[stream], func(t *testing.T) {
+				steps := converse(t, c, fakemodel.ModelMini, email(t, 1), stream, services(t))
+				if len(steps) != 4 {
+					t.Fatalf("%d calls, want 4: %+v", len(steps), steps)
+				}
+				if !strings.Contains(steps[0].content, "intent return") || !strings.Contains(steps[0].content, "DR-104233") || steps[0].finish != "stop" {
+					t.Errorf("interpretation %+v", steps[0])
+				}
+				want := [][]string{nil, {`get_order({"order_id":"DR-104233"})`}, {`get_delivery_status({"order_id":"DR-104233"})`}, nil}
+				for i, w := range want {
+					if strings.Join(steps[i].calls, " ") != strings.Join(w, " ") {
+						t.Errorf("call %d asked for %v, want %v", i+1, steps[i].calls, w)
+					}
+					if w != nil && steps[i].finish != "tool_calls" {
+						t.Errorf("call %d finish %q, want tool_calls", i+1, steps[i].finish)
+					}
+				}
+				final := steps[3].content
+				t.Logf("interpretation: %s\nfinal: %s", steps[0].content, final)
+				if !strings.Contains(final, "Ember 5 Sleeping Bag") || !strings.Contains(final, "Delivery:") || fakemodel.IsHandover(final) {
+					t.Errorf("final answer %q", final)
+				}
+				for i := 1; i < len(steps); i++ {
+					if steps[i].usage.PromptTokens <= steps[i-1].usage.PromptTokens {
+						t.Errorf("call %d prompt %d tokens, not more than call %d's %d: the history is resent", i+1, steps[i].usage.PromptTokens, i, steps[i-1].usage.PromptTokens)
+					}
+				}
+				for i, s := range steps {
+					if s.usage.CompletionTokens <= 0 || s.usage.TotalTokens != s.usage.PromptTokens+s.usage.CompletionTokens {
+						t.Errorf("call %d usage %+v", i+1, s.usage)
+					}
+				}
+			})
+		}
+	}
+}
