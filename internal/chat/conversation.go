@@ -16,13 +16,15 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/tools"
 )
 
 // errAborted ends a stream the stream-rate check cut.
 var errAborted = errors.New("stream under the rate floor: aborted")
 
 // systemPrompt is the agent's instruction.
-const systemPrompt = "You are a shop's support agent. Read the customer's message, look up their order and its delivery with the tools, then answer. If you cannot, say you are handing them to a person."
+const systemPrompt = "You are a shop's support agent. Read the customer's message, look up their order and its delivery with the tools, then answer. If you cannot, say: " + fakemodel.HandoverSentence + "."
 
 // toldCustomer is what a customer handed over is told.
 const toldCustomer = "We are passing your conversation to a member of our team, with everything we found so far; they will reply to you shortly."
@@ -347,7 +349,8 @@ func (c *conversation) toolTurn(ctx context.Context, calls []toolCall) {
 		c.attempted = append(c.attempted, k.key())
 		var result string
 		if !json.Valid([]byte(k.args)) {
-			result = fmt.Sprintf(`{"error":"invalid_arguments","message":"the arguments of %s are not valid JSON"}`, k.name)
+			// Not sent to the service: the agent cannot read the call.
+			result = tools.ErrorResult(fmt.Errorf("%s: %w", k.name, tools.ErrBadArguments))
 		} else {
 			result = c.runTool(ctx, k)
 		}
@@ -359,22 +362,26 @@ func (c *conversation) toolTurn(ctx context.Context, calls []toolCall) {
 // model, not an error of the conversation.
 func (c *conversation) runTool(ctx context.Context, k toolCall) string {
 	c.toolCalls++
-	out, err := c.r.cfg.Tools.Run(ctx, k.name, k.args)
-	outcome := event.OK
+	res, err := c.r.cfg.Tools.Call(ctx, k.name, k.args)
 	if err != nil {
-		outcome = chain.Classify(ctx, err)
-		out = fmt.Sprintf(`{"error":"failed","message":%q}`, err.Error())
+		res = tools.Result{Dependency: tools.Dependency(k.name), Err: err, Content: tools.ErrorResult(err)}
+	}
+	outcome := event.OK
+	if res.Err != nil {
+		outcome = chain.Classify(ctx, res.Err)
+		if res.Status != 0 {
+			outcome = chain.ClassifyStatus(res.Status)
+		}
 	} else {
-		c.found[k.name] = out
+		c.found[k.name] = res.Content
 	}
 	ch := c.chat()
-	ch.Tool, ch.Dependency, ch.Args = k.name, Dependency(k.name), k.args
-	c.r.log.Append(event.Event{Kind: event.ToolCall, Email: c.email.ID, Outcome: outcome, Detail: errText(err), Chat: ch})
-	return out
+	ch.Tool, ch.Dependency, ch.Args = k.name, res.Dependency, k.args
+	c.r.log.Append(event.Event{Kind: event.ToolCall, Email: c.email.ID, Outcome: outcome, Status: res.Status, Detail: errText(res.Err), Chat: ch})
+	return res.Content
 }
 
-// escalates reports whether an answer hands the customer to a person.
-func escalates(answer string) bool {
-	return strings.Contains(strings.ToLower(answer), "handing you to a person") ||
-		strings.Contains(strings.ToLower(answer), "hand you over to a person")
-}
+// escalates reports whether an answer hands the customer to a person: the
+// agent's handover sentence (the fake model's, which a real agent's prompt
+// asks for too).
+func escalates(answer string) bool { return fakemodel.IsHandover(answer) }

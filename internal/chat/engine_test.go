@@ -11,7 +11,9 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/tools"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -62,9 +64,9 @@ func (s scriptAgent) RoundTrip(req *http.Request) (*http.Response, error) {
 	case s.repeat && lastCall != "":
 		call(lastCall)
 	case lastCall == "":
-		call(ToolGetOrder)
-	case lastCall == ToolGetOrder:
-		call(ToolGetDelivery)
+		call(tools.GetOrder)
+	case lastCall == tools.GetOrder:
+		call(tools.GetDeliveryStatus)
 	default:
 		a := s.answer
 		if a == "" {
@@ -81,11 +83,6 @@ func (s scriptAgent) RoundTrip(req *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(&b), Request: req}, nil
 }
 
-type okTools struct{}
-
-func (okTools) Run(_ context.Context, name, args string) (string, error) {
-	return `{"tool":"` + name + `","ok":true}`, nil
-}
 
 // runChat runs cfg in a bubble and folds its log.
 func runChat(t *testing.T, cfg Config) (scoring.ChatSummary, []event.Event) {
@@ -110,7 +107,7 @@ func quietConfig(conversations int, policy string) Config {
 	cfg.Profile, _ = IncidentProfile(IncidentNone)
 	cfg.Profile.Primary.Normal, cfg.Profile.Fallback.Normal = Rates{}, Rates{}
 	cfg.Policy, _ = Preset(policy)
-	cfg.Models, cfg.Tools = scriptAgent{}, okTools{}
+	cfg.Models, cfg.Tools = scriptAgent{}, tools.NewInProcess(emails.All(), 0, nil)
 	return cfg
 }
 
@@ -157,7 +154,7 @@ func TestLoopGuardHandsOver(t *testing.T) {
 			state = e.Chat.State
 		}
 	}
-	if state == nil || state.Reason != event.StopLoop || len(state.Attempted) != 2 || state.Found[ToolGetOrder] == "" {
+	if state == nil || state.Reason != event.StopLoop || len(state.Attempted) != 2 || state.Found[tools.GetOrder] == "" {
 		t.Errorf("handover state %+v: want the loop, two attempted calls and the order found", state)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/tools"
 )
 
 // Rungs of a model call: the primary model, or the fallback the status
@@ -112,7 +113,7 @@ func New(cfg Config) (*Run, error) {
 		return nil, err
 	}
 	now := time.Now()
-	r := &Run{cfg: cfg, log: event.NewLog(now), start: now, set: cfg.Emails, tools: toolParams()}
+	r := &Run{cfg: cfg, log: event.NewLog(now), start: now, set: cfg.Emails, tools: tools.Definitions()}
 	if r.set == nil {
 		r.set = emails.All()
 	}
