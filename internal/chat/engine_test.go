@@ -83,7 +83,6 @@ func (s scriptAgent) RoundTrip(req *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(&b), Request: req}, nil
 }
 
-
 // runChat runs cfg in a bubble and folds its log.
 func runChat(t *testing.T, cfg Config) (scoring.ChatSummary, []event.Event) {
 	t.Helper()
