@@ -119,6 +119,53 @@ func Preset(name string) (Policy, error) {
 	return p, nil
 }
 
+// The checks by name, as a policy name adds them to a preset
+// (agent-defaults+budget).
+const (
+	CheckBreaker  = "breaker"
+	CheckStream   = "stream"
+	CheckValidity = "validity"
+	CheckLoop     = "loop"
+	CheckBudget   = "budget"
+)
+
+var checkNames = []string{CheckBreaker, CheckStream, CheckValidity, CheckLoop, CheckBudget}
+
+// CheckNames lists the five checks' names in the write-up's order.
+func CheckNames() []string { return append([]string(nil), checkNames...) }
+
+// PolicyByName returns a preset, or a preset with checks switched on at
+// the write-up's figures, written preset+check+check: agent-defaults+budget
+// is the defaults with only the conversation budget, agent-defaults+stream
+// with only the stream-rate check.
+func PolicyByName(name string) (Policy, error) {
+	base, rest, _ := strings.Cut(name, "+")
+	p, err := Preset(base)
+	if err != nil || rest == "" {
+		return p, err
+	}
+	p.Name = name
+	for _, c := range strings.Split(rest, "+") {
+		switch c {
+		case CheckBreaker:
+			if p.Breaker == nil {
+				p.Breaker = StatusBreaker()
+			}
+		case CheckStream:
+			p = p.WithStreamCheck()
+		case CheckValidity:
+			p = p.WithValidity()
+		case CheckLoop:
+			p = p.WithLoopGuard()
+		case CheckBudget:
+			p = p.WithBudget()
+		default:
+			return Policy{}, fmt.Errorf("policy %q: unknown check %q (valid: %s)%s", name, c, strings.Join(checkNames, ", "), suggest.DidYouMean(c, "", checkNames))
+		}
+	}
+	return p.counting(), nil
+}
+
 // WithStreamCheck switches check 2 on at the write-up's figures (15
 // tokens/s, checked 3 s into the stream); the breaker counts aborts.
 func (p Policy) WithStreamCheck() Policy {

@@ -2,12 +2,14 @@ package chat
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/suggest"
 )
 
@@ -22,6 +24,26 @@ type Rates struct {
 	Malformed float64 `json:"malformed" yaml:"malformed"`
 	// Loop: the model repeats its previous tool call.
 	Loop float64 `json:"loop" yaml:"loop"`
+}
+
+// of is the rate of class.
+func (r Rates) of(class string) float64 {
+	switch class {
+	case ClassOverloaded:
+		return r.Overloaded
+	case ClassSlow:
+		return r.Slow
+	case ClassMalformed:
+		return r.Malformed
+	case ClassLoop:
+		return r.Loop
+	}
+	return 0
+}
+
+// uses reports whether the model's rates ever draw class.
+func (m ModelProfile) uses(class string) bool {
+	return m.Normal.of(class) > 0 || (m.Incident != nil && m.Incident.of(class) > 0)
 }
 
 func (r Rates) total() float64 { return r.Overloaded + r.Slow + r.Malformed + r.Loop }
@@ -155,9 +177,18 @@ func (p Profile) Validate() error {
 	if p.IncidentTo < p.IncidentFrom {
 		return fmt.Errorf("profile: incident_to %s is before incident_from %s", p.IncidentTo, p.IncidentFrom)
 	}
-	for class := range p.Faults {
+	for _, class := range slices.Sorted(maps.Keys(p.Faults)) {
 		if !slices.Contains(Classes(), class) {
 			return fmt.Errorf("profile faults: unknown class %q (valid: %s)", class, strings.Join(Classes(), ", "))
+		}
+		if _, err := inject.NewFault(p.Faults[class]); err != nil {
+			return fmt.Errorf("profile faults: %s: %w", class, err)
+		}
+	}
+	for _, class := range Classes() {
+		_, ok := p.Faults[class]
+		if !ok && (p.Primary.uses(class) || p.Fallback.uses(class)) {
+			return fmt.Errorf("profile faults: no fault plays %s, and a rate asks for it", class)
 		}
 	}
 	return nil

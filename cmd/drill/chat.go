@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/session"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// The workload kinds (--workload).
+const (
+	workloadTriage = "triage"
+	workloadChat   = chat.WorkloadName
+)
+
+// chatFlags are the chat workload's flags of drill compare.
+type chatFlags struct {
+	workload      string
+	incidents     []string
+	seeds         string
+	conversations int
+	rate          float64
+}
+
+func (c *chatFlags) register(fs *pflag.FlagSet) {
+	d := chat.DefaultConfig()
+	fs.StringVar(&c.workload, "workload", workloadTriage, "the workload: triage (120 support emails through the chain) or chat (support conversations with tool calls)")
+	fs.StringSliceVar(&c.incidents, "incident", []string{chat.IncidentMixed}, "chat: the incident kinds to run: "+strings.Join(chat.IncidentKinds(), ", "))
+	fs.StringVar(&c.seeds, "seeds", "", "chat: run every policy on each of these seeds (1..5, or 1,4,7) to show the spread")
+	fs.IntVar(&c.conversations, "conversations", d.Conversations, "chat: how many conversations start")
+	fs.Float64Var(&c.rate, "conversation-rate", d.Rate, "chat: conversations started per second")
+}
+
+// chosen reports whether the chat workload was asked for, refusing an
+// unknown workload.
+func (c *chatFlags) chosen() (bool, error) {
+	switch c.workload {
+	case workloadChat:
+		return true, nil
+	case workloadTriage, "":
+		return false, nil
+	}
+	return false, exit.Usagef("unknown workload %q (valid: %s, %s)", c.workload, workloadTriage, workloadChat)
+}
+
+// parseSeeds reads "1..5" or "1,4,7".
+func parseSeeds(s string) ([]int64, error) {
+	if lo, hi, ok := strings.Cut(s, ".."); ok {
+		a, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
+		b, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
+		if err1 != nil || err2 != nil || b < a || b-a >= 1000 {
+			return nil, fmt.Errorf("--seeds %q: want a range like 1..5 (at most 1,000 seeds)", s)
+		}
+		var out []int64
+		for v := a; v <= b; v++ {
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	var out []int64
+	for _, part := range strings.Split(s, ",") {
+		v, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds %q: want a range like 1..5 or a list like 1,4,7", s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// chatConfigs builds one chat drill per incident, policy and seed.
+func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Config, error) {
+	if !fs.Changed("policies") {
+		policies = chat.PresetNames()
+	}
+	seed, _ := fs.GetInt64("seed")
+	seeds := []int64{seed}
+	if c.seeds != "" {
+		var err error
+		if seeds, err = parseSeeds(c.seeds); err != nil {
+			return nil, exit.UsageError(err)
+		}
+	}
+	var cfgs []chat.Config
+	for _, inc := range c.incidents {
+		prof, err := chat.IncidentProfile(inc)
+		if err != nil {
+			return nil, exit.Usagef("--incident: %v", err)
+		}
+		for _, name := range policies {
+			pol, err := chat.PolicyByName(name)
+			if err != nil {
+				return nil, exit.Usagef("--policies: %v", err)
+			}
+			for _, s := range seeds {
+				cfg := chat.DefaultConfig()
+				cfg.Conversations, cfg.Rate, cfg.Seed = c.conversations, c.rate, s
+				cfg.Incident, cfg.Profile, cfg.Policy = inc, prof, pol
+				cfgs = append(cfgs, cfg)
+			}
+		}
+	}
+	return cfgs, nil
+}
+
+// compareChat is `drill compare --workload chat`: every incident × policy
+// × seed at once, printed side by side (or as a JSON array of summaries).
+func compareChat(cmd *cobra.Command, c chatFlags, policies []string, asJSON, virtual bool, recordDir string, force bool) error {
+	cfgs, err := chatConfigs(cmd.Flags(), c, policies)
+	if err != nil {
+		return err
+	}
+	jobs := make([]session.ChatJob, len(cfgs))
+	if recordDir != "" {
+		if err := journal.PrepareDir(recordDir); err != nil {
+			return err
+		}
+	}
+	for i, cfg := range cfgs {
+		jobs[i].Config = cfg
+		if recordDir != "" {
+			jobs[i].Journal = filepath.Join(recordDir, fmt.Sprintf("%02d-chat-%s-%s-seed%d.jsonl", i+1, cfg.Incident, strings.ReplaceAll(cfg.Policy.Name, "+", "_"), cfg.Seed))
+			if err := journal.RefuseOverwrite(jobs[i].Journal, force); err != nil {
+				return err
+			}
+		}
+	}
+	outs, err := session.ChatDrills(cmd.Context(), jobs, virtual, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	sums := make([]scoring.ChatSummary, len(outs))
+	var errs []error
+	for i, o := range outs {
+		sums[i] = o.Summary
+		if o.Error != "" {
+			errs = append(errs, fmt.Errorf("run %d (%s / %s / seed %d): %s", i+1, cfgs[i].Incident, cfgs[i].Policy.Name, cfgs[i].Seed, o.Error))
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetIndent("", "  ")
+		errs = append(errs, enc.Encode(sums))
+	} else {
+		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), sums))
+	}
+	if slices.ContainsFunc(outs, func(o session.ChatOutcome) bool { return o.Status == "interrupted" }) {
+		errs = append(errs, exit.ErrInterrupted)
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// chatFigure is one row of the chat comparison: its label and how to read
+// it from a summary.
+type chatFigure struct {
+	label string
+	value func(s scoring.ChatSummary) float64
+	cell  func(v float64) string
+}
+
+func countCell(v float64) string { return format.Count(v) }
+func secsCell(v float64) string  { return format.Secs(v) }
+func tokensCell(v float64) string {
+	return fmt.Sprintf("%.2f M", v/1e6)
+}
+
+var chatFigures = []chatFigure{
+	{"answered", func(s scoring.ChatSummary) float64 { return float64(s.Answered) }, countCell},
+	{"handed over", func(s scoring.ChatSummary) float64 { return float64(s.HandedOver) }, countCell},
+	{"silent (no answer, nobody told)", func(s scoring.ChatSummary) float64 { return float64(s.Silent) }, countCell},
+	{"turn-limit endings", func(s scoring.ChatSummary) float64 { return float64(s.TurnLimit) }, countCell},
+	{"time p50", func(s scoring.ChatSummary) float64 { return s.TimeP50S }, secsCell},
+	{"time p95", func(s scoring.ChatSummary) float64 { return s.TimeP95S }, secsCell},
+	{"time p99", func(s scoring.ChatSummary) float64 { return s.TimeP99S }, secsCell},
+	{"slowest", func(s scoring.ChatSummary) float64 { return s.TimeMaxS }, secsCell},
+	{"over 2 minutes", func(s scoring.ChatSummary) float64 { return float64(s.Over120s) }, countCell},
+	{"tokens billed", func(s scoring.ChatSummary) float64 { return float64(s.TokensBilled) }, tokensCell},
+	{"model calls", func(s scoring.ChatSummary) float64 { return float64(s.ModelCalls) }, countCell},
+	{"on the fallback", func(s scoring.ChatSummary) float64 { return float64(s.FallbackCalls) }, countCell},
+	{"streams aborted", func(s scoring.ChatSummary) float64 { return float64(s.Aborted) }, countCell},
+	{"tool calls", func(s scoring.ChatSummary) float64 { return float64(s.ToolCalls) }, countCell},
+	{"tool calls refused (breaker open)", func(s scoring.ChatSummary) float64 { return float64(s.ToolsRefused) }, countCell},
+}
+
+// ChatCompare writes the chat comparison as Markdown: one table per
+// incident, a column per policy in the order first seen, a row per figure,
+// then a row per breaker's openings. With several seeds a cell is the
+// range across them (low–high).
+func ChatCompare(w io.Writer, sums []scoring.ChatSummary) error {
+	var incidents, policies []string
+	var seeds []int64
+	for _, s := range sums {
+		if !slices.Contains(incidents, s.Incident) {
+			incidents = append(incidents, s.Incident)
+		}
+		if !slices.Contains(policies, s.Policy) {
+			policies = append(policies, s.Policy)
+		}
+		if !slices.Contains(seeds, s.Seed) {
+			seeds = append(seeds, s.Seed)
+		}
+	}
+	var b strings.Builder
+	for k, inc := range incidents {
+		if k > 0 {
+			b.WriteString("\n")
+		}
+		cells := func(value func(scoring.ChatSummary) float64, cell func(float64) string) []string {
+			row := make([]string, len(policies))
+			for i, p := range policies {
+				var vs []float64
+				for _, s := range sums {
+					if s.Incident == inc && s.Policy == p {
+						vs = append(vs, value(s))
+					}
+				}
+				switch {
+				case len(vs) == 0:
+					row[i] = "–"
+				case slices.Min(vs) == slices.Max(vs):
+					row[i] = cell(vs[0])
+				default:
+					row[i] = cell(slices.Min(vs)) + " – " + cell(slices.Max(vs))
+				}
+			}
+			return row
+		}
+		n := 0
+		clock := ""
+		for _, s := range sums {
+			if s.Incident == inc {
+				n, clock = s.Conversations, s.Clock
+				break
+			}
+		}
+		fmt.Fprintf(&b, "Chat workload · incident %s · %d conversations · %s clock · %s\n\n", inc, n, clock, seedWords(seeds))
+		fmt.Fprintf(&b, "| figure | %s |\n|---|%s\n", strings.Join(policies, " | "), strings.Repeat("---|", len(policies)))
+		for _, f := range chatFigures {
+			fmt.Fprintf(&b, "| %s | %s |\n", f.label, strings.Join(cells(f.value, f.cell), " | "))
+		}
+		var deps []string
+		for _, s := range sums {
+			for d := range s.BreakerOpens {
+				if !slices.Contains(deps, d) {
+					deps = append(deps, d)
+				}
+			}
+		}
+		sort.Strings(deps)
+		for _, d := range deps {
+			fmt.Fprintf(&b, "| breaker opens: %s | %s |\n", d, strings.Join(cells(func(s scoring.ChatSummary) float64 {
+				return float64(s.BreakerOpens[d])
+			}, countCell), " | "))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func seedWords(seeds []int64) string {
+	if len(seeds) == 1 {
+		return fmt.Sprintf("seed %d", seeds[0])
+	}
+	parts := make([]string, len(seeds))
+	for i, s := range seeds {
+		parts[i] = fmt.Sprint(s)
+	}
+	return "seeds " + strings.Join(parts, ", ") + " (low – high)"
+}
