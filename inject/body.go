@@ -3,6 +3,7 @@ package inject
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -82,12 +83,38 @@ func (c *chunkReader) next() ([]byte, error) {
 }
 
 // tokens is how many tokens a chunk carries: the length of a stream
-// event's content deltas, or of a body piece, at four bytes a token.
+// event's content and tool-call argument deltas, or of a body piece, at
+// four bytes a token.
 func (c *chunkReader) tokens(chunk []byte) int {
 	if !c.stream {
 		return 1
 	}
-	return (len(eventContent(chunk)) + bytesPerToken - 1) / bytesPerToken
+	return (len(eventContent(chunk)) + eventArguments(chunk) + bytesPerToken - 1) / bytesPerToken
+}
+
+// eventArguments is the length of one server-sent event's tool-call
+// argument deltas.
+func eventArguments(raw []byte) int {
+	n := 0
+	for _, data := range (sse.Event{Raw: raw}).Data() {
+		c, err := sse.ParseChunk(data)
+		if err != nil {
+			continue
+		}
+		for _, ch := range c.Choices {
+			var calls []struct {
+				Function struct {
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			}
+			if json.Unmarshal(ch.Delta.ToolCalls, &calls) == nil {
+				for _, tc := range calls {
+					n += len(tc.Function.Arguments)
+				}
+			}
+		}
+	}
+	return n
 }
 
 // eventContent returns the content deltas of one server-sent event.

@@ -49,15 +49,39 @@ type Attempt struct {
 // its defaults.
 var registry = map[string]func() Fault{}
 
+// chatKinds are the kinds registered by registerChat: the chat workload's
+// own faults, on tool-calling answers.
+var chatKinds = map[string]bool{}
+
 // register adds a fault kind; called from each fault's file. newFault must
 // return a pointer to a struct whose tagged fields are the parameters.
 func register(kind string, newFault func() Fault) { registry[kind] = newFault }
 
-// Kinds lists the registered fault kinds, sorted.
-func Kinds() []string {
+// registerChat adds a fault kind of the chat workload (see ChatKinds).
+func registerChat(kind string, newFault func() Fault) {
+	register(kind, newFault)
+	chatKinds[kind] = true
+}
+
+// Kinds lists the fault kinds of the triage workload, sorted: every
+// registered kind but the chat workload's own (ChatKinds), which break
+// tool-calling answers that triage never gets.
+func Kinds() []string { return kinds(func(k string) bool { return !chatKinds[k] }) }
+
+// ChatKinds lists the chat workload's own fault kinds, sorted: overloaded,
+// malformed-tool-call and loop. A chat drill takes these and every kind of
+// Kinds too (a carrier hang, a slow model).
+func ChatKinds() []string { return kinds(func(k string) bool { return chatKinds[k] }) }
+
+// AllKinds lists every registered fault kind, sorted.
+func AllKinds() []string { return kinds(func(string) bool { return true }) }
+
+func kinds(keep func(kind string) bool) []string {
 	names := make([]string, 0, len(registry))
 	for n := range registry {
-		names = append(names, n)
+		if keep(n) {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names
@@ -68,7 +92,7 @@ func Kinds() []string {
 func Lookup(kind string) (Fault, error) {
 	newFault, ok := registry[kind]
 	if !ok {
-		return nil, fmt.Errorf("unknown outage kind %q (valid: %s)", kind, strings.Join(Kinds(), ", "))
+		return nil, fmt.Errorf("unknown outage kind %q (valid: %s; for the chat workload also %s)", kind, strings.Join(Kinds(), ", "), strings.Join(ChatKinds(), ", "))
 	}
 	return newFault(), nil
 }

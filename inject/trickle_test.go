@@ -79,3 +79,33 @@ func TestTrickleIsCutByTheClientTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestTrickleToolCallStream: a streamed tool call is paced by its
+// arguments, at the trickle's tokens a second, as content is: the chat
+// workload's "stream at N tokens/s".
+func TestTrickleToolCallStream(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		direct := time.Now()
+		if _, _, err := chatCall(t.Context(), modelClient(), question(0), "auto", true); err != nil {
+			t.Fatal(err)
+		}
+		base := time.Since(direct)
+		rig := newRig(t, parse(t, "trickle", "tokens_per_s=1"))
+		start := time.Now()
+		msg, _, err := chatCall(t.Context(), rig.client(0, 2), question(0), "auto", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := msg.ToolCalls[0].Function.Arguments
+		took := time.Since(start)
+		// The arguments come in pieces of up to 12 bytes, each paced by
+		// its tokens (4 bytes a token, rounded up).
+		tokens := 0
+		for i := 0; i < len(args); i += 12 {
+			tokens += (min(12, len(args)-i) + 3) / 4
+		}
+		if want := time.Duration(tokens) * time.Second; took < want || took > want+base {
+			t.Errorf("tool call of %d argument tokens took %v at 1 token/s, want %v plus the model's %v", tokens, took, want, base)
+		}
+	})
+}

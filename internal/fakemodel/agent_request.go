@@ -88,7 +88,7 @@ func checkToolMessages(msgs []Message) *APIError {
 	for i, m := range msgs {
 		if m.Role == "tool" {
 			if !open[m.ToolCallID] {
-				return badRequest(pi(i, ".role"), "", "Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'; 'tool_call_id' %q was not found in 'tool_calls' of the previous assistant message.", m.ToolCallID)
+				return badRequest(pi(i, ".role"), "", "Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'; 'tool_call_id' '%s' was not found in 'tool_calls' of the previous assistant message.", m.ToolCallID)
 			}
 			delete(open, m.ToolCallID)
 			continue

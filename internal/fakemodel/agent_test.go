@@ -136,3 +136,122 @@ func TestAgentFourCalls(t *testing.T) {
 		}
 	}
 }
+
+// callsOf lists the calls of every step, one string per step.
+func callsOf(steps []step) []string {
+	out := make([]string, len(steps))
+	for i, s := range steps {
+		out[i] = strings.Join(s.calls, " ")
+	}
+	return out
+}
+
+func TestAgentParallelToolCalls(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	// Email 2 asks why the tracking has not updated: the agent asks for
+	// the status and the events in one turn.
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 2), true, services(t))
+	if len(steps) != 4 {
+		t.Fatalf("%d calls, want 4: %q", len(steps), callsOf(steps))
+	}
+	if got := steps[2].calls; len(got) != 2 || !strings.HasPrefix(got[0], "get_delivery_status(") || !strings.HasPrefix(got[1], "get_tracking_events(") {
+		t.Errorf("third call asked for %q, want the status and the events", got)
+	}
+	if !strings.Contains(steps[3].content, "Latest tracking event") {
+		t.Errorf("final answer %q does not use the events", steps[3].content)
+	}
+
+	// parallel_tool_calls false: one call per turn.
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage(email(t, 2).Text())}
+	params := openai.ChatCompletionNewParams{Model: fakemodel.ModelMini, Messages: msgs, Tools: tools.Definitions(), ParallelToolCalls: openai.Bool(false)}
+	resp, err := c.Chat.Completions.New(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs = append(msgs, resp.Choices[0].Message.ToParam(), openai.ToolMessage(services(t)(tools.GetOrder, `{"order_id":"DR-118402"}`), resp.Choices[0].Message.ToolCalls[0].ID))
+	params.Messages = msgs
+	resp, err = c.Chat.Completions.New(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(resp.Choices[0].Message.ToolCalls); n != 1 {
+		t.Errorf("parallel_tool_calls false: %d calls in one turn", n)
+	}
+}
+
+func TestAgentCarrierUnavailable(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	svc := services(t)
+	breaker := func(name, args string) string {
+		if tools.Dependency(name) == tools.Carrier {
+			return tools.Unavailable(tools.Carrier)
+		}
+		return svc(name, args)
+	}
+	// Where is my order (email 4): the delivery is the question -> handover.
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 4), false, breaker)
+	if len(steps) != 4 || !fakemodel.IsHandover(steps[3].content) {
+		t.Errorf("order status without the carrier: %q, final %q; want a handover after 4 calls", callsOf(steps), steps[len(steps)-1].content)
+	}
+	// A return (email 1) does not need the delivery: an answer without it.
+	steps = converse(t, c, fakemodel.ModelMini, email(t, 1), false, breaker)
+	final := steps[len(steps)-1].content
+	if len(steps) != 4 || fakemodel.IsHandover(final) || !strings.Contains(final, "without it") {
+		t.Errorf("return without the carrier: %q, final %q; want an answer without the delivery", callsOf(steps), final)
+	}
+}
+
+func TestAgentRetriesFailedCarrierCalls(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	svc := services(t)
+	timeout := func(name, args string) string {
+		if tools.Dependency(name) == tools.Carrier {
+			return `{"error":"timeout","message":"get_delivery_status: context deadline exceeded"}`
+		}
+		return svc(name, args)
+	}
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 4), false, timeout)
+	got := callsOf(steps)
+	// interpret, order, status, events (the same carrier), status, handover.
+	if len(steps) != 6 || !strings.HasPrefix(got[2], "get_delivery_status") || !strings.HasPrefix(got[3], "get_tracking_events") ||
+		!strings.HasPrefix(got[4], "get_delivery_status") || !fakemodel.IsHandover(steps[5].content) {
+		t.Errorf("calls %q, final %q", got, steps[len(steps)-1].content)
+	}
+}
+
+func TestAgentRetriesBadArguments(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	svc := services(t)
+	first := true
+	garbled := func(name, args string) string {
+		if name == tools.GetOrder && first {
+			first = false
+			_, err := tools.ParseArgs(`{"order_id": "DR-1`)
+			return tools.ErrorResult(err)
+		}
+		return svc(name, args)
+	}
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 1), false, garbled)
+	got := callsOf(steps)
+	if len(steps) != 5 || got[1] != got[2] || !strings.HasPrefix(got[3], "get_delivery_status") {
+		t.Errorf("calls %q: want get_order asked again after its arguments failed", got)
+	}
+}
+
+func TestAgentAsksForTheOrderNumber(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	steps := converse(t, c, fakemodel.ModelMini, email(t, 19), false, services(t))
+	if len(steps) != 2 || !strings.Contains(steps[0].content, "no order number") || !strings.Contains(steps[1].content, "order number") {
+		t.Errorf("steps %+v: want an interpretation and a question for the order number", steps)
+	}
+}
+
+func TestAgentUnknownOrder(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	e := email(t, 1)
+	e.Body = strings.ReplaceAll(e.Body, "DR-104233", "DR-999999")
+	steps := converse(t, c, fakemodel.ModelMini, e, false, services(t))
+	if len(steps) != 3 || !strings.Contains(steps[2].content, "could not find an order") {
+		t.Errorf("steps %q, final %q", callsOf(steps), steps[len(steps)-1].content)
+	}
+}
