@@ -45,6 +45,9 @@ type conversation struct {
 	found              map[string]string
 	attempted          []string
 	interpreted        bool
+	// stuck are the rungs whose model has repeated a tool call in this
+	// conversation and keeps doing so (Profile.LoopPersists).
+	stuck map[string]bool
 }
 
 // toolCall is one tool call a model call asked for.
@@ -72,7 +75,7 @@ func (c *conversation) chat() *event.Chat {
 // and tool calls, bounded by the turn limit and the checks that are on.
 func (c *conversation) run(ctx context.Context) {
 	c.start = time.Now()
-	c.found = map[string]string{}
+	c.found, c.stuck = map[string]string{}, map[string]bool{}
 	c.msgs = []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(systemPrompt),
 		openai.UserMessage(c.email.Subject + "\n\n" + c.email.Body)}
 	c.r.log.Append(event.Event{Kind: event.ConversationStart, Email: c.email.ID, Chat: &event.Chat{Conversation: c.id}})
@@ -193,7 +196,7 @@ func (c *conversation) callModel(ctx context.Context) callResult {
 // its stream; it returns how the call ended and the attempts it used.
 func (c *conversation) stream(ctx context.Context, rung string, first *breaker.Ticket, retries int) (callResult, int) {
 	pol := c.r.cfg.Policy
-	tr := &callTrace{conv: c.id, turn: c.turns, rung: rung, first: first}
+	tr := &callTrace{conv: c.id, turn: c.turns, rung: rung, first: first, stuck: c.stuck[rung]}
 	cctx, cancel := context.WithCancelCause(withTrace(ctx, tr))
 	defer cancel(nil)
 	params := openai.ChatCompletionNewParams{
@@ -281,6 +284,9 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 			if key == c.lastCall {
 				c.sameInRow++
 				res.step = event.StepRepeat
+				if c.r.cfg.Profile.LoopPersists {
+					c.stuck[rung] = true
+				}
 			} else {
 				c.lastCall, c.sameInRow = key, 1
 			}

@@ -68,6 +68,13 @@ type Profile struct {
 	// Faults are the transport faults that play each class (overloaded,
 	// slow, malformed, loop), as inject's catalogue names them.
 	Faults map[string]event.FaultSpec `json:"faults" yaml:"faults"`
+	// LoopPersists makes a model that repeated a tool call keep repeating
+	// it for the rest of the conversation (every attempt drawn good
+	// loops), as the write-up's conversation 350 did eight times in a
+	// row: its own repeated call in the context it rereads each turn pulls
+	// it back. Off, a loop is one attempt's fault and the next call
+	// proceeds.
+	LoopPersists bool `json:"loop_persists" yaml:"loop_persists"`
 }
 
 // The fault classes of a profile, the keys of Profile.Faults.
@@ -130,7 +137,7 @@ func DefaultFaults() map[string]event.FaultSpec {
 // normal day with the incident from 300 s to 600 s.
 func IncidentProfile(kind string) (Profile, error) {
 	p := Profile{Primary: ModelProfile{Normal: normalPrimary}, Fallback: ModelProfile{Normal: normalFallback},
-		IncidentFrom: DefaultIncidentFrom, IncidentTo: DefaultIncidentTo, Faults: DefaultFaults()}
+		IncidentFrom: DefaultIncidentFrom, IncidentTo: DefaultIncidentTo, Faults: DefaultFaults(), LoopPersists: true}
 	var r Rates
 	switch kind {
 	case IncidentMixed, "":

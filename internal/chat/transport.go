@@ -38,6 +38,9 @@ type callTrace struct {
 	conv, turn int
 	rung       string
 	first      *breaker.Ticket // the ticket the call was routed with
+	// stuck marks a call to a model that has looped in this conversation
+	// (Profile.LoopPersists): an attempt drawn good repeats the call too.
+	stuck bool
 
 	mu       sync.Mutex
 	attempts []*attempt
@@ -104,6 +107,9 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 	rng := t.r.attemptRand(tr.conv, tr.turn, n, tr.rung)
 	a.class = t.r.cfg.Profile.draw(tr.rung, a.start.Sub(t.r.start), rng)
+	if a.class == "" && tr.stuck {
+		a.class = ClassLoop
+	}
 
 	ctx, cancel := context.WithCancelCause(req.Context())
 	idle := newIdleTimer(t.r.cfg.Policy.ReadTimeout, cancel)
