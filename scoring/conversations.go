@@ -214,6 +214,22 @@ func (f *ChatFold) step(e event.Event, st TraceStep) {
 	f.trace = append(f.trace, st)
 }
 
+// ChatTrace is one conversation's trace: its row and every model attempt
+// and tool call, in order (drill replay --conversation N).
+type ChatTrace struct {
+	Conversation ConversationRow `json:"conversation"`
+	Steps        []TraceStep     `json:"steps"`
+}
+
+// Row is conversation id's row, if it started.
+func (f *ChatFold) Row(id int) (ConversationRow, bool) {
+	r, ok := f.rows[id]
+	if !ok {
+		return ConversationRow{}, false
+	}
+	return *r, true
+}
+
 // Trace is the kept conversation's trace, in order.
 func (f *ChatFold) Trace() []TraceStep { return slices.Clone(f.trace) }
 

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
@@ -151,9 +152,7 @@ func compareChat(cmd *cobra.Command, c chatFlags, policies []string, asJSON, vir
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(cmd.OutOrStdout())
-		enc.SetIndent("", "  ")
-		errs = append(errs, enc.Encode(sums))
+		errs = append(errs, encodeJSON(cmd.OutOrStdout(), sums))
 	} else {
 		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), sums))
 	}
@@ -161,4 +160,56 @@ func compareChat(cmd *cobra.Command, c chatFlags, policies []string, asJSON, vir
 		errs = append(errs, exit.ErrInterrupted)
 	}
 	return errors.Join(errs...)
+}
+
+// chatJournal reports whether the journal at path is a chat run's, from
+// its first event.
+func chatJournal(cmd *cobra.Command, path string) (bool, error) {
+	found, isChat := false, false
+	_, err := journal.ScanContext(cmd.Context(), path, func(e event.Event) error {
+		if !found {
+			found, isChat = true, scoring.IsChat([]event.Event{e})
+		}
+		return errStopScan
+	})
+	if err != nil && !errors.Is(err, errStopScan) {
+		return false, journal.ReadError(cmd.Context(), err)
+	}
+	return isChat, nil
+}
+
+// errStopScan stops a journal scan once it has what it needs.
+var errStopScan = errors.New("enough read")
+
+// replayChat prints a chat journal's figures, recomputed by the fold the
+// live run used (as JSON with asJSON), or one conversation's trace.
+func replayChat(cmd *cobra.Command, path string, conversation int, asJSON bool) error {
+	j, err := journal.ReadFileContext(cmd.Context(), path)
+	if err != nil {
+		return journal.ReadError(cmd.Context(), err)
+	}
+	fold := scoring.NewChatFold(conversation)
+	for _, e := range j.Events {
+		fold.Add(e)
+	}
+	out := cmd.OutOrStdout()
+	if conversation > 0 {
+		row, ok := fold.Row(conversation)
+		if !ok {
+			return exit.Usagef("--conversation %d: the journal has no such conversation (1..%d)", conversation, len(fold.Rows()))
+		}
+		t := scoring.ChatTrace{Conversation: row, Steps: fold.Trace()}
+		if asJSON {
+			return encodeJSON(out, t)
+		}
+		return report.ChatTrace(out, t)
+	}
+	sum := fold.Summary()
+	if j.Summary != nil && j.Summary.Chat != nil && !reflect.DeepEqual(*j.Summary.Chat, sum) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "drill: the figures recomputed from the events differ from the journal's summary line; showing the recomputed ones")
+	}
+	if asJSON {
+		return encodeJSON(out, sum)
+	}
+	return report.ChatCompare(out, []scoring.ChatSummary{sum})
 }

@@ -128,3 +128,36 @@ func seedWords(seeds []int64) string {
 	}
 	return "seeds " + strings.Join(parts, ", ") + " (low – high)"
 }
+
+// ChatTrace writes one conversation's trace as the write-up shows
+// conversation 350's: how it ended, then a line per model attempt and tool
+// call with its time from the conversation's start, model or tool, and
+// outcome.
+func ChatTrace(w io.Writer, t scoring.ChatTrace) error {
+	c := t.Conversation
+	var b strings.Builder
+	fmt.Fprintf(&b, "conversation %d started at %s, ended %s after %s (%d turns), %d tokens\n",
+		c.ID, format.Dur(c.Start), endingWords(c), format.Dur(c.Time), c.Turns, c.Tokens)
+	for _, s := range t.Steps {
+		who := s.Rung
+		if s.Tool != "" {
+			who = "tool " + s.Tool
+		}
+		if who == "" {
+			who = "end"
+		}
+		fmt.Fprintf(&b, "  %s  %-28s %s\n", format.Elapsed(s.At), who, s.Outcome)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func endingWords(c scoring.ConversationRow) string {
+	if c.Running {
+		return "not (still running when the journal ends)"
+	}
+	if c.Reason == "" {
+		return c.Ending
+	}
+	return c.Ending + " (" + c.Reason + ")"
+}
