@@ -8,12 +8,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
@@ -34,6 +36,12 @@ type chatFlags struct {
 	seeds         string
 	conversations int
 	rate          float64
+	// policy holds the new chat policy flags' values (the others are
+	// triage's flags of the same name); read by chatPolicy.
+	readTimeout, budgetTime            time.Duration
+	retries, turnLimit, validity, loop int
+	budgetTokens                       int
+	statusBreaker                      bool
 }
 
 func (c *chatFlags) register(fs *pflag.FlagSet) {
@@ -43,6 +51,51 @@ func (c *chatFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.seeds, "seeds", "", "chat: run every policy on each of these seeds (1..5, or 1,4,7) to show the spread")
 	fs.IntVar(&c.conversations, "conversations", d.Conversations, "chat: how many conversations start")
 	fs.Float64Var(&c.rate, "conversation-rate", d.Rate, "chat: conversations started per second")
+	p := d.Policy
+	fs.DurationVar(&c.readTimeout, "read-timeout", p.ReadTimeout, "chat: the longest wait for a model's next bytes (0: none)")
+	fs.IntVar(&c.retries, "retries", p.Retries, "chat: the SDK's retries of a model call (an aborted stream uses one)")
+	fs.IntVar(&c.turnLimit, "turn-limit", p.TurnLimit, "chat: the most model calls a conversation makes")
+	fs.BoolVar(&c.statusBreaker, "status-breaker", false, "chat check 1: the status breaker on the primary (--trip-failures, --cooldown tune it)")
+	fs.IntVar(&c.validity, "validity", 0, "chat check 3: this many unparsable tool calls hand a conversation over (0: off)")
+	fs.IntVar(&c.loop, "loop-guard", 0, "chat check 4: this many identical tool calls in a row hand it over (0: off)")
+	fs.DurationVar(&c.budgetTime, "budget-time", 0, "chat check 5: the conversation's time budget, checked between calls (0: none)")
+	fs.IntVar(&c.budgetTokens, "budget-tokens", 0, "chat check 5: the conversation's token budget (0: none)")
+}
+
+// chatPolicy reads the chat policy flags the user gave (check 2 is
+// --min-tokens-per-s and --stream-check) into the one settings type.
+func chatPolicy(fs *pflag.FlagSet) (drillfile.ChatPolicy, error) {
+	var o drillfile.ChatPolicy
+	for _, key := range drillfile.ChatPolicyKeys() {
+		f := fs.Lookup(drillfile.FlagName(key))
+		if f == nil || !f.Changed {
+			continue
+		}
+		v := f.Value.String()
+		var err error
+		switch p := o.Field(key).(type) {
+		case **drillfile.Duration:
+			var d time.Duration
+			d, err = time.ParseDuration(v)
+			*p = (*drillfile.Duration)(&d)
+		case **drillfile.Int:
+			var n int64
+			n, err = strconv.ParseInt(v, 10, 64)
+			*p = drillfile.IntOf(n)
+		case **bool:
+			var b bool
+			b, err = strconv.ParseBool(v)
+			*p = &b
+		case **float64:
+			var x float64
+			x, err = strconv.ParseFloat(v, 64)
+			*p = &x
+		}
+		if err != nil {
+			return o, exit.Usagef("--%s %q: %v", f.Name, v, err)
+		}
+	}
+	return o, nil
 }
 
 // chosen reports whether the chat workload was asked for, refusing an
@@ -95,6 +148,10 @@ func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Conf
 			return nil, exit.UsageError(err)
 		}
 	}
+	over, err := chatPolicy(fs)
+	if err != nil {
+		return nil, err
+	}
 	var cfgs []chat.Config
 	for _, inc := range c.incidents {
 		prof, err := chat.IncidentProfile(inc)
@@ -106,10 +163,16 @@ func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Conf
 			if err != nil {
 				return nil, exit.Usagef("--policies: %v", err)
 			}
+			if err := over.Apply(&pol, func(k string) string { return "--" + drillfile.FlagName(k) }); err != nil {
+				return nil, exit.UsageError(err)
+			}
 			for _, s := range seeds {
 				cfg := chat.DefaultConfig()
 				cfg.Conversations, cfg.Rate, cfg.Seed = c.conversations, c.rate, s
 				cfg.Incident, cfg.Profile, cfg.Policy = inc, prof, pol
+				if set := over.Set(); len(set) > 0 {
+					cfg.Overrides = set
+				}
 				cfgs = append(cfgs, cfg)
 			}
 		}
