@@ -54,6 +54,12 @@ type ChatSummary struct {
 	ToolCalls     int `json:"tool_calls"`
 	// ToolsRefused are tool calls an open breaker answered for.
 	ToolsRefused int `json:"tools_refused"`
+	// ToolProbes are the tool breakers' synthetic probes (no
+	// conversation's call; not in ToolCalls).
+	ToolProbes int `json:"tool_probes"`
+	// AnsweredWithout counts answered conversations that went without a
+	// dependency (a tool call refused by its breaker or failed).
+	AnsweredWithout int `json:"answered_without_dependency"`
 	// BreakerOpens counts each breaker's openings by the dependency it
 	// guards ("primary" for the status breaker on the primary model).
 	BreakerOpens map[string]int `json:"breaker_opens"`
@@ -69,6 +75,9 @@ type ConversationRow struct {
 	Ending  string        `json:"ending"`
 	Reason  string        `json:"reason,omitempty"`
 	Running bool          `json:"running,omitempty"`
+	// Without are the dependencies the conversation went without: a tool
+	// call of theirs refused by an open breaker or failed.
+	Without []string `json:"without,omitempty"`
 }
 
 // TraceStep is one model attempt or tool call of a conversation's trace:
@@ -164,9 +173,16 @@ func (f *ChatFold) Add(e event.Event) {
 		}
 	case event.ToolCall:
 		c := e.Chat
+		if e.Synthetic {
+			s.ToolProbes++
+			return
+		}
 		s.ToolCalls++
 		if e.Outcome == event.BreakerOpen {
 			s.ToolsRefused++
+		}
+		if r := f.rows[c.Conversation]; r != nil && e.Outcome != event.OK && !slices.Contains(r.Without, c.Dependency) {
+			r.Without = append(r.Without, c.Dependency)
 		}
 		f.step(e, TraceStep{Tool: c.Tool, Outcome: string(e.Outcome)})
 	case event.ConversationEnd:
@@ -237,7 +253,9 @@ func (f *ChatFold) Trace() []TraceStep { return slices.Clone(f.trace) }
 func (f *ChatFold) Rows() []ConversationRow {
 	out := make([]ConversationRow, 0, len(f.order))
 	for _, id := range f.order {
-		out = append(out, *f.rows[id])
+		r := *f.rows[id]
+		r.Without = slices.Clone(r.Without)
+		out = append(out, r)
 	}
 	return out
 }
@@ -271,6 +289,9 @@ func (f *ChatFold) Summary() ChatSummary {
 		switch r.Ending {
 		case event.EndingAnswered:
 			s.Answered++
+			if len(r.Without) > 0 {
+				s.AnsweredWithout++
+			}
 		case event.EndingHandedOver:
 			s.HandedOver++
 		case event.EndingSilent:

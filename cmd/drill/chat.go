@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
@@ -42,6 +43,11 @@ type chatFlags struct {
 	retries, turnLimit, validity, loop int
 	budgetTokens                       int
 	statusBreaker                      bool
+	// toolBreakers guards the tools; toolScope is their scope;
+	// toolOutages are DEP=KIND outages in the incident window.
+	toolBreakers bool
+	toolScope    string
+	toolOutages  []string
 }
 
 func (c *chatFlags) register(fs *pflag.FlagSet) {
@@ -60,6 +66,40 @@ func (c *chatFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&c.loop, "loop-guard", 0, "chat check 4: this many identical tool calls in a row hand it over (0: off)")
 	fs.DurationVar(&c.budgetTime, "budget-time", 0, "chat check 5: the conversation's time budget, checked between calls (0: none)")
 	fs.IntVar(&c.budgetTokens, "budget-tokens", 0, "chat check 5: the conversation's token budget (0: none)")
+	fs.BoolVar(&c.toolBreakers, "tool-breakers", false, "chat: breakers on the tools (failure rate or p99 over a window), probing with synthetic calls")
+	fs.StringVar(&c.toolScope, "tool-breaker-scope", chat.ToolScopeDependency, "chat: which tool calls share a breaker: dependency (the two carrier tools share one) or tool")
+	fs.StringArrayVar(&c.toolOutages, "tool-outage", nil, "chat: an outage on a service in the incident window, DEP=KIND[,KEY=VALUE...] (carrier=hang, orders=busy,status=503); repeatable")
+}
+
+// toolSettings reads the tool breakers and the services' outages from the
+// flags; outages play in the profile's incident window.
+func (c *chatFlags) toolSettings(prof chat.Profile) (*chat.ToolBreakers, map[string][]event.Window, error) {
+	var tb *chat.ToolBreakers
+	if c.toolBreakers {
+		tb = chat.DefaultToolBreakers()
+		tb.Scope = c.toolScope
+		if err := tb.Validate(); err != nil {
+			return nil, nil, exit.Usagef("--tool-breaker-scope: %v", err)
+		}
+	}
+	var outages map[string][]event.Window
+	for _, spec := range c.toolOutages {
+		dep, rest, ok := strings.Cut(spec, "=")
+		if !ok {
+			return nil, nil, exit.Usagef("--tool-outage %q: want DEP=KIND, e.g. carrier=hang", spec)
+		}
+		parts := strings.Split(rest, ",")
+		w, err := inject.ParseFault(parts[0], parts[1:])
+		if err != nil {
+			return nil, nil, exit.Usagef("--tool-outage %q: %v", spec, err)
+		}
+		w.From, w.To = prof.IncidentFrom, prof.IncidentTo
+		if outages == nil {
+			outages = map[string][]event.Window{}
+		}
+		outages[dep] = append(outages[dep], w)
+	}
+	return tb, outages, nil
 }
 
 // chatPolicy reads the chat policy flags the user gave (check 2 is
@@ -158,6 +198,10 @@ func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Conf
 		if err != nil {
 			return nil, exit.Usagef("--incident: %v", err)
 		}
+		tb, toolOutages, err := c.toolSettings(prof)
+		if err != nil {
+			return nil, err
+		}
 		for _, name := range policies {
 			pol, err := chat.PolicyByName(name)
 			if err != nil {
@@ -170,6 +214,7 @@ func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Conf
 				cfg := chat.DefaultConfig()
 				cfg.Conversations, cfg.Rate, cfg.Seed = c.conversations, c.rate, s
 				cfg.Incident, cfg.Profile, cfg.Policy = inc, prof, pol
+				cfg.ToolBreakers, cfg.ToolOutages = tb, toolOutages
 				if set := over.Set(); len(set) > 0 {
 					cfg.Overrides = set
 				}

@@ -364,25 +364,45 @@ func (c *conversation) toolTurn(ctx context.Context, calls []toolCall) {
 	}
 }
 
-// runTool runs one tool call and logs it; a failure is a result for the
-// model, not an error of the conversation.
+// runTool runs one tool call through its breaker, if the tools have
+// breakers, and logs it; a failure is a result for the model, not an error
+// of the conversation. An open breaker is a result too: the dependency's
+// unavailable message, and no call.
 func (c *conversation) runTool(ctx context.Context, k toolCall) string {
 	c.toolCalls++
+	dep := tools.Dependency(k.name)
+	ch := c.chat()
+	ch.Tool, ch.Dependency, ch.Args = k.name, dep, k.args
+	var br *breaker.Breaker
+	var ticket breaker.Ticket
+	if g := c.r.toolGuard; g != nil {
+		br = g.breakers[g.cfg.key(k.name)]
+		t, err := br.Allow()
+		if err != nil {
+			c.r.log.Append(event.Event{Kind: event.ToolCall, Email: c.email.ID, Outcome: event.BreakerOpen, Chat: ch})
+			return tools.Unavailable(dep)
+		}
+		ticket = t
+	}
 	res, err := c.r.cfg.Tools.Call(ctx, k.name, k.args)
 	if err != nil {
-		res = tools.Result{Dependency: tools.Dependency(k.name), Err: err, Content: tools.ErrorResult(err)}
+		res = tools.Result{Dependency: dep, Err: err, Content: tools.ErrorResult(err)}
 	}
-	outcome := event.OK
-	if res.Err != nil {
-		outcome = chain.Classify(ctx, res.Err)
-		if res.Status != 0 {
-			outcome = chain.ClassifyStatus(res.Status)
+	outcome := toolOutcome(ctx, res, err)
+	if br != nil {
+		r := breaker.Success
+		switch {
+		case outcome == event.Canceled || outcome == event.HTTP4xx:
+			r = breaker.Ignored
+		case outcome != event.OK:
+			r = breaker.Failure
 		}
-	} else {
+		br.Done(ticket, r)
+	}
+	if outcome == event.OK {
 		c.found[k.name] = res.Content
 	}
-	ch := c.chat()
-	ch.Tool, ch.Dependency, ch.Args = k.name, res.Dependency, k.args
+	ch.Elapsed = c.elapsed()
 	c.r.log.Append(event.Event{Kind: event.ToolCall, Email: c.email.ID, Outcome: outcome, Status: res.Status, Detail: errText(res.Err), Chat: ch})
 	return res.Content
 }

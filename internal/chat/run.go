@@ -57,9 +57,16 @@ type Config struct {
 	MaxDuration time.Duration `json:"max_duration_ns,omitempty"`
 	// Overrides are the settings changed from the preset, as given.
 	Overrides map[string]string `json:"overrides,omitempty"`
+	// ToolBreakers, if set, guards the tools with breakers per dependency
+	// (or per tool).
+	ToolBreakers *ToolBreakers `json:"tool_breakers,omitempty"`
+	// ToolOutages are outage windows on the services, by dependency
+	// ("orders", "carrier"), played by inject's faults (a carrier hang).
+	ToolOutages map[string][]event.Window `json:"tool_outages,omitempty"`
 
 	// Models is the transport to the models (the fake model in-process);
-	// Tools runs tool calls. Neither is serialised.
+	// Tools runs tool calls: nil means the built-in services in-process,
+	// with ToolOutages under them. Neither is serialised.
 	Models http.RoundTripper `json:"-"`
 	Tools  ToolRunner        `json:"-"`
 	// Emails are the conversations' first messages, cycled; nil means the
@@ -85,8 +92,16 @@ func (c Config) Validate() error {
 		return fmt.Errorf("rate must be above 0, got %g", c.Rate)
 	case c.Models == nil:
 		return errors.New("chat: no transport to the models")
-	case c.Tools == nil:
-		return errors.New("chat: no tool runner")
+	case c.Tools != nil && len(c.ToolOutages) > 0:
+		return errors.New("chat: tool outages apply to the built-in services only")
+	}
+	if c.ToolBreakers != nil {
+		if err := c.ToolBreakers.Validate(); err != nil {
+			return err
+		}
+	}
+	if err := validateToolOutages(c.ToolOutages); err != nil {
+		return err
 	}
 	if err := c.Policy.Validate(); err != nil {
 		return err
@@ -102,6 +117,7 @@ type Run struct {
 	start        time.Time
 	client       openai.Client
 	modelBreaker *breaker.Breaker
+	toolGuard    *toolGuard
 	set          []emails.Email
 	tools        []openai.ChatCompletionToolUnionParam
 }
@@ -127,6 +143,10 @@ func New(cfg Config) (*Run, error) {
 		}
 		r.modelBreaker = breaker.New(s)
 	}
+	if cfg.Tools == nil {
+		r.cfg.Tools = tools.NewInProcess(r.set, 0, r.toolWrap)
+	}
+	r.toolGuard = r.newToolGuard()
 	r.client = openai.NewClient(option.WithBaseURL("http://fake-model.invalid/v1"), option.WithAPIKey("drill"),
 		option.WithHTTPClient(&http.Client{Transport: &modelTransport{r: r, next: cfg.Models}}))
 	return r, nil
@@ -167,6 +187,7 @@ func (r *Run) Start(ctx context.Context) string {
 	if r.modelBreaker != nil {
 		defer r.modelBreaker.Close()
 	}
+	defer r.toolGuard.close()
 	r.log.Append(event.Event{Kind: event.RunStart, Run: r.Info()})
 	if r.cfg.Clock != "" {
 		r.log.Append(event.Event{Kind: event.RunClock, Detail: r.cfg.Clock})

@@ -41,6 +41,8 @@ var chatFigures = []chatFigure{
 	{"streams aborted", func(s scoring.ChatSummary) float64 { return float64(s.Aborted) }, countCell},
 	{"tool calls", func(s scoring.ChatSummary) float64 { return float64(s.ToolCalls) }, countCell},
 	{"tool calls refused (breaker open)", func(s scoring.ChatSummary) float64 { return float64(s.ToolsRefused) }, countCell},
+	{"answered without a dependency", func(s scoring.ChatSummary) float64 { return float64(s.AnsweredWithout) }, countCell},
+	{"synthetic tool probes", func(s scoring.ChatSummary) float64 { return float64(s.ToolProbes) }, countCell},
 }
 
 // ChatCompare writes the chat comparison as Markdown: one table per

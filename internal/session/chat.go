@@ -7,12 +7,10 @@ import (
 	"io"
 	"sync"
 
-	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
-	"github.com/drill-dev/drill/internal/tools"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -96,7 +94,6 @@ func RunChat(ctx context.Context, job ChatJob, clock string) ChatOutcome {
 	cfg := job.Config
 	cfg.Clock = clock
 	cfg.Models = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
-	cfg.Tools = tools.NewInProcess(emails.All(), 0, nil)
 	run, err := chat.New(cfg)
 	if err != nil {
 		return ChatOutcome{Status: event.StatusFailed, Error: err.Error()}
