@@ -39,7 +39,8 @@ type chatFlags struct {
 	rate          float64
 	// policy holds the new chat policy flags' values (the others are
 	// triage's flags of the same name); read by chatPolicy.
-	readTimeout, budgetTime            time.Duration
+	readTimeout, budgetTime, deadline  time.Duration
+	maxTokens                          int
 	retries, turnLimit, validity, loop int
 	budgetTokens                       int
 	statusBreaker                      bool
@@ -61,6 +62,8 @@ func (c *chatFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.readTimeout, "read-timeout", p.ReadTimeout, "chat: the longest wait for a model's next bytes (0: none)")
 	fs.IntVar(&c.retries, "retries", p.Retries, "chat: the SDK's retries of a model call (an aborted stream uses one)")
 	fs.IntVar(&c.turnLimit, "turn-limit", p.TurnLimit, "chat: the most model calls a conversation makes")
+	fs.DurationVar(&c.deadline, "attempt-deadline", 0, "chat: a limit on each attempt from request to last byte (0: none)")
+	fs.IntVar(&c.maxTokens, "max-tokens", 0, "chat: each model call's max_completion_tokens (0: none sent)")
 	fs.BoolVar(&c.statusBreaker, "status-breaker", false, "chat check 1: the status breaker on the primary (--trip-failures, --cooldown tune it)")
 	fs.IntVar(&c.validity, "validity", 0, "chat check 3: this many unparsable tool calls hand a conversation over (0: off)")
 	fs.IntVar(&c.loop, "loop-guard", 0, "chat check 4: this many identical tool calls in a row hand it over (0: off)")

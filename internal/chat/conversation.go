@@ -205,6 +205,9 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 		Tools:         c.r.tools,
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
+	if pol.MaxTokens > 0 {
+		params.MaxCompletionTokens = openai.Int(int64(pol.MaxTokens))
+	}
 	if !c.interpreted {
 		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("none")}
 	} else {

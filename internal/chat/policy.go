@@ -27,6 +27,11 @@ type Policy struct {
 	Retries int `json:"retries"`
 	// TurnLimit is the most model calls a conversation may make; 0 means 10.
 	TurnLimit int `json:"turn_limit"`
+	// AttemptDeadline bounds one attempt from its request to its last
+	// byte (the Agents SDK's ModelSettings.timeout); 0 means none.
+	AttemptDeadline time.Duration `json:"attempt_deadline_ns,omitempty"`
+	// MaxTokens is each call's max_completion_tokens; 0 sends none.
+	MaxTokens int `json:"max_tokens,omitempty"`
 
 	// Breaker is check 1, the status breaker on the primary model: while
 	// it is open calls go to the fallback model. nil: no breaker. What it
@@ -225,6 +230,8 @@ func (p Policy) Validate() error {
 		return fmt.Errorf("turn_limit must not be negative, got %d", p.TurnLimit)
 	case p.ReadTimeout < 0:
 		return fmt.Errorf("read_timeout must not be negative, got %s", p.ReadTimeout)
+	case p.AttemptDeadline < 0 || p.MaxTokens < 0:
+		return fmt.Errorf("attempt_deadline and max_tokens must not be negative")
 	case p.Validity < 0 || p.LoopGuard < 0:
 		return fmt.Errorf("validity and loop_guard must not be negative")
 	case p.Budget.Time < 0 || p.Budget.Tokens < 0:

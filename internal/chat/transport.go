@@ -21,6 +21,10 @@ import (
 // for the policy's read timeout.
 var ErrReadTimeout = errors.New("read timeout: no bytes from the model")
 
+// ErrAttemptDeadline is the error of an attempt cut by the policy's
+// attempt deadline.
+var ErrAttemptDeadline = errors.New("attempt deadline: the attempt took too long")
+
 // attempt is one HTTP attempt of a model call, as the transport saw it.
 type attempt struct {
 	rung, model string
@@ -113,6 +117,9 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 	ctx, cancel := context.WithCancelCause(req.Context())
 	idle := newIdleTimer(t.r.cfg.Policy.ReadTimeout, cancel)
+	if d := t.r.cfg.Policy.AttemptDeadline; d > 0 {
+		idle.deadline = time.AfterFunc(d, func() { cancel(ErrAttemptDeadline) })
+	}
 	req = req.WithContext(ctx)
 	var resp *http.Response
 	if a.class == "" {
@@ -171,10 +178,12 @@ func (r *Run) attemptRand(conv, turn, n int, rung string) *rand.Rand {
 
 // idleTimer cancels an attempt when no bytes came for the read timeout.
 type idleTimer struct {
-	d     time.Duration
-	t     *time.Timer
-	mu    sync.Mutex
-	fired bool
+	d time.Duration
+	t *time.Timer
+	// deadline is the attempt deadline's timer, stopped with the idle one.
+	deadline *time.Timer
+	mu       sync.Mutex
+	fired    bool
 }
 
 func newIdleTimer(d time.Duration, cancel context.CancelCauseFunc) *idleTimer {
@@ -200,16 +209,28 @@ func (it *idleTimer) stop() {
 	if it.t != nil {
 		it.t.Stop()
 	}
+	if it.deadline != nil {
+		it.deadline.Stop()
+	}
 }
 
 // readTimeoutOr is ErrReadTimeout when the attempt's context was ended by
 // the read timeout, err otherwise.
 func readTimeoutOr(ctx context.Context, err error) error {
-	if errors.Is(context.Cause(ctx), ErrReadTimeout) {
-		return ErrReadTimeout
+	if c := context.Cause(ctx); errors.Is(c, ErrReadTimeout) || errors.Is(c, ErrAttemptDeadline) {
+		return timeoutError{c}
 	}
 	return err
 }
+
+// timeoutError is a read timeout or attempt deadline as a net.Error that
+// timed out, so it classifies as a timeout.
+type timeoutError struct{ err error }
+
+func (e timeoutError) Error() string   { return e.err.Error() }
+func (e timeoutError) Unwrap() error   { return e.err }
+func (e timeoutError) Timeout() bool   { return true }
+func (e timeoutError) Temporary() bool { return true }
 
 // idleBody restarts the read timeout on every read that brings bytes.
 type idleBody struct {

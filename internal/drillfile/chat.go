@@ -19,6 +19,10 @@ type ChatPolicy struct {
 	ReadTimeout *Duration `yaml:"read_timeout"`
 	Retries     *Int      `yaml:"retries"`
 	TurnLimit   *Int      `yaml:"turn_limit"`
+	// AttemptDeadline bounds each attempt from request to last byte;
+	// MaxTokens is each call's max_completion_tokens.
+	AttemptDeadline *Duration `yaml:"attempt_deadline"`
+	MaxTokens       *Int      `yaml:"max_tokens"`
 	// StatusBreaker switches check 1 on (true) or off (false).
 	StatusBreaker *bool     `yaml:"status_breaker"`
 	TripFailures  *Int      `yaml:"trip_failures"`
@@ -99,6 +103,8 @@ func (o ChatPolicy) Apply(p *chat.Policy, name func(key string) string) error {
 	dur("read_timeout", o.ReadTimeout, func(d Duration) { p.ReadTimeout = d.D() })
 	count("retries", o.Retries, 0, func(n int) { p.Retries = n })
 	count("turn_limit", o.TurnLimit, 1, func(n int) { p.TurnLimit = n })
+	dur("attempt_deadline", o.AttemptDeadline, func(d Duration) { p.AttemptDeadline = d.D() })
+	count("max_tokens", o.MaxTokens, 0, func(n int) { p.MaxTokens = n })
 	if o.StatusBreaker != nil {
 		if !*o.StatusBreaker {
 			p.Breaker = nil
