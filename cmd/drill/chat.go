@@ -19,6 +19,7 @@ import (
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
@@ -323,4 +324,47 @@ func replayChat(cmd *cobra.Command, path string, conversation int, asJSON bool) 
 		return encodeJSON(out, sum)
 	}
 	return report.ChatCompare(out, []scoring.ChatSummary{sum})
+}
+
+// chatPredictFlags are drill predict's chat inputs.
+type chatPredictFlags struct {
+	within       time.Duration
+	trickle      float64
+	answerTokens int
+}
+
+func (c *chatPredictFlags) register(fs *pflag.FlagSet) {
+	d := predict.DefaultChatInputs()
+	fs.DurationVar(&c.within, "within", 0, "chat: the wait a conversation should fit in; each case then says the setting that makes it fit")
+	fs.Float64Var(&c.trickle, "trickle", d.TrickleTokensPerS, "chat: the trickling provider's tokens a second")
+	fs.IntVar(&c.answerTokens, "answer-tokens", d.AnswerTokens, "chat: an answer's length in tokens when the policy sets no --max-tokens")
+}
+
+// predictChat is `drill predict --workload chat`: the worst case of one
+// conversation under the policy (and the chat policy flags given) for a
+// silent, a trickling and an overloaded provider.
+func predictChat(cmd *cobra.Command, policy string, c chatPredictFlags, asJSON bool) error {
+	fs := cmd.Flags()
+	if !fs.Changed("policy") {
+		policy = chat.PresetDefaults
+	}
+	pol, err := chat.PolicyByName(policy)
+	if err != nil {
+		return exit.Usagef("--policy: %v", err)
+	}
+	over, err := chatPolicy(fs)
+	if err != nil {
+		return err
+	}
+	if err := over.Apply(&pol, func(k string) string { return "--" + drillfile.FlagName(k) }); err != nil {
+		return exit.UsageError(err)
+	}
+	if !(c.trickle > 0) || c.answerTokens < 1 || c.within < 0 {
+		return exit.Usagef("--trickle must be above 0, --answer-tokens at least 1 and --within not negative")
+	}
+	p := predict.Chat(pol, predict.ChatInputs{TrickleTokensPerS: c.trickle, AnswerTokens: c.answerTokens, Within: c.within})
+	if asJSON {
+		return encodeJSON(cmd.OutOrStdout(), p)
+	}
+	return report.ChatPrediction(cmd.OutOrStdout(), pol.Name, p)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -162,4 +163,40 @@ func endingWords(c scoring.ConversationRow) string {
 		return c.Ending
 	}
 	return c.Ending + " (" + c.Reason + ")"
+}
+
+// ChatPrediction writes drill predict's chat worst cases: the SDK's
+// defaults it started from, then one block per provider.
+func ChatPrediction(w io.Writer, policy string, p predict.ChatPrediction) error {
+	var b strings.Builder
+	opt := func(v *float64) string {
+		if v == nil {
+			return "unbounded"
+		}
+		return format.Secs(*v)
+	}
+	fmt.Fprintf(&b, "chat policy %s · openai-go's defaults: %d retries, request timeout %s\n", policy, p.SDKRetries, sdkTimeout(p.SDKRequestTimeout))
+	fmt.Fprintf(&b, "worst case of one conversation (trickle %g tokens/s, answers of %d tokens unless max_tokens)\n\n", p.Inputs.TrickleTokensPerS, p.Inputs.AnswerTokens)
+	fmt.Fprintf(&b, "| provider | attempt | call | conversation | what stops it |")
+	if p.Inputs.Within > 0 {
+		fmt.Fprintf(&b, " within %s? |\n|---|---|---|---|---|---|\n", format.Dur(p.Inputs.Within))
+	} else {
+		b.WriteString("\n|---|---|---|---|---|\n")
+	}
+	for _, c := range p.Cases {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |", c.Provider, opt(c.AttemptS), opt(c.CallS), opt(c.ConversationS), c.StoppedBy)
+		if p.Inputs.Within > 0 {
+			fmt.Fprintf(&b, " %s |", c.Within)
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func sdkTimeout(s float64) string {
+	if s == 0 {
+		return "none"
+	}
+	return format.Secs(s)
 }
