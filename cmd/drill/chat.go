@@ -50,6 +50,8 @@ type chatFlags struct {
 	toolBreakers bool
 	toolScope    string
 	toolOutages  []string
+	// profileFaults replace the fault that plays a class of the profile.
+	profileFaults []string
 }
 
 func (c *chatFlags) register(fs *pflag.FlagSet) {
@@ -72,6 +74,7 @@ func (c *chatFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&c.budgetTokens, "budget-tokens", 0, "chat check 5: the conversation's token budget (0: none)")
 	fs.BoolVar(&c.toolBreakers, "tool-breakers", false, "chat: breakers on the tools (failure rate or p99 over a window), probing with synthetic calls")
 	fs.StringVar(&c.toolScope, "tool-breaker-scope", chat.ToolScopeDependency, "chat: which tool calls share a breaker: dependency (the two carrier tools share one) or tool")
+	fs.StringArrayVar(&c.profileFaults, "profile-fault", nil, "chat: the fault that plays a class of the profile, CLASS=KIND[,KEY=VALUE...] (slow=trickle,tokens_per_s=0.5); classes: "+strings.Join(chat.Classes(), ", ")+"; repeatable")
 	fs.StringArrayVar(&c.toolOutages, "tool-outage", nil, "chat: an outage on a service in the incident window, DEP=KIND[,KEY=VALUE...] (carrier=hang, orders=busy,status=503); repeatable")
 }
 
@@ -205,6 +208,15 @@ func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Conf
 		tb, toolOutages, err := c.toolSettings(prof)
 		if err != nil {
 			return nil, err
+		}
+		for _, spec := range c.profileFaults {
+			class, rest, _ := strings.Cut(spec, "=")
+			parts := strings.Split(rest, ",")
+			w, err := inject.ParseFault(parts[0], parts[1:])
+			if err != nil || !slices.Contains(chat.Classes(), class) {
+				return nil, exit.Usagef("--profile-fault %q: want CLASS=KIND[,KEY=VALUE...] with a class of %s (%v)", spec, strings.Join(chat.Classes(), ", "), err)
+			}
+			prof.Faults[class] = w.FaultSpec
 		}
 		for _, name := range policies {
 			pol, err := chat.PolicyByName(name)
