@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -40,6 +41,14 @@ func jsonResponse(req *http.Request, status int, header http.Header, body string
 		ContentLength: int64(len(body)),
 		Request:       req,
 	}
+}
+
+// setRetryAfter asks the client to wait d before its next attempt: the
+// Retry-After header in whole seconds, rounded up, and retry-after-ms,
+// which openai-go prefers.
+func setRetryAfter(h http.Header, d time.Duration) {
+	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(d.Seconds()))))
+	h.Set("Retry-After-Ms", strconv.FormatInt(d.Milliseconds(), 10))
 }
 
 // closeBody closes a request body a fault does not send on.

@@ -48,13 +48,7 @@ func (m *Malformed) validate() error {
 
 // Apply lets the request through and breaks the answer's content.
 func (m *Malformed) Apply(a Attempt) (*http.Response, error) {
-	var reqBody []byte
-	if a.Req.GetBody != nil {
-		if rc, err := a.Req.GetBody(); err == nil {
-			reqBody, _ = io.ReadAll(rc)
-			rc.Close()
-		}
-	}
+	reqBody := requestBody(a.Req)
 	resp, err := a.Next.RoundTrip(a.Req)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		return resp, err

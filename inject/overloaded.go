@@ -38,8 +38,7 @@ func (o *Overloaded) Apply(a Attempt) (*http.Response, error) {
 	var h http.Header
 	if o.RetryAfter > 0 {
 		h = http.Header{}
-		h.Set("Retry-After-Ms", fmt.Sprint(o.RetryAfter.Milliseconds()))
-		h.Set("Retry-After", fmt.Sprint(int64((o.RetryAfter+time.Second-1)/time.Second)))
+		setRetryAfter(h, o.RetryAfter)
 	}
 	return jsonResponse(a.Req, o.Status, h, busyBodies[o.Status]), nil
 }

@@ -2,9 +2,7 @@ package inject
 
 import (
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
 	"time"
 )
 
@@ -37,8 +35,7 @@ func (r *RateLimit) Apply(a Attempt) (*http.Response, error) {
 	h := http.Header{}
 	msg := "Rate limit reached for requests."
 	if r.RetryAfter > 0 {
-		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(r.RetryAfter.Seconds()))))
-		h.Set("Retry-After-Ms", strconv.FormatInt(r.RetryAfter.Milliseconds(), 10))
+		setRetryAfter(h, r.RetryAfter)
 		msg += " Please try again in " + r.RetryAfter.String() + "."
 	}
 	body := fmt.Sprintf(`{"error":{"message":%q,"type":"requests","param":null,"code":"rate_limit_exceeded"}}`, msg)

@@ -258,7 +258,8 @@ func requestToolCalls(body []byte) []toolCall {
 	return nil
 }
 
-// requestBody returns a buffered request's body.
+// requestBody returns a request's body as the injector buffered it (nil if
+// it cannot be read again).
 func requestBody(req *http.Request) []byte {
 	if req.GetBody == nil {
 		return nil

@@ -65,8 +65,9 @@ import (
 // tool_choice "none" after the first step -> the final answer from what the
 // results hold so far (escalating as above); "required" -> a call even where
 // the agent would answer (the next lookup: get_order, else the delivery);
-// a named function -> a call to that function; parallel_tool_calls false
-// -> at most one call per turn.
+// a named function -> a call to that function; allowed_tools -> "auto" or
+// "required" over those functions only; parallel_tool_calls false -> at
+// most one call per turn.
 
 // The functions the agent knows (internal/tools serves them).
 const (
@@ -102,16 +103,17 @@ type service struct {
 	lastFailed  string // the tool of the last failed result
 }
 
+// have reports whether the service gave a fact.
 func (s *service) have() bool { return len(s.facts) > 0 || len(s.text) > 0 }
 
-// given reports whether the service is out of reach: unavailable, or failed
-// too often.
+// givenUp reports whether the agent goes on without the service: it is
+// unavailable, or failed too often.
 func (s *service) givenUp() bool { return s.unavailable || s.failures >= maxServiceFailures }
 
 // conversation is the agent's reading of a request's messages.
 type conversation struct {
 	reading     answer.Answer
-	question    string // the last customer message
+	question    string // the customer's messages
 	lastIsUser  bool
 	orders      service
 	carrier     service
@@ -122,18 +124,25 @@ type conversation struct {
 // profile's reader, and every tool result, matched to its call.
 func readConversation(r *reader, msgs []Message) *conversation {
 	c := &conversation{}
+	read := false
 	calls := map[string]ToolCall{}
 	for _, m := range msgs {
 		switch m.Role {
 		case "user":
+			// The first message asks the question; a later one (the
+			// customer answering the agent) may add the order number or
+			// the product.
 			a := r.Triage(m.Content)
-			if a.OrderNumber == "" {
-				a.OrderNumber = c.reading.OrderNumber // an earlier message may have given it
+			if !read {
+				c.reading, read = a, true
 			}
-			if a.Product == "" {
-				a.Product = c.reading.Product
+			if a.OrderNumber != "" {
+				c.reading.OrderNumber = a.OrderNumber
 			}
-			c.reading, c.question = a, m.Content
+			if a.Product != "" {
+				c.reading.Product = a.Product
+			}
+			c.question += m.Content + "\n"
 		case "assistant":
 			for _, tc := range m.ToolCalls {
 				calls[tc.ID] = tc

@@ -183,19 +183,36 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 			}
 			req.ToolChoice.Mode = mode
 		} else {
-			var named struct {
+			type fn struct {
 				Type     string `json:"type"`
 				Function struct {
 					Name string `json:"name"`
 				} `json:"function"`
 			}
-			if err := json.Unmarshal(v, &named); err != nil || named.Type != "function" || named.Function.Name == "" {
-				return badRequest("tool_choice", "invalid_value", "Invalid value for 'tool_choice': expected one of none, auto, required, or {\"type\": \"function\", \"function\": {\"name\": ...}}.")
+			var named struct {
+				fn
+				AllowedTools struct {
+					Mode  string `json:"mode"`
+					Tools []fn   `json:"tools"`
+				} `json:"allowed_tools"`
 			}
-			if !offers(req.Tools, named.Function.Name) {
-				return badRequest("tool_choice", "", "Invalid value for 'tool_choice': tool choice function '%s' not found in 'tools'.", named.Function.Name)
+			err := json.Unmarshal(v, &named)
+			switch {
+			case err == nil && named.Type == "function" && named.Function.Name != "":
+				if !offers(req.Tools, named.Function.Name) {
+					return badRequest("tool_choice", "", "Invalid value for 'tool_choice': tool choice function '%s' not found in 'tools'.", named.Function.Name)
+				}
+				req.ToolChoice = ToolChoice{Mode: "function", Function: named.Function.Name}
+			case err == nil && named.Type == "allowed_tools":
+				if e := allowTools(req, named.AllowedTools.Mode, len(named.AllowedTools.Tools), func(i int) (string, string) {
+					t := named.AllowedTools.Tools[i]
+					return t.Type, t.Function.Name
+				}); e != nil {
+					return e
+				}
+			default:
+				return badRequest("tool_choice", "invalid_value", "Invalid value for 'tool_choice': expected one of none, auto, required, {\"type\": \"function\", \"function\": {\"name\": ...}} or {\"type\": \"allowed_tools\", ...}.")
 			}
-			req.ToolChoice = ToolChoice{Mode: "function", Function: named.Function.Name}
 		}
 	}
 	if v, ok := raw["parallel_tool_calls"]; ok && !isNull(v) {
@@ -207,6 +224,33 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 		}
 	}
 	return checkToolMessages(req.Messages)
+}
+
+// allowTools applies an allowed_tools tool_choice: mode "auto" or
+// "required" over the n functions tool(i) names (type and name), each of
+// which the request must offer. The agent then sees only those functions;
+// the prompt still counts every definition, as the request carries them.
+func allowTools(req *ChatRequest, mode string, n int, tool func(i int) (typ, name string)) *APIError {
+	if mode != "auto" && mode != "required" {
+		return badRequest("tool_choice.allowed_tools.mode", "invalid_value", "Invalid value for 'tool_choice.allowed_tools.mode': expected one of auto, required.")
+	}
+	if n == 0 {
+		return badRequest("tool_choice.allowed_tools.tools", "empty_array", "Invalid 'tool_choice.allowed_tools.tools': empty array. Expected an array with minimum length 1, but got an empty array instead.")
+	}
+	var allowed []Tool
+	for i := range n {
+		typ, name := tool(i)
+		if typ != "function" || !offers(req.Tools, name) {
+			return badRequest("tool_choice.allowed_tools.tools", "", "Invalid value for 'tool_choice.allowed_tools.tools[%d]': function '%s' not found in 'tools'.", i, name)
+		}
+		for _, t := range req.Tools {
+			if t.Name == name && !offers(allowed, name) {
+				allowed = append(allowed, t)
+			}
+		}
+	}
+	req.Tools, req.ToolChoice = allowed, ToolChoice{Mode: mode}
+	return nil
 }
 
 // offers reports whether tools holds a function called name.

@@ -89,6 +89,9 @@ func (s *Server) serveAgent(w http.ResponseWriter, r *http.Request, req *ChatReq
 	finish := "stop"
 	if len(reply.Calls) > 0 {
 		finish = "tool_calls"
+		if req.MaxTokens > 0 && cutCalls(&reply, req.MaxTokens) {
+			finish = "length"
+		}
 	} else if req.MaxTokens > 0 {
 		if cut, was := truncateTokens(reply.Content, req.MaxTokens); was {
 			reply.Content, finish = cut, "length"
@@ -205,4 +208,26 @@ func (s *Server) serveAgent(w http.ResponseWriter, r *http.Request, req *ChatReq
 	if flusher != nil {
 		flusher.Flush()
 	}
+}
+
+// cutCalls cuts the reply's calls to max completion tokens, as OpenAI does
+// when max_completion_tokens runs out mid-call: the arguments stop where
+// the tokens did (so they do not parse) and later calls are dropped. It
+// reports whether anything was cut.
+func cutCalls(reply *agentReply, max int) bool {
+	left := max
+	for i, c := range reply.Calls {
+		left -= 3 + countTokens(c.Name)
+		if left < 0 {
+			left = 0
+		}
+		cut, was := truncateTokens(c.Arguments, left)
+		if was {
+			reply.Calls[i].Arguments = cut
+			reply.Calls = reply.Calls[:i+1]
+			return true
+		}
+		left -= countTokens(c.Arguments)
+	}
+	return false
 }

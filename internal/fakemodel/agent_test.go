@@ -2,10 +2,14 @@ package fakemodel_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -118,7 +122,8 @@ func TestAgentFourCalls(t *testing.T) {
 					}
 				}
 				final := steps[3].content
-				t.Logf("interpretation: %s\nfinal: %s", steps[0].content, final)
+				t.Logf("interpretation (%d tokens): %s\nfinal (%d tokens): %s", steps[0].usage.CompletionTokens, steps[0].content, steps[3].usage.CompletionTokens, final)
+				t.Logf("tool calls: %d and %d completion tokens", steps[1].usage.CompletionTokens, steps[2].usage.CompletionTokens)
 				if !strings.Contains(final, "Ember 5 Sleeping Bag") || !strings.Contains(final, "Delivery:") || fakemodel.IsHandover(final) {
 					t.Errorf("final answer %q", final)
 				}
@@ -253,5 +258,61 @@ func TestAgentUnknownOrder(t *testing.T) {
 	steps := converse(t, c, fakemodel.ModelMini, e, false, services(t))
 	if len(steps) != 3 || !strings.Contains(steps[2].content, "could not find an order") {
 		t.Errorf("steps %q, final %q", callsOf(steps), steps[len(steps)-1].content)
+	}
+}
+
+// TestAgentConversationInFakeTime: a whole conversation, with the model's
+// latency and the services' own, runs in fake time inside a synctest
+// bubble, and takes the same time on every run with the same seed.
+func TestAgentConversationInFakeTime(t *testing.T) {
+	took := func() time.Duration {
+		var d time.Duration
+		synctest.Test(t, func(t *testing.T) {
+			srv := fakemodel.New(fakemodel.Options{Seed: 7})
+			c := openai.NewClient(option.WithBaseURL("http://fake/v1/"), option.WithAPIKey("k"),
+				option.WithHTTPClient(&http.Client{Transport: srv.Transport()}))
+			cl := tools.NewInProcess(emails.All(), 200*time.Millisecond, nil)
+			start := time.Now()
+			steps := converse(t, c, fakemodel.ModelMini, email(t, 1), true, func(name, args string) string {
+				r, err := cl.Call(t.Context(), name, args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r.Content
+			})
+			d = time.Since(start)
+			if len(steps) != 4 {
+				t.Errorf("%d calls, want 4", len(steps))
+			}
+		})
+		return d
+	}
+	first, second := took(), took()
+	// Four model calls of about a second each, two lookups of 200 ms.
+	if first != second || first < 2*time.Second || first > 20*time.Second {
+		t.Errorf("conversation took %v then %v of fake time; want the same, a few seconds", first, second)
+	}
+	t.Logf("conversation: %v of fake time", first)
+}
+
+// TestAgentSDKAllowedTools: openai-go's allowed_tools tool_choice limits the
+// agent to those functions.
+func TestAgentSDKAllowedTools(t *testing.T) {
+	for name, c := range clients(t, fakemodel.Options{NoLatency: true}) {
+		t.Run(name, func(t *testing.T) {
+			params := openai.ChatCompletionNewParams{Model: fakemodel.ModelNano, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(email(t, 1).Text())},
+				Tools: tools.Definitions()}
+			params.ToolChoice.OfAllowedTools = &openai.ChatCompletionAllowedToolChoiceParam{AllowedTools: openai.ChatCompletionAllowedToolsParam{
+				Mode:  openai.ChatCompletionAllowedToolsModeRequired,
+				Tools: []map[string]any{{"type": "function", "function": map[string]any{"name": tools.GetDeliveryStatus}}},
+			}}
+			resp, err := c.Chat.Completions.New(context.Background(), params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc := resp.Choices[0].Message.ToolCalls; len(tc) != 1 || tc[0].Function.Name != tools.GetDeliveryStatus {
+				t.Errorf("calls %+v, want get_delivery_status, the one allowed", tc)
+			}
+		})
 	}
 }

@@ -75,6 +75,8 @@ func TestAgentRejects(t *testing.T) {
 		{"parallel_tool_calls without tools", nil, map[string]any{"tools": nil, "parallel_tool_calls": false}, "parallel_tool_calls", "only allowed when 'tools' are specified"},
 		{"parallel_tool_calls not a boolean", nil, map[string]any{"parallel_tool_calls": "no"}, "parallel_tool_calls", "expected a boolean"},
 		{"empty tools", nil, map[string]any{"tools": []any{}}, "tools", "empty array"},
+		{"allowed_tools naming another function", nil, map[string]any{"tool_choice": allowed("auto", "refund")}, "tool_choice.allowed_tools.tools", "'refund' not found in 'tools'"},
+		{"allowed_tools bad mode", nil, map[string]any{"tool_choice": allowed("sometimes", "get_order")}, "tool_choice.allowed_tools.mode", "expected one of auto, required"},
 		{"bad function name", nil, map[string]any{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "get order"}}}}, "tools[0].function.name", "does not match pattern"},
 		{"duplicate function", nil, map[string]any{"tools": append(toolsJSON(t), toolsJSON(t)[0])}, "tools", "duplicate function name 'get_order'"},
 		{"strict parameters not closed", nil, map[string]any{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "f", "strict": true,
@@ -126,6 +128,9 @@ func TestAgentToolChoice(t *testing.T) {
 		{"auto when done answers", done, "auto", ""},
 		{"none after the order answers", done[:2], "none", ""},
 		{"named", nil, map[string]any{"type": "function", "function": map[string]any{"name": "get_tracking_events"}}, "get_tracking_events"},
+		{"allowed tools: the carrier's events only", done[:2], allowed("auto", "get_tracking_events"), "get_tracking_events"},
+		{"allowed tools: the order only, once known", done[:2], allowed("auto", "get_order"), ""},
+		{"allowed tools required", done, allowed("required", "get_order", "get_tracking_events"), "get_tracking_events"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			resp := post(t, ts.URL, agentBody(t, c.more, map[string]any{"tool_choice": c.choice}), "application/json")
@@ -218,4 +223,94 @@ func TestAgentStreamDeltas(t *testing.T) {
 	if json.Unmarshal(usage, &u) != nil || u.CompletionTokens == 0 || u.PromptTokens == 0 {
 		t.Errorf("usage chunk %s", usage)
 	}
+}
+
+// TestAgentAfterALoop: after the order was asked for twice (a loop), the
+// agent goes on to the delivery: one loop costs one call.
+func TestAgentAfterALoop(t *testing.T) {
+	ts := httptest.NewServer(fakemodel.New(fakemodel.Options{NoLatency: true}))
+	defer ts.Close()
+	order := services(t)(tools.GetOrder, `{"order_id":"DR-104233"}`)
+	more := []any{assistantCall("call_a", "get_order"), toolMsg("call_a", order), assistantCall("call_b", "get_order"), toolMsg("call_b", order)}
+	resp := post(t, ts.URL, agentBody(t, more, nil), "application/json")
+	var got struct {
+		Choices []struct {
+			Message struct {
+				ToolCalls []struct {
+					Function struct{ Name string }
+				} `json:"tool_calls"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || len(got.Choices) != 1 {
+		t.Fatalf("status %d, %v", resp.StatusCode, err)
+	}
+	if tc := got.Choices[0].Message.ToolCalls; len(tc) != 1 || tc[0].Function.Name != tools.GetDeliveryStatus {
+		t.Errorf("after a loop on the order: %+v, want get_delivery_status", got.Choices[0].Message)
+	}
+}
+
+// TestAgentMaxTokensCutsTheArguments: a call cut by max_completion_tokens
+// ends "length" with arguments that do not parse.
+func TestAgentMaxTokensCutsTheArguments(t *testing.T) {
+	ts := httptest.NewServer(fakemodel.New(fakemodel.Options{NoLatency: true}))
+	defer ts.Close()
+	resp := post(t, ts.URL, agentBody(t, nil, map[string]any{"max_completion_tokens": 8}), "application/json")
+	var got struct {
+		Choices []struct {
+			Message struct {
+				ToolCalls []struct {
+					Function struct{ Name, Arguments string }
+				} `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage fakemodel.Usage `json:"usage"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || len(got.Choices) != 1 {
+		t.Fatalf("status %d, %v", resp.StatusCode, err)
+	}
+	ch := got.Choices[0]
+	if ch.FinishReason != "length" || len(ch.Message.ToolCalls) != 1 || json.Valid([]byte(ch.Message.ToolCalls[0].Function.Arguments)) || got.Usage.CompletionTokens > 8 {
+		t.Errorf("got %+v, usage %+v; want a get_order call cut to 8 tokens, finish length", ch, got.Usage)
+	}
+}
+
+// TestAgentReadsTheCustomersAnswer: asked for the order number, the
+// customer's next message gives it; the agent looks it up, keeping the
+// first message's question.
+func TestAgentReadsTheCustomersAnswer(t *testing.T) {
+	ts := httptest.NewServer(fakemodel.New(fakemodel.Options{NoLatency: true}))
+	defer ts.Close()
+	body, _ := json.Marshal(map[string]any{
+		"model": fakemodel.ModelMini,
+		"tools": toolsJSON(t),
+		"messages": []any{
+			map[string]any{"role": "user", "content": "Subject: where is my tent\n\nMy Trailhead 2 tent has not arrived. Where is it?"},
+			map[string]any{"role": "assistant", "content": "Could you tell me your order number?"},
+			map[string]any{"role": "user", "content": "Sure, it is DR-104233"},
+		},
+		"tool_choice": "none",
+	})
+	resp := post(t, ts.URL, body, "application/json")
+	var got struct {
+		Choices []struct {
+			Message struct{ Content string } `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || len(got.Choices) != 1 {
+		t.Fatalf("status %d, %v", resp.StatusCode, err)
+	}
+	if c := got.Choices[0].Message.Content; !strings.Contains(c, "intent order_status") || !strings.Contains(c, "DR-104233") || !strings.Contains(c, "Trailhead 2 Tent") {
+		t.Errorf("interpretation %q: want the first message's question with the second's order number", c)
+	}
+}
+
+// allowed is an allowed_tools tool_choice of mode over the named functions.
+func allowed(mode string, names ...string) map[string]any {
+	var ts []any
+	for _, n := range names {
+		ts = append(ts, map[string]any{"type": "function", "function": map[string]any{"name": n}})
+	}
+	return map[string]any{"type": "allowed_tools", "allowed_tools": map[string]any{"mode": mode, "tools": ts}}
 }

@@ -216,3 +216,32 @@ func TestServiceRejectsOtherPathsAndMethods(t *testing.T) {
 		}
 	}
 }
+
+func TestLoopback(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	c, err := tools.Loopback(ctx, emails.All(), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(c.OrdersURL, "http://127.0.0.1:") || c.OrdersURL == c.CarrierURL {
+		t.Errorf("URLs %s and %s", c.OrdersURL, c.CarrierURL)
+	}
+	r, _ := c.Call(context.Background(), tools.GetTrackingEvents, `{"order_id":"DR-118402"}`)
+	if r.Err != nil || r.Status != 200 || !strings.Contains(r.Content, `"events":[`) {
+		t.Errorf("over loopback: %+v", r)
+	}
+	stop()
+	c.Timeout = 2 * time.Second
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c.Carrier.CloseIdleConnections()
+		r, _ = c.Call(context.Background(), tools.GetDeliveryStatus, `{"order_id":"DR-118402"}`)
+		if r.Err != nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r.Err == nil {
+		t.Error("the carrier still answers after its context ended")
+	}
+}

@@ -1,6 +1,8 @@
 // Interoperability check: the official openai npm package against
 // `drill fake-model`. It streams (with and without include_usage), parses a
-// triage with zodResponseFormat, lists models and gets typed errors.
+// triage with zodResponseFormat, lists models, gets typed errors, and runs
+// the chat workload's agent with tools (by hand, streamed, and with
+// runTools).
 // Usage: node check.mjs /path/to/drill   (run.sh builds drill and calls it)
 import { spawn } from "node:child_process";
 import assert from "node:assert/strict";
@@ -102,8 +104,8 @@ try {
     await assert.rejects(client.chat.completions.create({ model: "gpt-nope", messages }), (e) => e instanceof OpenAI.NotFoundError && e.code === "model_not_found");
     await assert.rejects(client.chat.completions.create({ model: "gpt-5.4-mini", messages, temperature: 9 }), (e) => e instanceof OpenAI.BadRequestError && e.param === "temperature");
     await assert.rejects(
-      client.chat.completions.create({ model: "gpt-5.4-mini", messages, tools: [{ type: "function", function: { name: "f", parameters: { type: "object", properties: {} } } }], tool_choice: "required" }),
-      (e) => e instanceof OpenAI.BadRequestError && e.param === "tools" && /fake model/.test(e.message),
+      client.chat.completions.create({ model: "gpt-5.4-mini", messages, functions: [{ name: "f", parameters: { type: "object", properties: {} } }] }),
+      (e) => e instanceof OpenAI.BadRequestError && e.param === "functions" && /fake model/.test(e.message),
     );
     await assert.rejects(client.chat.completions.create({ model: "gpt-5.4-mini", messages, max_completion_tokens: 0 }), (e) => e instanceof OpenAI.BadRequestError);
     const cut = await client.chat.completions.create({ model: "gpt-5.4-mini", messages, max_completion_tokens: 2 });
@@ -117,6 +119,113 @@ try {
   await check("n choices", async () => {
     const c = await client.chat.completions.create({ model: "gpt-5.4-mini", messages, n: 3 });
     assert.equal(c.choices.length, 3);
+  });
+
+  // The chat workload's agent: tools, tool_choice, tool messages, streamed
+  // tool-call deltas (internal/fakemodel/agent.go has the protocol).
+  const orderParams = {
+    type: "object",
+    properties: { order_id: { type: "string", description: "The order number, as DR-123456." } },
+    required: ["order_id"],
+    additionalProperties: false,
+  };
+  const toolDefs = ["get_order", "get_delivery_status", "get_tracking_events"].map((name) => ({
+    type: "function",
+    function: { name, description: "Look up " + name.slice(4).replaceAll("_", " ") + " by order number.", parameters: orderParams, strict: true },
+  }));
+  // The services' answers for Marcus's order, as internal/tools writes them.
+  const results = {
+    get_order: { order_id: "DR-131422", product: "Cloudrest Sleeping Pad", status: "shipped", placed: "2026-11-10" },
+    get_delivery_status: { order_id: "DR-131422", carrier: "Parcelway", status: "in_transit", eta: "2026-11-15", last_update: "2026-11-12" },
+    get_tracking_events: { order_id: "DR-131422", carrier: "Parcelway", events: [{ time: "2026-11-12", place: "Denver hub", event: "arrived at hub" }] },
+  };
+  const chat = [{ role: "user", content: email }];
+
+  await check("tools: interpret, get_order, get_delivery_status, answer (four calls)", async () => {
+    const msgs = [...chat];
+    const steps = [];
+    for (let turn = 0; turn < 10; turn++) {
+      const c = await client.chat.completions.create({ model: "gpt-5.4-mini", messages: msgs, tools: toolDefs, tool_choice: turn === 0 ? "none" : "auto" });
+      const m = c.choices[0].message;
+      msgs.push(m);
+      if (!m.tool_calls?.length) {
+        steps.push({ content: m.content, finish: c.choices[0].finish_reason });
+        if (turn > 0) break;
+        continue;
+      }
+      assert.equal(c.choices[0].finish_reason, "tool_calls");
+      assert.equal(m.content, null);
+      for (const tc of m.tool_calls) {
+        assert.equal(tc.type, "function");
+        assert.deepEqual(JSON.parse(tc.function.arguments), { order_id: "DR-131422" });
+        msgs.push({ role: "tool", tool_call_id: tc.id, content: JSON.stringify(results[tc.function.name]) });
+      }
+      steps.push({ calls: m.tool_calls.map((tc) => tc.function.name) });
+    }
+    assert.equal(steps.length, 4);
+    assert.match(steps[0].content, /intent return/);
+    assert.deepEqual(steps[1].calls, ["get_order"]);
+    assert.deepEqual(steps[2].calls, ["get_delivery_status"]);
+    assert.match(steps[3].content, /Cloudrest Sleeping Pad/);
+    assert.match(steps[3].content, /Parcelway/);
+  });
+
+  await check("streamed tool call: id and name first, arguments in pieces, finish_reason tool_calls", async () => {
+    const stream = await client.chat.completions.create({ model: "gpt-5.4-mini", messages: chat, tools: toolDefs, stream: true, stream_options: { include_usage: true } });
+    const deltas = [];
+    let finish = null;
+    let usage = null;
+    for await (const chunk of stream) {
+      if (chunk.usage) usage = chunk.usage;
+      for (const ch of chunk.choices) {
+        if (ch.finish_reason) finish = ch.finish_reason;
+        for (const tc of ch.delta.tool_calls ?? []) deltas.push(tc);
+      }
+    }
+    assert.ok(deltas.length >= 3, `only ${deltas.length} tool-call deltas`);
+    assert.equal(deltas[0].function.name, "get_order");
+    assert.match(deltas[0].id, /^call_/);
+    for (const d of deltas.slice(1)) assert.equal(d.id, undefined);
+    assert.equal(deltas.map((d) => d.function.arguments ?? "").join(""), '{"order_id":"DR-131422"}');
+    assert.equal(finish, "tool_calls");
+    assert.ok(usage.prompt_tokens > 0 && usage.completion_tokens > 0);
+
+    const runner = client.chat.completions.stream({ model: "gpt-5.4-mini", messages: chat, tools: toolDefs, tool_choice: { type: "function", function: { name: "get_tracking_events" } } });
+    const final = await runner.finalChatCompletion();
+    assert.equal(final.choices[0].message.tool_calls[0].function.name, "get_tracking_events");
+  });
+
+  await check("runTools runs the agent to its answer, streamed and not", async () => {
+    for (const stream of [false, true]) {
+      const called = [];
+      const runnable = toolDefs.map((t) => ({
+        type: "function",
+        function: {
+          name: t.function.name,
+          parameters: orderParams,
+          parse: JSON.parse,
+          function: (args) => {
+            called.push(t.function.name + ":" + args.order_id);
+            return JSON.stringify(results[t.function.name]);
+          },
+        },
+      }));
+      const runner = client.chat.completions.runTools({ model: "gpt-5.4-nano", messages: chat, tools: runnable, stream });
+      const content = await runner.finalContent();
+      assert.deepEqual(called, ["get_order:DR-131422", "get_delivery_status:DR-131422"]);
+      assert.match(content, /Cloudrest Sleeping Pad/);
+    }
+  });
+
+  await check("tool messages: a result for no call is a BadRequestError", async () => {
+    await assert.rejects(
+      client.chat.completions.create({ model: "gpt-5.4-mini", messages: [...chat, { role: "tool", tool_call_id: "call_nobody", content: "{}" }], tools: toolDefs }),
+      (e) => e instanceof OpenAI.BadRequestError && e.param === "messages[1].role" && /call_nobody/.test(e.message),
+    );
+    await assert.rejects(
+      client.chat.completions.create({ model: "gpt-5.4-mini", messages: chat, tools: toolDefs, tool_choice: { type: "function", function: { name: "refund" } } }),
+      (e) => e instanceof OpenAI.BadRequestError && e.param === "tool_choice",
+    );
   });
 
   console.log(`interop: ${passed} checks passed against ${baseURL}`);
