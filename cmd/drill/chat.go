@@ -23,6 +23,7 @@ import (
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/tui"
 )
 
 // The workload kinds (--workload).
@@ -306,11 +307,20 @@ func chatJournal(cmd *cobra.Command, path string) (bool, error) {
 var errStopScan = errors.New("enough read")
 
 // replayChat prints a chat journal's figures, recomputed by the fold the
-// live run used (as JSON with asJSON), or one conversation's trace.
-func replayChat(cmd *cobra.Command, path string, conversation int, asJSON bool) error {
+// live run used (as JSON with asJSON), or one conversation's trace; with
+// show (a terminal, no --no-tui) it first shows the Conversations view.
+func replayChat(cmd *cobra.Command, path string, conversation int, asJSON, show bool) error {
 	j, err := journal.ReadFileContext(cmd.Context(), path)
 	if err != nil {
 		return journal.ReadError(cmd.Context(), err)
+	}
+	if show && conversation == 0 {
+		if err := tui.ReplayChat(cmd.Context(), j.Events, tui.Options{}); err != nil {
+			if cmd.Context().Err() != nil {
+				return exit.ErrInterrupted
+			}
+			return err
+		}
 	}
 	fold := scoring.NewChatFold(conversation)
 	for _, e := range j.Events {

@@ -62,7 +62,7 @@ final summary: a failed one exits 1.`,
 				return exit.Usagef("replay takes one journal file; %s is a directory (drill report %s reads every journal in it)", path, path)
 			}
 			if isChat, err := chatJournal(cmd, path); err != nil || isChat {
-				return firstErr(err, replayChat(cmd, path, conversation, jsonOut))
+				return firstErr(err, replayChat(cmd, path, conversation, jsonOut, !noTUI && !jsonOut && stdoutIsTerminal()))
 			}
 			if !noTUI && !jsonOut && stdoutIsTerminal() {
 				return replayDashboard(cmd, path, tui.ReplayOptions{Speed: speed, At: at, Hypotheses: hyps})
