@@ -390,3 +390,24 @@ func predictChat(cmd *cobra.Command, policy string, c chatPredictFlags, asJSON b
 	}
 	return report.ChatPrediction(cmd.OutOrStdout(), pol.Name, p)
 }
+
+// reportChat is `drill report` of chat journals: the comparison table and
+// each run's chart of its slowest conversations and silent endings.
+func reportChat(cmd *cobra.Command, paths []string, out string, dpi int) error {
+	runs := make([]report.ChatRun, len(paths))
+	for i, p := range paths {
+		r, err := report.ReadChatRun(p)
+		if err != nil {
+			return exit.UsageError(err)
+		}
+		runs[i] = r
+	}
+	if err := report.WriteChatReport(out, runs, dpi); err != nil {
+		if errors.Is(err, report.ErrFormat) {
+			return exit.UsageError(err)
+		}
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%d chat run%s)\n", out, len(runs), map[bool]string{true: "", false: "s"}[len(runs) == 1])
+	return nil
+}
