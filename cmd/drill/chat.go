@@ -53,6 +53,8 @@ type chatFlags struct {
 	toolOutages  []string
 	// profileFaults replace the fault that plays a class of the profile.
 	profileFaults []string
+	// file is the drill file's chat: section, if one was given.
+	file *drillfile.ChatFile
 }
 
 func (c *chatFlags) register(fs *pflag.FlagSet) {
@@ -146,16 +148,70 @@ func chatPolicy(fs *pflag.FlagSet) (drillfile.ChatPolicy, error) {
 	return o, nil
 }
 
-// chosen reports whether the chat workload was asked for, refusing an
-// unknown workload.
-func (c *chatFlags) chosen() (bool, error) {
-	switch c.workload {
-	case workloadChat:
-		return true, nil
-	case workloadTriage, "":
+// chosen reports whether the chat workload was asked for (--workload chat,
+// or a drill file with a chat: section), refusing an unknown workload, and
+// loads that section.
+func (c *chatFlags) chosen(fs *pflag.FlagSet) (bool, error) {
+	explicit := fs.Changed("workload")
+	switch {
+	case explicit && c.workload != workloadChat && c.workload != workloadTriage:
+		return false, exit.Usagef("unknown workload %q (valid: %s, %s)", c.workload, workloadTriage, workloadChat)
+	case explicit && c.workload == workloadTriage:
 		return false, nil
 	}
-	return false, exit.Usagef("unknown workload %q (valid: %s, %s)", c.workload, workloadTriage, workloadChat)
+	if path, _ := fs.GetString("file"); path != "" {
+		f, err := drillfile.Load(path)
+		switch {
+		case err != nil && explicit:
+			return false, exit.UsageError(err)
+		case err != nil:
+			return false, nil // the triage path reads it again and says what is wrong
+		case f.Chat != nil:
+			c.file, c.workload = f.Chat, workloadChat
+			return true, nil
+		case explicit:
+			return false, exit.Usagef("%s has no chat: section, and --workload is chat", path)
+		}
+	}
+	return explicit, nil
+}
+
+// fromFile lays the drill file's chat: section under the flags: a setting
+// the file gives is used unless its flag was given too.
+func (c *chatFlags) fromFile(fs *pflag.FlagSet, policies *[]string) (drillfile.ChatPolicy, error) {
+	over, err := chatPolicy(fs)
+	f := c.file
+	if err != nil || f == nil {
+		return over, err
+	}
+	if f.Conversations != nil && !fs.Changed("conversations") {
+		c.conversations = int(*f.Conversations)
+	}
+	if f.Rate != nil && !fs.Changed("conversation-rate") {
+		c.rate = *f.Rate
+	}
+	if len(f.Incidents) > 0 && !fs.Changed("incident") {
+		c.incidents = f.Incidents
+	}
+	if len(f.Policies) > 0 && !fs.Changed("policies") {
+		*policies = f.Policies
+	}
+	if len(f.Seeds) > 0 && c.seeds == "" {
+		parts := make([]string, len(f.Seeds))
+		for i, s := range f.Seeds {
+			parts[i] = strconv.FormatInt(s, 10)
+		}
+		c.seeds = strings.Join(parts, ",")
+	}
+	// The flags given win over the file's policy keys.
+	merged := f.Policy
+	mv, ov := reflect.ValueOf(&merged).Elem(), reflect.ValueOf(over)
+	for i := range ov.NumField() {
+		if !ov.Field(i).IsNil() {
+			mv.Field(i).Set(ov.Field(i))
+		}
+	}
+	return merged, nil
 }
 
 // parseSeeds reads "1..5" or "1,4,7".
@@ -188,6 +244,10 @@ func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Conf
 	if !fs.Changed("policies") {
 		policies = chat.PresetNames()
 	}
+	over, err := c.fromFile(fs, &policies)
+	if err != nil {
+		return nil, err
+	}
 	seed, _ := fs.GetInt64("seed")
 	seeds := []int64{seed}
 	if c.seeds != "" {
@@ -196,19 +256,33 @@ func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Conf
 			return nil, exit.UsageError(err)
 		}
 	}
-	over, err := chatPolicy(fs)
-	if err != nil {
-		return nil, err
-	}
 	var cfgs []chat.Config
 	for _, inc := range c.incidents {
 		prof, err := chat.IncidentProfile(inc)
 		if err != nil {
 			return nil, exit.Usagef("--incident: %v", err)
 		}
+		if c.file != nil {
+			c.file.ApplyProfile(&prof)
+		}
 		tb, toolOutages, err := c.toolSettings(prof)
 		if err != nil {
 			return nil, err
+		}
+		if c.file != nil && (c.file.ToolBreakers != nil || len(c.file.ToolOutages) > 0) {
+			ftb, fout, err := c.file.Tools()
+			if err != nil {
+				return nil, exit.UsageError(err)
+			}
+			if tb == nil {
+				tb = ftb
+			}
+			for dep, ws := range fout {
+				if toolOutages == nil {
+					toolOutages = map[string][]event.Window{}
+				}
+				toolOutages[dep] = append(toolOutages[dep], ws...)
+			}
 		}
 		for _, spec := range c.profileFaults {
 			class, rest, _ := strings.Cut(spec, "=")

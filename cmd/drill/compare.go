@@ -36,7 +36,7 @@ there unless --force is given.`,
   drill compare --workload chat --clock virtual --incident mixed,mostly-slow --seeds 1..5`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if isChat, err := cf.chosen(); err != nil {
+			if isChat, err := cf.chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
 				return compareChat(cmd, cf, policies, jsonOut, clock.virtual(), record, force)

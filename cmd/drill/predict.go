@@ -37,7 +37,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
   drill predict --workload chat --policy agent-all-checks --within 60s`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if isChat, err := cf.chosen(); err != nil {
+			if isChat, err := cf.chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
 				return predictChat(cmd, policy, ci, jsonOut)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
 )
 
@@ -137,4 +138,153 @@ func (o ChatPolicy) Apply(p *chat.Policy, name func(key string) string) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// ChatFile is a drill file's chat: section: a drill file that has one runs
+// the chat workload (support conversations with tool calls). Unset fields
+// take drill compare --workload chat's defaults; flags given override them.
+type ChatFile struct {
+	Conversations *Int     `yaml:"conversations"`
+	Rate          *float64 `yaml:"rate"`
+	// Seeds run every policy on each seed.
+	Seeds []int64 `yaml:"seeds"`
+	// Incidents are incident kinds (mixed, mostly-slow, mostly-overloaded,
+	// none), each a profile of its own.
+	Incidents []string `yaml:"incidents"`
+	// Policies are chat presets, or presets with checks added
+	// (agent-defaults+budget).
+	Policies []string `yaml:"policies"`
+	// Policy changes every policy's settings (the chat policy keys).
+	Policy ChatPolicy `yaml:"policy"`
+	// Profile changes the incidents' profile: the window, the rates per
+	// model, the faults that play each class.
+	Profile *ChatProfile `yaml:"profile"`
+	// ToolBreakers puts breakers on the tools.
+	ToolBreakers *ChatToolBreakers `yaml:"tool_breakers"`
+	// ToolOutages are outage windows on the services, by dependency
+	// (orders, carrier), written as outages: are.
+	ToolOutages map[string][]Window `yaml:"tool_outages"`
+}
+
+// ChatProfile is a profile: section. A field left out keeps the
+// incident's.
+type ChatProfile struct {
+	IncidentFrom *Duration                `yaml:"incident_from"`
+	IncidentTo   *Duration                `yaml:"incident_to"`
+	LoopPersists *bool                    `yaml:"loop_persists"`
+	Primary      *ChatModelProfile        `yaml:"primary"`
+	Fallback     *ChatModelProfile        `yaml:"fallback"`
+	Faults       map[string]ChatFaultSpec `yaml:"faults"`
+}
+
+// ChatModelProfile is one model's rates: a normal day's and the incident
+// window's (a model without incident: keeps its normal rates all run).
+type ChatModelProfile struct {
+	Normal   *chat.Rates `yaml:"normal"`
+	Incident *chat.Rates `yaml:"incident"`
+}
+
+// ChatFaultSpec is the fault that plays a class: its kind and parameters.
+type ChatFaultSpec struct {
+	Kind   string `yaml:"kind"`
+	Params Params `yaml:"params"`
+}
+
+// ChatToolBreakers is a tool_breakers: section: the scope (dependency, the
+// default, or tool) and the trip rules as the triage breaker keys spell
+// them; left out, the tool-breaker write-up's.
+type ChatToolBreakers struct {
+	Scope       string    `yaml:"scope"`
+	Trip        Rules     `yaml:"trip"`
+	FailureRate *float64  `yaml:"trip_failure_rate"`
+	P99         *Duration `yaml:"trip_p99"`
+	MinSamples  *Int      `yaml:"trip_min_samples"`
+	Window      *Duration `yaml:"trip_window"`
+	Cooldown    *Duration `yaml:"cooldown"`
+}
+
+// ApplyProfile lays the profile: section over p.
+func (f *ChatFile) ApplyProfile(p *chat.Profile) {
+	c := f.Profile
+	if c == nil {
+		return
+	}
+	if c.IncidentFrom != nil {
+		p.IncidentFrom = c.IncidentFrom.D()
+	}
+	if c.IncidentTo != nil {
+		p.IncidentTo = c.IncidentTo.D()
+	}
+	if c.LoopPersists != nil {
+		p.LoopPersists = *c.LoopPersists
+	}
+	for _, m := range []struct {
+		in  *ChatModelProfile
+		out *chat.ModelProfile
+	}{{c.Primary, &p.Primary}, {c.Fallback, &p.Fallback}} {
+		if m.in == nil {
+			continue
+		}
+		if m.in.Normal != nil {
+			m.out.Normal = *m.in.Normal
+		}
+		if m.in.Incident != nil {
+			r := *m.in.Incident
+			m.out.Incident = &r
+		}
+	}
+	for class, spec := range c.Faults {
+		if p.Faults == nil {
+			p.Faults = map[string]event.FaultSpec{}
+		}
+		p.Faults[class] = event.FaultSpec{Kind: spec.Kind, Params: map[string]string(spec.Params)}
+	}
+}
+
+// Tools returns the tool breakers and the services' outages the section
+// sets; an outage window that does not check is an error.
+func (f *ChatFile) Tools() (*chat.ToolBreakers, map[string][]event.Window, error) {
+	var tb *chat.ToolBreakers
+	if t := f.ToolBreakers; t != nil {
+		tb = chat.DefaultToolBreakers()
+		if t.Scope != "" {
+			tb.Scope = t.Scope
+		}
+		s := &tb.Settings
+		if t.Trip != nil {
+			s.Trip.Rules = append([]string(nil), t.Trip...)
+		}
+		if t.FailureRate != nil {
+			s.Trip.FailureRate = *t.FailureRate
+		}
+		if t.P99 != nil {
+			s.Trip.P99 = t.P99.D()
+		}
+		if t.MinSamples != nil {
+			s.Trip.MinSamples = int(*t.MinSamples)
+		}
+		if t.Window != nil {
+			s.Trip.Window = t.Window.D()
+		}
+		if t.Cooldown != nil {
+			s.Cooldown = t.Cooldown.D()
+		}
+		if err := tb.Validate(); err != nil {
+			return nil, nil, err
+		}
+	}
+	var outages map[string][]event.Window
+	for dep, ws := range f.ToolOutages {
+		for _, w := range ws {
+			iw, err := w.Injected()
+			if err != nil {
+				return nil, nil, fmt.Errorf("tool_outages.%s: %w", dep, err)
+			}
+			if outages == nil {
+				outages = map[string][]event.Window{}
+			}
+			outages[dep] = append(outages[dep], iw)
+		}
+	}
+	return tb, outages, nil
 }

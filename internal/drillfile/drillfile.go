@@ -48,6 +48,9 @@ type File struct {
 	// AlertListen receives the team's Alertmanager webhook notifications
 	// on this address (HOST:PORT) while the drill runs, as --alert-listen.
 	AlertListen string `yaml:"alert_listen"`
+	// Chat, if set, makes the file a chat drill (chat.go): support
+	// conversations with tool calls instead of the emails' triage.
+	Chat *ChatFile `yaml:"chat"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }
