@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // The providers a chat prediction considers.
@@ -92,7 +93,7 @@ func Chat(p chat.Policy, in ChatInputs) ChatPrediction {
 	if in.Within > 0 {
 		c.Within = "yes"
 		if !fits(call) {
-			c.Within = fmt.Sprintf("read_timeout or attempt_deadline ≤ %.1f s", math.Max(within-backoff, 0)/attempts)
+			c.Within = "read_timeout or attempt_deadline ≤ " + format.Secs(math.Max(within-backoff, 0)/attempts)
 		}
 	}
 	out.Cases = append(out.Cases, c)
@@ -112,7 +113,7 @@ func Chat(p chat.Policy, in ChatInputs) ChatPrediction {
 	case p.MinTokensPerS > in.TrickleTokensPerS:
 		a := p.Check.Seconds()
 		c.AttemptS, c.CallS, c.ConversationS = secs(a), secs(attempts*a), secs(attempts*a)
-		c.StoppedBy = fmt.Sprintf("stream-rate check at %.1f s, %g attempts; the failed call ends the conversation", a, attempts)
+		c.StoppedBy = fmt.Sprintf("stream-rate check at %s, %g attempts; the failed call ends the conversation", format.Secs(a), attempts)
 	case p.AttemptDeadline > 0 && p.AttemptDeadline.Seconds() < answer:
 		a := p.AttemptDeadline.Seconds()
 		c.AttemptS, c.CallS, c.ConversationS = secs(a), secs(a), secs(a)
@@ -124,7 +125,7 @@ func Chat(p chat.Policy, in ChatInputs) ChatPrediction {
 		// the conversation is under it, and runs to its end.
 		if b := p.Budget.Time.Seconds(); b > 0 && math.Ceil(b/answer) < turns {
 			turns = math.Max(math.Ceil(b/answer), 1)
-			c.StoppedBy = fmt.Sprintf("the time budget, looked at between calls of %.1f s each (%g calls)", answer, turns)
+			c.StoppedBy = fmt.Sprintf("the time budget, looked at between calls of %s each (%g calls)", format.Secs(answer), turns)
 		}
 		conv := turns * answer
 		c.AttemptS, c.CallS, c.ConversationS = secs(answer), secs(answer), secs(conv)
@@ -132,8 +133,8 @@ func Chat(p chat.Policy, in ChatInputs) ChatPrediction {
 	if in.Within > 0 {
 		c.Within = "yes"
 		if c.ConversationS == nil || !fits(*c.ConversationS) {
-			c.Within = fmt.Sprintf("attempt_deadline ≤ %.1f s, or min_tokens_per_s above %g with %g × stream_check ≤ %.1f s",
-				within, in.TrickleTokensPerS, attempts, within)
+			c.Within = fmt.Sprintf("attempt_deadline ≤ %s, or min_tokens_per_s above %g with %g × stream_check ≤ %s",
+				format.Secs(within), in.TrickleTokensPerS, attempts, format.Secs(within))
 		}
 	}
 	out.Cases = append(out.Cases, c)

@@ -276,7 +276,7 @@ func ChatChart(run ChatRun, dpi int) ([]byte, error) {
 	red.Color, red.LineStyle.Width = silentRed, 0
 	p.Add(grey, red)
 	p.Legend.Add("slowest conversation (s)", grey)
-	p.Legend.Add(fmt.Sprintf("silent endings (1 = %.0f s of axis)", scale), red)
+	p.Legend.Add("silent endings (1 = "+format.Secs(scale)+" of axis)", red)
 	p.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 		var ticks []plot.Tick
 		for i := 0; i <= int(hi); i += 15 {
