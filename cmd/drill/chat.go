@@ -193,7 +193,7 @@ func (c *chatFlags) fromFile(fs *pflag.FlagSet, policies *[]string) (drillfile.C
 	if len(f.Incidents) > 0 && !fs.Changed("incident") {
 		c.incidents = f.Incidents
 	}
-	if len(f.Policies) > 0 && !fs.Changed("policies") {
+	if len(f.Policies) > 0 && !fs.Changed("policies") && !fs.Changed("policy") {
 		*policies = f.Policies
 	}
 	if len(f.Seeds) > 0 && c.seeds == "" {
@@ -241,9 +241,6 @@ func parseSeeds(s string) ([]int64, error) {
 
 // chatConfigs builds one chat drill per incident, policy and seed.
 func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Config, error) {
-	if !fs.Changed("policies") {
-		policies = chat.PresetNames()
-	}
 	over, err := c.fromFile(fs, &policies)
 	if err != nil {
 		return nil, err
@@ -319,6 +316,9 @@ func chatConfigs(fs *pflag.FlagSet, c chatFlags, policies []string) ([]chat.Conf
 // compareChat is `drill compare --workload chat`: every incident × policy
 // × seed at once, printed side by side (or as a JSON array of summaries).
 func compareChat(cmd *cobra.Command, c chatFlags, policies []string, asJSON, virtual bool, recordDir string, force bool) error {
+	if !cmd.Flags().Changed("policies") {
+		policies = chat.PresetNames()
+	}
 	cfgs, err := chatConfigs(cmd.Flags(), c, policies)
 	if err != nil {
 		return err
@@ -484,4 +484,50 @@ func reportChat(cmd *cobra.Command, paths []string, out string, dpi int) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%d chat run%s)\n", out, len(runs), map[bool]string{true: "", false: "s"}[len(runs) == 1])
 	return nil
+}
+
+// runChat is `drill run --workload chat`: one chat drill (the policy, the
+// first incident and seed), recorded to record if set, its figures printed
+// as a table or as the JSON object drill replay --json prints of its
+// journal.
+func runChat(cmd *cobra.Command, c chatFlags, policy string, asJSON, virtual bool, record string, force bool) error {
+	fs := cmd.Flags()
+	if !fs.Changed("policy") {
+		policy = chat.PresetDefaults
+	}
+	cfgs, err := chatConfigs(fs, c, []string{policy})
+	if err != nil {
+		return err
+	}
+	if len(cfgs) > 1 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "drill: run makes one drill: %s, incident %s, seed %d (drill compare runs them all)\n",
+			cfgs[0].Policy.Name, cfgs[0].Incident, cfgs[0].Seed)
+	}
+	job := session.ChatJob{Config: cfgs[0], Journal: record}
+	if record != "" {
+		if err := journal.RefuseOverwrite(record, force); err != nil {
+			return err
+		}
+	}
+	outs, err := session.ChatDrills(cmd.Context(), []session.ChatJob{job}, virtual, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	o := outs[0]
+	if o.Status == event.StatusFailed {
+		return fmt.Errorf("chat drill: %s", o.Error)
+	}
+	var errs []error
+	if o.Error != "" {
+		errs = append(errs, errors.New(o.Error))
+	}
+	if asJSON {
+		errs = append(errs, encodeJSON(cmd.OutOrStdout(), o.Summary))
+	} else {
+		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), []scoring.ChatSummary{o.Summary}))
+	}
+	if o.Status == event.StatusInterrupted {
+		errs = append(errs, exit.ErrInterrupted)
+	}
+	return errors.Join(errs...)
 }

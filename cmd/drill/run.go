@@ -23,6 +23,7 @@ func newRunCmd() *cobra.Command {
 		force          bool
 		clock          clockValue
 		speed          float64
+		cf             chatFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -35,9 +36,15 @@ summary to stdout (a table, or JSON with --json).
 		Example: `  drill run --outage hang --policy fail-fast
   drill run --outage busy --policy breaker --no-tui --json
   drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0
-  drill run -f drill.yaml --expect 'served.error == 0'`,
+  drill run -f drill.yaml --expect 'served.error == 0'
+  drill run --workload chat --policy agent-all-checks --clock virtual --record chat.jsonl`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if isChat, err := cf.chosen(cmd.Flags()); err != nil {
+				return err
+			} else if isChat {
+				return runChat(cmd, cf, policy, jsonOut, clock.virtual(), record, force)
+			}
 			sel := plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}
 			cfgs, chk, watch, err := prepare(cmd, &f, sel, cmd.ErrOrStderr(), clock, wf)
 			if err != nil {
@@ -63,6 +70,7 @@ summary to stdout (a table, or JSON with --json).
 	f.Register(fs)
 	f.RegisterFile(fs)
 	wf.register(fs)
+	cf.register(fs)
 	return cmd
 }
 
