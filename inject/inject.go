@@ -97,6 +97,24 @@ func Lookup(kind string) (Fault, error) {
 	return newFault(), nil
 }
 
+// requestFilter is implemented by faults that can break only some
+// requests (the chat workload's, only tool-calling ones): a hit on any other
+// request passes through and is not logged as applied.
+type requestFilter interface {
+	appliesTo(body []byte) bool
+}
+
+// CanBreak reports whether fault f can break the call whose request body
+// is body: false for a chat fault on a call it cannot change (loop with no
+// earlier tool call to repeat; malformed-tool-call when the request offers
+// no tools or sets tool_choice "none"), true otherwise. The injector lets
+// such a call through without applying or logging the fault; a caller that
+// applies faults itself should do the same.
+func CanBreak(f Fault, body []byte) bool {
+	rf, ok := f.(requestFilter)
+	return !ok || rf.appliesTo(body)
+}
+
 // Applied describes a fault applied to one attempt, for the run's log.
 type Applied struct {
 	Kind   string // the fault kind
@@ -254,6 +272,9 @@ func (i *Injector) roundTrip(rung string, req *http.Request) (*http.Response, er
 	rng := attemptRand(i.opts.Seed, idx, rung, body, req.Header.Get("X-Stainless-Retry-Count"))
 	if rng.Float64() >= w.HitRate(at) {
 		return i.next.RoundTrip(req)
+	}
+	if !CanBreak(w.fault, body) {
+		return i.next.RoundTrip(req) // not applied, not logged
 	}
 	if i.opts.OnFault != nil {
 		i.opts.OnFault(req, Applied{Kind: w.Kind, Rung: rung, Window: idx, Params: maps.Clone(w.log)})

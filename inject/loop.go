@@ -9,15 +9,21 @@ import (
 // assistant tool call found in the request's messages, again: the model
 // repeating itself. The envelope (id, usage, timing) is the model's real
 // answer's; the repeated calls get fresh ids and finish_reason
-// "tool_calls". A request with no earlier tool call has nothing to repeat
-// and passes unchanged. A streamed answer is read whole and sent again as
+// "tool_calls". A request with no earlier tool call has nothing to repeat:
+// it passes unchanged and the fault is not logged as applied. A streamed answer is read whole and sent again as
 // OpenAI streams tool calls, so it arrives when the model has finished.
 // Loop has no parameters: how often the model loops is the window's rate.
 type Loop struct{}
 
 func init() { registerChat("loop", func() Fault { return &Loop{} }) }
 
-var _ Fault = (*Loop)(nil)
+var (
+	_ Fault         = (*Loop)(nil)
+	_ requestFilter = (*Loop)(nil)
+)
+
+// appliesTo reports whether the request has a tool call to repeat.
+func (l *Loop) appliesTo(body []byte) bool { return len(requestToolCalls(body)) > 0 }
 
 // Apply lets the request through and answers with the previous tool call.
 func (l *Loop) Apply(a Attempt) (*http.Response, error) {

@@ -36,10 +36,32 @@ func TestLoopRepeatsThePreviousToolCall(t *testing.T) {
 					again.ToolCalls[0].ID == first.ToolCalls[0].ID || finish != "tool_calls" {
 					t.Errorf("second call %+v (finish %q), want get_order again with a new id", again, finish)
 				}
-				if len(rig.faults) != 2 {
-					t.Errorf("%d faults logged, want 2", len(rig.faults))
+				// The first call, with nothing to repeat, was not broken and
+				// is not logged.
+				if len(rig.faults) != 1 || rig.faults[0].Kind != "loop" {
+					t.Errorf("faults logged %+v, want the second call's loop alone", rig.faults)
 				}
 			})
 		})
+	}
+}
+
+func TestCanBreak(t *testing.T) {
+	first := []byte(`{"tools":[{"type":"function"}],"messages":[{"role":"user","content":"x"}]}`)
+	later := []byte(`{"tools":[{"type":"function"}],"tool_choice":"none","messages":[{"role":"user","content":"x"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"get_order","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"{}"}]}`)
+	for _, c := range []struct {
+		f     Fault
+		body  []byte
+		wants bool
+	}{
+		{&Loop{}, first, false},
+		{&Loop{}, later, true},
+		{&MalformedToolCall{Kind: "cut"}, first, true},
+		{&MalformedToolCall{Kind: "cut"}, later, false},
+		{&Busy{Status: 503}, first, true},
+	} {
+		if got := CanBreak(c.f, c.body); got != c.wants {
+			t.Errorf("CanBreak(%T, %s) = %v, want %v", c.f, c.body, got, c.wants)
+		}
 	}
 }

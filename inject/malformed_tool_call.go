@@ -14,9 +14,11 @@ import (
 // arguments in half, as a model that stops mid-object; "prose" writes them
 // as text ("order_id: DR-104233"), as a model that forgets the format. The
 // SDK accepts it: the failure is the caller's to find (the chat workload's
-// validity check). An answer without tool calls (content) passes
-// unchanged; a streamed answer is read whole and sent again as OpenAI
-// streams tool calls, so it arrives when the model has finished.
+// validity check). A request that cannot get a tool call (no tools, or
+// tool_choice "none") passes and the fault is not logged as applied; an
+// answer that has no tool calls all the same (content) passes unchanged. A
+// streamed answer is read whole and sent again as OpenAI streams tool
+// calls, so it arrives when the model has finished.
 type MalformedToolCall struct {
 	// Kind is how the arguments are broken: cut or prose.
 	Kind string `json:"kind" yaml:"kind" help:"how the arguments are broken: cut (half an object) or prose (key: value text)"`
@@ -32,7 +34,14 @@ func init() {
 	registerChat("malformed-tool-call", func() Fault { return &MalformedToolCall{Kind: MalformedToolCallCut} })
 }
 
-var _ Fault = (*MalformedToolCall)(nil)
+var (
+	_ Fault         = (*MalformedToolCall)(nil)
+	_ requestFilter = (*MalformedToolCall)(nil)
+)
+
+// appliesTo reports whether the request lets the model call a tool: it
+// offers tools and its tool_choice is not "none".
+func (m *MalformedToolCall) appliesTo(body []byte) bool { return offersToolCalls(body) }
 
 func (m *MalformedToolCall) validate() error {
 	if m.Kind != MalformedToolCallCut && m.Kind != MalformedToolCallProse {

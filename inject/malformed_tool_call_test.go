@@ -38,8 +38,8 @@ func TestMalformedToolCallDoesNotParse(t *testing.T) {
 	}
 }
 
-// TestMalformedToolCallLeavesContent: an answer without tool calls (the
-// interpretation) passes unchanged.
+// TestMalformedToolCallLeavesContent: a call that cannot get a tool call
+// (the interpretation, tool_choice none) passes unchanged.
 func TestMalformedToolCallLeavesContent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rig := newRig(t, parse(t, "malformed-tool-call"))
@@ -54,6 +54,11 @@ func TestMalformedToolCallLeavesContent(t *testing.T) {
 		if broken.Content == "" || broken.Content != want.Content || len(broken.ToolCalls) != 0 {
 			t.Errorf("content %q, want the model's %q", broken.Content, want.Content)
 		}
+		// tool_choice none cannot get a tool call: the fault was not
+		// applied and is not logged.
+		if len(rig.faults) != 0 {
+			t.Errorf("faults logged %+v for a call with tool_choice none", rig.faults)
+		}
 	})
 }
 
@@ -65,6 +70,21 @@ func TestMalformedToolCallKinds(t *testing.T) {
 	for _, args := range []string{`{"order_id":"DR-104233"}`, `{}`, ``, `{"a":1,"b":[1,2]}`} {
 		if got := m.breakArguments(args); json.Valid([]byte(got)) {
 			t.Errorf("cut %q = %q, still JSON", args, got)
+		}
+	}
+}
+
+func TestOffersToolCalls(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"tools":[{"type":"function"}]}`:                                   true,
+		`{"tools":[{"type":"function"}],"tool_choice":"auto"}`:              true,
+		`{"tools":[{"type":"function"}],"tool_choice":{"type":"function"}}`: true,
+		`{"tools":[{"type":"function"}],"tool_choice":"none"}`:              false,
+		`{"messages":[{"role":"user","content":"x"}]}`:                      false,
+		`not json`: false,
+	} {
+		if got := offersToolCalls([]byte(body)); got != want {
+			t.Errorf("offersToolCalls(%s) = %v, want %v", body, got, want)
 		}
 	}
 }

@@ -14,7 +14,8 @@ import (
 // The chat workload's faults (malformed-tool-call, loop) rewrite the tool
 // calls of a chat completion, whole or streamed. A stream is read to its
 // end and sent again as OpenAI streams tool calls, so it arrives when the
-// model has finished.
+// model has finished. Only the first choice is kept (the chat workload asks
+// for one).
 
 // toolCall is one function call of an answer.
 type toolCall struct {
@@ -256,6 +257,20 @@ func requestToolCalls(body []byte) []toolCall {
 		return calls
 	}
 	return nil
+}
+
+// offersToolCalls reports whether a chat completion request lets the
+// model call a tool: it offers tools and its tool_choice is not "none".
+func offersToolCalls(body []byte) bool {
+	var r struct {
+		Tools      []json.RawMessage `json:"tools"`
+		ToolChoice json.RawMessage   `json:"tool_choice"`
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Tools) == 0 {
+		return false
+	}
+	var mode string
+	return json.Unmarshal(r.ToolChoice, &mode) != nil || mode != "none"
 }
 
 // requestBody returns a request's body as the injector buffered it (nil if
