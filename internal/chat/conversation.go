@@ -318,8 +318,10 @@ func (c *conversation) finishAttempt(tr *callTrace, a *attempt, res callResult, 
 		s := c.r.modelBreaker.Settings()
 		r := breaker.Success
 		switch {
+		case res.step == event.StepAborted && s.CountSlowStream:
+			r = breaker.Failure
 		case res.step == event.StepAborted:
-			r = map[bool]breaker.Result{true: breaker.Failure, false: breaker.Ignored}[s.CountSlowStream]
+			r = breaker.Ignored
 		case res.step == event.StepMalformed && s.CountInvalid:
 			r = breaker.Failure
 		case res.step == event.StepFailed && res.outcome.Transient():

@@ -121,14 +121,21 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		idle.deadline = time.AfterFunc(d, func() { cancel(ErrAttemptDeadline) })
 	}
 	req = req.WithContext(ctx)
+	var f inject.Fault
+	if a.class != "" {
+		// Profile.Validate built every class's fault once: this cannot fail.
+		f, _ = inject.NewFault(t.r.cfg.Profile.Faults[a.class])
+		if f == nil || !inject.CanBreak(f, body) {
+			// A fault that cannot change this call (a loop with no earlier
+			// tool call to repeat) lets it through, and is not its fault.
+			a.class, f = "", nil
+		}
+	}
 	var resp *http.Response
-	if a.class == "" {
+	if f == nil {
 		resp, err = t.next.RoundTrip(req)
 	} else {
-		var f inject.Fault
-		if f, err = inject.NewFault(t.r.cfg.Profile.Faults[a.class]); err == nil {
-			resp, err = f.Apply(inject.Attempt{Req: req, Next: t.next, Rand: rng})
-		}
+		resp, err = f.Apply(inject.Attempt{Req: req, Next: t.next, Rand: rng})
 	}
 	if err != nil {
 		idle.stop()
