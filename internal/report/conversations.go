@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -280,7 +282,7 @@ func ChatChart(run ChatRun, dpi int) ([]byte, error) {
 	p.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 		var ticks []plot.Tick
 		for i := 0; i <= int(hi); i += 15 {
-			ticks = append(ticks, plot.Tick{Value: float64(i), Label: fmt.Sprint(i * int(scoring.ChartInterval.Seconds()))})
+			ticks = append(ticks, plot.Tick{Value: float64(i), Label: strconv.Itoa(i * int(scoring.ChartInterval/time.Second))})
 		}
 		return ticks
 	})
