@@ -156,6 +156,7 @@ func (c *conversation) end(ending, reason string) {
 	ch.Ending, ch.Reason, ch.Turns, ch.ToolCalls = ending, reason, c.turns, c.toolCalls
 	ch.PromptTokens, ch.CompletionTokens = c.prompt, c.completion
 	c.r.log.Append(event.Event{Kind: event.ConversationEnd, Email: c.email.ID, Chat: ch})
+	c.r.ended.Add(1)
 }
 
 // callModel makes one model call: on the primary unless its breaker is

@@ -118,6 +118,7 @@ type Run struct {
 	client       openai.Client
 	modelBreaker *breaker.Breaker
 	toolGuard    *toolGuard
+	ended        atomic.Int64 // conversations ended, for progress lines
 	set          []emails.Email
 	tools        []openai.ChatCompletionToolUnionParam
 }
@@ -151,6 +152,10 @@ func New(cfg Config) (*Run, error) {
 		option.WithHTTPClient(&http.Client{Transport: &modelTransport{r: r, next: cfg.Models}}))
 	return r, nil
 }
+
+// Ended is how many conversations have ended so far, for progress lines
+// (the figures come from the fold).
+func (r *Run) Ended() int { return int(r.ended.Load()) }
 
 // Log is the run's event log.
 func (r *Run) Log() *event.Log { return r.log }

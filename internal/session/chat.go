@@ -42,7 +42,28 @@ type ChatOutcome struct {
 // their outcomes in the order of jobs.
 func ChatDrills(ctx context.Context, jobs []ChatJob, virtual bool, stderr io.Writer) ([]ChatOutcome, error) {
 	if !virtual {
-		return runChatJobs(ctx, jobs, event.ClockReal), nil
+		// Real time takes the drills' whole length: say how far they are.
+		var mu sync.Mutex
+		var runs []*chat.Run
+		total := 0
+		for _, j := range jobs {
+			total += j.Config.Conversations
+		}
+		stop := StartProgress(stderr, "chat", "conversations", total, func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			n := 0
+			for _, r := range runs {
+				n += r.Ended()
+			}
+			return n
+		})
+		defer stop()
+		return runChatJobs(ctx, jobs, event.ClockReal, func(r *chat.Run) {
+			mu.Lock()
+			runs = append(runs, r)
+			mu.Unlock()
+		}), nil
 	}
 	pr, pw := io.Pipe()
 	var outs []ChatOutcome
@@ -73,15 +94,16 @@ func runChatDrills(ctx context.Context, in []byte, out io.Writer) error {
 	if err := json.Unmarshal(in, &jobs); err != nil {
 		return fmt.Errorf("decoding the chat drills: %w", err)
 	}
-	return json.NewEncoder(out).Encode(runChatJobs(ctx, jobs, event.ClockVirtual))
+	return json.NewEncoder(out).Encode(runChatJobs(ctx, jobs, event.ClockVirtual, nil))
 }
 
-// runChatJobs runs the jobs at once on this clock.
-func runChatJobs(ctx context.Context, jobs []ChatJob, clock string) []ChatOutcome {
+// runChatJobs runs the jobs at once on this clock; started, if set, is
+// told each run before it starts.
+func runChatJobs(ctx context.Context, jobs []ChatJob, clock string, started func(*chat.Run)) []ChatOutcome {
 	outs := make([]ChatOutcome, len(jobs))
 	var wg sync.WaitGroup
 	for i, job := range jobs {
-		wg.Go(func() { outs[i] = RunChat(ctx, job, clock) })
+		wg.Go(func() { outs[i] = runChat(ctx, job, clock, started) })
 	}
 	wg.Wait()
 	return outs
@@ -91,6 +113,10 @@ func runChatJobs(ctx context.Context, jobs []ChatJob, clock string) []ChatOutcom
 // the in-process services, recording it if the job says so, and folds its
 // log.
 func RunChat(ctx context.Context, job ChatJob, clock string) ChatOutcome {
+	return runChat(ctx, job, clock, nil)
+}
+
+func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.Run)) ChatOutcome {
 	cfg := job.Config
 	cfg.Clock = clock
 	cfg.Models = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
@@ -108,6 +134,9 @@ func RunChat(ctx context.Context, job ChatJob, clock string) ChatOutcome {
 		if err != nil {
 			return ChatOutcome{Status: event.StatusFailed, Error: err.Error()}
 		}
+	}
+	if started != nil {
+		started(run)
 	}
 	status := run.Start(ctx)
 	sum := scoring.FoldChat(run.Log().Events())
