@@ -61,8 +61,12 @@ final summary: a failed one exits 1.`,
 			if st, err := os.Stat(path); err == nil && st.IsDir() {
 				return exit.Usagef("replay takes one journal file; %s is a directory (drill report %s reads every journal in it)", path, path)
 			}
-			if isChat, err := chatJournal(cmd, path); err != nil || isChat {
-				return firstErr(err, replayChat(cmd, path, conversation, jsonOut, !noTUI && !jsonOut && stdoutIsTerminal()))
+			if isChat, err := chatJournal(cmd, path); err != nil {
+				return err
+			} else if isChat {
+				return replayChat(cmd, path, conversation, jsonOut, !noTUI && !jsonOut && stdoutIsTerminal())
+			} else if conversation != 0 {
+				return exit.Usagef("--conversation N traces a conversation of a chat journal; %s is a triage run's", path)
 			}
 			if !noTUI && !jsonOut && stdoutIsTerminal() {
 				return replayDashboard(cmd, path, tui.ReplayOptions{Speed: speed, At: at, Hypotheses: hyps})
