@@ -20,7 +20,7 @@ func newCompareCmd() *cobra.Command {
 		jsonOut, force    bool
 		record            string
 		clock             clockValue
-		cf                chatFlags
+		cf                plan.ChatFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "compare",
@@ -36,7 +36,7 @@ there unless --force is given.`,
   drill compare --workload chat --clock virtual --incident mixed,mostly-slow --seeds 1..5`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if isChat, err := cf.chosen(cmd.Flags()); err != nil {
+			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
 				return compareChat(cmd, cf, policies, jsonOut, clock.virtual(), record, force)
@@ -60,7 +60,7 @@ there unless --force is given.`,
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
 	registerClock(fs, &clock)
-	cf.register(fs)
+	cf.Register(fs)
 	f.Register(fs)
 	f.RegisterFile(fs)
 	wf.register(fs)

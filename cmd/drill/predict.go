@@ -15,7 +15,7 @@ func newPredictCmd() *cobra.Command {
 		f              plan.CLI
 		outage, policy string
 		jsonOut        bool
-		cf             chatFlags
+		cf             plan.ChatFlags
 		ci             chatPredictFlags
 	)
 	cmd := &cobra.Command{
@@ -37,7 +37,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
   drill predict --workload chat --policy agent-all-checks --within 60s`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if isChat, err := cf.chosen(cmd.Flags()); err != nil {
+			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
 				return predictChat(cmd, policy, ci, jsonOut)
@@ -63,7 +63,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 	fs.BoolVar(&jsonOut, "json", false, "print the predicted_* figures and the arithmetic as JSON")
 	f.Register(fs)
 	f.RegisterDrillFile(fs)
-	cf.register(fs)
+	cf.Register(fs)
 	ci.register(fs)
 	return cmd
 }

@@ -23,7 +23,7 @@ func newRunCmd() *cobra.Command {
 		force          bool
 		clock          clockValue
 		speed          float64
-		cf             chatFlags
+		cf             plan.ChatFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -40,7 +40,7 @@ summary to stdout (a table, or JSON with --json).
   drill run --workload chat --policy agent-all-checks --clock virtual --record chat.jsonl`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if isChat, err := cf.chosen(cmd.Flags()); err != nil {
+			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
 				return runChat(cmd, cf, policy, jsonOut, clock.virtual(), record, force)
@@ -70,7 +70,7 @@ summary to stdout (a table, or JSON with --json).
 	f.Register(fs)
 	f.RegisterFile(fs)
 	wf.register(fs)
-	cf.register(fs)
+	cf.Register(fs)
 	return cmd
 }
 
