@@ -105,6 +105,7 @@ type ChatFold struct {
 	sum        ChatSummary
 	traceOf    int
 	trace      []TraceStep
+	handover   *event.HandoverState
 	convStarts map[int]time.Duration
 }
 
@@ -185,6 +186,10 @@ func (f *ChatFold) Add(e event.Event) {
 			r.Without = append(r.Without, c.Dependency)
 		}
 		f.step(e, TraceStep{Tool: c.Tool, Outcome: string(e.Outcome)})
+	case event.Handover:
+		if c := e.Chat; c != nil && c.Conversation == f.traceOf {
+			f.handover = c.State
+		}
 	case event.ConversationEnd:
 		c := e.Chat
 		r := f.rows[c.Conversation]
@@ -235,6 +240,9 @@ func (f *ChatFold) step(e event.Event, st TraceStep) {
 type ChatTrace struct {
 	Conversation ConversationRow `json:"conversation"`
 	Steps        []TraceStep     `json:"steps"`
+	// Handover is what the conversation's handover passed on, if it was
+	// handed over.
+	Handover *event.HandoverState `json:"handover,omitempty"`
 }
 
 // Row is conversation id's row, if it started.
@@ -248,6 +256,13 @@ func (f *ChatFold) Row(id int) (ConversationRow, bool) {
 
 // Trace is the kept conversation's trace, in order.
 func (f *ChatFold) Trace() []TraceStep { return slices.Clone(f.trace) }
+
+// TraceOf is the kept conversation's whole trace: its row, its steps and
+// its handover; false if it never started.
+func (f *ChatFold) TraceOf() (ChatTrace, bool) {
+	row, ok := f.Row(f.traceOf)
+	return ChatTrace{Conversation: row, Steps: f.Trace(), Handover: f.handover}, ok
+}
 
 // Rows lists the conversations in the order they started.
 func (f *ChatFold) Rows() []ConversationRow {

@@ -61,6 +61,19 @@ func TestChatFoldTraceAndRows(t *testing.T) {
 	if len(rows) != 2 || rows[1].Time != 149*time.Second || rows[1].Turns != 10 || rows[0].Ending != event.EndingAnswered {
 		t.Errorf("rows %+v", rows)
 	}
+	if tr, ok := f.TraceOf(); !ok || tr.Conversation.ID != 2 || tr.Handover != nil {
+		t.Errorf("trace of a silent conversation: %+v", tr)
+	}
+	h := NewChatFold(2)
+	for _, e := range chatEvents() {
+		if e.Kind == event.ConversationEnd && e.Chat.Conversation == 2 {
+			h.Add(event.Event{Kind: event.Handover, Chat: &event.Chat{Conversation: 2, State: &event.HandoverState{Reason: event.StopLoop, Told: "told"}}})
+		}
+		h.Add(e)
+	}
+	if tr, _ := h.TraceOf(); tr.Handover == nil || tr.Handover.Reason != event.StopLoop {
+		t.Errorf("the trace keeps no handover: %+v", tr)
+	}
 	bars := Chart(rows)
 	if len(bars) != 1 || bars[0].Slowest != 149*time.Second || bars[0].Silent != 1 {
 		t.Errorf("chart %+v", bars)

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -125,8 +126,8 @@ func (v *ConversationsView) loadTrace(id int) tea.Cmd {
 		for _, e := range events {
 			f.Add(e)
 		}
-		row, _ := f.Row(id)
-		return traceMsg{scoring.ChatTrace{Conversation: row, Steps: f.Trace()}}
+		t, _ := f.TraceOf()
+		return traceMsg{t}
 	}
 }
 
@@ -201,7 +202,24 @@ func traceLines(st Styles, t scoring.ChatTrace, off int) []string {
 		}
 		out = append(out, fmt.Sprintf("%8s  %-5d %-28s %s", format.Elapsed(s.At), s.Turn, who, s.Outcome))
 	}
-	return out
+	return append(out, handoverLines(t.Handover)...)
+}
+
+// handoverLines say what a handover passed on: why, what was found, what
+// was attempted, what the customer was told.
+func handoverLines(h *event.HandoverState) []string {
+	if h == nil {
+		return nil
+	}
+	found := make([]string, 0, len(h.Found))
+	for tool := range h.Found {
+		found = append(found, tool)
+	}
+	sort.Strings(found)
+	return []string{"", "handed over: " + h.Reason,
+		"  found:     " + strings.Join(found, ", "),
+		"  attempted: " + strings.Join(h.Attempted, " → "),
+		"  told:      " + h.Told}
 }
 
 func ansiLen(s string) int { return len([]rune(s)) }

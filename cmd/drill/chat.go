@@ -114,11 +114,10 @@ func replayChat(cmd *cobra.Command, path string, conversation int, asJSON, show 
 	}
 	out := cmd.OutOrStdout()
 	if conversation > 0 {
-		row, ok := fold.Row(conversation)
+		t, ok := fold.TraceOf()
 		if !ok {
 			return exit.Usagef("--conversation %d: the journal has no such conversation (1..%d)", conversation, len(fold.Rows()))
 		}
-		t := scoring.ChatTrace{Conversation: row, Steps: fold.Trace()}
 		if asJSON {
 			return encodeJSON(out, t)
 		}

@@ -5,6 +5,7 @@ import (
 	"html"
 	"image/color"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -161,6 +162,11 @@ func ChatTrace(w io.Writer, t scoring.ChatTrace) error {
 			who = "end"
 		}
 		fmt.Fprintf(&b, "  %s  %-28s %s\n", format.Elapsed(s.At), who, s.Outcome)
+	}
+	if h := t.Handover; h != nil {
+		found := slices.Sorted(maps.Keys(h.Found))
+		fmt.Fprintf(&b, "handed over (%s): found %s; attempted %s; the customer was told: %s\n",
+			h.Reason, strings.Join(found, ", "), strings.Join(h.Attempted, " → "), h.Told)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
