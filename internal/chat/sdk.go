@@ -50,6 +50,7 @@ type probeTransport struct {
 	timeout  time.Duration
 }
 
+// RoundTrip counts the attempt and refuses it.
 func (p *probeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	p.mu.Lock()
 	p.attempts++

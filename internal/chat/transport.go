@@ -247,6 +247,7 @@ type idleBody struct {
 	cancel context.CancelCauseFunc
 }
 
+// Read reads on, restarting the read timeout when bytes came.
 func (b *idleBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if n > 0 {
@@ -258,6 +259,7 @@ func (b *idleBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Close stops the timers and ends the attempt's context.
 func (b *idleBody) Close() error {
 	b.idle.stop()
 	err := b.rc.Close()

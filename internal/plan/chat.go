@@ -49,6 +49,8 @@ type ChatFlags struct {
 	file *drillfile.ChatFile
 }
 
+// Register binds the chat flags to fs (check 2 and the breaker's trip
+// failures and cooldown are the triage flags of the same names).
 func (c *ChatFlags) Register(fs *pflag.FlagSet) {
 	d := chat.DefaultConfig()
 	fs.StringVar(&c.workload, "workload", WorkloadTriage, "the workload: triage (120 support emails through the chain) or chat (support conversations with tool calls)")
