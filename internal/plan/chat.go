@@ -32,7 +32,7 @@ type ChatFlags struct {
 	conversations int
 	rate          float64
 	// policy holds the new chat policy flags' values (the others are
-	// triage's flags of the same name); read by chatPolicy.
+	// triage's flags of the same name); read by ChatPolicyFlags.
 	readTimeout, budgetTime, deadline  time.Duration
 	maxTokens                          int
 	retries, turnLimit, validity, loop int
