@@ -179,6 +179,10 @@ type Event struct {
 	// Alert is, on an alert event, the Alertmanager notification's alert
 	// drill received (alert.go).
 	Alert *Alert `json:"alert,omitempty"`
+
+	// Chat is, on the chat workload's events (conversation.go), the
+	// conversation they belong to and what happened in it.
+	Chat *Chat `json:"chat,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full
@@ -224,6 +228,9 @@ type RunInfo struct {
 	// Routes are the run's routes, in match order, the default route last;
 	// nil for a run without routes (route.go).
 	Routes []RouteInfo `json:"routes,omitempty"`
+	// Workload is the run's workload kind: "" (triage, 120 emails through
+	// the chain) or "chat" (support conversations with tool calls).
+	Workload string `json:"workload,omitempty"`
 }
 
 // Rung describes one rung of the chain for display.

@@ -21,6 +21,7 @@ func newCompareCmd() *cobra.Command {
 		record            string
 		clock             clockValue
 		tables            tableFormat
+		cf                plan.ChatFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "compare",
@@ -33,9 +34,15 @@ overrides it ran with). --record DIR refuses to overwrite journals already
 there unless --force is given.`,
 		Example: `  drill compare
   drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s
-  drill compare -f examples/chapter.yaml`,
+  drill compare -f examples/chapter.yaml
+  drill compare --workload chat --clock virtual --incident mixed,mostly-slow --seeds 1..5`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
+				return err
+			} else if isChat {
+				return compareChat(cmd, cf, policies, jsonOut, clock.virtual(), record, force)
+			}
 			outages, err := f.CompareOutages(cmd.Flags(), outages)
 			if err != nil {
 				return err
@@ -56,6 +63,7 @@ there unless --force is given.`,
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
 	registerClock(fs, &clock)
+	cf.Register(fs)
 	f.Register(fs)
 	f.RegisterFile(fs)
 	wf.register(fs)

@@ -15,6 +15,8 @@ func newPredictCmd() *cobra.Command {
 		f              plan.CLI
 		outage, policy string
 		jsonOut        bool
+		cf             plan.ChatFlags
+		ci             chatPredictFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "predict",
@@ -31,9 +33,15 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 		Example: `  drill predict --outage hang --policy breaker
   drill predict --outage hang --policy breaker --trip count,in-flight --in-flight-age 4s
   drill predict --outage busy --policy fail-fast --json
-  drill predict -f drill.yaml`,
+  drill predict -f drill.yaml
+  drill predict --workload chat --policy agent-all-checks --within 60s`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
+				return err
+			} else if isChat {
+				return predictChat(cmd, policy, ci, jsonOut)
+			}
 			cfgs, _, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy},
 				OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
 			if err != nil {
@@ -55,5 +63,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 	fs.BoolVar(&jsonOut, "json", false, "print the predicted_* figures and the arithmetic as JSON")
 	f.Register(fs)
 	f.RegisterDrillFile(fs)
+	cf.Register(fs)
+	ci.register(fs)
 	return cmd
 }

@@ -26,6 +26,7 @@ func newReplayCmd() *cobra.Command {
 		at             time.Duration
 		expect         []string
 		jsonOut, noTUI bool
+		conversation   int
 	)
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
@@ -61,6 +62,13 @@ final summary: a failed one exits 1.`,
 			if st, err := os.Stat(path); err == nil && st.IsDir() {
 				return exit.Usagef("replay takes one journal file; %s is a directory (drill report %s reads every journal in it)", path, path)
 			}
+			if isChat, err := chatJournal(cmd, path); err != nil {
+				return err
+			} else if isChat {
+				return replayChat(cmd, path, conversation, jsonOut, !noTUI && !jsonOut && stdoutIsTerminal())
+			} else if conversation != 0 {
+				return exit.Usagef("--conversation N traces a conversation of a chat journal; %s is a triage run's", path)
+			}
 			if !noTUI && !jsonOut && stdoutIsTerminal() {
 				return replayDashboard(cmd, path, tui.ReplayOptions{Speed: speed, At: at, Hypotheses: hyps})
 			}
@@ -72,6 +80,7 @@ final summary: a failed one exits 1.`,
 	fs.BoolVar(&jsonOut, "json", false, "print the recomputed summary as JSON (implies --no-tui)")
 	fs.BoolVar(&noTUI, "no-tui", false, "print the recomputed summary instead of showing the dashboard")
 	fs.DurationVar(&at, "at", 0, "open the dashboard paused this far into the run (e.g. 45s)")
+	fs.IntVar(&conversation, "conversation", 0, "chat journals: print this conversation's trace (time, model, outcome per call) instead of the summary")
 	fs.StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged live in the dashboard and on the final summary (exit 1 if it fails); repeatable")
 	return cmd
 }

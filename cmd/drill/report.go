@@ -59,6 +59,11 @@ replay do.`,
 			if err != nil {
 				return err
 			}
+			if isChat, err := chatJournal(cmd, paths[0]); err != nil {
+				return err
+			} else if isChat {
+				return reportChat(cmd, paths, out, dpi)
+			}
 			ctx := cmd.Context()
 			var rep *report.Report
 			err = interruptible(ctx, func(context.Context) error {

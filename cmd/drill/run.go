@@ -25,6 +25,7 @@ func newRunCmd() *cobra.Command {
 		force          bool
 		clock          clockValue
 		speed          float64
+		cf             plan.ChatFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -37,9 +38,15 @@ summary to stdout (a table, or JSON with --json).
 		Example: `  drill run --outage hang --policy fail-fast
   drill run --outage busy --policy breaker --no-tui --json
   drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0
-  drill run -f drill.yaml --expect 'served.error == 0'`,
+  drill run -f drill.yaml --expect 'served.error == 0'
+  drill run --workload chat --policy agent-all-checks --clock virtual --record chat.jsonl`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
+				return err
+			} else if isChat {
+				return runChat(cmd, cf, policy, jsonOut, clock.virtual(), record, force)
+			}
 			sel := plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}
 			cfgs, chk, watch, err := prepare(cmd, &f, sel, cmd.ErrOrStderr(), clock, wf)
 			if err != nil {
@@ -71,6 +78,7 @@ summary to stdout (a table, or JSON with --json).
 	f.RegisterFile(fs)
 	f.RegisterBaseline(fs)
 	wf.register(fs)
+	cf.Register(fs)
 	return cmd
 }
 

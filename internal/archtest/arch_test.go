@@ -59,6 +59,7 @@ var place = map[string]layer{
 	"inject":                              engine,
 	"chain":                               engine,
 	"workload":                            engine,
+	"internal/chat":                       engine,
 	"scoring":                             fold,
 	"internal/plain":                      machinery,
 	"internal/journal":                    machinery,
@@ -91,7 +92,7 @@ var place = map[string]layer{
 
 // engineOrder is the order inside the engine: a package imports only those
 // before it (workload → chain → breaker, inject).
-var engineOrder = map[string]int{"breaker": 0, "inject": 0, "chain": 1, "workload": 2}
+var engineOrder = map[string]int{"breaker": 0, "inject": 0, "chain": 1, "workload": 2, "internal/chat": 2}
 
 var (
 	loadOnce sync.Once

@@ -55,6 +55,9 @@ type File struct {
 	// (no-breakers: the same chain without breakers; a preset; none), as
 	// --baseline.
 	Baseline string `yaml:"baseline"`
+	// Chat, if set, makes the file a chat drill (chat.go): support
+	// conversations with tool calls instead of the emails' triage.
+	Chat *ChatFile `yaml:"chat"`
 
 	src *ast.File // the parsed source, for positions in later checks
 }

@@ -79,6 +79,9 @@ type SummaryLine struct {
 	// Hypotheses are the drill's hypotheses judged on Summary ({expr,
 	// value, pass}); absent when the drill had none.
 	Hypotheses []scoring.Verdict `json:"hypotheses,omitempty"`
+	// Chat is a chat workload's figures (scoring.FoldChat); Summary is
+	// then empty.
+	Chat *scoring.ChatSummary `json:"chat,omitempty"`
 }
 
 // NewHeader returns a header for a run that started at start with the given

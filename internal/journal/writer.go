@@ -214,6 +214,17 @@ func (w *Writer) Finish(s scoring.Summary, status string) error {
 // FinishJudged is Finish with the drill's hypotheses judged on s, written
 // in the summary line beside the summary.
 func (w *Writer) FinishJudged(s scoring.Summary, status string, hypotheses []scoring.Verdict) error {
+	return w.finish(SummaryLine{Type: TypeSummary, Status: status, Summary: s, Hypotheses: hypotheses})
+}
+
+// FinishChat is Finish for a chat workload's run: its summary line holds
+// the chat figures.
+func (w *Writer) FinishChat(s scoring.ChatSummary, status string) error {
+	return w.finish(SummaryLine{Type: TypeSummary, Status: status, Chat: &s})
+}
+
+// finish writes what is left of the log and the summary line, and closes.
+func (w *Writer) finish(sl SummaryLine) error {
 	if w.finished {
 		return fmt.Errorf("journal: %s already finished", w.name)
 	}
@@ -222,7 +233,7 @@ func (w *Writer) FinishJudged(s scoring.Summary, status string, hypotheses []sco
 	if rest := w.cursor.Poll(); len(rest) > 0 {
 		w.writeEvents(rest)
 	}
-	line, err := json.Marshal(SummaryLine{Type: TypeSummary, Status: status, Summary: s, Hypotheses: hypotheses})
+	line, err := json.Marshal(sl)
 	if err != nil {
 		err = fmt.Errorf("journal: encoding the summary of %s: %w", w.name, err)
 		return errors.Join(err, w.close())

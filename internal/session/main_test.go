@@ -7,8 +7,8 @@ import (
 	"github.com/drill-dev/drill/internal/vclock"
 )
 
-// TestMain lets the baseline's virtual-clock run re-execute this test
-// binary as its child.
+// TestMain lets the virtual-clock runs (the baseline's, ChatDrills with
+// virtual set) re-execute this test binary as their child.
 func TestMain(m *testing.M) {
 	vclock.Main()
 	os.Exit(m.Run())

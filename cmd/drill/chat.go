@@ -1,0 +1,244 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plan"
+	"github.com/drill-dev/drill/internal/predict"
+	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/session"
+	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/tui"
+)
+
+// compareChat is `drill compare --workload chat`: every incident × policy
+// × seed at once, printed side by side (or as a JSON array of summaries).
+func compareChat(cmd *cobra.Command, c plan.ChatFlags, policies []string, asJSON, virtual bool, recordDir string, force bool) error {
+	if !cmd.Flags().Changed("policies") {
+		policies = chat.PresetNames()
+	}
+	cfgs, err := plan.ChatConfigs(cmd.Flags(), c, policies)
+	if err != nil {
+		return err
+	}
+	jobs := make([]session.ChatJob, len(cfgs))
+	if recordDir != "" {
+		if err := journal.PrepareDir(recordDir); err != nil {
+			return err
+		}
+	}
+	for i, cfg := range cfgs {
+		jobs[i].Config = cfg
+		if recordDir != "" {
+			jobs[i].Journal = filepath.Join(recordDir, fmt.Sprintf("%02d-chat-%s-%s-seed%d.jsonl", i+1, cfg.Incident, strings.ReplaceAll(cfg.Policy.Name, "+", "_"), cfg.Seed))
+			if err := journal.RefuseOverwrite(jobs[i].Journal, force); err != nil {
+				return err
+			}
+		}
+	}
+	outs, err := session.ChatDrills(cmd.Context(), jobs, virtual, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	sums := make([]scoring.ChatSummary, len(outs))
+	var errs []error
+	for i, o := range outs {
+		sums[i] = o.Summary
+		if o.Error != "" {
+			errs = append(errs, fmt.Errorf("run %d (%s / %s / seed %d): %s", i+1, cfgs[i].Incident, cfgs[i].Policy.Name, cfgs[i].Seed, o.Error))
+		}
+	}
+	if asJSON {
+		errs = append(errs, encodeJSON(cmd.OutOrStdout(), sums))
+	} else {
+		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), sums))
+	}
+	if slices.ContainsFunc(outs, func(o session.ChatOutcome) bool { return o.Status == "interrupted" }) {
+		errs = append(errs, exit.ErrInterrupted)
+	}
+	return errors.Join(errs...)
+}
+
+// chatJournal reports whether the journal at path is a chat run's, from
+// its first event.
+func chatJournal(cmd *cobra.Command, path string) (bool, error) {
+	found, isChat := false, false
+	_, err := journal.ScanContext(cmd.Context(), path, func(e event.Event) error {
+		if !found {
+			found, isChat = true, scoring.IsChat([]event.Event{e})
+		}
+		return errStopScan
+	})
+	if err != nil && !errors.Is(err, errStopScan) {
+		return false, journal.ReadError(cmd.Context(), err)
+	}
+	return isChat, nil
+}
+
+// errStopScan stops a journal scan once it has what it needs.
+var errStopScan = errors.New("enough read")
+
+// replayChat prints a chat journal's figures, recomputed by the fold the
+// live run used (as JSON with asJSON), or one conversation's trace; with
+// show (a terminal, no --no-tui) it first shows the Conversations view.
+func replayChat(cmd *cobra.Command, path string, conversation int, asJSON, show bool) error {
+	j, err := journal.ReadFileContext(cmd.Context(), path)
+	if err != nil {
+		return journal.ReadError(cmd.Context(), err)
+	}
+	if show && conversation == 0 {
+		if err := tui.ReplayChat(cmd.Context(), j.Events, tui.Options{}); err != nil {
+			if cmd.Context().Err() != nil {
+				return exit.ErrInterrupted
+			}
+			return err
+		}
+	}
+	fold := scoring.NewChatFold(conversation)
+	for _, e := range j.Events {
+		fold.Add(e)
+	}
+	out := cmd.OutOrStdout()
+	if conversation > 0 {
+		t, ok := fold.TraceOf()
+		if !ok {
+			return exit.Usagef("--conversation %d: the journal has no such conversation (1..%d)", conversation, len(fold.Rows()))
+		}
+		if asJSON {
+			return encodeJSON(out, t)
+		}
+		return report.ChatTrace(out, t)
+	}
+	sum := fold.Summary()
+	if j.Summary != nil && j.Summary.Chat != nil && !reflect.DeepEqual(*j.Summary.Chat, sum) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "drill: the figures recomputed from the events differ from the journal's summary line; showing the recomputed ones")
+	}
+	if asJSON {
+		return encodeJSON(out, sum)
+	}
+	return report.ChatCompare(out, []scoring.ChatSummary{sum})
+}
+
+// chatPredictFlags are drill predict's chat inputs.
+type chatPredictFlags struct {
+	within       time.Duration
+	trickle      float64
+	answerTokens int
+}
+
+func (c *chatPredictFlags) register(fs *pflag.FlagSet) {
+	d := predict.DefaultChatInputs()
+	fs.DurationVar(&c.within, "within", 0, "chat: the wait a conversation should fit in; each case then says the setting that makes it fit")
+	fs.Float64Var(&c.trickle, "trickle", d.TrickleTokensPerS, "chat: the trickling provider's tokens a second")
+	fs.IntVar(&c.answerTokens, "answer-tokens", d.AnswerTokens, "chat: an answer's length in tokens when the policy sets no --max-tokens")
+}
+
+// predictChat is `drill predict --workload chat`: the worst case of one
+// conversation under the policy (and the chat policy flags given) for a
+// silent, a trickling and an overloaded provider.
+func predictChat(cmd *cobra.Command, policy string, c chatPredictFlags, asJSON bool) error {
+	fs := cmd.Flags()
+	if !fs.Changed("policy") {
+		policy = chat.PresetDefaults
+	}
+	pol, err := chat.PolicyByName(policy)
+	if err != nil {
+		return exit.Usagef("--policy: %v", err)
+	}
+	over, err := plan.ChatPolicyFlags(fs)
+	if err != nil {
+		return err
+	}
+	if err := over.Apply(&pol, func(k string) string { return "--" + drillfile.FlagName(k) }); err != nil {
+		return exit.UsageError(err)
+	}
+	if !(c.trickle > 0) || c.answerTokens < 1 || c.within < 0 {
+		return exit.Usagef("--trickle must be above 0, --answer-tokens at least 1 and --within not negative")
+	}
+	p := predict.Chat(pol, predict.ChatInputs{TrickleTokensPerS: c.trickle, AnswerTokens: c.answerTokens, Within: c.within})
+	if asJSON {
+		return encodeJSON(cmd.OutOrStdout(), p)
+	}
+	return report.ChatPrediction(cmd.OutOrStdout(), pol.Name, p)
+}
+
+// reportChat is `drill report` of chat journals: the comparison table and
+// each run's chart of its slowest conversations and silent endings.
+func reportChat(cmd *cobra.Command, paths []string, out string, dpi int) error {
+	runs := make([]report.ChatRun, len(paths))
+	for i, p := range paths {
+		r, err := report.ReadChatRun(p)
+		if err != nil {
+			return exit.UsageError(err)
+		}
+		runs[i] = r
+	}
+	if err := report.WriteChatReport(out, runs, dpi); err != nil {
+		if errors.Is(err, report.ErrFormat) {
+			return exit.UsageError(err)
+		}
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%d chat run%s)\n", out, len(runs), map[bool]string{true: "", false: "s"}[len(runs) == 1])
+	return nil
+}
+
+// runChat is `drill run --workload chat`: one chat drill (the policy, the
+// first incident and seed), recorded to record if set, its figures printed
+// as a table or as the JSON object drill replay --json prints of its
+// journal.
+func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtual bool, record string, force bool) error {
+	fs := cmd.Flags()
+	if !fs.Changed("policy") {
+		policy = chat.PresetDefaults
+	}
+	cfgs, err := plan.ChatConfigs(fs, c, []string{policy})
+	if err != nil {
+		return err
+	}
+	if len(cfgs) > 1 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "drill: run makes one drill: %s, incident %s, seed %d (drill compare runs them all)\n",
+			cfgs[0].Policy.Name, cfgs[0].Incident, cfgs[0].Seed)
+	}
+	job := session.ChatJob{Config: cfgs[0], Journal: record}
+	if record != "" {
+		if err := journal.RefuseOverwrite(record, force); err != nil {
+			return err
+		}
+	}
+	outs, err := session.ChatDrills(cmd.Context(), []session.ChatJob{job}, virtual, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	o := outs[0]
+	if o.Status == event.StatusFailed {
+		return fmt.Errorf("chat drill: %s", o.Error)
+	}
+	var errs []error
+	if o.Error != "" {
+		errs = append(errs, errors.New(o.Error))
+	}
+	if asJSON {
+		errs = append(errs, encodeJSON(cmd.OutOrStdout(), o.Summary))
+	} else {
+		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), []scoring.ChatSummary{o.Summary}))
+	}
+	if o.Status == event.StatusInterrupted {
+		errs = append(errs, exit.ErrInterrupted)
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,70 @@
+package chat
+
+import (
+	"testing"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/tools"
+)
+
+// carrierHang is a quiet day's run whose carrier hangs for the whole run:
+// every carrier call waits out the tool timeout.
+func carrierHang(conversations int, tb *ToolBreakers) Config {
+	cfg := DefaultConfig()
+	cfg.Conversations = conversations
+	cfg.Incident, cfg.Profile = IncidentNone, Profile{}
+	cfg.Profile.Primary.Normal, cfg.Profile.Fallback.Normal = Rates{}, Rates{}
+	cfg.Models = fakemodel.New(fakemodel.Options{Seed: 1, LatencyScale: 1}).Transport()
+	cfg.ToolOutages = map[string][]event.Window{tools.Carrier: {{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 0, To: 24 * time.Hour}}}
+	cfg.ToolBreakers = tb
+	return cfg
+}
+
+func TestCarrierHangOpensOneBreakerForBothCarrierTools(t *testing.T) {
+	sum, events := runChat(t, carrierHang(60, DefaultToolBreakers()))
+	if sum.BreakerOpens[tools.Carrier] != 1 || len(sum.BreakerOpens) != 1 {
+		t.Fatalf("breaker opens %v: want the carrier's breaker to open once, and no other", sum.BreakerOpens)
+	}
+	if sum.ToolsRefused == 0 || sum.ToolProbes == 0 {
+		t.Errorf("refused %d, probes %d: want refused calls and synthetic probes", sum.ToolsRefused, sum.ToolProbes)
+	}
+	refused := map[string]bool{}
+	for _, e := range events {
+		if e.Kind == event.ToolCall && e.Probe && !e.Synthetic {
+			t.Fatalf("a conversation's tool call was a probe: %+v", e)
+		}
+		if e.Kind == event.ToolCall && e.Synthetic && e.Chat.Conversation != 0 {
+			t.Fatalf("a synthetic probe belongs to conversation %d", e.Chat.Conversation)
+		}
+		if e.Kind == event.ToolCall && e.Outcome == event.BreakerOpen {
+			refused[e.Chat.Tool] = true
+		}
+	}
+	if !refused[tools.GetDeliveryStatus] || !refused[tools.GetTrackingEvents] {
+		t.Errorf("refused tools %v: the one carrier breaker should refuse both carrier tools", refused)
+	}
+	if sum.Answered+sum.HandedOver != 60 || sum.Silent != 0 || sum.AnsweredWithout == 0 {
+		t.Errorf("want every conversation answered (some without the delivery step) or handed over, got %+v", sum)
+	}
+	if sum.TimeMaxS > 120 {
+		t.Errorf("slowest %gs: once open, the breaker should spare conversations the 30 s timeouts", sum.TimeMaxS)
+	}
+}
+
+func TestPerToolScopeTripsMoreThanOnce(t *testing.T) {
+	tb := DefaultToolBreakers()
+	tb.Scope = ToolScopeTool
+	sum, _ := runChat(t, carrierHang(60, tb))
+	if sum.BreakerOpens[tools.GetDeliveryStatus] != 1 || sum.BreakerOpens[tools.GetTrackingEvents] != 1 {
+		t.Errorf("breaker opens %v: one carrier outage should trip each carrier tool's own breaker", sum.BreakerOpens)
+	}
+}
+
+func TestCarrierHangWithoutBreakersWaitsOutEveryTimeout(t *testing.T) {
+	sum, _ := runChat(t, carrierHang(10, nil))
+	if sum.TimeP50S < 60 {
+		t.Errorf("p50 %gs: without a breaker every carrier call waits 30 s and the agent tries again", sum.TimeP50S)
+	}
+}

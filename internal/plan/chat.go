@@ -1,0 +1,308 @@
+package plan
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
+)
+
+// The workload kinds (--workload).
+const (
+	WorkloadTriage = "triage"
+	WorkloadChat   = chat.WorkloadName
+)
+
+// ChatFlags are the chat workload's flags of drill run, compare and
+// predict (--workload chat), bound by Register.
+type ChatFlags struct {
+	workload      string
+	incidents     []string
+	seeds         string
+	conversations int
+	rate          float64
+	// policy holds the new chat policy flags' values (the others are
+	// triage's flags of the same name); read by ChatPolicyFlags.
+	readTimeout, budgetTime, deadline  time.Duration
+	maxTokens                          int
+	retries, turnLimit, validity, loop int
+	budgetTokens                       int
+	statusBreaker                      bool
+	// toolBreakers guards the tools; toolScope is their scope;
+	// toolOutages are DEP=KIND outages in the incident window.
+	toolBreakers bool
+	toolScope    string
+	toolOutages  []string
+	// profileFaults replace the fault that plays a class of the profile.
+	profileFaults []string
+	// file is the drill file's chat: section, if one was given.
+	file *drillfile.ChatFile
+}
+
+// Register binds the chat flags to fs (check 2 and the breaker's trip
+// failures and cooldown are the triage flags of the same names).
+func (c *ChatFlags) Register(fs *pflag.FlagSet) {
+	d := chat.DefaultConfig()
+	fs.StringVar(&c.workload, "workload", WorkloadTriage, "the workload: triage (120 support emails through the chain) or chat (support conversations with tool calls)")
+	fs.StringSliceVar(&c.incidents, "incident", []string{chat.IncidentMixed}, "chat: the incident kinds to run: "+strings.Join(chat.IncidentKinds(), ", "))
+	fs.StringVar(&c.seeds, "seeds", "", "chat: run every policy on each of these seeds (1..5, or 1,4,7) to show the spread")
+	fs.IntVar(&c.conversations, "conversations", d.Conversations, "chat: how many conversations start")
+	fs.Float64Var(&c.rate, "conversation-rate", d.Rate, "chat: conversations started per second")
+	p := d.Policy
+	fs.DurationVar(&c.readTimeout, "read-timeout", p.ReadTimeout, "chat: the longest wait for a model's next bytes (0: none)")
+	fs.IntVar(&c.retries, "retries", p.Retries, "chat: the SDK's retries of a model call (an aborted stream uses one)")
+	fs.IntVar(&c.turnLimit, "turn-limit", p.TurnLimit, "chat: the most model calls a conversation makes")
+	fs.DurationVar(&c.deadline, "attempt-deadline", 0, "chat: a limit on each attempt from request to last byte (0: none)")
+	fs.IntVar(&c.maxTokens, "max-tokens", 0, "chat: each model call's max_completion_tokens (0: none sent)")
+	fs.BoolVar(&c.statusBreaker, "status-breaker", false, "chat check 1: the status breaker on the primary (--trip-failures, --cooldown tune it)")
+	fs.IntVar(&c.validity, "validity", 0, "chat check 3: this many unparsable tool calls hand a conversation over (0: off)")
+	fs.IntVar(&c.loop, "loop-guard", 0, "chat check 4: this many identical tool calls in a row hand it over (0: off)")
+	fs.DurationVar(&c.budgetTime, "budget-time", 0, "chat check 5: the conversation's time budget, checked between calls (0: none)")
+	fs.IntVar(&c.budgetTokens, "budget-tokens", 0, "chat check 5: the conversation's token budget (0: none)")
+	fs.BoolVar(&c.toolBreakers, "tool-breakers", false, "chat: breakers on the tools (failure rate or p99 over a window), probing with synthetic calls")
+	fs.StringVar(&c.toolScope, "tool-breaker-scope", chat.ToolScopeDependency, "chat: which tool calls share a breaker: dependency (the two carrier tools share one) or tool")
+	fs.StringArrayVar(&c.profileFaults, "profile-fault", nil, "chat: the fault that plays a class of the profile, CLASS=KIND[,KEY=VALUE...] (slow=trickle,tokens_per_s=0.5); classes: "+strings.Join(chat.Classes(), ", ")+"; repeatable")
+	fs.StringArrayVar(&c.toolOutages, "tool-outage", nil, "chat: an outage on a service in the incident window, DEP=KIND[,KEY=VALUE...] (carrier=hang, orders=busy,status=503); repeatable")
+}
+
+// toolSettings reads the tool breakers and the services' outages from the
+// flags; outages play in the profile's incident window.
+func (c *ChatFlags) toolSettings(prof chat.Profile) (*chat.ToolBreakers, map[string][]event.Window, error) {
+	var tb *chat.ToolBreakers
+	if c.toolBreakers {
+		tb = chat.DefaultToolBreakers()
+		tb.Scope = c.toolScope
+		if err := tb.Validate(); err != nil {
+			return nil, nil, exit.Usagef("--tool-breaker-scope: %v", err)
+		}
+	}
+	var outages map[string][]event.Window
+	for _, spec := range c.toolOutages {
+		dep, rest, ok := strings.Cut(spec, "=")
+		if !ok {
+			return nil, nil, exit.Usagef("--tool-outage %q: want DEP=KIND, e.g. carrier=hang", spec)
+		}
+		parts := strings.Split(rest, ",")
+		w, err := inject.ParseFault(parts[0], parts[1:])
+		if err != nil {
+			return nil, nil, exit.Usagef("--tool-outage %q: %v", spec, err)
+		}
+		w.From, w.To = prof.IncidentFrom, prof.IncidentTo
+		if outages == nil {
+			outages = map[string][]event.Window{}
+		}
+		outages[dep] = append(outages[dep], w)
+	}
+	return tb, outages, nil
+}
+
+// chatPolicy reads the chat policy flags the user gave (check 2 is
+// --min-tokens-per-s and --stream-check) into the one settings type.
+func ChatPolicyFlags(fs *pflag.FlagSet) (drillfile.ChatPolicy, error) {
+	var o drillfile.ChatPolicy
+	for _, key := range drillfile.ChatPolicyKeys() {
+		f := fs.Lookup(drillfile.FlagName(key))
+		if f == nil || !f.Changed {
+			continue
+		}
+		v := f.Value.String()
+		var err error
+		switch p := o.Field(key).(type) {
+		case **drillfile.Duration:
+			var d time.Duration
+			d, err = time.ParseDuration(v)
+			*p = (*drillfile.Duration)(&d)
+		case **drillfile.Int:
+			var n int64
+			n, err = strconv.ParseInt(v, 10, 64)
+			*p = drillfile.IntOf(n)
+		case **bool:
+			var b bool
+			b, err = strconv.ParseBool(v)
+			*p = &b
+		case **float64:
+			var x float64
+			x, err = strconv.ParseFloat(v, 64)
+			*p = &x
+		}
+		if err != nil {
+			return o, exit.Usagef("--%s %q: %v", f.Name, v, err)
+		}
+	}
+	return o, nil
+}
+
+// chosen reports whether the chat workload was asked for (--workload chat,
+// or a drill file with a chat: section), refusing an unknown workload, and
+// loads that section.
+func (c *ChatFlags) Chosen(fs *pflag.FlagSet) (bool, error) {
+	explicit := fs.Changed("workload")
+	switch {
+	case explicit && c.workload != WorkloadChat && c.workload != WorkloadTriage:
+		return false, exit.Usagef("unknown workload %q (valid: %s, %s)", c.workload, WorkloadTriage, WorkloadChat)
+	case explicit && c.workload == WorkloadTriage:
+		return false, nil
+	}
+	if path, _ := fs.GetString("file"); path != "" {
+		f, err := drillfile.Load(path)
+		switch {
+		case err != nil && explicit:
+			return false, exit.UsageError(err)
+		case err != nil:
+			return false, nil // the triage path reads it again and says what is wrong
+		case f.Chat != nil:
+			c.file, c.workload = f.Chat, WorkloadChat
+			return true, nil
+		case explicit:
+			return false, exit.Usagef("%s has no chat: section, and --workload is chat", path)
+		}
+	}
+	return explicit, nil
+}
+
+// fromFile lays the drill file's chat: section under the flags: a setting
+// the file gives is used unless its flag was given too.
+func (c *ChatFlags) fromFile(fs *pflag.FlagSet, policies *[]string) (drillfile.ChatPolicy, error) {
+	over, err := ChatPolicyFlags(fs)
+	f := c.file
+	if err != nil || f == nil {
+		return over, err
+	}
+	if f.Conversations != nil && !fs.Changed("conversations") {
+		c.conversations = int(*f.Conversations)
+	}
+	if f.Rate != nil && !fs.Changed("conversation-rate") {
+		c.rate = *f.Rate
+	}
+	if len(f.Incidents) > 0 && !fs.Changed("incident") {
+		c.incidents = f.Incidents
+	}
+	if len(f.Policies) > 0 && !fs.Changed("policies") && !fs.Changed("policy") {
+		*policies = f.Policies
+	}
+	if len(f.Seeds) > 0 && c.seeds == "" {
+		parts := make([]string, len(f.Seeds))
+		for i, s := range f.Seeds {
+			parts[i] = strconv.FormatInt(s, 10)
+		}
+		c.seeds = strings.Join(parts, ",")
+	}
+	// The flags given win over the file's policy keys.
+	merged := f.Policy
+	mv, ov := reflect.ValueOf(&merged).Elem(), reflect.ValueOf(over)
+	for i := range ov.NumField() {
+		if !ov.Field(i).IsNil() {
+			mv.Field(i).Set(ov.Field(i))
+		}
+	}
+	return merged, nil
+}
+
+// parseSeeds reads "1..5" or "1,4,7".
+func ParseSeeds(s string) ([]int64, error) {
+	if lo, hi, ok := strings.Cut(s, ".."); ok {
+		a, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
+		b, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
+		if err1 != nil || err2 != nil || b < a || b-a >= 1000 {
+			return nil, fmt.Errorf("--seeds %q: want a range like 1..5 (at most 1,000 seeds)", s)
+		}
+		var out []int64
+		for v := a; v <= b; v++ {
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	var out []int64
+	for _, part := range strings.Split(s, ",") {
+		v, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds %q: want a range like 1..5 or a list like 1,4,7", s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// chatConfigs builds one chat drill per incident, policy and seed.
+func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Config, error) {
+	over, err := c.fromFile(fs, &policies)
+	if err != nil {
+		return nil, err
+	}
+	seed, _ := fs.GetInt64("seed")
+	seeds := []int64{seed}
+	if c.seeds != "" {
+		var err error
+		if seeds, err = ParseSeeds(c.seeds); err != nil {
+			return nil, exit.UsageError(err)
+		}
+	}
+	var cfgs []chat.Config
+	for _, inc := range c.incidents {
+		prof, err := chat.IncidentProfile(inc)
+		if err != nil {
+			return nil, exit.Usagef("--incident: %v", err)
+		}
+		if c.file != nil {
+			c.file.ApplyProfile(&prof)
+		}
+		tb, toolOutages, err := c.toolSettings(prof)
+		if err != nil {
+			return nil, err
+		}
+		if c.file != nil && (c.file.ToolBreakers != nil || len(c.file.ToolOutages) > 0) {
+			ftb, fout, err := c.file.Tools()
+			if err != nil {
+				return nil, exit.UsageError(err)
+			}
+			if tb == nil {
+				tb = ftb
+			}
+			for dep, ws := range fout {
+				if toolOutages == nil {
+					toolOutages = map[string][]event.Window{}
+				}
+				toolOutages[dep] = append(toolOutages[dep], ws...)
+			}
+		}
+		for _, spec := range c.profileFaults {
+			class, rest, _ := strings.Cut(spec, "=")
+			parts := strings.Split(rest, ",")
+			w, err := inject.ParseFault(parts[0], parts[1:])
+			if err != nil || !slices.Contains(chat.Classes(), class) {
+				return nil, exit.Usagef("--profile-fault %q: want CLASS=KIND[,KEY=VALUE...] with a class of %s (%v)", spec, strings.Join(chat.Classes(), ", "), err)
+			}
+			prof.Faults[class] = w.FaultSpec
+		}
+		for _, name := range policies {
+			pol, err := chat.PolicyByName(name)
+			if err != nil {
+				return nil, exit.Usagef("--policies: %v", err)
+			}
+			if err := over.Apply(&pol, func(k string) string { return "--" + drillfile.FlagName(k) }); err != nil {
+				return nil, exit.UsageError(err)
+			}
+			for _, s := range seeds {
+				cfg := chat.DefaultConfig()
+				cfg.Conversations, cfg.Rate, cfg.Seed = c.conversations, c.rate, s
+				cfg.Incident, cfg.Profile, cfg.Policy = inc, prof, pol
+				cfg.ToolBreakers, cfg.ToolOutages = tb, toolOutages
+				if set := over.Set(); len(set) > 0 {
+					cfg.Overrides = set
+				}
+				cfgs = append(cfgs, cfg)
+			}
+		}
+	}
+	return cfgs, nil
+}

@@ -1,0 +1,150 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/vclock"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// chatBody is the name the chat drills' virtual-clock body is registered
+// under.
+const chatBody = "chat-drills"
+
+func init() { vclock.Register(chatBody, runChatDrills) }
+
+// ChatJob is one chat drill: its configuration (the built-in fake model's
+// agent and the in-process services are wired where it runs) and, if
+// Journal is set, the journal it is recorded to.
+type ChatJob struct {
+	Config  chat.Config `json:"config"`
+	Journal string      `json:"journal,omitempty"`
+}
+
+// ChatOutcome is how one chat drill ended: its figures and status, or why
+// it did not run.
+type ChatOutcome struct {
+	Summary scoring.ChatSummary `json:"summary"`
+	Status  string              `json:"status"`
+	Error   string              `json:"error,omitempty"`
+}
+
+// ChatDrills runs every job's chat drill at once, in virtual time (one
+// bubble, in a child process: vclock.Call) when virtual is set, and returns
+// their outcomes in the order of jobs.
+func ChatDrills(ctx context.Context, jobs []ChatJob, virtual bool, stderr io.Writer) ([]ChatOutcome, error) {
+	if !virtual {
+		// Real time takes the drills' whole length: say how far they are.
+		var mu sync.Mutex
+		var runs []*chat.Run
+		total := 0
+		for _, j := range jobs {
+			total += j.Config.Conversations
+		}
+		stop := StartProgress(stderr, "chat", "conversations", total, func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			n := 0
+			for _, r := range runs {
+				n += r.Ended()
+			}
+			return n
+		})
+		defer stop()
+		return runChatJobs(ctx, jobs, event.ClockReal, func(r *chat.Run) {
+			mu.Lock()
+			runs = append(runs, r)
+			mu.Unlock()
+		}), nil
+	}
+	pr, pw := io.Pipe()
+	var outs []ChatOutcome
+	var decErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		decErr = json.NewDecoder(pr).Decode(&outs)
+		_, _ = io.Copy(io.Discard, pr)
+	})
+	err := vclock.Call(ctx, chatBody, jobs, pw, stderr)
+	pw.Close()
+	wg.Wait()
+	if err != nil {
+		return nil, FromChild(err)
+	}
+	if decErr != nil {
+		return nil, fmt.Errorf("reading the chat drills' outcomes: %w", decErr)
+	}
+	if len(outs) != len(jobs) {
+		return nil, fmt.Errorf("%d outcomes for %d chat drills", len(outs), len(jobs))
+	}
+	return outs, nil
+}
+
+// runChatDrills is ChatDrills' body in the bubble.
+func runChatDrills(ctx context.Context, in []byte, out io.Writer) error {
+	var jobs []ChatJob
+	if err := json.Unmarshal(in, &jobs); err != nil {
+		return fmt.Errorf("decoding the chat drills: %w", err)
+	}
+	return json.NewEncoder(out).Encode(runChatJobs(ctx, jobs, event.ClockVirtual, nil))
+}
+
+// runChatJobs runs the jobs at once on this clock; started, if set, is
+// told each run before it starts.
+func runChatJobs(ctx context.Context, jobs []ChatJob, clock string, started func(*chat.Run)) []ChatOutcome {
+	outs := make([]ChatOutcome, len(jobs))
+	var wg sync.WaitGroup
+	for i, job := range jobs {
+		wg.Go(func() { outs[i] = runChat(ctx, job, clock, started) })
+	}
+	wg.Wait()
+	return outs
+}
+
+// RunChat runs one chat drill against the built-in fake model's agent and
+// the in-process services, recording it if the job says so, and folds its
+// log.
+func RunChat(ctx context.Context, job ChatJob, clock string) ChatOutcome {
+	return runChat(ctx, job, clock, nil)
+}
+
+func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.Run)) ChatOutcome {
+	cfg := job.Config
+	cfg.Clock = clock
+	cfg.Models = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
+	run, err := chat.New(cfg)
+	if err != nil {
+		return ChatOutcome{Status: event.StatusFailed, Error: err.Error()}
+	}
+	var rec *journal.Writer
+	if job.Journal != "" {
+		h, err := journal.NewHeader(run.Config(), run.Log().Start())
+		if err == nil {
+			h.Clock = clock
+			rec, err = journal.Create(job.Journal, h, run.Log(), journal.Options{})
+		}
+		if err != nil {
+			return ChatOutcome{Status: event.StatusFailed, Error: err.Error()}
+		}
+	}
+	if started != nil {
+		started(run)
+	}
+	status := run.Start(ctx)
+	sum := scoring.FoldChat(run.Log().Events())
+	o := ChatOutcome{Summary: sum, Status: status}
+	if rec != nil {
+		if err := rec.FinishChat(sum, status); err != nil {
+			o.Error = fmt.Sprintf("recording %s: %v", job.Journal, err)
+		}
+	}
+	return o
+}

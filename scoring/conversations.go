@@ -1,0 +1,358 @@
+package scoring
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/drill-dev/drill/event"
+)
+
+// LongConversation is the wait a support chat counts as too long: two
+// minutes (ChatSummary.Over120s).
+const LongConversation = 120 * time.Second
+
+// ChartInterval is the width of the chat chart's intervals: the slowest
+// conversation starting in each 20 s, and the silent endings under it.
+const ChartInterval = 20 * time.Second
+
+// ChatSummary is the chat workload's figures: THE fold of a chat run's log,
+// live or replayed. Times are seconds.
+type ChatSummary struct {
+	Workload string `json:"workload"`
+	Incident string `json:"incident"`
+	Policy   string `json:"policy"`
+	Seed     int64  `json:"seed"`
+	Clock    string `json:"clock"`
+	Status   string `json:"status"`
+	// Checks are the policy's checks that are on, in words.
+	Checks []string `json:"checks"`
+
+	Conversations int `json:"conversations"`
+	Answered      int `json:"answered"`
+	HandedOver    int `json:"handed_over"`
+	Silent        int `json:"silent"`
+	TurnLimit     int `json:"turn_limit"`
+	// Stopped counts the conversations that ended without an answer by
+	// why (event's Stop* reasons).
+	Stopped map[string]int `json:"stopped"`
+
+	TimeP50S float64 `json:"time_p50_s"`
+	TimeP95S float64 `json:"time_p95_s"`
+	TimeP99S float64 `json:"time_p99_s"`
+	TimeMaxS float64 `json:"time_max_s"`
+	Over120s int     `json:"over_120s"`
+
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TokensBilled     int `json:"tokens_billed"`
+
+	ModelCalls    int `json:"model_calls"`
+	ModelAttempts int `json:"model_attempts"`
+	FallbackCalls int `json:"fallback_calls"`
+	Aborted       int `json:"aborted_streams"`
+	ToolCalls     int `json:"tool_calls"`
+	// ToolsRefused are tool calls an open breaker answered for.
+	ToolsRefused int `json:"tools_refused"`
+	// ToolProbes are the tool breakers' synthetic probes (no
+	// conversation's call; not in ToolCalls).
+	ToolProbes int `json:"tool_probes"`
+	// AnsweredWithout counts answered conversations that went without a
+	// dependency (a tool call refused by its breaker or failed).
+	AnsweredWithout int `json:"answered_without_dependency"`
+	// BreakerOpens counts each breaker's openings by the dependency it
+	// guards ("primary" for the status breaker on the primary model).
+	BreakerOpens map[string]int `json:"breaker_opens"`
+}
+
+// ConversationRow is one conversation as the pane and the report list it.
+type ConversationRow struct {
+	ID      int           `json:"conversation"`
+	Start   time.Duration `json:"start_ns"`
+	Time    time.Duration `json:"time_ns"`
+	Turns   int           `json:"turns"`
+	Tokens  int           `json:"tokens"`
+	Ending  string        `json:"ending"`
+	Reason  string        `json:"reason,omitempty"`
+	Running bool          `json:"running,omitempty"`
+	// Without are the dependencies the conversation went without: a tool
+	// call of theirs refused by an open breaker or failed.
+	Without []string `json:"without,omitempty"`
+}
+
+// TraceStep is one model attempt or tool call of a conversation's trace:
+// when (from the conversation's start), which model or tool, and how it
+// ended.
+type TraceStep struct {
+	At      time.Duration `json:"at_ns"`
+	Turn    int           `json:"turn"`
+	Model   string        `json:"model,omitempty"`
+	Rung    string        `json:"rung,omitempty"`
+	Tool    string        `json:"tool,omitempty"`
+	Fault   string        `json:"fault,omitempty"`
+	Outcome string        `json:"outcome"`
+	Tokens  int           `json:"tokens,omitempty"`
+}
+
+// ChatFold folds a chat run's events: feed it every event in order (Add),
+// read the figures at any point (Summary, Rows).
+type ChatFold struct {
+	info       *event.RunInfo
+	clock      string
+	status     string
+	rows       map[int]*ConversationRow
+	order      []int
+	sum        ChatSummary
+	traceOf    int
+	trace      []TraceStep
+	handover   *event.HandoverState
+	convStarts map[int]time.Duration
+}
+
+// NewChatFold returns an empty fold; with trace > 0 it also keeps the trace
+// of that conversation.
+func NewChatFold(trace int) *ChatFold {
+	return &ChatFold{rows: map[int]*ConversationRow{}, traceOf: trace, convStarts: map[int]time.Duration{},
+		sum: ChatSummary{Stopped: map[string]int{}, BreakerOpens: map[string]int{}}}
+}
+
+// FoldChat folds a whole chat run's log into its summary.
+func FoldChat(events []event.Event) ChatSummary {
+	f := NewChatFold(0)
+	for _, e := range events {
+		f.Add(e)
+	}
+	return f.Summary()
+}
+
+// IsChat reports whether a run's log is the chat workload's.
+func IsChat(events []event.Event) bool {
+	for _, e := range events {
+		if e.Kind == event.RunStart && e.Run != nil {
+			return e.Run.Workload == "chat"
+		}
+	}
+	return false
+}
+
+// Add folds one event.
+func (f *ChatFold) Add(e event.Event) {
+	s := &f.sum
+	switch e.Kind {
+	case event.RunStart:
+		f.info = e.Run
+	case event.RunClock:
+		f.clock = e.Detail
+	case event.RunEnd:
+		f.status = e.Detail
+	case event.BreakerChange:
+		if b := e.Breaker; b != nil && b.To == "open" {
+			s.BreakerOpens[b.Name]++
+		}
+	case event.ConversationStart:
+		c := e.Chat
+		f.rows[c.Conversation] = &ConversationRow{ID: c.Conversation, Start: e.At, Running: true}
+		f.convStarts[c.Conversation] = e.At
+		f.order = append(f.order, c.Conversation)
+	case event.ModelAttempt:
+		s.ModelAttempts++
+		f.step(e, TraceStep{Model: e.Model, Rung: e.Rung, Fault: e.Fault, Outcome: attemptOutcome(e)})
+	case event.ModelCall:
+		c := e.Chat
+		s.ModelCalls++
+		if e.Rung == "fallback" {
+			s.FallbackCalls++
+		}
+		if c.Step == event.StepAborted {
+			s.Aborted++
+		}
+		s.PromptTokens += c.PromptTokens
+		s.CompletionTokens += c.CompletionTokens
+		if r := f.rows[c.Conversation]; r != nil {
+			r.Turns = c.Turn
+			r.Tokens += c.PromptTokens + c.CompletionTokens
+		}
+	case event.ToolCall:
+		c := e.Chat
+		if e.Synthetic {
+			s.ToolProbes++
+			return
+		}
+		s.ToolCalls++
+		if e.Outcome == event.BreakerOpen {
+			s.ToolsRefused++
+		}
+		if r := f.rows[c.Conversation]; r != nil && e.Outcome != event.OK && !slices.Contains(r.Without, c.Dependency) {
+			r.Without = append(r.Without, c.Dependency)
+		}
+		f.step(e, TraceStep{Tool: c.Tool, Outcome: string(e.Outcome)})
+	case event.ConversationHandover:
+		if c := e.Chat; c != nil && c.Conversation == f.traceOf {
+			f.handover = c.State
+		}
+	case event.ConversationEnd:
+		c := e.Chat
+		r := f.rows[c.Conversation]
+		if r == nil {
+			r = &ConversationRow{ID: c.Conversation, Start: e.At - c.Elapsed}
+			f.rows[c.Conversation] = r
+			f.order = append(f.order, c.Conversation)
+		}
+		r.Running, r.Time, r.Ending, r.Reason, r.Turns = false, c.Elapsed, c.Ending, c.Reason, c.Turns
+		r.Tokens = c.PromptTokens + c.CompletionTokens
+		if f.traceOf == c.Conversation {
+			f.trace = append(f.trace, TraceStep{At: c.Elapsed, Turn: c.Turns, Outcome: c.Ending + reasonSuffix(c.Reason)})
+		}
+	}
+}
+
+func reasonSuffix(r string) string {
+	if r == "" {
+		return ""
+	}
+	return " (" + r + ")"
+}
+
+// attemptOutcome names how a model attempt ended as a trace shows it: the
+// fault it met when one was drawn, else its step.
+func attemptOutcome(e event.Event) string {
+	if e.Fault != "" {
+		return e.Fault
+	}
+	if e.Chat != nil && e.Chat.Step != event.StepFailed {
+		return "ok"
+	}
+	return string(e.Outcome)
+}
+
+func (f *ChatFold) step(e event.Event, st TraceStep) {
+	c := e.Chat
+	if c == nil || f.traceOf != c.Conversation {
+		return
+	}
+	st.At, st.Turn = c.Elapsed, c.Turn
+	st.Tokens = c.PromptTokens + c.CompletionTokens
+	f.trace = append(f.trace, st)
+}
+
+// ChatTrace is one conversation's trace: its row and every model attempt
+// and tool call, in order (drill replay --conversation N).
+type ChatTrace struct {
+	Conversation ConversationRow `json:"conversation"`
+	Steps        []TraceStep     `json:"steps"`
+	// Handover is what the conversation's handover passed on, if it was
+	// handed over.
+	Handover *event.HandoverState `json:"handover,omitempty"`
+}
+
+// Row is conversation id's row, if it started.
+func (f *ChatFold) Row(id int) (ConversationRow, bool) {
+	r, ok := f.rows[id]
+	if !ok {
+		return ConversationRow{}, false
+	}
+	return *r, true
+}
+
+// Trace is the kept conversation's trace, in order.
+func (f *ChatFold) Trace() []TraceStep { return slices.Clone(f.trace) }
+
+// TraceOf is the kept conversation's whole trace: its row, its steps and
+// its handover; false if it never started.
+func (f *ChatFold) TraceOf() (ChatTrace, bool) {
+	row, ok := f.Row(f.traceOf)
+	return ChatTrace{Conversation: row, Steps: f.Trace(), Handover: f.handover}, ok
+}
+
+// Rows lists the conversations in the order they started.
+func (f *ChatFold) Rows() []ConversationRow {
+	out := make([]ConversationRow, 0, len(f.order))
+	for _, id := range f.order {
+		r := *f.rows[id]
+		r.Without = slices.Clone(r.Without)
+		out = append(out, r)
+	}
+	return out
+}
+
+// Summary is the figures so far.
+func (f *ChatFold) Summary() ChatSummary {
+	s := f.sum
+	s.Stopped = maps.Clone(f.sum.Stopped)
+	s.BreakerOpens = maps.Clone(f.sum.BreakerOpens)
+	s.Workload, s.Clock, s.Status = "chat", f.clock, f.status
+	if s.Clock == "" {
+		s.Clock = event.ClockReal
+	}
+	if i := f.info; i != nil {
+		s.Incident, s.Policy, s.Seed, s.Checks = i.Outage, i.Policy, i.Seed, slices.Clone(i.Options)
+	}
+	if s.Checks == nil {
+		s.Checks = []string{}
+	}
+	var times []float64
+	for _, id := range f.order {
+		r := f.rows[id]
+		s.Conversations++
+		if r.Running {
+			continue
+		}
+		times = append(times, r.Time.Seconds())
+		if r.Time > LongConversation {
+			s.Over120s++
+		}
+		switch r.Ending {
+		case event.EndingAnswered:
+			s.Answered++
+			if len(r.Without) > 0 {
+				s.AnsweredWithout++
+			}
+		case event.EndingHandedOver:
+			s.HandedOver++
+		case event.EndingSilent:
+			s.Silent++
+		}
+		if r.Reason != "" {
+			s.Stopped[r.Reason]++
+		}
+		if r.Reason == event.StopTurnLimit {
+			s.TurnLimit++
+		}
+	}
+	slices.Sort(times)
+	if len(times) > 0 {
+		s.TimeP50S = round(Quantile(times, 0.50), 1)
+		s.TimeP95S = round(Quantile(times, 0.95), 1)
+		s.TimeP99S = round(Quantile(times, 0.99), 1)
+		s.TimeMaxS = round(times[len(times)-1], 1)
+	}
+	s.TokensBilled = s.PromptTokens + s.CompletionTokens
+	return s
+}
+
+// ChartBar is one interval of the chat chart: the slowest conversation
+// that started in it and the conversations starting in it that ended
+// silent (no answer, nobody told).
+type ChartBar struct {
+	From    time.Duration `json:"from_ns"`
+	Slowest time.Duration `json:"slowest_ns"`
+	Silent  int           `json:"silent"`
+}
+
+// Chart is the chat chart's bars: one per ChartInterval from the run's
+// start to the last conversation's start.
+func Chart(rows []ConversationRow) []ChartBar {
+	var bars []ChartBar
+	for _, r := range rows {
+		i := int(r.Start / ChartInterval)
+		for len(bars) <= i {
+			bars = append(bars, ChartBar{From: time.Duration(len(bars)) * ChartInterval})
+		}
+		b := &bars[i]
+		b.Slowest = max(b.Slowest, r.Time)
+		if r.Ending == event.EndingSilent {
+			b.Silent++
+		}
+	}
+	return bars
+}

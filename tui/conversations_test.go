@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/drill-dev/drill/event"
+)
+
+func chatRun() []event.Event {
+	s := time.Second
+	return []event.Event{
+		{Kind: event.RunStart, Run: &event.RunInfo{Workload: "chat", Outage: "mixed", Policy: "agent-defaults"}},
+		{At: 0, Kind: event.ConversationStart, Chat: &event.Chat{Conversation: 1}},
+		{At: 1 * s, Kind: event.ConversationStart, Chat: &event.Chat{Conversation: 2}},
+		{At: 2 * s, Kind: event.ModelAttempt, Rung: "primary", Model: "gpt-5.4-mini", Fault: "slow", Chat: &event.Chat{Conversation: 2, Turn: 1, Elapsed: s, Step: event.StepInterpret}},
+		{At: 3 * s, Kind: event.ModelAttempt, Rung: "primary", Model: "gpt-5.4-mini", Fault: "loop", Chat: &event.Chat{Conversation: 2, Turn: 2, Elapsed: 2 * s, Step: event.StepRepeat}},
+		{At: 4 * s, Kind: event.ConversationEnd, Chat: &event.Chat{Conversation: 1, Elapsed: 4 * s, Ending: event.EndingAnswered, Turns: 4, PromptTokens: 1000, CompletionTokens: 100}},
+		{At: 21 * s, Kind: event.ConversationEnd, Chat: &event.Chat{Conversation: 2, Elapsed: 20 * s, Ending: event.EndingSilent, Reason: event.StopTurnLimit, Turns: 10, PromptTokens: 6000, CompletionTokens: 200}},
+	}
+}
+
+func TestConversationsPaneRows(t *testing.T) {
+	v := NewConversationsView(asciiStyles(), chatRun())
+	v.Update(tea.WindowSizeMsg{Width: 120, Height: 10})
+	got := v.View()
+	for _, want := range []string{
+		"Conversations · agent-defaults · mixed · 1 answered, 0 handed over, 1 silent",
+		"▸     1    0.0 s    4.0 s     4    1100  answered",
+		"      2    1.0 s   20.0 s    10    6200  silent: turn limit",
+		"××××××××××××××××××××", // the slowest conversation's bar fills the axis
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the pane lacks %q:\n%s", want, got)
+		}
+	}
+	for _, l := range strings.Split(got, "\n")[:9] {
+		if n := len([]rune(l)); n != 120 {
+			t.Fatalf("line %q is %d cells, want 120", l, n)
+		}
+	}
+}
+
+func TestConversationsPaneTraceOnEnter(t *testing.T) {
+	v := NewConversationsView(asciiStyles(), chatRun())
+	v.Update(tea.WindowSizeMsg{Width: 100, Height: 12})
+	v.Update(tea.KeyMsg{Type: tea.KeyDown})
+	_, cmd := v.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter loads no trace")
+	}
+	v.Update(cmd())
+	got := v.View()
+	for _, want := range []string{"Conversation 2", "started at 1.0 s, silent: turn limit after 20.0 s, 10 turns, 6200 tokens",
+		"1.0s  1     primary gpt-5.4-mini         slow", "2.0s  2     primary gpt-5.4-mini         loop", "end"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the trace lacks %q:\n%s", want, got)
+		}
+	}
+	v.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if v.trace != nil {
+		t.Error("esc leaves the trace open")
+	}
+	if _, cmd := v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")}); cmd == nil {
+		t.Error("q does not quit")
+	}
+}
