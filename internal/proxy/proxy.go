@@ -32,6 +32,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // Rung is the rung name every proxied request is recorded under: the
@@ -54,7 +55,7 @@ type Options struct {
 	// (e.g. https://api.openai.com/v1). Required.
 	Upstream *url.URL
 	// UpstreamName is how the upstream is described in the run's record
-	// (default: Upstream without user information).
+	// (default: Name(Upstream), without user information or credentials).
 	UpstreamName string
 	// Transport reaches the upstream (default: a clone of
 	// http.DefaultTransport, closed with the proxy).
@@ -154,9 +155,7 @@ func New(opts Options) (*Proxy, error) {
 
 	name := opts.UpstreamName
 	if name == "" {
-		u := *opts.Upstream
-		u.User = nil
-		name = u.String()
+		name = Name(opts.Upstream)
 	}
 	info := runInfo(opts.Windows, name)
 	p.log.Append(event.Event{Kind: event.RunStart, Run: &info})
@@ -408,7 +407,7 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 		return // the client gave up or the proxy is closing: nobody to answer
 	}
 	writeError(w, http.StatusBadGateway, "server_error", "drill_proxy_upstream",
-		fmt.Sprintf("drill proxy: the upstream did not answer: %v", err))
+		"drill proxy: the upstream did not answer: "+redact.String(err.Error()))
 }
 
 // writeError writes an error in OpenAI's shape.

@@ -18,6 +18,7 @@ import (
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -89,9 +90,12 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		if pw, ok := u.User.Password(); ok {
 			secrets = append(secrets, pw)
 		}
-		clean := *u
-		clean.User = nil
-		cfg.Upstream, cfg.Seed, cfg.LatencyScale = clean.String(), 0, 0
+		for name, vals := range u.Query() {
+			if redact.Field(name) {
+				secrets = append(secrets, vals...)
+			}
+		}
+		cfg.Upstream, cfg.Seed, cfg.LatencyScale = proxy.Name(u), 0, 0
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // ErrUnavailable wraps every error of a Store whose Redis did not answer.
@@ -86,7 +87,7 @@ func CheckURL(url string) error {
 func Open(url string, opts Options) (*Store, error) {
 	ro, err := redis.ParseURL(url)
 	if err != nil {
-		return nil, fmt.Errorf("breaker store %q: %w", url, err)
+		return nil, fmt.Errorf("breaker store %q: %s", redact.URL(url), redact.Text(err.Error()))
 	}
 	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
 	if opts.Prefix == "" {
