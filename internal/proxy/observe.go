@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/drill-dev/drill/chain"
@@ -79,6 +80,8 @@ func (p *Proxy) end(c *call, s endState) {
 		// The proxy cannot tell a client's time limit from a client giving
 		// up; either way the client stopped waiting.
 		e.Outcome, e.Detail = event.Timeout, "the client hung up after "+format.Cell(wait, 2)
+	case s.err != nil && s.status == 0 && errors.Is(s.err, syscall.ECONNRESET):
+		e.Outcome, e.Detail = event.ConnError, "reset: the client's connection was dropped too ("+s.err.Error()+")"
 	case s.err != nil:
 		e.Outcome, e.Detail = classifyErr(s.err), s.err.Error()
 	case s.invalid != "" && s.status == http.StatusOK:
