@@ -49,6 +49,13 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 		o.p.end(c, endState{err: err, ctx: req.Context()})
 		return nil, err
 	}
+	if resp.Header == nil {
+		resp.Header = http.Header{}
+	}
+	if resp.Header.Get(requestIDHeader) == "" {
+		// An injected fault's answer, or an upstream that sends no id.
+		resp.Header.Set(requestIDHeader, o.p.requestID(c.id))
+	}
 	resp.Body = &watch{p: o.p, c: c, ctx: req.Context(), body: resp.Body, status: resp.StatusCode,
 		retryAfter: retryAfter(resp.Header),
 		sse:        c.chat && sse.IsStream(resp.Header)}

@@ -171,12 +171,11 @@ func New(opts Options) (*Proxy, error) {
 		}
 	}
 	p.rp = &httputil.ReverseProxy{
-		Rewrite:        p.rewrite,
-		Transport:      &observer{p: p, faulty: p.injector, direct: next},
-		FlushInterval:  -1,
-		ModifyResponse: p.modifyResponse,
-		ErrorHandler:   p.errorHandler,
-		ErrorLog:       log.New(io.Discard, "", 0), // every failure is an event
+		Rewrite:       p.rewrite,
+		Transport:     &observer{p: p, faulty: p.injector, direct: next},
+		FlushInterval: -1,
+		ErrorHandler:  p.errorHandler,
+		ErrorLog:      log.New(io.Discard, "", 0), // every failure is an event
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 
@@ -489,18 +488,6 @@ func requestIDPrefix() string {
 
 // requestID is the x-request-id of the proxy's id-th request.
 func (p *Proxy) requestID(id int) string { return p.idPrefix + strconv.Itoa(id) }
-
-// modifyResponse gives an answer without an x-request-id (an injected
-// fault's, or an upstream that sends none) the proxy's own.
-func (p *Proxy) modifyResponse(resp *http.Response) error {
-	if resp.Header.Get(requestIDHeader) != "" {
-		return nil
-	}
-	if c := callOf(resp.Request.Context()); c != nil {
-		resp.Header.Set(requestIDHeader, p.requestID(c.id))
-	}
-	return nil
-}
 
 // mapModel is the model a request for model goes upstream as: its
 // --model-map target, else the default model when the upstream does not
