@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/redact"
 )
 
@@ -20,7 +21,17 @@ func Scrub(raw json.RawMessage) (json.RawMessage, error) {
 	return clean, nil
 }
 
-// redactEvent redacts an event's free-text fields before it is encoded:
+// MaxTextField is the most bytes of one free-text field (a model name, an
+// error's detail, a reply) a journal line holds: longer ones are cut and
+// marked (edge.Clip), so that every line drill writes stays far under the
+// reader's MaxLine.
+const MaxTextField = 64 << 10
+
+// clipText bounds one free-text field to MaxTextField.
+func clipText(s string) string { return edge.Clip(s, MaxTextField) }
+
+// redactEvent bounds and redacts an event's free-text fields before it is
+// encoded (see MaxTextField):
 // the URLs and `sk-` keys in them (redact.Text; an error's text quotes the
 // URL it called, a client may send a key as its model) and every form of
 // the known secrets — an error body quoted in the text may hold a key
@@ -31,7 +42,7 @@ func redactEvent(e event.Event, secrets redact.Set) event.Event {
 		if s == "" {
 			return s
 		}
-		return secrets.String(redact.Text(s))
+		return clipText(secrets.String(redact.Text(s)))
 	}
 	e.Detail = clean(e.Detail)
 	e.Model = clean(e.Model)

@@ -229,8 +229,9 @@ func (w *Writer) FinishJudged(s scoring.Summary, status string, hypotheses []sco
 		return errors.Join(err, w.close())
 	}
 	// The summary quotes the run's settings (rung models, overrides), where
-	// an upstream's ?api-key= or a key sent as a model may sit.
-	if line, err = redact.JSON(line); err != nil {
+	// an upstream's ?api-key= or a key sent as a model may sit, or a name
+	// too long for a line (see MaxTextField).
+	if line, err = redact.JSONWith(line, clipText); err != nil {
 		err = fmt.Errorf("journal: redacting the summary of %s: %w", w.name, err)
 		return errors.Join(err, w.close())
 	}

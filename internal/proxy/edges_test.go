@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/price"
 )
 
 func window(kind string, params map[string]string) []event.Window {
@@ -176,5 +178,36 @@ func TestModelMap(t *testing.T) {
 	starts := kinds(s.stop(), event.AttemptStart)
 	if len(starts) != 3 || starts[0].Model != "prod-large" || starts[1].Model != "gpt-4o" {
 		t.Errorf("recorded models %+v, want the client's names", starts)
+	}
+}
+
+// TestHostileUpstreamAnswersAreBounded: an upstream's status 999, a
+// Retry-After of 99999999999999999999 s and a usage of 2^62 tokens, and a
+// client's 2 MB model name, are recorded within what a journal reader
+// takes: the status as sent, the wait saturated at a week, no tokens and
+// no cost, the name cut.
+func TestHostileUpstreamAnswersAreBounded(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "99999999999999999999")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(999)
+		io.WriteString(w, `{"choices":[{"message":{"content":"x"}}],"usage":{"prompt_tokens":4611686018427387904,"completion_tokens":1}}`)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL + "/v1")
+	s := start(t, Options{Upstream: u, Prices: price.Table{strings.Repeat("m", 2<<20): {InPerM: 1, OutPerM: 1}}})
+	resp, err := http.Post(s.url+"/chat/completions", "application/json", strings.NewReader(`{"model":"`+strings.Repeat("m", 2<<20)+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	ends := kinds(s.stop(), event.AttemptEnd)
+	if len(ends) != 1 {
+		t.Fatalf("%d ends", len(ends))
+	}
+	e := ends[0]
+	if e.Status != 999 || e.RetryAfter != edge.MaxDuration || e.Proxy.InputTokens != 0 || e.Proxy.Cost != 0 || len(e.Model) > MaxModelName+64 {
+		t.Errorf("recorded status %d, retry-after %v, tokens %d, cost %v, model of %d bytes", e.Status, e.RetryAfter, e.Proxy.InputTokens, e.Proxy.Cost, len(e.Model))
 	}
 }

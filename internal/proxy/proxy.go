@@ -35,6 +35,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/redact"
 )
@@ -49,6 +50,11 @@ const Policy = "proxy"
 
 // DefaultMaxBody is the largest request body the proxy accepts by default.
 const DefaultMaxBody = 32 << 20
+
+// MaxModelName is the longest model name the proxy records, prints and
+// tallies; a longer one (the body limit allows megabytes) is cut and
+// marked. The upstream still receives the request as sent.
+const MaxModelName = 1 << 10
 
 // BodyReadTimeout is how long a client has to send its request body.
 const BodyReadTimeout = 30 * time.Second
@@ -329,6 +335,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		c.model, c.stream = peek(body)
+		c.model = edge.Clip(c.model, MaxModelName) // recorded, printed and tallied: a 20 MB name must not be
 		if to := p.mapModel(c.model); to != c.model {
 			if mapped, err := setModel(body, to); err == nil {
 				body = mapped

@@ -11,7 +11,7 @@ import (
 // nothing to remove is returned unchanged, keeping its field order;
 // otherwise it is re-encoded with sorted keys.
 func Config(raw json.RawMessage) (json.RawMessage, error) {
-	return walkJSON(raw, true)
+	return walkJSON(raw, true, jsonString)
 }
 
 // JSON redacts every string value of a JSON document: whole values that
@@ -20,17 +20,31 @@ func Config(raw json.RawMessage) (json.RawMessage, error) {
 // redact is returned unchanged, keeping its field order; otherwise it is
 // re-encoded with sorted keys.
 func JSON(raw json.RawMessage) (json.RawMessage, error) {
-	return walkJSON(raw, false)
+	return walkJSON(raw, false, jsonString)
 }
 
-func walkJSON(raw json.RawMessage, dropFields bool) (json.RawMessage, error) {
+// JSONWith is JSON with then applied to every string value after its
+// redaction (a journal bounds each value's length with it).
+func JSONWith(raw json.RawMessage, then func(string) string) (json.RawMessage, error) {
+	return walkJSON(raw, false, func(s string) string { return then(jsonString(s)) })
+}
+
+// jsonString redacts one string value of a document.
+func jsonString(s string) string {
+	if Value(s) {
+		return Redacted
+	}
+	return Text(s)
+}
+
+func walkJSON(raw json.RawMessage, dropFields bool, str func(string) string) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("redact: reading the document: %w", err)
 	}
-	v, changed := value(v, dropFields)
+	v, changed := value(v, dropFields, str)
 	if !changed {
 		return raw, nil
 	}
@@ -41,7 +55,7 @@ func walkJSON(raw json.RawMessage, dropFields bool) (json.RawMessage, error) {
 	return out, nil
 }
 
-func value(v any, dropFields bool) (any, bool) {
+func value(v any, dropFields bool, str func(string) string) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		changed := false
@@ -51,7 +65,7 @@ func value(v any, dropFields bool) (any, bool) {
 				changed = true
 				continue
 			}
-			if nv, c := value(val, dropFields); c {
+			if nv, c := value(val, dropFields, str); c {
 				x[k] = nv
 				changed = true
 			}
@@ -60,17 +74,14 @@ func value(v any, dropFields bool) (any, bool) {
 	case []any:
 		changed := false
 		for i, val := range x {
-			if nv, c := value(val, dropFields); c {
+			if nv, c := value(val, dropFields, str); c {
 				x[i] = nv
 				changed = true
 			}
 		}
 		return x, changed
 	case string:
-		if Value(x) {
-			return Redacted, true
-		}
-		if r := Text(x); r != x {
+		if r := str(x); r != x {
 			return r, true
 		}
 	}
