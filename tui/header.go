@@ -7,6 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -53,7 +54,7 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 		if info.Outage == "" || info.Outage == "none" {
 			return []string{"outage none"}
 		}
-		txt := "outage " + info.Outage
+		txt := "outage " + format.Text(info.Outage)
 		if info.OutageToS > info.OutageFromS {
 			txt += " " + format.Span(info.OutageFromS, info.OutageToS)
 		}
@@ -107,7 +108,7 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 func headlineSegments(st Styles, s *state) []string {
 	sum := s.summary
 	target := s.fold.Target()
-	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), target)) + plain.Basis(sum)}
+	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), format.Text(target))) + plain.Basis(sum)}
 	sv := s.fold.Served()
 	errs := fmt.Sprintf("errors %d", sv.Error)
 	if sv.Error > 0 {
@@ -126,7 +127,7 @@ func headlineSegments(st Styles, s *state) []string {
 		}
 		label := "breaker "
 		if len(brk) > 1 {
-			label += name + " "
+			label += format.Text(name) + " "
 		}
 		segs = append(segs, label+style.Render(stateWord(b.State)))
 	}
@@ -153,19 +154,21 @@ func policyLine(st Styles, s *state) string {
 	pol = append(pol, "policy "+st.Bold.Render(orDash(info.Policy)))
 	// The breaker rules and chain options that differ from the defaults
 	// come first: the chain is what shortening cuts.
-	pol = append(pol, info.Options...)
+	for _, o := range info.Options {
+		pol = append(pol, format.Text(o))
+	}
 	if info.TimeLimitScope != "" {
 		pol = append(pol, "time limit per "+info.TimeLimitScope)
 	}
 	var chain []string
 	for _, r := range info.Rungs {
 		if r.Name == event.ServedCanned || (r.Model == "" && r.TimeLimit == 0) {
-			chain = append(chain, r.Name)
+			chain = append(chain, format.Text(r.Name))
 			continue
 		}
-		d := r.Name
+		d := format.Text(r.Name)
 		if r.Model != "" {
-			d += " " + r.Model
+			d += " " + redact.Terminal(r.Model)
 		}
 		lim := "no limit"
 		if r.TimeLimit > 0 {

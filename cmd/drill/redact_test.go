@@ -16,8 +16,10 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/journal/journaltest"
 	"github.com/drill-dev/drill/internal/redact"
 )
 
@@ -194,5 +196,44 @@ func TestBreakerStoreErrorHidesPassword(t *testing.T) {
 		if strings.Contains(stderr, s) {
 			t.Errorf("error shows %q: %s", s, stderr)
 		}
+	}
+}
+
+// TestReplayPrintsNoEscapes: a journal whose policy, outage, models and
+// header hold terminal escape sequences (clear screen, retitle the
+// window) replays with none of them reaching the terminal.
+func TestReplayPrintsNoEscapes(t *testing.T) {
+	evs := journaltest.Run(journaltest.Options{Emails: 4, Outage: "busy", Policy: "\x1b[2J\x1b[Hbreaker"})
+	for i := range evs {
+		if evs[i].Run != nil {
+			r := *evs[i].Run
+			r.Rungs = append([]event.Rung(nil), r.Rungs...)
+			for k := range r.Rungs {
+				r.Rungs[k].Model = "\x1b]0;owned\x07" + r.Rungs[k].Model
+			}
+			r.Options = []string{"\x1b[31mred"}
+			evs[i].Run = &r
+		}
+		if evs[i].Model != "" {
+			evs[i].Model = "\x1b]0;owned\x07" + evs[i].Model
+		}
+	}
+	path := filepath.Join(t.TempDir(), "esc.jsonl")
+	h, err := journal.NewHeader(map[string]string{"policy": "\x1b[2J"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := execute(t.Context(), "replay", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.ContainsAny(stdout+stderr, "\x1b\x07") {
+		t.Errorf("replay printed an escape sequence:\n%q\n%q", stdout, stderr)
+	}
+	if !strings.Contains(stdout, "[2J[Hbreaker") {
+		t.Errorf("the policy should still show, without its escapes:\n%s", stdout)
 	}
 }

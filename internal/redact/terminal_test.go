@@ -6,12 +6,12 @@ import (
 	"github.com/drill-dev/drill/internal/redact"
 )
 
-func TestControls(t *testing.T) {
+func TestTerminal(t *testing.T) {
 	for in, want := range map[string]string{
 		"gpt-4o-mini":                        "gpt-4o-mini",
 		"modèle-été":                         "modèle-été",
 		"\x1b[2J\x1b[Hbreaker":               "[2J[Hbreaker",
-		"a\tb\r\nc\x07d\x7fe":                "a bcde",
+		"a\tb\r\nc\x07d\x7fe":                "a b  cde",
 		"x\u009b31my":                        "x31my",
 		"left\u202eright\u2066i":             "leftrighti",
 		"bad\xffbyte":                        "badbyte",
