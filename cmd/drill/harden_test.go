@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCompletionUnknownShellExitsTwo: drill completion with a shell cobra
+// does not generate is a usage error naming the valid shells.
+func TestCompletionUnknownShellExitsTwo(t *testing.T) {
+	_, stderr, code := execute(t.Context(), "completion", "nope")
+	if code != 2 || !strings.Contains(stderr, "nope") || !strings.Contains(stderr, "bash, fish, powershell, zsh") {
+		t.Errorf("exit %d, %q; want 2 listing the shells", code, stderr)
+	}
+	if _, stderr, code := execute(t.Context(), "completion"); code != 0 {
+		t.Errorf("completion (help): exit %d, %s", code, stderr)
+	}
+}
+
+// TestReplayJSONRejudgesAForgedPass: a summary line edited to say a failed
+// hypothesis passed is judged again on the events: replay --json says it
+// fails, with the measured value.
+func TestReplayJSONRejudgesAForgedPass(t *testing.T) {
+	j := filepath.Join(t.TempDir(), "h.jsonl")
+	if _, stderr, code := execute(t.Context(), "run", "--clock", "virtual", "--json", "--outage", "busy", "--emails", "20",
+		"--expect", "breaker_opens > 99", "--record", j); code != 1 {
+		t.Fatalf("run: exit %d, want 1: %s", code, stderr)
+	}
+	data, err := os.ReadFile(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	last := lines[len(lines)-1]
+	forged := bytes.Replace(last, []byte(`"pass":false`), []byte(`"pass":true`), 1)
+	if bytes.Equal(forged, last) {
+		t.Fatalf("no verdict to forge in %s", last)
+	}
+	lines[len(lines)-1] = forged
+	if err := os.WriteFile(j, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := execute(t.Context(), "replay", "--json", j)
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, stderr)
+	}
+	var got judged
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if len(got.Hypotheses) != 1 || got.Hypotheses[0].Pass {
+		t.Errorf("hypotheses %+v: the forged pass was repeated", got.Hypotheses)
+	}
+}
