@@ -56,3 +56,19 @@ func TestReplayJSONRejudgesAForgedPass(t *testing.T) {
 		t.Errorf("hypotheses %+v: the forged pass was repeated", got.Hypotheses)
 	}
 }
+
+// TestLatin1EmailsFailAlikeOnBothClocks: a Latin-1 CSV email file is a
+// usage error naming the file, line and column on either clock (it ran on
+// the real clock with its bytes mangled and exited 1 on the virtual one).
+func TestLatin1EmailsFailAlikeOnBothClocks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "latin1.csv")
+	if err := os.WriteFile(path, []byte("id,from,subject,body\n1,a@b.c,Caf\xe9,Mon caf\xe9 est froid.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, clock := range []string{"virtual", "real"} {
+		_, stderr, code := execute(t.Context(), "run", "--clock", clock, "--no-tui", "--emails-file", path, "--outage", "none")
+		if code != 2 || !strings.Contains(stderr, "latin1.csv:2") || !strings.Contains(stderr, "UTF-8") {
+			t.Errorf("clock %s: exit %d, %q; want 2 naming the file, line and encoding", clock, code, stderr)
+		}
+	}
+}
