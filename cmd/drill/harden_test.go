@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,5 +71,28 @@ func TestLatin1EmailsFailAlikeOnBothClocks(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, "latin1.csv:2") || !strings.Contains(stderr, "UTF-8") {
 			t.Errorf("clock %s: exit %d, %q; want 2 naming the file, line and encoding", clock, code, stderr)
 		}
+	}
+}
+
+// TestCompareTenThousandOutagesExitsTwo: compare -f with 10,000 outages
+// (which passed 3 GB in 5 s) is refused before any drill is planned, with
+// the file and line; --repeat 1000000000 --dry-run names its flag.
+func TestCompareTenThousandOutagesExitsTwo(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("outages:\n")
+	for i := range 10_000 {
+		fmt.Fprintf(&b, "  - {name: o%d, kind: busy, from: 1s, to: 2s}\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "many.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := execute(t.Context(), "compare", "-f", path, "--clock", "virtual")
+	if code != 2 || !strings.Contains(stderr, "many.yaml:") || !strings.Contains(stderr, "more than 5000 keys") {
+		t.Errorf("compare: exit %d, %q; want 2 naming the file and line", code, stderr)
+	}
+	_, stderr, code = execute(t.Context(), "sweep", "--repeat", "1000000000", "--dry-run")
+	if code != 2 || !strings.Contains(stderr, "--repeat") {
+		t.Errorf("sweep --repeat 1e9: exit %d, %q; want 2 naming --repeat", code, stderr)
 	}
 }
