@@ -96,7 +96,6 @@ func endpointName(e workload.Endpoint) string {
 	return "a custom transport"
 }
 
-
 // Drills runs every job's drill in virtual time and returns their outcomes
 // in the order of jobs: the one entry point for `drill run`, `drill compare`
 // and `drill sweep` with `--clock virtual`. At most parallel drills run at

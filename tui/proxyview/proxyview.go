@@ -18,9 +18,9 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
-	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 )
