@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -8,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -93,4 +95,89 @@ func TestDeepJSONRefusedBeforeDecoding(t *testing.T) {
 	if d := jsonDepth([]byte(`{"a":"[[[{{{\"]]]","b":[1,{"c":2}]}`)); d != 3 {
 		t.Errorf("jsonDepth counted brackets inside a string: %d", d)
 	}
+}
+
+// TestFairShareBetweenClients: with every slot busy, the next free slot
+// goes to a waiting client that holds none before another connection of
+// the client holding them all, though that one waited longer.
+func TestFairShareBetweenClients(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var mu sync.Mutex
+	var served bytes.Buffer // the server's request log: the order it served them
+	go func() {
+		done <- New(Options{NoLatency: true, Log: &lockedWriter{w: &served, mu: &mu}}).Serve(ctx, ln, Limits{MaxConns: 2})
+	}()
+	defer func() { cancel(); <-done }()
+	addr := ln.Addr().String()
+	// The server is up (its token encoding loaded) before the clients come.
+	ready := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}
+	resp, err := ready.Get("http://" + addr + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	// Client A: two busy connections (headers sent, body still to come).
+	var busy []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		io.WriteString(c, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+		busy = append(busy, c)
+	}
+	time.Sleep(100 * time.Millisecond)
+	// A queues one more; then client B (another address) queues one.
+	answered := make(chan string, 2)
+	ask := func(who, path string, local net.Addr) {
+		d := net.Dialer{LocalAddr: local}
+		c, err := d.Dial("tcp", addr)
+		if err != nil {
+			answered <- who + " dial: " + err.Error()
+			return
+		}
+		defer c.Close()
+		io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := c.Read(make([]byte, 1)); err != nil {
+			answered <- who + " read: " + err.Error()
+			return
+		}
+		answered <- who
+	}
+	go ask("A", "/health", nil)
+	time.Sleep(100 * time.Millisecond)
+	go ask("B", "/healthz", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)})
+	time.Sleep(100 * time.Millisecond)
+	busy[0].Close() // one slot frees
+	for range 2 {
+		if got := <-answered; got != "A" && got != "B" {
+			t.Fatal(got)
+		}
+	}
+	mu.Lock()
+	log := served.String()
+	mu.Unlock()
+	a, b := strings.LastIndex(log, "GET /health "), strings.Index(log, "GET /healthz ")
+	if b < 0 || a < b {
+		t.Errorf("A's waiting connection was served before B's (B held no connection, A the other):\n%s", log)
+	}
+}
+
+// lockedWriter serialises writes to w with mu.
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

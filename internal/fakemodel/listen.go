@@ -3,7 +3,6 @@ package fakemodel
 import (
 	"context"
 	"errors"
-	"math"
 	"net"
 	"net/http"
 	"sync"
@@ -100,61 +99,150 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, limits Limits) erro
 }
 
 // FairListener is a listener with at most limit connections open at once
-// that serves a new client before an idle one: at the cap, Accept closes
-// the connection idle the longest (kept alive between requests, or never
-// having sent a request) to take its slot, and waits only while every
-// slot serves a request. A plain cap (netutil.LimitListener) let 1,000
-// idle connections keep a healthy client waiting past a minute. The
-// server must report its connections' states to ConnState.
+// that shares them fairly: at the cap, a new client takes the slot of the
+// connection idle the longest (kept alive between requests, or silent for
+// a second since it connected), and while every slot serves a request, the next
+// slot goes to the waiting connection whose client (remote host) holds the
+// fewest, so one client's queue cannot starve another's. A plain cap
+// (netutil.LimitListener) let 1,000 idle connections keep a healthy client
+// waiting past a minute. The server must report its connections' states
+// to ConnState.
 type FairListener struct {
 	net.Listener
 	limit int
 
-	mu    sync.Mutex
-	freed *sync.Cond
-	conns map[net.Conn]connInfo // every connection open, by its state
+	mu      sync.Mutex
+	changed *sync.Cond
+	conns   map[net.Conn]connInfo // every connection handed to the server
+	pending []net.Conn            // accepted from the socket, not yet handed out
+	err     error                 // the socket's accept error: the listener is done
+	started bool
 }
+
+// maxPendingPerSlot bounds the connections waiting for a slot: at most
+// this many per slot; past it a new connection is closed at once.
+const maxPendingPerSlot = 4
 
 // connInfo is what the listener knows of one open connection.
 type connInfo struct {
-	busy  bool      // serving a request
-	since time.Time // when it last became idle (or was accepted)
+	client string    // remote host
+	busy   bool      // serving a request
+	served bool      // has had a request: idle now means kept alive
+	since  time.Time // when it last became idle (or was accepted)
 }
+
+// silentGrace is how long a connection that has not sent a request yet
+// keeps its slot at the cap: a client that just connected is about to send
+// one; one silent longer is taken for idle.
+const silentGrace = time.Second
 
 // NewFairListener wraps ln with a cap of n connections (at least 1).
 func NewFairListener(ln net.Listener, n int) *FairListener {
 	l := &FairListener{Listener: ln, limit: max(n, 1), conns: map[net.Conn]connInfo{}}
-	l.freed = sync.NewCond(&l.mu)
+	l.changed = sync.NewCond(&l.mu)
 	return l
 }
 
-// Accept accepts the next connection, evicting the longest-idle one if the
-// cap is reached, or waiting while every open connection is busy.
-func (l *FairListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for len(l.conns) >= l.limit {
-		if victim := l.longestIdle(); victim != nil {
-			delete(l.conns, victim)
-			_ = victim.Close() // its server goroutine sees the close and ends
-			continue
+// acceptLoop takes connections from the socket as they come, so that
+// Accept can choose among the waiting ones.
+func (l *FairListener) acceptLoop() {
+	for {
+		c, err := l.Listener.Accept()
+		l.mu.Lock()
+		switch {
+		case err != nil:
+			l.err = err
+		case len(l.pending) >= maxPendingPerSlot*l.limit:
+			_ = c.Close() // past any fair wait: refused at once
+		default:
+			l.pending = append(l.pending, c)
 		}
-		l.freed.Wait()
+		l.changed.Broadcast()
+		l.mu.Unlock()
+		if err != nil {
+			return
+		}
 	}
-	l.conns[c] = connInfo{since: time.Now()}
-	return c, nil
 }
 
-// longestIdle is the open connection idle the longest, nil if all are busy.
+// Accept hands the server its next connection: when a slot is free (or an
+// idle connection gives its slot up), the waiting connection of the client
+// holding the fewest connections, the earliest first among equals.
+func (l *FairListener) Accept() (net.Conn, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.started {
+		l.started = true
+		go l.acceptLoop()
+	}
+	for {
+		if l.err != nil {
+			for _, c := range l.pending {
+				_ = c.Close()
+			}
+			l.pending = nil
+			return nil, l.err
+		}
+		if len(l.pending) > 0 {
+			if len(l.conns) >= l.limit {
+				if victim := l.longestIdle(); victim != nil {
+					delete(l.conns, victim)
+					_ = victim.Close() // its server goroutine sees the close and ends
+				}
+			}
+			if len(l.conns) < l.limit {
+				c := l.nextPending()
+				l.conns[c] = connInfo{client: clientOf(c), since: time.Now()}
+				return c, nil
+			}
+			// A silent connection may pass its grace with no state
+			// change to wake this wait: look again then.
+			time.AfterFunc(silentGrace/4, func() {
+				l.mu.Lock()
+				l.changed.Broadcast()
+				l.mu.Unlock()
+			})
+		}
+		l.changed.Wait()
+	}
+}
+
+// nextPending removes and returns the waiting connection whose client
+// holds the fewest open connections (the earliest among equals).
+func (l *FairListener) nextPending() net.Conn {
+	held := map[string]int{}
+	for _, info := range l.conns {
+		held[info.client]++
+	}
+	best := 0
+	for i, c := range l.pending {
+		if held[clientOf(c)] < held[clientOf(l.pending[best])] {
+			best = i
+		}
+	}
+	c := l.pending[best]
+	l.pending = append(l.pending[:best], l.pending[best+1:]...)
+	return c
+}
+
+// clientOf is a connection's client: its remote host.
+func clientOf(c net.Conn) string {
+	addr := c.RemoteAddr().String()
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
+	}
+	return addr
+}
+
+// longestIdle is the open connection idle the longest (kept alive between
+// requests, or silent past silentGrace since it connected), nil if none is.
 func (l *FairListener) longestIdle() net.Conn {
 	var victim net.Conn
 	var since time.Time
+	now := time.Now()
 	for c, info := range l.conns {
-		if !info.busy && (victim == nil || info.since.Before(since)) {
+		idle := !info.busy && (info.served || now.Sub(info.since) >= silentGrace)
+		if idle && (victim == nil || info.since.Before(since)) {
 			victim, since = c, info.since
 		}
 	}
@@ -172,30 +260,20 @@ func (l *FairListener) ConnState(c net.Conn, s http.ConnState) {
 	}
 	switch s {
 	case http.StateActive:
-		info.busy = true
+		info.busy, info.served = true, true
 	case http.StateIdle:
 		info.busy, info.since = false, time.Now()
 	case http.StateClosed, http.StateHijacked:
 		delete(l.conns, c)
-		l.freed.Signal()
+		l.changed.Broadcast()
 		return
 	default:
 		return
 	}
 	l.conns[c] = info
 	if !info.busy {
-		l.freed.Signal() // an Accept waiting for a slot may now evict it
+		l.changed.Broadcast() // an Accept waiting for a slot may now evict it
 	}
-}
-
-// Close closes the listener and wakes an Accept waiting for a slot.
-func (l *FairListener) Close() error {
-	err := l.Listener.Close()
-	l.mu.Lock()
-	l.limit = math.MaxInt // nothing waits on a closed listener
-	l.freed.Broadcast()
-	l.mu.Unlock()
-	return err
 }
 
 // LimitListener returns a listener that has at most n connections open at
