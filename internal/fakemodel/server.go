@@ -236,19 +236,20 @@ func jsonDepth(b []byte) int {
 // to the system when it ends (returnMemory).
 const bigRequest = 1 << 20
 
-// lastReturn is when returnMemory last ran, in Unix nanoseconds.
-var lastReturn atomic.Int64
+// returnScheduled is set while a returnMemory run is scheduled.
+var returnScheduled atomic.Bool
 
-// returnMemory hands the memory a large request freed back to the system
-// (debug.FreeOSMemory), at most once a second: without it a burst of 4 MiB
+// returnMemory hands the memory large requests freed back to the system
+// (debug.FreeOSMemory) a second after the request that asks, once for all
+// the requests that end within that second: without it a burst of 4 MiB
 // requests left the process at its peak size.
 func returnMemory() {
-	now := time.Now().UnixNano()
-	last := lastReturn.Load()
-	if now-last < int64(time.Second) || !lastReturn.CompareAndSwap(last, now) {
-		return
+	if returnScheduled.CompareAndSwap(false, true) {
+		time.AfterFunc(time.Second, func() {
+			returnScheduled.Store(false)
+			debug.FreeOSMemory()
+		})
 	}
-	go debug.FreeOSMemory()
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo) {
