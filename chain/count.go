@@ -10,6 +10,7 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 )
 
 // countResult says how a breaker counts an outcome under its Counting:
@@ -45,23 +46,25 @@ func retryAfter(err error) time.Duration {
 
 // RetryAfterHeader reads Retry-After-Ms, then Retry-After (seconds or an
 // HTTP date, relative to now), as openai-go does; 0 if absent or invalid.
+// A value past a week is a week (edge.Span): a server's 99999999999999999999
+// must not wrap to a negative wait that a journal then cannot hold.
 func RetryAfterHeader(h http.Header, now time.Time) time.Duration {
 	// Most answers have neither header: parsing an empty value would still
 	// allocate its error, on every attempt.
 	if ms := h.Get("Retry-After-Ms"); ms != "" {
 		if ms, err := strconv.ParseFloat(ms, 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
+			return edge.Span(ms, time.Millisecond)
 		}
 	}
 	v := h.Get("Retry-After")
 	if v == "" {
 		return 0
 	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
-		return time.Duration(s * float64(time.Second))
+	if s, err := strconv.ParseFloat(v, 64); (err == nil || errors.Is(err, strconv.ErrRange)) && s > 0 {
+		return edge.Span(s, time.Second)
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
+		return min(t.Sub(now), edge.MaxDuration)
 	}
 	return 0
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/drill-dev/drill/internal/answer"
 	"github.com/drill-dev/drill/internal/input"
@@ -326,7 +327,8 @@ func ReadCSV(name string, r io.Reader) ([]Email, error) {
 			break
 		}
 		if errors.Is(err, errRecordTooLong) {
-			return nil, &LoadError{File: name, Msg: fmt.Sprintf("the record at byte %d is longer than %d bytes", cr.InputOffset(), maxRecordBytes)}
+			return nil, &LoadError{File: name, Msg: fmt.Sprintf("the record at byte %d is longer than %d bytes: an email is at most %d bytes (MaxEmailBytes); the rest of the file was not read",
+				cr.InputOffset(), maxRecordBytes, MaxEmailBytes)}
 		}
 		if err != nil {
 			return nil, csvErr(name, err)
@@ -404,6 +406,18 @@ func csvErr(name string, err error) error {
 	return &LoadError{File: name, Msg: err.Error()}
 }
 
+// invalidAt is the offset of the first byte of s that is not UTF-8.
+func invalidAt(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
 // loader checks emails as they are read.
 type loader struct {
 	name  string
@@ -425,6 +439,13 @@ func (ld *loader) add(line int, e Email, truthPrefix string) *LoadError {
 	}
 	if first, dup := ld.lines[e.ID]; dup {
 		return ld.err(line, "id", "%d is used twice (first on line %d)", e.ID, first)
+	}
+	// Text must be UTF-8 on both clocks alike: a Latin-1 file ran on the
+	// real clock with its bytes mangled and failed on the virtual one.
+	for _, f := range []struct{ name, text string }{{"from", e.From}, {"subject", e.Subject}, {"body", e.Body}} {
+		if !utf8.ValidString(f.text) {
+			return ld.err(line, f.name, "not UTF-8 text (byte %d is not; is the file Latin-1 or Windows-1252? save it as UTF-8)", invalidAt(f.text))
+		}
 	}
 	if strings.TrimSpace(e.Body) == "" {
 		return ld.err(line, "body", "empty")

@@ -72,6 +72,7 @@ func TestLoadErrors(t *testing.T) {
 		mentions         []string
 	}{
 		{"not json", "x.jsonl", good + "{oops\n", 2, "", []string{"not a JSON object"}},
+		{"latin-1 csv", "x.csv", "id,from,subject,body\n1,a,Caf\xe9,b\n", 2, "subject", []string{"not UTF-8", "byte 3", "Latin-1"}},
 		{"unknown key", "x.jsonl", `{"id": 1, "from": "a", "subject": "s", "body": "b", "colour": 1}`, 1, "colour", []string{"id, from, subject, body, truth"}},
 		{"missing body", "x.jsonl", `{"id": 1, "from": "a", "subject": "s"}`, 1, "body", []string{"missing"}},
 		{"id string", "x.jsonl", `{"id": "1", "from": "a", "subject": "s", "body": "b"}`, 1, "id", nil},

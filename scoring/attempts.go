@@ -48,6 +48,11 @@ type FinishedAttempt struct {
 	Outcome     event.Outcome
 	Status      int
 	RetryAfter  time.Duration
+	// Fault is the fault drill injected into the attempt ("" for none) and
+	// FaultParams its recorded parameters: what the outage was, beyond
+	// what the attempt's outcome shows.
+	Fault       string
+	FaultParams map[string]string
 }
 
 // FinishedAttempts pairs every attempt in events (a drill's or drill
@@ -55,18 +60,24 @@ type FinishedAttempt struct {
 // start is left out.
 func FinishedAttempts(events []event.Event) []FinishedAttempt {
 	pairs := attemptPairs{}
+	faults := map[AttemptKey]event.Event{}
 	var out []FinishedAttempt
 	for _, e := range events {
 		switch e.Kind {
 		case event.AttemptStart:
 			pairs.start(e)
+		case event.Fault:
+			faults[KeyOf(e)] = e
 		case event.AttemptEnd:
+			k := KeyOf(e)
+			f := faults[k]
+			delete(faults, k)
 			at, ok := pairs.end(e)
 			if !ok {
 				continue
 			}
 			out = append(out, FinishedAttempt{Rung: e.Rung, Model: e.Model, Start: at, Duration: e.At - at,
-				Outcome: e.Outcome, Status: e.Status, RetryAfter: e.RetryAfter})
+				Outcome: e.Outcome, Status: e.Status, RetryAfter: e.RetryAfter, Fault: f.Fault, FaultParams: f.FaultParams})
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -41,7 +42,7 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 	for _, a := range r.Attempts {
 		if a.Skipped {
 			out = append(out, fmt.Sprintf("%-8s %-16s %3s %8s %8s  %-14s %s",
-				a.Rung, a.Model, "—", format.Cell(a.Start, 1), "—", "skipped", stateWord(stateOpen)))
+				format.Text(a.Rung), redact.Terminal(a.Model), "—", format.Cell(a.Start, 1), "—", "skipped", stateWord(stateOpen)))
 			continue
 		}
 		took, outcome := "…", "running"
@@ -65,7 +66,7 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 			}
 		}
 		out = append(out, fmt.Sprintf("%-8s %-16s %3d %8s %8s  %-14s %s",
-			a.Rung, a.Model, a.N, format.Cell(a.Start, 1), took, outcome, met))
+			format.Text(a.Rung), redact.Terminal(a.Model), a.N, format.Cell(a.Start, 1), took, outcome, met))
 	}
 	for _, e := range r.Streams {
 		first := "no token"

@@ -8,6 +8,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/plain"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -75,7 +76,7 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 		if info.Outage == "" || info.Outage == "none" {
 			return []string{"outage none"}
 		}
-		txt := "outage " + info.Outage
+		txt := "outage " + format.Text(info.Outage)
 		if info.OutageToS > info.OutageFromS {
 			txt += " " + format.Span(info.OutageFromS, info.OutageToS)
 		}
@@ -129,7 +130,7 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 func headlineSegments(st Styles, s *state) []string {
 	sum := s.summary
 	target := s.fold.Target()
-	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), target)) + plain.Basis(sum)}
+	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), format.Text(target))) + plain.Basis(sum)}
 	if b := s.baseline.headlineSegment(st); b != "" {
 		segs = append(segs, b)
 	}
@@ -151,7 +152,7 @@ func headlineSegments(st Styles, s *state) []string {
 		}
 		label := "breaker "
 		if len(brk) > 1 {
-			label += name + " "
+			label += format.Text(name) + " "
 		}
 		segs = append(segs, label+style.Render(stateWord(b.State)))
 	}
@@ -194,7 +195,7 @@ func policyParts(st Styles, s *state, short bool) []part {
 	info := s.fold.Info
 	parts := []part{{text: "policy " + st.Bold.Render(orDash(info.Policy))}}
 	for _, o := range info.Options {
-		parts = append(parts, part{sep: " · ", text: o})
+		parts = append(parts, part{sep: " · ", text: format.Text(o)})
 	}
 	limit, retries, breaker := "time limit per ", "retries", "breaker"
 	if short {
@@ -204,10 +205,10 @@ func policyParts(st Styles, s *state, short bool) []part {
 		parts = append(parts, part{sep: " · ", text: limit + info.TimeLimitScope})
 	}
 	for i, r := range info.Rungs {
-		d := r.Name
+		d := format.Text(r.Name)
 		if r.Name != event.ServedCanned && (r.Model != "" || r.TimeLimit != 0) {
 			if r.Model != "" {
-				d += " " + r.Model
+				d += " " + redact.Terminal(r.Model)
 			}
 			lim := "no limit"
 			if r.TimeLimit > 0 {

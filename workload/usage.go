@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/sse"
 )
@@ -182,7 +183,7 @@ func (b *usageBody) chunk(data []byte) {
 		return
 	}
 	b.content += int64(len(c.Content()))
-	if c.Usage != nil {
+	if c.Usage != nil && plausible(*c.Usage) {
 		b.in, b.out, b.reported = c.Usage.PromptTokens, c.Usage.CompletionTokens, true
 	}
 }
@@ -193,7 +194,7 @@ func (b *usageBody) finish() {
 		received := b.received
 		if b.stream {
 			received = b.content
-		} else if u := usageOf(b.buf.Bytes()); u != nil {
+		} else if u := usageOf(b.buf.Bytes()); u != nil && plausible(*u) {
 			b.in, b.out, b.reported = u.PromptTokens, u.CompletionTokens, true
 		}
 		if b.buf != nil {
@@ -329,3 +330,10 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // formatCost writes an amount of money with enough digits for a cheap call.
 func formatCost(c float64) string { return strconv.FormatFloat(c, 'f', 6, 64) }
+
+// plausible reports whether a reported usage is one any model could give
+// (edge.Tokens); past it the usage is estimated instead, so a broken
+// upstream cannot make a cost without bound.
+func plausible(u sse.Usage) bool {
+	return edge.Tokens(u.PromptTokens) && edge.Tokens(u.CompletionTokens)
+}

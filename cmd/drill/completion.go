@@ -9,7 +9,9 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -110,5 +112,29 @@ func registerCompletions(cmd *cobra.Command) {
 	})
 	for _, c := range cmd.Commands() {
 		registerCompletions(c)
+	}
+}
+
+// strictCompletion makes `drill completion SHELL` with a shell cobra does
+// not generate a usage error (exit 2) listing the shells, where cobra's
+// default command printed its help and exited 0. It adds cobra's default
+// completion command first, so that there is one to make strict.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sc := range c.Commands() {
+			shells = append(shells, sc.Name())
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return exit.Usagef("completion: unknown shell %q (valid: %s)", redact.Terminal(args[0]), strings.Join(shells, ", "))
+		}
 	}
 }

@@ -64,6 +64,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 	registerCompletions(root)
 	root.AddCommand(newSweepCmd(), newRecommendCmd())
 	root.AddCommand(newHistoryCmd())
+	strictCompletion(root)
 	return root
 }
 

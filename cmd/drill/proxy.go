@@ -16,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/tui/proxyview"
 )
@@ -25,6 +26,7 @@ type proxyFlags struct {
 	listen, upstream string
 	outage           plan.ProxyOutage
 	outageModels     []string
+	modelMap         []string
 	prices           []string
 	record           string
 	force            bool
@@ -69,6 +71,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.StringVar(&f.upstream, "upstream", "", "the API's base URL, as a client's OPENAI_BASE_URL (default: the built-in fake model, in-process)")
 	f.outage.Register(fs)
 	fs.StringSliceVar(&f.outageModels, "outage-model", nil, "apply the outage only to requests for these models (comma-separated or repeated; default: every request)")
+	fs.StringArrayVar(&f.modelMap, "model-map", nil, "send requests for model FROM upstream as model TO, `FROM=TO` (repeat for more; with the built-in fake model, names it does not know go to "+fakemodel.ModelMini+")")
 	fs.StringArrayVar(&f.prices, "price", nil, "price of a model as MODEL=IN/OUT per million input and output tokens (repeat for more models): requests show their cost")
 	fs.StringVar(&f.record, "record", "", "record every request as a journal (JSON Lines) in this file")
 	fs.BoolVar(&f.force, "force", false, "let --record overwrite an existing journal")
@@ -106,12 +109,16 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 			return exit.Usagef("--outage-model: empty model name")
 		}
 	}
+	modelMap, err := parseModelMap(f.modelMap)
+	if err != nil {
+		return err
+	}
 	prices, err := price.ParseAll(f.prices)
 	if err != nil {
 		return exit.UsageError(fmt.Errorf("--price: %w", err))
 	}
 	cfg := session.ProxyConfig{Listen: f.listen, Windows: ws, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody, OutageFromJournal: f.outage.Journal,
-		File: f.outage.File, Model: f.outage.JournalModel, OutageModels: f.outageModels, Prices: prices, Seed: f.seed, LatencyScale: f.latencyScale}
+		File: f.outage.File, Model: f.outage.JournalModel, OutageModels: f.outageModels, ModelMap: modelMap, Prices: prices, Seed: f.seed, LatencyScale: f.latencyScale}
 	opts := session.ProxyOptions{Upstream: f.upstream, PreflightTimeout: f.preflightTimeout, Record: f.record, Force: f.force, Notes: notes,
 		Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()}
 	if !f.noTUI && stdoutIsTerminal() {
@@ -123,4 +130,24 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		return err
 	}
 	return closeWatch(opts.Watch, session.Proxy(ctx, cfg, opts))
+}
+
+// parseModelMap reads --model-map FROM=TO occurrences.
+func parseModelMap(pairs []string) (map[string]string, error) {
+	var m map[string]string
+	for _, kv := range pairs {
+		from, to, ok := strings.Cut(kv, "=")
+		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+		if !ok || from == "" || to == "" {
+			return nil, exit.Usagef("--model-map wants FROM=TO, got %q", redact.Terminal(kv))
+		}
+		if _, dup := m[from]; dup {
+			return nil, exit.Usagef("--model-map maps %q twice", redact.Terminal(from))
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[from] = to
+	}
+	return m, nil
 }

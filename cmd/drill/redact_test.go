@@ -8,10 +8,19 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/journal/journaltest"
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // TestSecretsNeverRecordedFromURLOrEscapedKey records a real drill run
@@ -96,5 +105,135 @@ func TestBlankKeyIsNoKey(t *testing.T) {
 	}
 	if strings.Contains(stderr, "hunter2pass") || strings.Contains(stderr, "azsecret55555") {
 		t.Errorf("stderr echoes the URL's secrets: %q", stderr)
+	}
+}
+
+// TestProxyShowsAndRecordsNoSecret: an upstream with ?api-key= and a
+// client that sends an `sk-` key as its model: neither reaches the
+// banner, the request lines, the summary or any line of the journal; an
+// upstream that does not answer is named without its key too.
+func TestProxyShowsAndRecordsNoSecret(t *testing.T) {
+	const queryKey, modelKey = "azsecret55555", "sk-clientsentthis0123456789"
+	up := httptest.NewServer(fakemodel.New(fakemodel.Options{NoLatency: true}))
+	defer up.Close()
+	rec := filepath.Join(t.TempDir(), "p.jsonl")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var out, errOut syncBuffer
+	root := newRootCmd()
+	root.SetArgs([]string{"proxy", "--listen", "127.0.0.1:0", "--no-tui", "--upstream", up.URL + "/v1?api-key=" + queryKey, "--record", rec})
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	addr := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/v1 ->`)
+	var base string
+	for deadline := time.Now().Add(5 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
+			base = "http://" + m[1] + "/v1"
+		}
+	}
+	if base == "" {
+		t.Fatalf("no address in %q", errOut.String())
+	}
+	c := openai.NewClient(option.WithBaseURL(base), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+	_, _ = c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: modelKey,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Where is DR-123456?")}})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("proxy: %v", err)
+	}
+	raw, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, downErr, code := execute(t.Context(), "proxy", "--upstream", "http://127.0.0.1:1/v1?api-key="+queryKey, "--listen", "127.0.0.1:0")
+	if code != 2 {
+		t.Errorf("an upstream that does not answer: exit %d, want 2", code)
+	}
+	for name, text := range map[string]string{"stdout": out.String(), "stderr": errOut.String(), "journal": string(raw), "error": downErr} {
+		for _, s := range []string{queryKey, modelKey} {
+			if strings.Contains(text, s) {
+				t.Errorf("%s holds %q:\n%s", name, s, text)
+			}
+		}
+	}
+	if !strings.Contains(out.String(), "model="+redact.Redacted) {
+		t.Errorf("the request line should show the model redacted:\n%s", out.String())
+	}
+}
+
+// TestSweepShowsNoBaseURLSecret: drill sweep --dry-run prints its grid,
+// as text and as JSON, without a --base-url's password, credential query
+// value or fragment token.
+func TestSweepShowsNoBaseURLSecret(t *testing.T) {
+	const u = "http://bob:hunter2pass@127.0.0.1:1/v1?api-key=azsecret55#token=frag777"
+	for _, asJSON := range []bool{false, true} {
+		args := []string{"sweep", "--dry-run", "--base-url", u, "--primary-timeout", "1s,2s"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		stdout, stderr, code := execute(t.Context(), args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		for _, s := range []string{"hunter2pass", "azsecret55", "frag777"} {
+			if strings.Contains(stdout+stderr, s) {
+				t.Errorf("sweep (json %v) shows %q:\n%s%s", asJSON, s, stdout, stderr)
+			}
+		}
+	}
+}
+
+// TestBreakerStoreErrorHidesPassword: a --breaker-store URL Redis cannot
+// take is named in the error without its password.
+func TestBreakerStoreErrorHidesPassword(t *testing.T) {
+	_, stderr, code := execute(t.Context(), "fleet", "--replicas", "2", "--breaker-store", "redis://:hunter2pass@127.0.0.1:1/0?password=azsecret55&bogus=1")
+	if code != 2 {
+		t.Errorf("exit %d, want 2: %s", code, stderr)
+	}
+	for _, s := range []string{"hunter2pass", "azsecret55"} {
+		if strings.Contains(stderr, s) {
+			t.Errorf("error shows %q: %s", s, stderr)
+		}
+	}
+}
+
+// TestReplayPrintsNoEscapes: a journal whose policy, outage, models and
+// header hold terminal escape sequences (clear screen, retitle the
+// window) replays with none of them reaching the terminal.
+func TestReplayPrintsNoEscapes(t *testing.T) {
+	evs := journaltest.Run(journaltest.Options{Emails: 4, Outage: "busy", Policy: "\x1b[2J\x1b[Hbreaker"})
+	for i := range evs {
+		if evs[i].Run != nil {
+			r := *evs[i].Run
+			r.Rungs = append([]event.Rung(nil), r.Rungs...)
+			for k := range r.Rungs {
+				r.Rungs[k].Model = "\x1b]0;owned\x07" + r.Rungs[k].Model
+			}
+			r.Options = []string{"\x1b[31mred"}
+			evs[i].Run = &r
+		}
+		if evs[i].Model != "" {
+			evs[i].Model = "\x1b]0;owned\x07" + evs[i].Model
+		}
+	}
+	path := filepath.Join(t.TempDir(), "esc.jsonl")
+	h, err := journal.NewHeader(map[string]string{"policy": "\x1b[2J"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := execute(t.Context(), "replay", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.ContainsAny(stdout+stderr, "\x1b\x07") {
+		t.Errorf("replay printed an escape sequence:\n%q\n%q", stdout, stderr)
+	}
+	if !strings.Contains(stdout, "[2J[Hbreaker") {
+		t.Errorf("the policy should still show, without its escapes:\n%s", stdout)
 	}
 }

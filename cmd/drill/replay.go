@@ -15,6 +15,7 @@ import (
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
@@ -133,9 +134,14 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 	}
 	out := cmd.OutOrStdout()
 	if jsonOut && len(hyps) == 0 && meta.Summary != nil && len(meta.Summary.Hypotheses) > 0 {
-		// As drill run --json printed it: the hypotheses judged at the
-		// run's end, from the journal's summary line.
-		return encodeJSON(out, judged{Summary: sum, Hypotheses: meta.Summary.Hypotheses})
+		// As drill run --json printed it: the hypotheses the run recorded,
+		// judged again on the summary recomputed from the events — a
+		// journal's own "pass" is not evidence (it may be forged or stale).
+		vs, err := rejudge(sum, meta.Summary.Hypotheses)
+		if err != nil {
+			return exit.UsageError(fmt.Errorf("%s: %w", path, err))
+		}
+		return encodeJSON(out, judged{Summary: sum, Hypotheses: vs})
 	}
 	vs, verr := session.Judge(sum, hyps)
 	switch {
@@ -145,4 +151,22 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 		return firstErr(plain.SummaryJSON(out, sum), verr)
 	}
 	return firstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
+}
+
+// rejudge judges a journal's recorded hypotheses on the summary recomputed
+// from its events, ignoring the values and verdicts the journal recorded.
+func rejudge(sum scoring.Summary, recorded []scoring.Verdict) ([]scoring.Verdict, error) {
+	exprs := make([]scoring.Expr, len(recorded))
+	for i, v := range recorded {
+		e, err := scoring.ParseExpr(v.Expr)
+		if err != nil {
+			return nil, fmt.Errorf("the summary line's hypothesis %q: %w", redact.Terminal(v.Expr), err)
+		}
+		exprs[i] = e
+	}
+	figs, err := scoring.FiguresOf(sum)
+	if err != nil {
+		return nil, err
+	}
+	return scoring.Judge(figs, exprs), nil
 }

@@ -52,6 +52,7 @@ var place = map[string]layer{
 	"internal/format":                     base,
 	"internal/edge":                       base,
 	"internal/input":                      base,
+	"internal/redact":                     base,
 	"internal/suggest":                    base,
 	"internal/route":                      base,
 	"internal/tools":                      base,

@@ -12,7 +12,7 @@ import (
 const MaxDepth = 64
 
 // checkDepth scans data once, in constant memory, and returns an *Error at
-// the first place where the nesting passes MaxDepth. It over-approximates
+// the first place where the nesting passes MaxDepth or the keys MaxKeys. It over-approximates
 // nothing a drill file needs: block nesting is counted by the columns of
 // "- ", "? " and "key:" (the columns still open, as the parser sees
 // them), flow nesting by [ and { outside quotes and comments, and the
@@ -45,6 +45,18 @@ type depthScan struct {
 	// scalarParent is the column of the node owning a block scalar whose
 	// lines are being skipped, or -1.
 	scalarParent int
+	// keys counts mapping keys, block and flow (see MaxKeys).
+	keys int
+}
+
+// key counts a mapping key at line and column col.
+func (s *depthScan) key(lineNo, col int) error {
+	s.keys++
+	if s.keys > MaxKeys {
+		return &Error{File: s.name, Line: lineNo, Column: col + 1,
+			Msg: fmt.Sprintf("more than %d keys (a drill file holds a few hundred): refused before parsing", MaxKeys)}
+	}
+	return nil
 }
 
 func (s *depthScan) tooDeep(line, col int) error {
@@ -157,6 +169,9 @@ func (s *depthScan) rest(lineNo int, b []byte, i int) error {
 				if err := s.block(lineNo, start); err != nil {
 					return err
 				}
+			}
+			if err := s.key(lineNo, start); err != nil {
+				return err
 			}
 			scalarStart = true
 			continue

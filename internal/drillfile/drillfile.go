@@ -8,8 +8,10 @@
 package drillfile
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"time"
 
@@ -295,8 +297,17 @@ func Parse(name string, data []byte) (*File, error) {
 			Msg: "a drill file holds one YAML document; found a second one"}
 	}
 	if len(src.Docs) == 1 && src.Docs[0].Body != nil {
+		// Every unknown key, at any depth, with the decoder's own first
+		// error: the strict decoder alone stops at the first problem.
+		errs := unknownKeys(name, src.Docs[0].Body, reflect.TypeFor[File]())
 		if err := yaml.NodeToValue(src.Docs[0].Body, f, yaml.Strict()); err != nil {
-			return nil, yamlError(name, err)
+			var e *Error
+			if errors.As(yamlError(name, err), &e) {
+				errs = append(errs, e)
+			}
+		}
+		if err := joinErrors(name, errs); err != nil {
+			return nil, err
 		}
 	}
 	if err := f.Check(); err != nil {

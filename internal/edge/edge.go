@@ -7,7 +7,9 @@ package edge
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 const (
@@ -23,6 +25,10 @@ const (
 	// MaxFactor is the largest multiplier drill accepts (a replay's speed,
 	// a fake model's latency scale): past it a scaled duration overflows.
 	MaxFactor = 1e6
+	// MaxTokens is the most tokens one call's usage may report: no model's
+	// context comes near it. A usage past it is taken as no usage, so a
+	// hostile or broken upstream cannot make a cost of a trillion dollars.
+	MaxTokens = 100_000_000
 )
 
 // Finite returns an error unless v is a number (not NaN, not ±Inf).
@@ -61,4 +67,35 @@ func Duration(d time.Duration) error {
 		return fmt.Errorf("must be at most %s (a week, the longest drill runs), got %s", MaxDuration, d)
 	}
 	return nil
+}
+
+// Span converts a count of units read from outside (a Retry-After's
+// seconds) to a duration, saturating: NaN and values at or below 0 are 0,
+// and anything past MaxDuration is MaxDuration, never a wrapped negative.
+func Span(v float64, unit time.Duration) time.Duration {
+	if !(v > 0) {
+		return 0
+	}
+	if v >= float64(MaxDuration)/float64(unit) {
+		return MaxDuration
+	}
+	return time.Duration(v * float64(unit))
+}
+
+// Tokens reports whether a token count a call's usage reports is
+// plausible: 0..MaxTokens.
+func Tokens(n int) bool { return n >= 0 && n <= MaxTokens }
+
+// Clip bounds a text that came from outside (a model name a client sent)
+// to max bytes, cut at a character boundary and marked with how much was
+// cut: "gpt-4o…[cut 20971440 bytes]". Text within max is returned as is.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…[cut " + strconv.Itoa(len(s)-cut) + " bytes]"
 }

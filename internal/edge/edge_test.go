@@ -45,3 +45,33 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestSpanSaturates(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		unit time.Duration
+		want time.Duration
+	}{
+		{7, time.Second, 7 * time.Second},
+		{1.5, time.Millisecond, 1500 * time.Microsecond},
+		{99999999999999999999, time.Second, MaxDuration},
+		{math.Inf(1), time.Second, MaxDuration},
+		{math.NaN(), time.Second, 0},
+		{-3, time.Second, 0},
+		{604800, time.Second, MaxDuration},
+	} {
+		if got := Span(c.v, c.unit); got != c.want {
+			t.Errorf("Span(%v, %v) = %v, want %v", c.v, c.unit, got, c.want)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	if got := Clip("gpt-4o", 10); got != "gpt-4o" {
+		t.Errorf("Clip kept %q", got)
+	}
+	got := Clip("ééééé", 5) // 10 bytes; byte 5 is inside the third é
+	if got != "éé…[cut 6 bytes]" {
+		t.Errorf("Clip = %q", got)
+	}
+}

@@ -17,7 +17,7 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
-	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // The built-in fake model explains its answers.
@@ -69,7 +69,7 @@ func Evaluate(ctx context.Context, cfg Config, progress Progress) (Evaluation, e
 		return Evaluation{}, exit.Usagef("--latency-scale must not be negative, got %g", cfg.Fake.LatencyScale)
 	}
 	var opts []option.RequestOption
-	source := journal.RedactURL(cfg.BaseURL) // the table is a log: no password or key
+	source := redact.URL(cfg.BaseURL) // the table is a log: no password or key
 	switch {
 	case cfg.BaseURL == "" && cfg.InProcess:
 		opts = append(opts, option.WithBaseURL("http://fake-model.drill.invalid/v1/"), option.WithAPIKey("drill-built-in"),

@@ -142,8 +142,9 @@ func TestSlowBodyDisconnected(t *testing.T) {
 	resp.Body.Close()
 }
 
-// TestMaxConns: with a cap of 2, a third connection is not served while two
-// are open, and is served once one closes.
+// TestMaxConns: with a cap of 2, a third connection is not served while
+// two are serving requests, and is served once one closes; two idle
+// kept-alive connections do not keep it out (the longest idle is evicted).
 func TestMaxConns(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -157,28 +158,52 @@ func TestMaxConns(t *testing.T) {
 		<-done
 	}()
 	addr := ln.Addr().String()
+	third := &http.Client{Timeout: 300 * time.Millisecond, Transport: &http.Transport{DisableKeepAlives: true}}
+
+	// Two idle kept-alive connections: one request each, answered.
+	var idle []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := c.Read(make([]byte, 1)); err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, c)
+	}
+	third.Timeout = 10 * time.Second
+	resp, err := third.Get("http://" + addr + "/health")
+	if err != nil {
+		t.Fatalf("two idle connections kept a third client out: %v", err)
+	}
+	resp.Body.Close()
+	for _, c := range idle {
+		c.Close()
+	}
+
+	// Two busy connections: each sent its headers and is reading a body
+	// still to come.
 	var held []net.Conn
 	for range 2 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Make sure the server has accepted it: one request, answered.
-		fmt.Fprintf(c, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-		c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		if _, err := c.Read(make([]byte, 1)); err != nil {
-			t.Fatal(err)
-		}
+		fmt.Fprintf(c, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
 		held = append(held, c)
 	}
-	third := &http.Client{Timeout: 300 * time.Millisecond, Transport: &http.Transport{DisableKeepAlives: true}}
+	time.Sleep(100 * time.Millisecond) // the server has read their headers
+	third.Timeout = 300 * time.Millisecond
 	if resp, err := third.Get("http://" + addr + "/health"); err == nil {
 		resp.Body.Close()
-		t.Fatal("a third connection was served while two were open under a cap of 2")
+		t.Fatal("a third connection was served while two were serving requests under a cap of 2")
 	}
 	held[0].Close()
 	third.Timeout = 10 * time.Second
-	resp, err := third.Get("http://" + addr + "/health")
+	resp, err = third.Get("http://" + addr + "/health")
 	if err != nil {
 		t.Fatalf("after a slot freed: %v", err)
 	}

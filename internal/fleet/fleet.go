@@ -23,6 +23,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fleet/redisstore"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -101,9 +102,9 @@ func (c Config) Validate() error {
 	}
 	if c.Shared() {
 		if !strings.HasPrefix(c.Store, "redis://") {
-			errs = append(errs, fmt.Errorf("unknown breaker store %q (valid: local, redis://HOST:PORT/DB)", c.Store))
+			errs = append(errs, fmt.Errorf("unknown breaker store %q (valid: local, redis://HOST:PORT/DB)", redact.Text(c.Store)))
 		} else if err := redisstore.CheckURL(c.Store); err != nil {
-			errs = append(errs, fmt.Errorf("breaker store %q: %w", c.Store, err))
+			errs = append(errs, fmt.Errorf("breaker store %q: %s", redact.URL(c.Store), redact.Text(err.Error())))
 		}
 		errs = append(errs, c.sharedPolicy()...)
 	}

@@ -18,12 +18,13 @@ import (
 // Dash stands for a figure that does not exist (never happened, no data).
 const Dash = "—"
 
-// Text returns s, or Dash when it is empty.
+// Text returns s, its control characters removed (Clean: text that came
+// from input may hold escape sequences), or Dash when it is empty.
 func Text(s string) string {
 	if s == "" {
 		return Dash
 	}
-	return s
+	return Clean(s)
 }
 
 // Seconds formats an optional number of seconds to a tenth: "1.2 s", or

@@ -24,3 +24,11 @@ func TestFigures(t *testing.T) {
 		}
 	}
 }
+
+func TestTextCleansControls(t *testing.T) {
+	for in, want := range map[string]string{"": Dash, "breaker": "breaker", "\x1b[2J\x1b[Hx": "[2J[Hx", "a\nb": "a b", "é\u202eß": "éß"} {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -358,18 +358,6 @@ func TestSecretsNeverWritten(t *testing.T) {
 	}
 }
 
-func TestSecretField(t *testing.T) {
-	for name, want := range map[string]bool{
-		"APIKey": true, "api_key": true, "Authorization": true, "key": true, "OPENAI_API_KEY": true,
-		"client_secret": true, "token": true, "max_tokens": false, "keyword": false, "outage": false,
-		"retries": false, "time_limit": false,
-	} {
-		if got := journal.SecretField(name); got != want {
-			t.Errorf("SecretField(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
 func TestCutLineReported(t *testing.T) {
 	path := writeJournal(t, journaltest.Run(journaltest.Options{Emails: 5}), event.StatusCompleted)
 	data, err := os.ReadFile(path)

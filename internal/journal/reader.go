@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -62,7 +63,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	// secrets into a report: scrub the configuration as the writer does.
 	if len(h.Config) > 0 {
 		if clean, serr := Scrub(h.Config); serr == nil {
-			h.Config = json.RawMessage(redact(clean, knownSecrets(nil)))
+			h.Config = json.RawMessage(redact.Known(nil).Bytes(clean))
 		}
 	}
 	ceiling, lerr := headerCeiling(h)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -37,7 +38,7 @@ type Writer struct {
 	name    string
 	log     *event.Log
 	cursor  *event.Cursor
-	secrets [][]byte
+	secrets redact.Set
 
 	mu      sync.Mutex // guards buf and err
 	buf     *bufio.Writer
@@ -92,7 +93,7 @@ func newWriter(dst io.Writer, f *os.File, name string, h Header, log *event.Log,
 		name:    name,
 		log:     log,
 		cursor:  log.Cursor(),
-		secrets: knownSecrets(opts.Secrets),
+		secrets: redact.Known(opts.Secrets),
 		buf:     bufio.NewWriterSize(dst, 256<<10),
 		done:    make(chan struct{}),
 	}
@@ -181,7 +182,7 @@ func (w *Writer) writeLineLocked(line []byte) {
 	if w.err != nil {
 		return
 	}
-	line = redact(line, w.secrets)
+	line = w.secrets.Bytes(line)
 	if _, err := w.buf.Write(line); err != nil {
 		w.err = fmt.Errorf("journal: writing %s: %w", w.name, err)
 		return
@@ -236,6 +237,13 @@ func (w *Writer) finish(sl SummaryLine) error {
 	line, err := json.Marshal(sl)
 	if err != nil {
 		err = fmt.Errorf("journal: encoding the summary of %s: %w", w.name, err)
+		return errors.Join(err, w.close())
+	}
+	// The summary quotes the run's settings (rung models, overrides), where
+	// an upstream's ?api-key= or a key sent as a model may sit, or a name
+	// too long for a line (see MaxTextField).
+	if line, err = redact.JSONWith(line, clipText); err != nil {
+		err = fmt.Errorf("journal: redacting the summary of %s: %w", w.name, err)
 		return errors.Join(err, w.close())
 	}
 	w.writeLine(line)

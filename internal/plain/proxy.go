@@ -10,6 +10,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -17,9 +18,10 @@ import (
 // arrival, "-" for what did not happen.
 func ProxyLine(r scoring.ProxyRequest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, format.LogSecs(r.At), r.Method, r.Path)
+	// Method, path and model are the client's: shown through redact.Terminal.
+	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, format.LogSecs(r.At), redact.Terminal(r.Method), redact.Terminal(r.Path))
 	if r.Model != "" {
-		fmt.Fprintf(&b, " model=%s", r.Model)
+		fmt.Fprintf(&b, " model=%s", redact.Terminal(r.Model))
 	}
 	if r.Stream {
 		b.WriteString(" stream")
@@ -32,7 +34,7 @@ func ProxyLine(r scoring.ProxyRequest) string {
 		b.WriteString(" cost=" + format.Money(r.Cost))
 	}
 	if r.Outcome != event.OK && r.Detail != "" {
-		fmt.Fprintf(&b, " detail=%q", r.Detail)
+		fmt.Fprintf(&b, " detail=%q", redact.String(r.Detail))
 	}
 	return b.String()
 }
@@ -87,7 +89,7 @@ func ProxyModelLines(t *scoring.ProxyTally) []string {
 		for _, o := range slices.Sorted(maps.Keys(m.Outcomes)) {
 			outs = append(outs, fmt.Sprintf("%s %d", o, m.Outcomes[o]))
 		}
-		l := fmt.Sprintf("%s: %d calls, %d failed", name, m.Calls, m.Failed)
+		l := fmt.Sprintf("%s: %d calls, %d failed", redact.Terminal(name), m.Calls, m.Failed)
 		if len(outs) > 0 {
 			l += " (" + strings.Join(outs, ", ") + ")"
 		}
@@ -113,7 +115,7 @@ func ProxySchedule(ws []event.Window, models []string) string {
 	}
 	s := strings.Join(sched, ", ")
 	if len(models) > 0 {
-		s += " on " + strings.Join(models, ", ") + " only"
+		s += " on " + redact.Terminal(strings.Join(models, ", ")) + " only"
 	}
 	return s
 }

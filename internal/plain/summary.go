@@ -207,7 +207,7 @@ func FailedCalls(w io.Writer, failed map[string]map[event.Outcome]int) {
 // what it was set up to: an injected outage that never started.
 func AfterWarnings(s scoring.Summary) []string {
 	if outageNeverStarted(s) {
-		return []string{fmt.Sprintf("the drill ended at %s, before its %s outage started: no outage was injected", format.Secs(s.WallS), s.Outage)}
+		return []string{fmt.Sprintf("the drill ended at %s, before its %s outage started: no outage was injected", format.Secs(s.WallS), format.Text(s.Outage))}
 	}
 	return nil
 }
@@ -219,13 +219,14 @@ func Replayed(path string, meta journal.Meta, differs bool) []string {
 	switch {
 	case meta.Truncated:
 		return []string{fmt.Sprintf("%s was cut short in the middle of line %d; replayed the %d events before it, status %s",
-			path, meta.CutLine, meta.Events, meta.Status())}
+			format.Text(path), meta.CutLine, meta.Events, format.Text(meta.Status()))}
 	case meta.CutShort():
-		return []string{fmt.Sprintf("%s was cut short (no summary line); replayed its %d events, status %s", path, meta.Events, meta.Status())}
+		return []string{fmt.Sprintf("%s was cut short (no summary line); replayed its %d events, status %s", format.Text(path), meta.Events, format.Text(meta.Status()))}
 	}
-	lines := []string{fmt.Sprintf("replayed %s: %d events, status %s", path, meta.Events, meta.Status())}
+	// The path and the status come from outside: printed through format.Text.
+	lines := []string{fmt.Sprintf("replayed %s: %d events, status %s", format.Text(path), meta.Events, format.Text(meta.Status()))}
 	if differs {
-		lines = append(lines, fmt.Sprintf("warning: the summary recorded in %s differs from the one recomputed from its events", path))
+		lines = append(lines, fmt.Sprintf("warning: the summary recorded in %s differs from the one recomputed from its events", format.Text(path)))
 	}
 	return lines
 }

@@ -17,9 +17,9 @@ import (
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/preflight"
 	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -282,9 +282,9 @@ func (c *CLI) Ready(ctx context.Context, fs *pflag.FlagSet, cfgs []workload.Conf
 		if fs.Changed("max-spend") {
 			cfg.MaxSpend = c.maxSpend
 		}
-		journal.RedactEnv(cfg.Endpoint.KeyEnv)
+		redact.Env(cfg.Endpoint.KeyEnv)
 		for _, ep := range cfg.RungEndpoints {
-			journal.RedactEnv(ep.KeyEnv)
+			redact.Env(ep.KeyEnv)
 		}
 		if cfg.MaxSpend > 0 {
 			for _, r := range cfg.Info().Rungs {
@@ -344,7 +344,7 @@ func (c *CLI) endpoints(fs *pflag.FlagSet, cfg *workload.Config) error {
 			}
 		}
 		if u != "" && u != drillfile.BaseURLFake && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-			return exit.Usagef("--%s %q is not an http(s) URL (or \"fake\")", baseFlag, journal.RedactText(u))
+			return exit.Usagef("--%s %q is not an http(s) URL (or \"fake\")", baseFlag, redact.Text(u))
 		}
 		ep, err := drillfile.ResolveEndpoint(rung, u, keyEnv, fs.Changed(keyFlag))
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/suggest"
 	"github.com/drill-dev/drill/workload"
 )
@@ -82,12 +82,12 @@ func FromFlags(fl Flags, fs *pflag.FlagSet, outage, policy string, note func(str
 	if fl.BaseURL != "" {
 		u, err := url.Parse(fl.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return workload.Config{}, exit.Usagef("--base-url %q is not an http(s) URL", journal.RedactText(fl.BaseURL))
+			return workload.Config{}, exit.Usagef("--base-url %q is not an http(s) URL", redact.Text(fl.BaseURL))
 		}
 		// A key of only spaces is no key: the https check must catch it.
 		key := strings.TrimSpace(os.Getenv(drillfile.DefaultAPIKeyEnv))
 		if u.Scheme == "https" && key == "" {
-			return workload.Config{}, exit.Usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set (or blank): nothing was sent", journal.RedactURL(fl.BaseURL))
+			return workload.Config{}, exit.Usagef("--base-url %s is an https endpoint and OPENAI_API_KEY is not set (or blank): nothing was sent", redact.URL(fl.BaseURL))
 		}
 		cfg.Endpoint = workload.Endpoint{BaseURL: fl.BaseURL, APIKey: key}
 	}
@@ -334,7 +334,7 @@ func Given(fs *pflag.FlagSet, names []string) map[string]string {
 			if m == nil {
 				m = map[string]string{}
 			}
-			m[name] = journal.RedactSecrets(fl.Value.String())
+			m[name] = redact.String(fl.Value.String())
 		}
 	}
 	return m

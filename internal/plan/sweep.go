@@ -55,7 +55,7 @@ func (a *axisFlag) Set(s string) error {
 func (s *Sweep) Register(fs *pflag.FlagSet) {
 	fs.StringVarP(&s.File, "file", "f", "", "read the drill from this drill file; its sweep: section adds axes (flags given override it)")
 	fs.IntVar(&s.Repeat, "repeat", 1, "run each setting this many times, with latency seeds seed, seed+1, ...")
-	fs.IntVar(&s.MaxParallel, "max-parallel", 0, "run at most this many drills at once (0: all)")
+	fs.IntVar(&s.MaxParallel, "max-parallel", 0, "run at most this many drills at once (0: as many as half the available memory holds, at most 64)")
 	fs.StringVar(&s.SortBy, "sort", "", "sort the rows by this figure's median (e.g. p95_wait_outage_s, all4_right); best first, or FIGURE:asc / FIGURE:desc")
 	fs.IntVar(&s.Top, "top", 0, "print only the first N rows (after --sort; 0: all)")
 	s.axes = map[string]*axisFlag{}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
-	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -50,10 +50,10 @@ func Check(ctx context.Context, cfgs []workload.Config, w io.Writer) error {
 			seen[t] = true
 			start := time.Now()
 			u, err := call(ctx, r.Model, ep)
-			where := fmt.Sprintf("%s at %s, key from $%s", r.Model, journal.RedactURL(ep.BaseURL), ep.KeyEnv)
+			where := fmt.Sprintf("%s at %s, key from $%s", r.Model, redact.URL(ep.BaseURL), ep.KeyEnv)
 			if err != nil {
 				return exit.Usagef("preflight: the %s rung (%s) failed: %s\nthe drill was not started (--skip-preflight drills an endpoint that is already down)",
-					r.Name, where, journal.RedactSecrets(err.Error()))
+					r.Name, where, redact.String(err.Error()))
 			}
 			fmt.Fprintf(w, "drill: preflight: %s (%s): ok in %s, %d+%d tokens\n", r.Name, where,
 				format.Dur(time.Since(start)), u.PromptTokens, u.CompletionTokens)
@@ -72,7 +72,7 @@ func call(ctx context.Context, model string, ep workload.Endpoint) (openai.Compl
 		return openai.CompletionUsage{}, fmt.Errorf("calling %s: %w", model, err)
 	}
 	if len(resp.Choices) == 0 {
-		return resp.Usage, fmt.Errorf("the answer has no choices: is %s an OpenAI-compatible chat completions endpoint?", journal.RedactURL(ep.BaseURL))
+		return resp.Usage, fmt.Errorf("the answer has no choices: is %s an OpenAI-compatible chat completions endpoint?", redact.URL(ep.BaseURL))
 	}
 	return resp.Usage, nil
 }

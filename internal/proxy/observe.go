@@ -9,12 +9,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/sse"
 )
@@ -48,8 +49,15 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 		o.p.end(c, endState{err: err, ctx: req.Context()})
 		return nil, err
 	}
+	if resp.Header == nil {
+		resp.Header = http.Header{}
+	}
+	if resp.Header.Get(requestIDHeader) == "" {
+		// An injected fault's answer, or an upstream that sends no id.
+		resp.Header.Set(requestIDHeader, o.p.requestID(c.id))
+	}
 	resp.Body = &watch{p: o.p, c: c, ctx: req.Context(), body: resp.Body, status: resp.StatusCode,
-		retryAfter: retryAfter(resp.Header),
+		retryAfter: chain.RetryAfterHeader(resp.Header, time.Now()),
 		sse:        c.chat && sse.IsStream(resp.Header)}
 	return resp, nil
 }
@@ -79,6 +87,8 @@ func (p *Proxy) end(c *call, s endState) {
 		// The proxy cannot tell a client's time limit from a client giving
 		// up; either way the client stopped waiting.
 		e.Outcome, e.Detail = event.Timeout, "the client hung up after "+format.Cell(wait, 2)
+	case s.err != nil && s.status == 0 && errors.Is(s.err, syscall.ECONNRESET):
+		e.Outcome, e.Detail = event.ConnError, "reset: the client's connection was dropped too ("+s.err.Error()+")"
 	case s.err != nil:
 		e.Outcome, e.Detail = classifyErr(s.err), s.err.Error()
 	case s.invalid != "" && s.status == http.StatusOK:
@@ -97,25 +107,6 @@ func classifyErr(err error) event.Outcome {
 		return event.Timeout
 	}
 	return event.ConnError
-}
-
-// retryAfter reads a response's Retry-After-Ms or Retry-After (seconds or an
-// HTTP date), as the OpenAI SDKs do; zero when absent or unreadable.
-func retryAfter(h http.Header) time.Duration {
-	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
-		return time.Duration(ms * float64(time.Millisecond))
-	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0)
-	}
-	return 0
 }
 
 // errClosedEarly is a body closed before its end: the client went away, or
@@ -271,7 +262,7 @@ func (w *watch) sseData(data []byte) {
 		w.ttft = time.Since(w.c.arrived)
 	}
 	if ch.Usage != nil {
-		w.in, w.out = ch.Usage.PromptTokens, ch.Usage.CompletionTokens
+		w.usage(*ch.Usage)
 	}
 }
 
@@ -291,6 +282,14 @@ func (w *watch) parseCompletion() {
 		return
 	}
 	if body.Usage != nil {
-		w.in, w.out = body.Usage.PromptTokens, body.Usage.CompletionTokens
+		w.usage(*body.Usage)
+	}
+}
+
+// usage takes the token counts an answer reports, unless they are past any
+// model's (edge.Tokens): those would make a cost without bound.
+func (w *watch) usage(u sse.Usage) {
+	if edge.Tokens(u.PromptTokens) && edge.Tokens(u.CompletionTokens) {
+		w.in, w.out = u.PromptTokens, u.CompletionTokens
 	}
 }

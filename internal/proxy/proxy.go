@@ -15,11 +15,14 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -27,11 +30,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // Rung is the rung name every proxied request is recorded under: the
@@ -45,6 +51,11 @@ const Policy = "proxy"
 // DefaultMaxBody is the largest request body the proxy accepts by default.
 const DefaultMaxBody = 32 << 20
 
+// MaxModelName is the longest model name the proxy records, prints and
+// tallies; a longer one (the body limit allows megabytes) is cut and
+// marked. The upstream still receives the request as sent.
+const MaxModelName = 1 << 10
+
 // BodyReadTimeout is how long a client has to send its request body.
 const BodyReadTimeout = 30 * time.Second
 
@@ -54,7 +65,7 @@ type Options struct {
 	// (e.g. https://api.openai.com/v1). Required.
 	Upstream *url.URL
 	// UpstreamName is how the upstream is described in the run's record
-	// (default: Upstream without user information).
+	// (default: Name(Upstream), without user information or credentials).
 	UpstreamName string
 	// Transport reaches the upstream (default: a clone of
 	// http.DefaultTransport, closed with the proxy).
@@ -71,6 +82,17 @@ type Options struct {
 	// Models, if not empty, limits the outage to requests naming one of
 	// these models; other requests go straight to the upstream.
 	Models []string
+	// ModelMap renames the model of a request before it goes upstream
+	// (--model-map FROM=TO), so an application drills unchanged against an
+	// upstream whose models are named otherwise. Requests are recorded
+	// under the name the client sent.
+	ModelMap map[string]string
+	// KnownModels and DefaultModel: when both are set, a request naming a
+	// model that is neither in KnownModels nor in ModelMap goes upstream as
+	// DefaultModel (the built-in fake model answers for its two models
+	// only: every other name becomes its mini).
+	KnownModels  []string
+	DefaultModel string
 }
 
 // Proxy is the fault-injecting reverse proxy: an http.Handler. Create it
@@ -83,6 +105,10 @@ type Proxy struct {
 	maxBody   int64
 	models    map[string]bool // the outage's models; nil: every request
 	prices    price.Table
+	modelMap  map[string]string
+	known     map[string]bool // the upstream's models; nil: any name goes
+	fallback  string          // where a model not known goes
+	idPrefix  string          // starts every x-request-id the proxy makes
 	closeIdle func()
 
 	ctx    context.Context // ends on Close: cancels everything in flight
@@ -118,7 +144,14 @@ func New(opts Options) (*Proxy, error) {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
 	}
-	p := &Proxy{upstream: opts.Upstream, log: event.NewLog(opts.Start), maxBody: opts.MaxBody, prices: opts.Prices}
+	p := &Proxy{upstream: opts.Upstream, log: event.NewLog(opts.Start), maxBody: opts.MaxBody, prices: opts.Prices,
+		modelMap: opts.ModelMap, idPrefix: requestIDPrefix()}
+	if opts.DefaultModel != "" && len(opts.KnownModels) > 0 {
+		p.fallback, p.known = opts.DefaultModel, map[string]bool{}
+		for _, m := range opts.KnownModels {
+			p.known[m] = true
+		}
+	}
 	next := opts.Transport
 	if next == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -154,9 +187,7 @@ func New(opts Options) (*Proxy, error) {
 
 	name := opts.UpstreamName
 	if name == "" {
-		u := *opts.Upstream
-		u.User = nil
-		name = u.String()
+		name = Name(opts.Upstream)
 	}
 	info := runInfo(opts.Windows, name)
 	p.log.Append(event.Event{Kind: event.RunStart, Run: &info})
@@ -287,12 +318,14 @@ func (c *call) proxyCall() *event.ProxyCall {
 // injector. The attempt's end is logged when its response has been passed
 // on in full, or failed.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := int(p.ids.Add(1))
 	if !p.enter() {
+		w.Header().Set(requestIDHeader, p.requestID(id))
 		writeError(w, http.StatusServiceUnavailable, "server_error", "drill_proxy_closing", "drill proxy is shutting down")
 		return
 	}
 	defer p.inflight.Done()
-	c := &call{id: int(p.ids.Add(1)), arrived: time.Now(), method: r.Method, path: r.URL.Path}
+	c := &call{id: id, arrived: time.Now(), method: r.Method, path: r.URL.Path}
 	c.retry, _ = strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
 	c.chat = strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/chat/completions")
 	if r.Body != nil && r.Body != http.NoBody {
@@ -302,6 +335,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		c.model, c.stream = peek(body)
+		c.model = edge.Clip(c.model, MaxModelName) // recorded, printed and tallied: a 20 MB name must not be
+		if to := p.mapModel(c.model); to != c.model {
+			if mapped, err := setModel(body, to); err == nil {
+				body = mapped
+			}
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
@@ -358,6 +397,7 @@ func (p *Proxy) reject(w http.ResponseWriter, c *call, err error) {
 		status = be.status
 	}
 	p.log.Append(event.Event{Kind: event.AttemptStart, Rung: Rung, Attempt: c.retry, Proxy: c.proxyCall()})
+	w.Header().Set(requestIDHeader, p.requestID(c.id))
 	writeError(w, status, "invalid_request_error", "drill_proxy_rejected", err.Error())
 	end := event.Event{Kind: event.AttemptEnd, Rung: Rung, Attempt: c.retry, Outcome: event.HTTP4xx, Status: status,
 		Detail: err.Error(), Proxy: c.proxyCall()}
@@ -401,14 +441,86 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	pr.Out.Header.Del("Accept-Encoding")
 }
 
-// errorHandler answers a request the upstream could not: a 502 in OpenAI's
-// error shape, or nothing when the client has already gone.
+// errorHandler answers a request the upstream could not: a 503
+// drill_proxy_closing when the proxy is closing (a hang it ends), the
+// connection dropped when the upstream's was reset (a reset outage is a
+// reset for the client too), nothing when the client has already gone, and
+// otherwise a 502 in OpenAI's error shape.
 func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
-	if r.Context().Err() != nil {
-		return // the client gave up or the proxy is closing: nobody to answer
+	if c := callOf(r.Context()); c != nil {
+		w.Header().Set(requestIDHeader, p.requestID(c.id))
 	}
-	writeError(w, http.StatusBadGateway, "server_error", "drill_proxy_upstream",
-		fmt.Sprintf("drill proxy: the upstream did not answer: %v", err))
+	switch {
+	case p.ctx.Err() != nil:
+		writeError(w, http.StatusServiceUnavailable, "server_error", "drill_proxy_closing", "drill proxy is shutting down")
+		// Sent now: the server closes the connections once every handler
+		// has returned, before it would flush a buffered answer.
+		_ = http.NewResponseController(w).Flush()
+	case r.Context().Err() != nil:
+		// The client gave up: nobody to answer.
+	case errors.Is(err, syscall.ECONNRESET):
+		dropConnection(w)
+	default:
+		writeError(w, http.StatusBadGateway, "server_error", "drill_proxy_upstream",
+			"drill proxy: the upstream did not answer: "+redact.String(err.Error()))
+	}
+}
+
+// dropConnection resets the client's connection without an answer: it
+// takes the connection over and closes it at once (with SO_LINGER 0, so
+// the client reads a reset, not an orderly end). A writer that cannot be
+// taken over (HTTP/2) aborts the handler, which ends the stream.
+func dropConnection(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+// requestIDHeader is the header OpenAI's API and its SDKs use to name a
+// request: every answer through the proxy carries one.
+const requestIDHeader = "X-Request-Id"
+
+// requestIDPrefix starts a proxy's request ids with a random part, so ids
+// of two proxy runs do not collide.
+func requestIDPrefix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "req_drill_" + hex.EncodeToString(b[:]) + "_"
+}
+
+// requestID is the x-request-id of the proxy's id-th request.
+func (p *Proxy) requestID(id int) string { return p.idPrefix + strconv.Itoa(id) }
+
+// mapModel is the model a request for model goes upstream as: its
+// --model-map target, else the default model when the upstream does not
+// know it, else itself.
+func (p *Proxy) mapModel(model string) string {
+	if to, ok := p.modelMap[model]; ok {
+		return to
+	}
+	if p.known != nil && model != "" && !p.known[model] {
+		return p.fallback
+	}
+	return model
+}
+
+// setModel rewrites a JSON request body's "model" field.
+func setModel(body []byte, model string) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		return nil, fmt.Errorf("proxy: reading the request to rename its model: %w", err)
+	}
+	name, err := json.Marshal(model)
+	if err != nil {
+		return nil, fmt.Errorf("proxy: renaming the model: %w", err)
+	}
+	fields["model"] = name
+	return json.Marshal(fields)
 }
 
 // writeError writes an error in OpenAI's shape.

@@ -8,18 +8,21 @@ import (
 	"net/http"
 	"time"
 
-	"golang.org/x/net/netutil"
+	"github.com/drill-dev/drill/internal/fakemodel"
 )
 
 // Limits bound the proxy's HTTP server. The zero value takes every default.
 type Limits struct {
-	// MaxConns is the most client connections open at once; more wait in
-	// the listen queue (default 256).
+	// MaxConns is the most client connections open at once (default 256).
+	// At the cap a new client takes the slot of the longest-idle one
+	// (fakemodel.FairListener); it waits only while every slot serves a
+	// request.
 	MaxConns int
 	// ReadHeaderTimeout is how long a client has to send its request line
 	// and headers (default 10 s). The body has BodyReadTimeout.
 	ReadHeaderTimeout time.Duration
-	// IdleTimeout closes a kept-alive connection idle this long (default 120 s).
+	// IdleTimeout closes a kept-alive connection idle this long (default
+	// 5 s: idle connections hold slots of MaxConns).
 	IdleTimeout time.Duration
 	// MaxHeaderBytes bounds a request's headers (default 1 MiB).
 	MaxHeaderBytes int
@@ -36,7 +39,7 @@ func (l Limits) withDefaults() Limits {
 		l.ReadHeaderTimeout = 10 * time.Second
 	}
 	if l.IdleTimeout <= 0 {
-		l.IdleTimeout = 120 * time.Second
+		l.IdleTimeout = 5 * time.Second
 	}
 	if l.MaxHeaderBytes <= 0 {
 		l.MaxHeaderBytes = 1 << 20
@@ -54,6 +57,7 @@ func (l Limits) withDefaults() Limits {
 // long as the client waits; the connection cap bounds how many there are.
 func Serve(ctx context.Context, ln net.Listener, p *Proxy, lim Limits) error {
 	lim = lim.withDefaults()
+	fair := fakemodel.NewFairListener(ln, lim.MaxConns)
 	srv := &http.Server{
 		Handler:           p,
 		ReadHeaderTimeout: lim.ReadHeaderTimeout,
@@ -61,9 +65,10 @@ func Serve(ctx context.Context, ln net.Listener, p *Proxy, lim Limits) error {
 		MaxHeaderBytes:    lim.MaxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return p.Context() },
 		ErrorLog:          log.New(discard{}, "", 0),
+		ConnState:         fair.ConnState,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(netutil.LimitListener(ln, lim.MaxConns)) }()
+	go func() { errc <- srv.Serve(fair) }()
 	var err error
 	select {
 	case err = <-errc:

@@ -4,6 +4,12 @@
 // malformed one) become the windows of a new drill's outage, so the same
 // incident can be played against other settings.
 //
+// An attempt drill injected a fault into (drill run's and drill proxy's
+// journals record each one) replays as that fault, with its recorded
+// parameters, whatever its outcome showed: a malformed answer, a trickle or
+// an outage that slowed every answer alike replays as itself. Other
+// attempts (a real incident's) are classified by their outcome.
+//
 // A window opens at the start of the first attempt of its class and status
 // and stays open until the start of the next attempt that met something
 // else: the recorded run had no evidence of recovery before then. The
@@ -110,6 +116,10 @@ type Attempt struct {
 	Status          int
 	RetryAfter      time.Duration
 	Class           Class // "" for an attempt that met no fault
+	// Recorded are the parameters of the fault drill injected into the
+	// attempt, nil when it injected none (Class is then judged from the
+	// outcome).
+	Recorded map[string]string
 }
 
 // Attempts pairs the recorded attempts on the selected model (the fold's
@@ -129,7 +139,14 @@ func Attempts(events []event.Event, opts Options) ([]Attempt, error) {
 		if (a.Rung != model && a.Model != model) || a.Outcome == event.Canceled {
 			continue
 		}
-		out = append(out, Attempt{Start: a.Start, Duration: a.Duration, Outcome: a.Outcome, Status: a.Status, RetryAfter: a.RetryAfter})
+		at := Attempt{Start: a.Start, Duration: a.Duration, Outcome: a.Outcome, Status: a.Status, RetryAfter: a.RetryAfter}
+		if a.Fault != "" {
+			at.Class, at.Recorded = Class(a.Fault), maps.Clone(a.FaultParams)
+			if at.Recorded == nil {
+				at.Recorded = map[string]string{}
+			}
+		}
+		out = append(out, at)
 	}
 	if len(out) == 0 {
 		delete(seen, "")
@@ -141,7 +158,9 @@ func Attempts(events []event.Event, opts Options) ([]Attempt, error) {
 		slow = defaultSlowAfter(out)
 	}
 	for i := range out {
-		out[i].Class = classify(out[i], slow)
+		if out[i].Recorded == nil {
+			out[i].Class = classify(out[i], slow)
+		}
 	}
 	return out, nil
 }
@@ -187,7 +206,7 @@ func Derive(as []Attempt) []Window {
 	var ws []Window
 	var slowDurations []time.Duration
 	closeSlow := func() {
-		if n := len(ws); n > 0 && ws[n-1].Class() == Slow && len(slowDurations) > 0 {
+		if n := len(ws); n > 0 && ws[n-1].Class() == Slow && len(slowDurations) > 0 && ws[n-1].Params[ParamDelay] == "" {
 			ws[n-1].Params[ParamDelay] = paramDuration(scoring.MedianDuration(slowDurations))
 		}
 		slowDurations = slowDurations[:0]
@@ -195,7 +214,7 @@ func Derive(as []Attempt) []Window {
 	open := false
 	for _, a := range as {
 		cur := len(ws) - 1
-		same := open && ws[cur].Class() == a.Class && ws[cur].Params[ParamStatus] == statusOf(a)
+		same := open && ws[cur].Class() == a.Class && ws[cur].Params[ParamStatus] == statusOf(a) && sameRecorded(ws[cur].Params, a.Recorded)
 		if open && !same {
 			ws[cur].To = a.Start
 			closeSlow()
@@ -231,7 +250,13 @@ func Derive(as []Attempt) []Window {
 // status (busy, rate-limit) and the Retry-After the server sent
 // (rate-limit always, 0s for none: its replay then sends none).
 func evidence(a Attempt) map[string]string {
-	p := map[string]string{}
+	p := maps.Clone(a.Recorded) // an injected fault's own parameters first
+	if p == nil {
+		p = map[string]string{}
+	}
+	if _, recorded := p[ParamStatus]; recorded {
+		return p
+	}
 	if s := statusOf(a); s != "" {
 		p[ParamStatus] = s
 	}
@@ -239,6 +264,18 @@ func evidence(a Attempt) map[string]string {
 		p[ParamRetryAfter] = paramDuration(a.RetryAfter)
 	}
 	return p
+}
+
+// sameRecorded reports whether an attempt's recorded fault parameters (nil
+// for none) are those its window opened with: a drill that changed the
+// fault's parameters mid-run opens a new window.
+func sameRecorded(window, recorded map[string]string) bool {
+	for k, v := range recorded {
+		if window[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 // statusOf is the status that tells a busy or rate-limit window from the

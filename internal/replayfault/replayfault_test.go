@@ -146,3 +146,51 @@ func win(class Class, from, to time.Duration, attempts int, params ...string) Wi
 	}
 	return Window{Window: event.Window{FaultSpec: event.FaultSpec{Kind: string(class), Params: p}, From: from, To: to}, Attempts: attempts}
 }
+
+// TestRecordedFaultsReplayAsThemselves: attempts drill injected a fault
+// into replay as that fault with its recorded parameters, whatever their
+// outcome showed: a malformed answer the SDK took as a 200, a trickle and
+// a slow outage that slowed every answer alike (no typical answer to be
+// slow against). Before, each of these journals replayed as no outage.
+func TestRecordedFaultsReplayAsThemselves(t *testing.T) {
+	evs := []event.Event{{Kind: event.RunStart, Run: &event.RunInfo{Target: event.ServedPrimary}}}
+	add := func(email int, start, dur time.Duration, fault string, params map[string]string) {
+		evs = append(evs, event.Event{At: start, Kind: event.AttemptStart, Email: email, Rung: event.ServedPrimary, Model: "mini"})
+		if fault != "" {
+			evs = append(evs, event.Event{At: start, Kind: event.Fault, Email: email, Rung: event.ServedPrimary, Fault: fault, FaultParams: params})
+		}
+		evs = append(evs, event.Event{At: start + dur, Kind: event.AttemptEnd, Email: email, Rung: event.ServedPrimary, Model: "mini",
+			Outcome: event.OK, Status: 200})
+	}
+	add(1, 0, 2*time.Second, "slow", map[string]string{"delay": "2s", "jitter": "0s"})
+	add(2, 500*ms, 2*time.Second, "slow", map[string]string{"delay": "2s", "jitter": "0s"})
+	add(3, 3000*ms, 10*ms, "malformed", map[string]string{"kind": "schema"})
+	add(4, 3100*ms, 10*ms, "malformed", map[string]string{"kind": "schema"})
+	add(5, 4000*ms, 3*time.Second, "trickle", map[string]string{"tokens_per_s": "5"})
+	add(6, 8000*ms, 2*time.Second, "", nil) // as slow as the rest, but nothing was injected
+	as, err := Attempts(evs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Derive(as)
+	want := []Window{
+		win(Slow, 0, 3000*ms, 2, "delay=2s", "jitter=0s"),
+		win(Malformed, 3000*ms, 4000*ms, 2, "kind=schema"),
+		win("trickle", 4000*ms, 8000*ms, 1, "tokens_per_s=5"), // open until the next attempt met something else
+	}
+	if windows(got) != windows(want) {
+		t.Fatalf("windows:\n got %s\nwant %s", windows(got), windows(want))
+	}
+	iws, _, err := Inject(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, kind := range []string{"slow", "malformed", "trickle"} {
+		if iws[i].Kind != kind {
+			t.Errorf("window %d replays as %s, want %s", i+1, iws[i].Kind, kind)
+		}
+	}
+	if iws[0].Params["delay"] != "2s" || iws[1].Params["kind"] != "schema" || iws[2].Params["tokens_per_s"] != "5" {
+		t.Errorf("replayed parameters %v %v %v", iws[0].Params, iws[1].Params, iws[2].Params)
+	}
+}

@@ -17,7 +17,8 @@ import (
 
 // BatchOptions say how Batch runs many drills at once.
 type BatchOptions struct {
-	// Parallel is how many drills run at once; 0 runs them all at once.
+	// Parallel is how many drills run at once; 0 as many as memory allows
+	// (vclock.DefaultParallel).
 	Parallel int
 	// Hypotheses are judged on each journal's summary line; Abort are the
 	// conditions every run is guarded with (Guard).
@@ -47,9 +48,10 @@ func Batch(ctx context.Context, jobs []vclock.Job, opts BatchOptions) ([]vclock.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	n := opts.Parallel
-	if n <= 0 || n > len(jobs) {
-		n = len(jobs)
+	if n <= 0 {
+		n = vclock.DefaultParallel() // sized to memory: a 10,000-drill compare must not start them all
 	}
+	n = min(n, len(jobs))
 	done := newDoneCounter(len(jobs))
 	if opts.Progress != nil {
 		total := 0

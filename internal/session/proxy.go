@@ -17,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -27,18 +28,19 @@ const fakeUpstream = "http://fake-model.drill.invalid/v1"
 // records. The upstream is recorded without its user information; no
 // header of any request is.
 type ProxyConfig struct {
-	Listen            string         `json:"listen"`
-	Upstream          string         `json:"upstream"`
-	Windows           []event.Window `json:"windows"`
-	OutageFromJournal string         `json:"outage_from_journal,omitempty"`
-	File              string         `json:"file,omitempty"`
-	Model             string         `json:"model,omitempty"`
-	OutageModels      []string       `json:"outage_models,omitempty"`
-	Prices            price.Table    `json:"prices,omitempty"`
-	Seed              int64          `json:"seed,omitempty"`
-	LatencyScale      float64        `json:"latency_scale,omitempty"`
-	MaxConns          int            `json:"max_conns"`
-	MaxBodyBytes      int64          `json:"max_body_bytes"`
+	Listen            string            `json:"listen"`
+	Upstream          string            `json:"upstream"`
+	Windows           []event.Window    `json:"windows"`
+	OutageFromJournal string            `json:"outage_from_journal,omitempty"`
+	File              string            `json:"file,omitempty"`
+	Model             string            `json:"model,omitempty"`
+	OutageModels      []string          `json:"outage_models,omitempty"`
+	ModelMap          map[string]string `json:"model_map,omitempty"`
+	Prices            price.Table       `json:"prices,omitempty"`
+	Seed              int64             `json:"seed,omitempty"`
+	LatencyScale      float64           `json:"latency_scale,omitempty"`
+	MaxConns          int               `json:"max_conns"`
+	MaxBodyBytes      int64             `json:"max_body_bytes"`
 }
 
 // ProxyOptions say how Proxy runs the proxy, beyond its settings.
@@ -72,11 +74,14 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 	if err := journal.RefuseOverwrite(opts.Record, opts.Force); err != nil {
 		return err
 	}
-	popts := proxy.Options{Windows: cfg.Windows, MaxBody: cfg.MaxBodyBytes, Models: cfg.OutageModels, Prices: cfg.Prices}
+	popts := proxy.Options{Windows: cfg.Windows, MaxBody: cfg.MaxBodyBytes, Models: cfg.OutageModels, Prices: cfg.Prices, ModelMap: cfg.ModelMap}
 	var secrets []string
 	if opts.Upstream == "" {
 		u, _ := url.Parse(fakeUpstream)
 		popts.Upstream, popts.UpstreamName = u, "built-in fake model"
+		// The fake model answers for its two models only: any other name
+		// goes to its mini, so an application drills unchanged.
+		popts.KnownModels, popts.DefaultModel = fakemodel.Models(), fakemodel.ModelMini
 		popts.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: cfg.LatencyScale, NoLatency: cfg.LatencyScale == 0}).Transport()
 		cfg.Upstream = popts.UpstreamName
 	} else {
@@ -88,9 +93,12 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		if pw, ok := u.User.Password(); ok {
 			secrets = append(secrets, pw)
 		}
-		clean := *u
-		clean.User = nil
-		cfg.Upstream, cfg.Seed, cfg.LatencyScale = clean.String(), 0, 0
+		for name, vals := range u.Query() {
+			if redact.Field(name) {
+				secrets = append(secrets, vals...)
+			}
+		}
+		cfg.Upstream, cfg.Seed, cfg.LatencyScale = proxy.Name(u), 0, 0
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // Axis names of a sweep besides the drill flags: the outage kinds and
@@ -67,9 +69,12 @@ func (g *Grid) AddFaultAxes(raw []string) error {
 
 // Flags writes the setting as the flags of drill run: "--primary-timeout
 // 1s --fault retry_after=20s --outage hang".
+// Values are shown with their secrets redacted (a --base-url password or
+// ?api-key=): Flags is for people and journals, never parsed back.
 func (s Setting) Flags() string {
 	parts := make([]string, 0, len(s))
 	for _, a := range s {
+		a.Value = redact.Text(a.Value)
 		switch {
 		case a.Name == AxisOutages:
 			parts = append(parts, "--outage "+a.Value)

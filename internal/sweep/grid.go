@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // MaxRuns bounds the drills one sweep runs (its settings times --repeat,
@@ -150,6 +152,19 @@ func (g Grid) Settings() ([]Setting, error) {
 		out[i] = s
 	}
 	return out, nil
+}
+
+// shownAxes are the axes as printed: each value with its secrets redacted
+// (redact.Text), so a --base-url password never reaches a table or JSON.
+func (g Grid) shownAxes() []Axis {
+	out := make([]Axis, len(g.Axes))
+	for i, a := range g.Axes {
+		out[i] = Axis{Name: a.Name, Values: make([]string, len(a.Values))}
+		for k, v := range a.Values {
+			out[i].Values[k] = redact.Text(v)
+		}
+	}
+	return out
 }
 
 // Varying are the names of the axes with more than one value: the ones

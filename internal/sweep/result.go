@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -66,7 +67,7 @@ type Ran struct {
 // aggregation (scoring.AggregateSweep): settings compete within their
 // scenario, the outage and its fault parameters.
 func Tabulate(g Grid, planned []Planned, repeats int, clock string, wallS float64) (*Result, error) {
-	res := &Result{Axes: g.Axes, Settings: len(planned), Repeats: repeats, Clock: clock, WallS: wallS}
+	res := &Result{Axes: g.shownAxes(), Settings: len(planned), Repeats: repeats, Clock: clock, WallS: wallS}
 	for _, o := range scoring.TradeOffObjectives {
 		res.Objectives = append(res.Objectives, o.Figure)
 	}
@@ -74,7 +75,7 @@ func Tabulate(g Grid, planned []Planned, repeats int, clock string, wallS float6
 	for i, p := range planned {
 		row := Row{Setting: map[string]string{}, Flags: p.Setting.Flags(), Outage: p.Outage, Policy: p.Policy, order: p.Setting}
 		for _, a := range p.Setting {
-			row.Setting[a.Name] = a.Value
+			row.Setting[a.Name] = redact.Text(a.Value)
 		}
 		settings[i].Scenario = scoring.SweepScenario(p.Outage, p.Setting.FaultParams())
 		for r, run := range p.Runs {
@@ -155,7 +156,7 @@ type DryRun struct {
 // PlanDry is the dry run of a grid whose settings became rows (a drill
 // file's runs can make more rows than the grid has settings).
 func PlanDry(g Grid, rows []Setting, repeats int) DryRun {
-	d := DryRun{Axes: g.Axes, Settings: len(rows), Repeats: repeats, Runs: len(rows) * repeats, Shape: g.Shape()}
+	d := DryRun{Axes: g.shownAxes(), Settings: len(rows), Repeats: repeats, Runs: len(rows) * repeats, Shape: g.Shape()}
 	d.GridSettings, _ = g.Size() // an oversized grid has no rows to dry-run
 	for _, s := range rows {
 		d.Grid = append(d.Grid, s.Flags())

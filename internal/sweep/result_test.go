@@ -1,7 +1,9 @@
 package sweep
 
 import (
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/drill-dev/drill/scoring"
@@ -102,5 +104,43 @@ func TestBuildGrid(t *testing.T) {
 	}
 	if _, err := BuildGrid([]RawAxis{{Name: "primary-timeout", Type: "duration", Raw: []string{"1s..5s"}}}, false); err == nil {
 		t.Error("a duration range without a step: no error")
+	}
+}
+
+// TestSecretsNotShown: a swept --base-url with a password, a credential
+// query value and a fragment token is run as given (the setting keeps
+// it) but shown redacted in the grid, the rows, the labels and their JSON.
+func TestSecretsNotShown(t *testing.T) {
+	const secretURL = "http://bob:hunter2pass@127.0.0.1:1/v1?api-key=azsecret55#token=frag777"
+	var g Grid
+	if err := g.Add("base-url", []string{secretURL, "http://127.0.0.1:2/v1"}); err != nil {
+		t.Fatal(err)
+	}
+	settings, err := g.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := settings[0].Value("base-url"); v != secretURL {
+		t.Fatalf("the setting must keep the URL to run it, got %q", v)
+	}
+	sum := scoring.Summary{Outage: "busy", EmailsAnswered: 1}
+	planned := []Planned{{Setting: settings[0], Outage: "busy", Policy: "breaker", Runs: []Ran{{Status: "completed", Summary: sum}}},
+		{Setting: settings[1], Outage: "busy", Policy: "breaker", Runs: []Ran{{Status: "completed", Summary: sum}}}}
+	res, err := Tabulate(g, planned, 1, "virtual", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dry := PlanDry(g, settings, 1)
+	shown, err := json.Marshal([]any{res, dry, Labels(settings), res.Fixed(), res.Rows[0].Flags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"hunter2pass", "azsecret55", "frag777"} {
+		if strings.Contains(string(shown), s) {
+			t.Errorf("sweep output shows %q: %s", s, shown)
+		}
+	}
+	if !strings.Contains(string(shown), "bob:[redacted]@127.0.0.1:1") {
+		t.Errorf("the URL itself must still show: %s", shown)
 	}
 }

@@ -81,11 +81,25 @@ func (e *Error) Error() string { return e.Message }
 // Call runs the body registered as name in virtual time, in a child process
 // of this binary, with in (JSON-encoded) as its input, and copies what the
 // body writes to out. The child's stderr is stderr (a panic's stack shows
-// there). When ctx ends the child is sent an interrupt and given 10 s to
+// there). When ctx ends the child is told to stop and given 10 s to
 // finish; the body sees its context end as on Ctrl-C, and what it wrote
-// stands. A child that dies of the interrupt first gives an *Error with
+// stands. A child that dies of an interrupt first gives an *Error with
 // Code 130.
+//
+// The stop is the end of a pipe (the child's fd 5), not a signal: a signal
+// that came while the child was still starting, before it could catch it,
+// killed it (drill exited 1 on a Ctrl-C in a run's first milliseconds),
+// where the pipe's end waits until the child reads it. The child runs in
+// its own process group, so a Ctrl-C at the terminal reaches drill alone,
+// which stops the child so; if drill dies, the pipe ends and the child
+// stops too.
 func Call(ctx context.Context, name string, in any, out, stderr io.Writer) error {
+	return callStarted(ctx, name, in, out, stderr, nil)
+}
+
+// callStarted is Call with a hook run once the child has started (tests
+// time an interrupt from it).
+func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer, started func()) error {
 	if lookup(name) == nil {
 		return fmt.Errorf("vclock: no body registered as %q", name)
 	}
@@ -108,6 +122,15 @@ func Call(ctx context.Context, name string, in any, out, stderr io.Writer) error
 		return fmt.Errorf("vclock: %w", err)
 	}
 	defer errR.Close()
+	stopR, stopW, err := os.Pipe()
+	if err != nil {
+		resW.Close()
+		errW.Close()
+		return fmt.Errorf("vclock: %w", err)
+	}
+	var stopOnce sync.Once
+	stopChild := func() { stopOnce.Do(func() { stopW.Close() }) }
+	defer stopChild()
 
 	var chatter bytes.Buffer
 	cmd := exec.CommandContext(ctx, exe)
@@ -115,18 +138,25 @@ func Call(ctx context.Context, name string, in any, out, stderr io.Writer) error
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = &chatter
 	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{resW, errW} // fd 3 and fd 4 in the child
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.ExtraFiles = []*os.File{resW, errW, stopR} // fd 3, 4 and 5 in the child
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { stopChild(); return nil }
 	cmd.WaitDelay = 10 * time.Second
 
 	if err := cmd.Start(); err != nil {
 		resW.Close()
 		errW.Close()
+		stopR.Close()
 		return fmt.Errorf("vclock: starting the virtual-clock process: %w", err)
 	}
-	// The child holds the write ends now; close ours so reads end at its exit.
+	// The child holds the write ends now; close ours so reads end at its
+	// exit (and the stop pipe's read end, which only the child reads).
 	resW.Close()
 	errW.Close()
+	stopR.Close()
+	if started != nil {
+		started()
+	}
 	var wg sync.WaitGroup
 	var copyErr error
 	var record []byte
@@ -214,6 +244,7 @@ func serve(name string) int {
 	stop := &atomic.Bool{}
 	unwatch := watchSignals(stop)
 	defer unwatch()
+	watchStopPipe(os.NewFile(5, "vclock-stop"), stop)
 
 	var bodyErr error
 	ran := false
@@ -277,6 +308,19 @@ func watchSignals(stop *atomic.Bool) (unwatch func()) {
 		close(quit)
 		wg.Wait()
 	}
+}
+
+// watchStopPipe sets stop when the parent's end of the stop pipe (fd 5)
+// closes: the parent asks the child to stop so, or the parent died. The
+// read never returns data; its end is the message.
+func watchStopPipe(f *os.File, stop *atomic.Bool) {
+	if !isPipe(f) {
+		return
+	}
+	go func() {
+		_, _ = io.Copy(io.Discard, f)
+		stop.Store(true)
+	}()
 }
 
 // watchStop returns a context of the bubble that ends when stop is set, as

@@ -100,18 +100,10 @@ func endpointName(e workload.Endpoint) string {
 	return "a custom transport"
 }
 
-// DefaultParallel bounds how many virtual drills run at once when the
-// caller sets no bound. Every drill in flight holds its SDK clients, its
-// emails' goroutines and its log, about 3 MiB at a drill's peak: 1,000
-// drills at once (a 250-setting sweep with --repeat 4) peaked at 2.7 GiB
-// and took 243 s, 64 at a time 294 MiB and 98 s (the same loaded machine).
-// Virtual time is free, so running in turns costs no wall time.
-const DefaultParallel = 64
-
 // Drills runs every job's drill in virtual time and returns their outcomes
 // in the order of jobs: the one entry point for `drill run`, `drill compare`
 // and `drill sweep` with `--clock virtual`. At most parallel drills run at
-// once (0: at most DefaultParallel); they share one bubble and one virtual
+// once (0: DefaultParallel, sized to memory); they share one bubble and one virtual
 // clock, and each starts its own offsets at its own start. When ctx ends,
 // the drills in flight stop as on Ctrl-C (status interrupted) and those not
 // started are not run (status interrupted, empty summary).
@@ -156,7 +148,7 @@ func runDrills(ctx context.Context, in []byte, out io.Writer) error {
 	outs := make([]Outcome, len(req.Jobs))
 	n := req.Parallel
 	if n <= 0 {
-		n = DefaultParallel
+		n = DefaultParallel()
 	}
 	n = min(n, len(req.Jobs))
 	slots := make(chan struct{}, max(n, 1))

@@ -20,6 +20,7 @@ import (
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
 )
@@ -211,9 +212,9 @@ func row(st tui.Styles, r scoring.ProxyRequest) string {
 	if r.In+r.Out > 0 {
 		tokens = fmt.Sprintf("%d/%d", r.In, r.Out)
 	}
-	model := r.Model
+	model := redact.Terminal(r.Model) // the client's: no escape reaches the terminal
 	if model == "" {
-		model = r.Path
+		model = format.Text(r.Path)
 	}
 	if len(model) > 16 {
 		model = model[:15] + "…"

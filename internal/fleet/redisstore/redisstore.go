@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	neturl "net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +23,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // ErrUnavailable wraps every error of a Store whose Redis did not answer.
@@ -89,7 +89,7 @@ func CheckURL(url string) error {
 func Ping(ctx context.Context, url string, timeout time.Duration) error {
 	ro, err := redis.ParseURL(url)
 	if err != nil {
-		return fmt.Errorf("breaker store %q: %w", redact(url), err)
+		return fmt.Errorf("breaker store %q: %s", redact.URL(url), redact.Text(err.Error()))
 	}
 	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = timeout, timeout, timeout
@@ -103,9 +103,9 @@ func Ping(ctx context.Context, url string, timeout time.Duration) error {
 	case err == nil:
 		return nil
 	case isAuthError(err):
-		return fmt.Errorf("breaker store %s refused the password: %w", redact(url), err)
+		return fmt.Errorf("breaker store %s refused the password: %w", redact.URL(url), err)
 	}
-	return fmt.Errorf("breaker store %s cannot be reached: %w", redact(url), err)
+	return fmt.Errorf("breaker store %s cannot be reached: %w", redact.URL(url), err)
 }
 
 // isAuthError reports whether Redis refused a connection's credentials
@@ -121,22 +121,13 @@ func isAuthError(err error) bool {
 	return false
 }
 
-// redact is url with any password masked.
-func redact(raw string) string {
-	u, err := neturl.Parse(raw)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return u.Redacted()
-}
-
 // Open connects to the Redis at url (redis://host:port/db) and subscribes
 // to the store's change channel. It does not wait for Redis: a Redis that
 // is down at the start is a store that is unreachable until it comes up.
 func Open(url string, opts Options) (*Store, error) {
 	ro, err := redis.ParseURL(url)
 	if err != nil {
-		return nil, fmt.Errorf("breaker store %q: %w", url, err)
+		return nil, fmt.Errorf("breaker store %q: %s", redact.URL(url), redact.Text(err.Error()))
 	}
 	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
 	if opts.Prefix == "" {
