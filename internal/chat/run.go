@@ -241,9 +241,10 @@ func (r *Run) Start(ctx context.Context) string {
 
 // attemptFailed logs an attempt that ended without a 200 (an error status,
 // or no response) and reports it to the primary's breaker.
-func (r *Run) attemptFailed(tr *callTrace, a *attempt, outcome event.Outcome) {
+func (r *Run) attemptFailed(tr *callTrace, a *attempt) {
+	var outcome event.Outcome
 	if a.err != nil {
-		outcome = chain.Classify(nil, a.err)
+		outcome = chain.Classify(context.Background(), a.err)
 	} else {
 		outcome = chain.ClassifyStatus(a.status)
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/breaker"
-	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 )
 
@@ -142,13 +141,13 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		err = readTimeoutOr(ctx, err)
 		cancel(nil)
 		a.err = err
-		t.r.attemptFailed(tr, a, event.OtherError)
+		t.r.attemptFailed(tr, a)
 		return nil, err
 	}
 	a.status = resp.StatusCode
 	if resp.StatusCode != http.StatusOK {
 		idle.stop()
-		t.r.attemptFailed(tr, a, "")
+		t.r.attemptFailed(tr, a)
 		// The error body is read by the SDK; the attempt's context ends with it.
 		resp.Body = &idleBody{rc: resp.Body, idle: idle, ctx: ctx, cancel: cancel}
 		return resp, nil
