@@ -179,8 +179,9 @@ func OrderBy(rows []map[string]Stat, figure string, desc bool) []int {
 }
 
 // SweepFigures are the figures a sweep aggregates from one run's summary:
-// every number figure (FiguresOf; null figures left out), except
-// all4_right and its interval while the run has answered nothing. The
+// every number figure (FiguresOf; null figures left out), the served
+// counts the summary omits at 0 as 0, except all4_right and its interval
+// while the run has answered nothing. The
 // sweep table, the sweep dashboard and the report's trade-off chart all
 // read these.
 func SweepFigures(s Summary) (map[string]float64, error) {
@@ -192,6 +193,13 @@ func SweepFigures(s Summary) (map[string]float64, error) {
 	for name, v := range figs {
 		if f, ok := v.(float64); ok {
 			out[name] = f
+		}
+	}
+	// The summary leaves these counts out at 0; over repeats a run
+	// without any must count as 0, or the median is of the others alone.
+	for _, name := range []string{"served.rules", "served.handed_over", "served.rejected"} {
+		if _, ok := out[name]; !ok {
+			out[name] = 0
 		}
 	}
 	if s.EmailsAnswered == 0 {

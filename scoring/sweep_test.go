@@ -134,3 +134,25 @@ func TestAggregateSweep(t *testing.T) {
 		t.Error("a setting that answered nothing has an all-4-right figure")
 	}
 }
+
+// TestSweepServedCountsAreZeroWhenOmitted: the summary leaves served.rules,
+// served.handed_over and served.rejected out at 0; a sweep counts them as 0,
+// so a setting whose repeats rejected 0, 0 and 9 emails has the median 0,
+// not 9.
+func TestSweepServedCountsAreZeroWhenOmitted(t *testing.T) {
+	run := func(rejected int) Summary {
+		return Summary{Outage: "hang", EmailsAnswered: 10, Served: Served{Primary: 10 - rejected, Rejected: rejected}}
+	}
+	rows, err := AggregateSweep([]SweepSetting{{Scenario: "hang", Summaries: []Summary{run(0), run(0), run(9)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows[0].Figures["served.rejected"]; got != (Stat{Median: 0, Min: 0, Max: 9, N: 3}) {
+		t.Errorf("served.rejected over the repeats: %+v, want median 0 (0–9) over 3 runs", got)
+	}
+	for _, name := range []string{"served.handed_over", "served.rules"} {
+		if got := rows[0].Figures[name]; got != (Stat{N: 3}) {
+			t.Errorf("%s: %+v, want 0 over 3 runs", name, got)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -232,13 +233,25 @@ func policyParts(st Styles, s *state, short bool) []part {
 
 func orDash(s string) string { return format.Text(s) }
 
+// servedSegment is who served the emails, lettered as the Emails pane tags
+// them: "served P/B/C/E 72/48/0/0", with H (handed over) and R (rejected
+// by the worker pool) when there are any: "served P/B/C/E/R 322/20/0/0/258".
+func servedSegment(s scoring.Served) string {
+	var letters, counts []string
+	for _, server := range plain.ServedColumnsOf(s) {
+		letters = append(letters, tagFor(server))
+		counts = append(counts, strconv.Itoa(plain.ServedOf(s, server)))
+	}
+	return "served " + strings.Join(letters, "/") + " " + strings.Join(counts, "/")
+}
+
 // summarySegments writes the run summary, the same figures `drill run
 // --json` prints, as short labelled segments, formatted as everywhere else.
 func summarySegments(st Styles, sum scoring.Summary) []string {
 	basis := plain.Basis(sum)
 	segs := []string{
 		st.Bold.Render(plain.Status(sum)),
-		"served P/B/C/E " + strings.ReplaceAll(plain.Served(sum.Served), " / ", "/"),
+		servedSegment(sum.Served),
 		"all 4 right " + plain.All4(sum) + fmt.Sprintf(" of %d answered", sum.EmailsAnswered),
 		"outage wait median " + format.Seconds(sum.MedianWaitOutageS) + ", p95 " + format.Seconds(sum.P95WaitOutageS) + basis,
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -251,8 +252,32 @@ func (m *sweepModel) View() string {
 		}
 		return sb.String()
 	}
-	head := fmt.Sprintf("  %4s%s  %-9s  %-17s  %10s  %11s  %6s  %s", "#", setting(func(k int) string { return flagHead(m.setCols[k]) }),
-		"progress", "P / B / C / E", "p95 wait", "all 4 right", "calls", "trade-off")
+	// Who served: P / B / C / E, with H and R when any run handed emails
+	// over or its worker pool rejected some (plain.ServedColumns).
+	servers := plain.ServedColumns(func(server string) bool {
+		return slices.ContainsFunc(m.stats, func(st map[string]scoring.Stat) bool { return st["served."+server].Max > 0 })
+	})
+	letters := make([]string, len(servers))
+	for k, server := range servers {
+		letters[k] = tagFor(server)
+	}
+	servedHead := strings.Join(letters, " / ")
+	servedCell := func(i int) string {
+		if len(m.runs[i]) == 0 {
+			return "—"
+		}
+		parts := make([]string, len(servers))
+		for k, server := range servers {
+			parts[k] = m.cell(i, "served."+server, format.Count)
+		}
+		return strings.Join(parts, " / ")
+	}
+	servedW := len(servedHead) + 4 // room for two-digit counts before the column moves
+	for i := range m.order {
+		servedW = max(servedW, utf8.RuneCountInString(servedCell(i)))
+	}
+	head := fmt.Sprintf("  %4s%s  %-9s  %-*s  %10s  %11s  %6s  %s", "#", setting(func(k int) string { return flagHead(m.setCols[k]) }),
+		"progress", servedW, servedHead, "p95 wait", "all 4 right", "calls", "trade-off")
 	b.WriteString(m.bold.Render(clip(head, m.width)) + "\n")
 	rows := max(m.height-len(top)-len(note)-3, 3)
 	first := min(max(m.sel-rows/2, 0), max(len(m.order)-rows, 0))
@@ -262,19 +287,14 @@ func (m *sweepModel) View() string {
 		if len(m.runs[i]) > 0 {
 			progress = fmt.Sprintf("%d/%d", m.emails[i], m.planned[i])
 		}
-		served, front := "—", "—"
+		front := "—"
 		if len(m.runs[i]) > 0 {
-			parts := make([]string, 4)
-			for k, rung := range []string{"primary", "backup", "canned", "error"} {
-				parts[k] = m.cell(i, "served."+rung, format.Count)
-			}
-			served = strings.Join(parts, " / ")
 			front = "front"
 			if m.dom[i] {
 				front = "dominated"
 			}
 		}
-		line := fmt.Sprintf("  %4d%s  %-9s  %-17s  %10s  %11s  %6s  %s", i+1, setting(func(k int) string { return m.setVals[i][k] }), progress, served,
+		line := fmt.Sprintf("  %4d%s  %-9s  %-*s  %10s  %11s  %6s  %s", i+1, setting(func(k int) string { return m.setVals[i][k] }), progress, servedW, servedCell(i),
 			m.cell(i, "p95_wait_outage_s", func(v float64) string { return format.Secs2(v) + " s" }),
 			m.cell(i, "all4_right", func(v float64) string { return format.Percent1(v) + "%" }),
 			m.cell(i, "calls_to_broken_outage", format.Count), front)

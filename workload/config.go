@@ -323,6 +323,71 @@ func (c Config) Info() event.RunInfo {
 	return info
 }
 
+// PoolInFlightAge is the in-flight age the run's worker pool gives the
+// breakers that leave it unset (breaker.PoolInFlightAge of MaxInFlight and
+// Rate), and whether any breaker takes it: one whose in-flight rule is on
+// and whose age is unset, in a run with a pool.
+func (c Config) PoolInFlightAge() (time.Duration, bool) {
+	if c.MaxInFlight <= 0 {
+		return 0, false
+	}
+	takes := func(p Policy) bool {
+		return slices.ContainsFunc(c.rungsOf(p), func(r namedRung) bool { return agesFromPool(r.p.Breaker) })
+	}
+	taken := takes(c.Policy) || slices.ContainsFunc(c.Routes, func(r Route) bool { return takes(r.Policy) })
+	return breaker.PoolInFlightAge(c.MaxInFlight, c.Rate), taken
+}
+
+// WithPoolDefaults returns c with the in-flight age of PoolInFlightAge on
+// every breaker that takes it, so the breaker opens before a hang uses up
+// the pool. The planner calls it once, where a run's configuration is
+// finalised, so the policy line, the journal header, drill validate and
+// predict all show the age the run plays. Breaker settings are copied,
+// never changed in place.
+func (c Config) WithPoolDefaults() Config {
+	age, ok := c.PoolInFlightAge()
+	if !ok {
+		return c
+	}
+	c.Policy = c.Policy.withInFlightAge(age)
+	if c.Routes != nil {
+		routes := slices.Clone(c.Routes)
+		for i := range routes {
+			routes[i].Policy = routes[i].Policy.withInFlightAge(age)
+		}
+		c.Routes = routes
+	}
+	return c
+}
+
+// agesFromPool reports whether breaker b takes its in-flight age from the
+// worker pool: its in-flight rule is on and its age unset.
+func agesFromPool(b *breaker.Settings) bool {
+	return b != nil && b.Trip.InFlightAge == 0 && b.Trip.Has(breaker.RuleInFlight)
+}
+
+// withInFlightAge returns p with age on every breaker whose in-flight rule
+// is on and whose age is unset (Config.WithPoolDefaults); the rungs and
+// breakers it changes are copies.
+func (p Policy) withInFlightAge(age time.Duration) Policy {
+	p.Primary = p.Primary.withInFlightAge(age)
+	if p.Backup != nil {
+		b := p.Backup.withInFlightAge(age)
+		p.Backup = &b
+	}
+	return p
+}
+
+// withInFlightAge is Policy.withInFlightAge for one rung.
+func (r RungPolicy) withInFlightAge(age time.Duration) RungPolicy {
+	if b := r.Breaker; agesFromPool(b) {
+		s := *b
+		s.Trip.InFlightAge = age
+		r.Breaker = &s
+	}
+	return r
+}
+
 // LastArrival is when the last email is due, pauses aside: (emails-1) / rate.
 func (c Config) LastArrival() time.Duration {
 	if c.Emails <= 0 || !(c.Rate > 0) {

@@ -79,3 +79,27 @@ func TestSetMergesExporters(t *testing.T) {
 		t.Errorf("no +Inf bucket line with the labels sorted and escaped:\n%s", text)
 	}
 }
+
+// TestEmailsTotalCountsRejectedAndHandedOver: drill_emails_total has a
+// series for every served_by the summary counts, the worker pool's
+// rejections and the emails handed to a person included, so the served
+// counters add up to the emails done.
+func TestEmailsTotalCountsRejectedAndHandedOver(t *testing.T) {
+	x := metrics.New(nil)
+	done := func(id int, by string) event.Event {
+		return event.Event{At: time.Duration(id) * time.Second, Kind: event.EmailDone, Email: id,
+			Result: &event.Result{ServedBy: by, Wait: time.Second}}
+	}
+	x.Add([]event.Event{
+		{Kind: event.RunStart, Run: &event.RunInfo{Outage: "hang", Policy: "fallback", Emails: 4, MaxInFlight: 1}},
+		{Kind: event.EmailSent, Email: 1}, {Kind: event.EmailSent, Email: 2},
+		{Kind: event.EmailSent, Email: 3}, {Kind: event.EmailSent, Email: 4},
+		done(1, event.ServedPrimary), done(2, event.ServedRejected), done(3, event.ServedRejected), done(4, event.ServedHandedOver),
+	})
+	fams := scrape(t, x.Handler())
+	for by, want := range map[string]float64{event.ServedPrimary: 1, event.ServedRejected: 2, event.ServedHandedOver: 1, event.ServedBackup: 0} {
+		if got, ok := value(fams, "drill_emails_total", map[string]string{"served_by": by}); !ok || got != want {
+			t.Errorf("drill_emails_total{served_by=%q} = %v (present %v), want %v", by, got, ok, want)
+		}
+	}
+}

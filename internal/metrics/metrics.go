@@ -72,7 +72,7 @@ var (
 	emailsSent = Metric{"drill_emails_sent_total", "counter", nil,
 		"Emails sent into the chain."}
 	emailsDone = Metric{"drill_emails_total", "counter", []string{"served_by"},
-		"Emails finished, by who served them: primary, backup, canned, rules, error, cancelled."}
+		"Emails finished, by who served them: primary, backup, canned, rules, handed_over (a person), rejected (no free worker), error, cancelled."}
 	emailWait = Metric{"drill_email_wait_seconds", "histogram", nil,
 		"Wait of each email answered, from sent to done (cancelled emails are left out)."}
 	tokens = Metric{"drill_tokens_total", "counter", []string{"rung", "direction"},
@@ -264,7 +264,8 @@ func (x *Exporter) families() []family {
 		name string
 		n    int
 	}{{event.ServedPrimary, s.Primary}, {event.ServedBackup, s.Backup}, {event.ServedCanned, s.Canned},
-		{event.ServedRules, s.Rules}, {event.ServedError, s.Error}, {"cancelled", s.Cancelled}} {
+		{event.ServedRules, s.Rules}, {event.ServedHandedOver, s.HandedOver}, {event.ServedRejected, s.Rejected},
+		{event.ServedError, s.Error}, {"cancelled", s.Cancelled}} {
 		send(emailsDone, float64(by.n), by.name)
 	}
 	h := newSeries(emailWait, nil)

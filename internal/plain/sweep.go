@@ -3,6 +3,7 @@ package plain
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/drill-dev/drill/internal/format"
@@ -44,7 +45,8 @@ func SweepRows(res *sweep.Result) Table {
 	for _, n := range vary {
 		head = append(head, sweep.AxisHead(n))
 	}
-	head = append(head, "primary / backup / canned / error", "p95 wait, outage", "Typical wait, outage",
+	servers := SweepServedColumns(res)
+	head = append(head, ServedHead(servers), "p95 wait, outage", "Typical wait, outage",
 		"All 4 right", "Calls to broken model, outage", "Breaker first open", "Trade-off")
 	t := Table{Head: head}
 	for i, r := range res.Rows {
@@ -56,9 +58,9 @@ func SweepRows(res *sweep.Result) Table {
 			st, ok := r.Figures[name]
 			return StatSpread(st, ok, num, unit)
 		}
-		served := make([]string, 4)
-		for k, rung := range []string{"primary", "backup", "canned", "error"} {
-			served[k] = format.Count(r.Figures["served."+rung].Median)
+		served := make([]string, len(servers))
+		for k, server := range servers {
+			served[k] = format.Count(r.Figures["served."+server].Median)
 		}
 		front := "front"
 		if r.Dominated {
@@ -69,6 +71,24 @@ func SweepRows(res *sweep.Result) Table {
 		t.Rows = append(t.Rows, cells)
 	}
 	return t
+}
+
+// SweepServedColumns are the servers the sweep's served column counts:
+// handed over and rejected when any run of any row had some.
+func SweepServedColumns(res *sweep.Result) []string {
+	return ServedColumns(func(server string) bool {
+		return slices.ContainsFunc(res.Rows, func(r sweep.Row) bool { return r.Figures["served."+server].Max > 0 })
+	})
+}
+
+// ServedHead names served columns in a table's head: "primary / backup /
+// canned / error / rejected".
+func ServedHead(servers []string) string {
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = strings.ReplaceAll(s, "_", " ")
+	}
+	return strings.Join(names, " / ")
 }
 
 // SweepNote is the note under drill sweep's table: the grid's size, the

@@ -142,3 +142,74 @@ func TestEveryOverrideIsAFlag(t *testing.T) {
 		t.Errorf("--breaker-scope not read into scope: %v", o.Set())
 	}
 }
+
+// TestThePoolSetsTheInFlightAge: with a worker pool and the in-flight rule
+// but no age given, the age is half the time the pool lasts (at most 5 s),
+// on the flags' path and the drill file's alike, and it shows in the policy
+// line and the journal header's breaker; an age given is kept, and without
+// a pool the age stays the 5 s default.
+func TestThePoolSetsTheInFlightAge(t *testing.T) {
+	config := func(args ...string) workload.Config {
+		t.Helper()
+		var f plan.CLI
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		f.Register(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := f.Config(fs, "hang", "breaker")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	shows := func(cfg workload.Config, age string) {
+		t.Helper()
+		if opts := strings.Join(cfg.Policy.Options(), ", "); !strings.Contains(opts, "in-flight age "+age) {
+			t.Errorf("policy line %q lacks in-flight age %s", opts, age)
+		}
+		if rule := cfg.Info().Rungs[0].Breaker.Rule; !strings.Contains(rule, "in-flight age "+age) {
+			t.Errorf("journal header's breaker rule %q lacks in-flight age %s", rule, age)
+		}
+	}
+	pooled := config("--emails", "600", "--rate", "10", "--max-in-flight", "20", "--trip", "count,in-flight")
+	if got := pooled.Policy.Primary.Breaker.Trip.InFlightAge; got != time.Second {
+		t.Errorf("20 workers at 10 emails/s: in-flight age %s, want 1s (20 / 10 / 2)", got)
+	}
+	shows(pooled, "1s")
+	given := config("--rate", "10", "--max-in-flight", "20", "--trip", "count,in-flight", "--in-flight-age", "3s")
+	shows(given, "3s")
+	shows(config("--rate", "10", "--trip", "count,in-flight"), "5s")
+	if b := config("--rate", "10", "--max-in-flight", "20").Policy.Primary.Breaker; b.Trip.InFlightAge != 0 {
+		t.Errorf("without the in-flight rule the age is set: %s", b.Trip.InFlightAge)
+	}
+
+	path := filepath.Join(t.TempDir(), "d.yaml")
+	src := "workload: {emails: 600, rate: 10, max_in_flight: 20}\noutages: [{kind: hang, from: 15s, to: 40s}]\n" +
+		"policies:\n  - {preset: breaker, trip: [count, in-flight]}\n  - {name: own-age, preset: breaker, trip: [count, in-flight], in_flight_age: 4s}\n"
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	df, err := drillfile.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := plan.Runs(df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shows(runs[0].Config, "1s")
+	shows(runs[1].Config, "4s")
+	var b strings.Builder
+	if err := plan.WriteTimeline(&b, df); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"at most 20 in flight", "with trip [count, in-flight] (in-flight age 1s from the pool: min(5s, 20 workers / 10 emails/s / 2))"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("drill validate's timeline lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Count(b.String(), "from the pool") != 1 {
+		t.Errorf("the policy with its own age shows the pool's:\n%s", b.String())
+	}
+}
