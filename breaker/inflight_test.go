@@ -64,22 +64,3 @@ func TestInFlightRuleOnTimeWithoutBeingAsked(t *testing.T) {
 		b.Done(tk, Failure)
 	})
 }
-
-func TestPoolInFlightAgeOpensBeforeThePoolFills(t *testing.T) {
-	for _, c := range []struct {
-		workers int
-		rate    float64
-		want    time.Duration
-	}{
-		{20, 10, time.Second},           // used up in 2 s: half that
-		{20, 2, DefaultInFlightAge},     // used up in 10 s: the default is sooner
-		{3, 10, 150 * time.Millisecond}, // 0.3 s / 2
-		{1, 100, MinPoolInFlightAge},    // 5 ms would trip on healthy calls
-		{7, 3, 1166 * time.Millisecond}, // 1.1666… s, to the millisecond below
-		{0, 10, DefaultInFlightAge},     // no pool
-	} {
-		if got := PoolInFlightAge(c.workers, c.rate); got != c.want {
-			t.Errorf("PoolInFlightAge(%d, %v) = %s, want %s", c.workers, c.rate, got, c.want)
-		}
-	}
-}

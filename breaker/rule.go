@@ -75,35 +75,11 @@ type Trip struct {
 	// P99 is the p99 rule's threshold; zero means 5 s.
 	P99 time.Duration `json:"p99_ns,omitempty"`
 	// InFlightAge is how long a call may stay unanswered before the
-	// in-flight rule counts it; zero means DefaultInFlightAge (a run with
-	// a worker pool sets PoolInFlightAge instead).
+	// in-flight rule counts it; zero means 5 s.
 	InFlightAge time.Duration `json:"in_flight_age_ns,omitempty"`
 	// InFlightCalls is how many calls older than InFlightAge open the
 	// breaker; zero means 1.
 	InFlightCalls int `json:"in_flight_calls,omitempty"`
-}
-
-// DefaultInFlightAge is the in-flight rule's age when none is set and the
-// workload has no worker pool.
-const DefaultInFlightAge = 5 * time.Second
-
-// MinPoolInFlightAge is the shortest age PoolInFlightAge gives: below it a
-// healthy call's ordinary latency would trip the rule.
-const MinPoolInFlightAge = 100 * time.Millisecond
-
-// PoolInFlightAge is the in-flight rule's default age when the workload's
-// callers share a pool of workers that calls arrive at at rate a second.
-// A hang holds every caller it reaches, so the pool is used up
-// workers / rate after the hang starts; the breaker must open well before,
-// at half that: min(DefaultInFlightAge, workers / rate / 2), at least
-// MinPoolInFlightAge, to the millisecond below. Without a pool (workers
-// 0) or a rate it is DefaultInFlightAge.
-func PoolInFlightAge(workers int, rate float64) time.Duration {
-	if workers <= 0 || !(rate > 0) {
-		return DefaultInFlightAge
-	}
-	age := time.Duration(float64(workers) / rate / 2 * float64(time.Second)).Truncate(time.Millisecond)
-	return max(MinPoolInFlightAge, min(DefaultInFlightAge, age))
 }
 
 // WithDefaults returns t with every zero parameter set to its default.
@@ -138,7 +114,7 @@ func (t Trip) WithDefaults() Trip {
 	def(&t.Window, 10*time.Second)
 	def(&t.SlowCall, 5*time.Second)
 	def(&t.P99, 5*time.Second)
-	def(&t.InFlightAge, DefaultInFlightAge)
+	def(&t.InFlightAge, 5*time.Second)
 	return t
 }
 

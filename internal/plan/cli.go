@@ -145,7 +145,7 @@ func registerPolicy(fs *pflag.FlagSet, d breaker.Settings) {
 	fs.Duration("trip-slow-call", t.SlowCall, "slow-rate: a call this long or longer is slow")
 	fs.Float64("trip-slow-rate", t.SlowRate, "slow-rate: open at this share of slow calls over the window, in (0, 1]")
 	fs.Duration("trip-p99", t.P99, "p99: open when the window's p99 call duration is above this")
-	fs.Duration("in-flight-age", t.InFlightAge, "in-flight: a call unanswered this long is a failure signal at once (with --max-in-flight N and no age given: min(5s, N / rate / 2))")
+	fs.Duration("in-flight-age", t.InFlightAge, "in-flight: a call unanswered this long is a failure signal at once")
 	fs.Int("in-flight-calls", t.InFlightCalls, "in-flight: open when this many calls are that old")
 	fs.String("probes", d.Probes.String(), "customer calls let through while half-open: a number, or all")
 	fs.String("probe", string(d.Probe), "who probes a recovering model: customer (a customer's email) or synthetic (the breaker's own health call)")
@@ -202,7 +202,6 @@ func (c *CLI) Config(fs *pflag.FlagSet, outage, policy string) (workload.Config,
 	if err := c.replay(fs, &cfg); err != nil {
 		return workload.Config{}, err
 	}
-	cfg = cfg.WithPoolDefaults() // once the rate and the pool are final
 	if err := cfg.Validate(); err != nil {
 		return workload.Config{}, exit.UsageError(fmt.Errorf("invalid drill settings:\n%w", err))
 	}

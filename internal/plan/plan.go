@@ -133,7 +133,6 @@ func config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy, faults []
 	if err := applyOutage(f, &cfg, o, faults); err != nil {
 		return workload.Config{}, err
 	}
-	cfg = cfg.WithPoolDefaults() // once the rate and the pool are final
 	if err := cfg.Validate(); err != nil {
 		return workload.Config{}, fmt.Errorf("%s: outage %s, policy %s:\n%w", f.Path, o.Name, p.PolicyName(), err)
 	}

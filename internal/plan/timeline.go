@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/format"
@@ -58,18 +57,13 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 	if f.Workload.MaxDuration != nil {
 		fmt.Fprintf(&b, ", ceiling %s", f.Workload.MaxDuration)
 	}
-	pool := 0
-	if f.Workload.MaxInFlight != nil {
-		pool = int(*f.Workload.MaxInFlight)
-		fmt.Fprintf(&b, ", at most %d in flight", pool)
-	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "models:   primary %s, backup %s\n",
 		modelText(f.Models.Primary, d.PrimaryModel), modelText(f.Models.Backup, d.BackupModel))
 	outs, pols := f.Scenarios(), f.PolicyList()
 	var names []string
 	for _, p := range pols {
-		names = append(names, policyText(p)+poolAgeText(p, pool, rate))
+		names = append(names, policyText(p))
 	}
 	fmt.Fprintf(&b, "policies: %s\n", strings.Join(names, "; "))
 	writeRoutes(&b, f)
@@ -199,23 +193,6 @@ func policyText(p drillfile.Policy) string {
 		s += " with " + strings.Join(set, ", ")
 	}
 	return s
-}
-
-// poolAgeText is the in-flight age policy p takes from the worker pool of
-// pool workers at rate emails a second (workload.Config.PoolInFlightAge),
-// as the timeline shows it; "" when p sets its own age or has no in-flight
-// rule, or the drill has no pool.
-func poolAgeText(p drillfile.Policy, pool int, rate float64) string {
-	wp, err := p.Build()
-	if err != nil {
-		return "" // plan.Runs reports it
-	}
-	age, ok := workload.Config{Policy: wp, MaxInFlight: pool, Rate: rate}.PoolInFlightAge()
-	if !ok {
-		return ""
-	}
-	return fmt.Sprintf(" (in-flight age %s from the pool: min(%s, %d workers / %g emails/s / 2))",
-		format.GoDuration(age), format.GoDuration(breaker.DefaultInFlightAge), pool, rate)
 }
 
 func deref(b *bool) bool {
