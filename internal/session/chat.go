@@ -88,6 +88,34 @@ func ChatDrills(ctx context.Context, jobs []ChatJob, virtual bool, stderr io.Wri
 	return outs, nil
 }
 
+// ChatShow shows a live chat drill by following its log until the user
+// quits (tui.LiveChat).
+type ChatShow func(ctx context.Context, log *event.Log) error
+
+// ShownChatDrill runs one chat drill on the real clock while show shows
+// it. Quitting show stops the drill if it is still going (its status is
+// then interrupted, and its journal is finished all the same); once the
+// drill ends, show stays until the user quits. The error is show's.
+func ShownChatDrill(ctx context.Context, job ChatJob, show ChatShow) (ChatOutcome, error) {
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var showErr error
+	shown := make(chan struct{})
+	started := false
+	o := runChat(runCtx, job, event.ClockReal, func(r *chat.Run) {
+		started = true
+		go func() {
+			defer close(shown)
+			showErr = show(ctx, r.Log())
+			stop() // the user quit: the drill stops with the dashboard
+		}()
+	})
+	if started {
+		<-shown
+	}
+	return o, showErr
+}
+
 // runChatDrills is ChatDrills' body in the bubble.
 func runChatDrills(ctx context.Context, in []byte, out io.Writer) error {
 	var jobs []ChatJob
