@@ -235,7 +235,8 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtua
 			return tui.LiveChat(ctx, log, tui.Options{Output: os.Stdout})
 		})
 	case show:
-		o, err, showErr = playVirtualChat(cmd, job, speed)
+		var err error
+		o, showErr, err = playVirtualChat(cmd, job, speed)
 		if err != nil {
 			return err
 		}
@@ -270,12 +271,12 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtua
 // playVirtualChat runs a chat drill on the virtual clock, recorded (to a
 // temporary file unless the job names one), then plays the recording in
 // the Conversations view at speed, as drill run --clock virtual does for
-// triage. The first error is the drill's, the second the dashboard's.
-func playVirtualChat(cmd *cobra.Command, job session.ChatJob, speed float64) (session.ChatOutcome, error, error) {
+// triage. showErr is the dashboard's error, err the drill's.
+func playVirtualChat(cmd *cobra.Command, job session.ChatJob, speed float64) (o session.ChatOutcome, showErr, err error) {
 	if job.Journal == "" {
 		f, err := os.CreateTemp("", "drill-virtual-chat-*.jsonl")
 		if err != nil {
-			return session.ChatOutcome{}, fmt.Errorf("recording the virtual chat drill for the dashboard: %w", err), nil
+			return o, nil, fmt.Errorf("recording the virtual chat drill for the dashboard: %w", err)
 		}
 		f.Close()
 		job.Journal = f.Name()
@@ -283,9 +284,9 @@ func playVirtualChat(cmd *cobra.Command, job session.ChatJob, speed float64) (se
 	}
 	outs, err := session.ChatDrills(cmd.Context(), []session.ChatJob{job}, true, cmd.ErrOrStderr())
 	if err != nil {
-		return session.ChatOutcome{}, err, nil
+		return o, nil, err
 	}
-	o := outs[0]
+	o = outs[0]
 	if o.Status == event.StatusFailed || o.Status == event.StatusInterrupted {
 		return o, nil, nil
 	}
@@ -293,5 +294,5 @@ func playVirtualChat(cmd *cobra.Command, job session.ChatJob, speed float64) (se
 	if err != nil {
 		return o, nil, journal.ReadError(cmd.Context(), err)
 	}
-	return o, nil, tui.PlayChat(cmd.Context(), j.Events, tui.ReplayOptions{Speed: speed})
+	return o, tui.PlayChat(cmd.Context(), j.Events, tui.ReplayOptions{Speed: speed}), nil
 }
