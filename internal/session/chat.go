@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plan"
+	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -175,4 +179,51 @@ func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.
 		}
 	}
 	return o
+}
+
+// ChatSweep runs every drill of a chat sweep's rows at once (in one bubble
+// with virtual), recording each to recordDir if set (journal.SweepRunPath;
+// existing journals refused unless force), and tabulates them with the
+// chat figures as columns. The outcomes, row by row and repeat by repeat,
+// give the exit codes.
+func ChatSweep(ctx context.Context, g sweep.Grid, rows []plan.ChatSweepRow, virtual bool, recordDir string, force bool, stderr io.Writer) (*sweep.ChatResult, []ChatOutcome, error) {
+	var jobs []ChatJob
+	if recordDir != "" {
+		if err := journal.PrepareDir(recordDir); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i, row := range rows {
+		for r, cfg := range row.Configs {
+			j := ChatJob{Config: cfg}
+			if recordDir != "" {
+				j.Journal = journal.SweepRunPath(recordDir, i, r, "chat-"+cfg.Incident, strings.ReplaceAll(cfg.Policy.Name, "+", "_"))
+				if err := journal.RefuseOverwrite(j.Journal, force); err != nil {
+					return nil, nil, err
+				}
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	start := time.Now()
+	outs, err := ChatDrills(ctx, jobs, virtual, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	wall := time.Since(start)
+	settings := make([]sweep.Setting, len(rows))
+	runs := make([][]sweep.ChatRan, len(rows))
+	k := 0
+	for i, row := range rows {
+		settings[i] = row.Setting
+		for _, cfg := range row.Configs {
+			runs[i] = append(runs[i], sweep.ChatRan{Seed: cfg.Seed, Status: outs[k].Status, Summary: outs[k].Summary, Journal: jobs[k].Journal})
+			k++
+		}
+	}
+	clock := event.ClockReal
+	if virtual {
+		clock = event.ClockVirtual
+	}
+	return sweep.TabulateChat(g, settings, runs, clock, wall.Seconds()), outs, nil
 }
