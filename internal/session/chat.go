@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,10 @@ func init() { vclock.Register(chatBody, runChatDrills) }
 type ChatJob struct {
 	Config  chat.Config `json:"config"`
 	Journal string      `json:"journal,omitempty"`
+	// Started is the wall-clock time the drill was asked for, the
+	// journal header's start: in a virtual-time bubble the clock starts
+	// at a fixed fake date, which is no run date. Zero: the run's start.
+	Started time.Time `json:"started,omitzero"`
 }
 
 // ChatOutcome is how one chat drill ended: its figures and status, or why
@@ -68,6 +73,13 @@ func ChatDrills(ctx context.Context, jobs []ChatJob, virtual bool, stderr io.Wri
 			runs = append(runs, r)
 			mu.Unlock()
 		}), nil
+	}
+	now := time.Now()
+	jobs = slices.Clone(jobs)
+	for i := range jobs {
+		if jobs[i].Started.IsZero() {
+			jobs[i].Started = now
+		}
 	}
 	pr, pw := io.Pipe()
 	var outs []ChatOutcome
@@ -158,7 +170,11 @@ func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.
 	}
 	var rec *journal.Writer
 	if job.Journal != "" {
-		h, err := journal.NewHeader(run.Config(), run.Log().Start())
+		start := run.Log().Start()
+		if !job.Started.IsZero() {
+			start = job.Started
+		}
+		h, err := journal.NewHeader(run.Config(), start)
 		if err == nil {
 			h.Clock = clock
 			rec, err = journal.Create(job.Journal, h, run.Log(), journal.Options{})
