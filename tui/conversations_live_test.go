@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/journal"
@@ -160,5 +162,42 @@ func TestChatFrameSizes(t *testing.T) {
 			v.Update(tea.WindowSizeMsg{Width: wh[0], Height: wh[1]})
 			checkFrame(t, v.View(), wh[0], wh[1])
 		}
+	}
+}
+
+// TestSmokeLiveChat drives the whole program over a log that a drill
+// fills as it goes (the recorded chat drill, appended in batches): the
+// figures reach the end, enter opens a trace, esc goes back and q quits.
+func TestSmokeLiveChat(t *testing.T) {
+	j, err := journal.ReadFile(chatJournal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := event.NewLog(time.Now())
+	cur := log.Cursor()
+	defer cur.Close()
+	go func() {
+		for i := 0; i < len(j.Events); i += 200 {
+			for _, e := range j.Events[i:min(i+200, len(j.Events))] {
+				log.AppendRecorded(e)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		log.Close()
+	}()
+	v := newConversations(asciiStyles(), &liveFeed{log: log, cur: cur}, 20*time.Millisecond)
+	tm := teatest.NewTestModel(t, v, teatest.WithInitialTermSize(120, 40))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("Conversations (40)")) && bytes.Contains(b, []byte("completed"))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("Conversation 40")) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	final := tm.FinalModel(t).(*ConversationsView)
+	if !final.done || final.trace != nil || fmt.Sprint(final.sum) != fmt.Sprint(scoring.FoldChat(j.Events)) {
+		t.Errorf("final: done %v, trace open %v, figures %+v", final.done, final.trace != nil, final.sum)
 	}
 }
