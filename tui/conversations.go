@@ -2,8 +2,12 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,86 +18,191 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// ConversationsView is the chat workload's dashboard: the Conversations
-// pane (one row per conversation: start, time, turns, tokens, outcome and
-// a bar of its time like the Emails pane's), and on enter the selected
-// conversation's trace (time, model, outcome per call). Every figure comes
-// from scoring's chat fold; the view computes none.
+// ConversationsView is the chat workload's dashboard: a header of the run's
+// chat figures, the Conversations pane (one row per conversation: start,
+// time, turns, tokens, outcome and a bar of its time like the Emails
+// pane's), and on enter the selected conversation's trace (time, model,
+// outcome per call). It shows a live run as it goes (its log followed on a
+// tick), a virtual run's recording paced by its offsets, or a journal all
+// at once. Every figure comes from scoring's chat fold; the view computes
+// none.
 type ConversationsView struct {
-	st     Styles
+	st   Styles
+	feed feeder        // nil: every event was there from the start
+	rp   *replayFeed   // non-nil when pacing a recording
+	tick time.Duration // how often the feed is read
+	// events are every event read so far: a trace is folded from them.
 	events []event.Event
+	fold   *scoring.ChatFold
 	sum    scoring.ChatSummary
 	rows   []scoring.ConversationRow
 	axis   time.Duration // the bar scale: the slowest conversation
+	now    time.Duration // the run's clock, as the feed last said
+	done   bool          // the feed is read to its end
 	w, h   int
-	top    int // first row shown
-	sel    int // selected row
-	trace  *scoring.ChatTrace
-	tOff   int // the trace's scroll offset
+	top    int  // first row shown
+	sel    int  // selected row
+	follow bool // the selection follows the newest conversation
+	// trace is the open trace; traceFold keeps it current as events
+	// arrive; traceID is the conversation asked for (0: none).
+	trace     *scoring.ChatTrace
+	traceFold *scoring.ChatFold
+	traceID   int
+	tOff      int // the trace's scroll offset
 }
 
 var _ tea.Model = (*ConversationsView)(nil)
 
-// NewConversationsView builds the view of a chat run's events.
+// NewConversationsView builds the view of a chat run's events, all shown
+// at once (a journal's replay).
 func NewConversationsView(st Styles, events []event.Event) *ConversationsView {
-	f := scoring.NewChatFold(0)
-	for _, e := range events {
-		f.Add(e)
-	}
-	v := &ConversationsView{st: st, events: events, sum: f.Summary(), rows: f.Rows(), w: 100, h: 30}
-	for _, r := range v.rows {
-		v.axis = max(v.axis, r.Time)
-	}
+	v := newConversations(st, nil, 0)
+	v.add(events)
+	v.done = true
 	return v
 }
 
-// traceMsg carries a conversation's trace, folded off the update loop.
-type traceMsg struct{ t scoring.ChatTrace }
+// newConversations is an empty view reading feed every tick (150 ms if
+// zero); the selection follows the newest conversation until a key moves
+// it.
+func newConversations(st Styles, feed feeder, tick time.Duration) *ConversationsView {
+	if tick <= 0 {
+		tick = 150 * time.Millisecond
+	}
+	v := &ConversationsView{st: st, feed: feed, tick: tick, fold: scoring.NewChatFold(0), w: 100, h: 30, follow: feed != nil}
+	v.rp, _ = feed.(*replayFeed)
+	return v
+}
 
-// Init implements tea.Model.
-func (v *ConversationsView) Init() tea.Cmd { return nil }
+// add folds newly read events and refreshes what the view shows.
+func (v *ConversationsView) add(evs []event.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	for _, e := range evs {
+		v.fold.Add(e)
+		if v.traceFold != nil {
+			v.traceFold.Add(e)
+		}
+	}
+	v.events = append(v.events, evs...)
+	v.sum, v.rows = v.fold.Summary(), v.fold.Rows()
+	v.axis = 0
+	for _, r := range v.rows {
+		v.axis = max(v.axis, r.Time)
+	}
+	if v.traceFold != nil {
+		t, _ := v.traceFold.TraceOf()
+		v.trace = &t
+	}
+	if v.follow {
+		v.sel = len(v.rows) - 1
+	}
+	v.clamp()
+}
 
-// Update implements tea.Model: the keys move the selection, enter opens the
-// trace (folded in a command, not here), esc closes it, q quits.
+// traceMsg carries a fold of one conversation's trace over the first n
+// events, folded off the update loop; the view adds the rest.
+type traceMsg struct {
+	id   int
+	fold *scoring.ChatFold
+	n    int
+}
+
+// Init implements tea.Model: a view with a feed starts reading it.
+func (v *ConversationsView) Init() tea.Cmd {
+	if v.feed == nil {
+		return nil
+	}
+	return v.tickCmd()
+}
+
+func (v *ConversationsView) tickCmd() tea.Cmd {
+	return tea.Tick(v.tick, func(t time.Time) tea.Msg { return tickMsg{T: t} })
+}
+
+// Update implements tea.Model: ticks read the feed, the keys move the
+// selection, enter opens the trace (folded in a command, not here), esc
+// closes it, q quits; space, + and - pause and pace a recording.
 func (v *ConversationsView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
 		v.w, v.h = m.Width, m.Height
 		v.clamp()
-	case traceMsg:
-		t := m.t
-		v.trace, v.tOff = &t, 0
-	case tea.KeyMsg:
-		switch m.String() {
-		case "q", "ctrl+c":
-			return v, tea.Quit
-		case "esc":
-			if v.trace == nil {
-				return v, tea.Quit
-			}
-			v.trace = nil
-		case "up", "k":
-			v.move(-1)
-		case "down", "j":
-			v.move(1)
-		case "pgup":
-			v.move(-v.visible())
-		case "pgdown", " ":
-			v.move(v.visible())
-		case "home", "g":
-			v.move(-len(v.rows))
-		case "end", "G":
-			v.move(len(v.rows))
-		case "enter":
-			if v.trace == nil && len(v.rows) > 0 {
-				return v, v.loadTrace(v.rows[v.sel].ID)
-			}
+	case tickMsg:
+		if v.feed == nil || v.done {
+			return v, nil
 		}
+		evs, now, done := v.feed.poll(m.T)
+		v.now, v.done = now, done
+		v.add(evs)
+		if v.done {
+			return v, nil
+		}
+		return v, v.tickCmd()
+	case traceMsg:
+		if m.id != v.traceID {
+			return v, nil // closed, or another was asked for since
+		}
+		for _, e := range v.events[m.n:] {
+			m.fold.Add(e)
+		}
+		v.traceFold, v.tOff = m.fold, 0
+		t, _ := m.fold.TraceOf()
+		v.trace = &t
+	case tea.KeyMsg:
+		return v, v.key(m.String())
 	}
 	return v, nil
 }
 
-// move moves the selection, or scrolls the open trace.
+// key handles one key.
+func (v *ConversationsView) key(k string) tea.Cmd {
+	switch k {
+	case "q", "ctrl+c":
+		return tea.Quit
+	case "esc":
+		if v.traceID == 0 {
+			return tea.Quit
+		}
+		v.trace, v.traceFold, v.traceID = nil, nil, 0
+	case "up", "k":
+		v.move(-1)
+	case "down", "j":
+		v.move(1)
+	case "pgup":
+		v.move(-v.visible())
+	case "pgdown":
+		v.move(v.visible())
+	case "home", "g":
+		v.move(-len(v.rows))
+	case "end", "G":
+		v.move(len(v.rows))
+	case " ":
+		if v.rp != nil {
+			v.rp.paused = !v.rp.paused
+		} else {
+			v.move(v.visible())
+		}
+	case "+", "=":
+		if v.rp != nil {
+			v.rp.setSpeed(v.rp.speed * 2)
+		}
+	case "-":
+		if v.rp != nil {
+			v.rp.setSpeed(v.rp.speed / 2)
+		}
+	case "enter":
+		if v.traceID == 0 && len(v.rows) > 0 {
+			v.traceID = v.rows[v.sel].ID
+			return v.loadTrace(v.traceID)
+		}
+	}
+	return nil
+}
+
+// move moves the selection, or scrolls the open trace. Moving to the last
+// row follows the newest conversation again.
 func (v *ConversationsView) move(d int) {
 	if v.trace != nil {
 		v.tOff = max(min(v.tOff+d, len(v.trace.Steps)-1), 0)
@@ -101,6 +210,7 @@ func (v *ConversationsView) move(d int) {
 	}
 	v.sel += d
 	v.clamp()
+	v.follow = v.feed != nil && v.sel == len(v.rows)-1
 }
 
 func (v *ConversationsView) clamp() {
@@ -112,13 +222,14 @@ func (v *ConversationsView) clamp() {
 	if v.sel >= v.top+n {
 		v.top = v.sel - n + 1
 	}
-	v.top = max(v.top, 0)
+	v.top = max(min(v.top, len(v.rows)-n), 0)
 }
 
-// visible is how many rows the pane shows.
-func (v *ConversationsView) visible() int { return max(v.h-5, 1) }
+// visible is how many rows the pane shows: the height less the header,
+// the pane's borders and column heads, and the key line.
+func (v *ConversationsView) visible() int { return max(v.h-len(v.header())-4, 1) }
 
-// loadTrace folds the events for one conversation's trace.
+// loadTrace folds the events read so far for one conversation's trace.
 func (v *ConversationsView) loadTrace(id int) tea.Cmd {
 	events := v.events
 	return func() tea.Msg {
@@ -126,22 +237,80 @@ func (v *ConversationsView) loadTrace(id int) tea.Cmd {
 		for _, e := range events {
 			f.Add(e)
 		}
-		t, _ := f.TraceOf()
-		return traceMsg{t}
+		return traceMsg{id: id, fold: f, n: len(events)}
 	}
 }
 
-// View implements tea.Model.
-func (v *ConversationsView) View() string {
-	if v.trace != nil {
-		return strings.Join(box(v.st, fmt.Sprintf("Conversation %d", v.trace.Conversation.ID), true, v.w, v.h-1,
-			traceLines(v.st, *v.trace, v.tOff)), "\n") + "\n" + v.st.Dim.Render(" ↑/↓ scroll · esc back · q quit")
+// header is the run's name and clock, and its chat figures, wrapped to
+// the view's width.
+func (v *ConversationsView) header() []string {
+	s := v.sum
+	title := []string{"drill · chat", format.Text(s.Policy), format.Text(s.Incident), fmt.Sprintf("seed %d", s.Seed), s.Clock + " clock"}
+	switch {
+	case v.rp != nil:
+		title = append(title, v.rp.status())
+	case v.feed != nil && !v.done:
+		title = append(title, "running "+format.Dur(v.now))
+	case s.Status != "":
+		title = append(title, s.Status)
 	}
-	title := fmt.Sprintf("Conversations · %s · %s · %d answered, %d handed over, %d silent", v.sum.Policy, v.sum.Incident,
-		v.sum.Answered, v.sum.HandedOver, v.sum.Silent)
-	return strings.Join(box(v.st, title, true, v.w, v.h-1,
-		conversationLines(v.st, v.rows, v.top, v.sel, v.w-2, v.visible(), v.axis)), "\n") +
-		"\n" + v.st.Dim.Render(" ↑/↓ select · enter trace · q quit")
+	out := wrapSegments(title, " · ", v.w)
+	out[0] = v.st.Bold.Render(out[0])
+	return append(out, wrapSegments(chatFigures(v.st, s), " · ", v.w)...)
+}
+
+// chatFigures are the chat header's figures, from the fold's summary.
+func chatFigures(st Styles, s scoring.ChatSummary) []string {
+	b := st.Bold.Render
+	segs := []string{
+		fmt.Sprintf("%s conversations", b(strconv.Itoa(s.Conversations))),
+		fmt.Sprintf("answered %s", b(strconv.Itoa(s.Answered))),
+		fmt.Sprintf("handed over %s", b(strconv.Itoa(s.HandedOver))),
+		fmt.Sprintf("silent %s", b(strconv.Itoa(s.Silent))),
+		fmt.Sprintf("turn limit %s", b(strconv.Itoa(s.TurnLimit))),
+		fmt.Sprintf("p99 %s", b(format.Secs(s.TimeP99S))),
+		fmt.Sprintf("over 2 min %s", b(strconv.Itoa(s.Over120s))),
+		fmt.Sprintf("tokens %s", b(strconv.Itoa(s.TokensBilled))),
+	}
+	names := slices.Sorted(maps.Keys(s.BreakerOpens))
+	if len(names) == 0 {
+		return append(segs, "breaker opens: none")
+	}
+	opens := make([]string, len(names))
+	for i, n := range names {
+		opens[i] = fmt.Sprintf("%s %s", n, b(strconv.Itoa(s.BreakerOpens[n])))
+	}
+	return append(segs, "breaker opens: "+strings.Join(opens, ", "))
+}
+
+// View implements tea.Model: exactly h lines of at most w cells.
+func (v *ConversationsView) View() string {
+	head := v.header()
+	paneH := max(v.h-len(head)-1, 2)
+	var pane []string
+	keys := " ↑/↓ select · enter trace · q quit"
+	if v.trace != nil {
+		pane = box(v.st, fmt.Sprintf("Conversation %d", v.trace.Conversation.ID), true, v.w, paneH, traceLines(v.st, *v.trace, v.tOff))
+		keys = " ↑/↓ scroll · esc back · q quit"
+	} else {
+		pane = box(v.st, fmt.Sprintf("Conversations (%d)", len(v.rows)), true, v.w, paneH,
+			conversationLines(v.st, v.rows, v.top, v.sel, v.w-2, v.visible(), v.axis, v.now))
+	}
+	if v.rp != nil {
+		keys += " · space pause · +/- speed"
+	}
+	if v.feed != nil && !v.done && v.rp == nil {
+		keys = strings.Replace(keys, "q quit", "q quit (stops the drill)", 1)
+	}
+	lines := append(head, pane...)
+	lines = append(lines, v.st.Dim.Render(fit(keys, v.w)))
+	if len(lines) > v.h {
+		lines = lines[:max(v.h, 0)] // a tiny terminal keeps the figures
+	}
+	for i, l := range lines {
+		lines[i] = fit(l, v.w)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // outcomeWords is a row's outcome in words, and the style and glyph of its
@@ -161,9 +330,14 @@ func outcomeWords(st Styles, r scoring.ConversationRow) (string, rune, func(...s
 }
 
 // conversationLines renders the rows from top, n of them, w cells wide;
-// the bar is the conversation's time on an axis of the slowest one.
-func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n int, axis time.Duration) []string {
-	head := fmt.Sprintf("  %5s %8s %8s %5s %7s  %-34s", "#", "start", "time", "turns", "tokens", "outcome")
+// the bar is the conversation's time on an axis of the slowest one. A
+// conversation still running shows the time since its start on the run's
+// clock now (0: unknown), its bar capped at the axis, as the Emails pane
+// shows a waiting email. The outcome column narrows on a narrow terminal so
+// the bar keeps some room.
+func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n int, axis, now time.Duration) []string {
+	ow := min(max(w-41-12, 12), 34)
+	head := fmt.Sprintf("  %5s %8s %8s %5s %7s  %-*s", "#", "start", "time", "turns", "tokens", ow, "outcome")
 	out := []string{st.Dim.Render(fit(head, w))}
 	barW := max(w-ansiLen(head)-1, 0)
 	for i := top; i < min(top+n, len(rows)); i++ {
@@ -173,10 +347,14 @@ func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n
 		if i == sel {
 			mark = st.Selected.Render("▸")
 		}
-		line := fmt.Sprintf("%s %5d %8s %8s %5d %7d  %-34s", mark, r.ID, format.Dur(r.Start), format.Dur(r.Time), r.Turns, r.Tokens, fit(words, 34))
+		took := r.Time
+		if r.Running && now > r.Start {
+			took = now - r.Start
+		}
+		line := fmt.Sprintf("%s %5d %8s %8s %5d %7d  %-*s", mark, r.ID, format.Dur(r.Start), format.Dur(took), r.Turns, r.Tokens, ow, fit(words, ow))
 		bar := 0
 		if axis > 0 {
-			bar = int(float64(barW) * float64(r.Time) / float64(axis))
+			bar = min(int(float64(barW)*float64(took)/float64(axis)), barW)
 		}
 		out = append(out, fit(line+" "+paint(strings.Repeat(string(glyph), bar)), w))
 	}
@@ -224,10 +402,36 @@ func handoverLines(h *event.HandoverState) []string {
 
 func ansiLen(s string) int { return len([]rune(s)) }
 
-// ReplayChat shows a chat run's journal in the Conversations view until the
-// user quits.
+// ReplayChat shows a chat run's journal in the Conversations view, every
+// conversation at once, until the user quits.
 func ReplayChat(ctx context.Context, events []event.Event, opts Options) error {
 	term := opts.Terminal()
 	_, err := RunProgram(ctx, "conversations", NewConversationsView(NewStyles(term.Renderer), events), term, opts)
+	return err
+}
+
+// PlayChat shows a recorded chat run in the Conversations view paced by
+// its offsets at opts.Speed, as it went live (drill run --workload chat
+// --clock virtual on a terminal); space pauses, + and - change the speed.
+func PlayChat(ctx context.Context, events []event.Event, opts ReplayOptions) error {
+	term := opts.Terminal()
+	v := newConversations(NewStyles(term.Renderer), newReplayFeed(events, opts.Speed), opts.Tick)
+	_, err := RunProgram(ctx, "conversations", v, term, opts.Options)
+	return err
+}
+
+// LiveChat shows a live chat drill in the Conversations view, following
+// its log with a cursor on a tick (it never blocks the drill), until the
+// user quits; the view stays on the final figures once the drill ends.
+// The caller stops the drill if it is still going when LiveChat returns.
+func LiveChat(ctx context.Context, log *event.Log, opts Options) error {
+	if log == nil {
+		return errors.New("conversations: no event log")
+	}
+	cur := log.Cursor()
+	defer cur.Close()
+	term := opts.Terminal()
+	v := newConversations(NewStyles(term.Renderer), &liveFeed{log: log, cur: cur}, opts.Tick)
+	_, err := RunProgram(ctx, "conversations", v, term, opts)
 	return err
 }

@@ -28,7 +28,10 @@ func TestConversationsPaneRows(t *testing.T) {
 	v.Update(tea.WindowSizeMsg{Width: 120, Height: 10})
 	got := v.View()
 	for _, want := range []string{
-		"Conversations · agent-defaults · mixed · 1 answered, 0 handed over, 1 silent",
+		"drill · chat · agent-defaults · mixed · seed 0 · real clock",
+		"2 conversations · answered 1 · handed over 0 · silent 1 · turn limit 1 · p99 19.8 s · over 2 min 0",
+		"breaker opens: none",
+		"Conversations (2)",
 		"▸     1    0.0 s    4.0 s     4    1100  answered",
 		"      2    1.0 s   20.0 s    10    6200  silent: turn limit",
 		"××××××××××××××××××××", // the slowest conversation's bar fills the axis
@@ -37,7 +40,11 @@ func TestConversationsPaneRows(t *testing.T) {
 			t.Errorf("the pane lacks %q:\n%s", want, got)
 		}
 	}
-	for _, l := range strings.Split(got, "\n")[:9] {
+	lines := strings.Split(got, "\n")
+	if len(lines) != 10 {
+		t.Errorf("%d lines, want the terminal's 10", len(lines))
+	}
+	for _, l := range lines {
 		if n := len([]rune(l)); n != 120 {
 			t.Fatalf("line %q is %d cells, want 120", l, n)
 		}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -15,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plan"
@@ -198,13 +201,17 @@ func reportChat(cmd *cobra.Command, paths []string, out string, dpi int) error {
 }
 
 // runChat is `drill run --workload chat`: one chat drill (the policy, the
-// first incident and seed), recorded to record if set, its figures printed
-// as a table or as the JSON object drill replay --json prints of its
-// journal.
-func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtual bool, record string, force bool) error {
+// first incident and seed), recorded to record if set, shown live in the
+// Conversations view when show is set (on the virtual clock: its recording
+// played at speed once it has run), its figures then printed as a table or
+// as the JSON object drill replay --json prints of its journal.
+func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtual, show bool, speed float64, record string, force bool) error {
 	fs := cmd.Flags()
 	if !fs.Changed("policy") {
 		policy = chat.PresetDefaults
+	}
+	if err := edge.Factor(speed, false); err != nil {
+		return exit.Usagef("--speed %v", err)
 	}
 	cfgs, err := plan.ChatConfigs(fs, c, []string{policy})
 	if err != nil {
@@ -220,15 +227,33 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtua
 			return err
 		}
 	}
-	outs, err := session.ChatDrills(cmd.Context(), []session.ChatJob{job}, virtual, cmd.ErrOrStderr())
-	if err != nil {
-		return err
+	var o session.ChatOutcome
+	var showErr error
+	switch {
+	case show && !virtual:
+		o, showErr = session.ShownChatDrill(cmd.Context(), job, func(ctx context.Context, log *event.Log) error {
+			return tui.LiveChat(ctx, log, tui.Options{Output: os.Stdout})
+		})
+	case show:
+		var err error
+		o, showErr, err = playVirtualChat(cmd, job, speed)
+		if err != nil {
+			return err
+		}
+	default:
+		outs, err := session.ChatDrills(cmd.Context(), []session.ChatJob{job}, virtual, cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
+		o = outs[0]
 	}
-	o := outs[0]
 	if o.Status == event.StatusFailed {
 		return fmt.Errorf("chat drill: %s", o.Error)
 	}
 	var errs []error
+	if showErr != nil && cmd.Context().Err() == nil {
+		errs = append(errs, fmt.Errorf("dashboard: %w", showErr))
+	}
 	if o.Error != "" {
 		errs = append(errs, errors.New(o.Error))
 	}
@@ -237,8 +262,37 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtua
 	} else {
 		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), []scoring.ChatSummary{o.Summary}))
 	}
-	if o.Status == event.StatusInterrupted {
+	if o.Status == event.StatusInterrupted || cmd.Context().Err() != nil {
 		errs = append(errs, exit.ErrInterrupted)
 	}
 	return errors.Join(errs...)
+}
+
+// playVirtualChat runs a chat drill on the virtual clock, recorded (to a
+// temporary file unless the job names one), then plays the recording in
+// the Conversations view at speed, as drill run --clock virtual does for
+// triage. showErr is the dashboard's error, err the drill's.
+func playVirtualChat(cmd *cobra.Command, job session.ChatJob, speed float64) (o session.ChatOutcome, showErr, err error) {
+	if job.Journal == "" {
+		f, err := os.CreateTemp("", "drill-virtual-chat-*.jsonl")
+		if err != nil {
+			return o, nil, fmt.Errorf("recording the virtual chat drill for the dashboard: %w", err)
+		}
+		f.Close()
+		job.Journal = f.Name()
+		defer os.Remove(job.Journal)
+	}
+	outs, err := session.ChatDrills(cmd.Context(), []session.ChatJob{job}, true, cmd.ErrOrStderr())
+	if err != nil {
+		return o, nil, err
+	}
+	o = outs[0]
+	if o.Status == event.StatusFailed || o.Status == event.StatusInterrupted {
+		return o, nil, nil
+	}
+	j, err := journal.ReadFileContext(cmd.Context(), job.Journal)
+	if err != nil {
+		return o, nil, journal.ReadError(cmd.Context(), err)
+	}
+	return o, tui.PlayChat(cmd.Context(), j.Events, tui.ReplayOptions{Speed: speed}), nil
 }

@@ -54,6 +54,9 @@ replicas: [3] on a window in a drill file.`,
   drill fleet --replicas 8 --outage busy --fault replicas=3 --breaker-store redis://127.0.0.1:6379/0 --compare-stores`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := plan.TriageOnly(cmd.Flags(), "drill fleet"); err != nil {
+				return err
+			}
 			cfgs, chk, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -84,6 +87,7 @@ replicas: [3] on a window in a drill file.`,
 	fs.StringVar(&outage, "outage", d.Outage, plan.OutageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
 	ff.Register(fs)
+	plan.RegisterWorkload(fs)
 	fs.BoolVar(&jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
 	registerTableFormat(fs, &tables)
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 
@@ -71,6 +72,11 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	if isChat, err := sf.Chat(); err != nil {
+		return err
+	} else if isChat {
+		return sf.runChat(cmd, sortFig)
+	}
 	var file *drillfile.File
 	if sf.File != "" {
 		if file, err = drillfile.Load(sf.File); err != nil {
@@ -135,4 +141,54 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	}
 	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
 	return firstErr(err, exit.Worst(session.Errs(cfgs, outs)))
+}
+
+// runChat is drill sweep --workload chat: every setting of the chat
+// policy's flags given as axes, run at once, tabulated with the chat
+// figures as columns.
+func (sf *sweepFlags) runChat(cmd *cobra.Command, sortFig string) error {
+	if sortFig != "" {
+		return exit.Usagef("--sort is not supported with --workload chat yet: the rows keep the grid's order")
+	}
+	g, err := sf.ChatGrid()
+	if err != nil {
+		return err
+	}
+	rows, err := sf.PlanChat(g)
+	if err != nil {
+		return err
+	}
+	if sf.dryRun {
+		settings := make([]sweep.Setting, len(rows))
+		for i, r := range rows {
+			settings[i] = r.Setting
+		}
+		d := sweep.PlanDry(g, settings, sf.Repeat)
+		if sf.json {
+			return encodeJSON(cmd.OutOrStdout(), d)
+		}
+		return plain.SweepDryRun(cmd.OutOrStdout(), d)
+	}
+	res, outs, err := session.ChatSweep(cmd.Context(), g, rows, sf.clock.virtual(), sf.record, sf.force, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	if sf.Top > 0 && sf.Top < len(res.Rows) {
+		res.Rows = res.Rows[:sf.Top]
+	}
+	if sf.json {
+		err = encodeJSON(cmd.OutOrStdout(), res)
+	} else {
+		err = res.WriteTable(cmd.OutOrStdout())
+	}
+	var errs []error
+	for _, o := range outs {
+		switch {
+		case o.Status == event.StatusInterrupted:
+			errs = append(errs, exit.ErrInterrupted)
+		case o.Error != "":
+			errs = append(errs, errors.New(o.Error))
+		}
+	}
+	return firstErr(err, exit.Worst(errs))
 }

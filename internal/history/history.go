@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
@@ -57,6 +58,8 @@ type Figure struct {
 	Name      string
 	Better    Direction
 	NullWorst bool
+	// Neutral figures are shown but never flagged: neither way is worse.
+	Neutral bool
 	// Kind says how to show it: seconds, share, count or money.
 	Kind string
 }
@@ -84,19 +87,48 @@ var Headline = []Figure{
 	{Name: "cost.total", Better: LowerIsBetter, Kind: KindMoney},
 }
 
+// ChatHeadline lists the figures the history shows of a chat drill (its
+// summary's keys): what the conversations got, how long the slowest took,
+// what they cost, and the breakers that opened (in all; each dependency's
+// as breaker_opens.NAME for expectations). Handovers are shown, never
+// flagged: more of them is better when they replace silent endings.
+var ChatHeadline = []Figure{
+	{Name: "answered", Better: HigherIsBetter, Kind: KindCount},
+	{Name: "handed_over", Neutral: true, Kind: KindCount},
+	{Name: "silent", Better: LowerIsBetter, Kind: KindCount},
+	{Name: "turn_limit", Better: LowerIsBetter, Kind: KindCount},
+	{Name: "time_p99_s", Better: LowerIsBetter, Kind: KindSeconds},
+	{Name: "over_120s", Better: LowerIsBetter, Kind: KindCount},
+	{Name: "tokens_billed", Better: LowerIsBetter, Kind: KindCount},
+	{Name: "breaker_opens", Neutral: true, Kind: KindCount},
+}
+
 // Run is one journal: when it ran and its figures.
 type Run struct {
-	Path    string
-	Date    time.Time // the journal header's start
-	Status  string
+	Path   string
+	Date   time.Time // the journal header's start
+	Status string
+	// Summary is a triage run's figures; Chat a chat run's (nil for triage).
 	Summary scoring.Summary
-	Figures map[string]any // scoring.FiguresOf(Summary)
+	Chat    *scoring.ChatSummary
+	Figures map[string]any // scoring.FiguresOf(Summary), or chatFigures(*Chat)
 }
 
 // Group is one drill's runs, oldest first.
 type Group struct {
-	Key  string // "busy × breaker", or "chapter.yaml: busy × breaker"
+	Key  string // "busy × breaker", "chapter.yaml: busy × breaker", "chat: mixed × agent-defaults"
 	Runs []Run
+	// Chat: the group's runs are chat drills (never mixed with triage).
+	Chat bool
+}
+
+// Headline is the figures the group's table shows: ChatHeadline for chat
+// drills, else Headline.
+func (g Group) Headline() []Figure {
+	if g.Chat {
+		return ChatHeadline
+	}
+	return Headline
 }
 
 // Load reads every journal named (a directory stands for the *.jsonl files
@@ -115,15 +147,14 @@ func Load(paths []string, groupBy string) ([]Group, error) {
 	}
 	byKey := map[string]*Group{}
 	for _, path := range files {
-		sum, meta, err := journal.Summarize(path)
+		run, meta, err := load(path)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
 		}
-		figs, err := scoring.FiguresOf(sum)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+		key := run.Summary.Outage + " × " + run.Summary.Policy
+		if run.Chat != nil {
+			key = "chat: " + run.Chat.Incident + " × " + run.Chat.Policy
 		}
-		key := sum.Outage + " × " + sum.Policy
 		if groupBy == ByFile {
 			if name := drillFile(meta.Header); name != "" {
 				key = name + ": " + key
@@ -131,10 +162,10 @@ func Load(paths []string, groupBy string) ([]Group, error) {
 		}
 		g := byKey[key]
 		if g == nil {
-			g = &Group{Key: key}
+			g = &Group{Key: key, Chat: run.Chat != nil}
 			byKey[key] = g
 		}
-		g.Runs = append(g.Runs, Run{Path: path, Date: meta.Header.Start, Status: meta.Status(), Summary: sum, Figures: figs})
+		g.Runs = append(g.Runs, run)
 	}
 	groups := make([]Group, 0, len(byKey))
 	for _, g := range byKey {
@@ -145,6 +176,62 @@ func Load(paths []string, groupBy string) ([]Group, error) {
 	}
 	slices.SortFunc(groups, func(a, b Group) int { return cmp.Compare(a.Key, b.Key) })
 	return groups, nil
+}
+
+// load reads one journal: its figures recomputed by the fold of its
+// workload (the triage fold, or the chat fold for a chat drill's journal).
+func load(path string) (Run, journal.Meta, error) {
+	f, cf := scoring.NewFold(), scoring.NewChatFold(0)
+	isChat, seen := false, false
+	meta, err := journal.Scan(path, func(e event.Event) error {
+		if !seen { // a journal starts with its run_start
+			seen, isChat = true, scoring.IsChat([]event.Event{e})
+		}
+		if isChat {
+			cf.Add(e)
+		} else {
+			f.Add(e)
+		}
+		return nil
+	})
+	if err != nil {
+		return Run{}, meta, err
+	}
+	run := Run{Path: path, Date: meta.Header.Start, Status: meta.Status()}
+	if isChat {
+		sum := cf.Summary()
+		run.Chat, run.Figures = &sum, chatFigures(sum)
+		return run, meta, nil
+	}
+	run.Summary = f.Summary()
+	run.Figures, err = scoring.FiguresOf(run.Summary)
+	return run, meta, err
+}
+
+// chatFigures are a chat summary's figures by their JSON keys, as
+// expectations name them: every number of the summary, the breaker opens
+// in all (breaker_opens) and per breaker (breaker_opens.NAME), the endings
+// without an answer per reason (stopped.REASON).
+func chatFigures(s scoring.ChatSummary) map[string]any {
+	out := map[string]any{}
+	b, _ := json.Marshal(s)
+	var all map[string]any
+	_ = json.Unmarshal(b, &all) // a ChatSummary always round-trips
+	for k, v := range all {
+		if _, ok := v.(float64); ok {
+			out[k] = v
+		}
+	}
+	opens := 0
+	for name, n := range s.BreakerOpens {
+		out["breaker_opens."+name] = float64(n)
+		opens += n
+	}
+	out["breaker_opens"] = float64(opens)
+	for why, n := range s.Stopped {
+		out["stopped."+why] = float64(n)
+	}
+	return out
 }
 
 // expand lists the journals paths name: files as given, directories as
@@ -221,7 +308,10 @@ const MinEarlier = 2
 func (g Group) Regressions() []Regression {
 	var out []Regression
 	for i := MinEarlier; i < len(g.Runs); i++ {
-		for _, f := range Headline {
+		for _, f := range g.Headline() {
+			if f.Neutral {
+				continue
+			}
 			if r, ok := g.regression(i, f); ok {
 				out = append(out, r)
 			}

@@ -26,14 +26,14 @@ func WriteTable(w io.Writer, groups []Group, judgements []Judgement) error {
 		flagged := map[[2]int]bool{} // run, headline index
 		regs := g.Regressions()
 		for _, r := range regs {
-			flagged[[2]int{r.Run, headlineIndex(r.Figure.Name)}] = true
+			flagged[[2]int{r.Run, headlineIndex(g.Headline(), r.Figure.Name)}] = true
 		}
 		fmt.Fprint(tw, "figure")
 		for _, d := range Dates(g) {
 			fmt.Fprintf(tw, "\t%s", d)
 		}
 		fmt.Fprintln(tw)
-		for fi, f := range Headline {
+		for fi, f := range g.Headline() {
 			fmt.Fprint(tw, f.Name)
 			for ri, r := range g.Runs {
 				mark := ""
@@ -126,8 +126,8 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func headlineIndex(name string) int {
-	for i, f := range Headline {
+func headlineIndex(headline []Figure, name string) int {
+	for i, f := range headline {
 		if f.Name == name {
 			return i
 		}

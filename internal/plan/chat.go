@@ -306,3 +306,32 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 	}
 	return cfgs, nil
 }
+
+// RegisterWorkload adds --workload to a command that runs the triage
+// workload only, so that --workload chat gets a clear usage error
+// (TriageOnly) rather than an unknown flag.
+func RegisterWorkload(fs *pflag.FlagSet) {
+	fs.String("workload", WorkloadTriage, "the workload: only triage here (chat is not supported by this command yet)")
+}
+
+// TriageOnly is the usage error (exit 2) of a command that runs the triage
+// workload only, given --workload chat (or any other than triage), or a
+// drill file with a chat: section.
+func TriageOnly(fs *pflag.FlagSet, command string) error {
+	w, err := fs.GetString("workload")
+	if err != nil {
+		return nil
+	}
+	if path, _ := fs.GetString("file"); path != "" && w == WorkloadTriage && !fs.Changed("workload") {
+		if f, err := drillfile.Load(path); err == nil && f.Chat != nil {
+			w = WorkloadChat // the file is a chat drill
+		}
+	}
+	if w == WorkloadTriage {
+		return nil
+	}
+	if w == WorkloadChat {
+		return exit.Usagef("%s does not support the chat workload yet (only triage): run a chat drill with drill run --workload chat or drill compare --workload chat", command)
+	}
+	return exit.Usagef("unknown workload %q (valid: %s, %s)", w, WorkloadTriage, WorkloadChat)
+}

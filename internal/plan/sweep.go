@@ -24,6 +24,8 @@ type Sweep struct {
 	MaxParallel int    // --max-parallel
 	SortBy      string // --sort
 	Top         int    // --top
+	// Workload is --workload: triage, or chat (PlanChat).
+	Workload string
 
 	axes  map[string]*axisFlag // the drill flags, by name
 	order []string             // their names, as registered
@@ -91,6 +93,7 @@ func (s *Sweep) Register(fs *pflag.FlagSet) {
 			add(name, typ, usage+def+"; a comma list or a range sweeps it", false)
 		}
 	}
+	s.registerChat(fs, add)
 }
 
 // Validate checks the sweep's own settings and returns the --sort figure

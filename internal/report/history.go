@@ -181,7 +181,7 @@ func historyGroupOf(g history.Group, dpi int) (historyGroup, error) {
 			dates[r.Run], r.Figure.Name, history.Value(r.Figure, r.Value), r.Earlier, plural(r.Earlier),
 			history.Value(r.Figure, r.Low), history.Value(r.Figure, r.High)))
 	}
-	for _, f := range history.Headline {
+	for _, f := range g.Headline() {
 		row := historyRow{Figure: f.Name}
 		for i, r := range g.Runs {
 			c := historyCell{Text: history.Value(f, r.Figures[f.Name]), Flag: flagged[f.Name][i]}

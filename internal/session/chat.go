@@ -5,12 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plan"
+	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -27,6 +32,10 @@ func init() { vclock.Register(chatBody, runChatDrills) }
 type ChatJob struct {
 	Config  chat.Config `json:"config"`
 	Journal string      `json:"journal,omitempty"`
+	// Started is the wall-clock time the drill was asked for, the
+	// journal header's start: in a virtual-time bubble the clock starts
+	// at a fixed fake date, which is no run date. Zero: the run's start.
+	Started time.Time `json:"started,omitzero"`
 }
 
 // ChatOutcome is how one chat drill ended: its figures and status, or why
@@ -65,6 +74,13 @@ func ChatDrills(ctx context.Context, jobs []ChatJob, virtual bool, stderr io.Wri
 			mu.Unlock()
 		}), nil
 	}
+	now := time.Now()
+	jobs = slices.Clone(jobs)
+	for i := range jobs {
+		if jobs[i].Started.IsZero() {
+			jobs[i].Started = now
+		}
+	}
 	pr, pw := io.Pipe()
 	var outs []ChatOutcome
 	var decErr error
@@ -86,6 +102,34 @@ func ChatDrills(ctx context.Context, jobs []ChatJob, virtual bool, stderr io.Wri
 		return nil, fmt.Errorf("%d outcomes for %d chat drills", len(outs), len(jobs))
 	}
 	return outs, nil
+}
+
+// ChatShow shows a live chat drill by following its log until the user
+// quits (tui.LiveChat).
+type ChatShow func(ctx context.Context, log *event.Log) error
+
+// ShownChatDrill runs one chat drill on the real clock while show shows
+// it. Quitting show stops the drill if it is still going (its status is
+// then interrupted, and its journal is finished all the same); once the
+// drill ends, show stays until the user quits. The error is show's.
+func ShownChatDrill(ctx context.Context, job ChatJob, show ChatShow) (ChatOutcome, error) {
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var showErr error
+	shown := make(chan struct{})
+	started := false
+	o := runChat(runCtx, job, event.ClockReal, func(r *chat.Run) {
+		started = true
+		go func() {
+			defer close(shown)
+			showErr = show(ctx, r.Log())
+			stop() // the user quit: the drill stops with the dashboard
+		}()
+	})
+	if started {
+		<-shown
+	}
+	return o, showErr
 }
 
 // runChatDrills is ChatDrills' body in the bubble.
@@ -126,7 +170,11 @@ func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.
 	}
 	var rec *journal.Writer
 	if job.Journal != "" {
-		h, err := journal.NewHeader(run.Config(), run.Log().Start())
+		start := run.Log().Start()
+		if !job.Started.IsZero() {
+			start = job.Started
+		}
+		h, err := journal.NewHeader(run.Config(), start)
 		if err == nil {
 			h.Clock = clock
 			rec, err = journal.Create(job.Journal, h, run.Log(), journal.Options{})
@@ -147,4 +195,51 @@ func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.
 		}
 	}
 	return o
+}
+
+// ChatSweep runs every drill of a chat sweep's rows at once (in one bubble
+// with virtual), recording each to recordDir if set (journal.SweepRunPath;
+// existing journals refused unless force), and tabulates them with the
+// chat figures as columns. The outcomes, row by row and repeat by repeat,
+// give the exit codes.
+func ChatSweep(ctx context.Context, g sweep.Grid, rows []plan.ChatSweepRow, virtual bool, recordDir string, force bool, stderr io.Writer) (*sweep.ChatResult, []ChatOutcome, error) {
+	var jobs []ChatJob
+	if recordDir != "" {
+		if err := journal.PrepareDir(recordDir); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i, row := range rows {
+		for r, cfg := range row.Configs {
+			j := ChatJob{Config: cfg}
+			if recordDir != "" {
+				j.Journal = journal.SweepRunPath(recordDir, i, r, "chat-"+cfg.Incident, strings.ReplaceAll(cfg.Policy.Name, "+", "_"))
+				if err := journal.RefuseOverwrite(j.Journal, force); err != nil {
+					return nil, nil, err
+				}
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	start := time.Now()
+	outs, err := ChatDrills(ctx, jobs, virtual, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	wall := time.Since(start)
+	settings := make([]sweep.Setting, len(rows))
+	runs := make([][]sweep.ChatRan, len(rows))
+	k := 0
+	for i, row := range rows {
+		settings[i] = row.Setting
+		for _, cfg := range row.Configs {
+			runs[i] = append(runs[i], sweep.ChatRan{Seed: cfg.Seed, Status: outs[k].Status, Summary: outs[k].Summary, Journal: jobs[k].Journal})
+			k++
+		}
+	}
+	clock := event.ClockReal
+	if virtual {
+		clock = event.ClockVirtual
+	}
+	return sweep.TabulateChat(g, settings, runs, clock, wall.Seconds()), outs, nil
 }
