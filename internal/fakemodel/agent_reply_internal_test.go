@@ -39,10 +39,10 @@ func TestSectionByTopic(t *testing.T) {
 
 func TestSignature(t *testing.T) {
 	for msg, want := range map[string]string{
-		"Hi,\n\nWhere is it?\n\nThanks,\nPriya":   "Priya",
-		"Where is my pack?\n\nJohn":               "John",
-		"Hello\n\nCheers, Sam O'Neil":             "Sam O'Neil",
-		"Please help.\n\nThanks!":                 "",
+		"Hi,\n\nWhere is it?\n\nThanks,\nPriya":  "Priya",
+		"Where is my pack?\n\nJohn":              "John",
+		"Hello\n\nCheers, Sam O'Neil":            "Sam O'Neil",
+		"Please help.\n\nThanks!":                "",
 		"It broke on day two. very disappointed": "",
 		"Order DR-104233\n\nRegards":             "",
 	} {
