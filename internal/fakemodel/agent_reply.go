@@ -324,7 +324,7 @@ func (c *conversation) finalAnswer() string {
 		b.WriteString(" Delivery tracking is unavailable just now, so I have answered without it.")
 	}
 	b.WriteString("\n\n")
-	b.WriteString(nextStep(c.reading.Intent))
+	b.WriteString(c.nextStep(c.reading.Intent))
 	if c.reading.Urgency == "high" {
 		b.WriteString(" I have marked your request as urgent, so the team handles it first.")
 	}
@@ -432,8 +432,19 @@ func lastEvent(fact map[string]any) string {
 	return strings.Join(parts, " ")
 }
 
-// nextStep is what the agent tells the customer will happen, by intent.
-func nextStep(intent string) string {
+// shipped reports whether the order service says the order has left the
+// warehouse.
+func (c *conversation) shipped() bool {
+	st := field(c.orders.facts[toolOrder], "status")
+	return st == "shipped" || st == "delivered"
+}
+
+// nextStep is what the agent tells the customer will happen, by intent
+// and, for a cancellation or a change, whether the order has shipped.
+func (c *conversation) nextStep(intent string) string {
+	if (intent == "cancel" || intent == "change_order") && c.shipped() {
+		return "Your order has already left our warehouse, so I cannot stop it any more; the policy below says what we can still do, and I have noted your request on the order."
+	}
 	switch intent {
 	case "return", "refund", "exchange":
 		return "I have started the " + intent + " for you; you will get an email with the next steps within the hour, including anything you need to print."

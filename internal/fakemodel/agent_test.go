@@ -388,3 +388,23 @@ func TestAgentHandoverReplySaysWhatHappensNext(t *testing.T) {
 		t.Errorf("handover reply %q: want the handover sentence, the policy's HANDOVER section and a greeting", final)
 	}
 }
+
+func TestAgentCannotCancelWhatHasShipped(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	status := "shipped"
+	result := func(name, args string) string {
+		if name == tools.GetOrder {
+			return `{"order_id":"DR-143310","product":"Bearproof Canister","status":"` + status + `","placed":"2026-11-10"}`
+		}
+		return `{"order_id":"DR-143310","carrier":"NorthPost","status":"in_transit","eta":"2026-11-15"}`
+	}
+	shipped := converseWith(t, c, fakemodel.ModelMini, policyPrompt, email(t, 23), true, result)
+	status = "processing"
+	notYet := converseWith(t, c, fakemodel.ModelMini, policyPrompt, email(t, 23), true, result)
+	if got := shipped[len(shipped)-1].content; !strings.Contains(got, "already left our warehouse") {
+		t.Errorf("shipped order: %q, want it said that it can no longer be stopped", got)
+	}
+	if got := notYet[len(notYet)-1].content; !strings.Contains(got, "asked for the order to be cancelled") {
+		t.Errorf("order not shipped: %q, want the cancellation asked for", got)
+	}
+}
