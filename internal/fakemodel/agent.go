@@ -35,8 +35,9 @@ import (
 //  3. after the order result -> get_delivery_status (and, when the customer
 //     asks about tracking and parallel_tool_calls is not false,
 //     get_tracking_events in the same turn).
-//  4. after the delivery result -> content: the final answer built from the
-//     tool results.
+//  4. after the delivery result -> content: the final answer, a reply to
+//     the customer built from the tool results and the policy section that
+//     applies, read from the system prompt (agent_reply.go).
 //
 // With tool_choice "auto" on the first call the model skips the
 // interpretation and calls get_order at once (three calls).
