@@ -23,9 +23,6 @@ import (
 // errAborted ends a stream the stream-rate check cut.
 var errAborted = errors.New("stream under the rate floor: aborted")
 
-// systemPrompt is the agent's instruction.
-const systemPrompt = "You are a shop's support agent. Read the customer's message, look up their order and its delivery with the tools, then answer. If you cannot, say: " + fakemodel.HandoverSentence + "."
-
 // toldCustomer is what a customer handed over is told.
 const toldCustomer = "We are passing your conversation to a member of our team, with everything we found so far; they will reply to you shortly."
 

@@ -4,7 +4,9 @@
 // calls it asks for, the next model call with the results, until the model
 // answers, a check stops it, or the turn limit is reached. Four good model
 // calls answer one: interpret the question (tool_choice none), get the
-// order, get the delivery, answer.
+// order, get the delivery, answer. Every call resends the system prompt
+// (SystemPrompt: the agent's instructions, the shop's support policy and
+// its rules for reading a message), the tool definitions and the history.
 //
 // Below the SDK, every attempt draws its fault from the run's profile (a
 // normal day's and the incident window's rates per model) and inject's

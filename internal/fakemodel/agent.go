@@ -35,8 +35,9 @@ import (
 //  3. after the order result -> get_delivery_status (and, when the customer
 //     asks about tracking and parallel_tool_calls is not false,
 //     get_tracking_events in the same turn).
-//  4. after the delivery result -> content: the final answer built from the
-//     tool results.
+//  4. after the delivery result -> content: the final answer, a reply to
+//     the customer built from the tool results and the policy section that
+//     applies, read from the system prompt (agent_reply.go).
 //
 // With tool_choice "auto" on the first call the model skips the
 // interpretation and calls get_order at once (three calls).
@@ -118,6 +119,11 @@ type conversation struct {
 	orders      service
 	carrier     service
 	askTracking bool
+	// policy is the system prompt's sections (a support policy's
+	// RETURNS, DELIVERY, …), the rules the answer quotes; customer the
+	// name the customer signed with, "" if none.
+	policy   []policySection
+	customer string
 }
 
 // readConversation reads the messages: the customer's question with the
@@ -128,6 +134,8 @@ func readConversation(r *reader, msgs []Message) *conversation {
 	calls := map[string]ToolCall{}
 	for _, m := range msgs {
 		switch m.Role {
+		case "system", "developer":
+			c.policy = append(c.policy, readPolicy(m.Content)...)
 		case "user":
 			// The first message asks the question; a later one (the
 			// customer answering the agent) may add the order number or
@@ -135,6 +143,7 @@ func readConversation(r *reader, msgs []Message) *conversation {
 			a := r.Triage(m.Content)
 			if !read {
 				c.reading, read = a, true
+				c.customer = signature(m.Content)
 			}
 			if a.OrderNumber != "" {
 				c.reading.OrderNumber = a.OrderNumber
@@ -318,109 +327,4 @@ func (c *conversation) call(req *ChatRequest, name string) ToolCall {
 	}
 	b, _ := json.Marshal(args)
 	return ToolCall{Name: name, Arguments: string(b)}
-}
-
-// interpretation is the first step's content: how the agent reads the
-// question and what it will do.
-func (c *conversation) interpretation() string {
-	a := c.reading
-	var b strings.Builder
-	fmt.Fprintf(&b, "Reading the customer's message: intent %s, urgency %s", a.Intent, a.Urgency)
-	if a.Product != "" {
-		fmt.Fprintf(&b, ", product %s", a.Product)
-	}
-	if a.OrderNumber == "" {
-		b.WriteString(", no order number. Plan: ask the customer for the order number.")
-		return b.String()
-	}
-	fmt.Fprintf(&b, ", order %s. Plan: look up the order (%s), then its delivery (%s), then answer.", a.OrderNumber, toolOrder, toolDelivery)
-	return b.String()
-}
-
-// finalAnswer is the answer to the customer from what the conversation
-// holds, escalating when a fact the question needs is missing.
-func (c *conversation) finalAnswer() string {
-	num := c.orderNumber()
-	if num == "" {
-		return "Thanks for your message. Could you tell me your order number (it looks like DR-123456)? With it I can look up your order and its delivery."
-	}
-	if c.orders.notFound {
-		return fmt.Sprintf("I could not find an order with the number %s. Could you check the number on your order confirmation (it looks like DR-123456)?", num)
-	}
-	var b strings.Builder
-	if !c.orders.have() {
-		if c.needsOrder() {
-			return fmt.Sprintf("I could not reach our order system to look up order %s. %s, who will get back to you about it.", num, HandoverSentence)
-		}
-		fmt.Fprintf(&b, "I could not look up order %s just now, so this answer does not rely on it. ", num)
-	} else {
-		b.WriteString(describe("Your order", c.orders.facts[toolOrder], c.orders.text, "product", "status", "placed"))
-	}
-	switch {
-	case c.carrier.have():
-		b.WriteString(" ")
-		b.WriteString(describe("Delivery", c.carrier.facts[toolDelivery], c.carrier.text, "carrier", "status", "eta", "last_update"))
-		if ev := lastEvent(c.carrier.facts[toolTracking]); ev != "" {
-			fmt.Fprintf(&b, " Latest tracking event: %s.", ev)
-		}
-	case c.orders.have() && c.needsDelivery():
-		fmt.Fprintf(&b, " I could not get the delivery status of order %s from the carrier. %s, who will check it with the carrier and get back to you.", num, HandoverSentence)
-		return strings.TrimSpace(b.String())
-	case c.orders.have() && c.carrier.givenUp():
-		b.WriteString(" Delivery tracking is unavailable just now, so I have answered without it.")
-	}
-	b.WriteString(" ")
-	b.WriteString(nextStep(c.reading.Intent))
-	return strings.TrimSpace(b.String())
-}
-
-// describe writes a sentence from a tool result: the keys asked for first,
-// in that order, then none other (a result's other fields are for other
-// questions); a text result is quoted whole.
-func describe(subject string, fact map[string]any, text []string, keys ...string) string {
-	var parts []string
-	for _, k := range keys {
-		if v, ok := fact[k]; ok && v != nil && fmt.Sprint(v) != "" {
-			parts = append(parts, strings.ReplaceAll(k, "_", " ")+" "+fmt.Sprint(v))
-		}
-	}
-	if id, ok := fact["order_id"]; ok && subject == "Your order" {
-		subject = fmt.Sprintf("Your order %v", id)
-	}
-	parts = append(parts, text...)
-	if len(parts) == 0 {
-		return subject + ": found."
-	}
-	return subject + ": " + strings.Join(parts, ", ") + "."
-}
-
-// lastEvent is the last of a tracking result's events, as text.
-func lastEvent(fact map[string]any) string {
-	evs, _ := fact["events"].([]any)
-	if len(evs) == 0 {
-		return ""
-	}
-	ev, _ := evs[len(evs)-1].(map[string]any)
-	var parts []string
-	for _, k := range []string{"time", "place", "event"} {
-		if v, ok := ev[k]; ok {
-			parts = append(parts, fmt.Sprint(v))
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// nextStep is what the agent tells the customer will happen, by intent.
-func nextStep(intent string) string {
-	switch intent {
-	case "return", "refund", "exchange":
-		return "I have started the " + intent + " for you; you will get an email with the next steps."
-	case "cancel":
-		return "I have asked for the order to be cancelled; you will get a confirmation by email."
-	case "change_order":
-		return "I have passed your change on to the warehouse; you will get a confirmation by email."
-	case "warranty_claim", "complaint":
-		return "I have logged this with our team, who will follow up by email."
-	}
-	return "Let me know if there is anything else I can help with."
 }

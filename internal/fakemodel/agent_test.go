@@ -31,8 +31,14 @@ type step struct {
 // after 10 calls.
 func converse(t *testing.T, c openai.Client, model string, e emails.Email, stream bool, result func(name, args string) string) []step {
 	t.Helper()
+	return converseWith(t, c, model, "You are the outdoor-gear shop's support agent. Use the tools to look up orders and deliveries.", e, stream, result)
+}
+
+// converseWith is converse with the given system prompt.
+func converseWith(t *testing.T, c openai.Client, model, system string, e emails.Email, stream bool, result func(name, args string) string) []step {
+	t.Helper()
 	msgs := []openai.ChatCompletionMessageParamUnion{
-		openai.SystemMessage("You are the outdoor-gear shop's support agent. Use the tools to look up orders and deliveries."),
+		openai.SystemMessage(system),
 		openai.UserMessage(e.Text()),
 	}
 	var steps []step
@@ -314,5 +320,91 @@ func TestAgentSDKAllowedTools(t *testing.T) {
 				t.Errorf("calls %+v, want get_delivery_status, the one allowed", tc)
 			}
 		})
+	}
+}
+
+// policyPrompt is a support agent's system prompt with a policy in
+// sections, as the chat workload's carries.
+const policyPrompt = `You are the shop's support agent. Follow the policy.
+
+RETURNS - Unused items can be returned within 30 days of delivery for a full refund. Returns are
+  free: we email a prepaid label.
+
+DELIVERY - Standard delivery takes 3 to 5 working days. A parcel with no scan for 5 working days is
+  traced with the carrier.
+
+HANDOVER - A member of the support team picks the conversation up and replies within one working day.
+`
+
+func TestAgentRepliesWithThePolicyThatApplies(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	steps := converseWith(t, c, fakemodel.ModelMini, policyPrompt, email(t, 1), true, services(t))
+	if len(steps) != 4 {
+		t.Fatalf("%d calls, want 4: %+v", len(steps), steps)
+	}
+	interp, final := steps[0], steps[3]
+	if !strings.Contains(interp.content, "The policy that applies is RETURNS: Unused items can be returned within 30 days of delivery for a full refund.") {
+		t.Errorf("interpretation does not name the returns policy: %q", interp.content)
+	}
+	for _, want := range []string{"Hi Priya,", "Ember 5 Sleeping Bag", "Delivery:", "I have started the return",
+		"Unused items can be returned within 30 days of delivery for a full refund. Returns are free: we email a prepaid label.", "Kind regards,"} {
+		if !strings.Contains(final.content, want) {
+			t.Errorf("final answer lacks %q: %q", want, final.content)
+		}
+	}
+	if strings.Contains(final.content, "Standard delivery") || strings.Contains(final.content, "working day.") {
+		t.Errorf("final answer quotes a policy that does not apply: %q", final.content)
+	}
+	// A paragraph of reading, a reply of a few hundred tokens, short tool
+	// calls.
+	if n := interp.usage.CompletionTokens; n < 100 || n > 300 {
+		t.Errorf("interpretation %d tokens, want a paragraph (100-300)", n)
+	}
+	if n := final.usage.CompletionTokens; n < 150 || n > 500 {
+		t.Errorf("final answer %d tokens, want a support reply's few hundred (150-500)", n)
+	}
+	for _, s := range steps[1:3] {
+		if n := s.usage.CompletionTokens; n > 40 {
+			t.Errorf("tool call %v: %d tokens, want a short call", s.calls, n)
+		}
+	}
+	if steps[3].usage.PromptTokens <= steps[0].usage.PromptTokens+interp.usage.CompletionTokens {
+		t.Errorf("prompt tokens %d then %d: want the history resent", steps[0].usage.PromptTokens, steps[3].usage.PromptTokens)
+	}
+}
+
+func TestAgentHandoverReplySaysWhatHappensNext(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	svc := services(t)
+	down := func(name, args string) string {
+		if name == tools.GetOrder {
+			return svc(name, args)
+		}
+		return "delivery tracking is temporarily unavailable; proceed without it or escalate"
+	}
+	steps := converseWith(t, c, fakemodel.ModelMini, policyPrompt, email(t, 2), true, down)
+	final := steps[len(steps)-1].content
+	if !fakemodel.IsHandover(final) || !strings.Contains(final, "replies within one working day") || !strings.Contains(final, "Hi John,") {
+		t.Errorf("handover reply %q: want the handover sentence, the policy's HANDOVER section and a greeting", final)
+	}
+}
+
+func TestAgentCannotCancelWhatHasShipped(t *testing.T) {
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	status := "shipped"
+	result := func(name, args string) string {
+		if name == tools.GetOrder {
+			return `{"order_id":"DR-143310","product":"Bearproof Canister","status":"` + status + `","placed":"2026-11-10"}`
+		}
+		return `{"order_id":"DR-143310","carrier":"NorthPost","status":"in_transit","eta":"2026-11-15"}`
+	}
+	shipped := converseWith(t, c, fakemodel.ModelMini, policyPrompt, email(t, 23), true, result)
+	status = "processing"
+	notYet := converseWith(t, c, fakemodel.ModelMini, policyPrompt, email(t, 23), true, result)
+	if got := shipped[len(shipped)-1].content; !strings.Contains(got, "already left our warehouse") {
+		t.Errorf("shipped order: %q, want it said that it can no longer be stopped", got)
+	}
+	if got := notYet[len(notYet)-1].content; !strings.Contains(got, "asked for the order to be cancelled") {
+		t.Errorf("order not shipped: %q, want the cancellation asked for", got)
 	}
 }
