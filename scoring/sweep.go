@@ -76,8 +76,9 @@ type FrontRow struct {
 	Figures map[string]Stat
 	// All4ByEmail maps each email one run of the setting answered to
 	// whether all four fields were right, for McNemar's test on the same
-	// emails (same seed and outage); nil where per-email answers are not
-	// at hand.
+	// emails (same seed and outage); nil (or empty) where per-email answers
+	// are not at hand, and the rule then reads the summaries alone, as the
+	// table does.
 	All4ByEmail map[int]bool
 }
 
@@ -126,7 +127,7 @@ func clearlyDominates(a, b FrontRow, objs []Objective) bool {
 // both sides, by McNemar's test too.
 func clearlyBetterOn(a, b FrontRow, o Objective) bool {
 	sa, sb := a.Figures[o.Figure], b.Figures[o.Figure]
-	if o.Figure != "all4_right" || a.All4ByEmail == nil || b.All4ByEmail == nil || sa.N == 0 || sb.N == 0 {
+	if o.Figure != "all4_right" || len(a.All4ByEmail) == 0 || len(b.All4ByEmail) == 0 || sa.N == 0 || sb.N == 0 {
 		return ClearlyBetter(sa, sb, o.Higher)
 	}
 	if sa.N >= 2 && sb.N >= 2 && !ClearlyBetter(sa, sb, o.Higher) {
