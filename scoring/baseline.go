@@ -120,3 +120,14 @@ func (b *Baseline) At(at time.Duration, whole bool) BaselineSummary {
 	}
 	return baselineOf(b.fold.Summary(), b.policy, at, complete)
 }
+
+// Email is email id's record in the baseline's fold as far as At has
+// folded it (the live run's elapsed time), a copy the caller may keep:
+// the Emails pane draws the baseline's bar under the live one from it.
+func (b *Baseline) Email(id int) (EmailRecord, bool) {
+	r, ok := b.fold.Email(id)
+	if !ok || !r.SentKnown {
+		return EmailRecord{}, false
+	}
+	return *r, true
+}

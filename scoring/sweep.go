@@ -66,35 +66,41 @@ var TradeOffObjectives = []Objective{
 	{Figure: "calls_to_broken_outage"},
 }
 
-// score is a row's value on an objective, oriented so that larger is
-// better; a figure not measured is the worst possible.
-func score(stats map[string]Stat, o Objective) float64 {
-	s, ok := stats[o.Figure]
-	if !ok || s.N == 0 {
-		return math.Inf(-1)
-	}
-	if o.Higher {
-		return s.Median
-	}
-	return -s.Median
+// FrontSignificance is the p-value below which McNemar's exact test on
+// the same emails calls an all-4-right gap real rather than luck.
+const FrontSignificance = 0.05
+
+// FrontRow is one setting as the front rule reads it: its figures over
+// its repeats and, where they are at hand, one run's per-email answers.
+type FrontRow struct {
+	Figures map[string]Stat
+	// All4ByEmail maps each email one run of the setting answered to
+	// whether all four fields were right, for McNemar's test on the same
+	// emails (same seed and outage); nil (or empty) where per-email answers
+	// are not at hand, and the rule then reads the summaries alone, as the
+	// table does.
+	All4ByEmail map[int]bool
 }
 
-// Dominated marks each row another row beats: at least as good on every
-// objective (by median) and strictly better on one. A figure a row did not
-// measure counts as its worst. Rows with equal figures do not dominate
-// each other, so the front keeps ties.
-func Dominated(rows []map[string]Stat, objs []Objective) []bool {
-	pts := make([][]float64, len(rows))
-	for i, r := range rows {
-		pts[i] = make([]float64, len(objs))
-		for k, o := range objs {
-			pts[i][k] = score(r, o)
-		}
-	}
+// Dominated is THE front rule, read by drill sweep's table, the sweep
+// dashboard and the report's trade-off chart: it marks each row another
+// row clearly dominates, clearly better on at least one objective and
+// clearly worse on none. Clearly better is ClearlyBetter: outside the
+// repeats' spread (every repeat of one beats every repeat of the other),
+// so a gap of medians the repeats' spread covers neither puts a setting on
+// the front nor takes it off. On all-4-right, when both rows carry
+// per-email answers, the gap must also be significant by McNemar's exact
+// test on the emails both answered (p < FrontSignificance), and with one
+// repeat that test alone decides. Where per-email answers are not at hand
+// (drill sweep's table, which has only each run's summary), all-4-right is
+// judged by the spread alone, as every other objective is; with one repeat
+// the spread is then zero and any gap counts. Ties keep both on the front;
+// a figure a row did not measure is its worst.
+func Dominated(rows []FrontRow, objs []Objective) []bool {
 	out := make([]bool, len(rows))
-	for i := range pts {
-		for j := range pts {
-			if i != j && dominates(pts[j], pts[i]) {
+	for i := range rows {
+		for j := range rows {
+			if i != j && clearlyDominates(rows[j], rows[i], objs) {
 				out[i] = true
 				break
 			}
@@ -103,19 +109,48 @@ func Dominated(rows []map[string]Stat, objs []Objective) []bool {
 	return out
 }
 
-// dominates reports whether a is at least as good as b everywhere and
-// better somewhere (both oriented larger-is-better).
-func dominates(a, b []float64) bool {
+// clearlyDominates reports whether a is clearly better than b on one
+// objective and clearly worse on none.
+func clearlyDominates(a, b FrontRow, objs []Objective) bool {
 	better := false
-	for k := range a {
-		if a[k] < b[k] {
+	for _, o := range objs {
+		if clearlyBetterOn(b, a, o) {
 			return false
 		}
-		if a[k] > b[k] {
-			better = true
-		}
+		better = better || clearlyBetterOn(a, b, o)
 	}
 	return better
+}
+
+// clearlyBetterOn reports whether a is clearly better than b on objective
+// o: by the repeats' spread, and for all-4-right with per-email answers on
+// both sides, by McNemar's test too.
+func clearlyBetterOn(a, b FrontRow, o Objective) bool {
+	sa, sb := a.Figures[o.Figure], b.Figures[o.Figure]
+	if o.Figure != "all4_right" || len(a.All4ByEmail) == 0 || len(b.All4ByEmail) == 0 || sa.N == 0 || sb.N == 0 {
+		return ClearlyBetter(sa, sb, o.Higher)
+	}
+	if sa.N >= 2 && sb.N >= 2 && !ClearlyBetter(sa, sb, o.Higher) {
+		return false
+	}
+	pair := PairAll4(a.All4ByEmail, b.All4ByEmail)
+	return pair.OnlyA > pair.OnlyB && pair.P < FrontSignificance
+}
+
+// ClearlyBetter reports whether figure a is better than b (higher when
+// higher is better, else lower) by more than the repeats' spread: every
+// run of a beats every run of b. A figure not measured is never better;
+// one measured beats one that was not.
+func ClearlyBetter(a, b Stat, higher bool) bool {
+	switch {
+	case a.N == 0:
+		return false
+	case b.N == 0:
+		return true
+	case higher:
+		return a.Min > b.Max
+	}
+	return a.Max < b.Min
 }
 
 // higherBetter are figures (or prefixes, ending in ".") where more is
@@ -226,6 +261,9 @@ func SweepScenario(outage string, faultParams []string) string {
 type SweepSetting struct {
 	Scenario  string
 	Summaries []Summary
+	// All4ByEmail is one run's per-email all-4-right (Fold.All4ByAnswered)
+	// for the front rule's McNemar test; nil where it is not at hand.
+	All4ByEmail map[int]bool
 }
 
 // SweepRow is one setting aggregated: every figure's median and spread over
@@ -238,7 +276,8 @@ type SweepRow struct {
 
 // AggregateSweep aggregates each setting's runs (SweepFigures, then
 // Aggregate) and marks, within each scenario, the settings another one
-// dominates on TradeOffObjectives. Rows come in the settings' order.
+// clearly dominates on TradeOffObjectives (Dominated, the front rule).
+// Rows come in the settings' order.
 func AggregateSweep(settings []SweepSetting) ([]SweepRow, error) {
 	rows := make([]SweepRow, len(settings))
 	byScenario := map[string][]int{}
@@ -263,13 +302,25 @@ func AggregateSweep(settings []SweepSetting) ([]SweepRow, error) {
 	}
 	for _, sc := range scenarios {
 		idx := byScenario[sc]
-		stats := make([]map[string]Stat, len(idx))
+		front := make([]FrontRow, len(idx))
 		for k, i := range idx {
-			stats[k] = rows[i].Figures
+			front[k] = FrontRow{Figures: rows[i].Figures, All4ByEmail: settings[i].All4ByEmail}
 		}
-		for k, d := range Dominated(stats, TradeOffObjectives) {
+		for k, d := range Dominated(front, TradeOffObjectives) {
 			rows[idx[k]].Dominated = d
 		}
 	}
 	return rows, nil
+}
+
+// All4ByAnswered maps each email the run answered to whether all four
+// fields were right: the outcomes the front rule's McNemar test pairs.
+func (f *Fold) All4ByAnswered() map[int]bool {
+	out := make(map[int]bool, len(f.order))
+	for _, id := range f.order {
+		if r := f.emails[id]; r != nil && r.Answered {
+			out[id] = r.All4
+		}
+	}
+	return out
 }

@@ -46,6 +46,9 @@ func stats(p95, all4, calls float64) map[string]Stat {
 	}
 }
 
+// one is a figure measured by a single run.
+func one(v float64) Stat { return Stat{Median: v, Min: v, Max: v, N: 1} }
+
 func TestDominated(t *testing.T) {
 	rows := []map[string]Stat{
 		stats(1, 0.85, 10), // 0: front (fast)
@@ -54,10 +57,14 @@ func TestDominated(t *testing.T) {
 		stats(1, 0.85, 10), // 3: tie with 0: front
 		stats(5, 0.95, 40), // 4: front (best quality)
 		stats(5, 0.95, 41), // 5: dominated by 4 (one call more)
-		{"all4_right": {Median: 0.99, N: 1}, "calls_to_broken_outage": {Median: 1, N: 1}}, // 6: no p95: worst there, but best elsewhere: front
-		{"all4_right": {Median: 0.5, N: 1}, "calls_to_broken_outage": {Median: 50, N: 1}}, // 7: no p95, worse everywhere than 6: dominated
+		{"all4_right": one(0.99), "calls_to_broken_outage": one(1)}, // 6: no p95: worst there, but best elsewhere: front
+		{"all4_right": one(0.5), "calls_to_broken_outage": one(50)}, // 7: no p95, worse everywhere than 6: dominated
 	}
-	got := Dominated(rows, TradeOffObjectives)
+	front := make([]FrontRow, len(rows))
+	for i, r := range rows {
+		front[i] = FrontRow{Figures: r}
+	}
+	got := Dominated(front, TradeOffObjectives)
 	want := []bool{false, false, true, false, false, true, false, true}
 	if !slices.Equal(got, want) {
 		t.Errorf("Dominated = %v, want %v", got, want)
@@ -154,5 +161,37 @@ func TestSweepServedCountsAreZeroWhenOmitted(t *testing.T) {
 		if got := rows[0].Figures[name]; got != (Stat{N: 3}) {
 			t.Errorf("%s: %+v, want 0 over 3 runs", name, got)
 		}
+	}
+}
+
+// A gap of medians inside the repeats' spread dominates neither way; a
+// gap outside it does. On all 4 right with per-email answers, McNemar's
+// test decides too: 4 emails of 120 is chance.
+func TestDominatedNeedsAClearGap(t *testing.T) {
+	spread := func(lo, med, hi float64) Stat { return Stat{Median: med, Min: lo, Max: hi, N: 3} }
+	a := FrontRow{Figures: map[string]Stat{"p95_wait_outage_s": spread(3, 4, 5), "all4_right": one(0.85), "calls_to_broken_outage": one(10)}}
+	b := FrontRow{Figures: map[string]Stat{"p95_wait_outage_s": spread(3.5, 4.06, 5.5), "all4_right": one(0.85), "calls_to_broken_outage": one(10)}}
+	if got := Dominated([]FrontRow{a, b}, TradeOffObjectives); !slices.Equal(got, []bool{false, false}) {
+		t.Errorf("inside the spread: %v", got)
+	}
+	b.Figures["p95_wait_outage_s"] = spread(5.1, 6, 7)
+	if got := Dominated([]FrontRow{a, b}, TradeOffObjectives); !slices.Equal(got, []bool{false, true}) {
+		t.Errorf("outside the spread: %v", got)
+	}
+	answers := func(right int) map[int]bool {
+		m := map[int]bool{}
+		for id := 1; id <= 120; id++ {
+			m[id] = id <= right
+		}
+		return m
+	}
+	a = FrontRow{Figures: map[string]Stat{"all4_right": one(100.0 / 120)}, All4ByEmail: answers(100)}
+	b = FrontRow{Figures: map[string]Stat{"all4_right": one(104.0 / 120)}, All4ByEmail: answers(104)}
+	if got := Dominated([]FrontRow{a, b}, TradeOffObjectives); !slices.Equal(got, []bool{false, false}) {
+		t.Errorf("a gap McNemar calls chance: %v", got)
+	}
+	a.All4ByEmail, a.Figures["all4_right"] = answers(80), one(80.0/120)
+	if got := Dominated([]FrontRow{a, b}, TradeOffObjectives); !slices.Equal(got, []bool{true, false}) {
+		t.Errorf("a significant gap: %v", got)
 	}
 }

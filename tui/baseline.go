@@ -19,6 +19,10 @@ type BaselineSource interface {
 	// At is the baseline at the live run's elapsed time, or whole once
 	// the live run has completed; false while it still plays.
 	At(elapsed time.Duration, whole bool) (scoring.BaselineSummary, bool)
+	// Email is email id in the replayed baseline as far as the last At
+	// folded it; false while it plays, for a predicted baseline (it has no
+	// log) and for an email the baseline has not sent by then.
+	Email(id int) (scoring.EmailRecord, bool)
 }
 
 // baselineView is what the panes show of the baseline: nothing without
@@ -26,6 +30,7 @@ type BaselineSource interface {
 type baselineView struct {
 	name string // "" without a baseline
 	sum  *scoring.BaselineSummary
+	src  BaselineSource // for the per-email bars; nil without a baseline
 }
 
 // baselineAt reads src at the live run's elapsed time now; whole once the
@@ -34,12 +39,38 @@ func baselineAt(src BaselineSource, s *state, now time.Duration) baselineView {
 	if src == nil {
 		return baselineView{}
 	}
-	v := baselineView{name: src.Name()}
+	v := baselineView{name: src.Name(), src: src}
 	whole := s.ended() && s.fold.Status() == event.StatusCompleted
 	if sum, ok := src.At(now, whole); ok {
 		v.sum = &sum
 	}
 	return v
+}
+
+// replayed reports whether the baseline was played and its figures are
+// known: only then has it per-email bars.
+func (v baselineView) replayed() bool { return v.sum != nil && v.sum.Replayed() }
+
+// email is email id in the replayed baseline at the live run's elapsed
+// time, from the baseline's own fold.
+func (v baselineView) email(id int) (*scoring.EmailRecord, bool) {
+	if !v.replayed() {
+		return nil, false
+	}
+	r, ok := v.src.Email(id)
+	return &r, ok
+}
+
+// toggleRefusal is why the baseline's bars cannot be shown, for the
+// footer; "" when they can (the baseline may still be playing).
+func (v baselineView) toggleRefusal() string {
+	switch {
+	case v.name == "":
+		return "no baseline here (a replay, or --baseline none): no baseline bars to show"
+	case v.sum != nil && !v.sum.Replayed():
+		return "no replayed baseline: against real endpoints the baseline is predicted, with no per-email bars"
+	}
+	return ""
 }
 
 // label names the baseline in a segment: "without breakers" for the

@@ -26,7 +26,11 @@ type emailsPane struct {
 
 	cache    map[int]cachedRow
 	cacheKey emailsCacheKey
-	vis      int // rows the pane's size shows
+	vis      int // emails the pane's size shows (rows, or row pairs with the baseline)
+
+	// showBase draws the baseline's bar for the same email under each row
+	// (the b key), when the baseline was replayed.
+	showBase bool
 
 	filter string // "" for every email, else a filter validFilter accepts
 	idx    []int  // with a filter: the matching rows' indexes in sent order
@@ -238,6 +242,15 @@ func (p *emailsPane) SetSize(r rect) {
 	p.rect = r
 	_, ih := p.inner()
 	p.vis = max(ih-1, 0)
+	if p.showBase {
+		p.vis /= 2 // each email takes its row and the baseline's under it
+	}
+}
+
+// toggleBaseline shows or hides the baseline's bar under each row.
+func (p *emailsPane) toggleBaseline() {
+	p.showBase = !p.showBase
+	p.SetSize(p.rect)
 }
 
 // sync keeps the selection on screen for the rows the state has now: the
@@ -295,6 +308,9 @@ func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
 			p.shown = r.ID
 		}
 		out = append(out, mark+p.rowText(st, s, r, sw, bw, axis, now))
+		if p.showBase && len(out) < h {
+			out = append(out, " "+p.baselineText(st, s, r.ID, sw, bw, axis, now))
+		}
 	}
 	if n == 0 && p.filter != "" {
 		out = append(out, st.Dim.Render(" no email matches the filter (esc clears it)"))
@@ -338,11 +354,42 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 		from = fit(from, sw)
 	}
 	text := fmt.Sprintf("%5d %s %6s %6s %s %s",
-		r.ID, from, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end))
+		r.ID, from, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end, false))
 	if r.Done {
 		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}
 	return text
+}
+
+// baselineText is the line under email id's row: the same email in the
+// replayed baseline at the same elapsed time, on the same axis, its bar
+// in the same glyphs dimmed. The record is the baseline's fold's
+// (s.baseline), never recomputed here.
+func (p *emailsPane) baselineText(st Styles, s *state, id, sw, bw int, axis, now time.Duration) string {
+	label := sw
+	if cw := classWidth(s); cw > 0 {
+		label += 1 + cw
+	}
+	name := fit(pick(label, "baseline", "base"), label)
+	r, ok := s.baseline.email(id)
+	if !ok {
+		state := "not sent yet"
+		if !s.baseline.replayed() {
+			state = "playing…"
+		}
+		return st.Dim.Render(fmt.Sprintf("%5s %s %6s %6s %s %s", "", name, "", "", " ", state))
+	}
+	end, tag := now, "…"
+	if r.Done {
+		end, tag = r.DoneAt, tagFor(r.Result.ServedBy)
+		if r.Result.Cancelled {
+			tag = "x"
+		}
+	}
+	end = max(end, r.Sent)
+	ts, _ := st.served(r.Result.ServedBy)
+	head := st.Dim.Render(fmt.Sprintf("%5s %s %6s %6s", "", name, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1)))
+	return head + " " + ts.Faint(true).Render(tag) + " " + p.bar(st, s, r, bw, axis, end, true)
 }
 
 // senderCell is a sender's address for a column sw cells wide: whole when
@@ -379,9 +426,13 @@ func tagFor(servedBy string) string {
 }
 
 // bar draws an email's span on the shared axis: its glyph and colour say
-// who served it; cells inside an outage window are dotted.
-func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Duration) string {
+// who served it; cells inside an outage window are dotted. A dimmed bar
+// (the baseline's) has the same glyphs, faint.
+func (p *emailsPane) bar(st Styles, s *state, r *row, bw int, axis, end time.Duration, dim bool) string {
 	style, glyph := st.served(r.Result.ServedBy)
+	if dim {
+		style = style.Faint(true)
+	}
 	col := func(t time.Duration) int {
 		return int(int64(t) * int64(bw) / int64(axis))
 	}

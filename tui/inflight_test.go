@@ -62,6 +62,7 @@ func (b baselineStub) Name() string { return "no-breakers" }
 func (b baselineStub) At(time.Duration, bool) (scoring.BaselineSummary, bool) {
 	return b.sum, true
 }
+func (b baselineStub) Email(int) (scoring.EmailRecord, bool) { return scoring.EmailRecord{}, false }
 
 // TestBaselineBesideLive: the header, Breaker and Quality lines put the
 // baseline's figures beside the live ones; without a baseline nothing is

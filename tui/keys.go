@@ -27,6 +27,7 @@ type keyMap struct {
 	Help   key.Binding
 	Filter key.Binding
 	Jump   key.Binding
+	Base   key.Binding // the baseline's bar under each email
 
 	// Replay only.
 	Play   key.Binding
@@ -57,6 +58,7 @@ func newKeyMap(live bool) keyMap {
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter emails")),
 		Jump:   key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to email #")),
+		Base:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "baseline bars on/off")),
 		Play:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause/play")),
 		Rewind: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "back 5 s")),
 		Skip:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "ahead 5 s")),
@@ -80,7 +82,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is the help shown after `?`.
 func (k keyMap) FullHelp() [][]key.Binding {
-	nav := []key.Binding{k.Focus, k.Back, k.Up, k.Down, k.PgUp, k.PgDown, k.Follow, k.Filter, k.Jump}
+	nav := []key.Binding{k.Focus, k.Back, k.Up, k.Down, k.PgUp, k.PgDown, k.Follow, k.Filter, k.Jump, k.Base}
 	detail := []key.Binding{k.Open, k.Close, k.Help, k.Quit}
 	if k.live {
 		return [][]key.Binding{{k.Pause, k.Outage, k.Kind}, nav, detail}

@@ -231,6 +231,9 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 		}
 		// Rows start under the border and the column header.
 		row := msg.Y - m.ep.y - 2
+		if m.ep.showBase {
+			row /= 2 // each email's row has the baseline's under it
+		}
 		if row < 0 || row >= m.ep.vis {
 			return
 		}
@@ -262,8 +265,9 @@ func (m *Model) ingest(t time.Time) {
 // from the first event.
 func (m *Model) restart() {
 	m.s = newState(m.hyps)
-	r := m.ep.rect
+	r, base := m.ep.rect, m.ep.showBase
 	m.ep = newEmailsPane()
+	m.ep.showBase = base
 	m.ep.SetSize(r)
 	m.rp.idx = 0
 	m.rp.reset = false
@@ -312,6 +316,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.prompt, m.input = promptFilter, m.ep.filter
 	case key.Matches(msg, k.Jump):
 		m.prompt, m.input = promptJump, ""
+	case key.Matches(msg, k.Base):
+		if why := m.s.baseline.toggleRefusal(); why != "" {
+			m.flash = why
+			break
+		}
+		m.ep.toggleBaseline()
 	case m.ctl != nil && key.Matches(msg, k.Pause):
 		if m.done {
 			break

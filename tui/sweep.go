@@ -119,6 +119,11 @@ func (m *sweepModel) refresh() {
 			// Settings compete within their outage, as in drill sweep's table.
 			settings[i].Scenario = scoring.SweepScenario(s.Outage, faultParams(m.src.Labels[i]))
 			settings[i].Summaries = append(settings[i].Summaries, s)
+			if settings[i].All4ByEmail == nil {
+				// The first run's answers, for the front rule's McNemar
+				// test, as the report pairs them.
+				settings[i].All4ByEmail = r.fold.All4ByAnswered()
+			}
 			m.emails[i] += s.Served.Total()
 			m.planned[i] += s.Emails
 		}
@@ -236,8 +241,9 @@ func (m *sweepModel) View() string {
 		top = append(top, wrap(m.faint, "every row: "+strings.Join(m.fixed, " "))...)
 	}
 	top = append(top, wrap(m.faint, "↑/↓ select · enter: the marked row's run dashboard · s: sort by the next column · r: reverse · q: quit (stops the sweep)")...)
-	note := wrap(m.faint, "Figures are medians over the setting's runs so far; dominated: another setting of the same outage is "+
-		"as good on p95 wait, all 4 right and calls, and better on one.")
+	// The front rule (scoring.Dominated) is the table's and the report's.
+	note := wrap(m.faint, "Figures are medians over the runs so far; dominated: another setting of the outage is better "+
+		"on p95 wait, all 4 right or calls beyond the repeats' spread, worse on none.")
 	b.WriteString(strings.Join(top, "\n") + "\n\n")
 	// The settings come first, a column per flag that varies, so rows
 	// never read the same however narrow the terminal.

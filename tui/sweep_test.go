@@ -206,3 +206,32 @@ func TestSweepEnterOpensMarkedRow(t *testing.T) {
 		t.Errorf("enter opened row %d, the marked row is #%s:\n%s", m.open+1, marked, m.View())
 	}
 }
+
+// TestSweepDashboardFrontInsideSpread: two settings whose medians differ
+// by less than their repeats' spread (setting 2 is setting 1's runs with
+// its better run repeated, so its medians are better on every figure) are
+// both on the dashboard's front, as drill sweep's table and the report
+// mark them.
+func TestSweepDashboardFrontInsideSpread(t *testing.T) {
+	logOf := func(seed uint64) *event.Log {
+		l := event.NewLog(time.Unix(0, 0))
+		for _, e := range journaltest.Run(journaltest.Options{Emails: 40, From: 3, To: 12, Breaker: true, Seed: seed}) {
+			l.AppendRecorded(e)
+		}
+		return l
+	}
+	rows := [][]*event.Log{{logOf(6), logOf(8)}, {logOf(8), logOf(6), logOf(8)}}
+	src := SweepSource{Labels: []string{"--trip-failures 5", "--trip-failures 6"}, Logs: func(row int) []*event.Log { return rows[row] }}
+	m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 20})
+	a, b := m.stats[0], m.stats[1]
+	if b["p95_wait_outage_s"].Median >= a["p95_wait_outage_s"].Median || b["calls_to_broken_outage"].Median >= a["calls_to_broken_outage"].Median {
+		t.Fatalf("setting 2's medians are not better: %+v vs %+v", b, a)
+	}
+	if m.dom[0] || m.dom[1] {
+		t.Errorf("dominated %v %v: a gap inside the repeats' spread makes no front", m.dom[0], m.dom[1])
+	}
+	if v := m.View(); strings.Contains(v, "  dominated") || strings.Count(v, "  front") != 2 {
+		t.Errorf("want both rows on the front:\n%s", v)
+	}
+}

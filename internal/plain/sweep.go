@@ -103,7 +103,7 @@ func SweepNote(res *sweep.Result) string {
 		fmt.Fprintf(&b, " Showing %d of %d rows.", len(res.Rows), res.Settings)
 	}
 	b.WriteString(" Figures are medians over the repeats, (smallest–largest) when they differ; served counts are medians." +
-		" Dominated: another setting of the same outage is at least as good on p95 wait, all 4 right and calls to the broken model (medians) and better on one.")
+		" Dominated: another setting of the same outage is better on p95 wait, all 4 right or calls to the broken model by more than the repeats' spread, and worse on none.")
 	return b.String()
 }
 

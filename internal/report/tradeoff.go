@@ -111,76 +111,35 @@ func TradeOffOf(runs []*Run) *TradeOff {
 	return t
 }
 
-// significance is the p-value below which McNemar's test on the same
-// emails calls a difference in all-4-right real rather than luck.
-const significance = 0.05
-
 // markDominated marks, within each scenario, the points another point
-// clearly dominates: clearly better on at least one of p95 wait, all 4
-// right and calls, and clearly worse on none. A gap the repeats' spread
-// covers, or (all 4 right) that McNemar's test on the same emails calls
-// chance, neither puts a setting on the front nor takes it off.
+// clearly dominates by the front rule drill sweep's table and dashboard
+// read too (scoring.Dominated): clearly better on at least one of p95
+// wait, all 4 right and calls, and clearly worse on none. A gap the
+// repeats' spread covers, or (all 4 right) that McNemar's test on the
+// same emails (each setting's first run) calls chance, neither puts a
+// setting on the front nor takes it off.
 func (t *TradeOff) markDominated(runs []*Run) {
 	for _, sc := range t.Scenarios {
 		idx := t.scenario(sc)
-		for _, i := range idx {
-			t.Points[i].Dominated = false
-			for _, j := range idx {
-				if i != j && clearlyDominates(t.Points[j], t.Points[i], runs) {
-					t.Points[i].Dominated = true
-					break
-				}
-			}
+		rows := make([]scoring.FrontRow, len(idx))
+		for k, i := range idx {
+			rows[k] = t.Points[i].frontRow(runs)
+		}
+		for k, d := range scoring.Dominated(rows, scoring.TradeOffObjectives) {
+			t.Points[idx[k]].Dominated = d
 		}
 	}
 }
 
-// clearlyDominates reports whether a is clearly better than b on one
-// trade-off figure and clearly worse on none.
-func clearlyDominates(a, b SweepPoint, runs []*Run) bool {
-	better := false
-	for _, f := range []func(x, y SweepPoint) bool{
-		func(x, y SweepPoint) bool { return clearBetter(x.P95, y.P95, false) },
-		func(x, y SweepPoint) bool { return clearAll4(x, y, runs) },
-		func(x, y SweepPoint) bool { return clearBetter(x.Calls, y.Calls, false) },
-	} {
-		if f(b, a) {
-			return false
-		}
-		better = better || f(a, b)
+// frontRow is the point as the front rule reads it: its trade-off
+// figures and its first run's per-email answers.
+func (p SweepPoint) frontRow(runs []*Run) scoring.FrontRow {
+	row := scoring.FrontRow{Figures: map[string]scoring.Stat{
+		"p95_wait_outage_s": p.P95, "all4_right": p.All4, "calls_to_broken_outage": p.Calls}}
+	if len(p.Runs) > 0 {
+		row.All4ByEmail = runs[p.Runs[0]].all4ByAnswered()
 	}
-	return better
-}
-
-// clearBetter reports whether figure a is better than b (higher when
-// higher is better, else lower) by more than the repeats' spread: every
-// run of a beats every run of b. A figure not measured is never better;
-// one measured beats one that was not.
-func clearBetter(a, b scoring.Stat, higher bool) bool {
-	switch {
-	case a.N == 0:
-		return false
-	case b.N == 0:
-		return true
-	case higher:
-		return a.Min > b.Max
-	}
-	return a.Max < b.Min
-}
-
-// clearAll4 reports whether a's all-4-right is clearly better than b's:
-// outside the repeats' spread when both have two runs or more, and in
-// every case significant by McNemar's exact test over the emails both
-// first runs answered (the same emails, seed and outage).
-func clearAll4(a, b SweepPoint, runs []*Run) bool {
-	if a.All4.N >= 2 && b.All4.N >= 2 && !clearBetter(a.All4, b.All4, true) {
-		return false
-	}
-	if a.All4.N == 0 || b.All4.N == 0 || len(a.Runs) == 0 || len(b.Runs) == 0 {
-		return clearBetter(a.All4, b.All4, true)
-	}
-	pair := scoring.PairAll4(runs[a.Runs[0]].all4ByAnswered(), runs[b.Runs[0]].all4ByAnswered())
-	return pair.OnlyA > pair.OnlyB && pair.P < significance
+	return row
 }
 
 // faultParams are the --fault values in a setting's flags: "status=503".

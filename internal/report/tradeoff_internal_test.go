@@ -43,13 +43,17 @@ func TestFrontNeedsAClearDifference(t *testing.T) {
 func TestFrontSpreadCoversGap(t *testing.T) {
 	spread := func(lo, med, hi float64) scoring.Stat { return scoring.Stat{Median: med, Min: lo, Max: hi, N: 3} }
 	runs := []*Run{runOf(120, 100), runOf(120, 100)}
-	a := SweepPoint{Runs: []int{0}, P95: spread(3, 4.0, 5), All4: spread(0.8, 0.83, 0.86), Calls: one(11)}
-	b := SweepPoint{Runs: []int{1}, P95: spread(3.5, 4.5, 5.5), All4: spread(0.8, 0.83, 0.86), Calls: one(11)}
-	if clearlyDominates(a, b, runs) || clearlyDominates(b, a, runs) {
+	a := SweepPoint{Scenario: "busy", Runs: []int{0}, P95: spread(3, 4.0, 5), All4: spread(0.8, 0.83, 0.86), Calls: one(11)}
+	b := SweepPoint{Scenario: "busy", Runs: []int{1}, P95: spread(3.5, 4.5, 5.5), All4: spread(0.8, 0.83, 0.86), Calls: one(11)}
+	to := &TradeOff{Scenarios: []string{"busy"}, Points: []SweepPoint{a, b}}
+	to.markDominated(runs)
+	if to.Points[0].Dominated || to.Points[1].Dominated {
 		t.Error("a gap of medians inside the repeats' spread dominates")
 	}
 	b.P95 = spread(6, 7, 8)
-	if !clearlyDominates(a, b, runs) {
+	to = &TradeOff{Scenarios: []string{"busy"}, Points: []SweepPoint{a, b}}
+	to.markDominated(runs)
+	if to.Points[0].Dominated || !to.Points[1].Dominated {
 		t.Error("a wait shorter in every repeat does not dominate")
 	}
 }

@@ -107,3 +107,37 @@ func TestNoTradeOffWithoutSweep(t *testing.T) {
 		t.Error("one setting makes a trade-off chart")
 	}
 }
+
+// TestFrontInsideSpread: two settings whose medians differ by less than
+// their repeats' spread (setting 2 is setting 1's runs with its better run
+// repeated, so its medians are better on every figure) are both on the
+// front, as drill sweep's table and dashboard mark them (the same sweep in
+// internal/sweep's and tui's tests).
+func TestFrontInsideSpread(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for k, seeds := range [][]uint64{{6, 8}, {8, 6, 8}} {
+		for r, seed := range seeds {
+			path := filepath.Join(dir, fmt.Sprintf("%03d-r%d.jsonl", k+1, r+1))
+			o := journaltest.Options{Emails: 40, From: 3, To: 12, Breaker: true, Seed: seed}
+			record(t, path, o, sweepConfig{Outage: "busy", Sweep: report.SweepTag{Setting: k + 1, Settings: 2,
+				Flags: fmt.Sprintf("--outage busy --trip-failures %d", k+5), Repeat: r + 1, Repeats: len(seeds)}}, event.StatusCompleted)
+			paths = append(paths, path)
+		}
+	}
+	rep, err := report.Build(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := rep.TradeOff
+	if to == nil || len(to.Points) != 2 {
+		t.Fatalf("trade-off %+v", to)
+	}
+	a, b := to.Points[0], to.Points[1]
+	if b.P95.Median >= a.P95.Median || b.Calls.Median >= a.Calls.Median || b.All4.Median < a.All4.Median {
+		t.Fatalf("setting 2's medians are not better: %+v vs %+v", b, a)
+	}
+	if a.Dominated || b.Dominated {
+		t.Errorf("dominated %v %v: a gap inside the repeats' spread makes no front", a.Dominated, b.Dominated)
+	}
+}

@@ -137,6 +137,24 @@ func (b *Baseline) At(at time.Duration, whole bool) (scoring.BaselineSummary, bo
 	return scoring.BaselineSummary{}, false
 }
 
+// Email is email id's record in the replayed baseline as far as the last
+// At folded it (the live run's elapsed time); false while the baseline
+// plays, for a predicted baseline (it has no log) and for an email the
+// baseline has not sent by then.
+func (b *Baseline) Email(id int) (scoring.EmailRecord, bool) {
+	select {
+	case <-b.ready:
+	default:
+		return scoring.EmailRecord{}, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fold == nil {
+		return scoring.EmailRecord{}, false
+	}
+	return b.fold.Email(id)
+}
+
 // Whole waits for the baseline (or ctx's end) and returns its figures over
 // its whole run, for a drill played after it (--clock virtual); nil as for
 // Final.

@@ -39,7 +39,9 @@ type Row struct {
 	// repeats that measured it, and n, how many did.
 	Figures map[string]scoring.Stat `json:"figures"`
 	// Dominated: another row of the same outage (kind and --fault values)
-	// is at least as good on every objective (by median) and better on one.
+	// is clearly better on one objective and clearly worse on none, by
+	// more than the repeats' spread (scoring.Dominated, the report's rule;
+	// the table has no per-email answers, so no McNemar test).
 	Dominated bool `json:"dominated"`
 	// Journals are the recorded journals (--record), one per repeat.
 	Journals []string `json:"journals,omitempty"`
