@@ -122,21 +122,8 @@ func (s *Server) serveAgent(w http.ResponseWriter, r *http.Request, req *ChatReq
 		return
 	}
 
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	send := func(c agentCompletion) bool {
-		b, _ := json.Marshal(c)
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return ctx.Err() == nil
-	}
+	stream := openStream(ctx, w)
+	send := stream.send
 	var nullUsage any
 	if req.IncludeUsage {
 		nullUsage = json.RawMessage("null")
@@ -204,10 +191,7 @@ func (s *Server) serveAgent(w http.ResponseWriter, r *http.Request, req *ChatReq
 			return
 		}
 	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
-	if flusher != nil {
-		flusher.Flush()
-	}
+	stream.done()
 }
 
 // cutCalls cuts the reply's calls to max completion tokens, as OpenAI does

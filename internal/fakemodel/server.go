@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -349,21 +350,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		return
 	}
 
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	send := func(c completion) bool {
-		b, _ := json.Marshal(c)
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return ctx.Err() == nil
-	}
+	stream := openStream(ctx, w)
+	send := stream.send
 	// With include_usage, every chunk carries "usage": null and one last
 	// chunk with no choices carries the usage; without it, no chunk has a
 	// usage field, as with OpenAI.
@@ -409,10 +397,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 			return
 		}
 	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
-	if flusher != nil {
-		flusher.Flush()
-	}
+	stream.done()
 }
 
 // pieceLen returns how many bytes of s the next stream chunk carries: about
@@ -586,4 +571,44 @@ func zeroOf(schema map[string]any) any {
 		return map[string]any{}
 	}
 	return nil
+}
+
+// sseStream is a server-sent event stream of chat completion chunks.
+type sseStream struct {
+	ctx     context.Context
+	w       http.ResponseWriter
+	flusher http.Flusher
+}
+
+// openStream starts a server-sent event stream on w.
+func openStream(ctx context.Context, w http.ResponseWriter) *sseStream {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	return &sseStream{ctx: ctx, w: w, flusher: flusher}
+}
+
+// send writes one chunk as a data line and flushes it. It reports false
+// once a write fails or the caller has gone.
+func (s *sseStream) send(chunk any) bool {
+	b, _ := json.Marshal(chunk)
+	if _, err := fmt.Fprintf(s.w, "data: %s\n\n", b); err != nil {
+		return false
+	}
+	s.flush()
+	return s.ctx.Err() == nil
+}
+
+// done ends the stream as OpenAI does, with data: [DONE].
+func (s *sseStream) done() {
+	fmt.Fprint(s.w, "data: [DONE]\n\n")
+	s.flush()
+}
+
+func (s *sseStream) flush() {
+	if s.flusher != nil {
+		s.flusher.Flush()
+	}
 }
