@@ -270,7 +270,7 @@ func chatFigures(st Styles, s scoring.ChatSummary) []string {
 		fmt.Sprintf("turn limit %s", b(strconv.Itoa(s.TurnLimit))),
 		fmt.Sprintf("p99 %s", b(format.Secs(s.TimeP99S))),
 		fmt.Sprintf("over 2 min %s", b(strconv.Itoa(s.Over120s))),
-		fmt.Sprintf("tokens %s", b(strconv.Itoa(s.TokensBilled))),
+		fmt.Sprintf("tokens %s", b(format.Millions(float64(s.TokensBilled)))),
 	}
 	names := slices.Sorted(maps.Keys(s.BreakerOpens))
 	if len(names) == 0 {

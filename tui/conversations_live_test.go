@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -73,7 +74,7 @@ func TestChatHeaderIsTheFold(t *testing.T) {
 		for _, seg := range []string{
 			fmt.Sprintf("answered %d", want.Answered), fmt.Sprintf("handed over %d", want.HandedOver),
 			fmt.Sprintf("silent %d", want.Silent), fmt.Sprintf("turn limit %d", want.TurnLimit),
-			fmt.Sprintf("over 2 min %d", want.Over120s), fmt.Sprintf("tokens %d", want.TokensBilled),
+			fmt.Sprintf("over 2 min %d", want.Over120s), "tokens " + format.Millions(float64(want.TokensBilled)),
 		} {
 			if !strings.Contains(head, seg) {
 				t.Errorf("at %v the header lacks %q:\n%s", at, seg, head)

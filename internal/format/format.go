@@ -129,3 +129,7 @@ func Elapsed(d time.Duration) string { return fmt.Sprintf("%6.1fs", d.Seconds())
 // Nanos formats a duration as its whole nanoseconds, as a journal's *_ns
 // field holds it: "1500000000".
 func Nanos(d time.Duration) string { return strconv.FormatInt(int64(d), 10) }
+
+// Millions is a count in millions, to two decimals: tokens billed over a
+// whole drill ("10.20 M").
+func Millions(v float64) string { return fmt.Sprintf("%.2f M", v/1e6) }

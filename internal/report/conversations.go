@@ -32,11 +32,9 @@ type chatFigure struct {
 	cell  func(v float64) string
 }
 
-func countCell(v float64) string { return format.Count(v) }
-func secsCell(v float64) string  { return format.Secs(v) }
-func tokensCell(v float64) string {
-	return fmt.Sprintf("%.2f M", v/1e6)
-}
+func countCell(v float64) string  { return format.Count(v) }
+func secsCell(v float64) string   { return format.Secs(v) }
+func tokensCell(v float64) string { return format.Millions(v) }
 
 var chatFigures = []chatFigure{
 	{"answered", func(s scoring.ChatSummary) float64 { return float64(s.Answered) }, countCell},
