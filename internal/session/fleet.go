@@ -82,12 +82,28 @@ func Fleets(ctx context.Context, cfgs []fleet.Config, opts FleetOptions) ([]Flee
 	}
 	res := make([]FleetResult, len(cfgs))
 	errs := make([]error, len(cfgs))
+	if opts.Progress != nil && len(cfgs) > 1 {
+		// The fleets run at once and each prints its progress line.
+		opts.Progress = &lockedWriter{w: opts.Progress}
+	}
 	var wg sync.WaitGroup
 	for k, c := range cfgs {
 		wg.Go(func() { res[k], errs[k] = fleetDrill(ctx, c, paths[k], opts) })
 	}
 	wg.Wait()
 	return res, errors.Join(errs...)
+}
+
+// lockedWriter serialises writes from several goroutines to one writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // fleetDrill runs one fleet to its end, recording it to path if set.
