@@ -22,12 +22,12 @@ func TestBreakerPaneShowsAlertsAsTheyArrive(t *testing.T) {
 		{At: 13400 * time.Millisecond, Kind: event.BreakerChange, Rung: "primary",
 			Breaker: &event.BreakerState{Name: "primary", From: "closed", To: "open"}},
 	})
-	if lines := strings.Join(breakerLines(st, s, 100, 14*time.Second), "\n"); strings.Contains(lines, "alert ") {
+	if lines := strings.Join(breakerLines(st, s, 100, 14*time.Second, true), "\n"); strings.Contains(lines, "alert ") {
 		t.Fatalf("an alert line before any alert came:\n%s", lines)
 	}
 	s.addAll([]event.Event{{At: 15200 * time.Millisecond, Kind: event.AlertReceived,
 		Alert: &event.Alert{Name: "BreakerOpen", Status: event.AlertFiring, Fingerprint: "f"}}})
-	lines := strings.Join(breakerLines(st, s, 100, 16*time.Second), "\n")
+	lines := strings.Join(breakerLines(st, s, 100, 16*time.Second, true), "\n")
 	if want := "alert BreakerOpen firing 5.2 s into the outage (1.8 s after the breaker opened)"; !strings.Contains(lines, want) {
 		t.Errorf("the Breaker pane lacks %q:\n%s", want, lines)
 	}

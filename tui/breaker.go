@@ -16,20 +16,21 @@ import (
 // renderBreaker draws the Breaker pane's content for an inner size w×h:
 // its lines, and the legend when there is room for it.
 func renderBreaker(st Styles, s *state, w, h int, now time.Duration) []string {
-	return withLegend(st, s, append(s.baseline.breakerLines(st, s, w), breakerLines(st, s, w, now)...), h)
+	return withLegend(st, s, breakerContent(st, s, w, now, true), h)
+}
+
+// breakerContent is the Breaker pane's content without the legend: what
+// the breaker bought (the baseline's lines) first, then breakerLines.
+func breakerContent(st Styles, s *state, w int, now time.Duration, strips bool) []string {
+	return append(s.baseline.breakerLines(st, s, w), breakerLines(st, s, w, now, strips)...)
 }
 
 // breakerLines are the Breaker pane's lines at width w: per breaker its
-// state in words, opens, the first open's time into the outage, probes and
-// a strip of its state over the shared time axis, then the axis.
-func breakerLines(st Styles, s *state, w int, now time.Duration) []string {
-	return breakerBody(st, s, w, now, true)
-}
-
-// breakerBody is breakerLines, without each breaker's strip and the time
-// axis unless strips is set (the compact layout's Calls pane, beside the
-// Breaker pane, draws them).
-func breakerBody(st Styles, s *state, w int, now time.Duration, strips bool) []string {
+// state in words, opens, the first open's time into the outage, probes and,
+// when strips is set, a strip of its state over the shared time axis, then
+// the axis (the compact layout's Calls pane, beside the Breaker pane, draws
+// them instead).
+func breakerLines(st Styles, s *state, w int, now time.Duration, strips bool) []string {
 	if len(s.fold.Breakers()) == 0 {
 		return append([]string{st.Dim.Render("no breaker in this policy")}, alertLines(st, s, w)...)
 	}

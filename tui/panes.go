@@ -97,7 +97,7 @@ type breakerPane struct {
 // measure renders the content at inner width w, before the layout: its
 // length is the height the pane asks for.
 func (p *breakerPane) measure(st Styles, s *state, w int, now time.Duration) {
-	p.body = append(s.baseline.breakerLines(st, s, w), breakerBody(st, s, w, now, !p.noStrips)...) // what the breaker bought, first
+	p.body = breakerContent(st, s, w, now, !p.noStrips)
 }
 
 func (p *breakerPane) refresh(st Styles, s *state) {
