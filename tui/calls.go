@@ -281,13 +281,7 @@ func yTicks(rows, top int) linechart.LabelFormatter {
 // of one style are rendered as one run.
 func columnGrid(st Styles, s *state, rung string, cols []callCol, tc timeCols, rows, top int) []string {
 	style := st.rungStyle(rung)
-	bc := barchart.New(tc.gw, rows,
-		barchart.WithNoAxis(),
-		barchart.WithNoAutoMaxValue(),
-		barchart.WithMaxValue(float64(top)),
-		barchart.WithNoAutoBarWidth(),
-		barchart.WithBarWidth(1),
-		barchart.WithBarGap(0))
+	bc := columnBars(tc.gw, rows, top)
 	// A retry fills at least one whole cell, so one retry shows; the
 	// retries' segment is pushed in whole cells, so no cell is split
 	// between the two series.
@@ -315,14 +309,20 @@ func columnGrid(st Styles, s *state, rung string, cols []callCol, tc timeCols, r
 	for y := 0; y < rows; y++ {
 		var sb, cells strings.Builder
 		cur := -1 // index into styles; -1 for unstyled cells
+		flush := func() {
+			if cells.Len() == 0 {
+				return
+			}
+			if cur < 0 {
+				sb.WriteString(cells.String())
+			} else {
+				sb.WriteString(styles[cur].Render(cells.String()))
+			}
+			cells.Reset()
+		}
 		put := func(k int, g rune) {
-			if k != cur && cells.Len() > 0 {
-				if cur < 0 {
-					sb.WriteString(cells.String())
-				} else {
-					sb.WriteString(styles[cur].Render(cells.String()))
-				}
-				cells.Reset()
+			if k != cur {
+				flush()
 			}
 			cur = k
 			cells.WriteRune(g)
@@ -345,13 +345,7 @@ func columnGrid(st Styles, s *state, rung string, cols []callCol, tc timeCols, r
 				put(2, g)
 			}
 		}
-		if cells.Len() > 0 {
-			if cur < 0 {
-				sb.WriteString(cells.String())
-			} else {
-				sb.WriteString(styles[cur].Render(cells.String()))
-			}
-		}
+		flush()
 		out[y] = sb.String()
 	}
 	return out
@@ -391,17 +385,24 @@ func timeAxis(st Styles, tc timeCols) string {
 	return st.Dim.Render(strings.Repeat(" ", gutter-1) + "└" + strings.TrimRight(string(cells), " "))
 }
 
+// columnBars is an ntcharts bar chart of w one-cell columns side by side
+// in rows lines, without an axis, on a fixed scale from 0 to top: the
+// shape of every per-column chart on the shared time axis.
+func columnBars(w, rows, top int) barchart.Model {
+	return barchart.New(w, rows,
+		barchart.WithNoAxis(),
+		barchart.WithNoAutoMaxValue(),
+		barchart.WithMaxValue(float64(top)),
+		barchart.WithNoAutoBarWidth(),
+		barchart.WithBarWidth(1),
+		barchart.WithBarGap(0))
+}
+
 // sparkline draws a per-second series on the shared columns as a one-row
 // ntcharts bar chart on a scale whose full cell is peak, each column the
 // largest second of its slice.
 func sparkline(style lipgloss.Style, series []int, peak int, tc timeCols, now time.Duration) string {
-	bc := barchart.New(tc.gw, 1,
-		barchart.WithNoAxis(),
-		barchart.WithNoAutoMaxValue(),
-		barchart.WithMaxValue(float64(max(peak, 1))),
-		barchart.WithNoAutoBarWidth(),
-		barchart.WithBarWidth(1),
-		barchart.WithBarGap(0))
+	bc := columnBars(tc.gw, 1, max(peak, 1))
 	data := make([]barchart.BarData, tc.gw)
 	for c := range data {
 		if tc.at(c) > now {
