@@ -307,9 +307,9 @@ func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
 			mark = st.Selected.Render("›")
 			p.shown = r.ID
 		}
-		out = append(out, mark+p.rowText(st, s, r, sw, bw, axis, now))
+		out = append(out, mark+p.rowText(st, s, r, sw, cw, bw, axis, now))
 		if p.showBase && len(out) < h {
-			out = append(out, " "+p.baselineText(st, s, r.ID, sw, bw, axis, now))
+			out = append(out, " "+p.baselineText(st, s, r.ID, sw, cw, bw, axis, now))
 		}
 	}
 	if n == 0 && p.filter != "" {
@@ -323,9 +323,10 @@ func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
 	return out
 }
 
-// rowText renders one row (without its marker), from the cache when the
-// email is answered.
-func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now time.Duration) string {
+// rowText renders one row (without its marker), its sender sw cells wide
+// and its class cw (0: no class column), from the cache when the email is
+// answered.
+func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, cw, bw int, axis, now time.Duration) string {
 	if r.Done {
 		if c, ok := p.cache[r.ID]; ok && c.version == r.Version {
 			return c.text
@@ -335,20 +336,9 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 	if e, ok := emails.Recorded(r.ID, r.Truth != nil); ok {
 		from = senderCell(e.From, sw)
 	}
-	end := now
-	tag := "…"
-	if r.Done {
-		end = r.DoneAt
-		tag = tagFor(r.Result.ServedBy)
-		if r.Result.Cancelled {
-			tag = "x" // cut off by the end of the run: never answered
-		}
-	}
-	if end < r.Sent {
-		end = r.Sent
-	}
+	end, tag := barEnd(r, now)
 	ts, _ := st.served(r.Result.ServedBy)
-	if cw := classWidth(s); cw > 0 {
+	if cw > 0 {
 		from = fit(from, sw) + " " + fit(s.fold.Class(r.ID), cw)
 	} else {
 		from = fit(from, sw)
@@ -365,9 +355,9 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, bw int, axis, now 
 // replayed baseline at the same elapsed time, on the same axis, its bar
 // in the same glyphs dimmed. The record is the baseline's fold's
 // (s.baseline), never recomputed here.
-func (p *emailsPane) baselineText(st Styles, s *state, id, sw, bw int, axis, now time.Duration) string {
+func (p *emailsPane) baselineText(st Styles, s *state, id, sw, cw, bw int, axis, now time.Duration) string {
 	label := sw
-	if cw := classWidth(s); cw > 0 {
+	if cw > 0 {
 		label += 1 + cw
 	}
 	name := fit(pick(label, "baseline", "base"), label)
@@ -379,17 +369,24 @@ func (p *emailsPane) baselineText(st Styles, s *state, id, sw, bw int, axis, now
 		}
 		return st.Dim.Render(fmt.Sprintf("%5s %s %6s %6s %s %s", "", name, "", "", " ", state))
 	}
+	end, tag := barEnd(r, now)
+	ts, _ := st.served(r.Result.ServedBy)
+	head := st.Dim.Render(fmt.Sprintf("%5s %s %6s %6s", "", name, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1)))
+	return head + " " + ts.Faint(true).Render(tag) + " " + p.bar(st, s, r, bw, axis, end, true)
+}
+
+// barEnd is where an email's bar ends at now and the tag written beside
+// it: its answer's time and who served it ("x" when the run's end cut it
+// off), or now and "…" while it waits; never before it was sent.
+func barEnd(r *row, now time.Duration) (time.Duration, string) {
 	end, tag := now, "…"
 	if r.Done {
 		end, tag = r.DoneAt, tagFor(r.Result.ServedBy)
 		if r.Result.Cancelled {
-			tag = "x"
+			tag = "x" // cut off by the end of the run: never answered
 		}
 	}
-	end = max(end, r.Sent)
-	ts, _ := st.served(r.Result.ServedBy)
-	head := st.Dim.Render(fmt.Sprintf("%5s %s %6s %6s", "", name, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1)))
-	return head + " " + ts.Faint(true).Render(tag) + " " + p.bar(st, s, r, bw, axis, end, true)
+	return max(end, r.Sent), tag
 }
 
 // senderCell is a sender's address for a column sw cells wide: whole when
