@@ -6,6 +6,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -92,7 +93,7 @@ func (v baselineView) headlineSegment(st Styles) string {
 	case v.sum == nil:
 		return st.Dim.Render("baseline playing…")
 	case !v.sum.Replayed():
-		return st.Dim.Render("baseline " + v.label() + " " + predictedCalls(v.sum) + " calls (predicted)")
+		return st.Dim.Render("baseline " + v.label() + " " + plain.CallsRange(v.sum.PredictedCallsToBroken) + " calls (predicted)")
 	}
 	return st.Dim.Render(fmt.Sprintf("vs %d %s", v.sum.CallsToBrokenOutage, v.label()))
 }
@@ -109,8 +110,8 @@ func (v baselineView) breakerLines(st Styles, s *state, w int) []string {
 	live := s.fold.CallsToBroken()
 	if !v.sum.Replayed() {
 		return []string{pick(w,
-			fmt.Sprintf("calls to broken: live %d, %s %s (predicted)", live, v.label(), predictedCalls(v.sum)),
-			fmt.Sprintf("calls live %d, baseline %s (pred.)", live, predictedCalls(v.sum)))}
+			fmt.Sprintf("calls to broken: live %d, %s %s (predicted)", live, v.label(), plain.CallsRange(v.sum.PredictedCallsToBroken)),
+			fmt.Sprintf("calls live %d, baseline %s (pred.)", live, plain.CallsRange(v.sum.PredictedCallsToBroken)))}
 	}
 	return []string{pick(w,
 		fmt.Sprintf("calls to broken: live %d, %s %d (opens %d)", live, v.label(), v.sum.CallsToBrokenOutage, v.sum.BreakerOpens),
@@ -129,10 +130,7 @@ func (v baselineView) qualityLines(w int) []string {
 	out := []string{pick(w,
 		fmt.Sprintf("baseline %s: primary %d  backup %d  canned %d  error %d", v.label(), sv.Primary, sv.Backup, sv.Canned, sv.Error),
 		fmt.Sprintf("baseline: P %d  B %d  C %d  E %d", sv.Primary, sv.Backup, sv.Canned, sv.Error))}
-	all4 := format.Percent(b.All4Right)
-	if b.EmailsAnswered == 0 {
-		all4 = format.Dash
-	}
+	all4 := plain.All4Share(b.All4Right, b.EmailsAnswered)
 	if b.WaitsOutage > 0 {
 		med, p95 := format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS)
 		out = append(out, pick(w,
@@ -143,13 +141,4 @@ func (v baselineView) qualityLines(w int) []string {
 		out = append(out, pick(w, "baseline all 4 right "+all4, "base all4 "+all4))
 	}
 	return out
-}
-
-// predictedCalls is a predicted range of calls, "140–150".
-func predictedCalls(b *scoring.BaselineSummary) string {
-	if b.PredictedCallsToBroken == nil {
-		return format.Dash
-	}
-	r := *b.PredictedCallsToBroken
-	return format.Count(r[0]) + "–" + format.Count(r[1])
 }

@@ -18,10 +18,8 @@ func baselineRows(row func(k, v string), s scoring.Summary) {
 	}
 	if !b.Replayed() {
 		row("baseline", fmt.Sprintf("%s, predicted (real models: it cannot be replayed)", format.Text(b.Policy)))
-		calls := format.Dash
-		if r := b.PredictedCallsToBroken; r != nil {
-			calls = format.Count(r[0]) + "–" + format.Count(r[1])
-		} else if b.PredictedNote != "" {
+		calls := CallsRange(b.PredictedCallsToBroken)
+		if b.PredictedCallsToBroken == nil && b.PredictedNote != "" {
 			calls += " (" + b.PredictedNote + ")"
 		}
 		row("baseline calls to the broken model", fmt.Sprintf("%s predicted (live %d)", calls, s.CallsToBrokenOutage))
@@ -35,15 +33,7 @@ func baselineRows(row func(k, v string), s scoring.Summary) {
 	row("baseline calls to the broken model", fmt.Sprintf("%d (live %d)", b.CallsToBrokenOutage, s.CallsToBrokenOutage))
 	row("baseline wait during outage", fmt.Sprintf("%s / %s (live %s / %s)",
 		format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS), format.Seconds(s.MedianWaitOutageS), format.Seconds(s.P95WaitOutageS)))
-	all4 := format.Dash
-	if b.EmailsAnswered > 0 {
-		all4 = format.Percent(b.All4Right)
-	}
-	live := format.Dash
-	if s.EmailsAnswered > 0 {
-		live = format.Percent(s.All4Right)
-	}
-	row("baseline all 4 right", fmt.Sprintf("%s (live %s)", all4, live))
+	row("baseline all 4 right", fmt.Sprintf("%s (live %s)", All4Share(b.All4Right, b.EmailsAnswered), All4Share(s.All4Right, s.EmailsAnswered)))
 	row("baseline errors", fmt.Sprintf("%d (live %d)", b.Served.Error, s.Served.Error))
 	if s.Served.Rejected > 0 || b.Served.Rejected > 0 {
 		row("baseline rejected", fmt.Sprintf("%d (live %d)", b.Served.Rejected, s.Served.Rejected))
@@ -67,4 +57,22 @@ func inFlightRows(row func(k, v string), s scoring.Summary) {
 		}
 		row("calls in flight, "+r.Rung, fmt.Sprintf("at most %d, mean %s; λ × W %s", r.PeakCalls, format.Count(r.MeanCalls), little))
 	}
+}
+
+// CallsRange formats a predicted range of calls: "140–150", or Dash when
+// there is none.
+func CallsRange(r *[2]float64) string {
+	if r == nil {
+		return format.Dash
+	}
+	return format.Count(r[0]) + "–" + format.Count(r[1])
+}
+
+// All4Share formats a share of emails all 4 right without its interval:
+// "67%", or Dash when no email was answered (answered is 0).
+func All4Share(share float64, answered int) string {
+	if answered == 0 {
+		return format.Dash
+	}
+	return format.Percent(share)
 }

@@ -36,3 +36,20 @@ func TestSummaryBesideTheBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestCallsRangeAndAll4Share: the predicted range of calls and the share
+// all 4 right without its interval, each a dash when there is nothing.
+func TestCallsRangeAndAll4Share(t *testing.T) {
+	if got := CallsRange(&[2]float64{140, 150.5}); got != "140–150.5" {
+		t.Errorf("CallsRange = %q", got)
+	}
+	if got := CallsRange(nil); got != "—" {
+		t.Errorf("CallsRange(nil) = %q", got)
+	}
+	if got := All4Share(0.67, 3); got != "67%" {
+		t.Errorf("All4Share = %q", got)
+	}
+	if got := All4Share(0, 0); got != "—" {
+		t.Errorf("All4Share over none = %q", got)
+	}
+}
