@@ -67,13 +67,14 @@ func renderInFlight(st Styles, s *state, w int, now time.Duration) []string {
 			little = fmt.Sprintf("λ×W %.1f×%s = %.1f", lambda, format.Secs(wait), l)
 		}
 		style := st.rungStyle(rung)
-		figures := fmt.Sprintf(" %d calls · %d emails · ", calls, onRung)
+		label := st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(rung)))
+		figures := fmt.Sprintf("%d calls · %d emails · %s", calls, onRung, little)
 		// A third of the width for every rung's bar, so the bars compare,
-		// unless the figures need the room.
-		barW := min((w-gutter)/3, w-gutter-2-cellWidth(figures)-cellWidth(little))
-		line := st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(rung))) + fmt.Sprintf("%d calls · %d emails · %s", calls, onRung, little)
+		// unless the figures need the room (the bar's two ends and a space).
+		barW := min((w-gutter)/3, w-gutter-3-cellWidth(figures))
+		line := label + figures
 		if barW >= 4 {
-			line = st.Dim.Render(fmt.Sprintf("%-*s", gutter, short(rung))) + "▕" + style.Render(bar(calls, peak, barW)) + "▏" + figures + little
+			line = label + "▕" + style.Render(bar(calls, peak, barW)) + "▏ " + figures
 		}
 		out = append(out, fit(line, w), st.Dim.Render(strings.Repeat(" ", gutter))+sparkline(style, perSecond, peak, tc, now))
 	}
