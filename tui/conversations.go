@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -339,7 +338,7 @@ func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n
 	ow := min(max(w-41-12, 12), 34)
 	head := fmt.Sprintf("  %5s %8s %8s %5s %7s  %-*s", "#", "start", "time", "turns", "tokens", ow, "outcome")
 	out := []string{st.Dim.Render(fit(head, w))}
-	barW := max(w-ansiLen(head)-1, 0)
+	barW := max(w-cellWidth(head)-1, 0)
 	for i := top; i < min(top+n, len(rows)); i++ {
 		r := rows[i]
 		words, glyph, paint := outcomeWords(st, r)
@@ -389,18 +388,11 @@ func handoverLines(h *event.HandoverState) []string {
 	if h == nil {
 		return nil
 	}
-	found := make([]string, 0, len(h.Found))
-	for tool := range h.Found {
-		found = append(found, tool)
-	}
-	sort.Strings(found)
 	return []string{"", "handed over: " + h.Reason,
-		"  found:     " + strings.Join(found, ", "),
+		"  found:     " + strings.Join(slices.Sorted(maps.Keys(h.Found)), ", "),
 		"  attempted: " + strings.Join(h.Attempted, " → "),
 		"  told:      " + h.Told}
 }
-
-func ansiLen(s string) int { return len([]rune(s)) }
 
 // ReplayChat shows a chat run's journal in the Conversations view, every
 // conversation at once, until the user quits.
