@@ -259,10 +259,8 @@ func (m *sweepModel) View() string {
 		return sb.String()
 	}
 	// Who served: P / B / C / E, with H and R when any run handed emails
-	// over or its worker pool rejected some (plain.ServedColumns).
-	servers := plain.ServedColumns(func(server string) bool {
-		return slices.ContainsFunc(m.stats, func(st map[string]scoring.Stat) bool { return st["served."+server].Max > 0 })
-	})
+	// over or its worker pool rejected some, as drill sweep's table.
+	servers := plain.ServedColumnsOfFigures(m.stats)
 	letters := make([]string, len(servers))
 	for k, server := range servers {
 		letters[k] = tagFor(server)

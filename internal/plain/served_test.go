@@ -60,3 +60,19 @@ func TestSweepServedColumn(t *testing.T) {
 		t.Errorf("no rejections: served %q", got)
 	}
 }
+
+// TestServedColumnsOfFigures: rows of aggregated figures add a column for
+// handed over or rejected when any run of any row had some.
+func TestServedColumnsOfFigures(t *testing.T) {
+	rows := []map[string]scoring.Stat{
+		{"served.primary": {Median: 9, Max: 9}},
+		{"served.rejected": {Median: 0, Max: 2}},
+	}
+	want := []string{event.ServedPrimary, event.ServedBackup, event.ServedCanned, event.ServedError, event.ServedRejected}
+	if got := ServedColumnsOfFigures(rows); !slices.Equal(got, want) {
+		t.Errorf("columns %v, want %v", got, want)
+	}
+	if got := ServedColumnsOfFigures(rows[:1]); !slices.Equal(got, want[:4]) {
+		t.Errorf("no row with rejections: columns %v, want %v", got, want[:4])
+	}
+}

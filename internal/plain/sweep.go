@@ -76,8 +76,20 @@ func SweepRows(res *sweep.Result) Table {
 // SweepServedColumns are the servers the sweep's served column counts:
 // handed over and rejected when any run of any row had some.
 func SweepServedColumns(res *sweep.Result) []string {
+	figures := make([]map[string]scoring.Stat, len(res.Rows))
+	for i, r := range res.Rows {
+		figures[i] = r.Figures
+	}
+	return ServedColumnsOfFigures(figures)
+}
+
+// ServedColumnsOfFigures is ServedColumns for rows of figures aggregated
+// over runs (a sweep's "served.primary", …): handed over and rejected when
+// any run of any row had some. The sweep table and the sweep dashboard
+// pick their served columns here.
+func ServedColumnsOfFigures(rows []map[string]scoring.Stat) []string {
 	return ServedColumns(func(server string) bool {
-		return slices.ContainsFunc(res.Rows, func(r sweep.Row) bool { return r.Figures["served."+server].Max > 0 })
+		return slices.ContainsFunc(rows, func(f map[string]scoring.Stat) bool { return f["served."+server].Max > 0 })
 	})
 }
 
