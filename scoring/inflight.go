@@ -113,17 +113,18 @@ type rungFlight struct {
 	inCalls       time.Duration // total time the ended calls were in flight
 }
 
-// inflightTrack folds what is in flight (inflight.go).
+// inflightTrack folds what is in flight (inflight.go). Calls are paired
+// with their starts by the fold's own attempt pairing (Fold.open), which
+// hands them to callStarted and callEnded.
 type inflightTrack struct {
 	emails gauge
 	sent   map[int]bool // emails sent and not yet done
 	rungs  map[string]*rungFlight
-	calls  attemptPairs
 	onRung map[rungEmail]bool
 }
 
 func newInflightTrack() inflightTrack {
-	return inflightTrack{sent: map[int]bool{}, rungs: map[string]*rungFlight{}, calls: attemptPairs{}, onRung: map[rungEmail]bool{}}
+	return inflightTrack{sent: map[int]bool{}, rungs: map[string]*rungFlight{}, onRung: map[rungEmail]bool{}}
 }
 
 func (t *inflightTrack) rung(name string) *rungFlight {
@@ -135,7 +136,7 @@ func (t *inflightTrack) rung(name string) *rungFlight {
 	return r
 }
 
-// add folds one event.
+// add folds one event's emails in flight.
 func (t *inflightTrack) add(e event.Event) {
 	switch e.Kind {
 	case event.EmailSent:
@@ -160,22 +161,29 @@ func (t *inflightTrack) add(e event.Event) {
 			delete(t.onRung, k)
 			t.rung(e.Rung).emails.set(e.At, -1)
 		}
-	case event.AttemptStart:
-		if e.Proxy != nil {
-			return // drill proxy's requests belong to no email
-		}
-		t.calls.start(e)
-		r := t.rung(e.Rung)
-		r.started++
-		r.calls.set(e.At, 1)
-	case event.AttemptEnd:
-		if started, ok := t.calls.end(e); ok {
-			r := t.rung(e.Rung)
-			r.ended++
-			r.inCalls += max(e.At-started, 0)
-			r.calls.set(e.At, -1)
-		}
 	}
+}
+
+// callStarted folds an attempt_start: a call in flight on its rung. drill
+// proxy's requests belong to no email and are left out.
+func (t *inflightTrack) callStarted(e event.Event) {
+	if e.Proxy != nil {
+		return
+	}
+	r := t.rung(e.Rung)
+	r.started++
+	r.calls.set(e.At, 1)
+}
+
+// callEnded folds an attempt_end paired with its start at started.
+func (t *inflightTrack) callEnded(e event.Event, started time.Duration) {
+	if e.Proxy != nil {
+		return
+	}
+	r := t.rung(e.Rung)
+	r.ended++
+	r.inCalls += max(e.At-started, 0)
+	r.calls.set(e.At, -1)
 }
 
 // EmailsInFlight is the number of emails sent and not yet done.
