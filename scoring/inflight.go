@@ -91,12 +91,13 @@ func (g gauge) at(end time.Duration) gauge {
 	return g
 }
 
-// mean is the time-average up to offset end.
+// mean is the time-average up to offset end of g as it stands there
+// (g.at(end)).
 func (g gauge) mean(end time.Duration) float64 {
 	if end <= 0 {
 		return 0
 	}
-	return g.at(end).area.Seconds() / end.Seconds()
+	return g.area.Seconds() / end.Seconds()
 }
 
 // rungEmail names one email's turn on one rung.
