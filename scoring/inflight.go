@@ -114,18 +114,19 @@ type rungFlight struct {
 	inCalls       time.Duration // total time the ended calls were in flight
 }
 
-// inflightTrack folds what is in flight (inflight.go). Calls are paired
-// with their starts by the fold's own attempt pairing (Fold.open), which
-// hands them to callStarted and callEnded.
+// inflightTrack folds what is in flight (inflight.go). Emails in flight
+// move with the fold's email records (sentEmail and doneEmail move the
+// emails gauge), and calls are paired with their starts by the fold's own
+// attempt pairing (Fold.open), which hands them to callStarted and
+// callEnded.
 type inflightTrack struct {
 	emails gauge
-	sent   map[int]bool // emails sent and not yet done
 	rungs  map[string]*rungFlight
 	onRung map[rungEmail]bool
 }
 
 func newInflightTrack() inflightTrack {
-	return inflightTrack{sent: map[int]bool{}, rungs: map[string]*rungFlight{}, onRung: map[rungEmail]bool{}}
+	return inflightTrack{rungs: map[string]*rungFlight{}, onRung: map[rungEmail]bool{}}
 }
 
 func (t *inflightTrack) rung(name string) *rungFlight {
@@ -137,19 +138,9 @@ func (t *inflightTrack) rung(name string) *rungFlight {
 	return r
 }
 
-// add folds one event's emails in flight.
+// add folds one event's emails on a rung.
 func (t *inflightTrack) add(e event.Event) {
 	switch e.Kind {
-	case event.EmailSent:
-		if !t.sent[e.Email] {
-			t.sent[e.Email] = true
-			t.emails.set(e.At, 1)
-		}
-	case event.EmailDone:
-		if t.sent[e.Email] {
-			delete(t.sent, e.Email)
-			t.emails.set(e.At, -1)
-		}
 	case event.RungStart:
 		k := rungEmail{e.Email, e.Rung}
 		if !t.onRung[k] {
