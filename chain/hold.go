@@ -106,10 +106,8 @@ func (c *Chain) serveHeld(ctx context.Context, e emails.Email, h *Hold) Result {
 		}
 	}()
 	for {
-		if ctx.Err() != nil {
-			res.ServedBy = event.ServedError
-			return res
-		}
+		// A run that ended ends callCtx too: the switch below hands it to
+		// the check after it, which makes the email an error.
 		if callCtx.Err() == nil && c.try(callCtx, ctx, e, primary, &res) {
 			if queued {
 				handover.Waited = time.Since(start) - handover.Told
