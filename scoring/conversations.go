@@ -128,7 +128,7 @@ func FoldChat(events []event.Event) ChatSummary {
 func IsChat(events []event.Event) bool {
 	for _, e := range events {
 		if e.Kind == event.RunStart && e.Run != nil {
-			return e.Run.Workload == "chat"
+			return e.Run.Workload == event.WorkloadChat
 		}
 	}
 	return false
@@ -278,7 +278,7 @@ func (f *ChatFold) Summary() ChatSummary {
 	s := f.sum
 	s.Stopped = maps.Clone(f.sum.Stopped)
 	s.BreakerOpens = maps.Clone(f.sum.BreakerOpens)
-	s.Workload, s.Clock, s.Status = "chat", f.clock, f.status
+	s.Workload, s.Clock, s.Status = event.WorkloadChat, f.clock, f.status
 	if s.Clock == "" {
 		s.Clock = event.ClockReal
 	}
