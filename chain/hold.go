@@ -106,10 +106,8 @@ func (c *Chain) serveHeld(ctx context.Context, e emails.Email, h *Hold) Result {
 		}
 	}()
 	for {
-		if ctx.Err() != nil {
-			res.ServedBy = event.ServedError
-			return res
-		}
+		// A run that ended ends callCtx too: the switch below hands it to
+		// the check after it, which makes the email an error.
 		if callCtx.Err() == nil && c.try(callCtx, ctx, e, primary, &res) {
 			if queued {
 				handover.Waited = time.Since(start) - handover.Told
@@ -131,7 +129,7 @@ func (c *Chain) serveHeld(ctx context.Context, e emails.Email, h *Hold) Result {
 			if !queued {
 				queued, handover.Told = true, time.Since(start) // the customer is told it will take longer
 			}
-			c.awaitPrimary(ctx, primary.Breaker(), start.Add(h.wait()))
+			awaitPrimary(ctx, primary.Breaker(), start.Add(h.wait()))
 			continue
 		}
 		if ctx.Err() != nil {
@@ -151,7 +149,7 @@ func (c *Chain) serveHeld(ctx context.Context, e emails.Email, h *Hold) Result {
 // awaitPrimary waits until b is not open (a probe may go through, or it
 // closed), until, or ctx ends. Without a breaker it waits one poll: the
 // next call is the only way to learn the primary is back.
-func (c *Chain) awaitPrimary(ctx context.Context, b *breaker.Breaker, until time.Time) {
+func awaitPrimary(ctx context.Context, b *breaker.Breaker, until time.Time) {
 	for {
 		d := min(holdPoll, time.Until(until))
 		if d <= 0 {

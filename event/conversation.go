@@ -2,6 +2,10 @@ package event
 
 import "time"
 
+// WorkloadChat is RunInfo.Workload of a chat workload's run (--workload
+// chat); a triage run's is "".
+const WorkloadChat = "chat"
+
 // The kinds of event the chat workload (support conversations with tool
 // calls) records. A conversation is a loop of model calls; each model call
 // is one or more HTTP attempts (the SDK's retries), and each tool call the

@@ -229,7 +229,7 @@ type RunInfo struct {
 	// nil for a run without routes (route.go).
 	Routes []RouteInfo `json:"routes,omitempty"`
 	// Workload is the run's workload kind: "" (triage, 120 emails through
-	// the chain) or "chat" (support conversations with tool calls).
+	// the chain) or WorkloadChat (support conversations with tool calls).
 	Workload string `json:"workload,omitempty"`
 }
 

@@ -57,3 +57,18 @@ func TestEventRulesCeiling(t *testing.T) {
 		t.Errorf("past a week without a ceiling: %q", msg)
 	}
 }
+
+// TestEventRulesChat: a chat workload's event without its conversation is
+// refused when the journal is read, before the chat fold would meet it.
+func TestEventRulesChat(t *testing.T) {
+	r := NewEventRules(0)
+	if msg := r.Check(event.Event{Kind: event.ConversationStart, Chat: &event.Chat{Conversation: 1}}, 1); msg != "" {
+		t.Errorf("a conversation_start with its conversation was refused: %s", msg)
+	}
+	for _, k := range []event.Kind{event.ConversationStart, event.ModelAttempt, event.ModelCall, event.ToolCall, event.ConversationHandover, event.ConversationEnd} {
+		want := `field "chat" is missing from a ` + string(k) + ` event`
+		if msg := r.Check(event.Event{Kind: k}, 2); msg != want {
+			t.Errorf("%s without chat: %q, want %q", k, msg, want)
+		}
+	}
+}

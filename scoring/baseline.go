@@ -91,12 +91,14 @@ func PredictedBaseline(policy string, p *event.Predicted) BaselineSummary {
 
 // Baseline folds a finished baseline run's log up to the live run's
 // elapsed time: the dashboard asks at every tick, and the elapsed time
-// only grows, so each event is folded once. Not safe for concurrent use.
+// only grows, so each event is folded once, and the fold's summary is
+// taken again only when an event was. Not safe for concurrent use.
 type Baseline struct {
 	policy string
 	events []event.Event
 	next   int
 	fold   *Fold
+	sum    *Summary // the fold's summary of events[:next]; nil until taken, or after more were folded
 }
 
 // NewBaseline follows the log of a finished baseline run played with the
@@ -113,12 +115,17 @@ func (b *Baseline) At(at time.Duration, whole bool) BaselineSummary {
 	for b.next < len(b.events) && (whole || b.events[b.next].At <= at) {
 		b.fold.Add(b.events[b.next])
 		b.next++
+		b.sum = nil
 	}
 	complete := b.next == len(b.events)
 	if whole || complete {
 		at = b.fold.Elapsed()
 	}
-	return baselineOf(b.fold.Summary(), b.policy, at, complete)
+	if b.sum == nil {
+		s := b.fold.Summary()
+		b.sum = &s
+	}
+	return baselineOf(*b.sum, b.policy, at, complete)
 }
 
 // Email is email id's record in the baseline's fold as far as At has

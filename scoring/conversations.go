@@ -97,22 +97,21 @@ type TraceStep struct {
 // ChatFold folds a chat run's events: feed it every event in order (Add),
 // read the figures at any point (Summary, Rows).
 type ChatFold struct {
-	info       *event.RunInfo
-	clock      string
-	status     string
-	rows       map[int]*ConversationRow
-	order      []int
-	sum        ChatSummary
-	traceOf    int
-	trace      []TraceStep
-	handover   *event.HandoverState
-	convStarts map[int]time.Duration
+	info     *event.RunInfo
+	clock    string
+	status   string
+	rows     map[int]*ConversationRow
+	order    []int
+	sum      ChatSummary
+	traceOf  int
+	trace    []TraceStep
+	handover *event.HandoverState
 }
 
 // NewChatFold returns an empty fold; with trace > 0 it also keeps the trace
 // of that conversation.
 func NewChatFold(trace int) *ChatFold {
-	return &ChatFold{rows: map[int]*ConversationRow{}, traceOf: trace, convStarts: map[int]time.Duration{},
+	return &ChatFold{rows: map[int]*ConversationRow{}, traceOf: trace,
 		sum: ChatSummary{Stopped: map[string]int{}, BreakerOpens: map[string]int{}}}
 }
 
@@ -129,7 +128,7 @@ func FoldChat(events []event.Event) ChatSummary {
 func IsChat(events []event.Event) bool {
 	for _, e := range events {
 		if e.Kind == event.RunStart && e.Run != nil {
-			return e.Run.Workload == "chat"
+			return e.Run.Workload == event.WorkloadChat
 		}
 	}
 	return false
@@ -152,7 +151,6 @@ func (f *ChatFold) Add(e event.Event) {
 	case event.ConversationStart:
 		c := e.Chat
 		f.rows[c.Conversation] = &ConversationRow{ID: c.Conversation, Start: e.At, Running: true}
-		f.convStarts[c.Conversation] = e.At
 		f.order = append(f.order, c.Conversation)
 	case event.ModelAttempt:
 		s.ModelAttempts++
@@ -280,7 +278,7 @@ func (f *ChatFold) Summary() ChatSummary {
 	s := f.sum
 	s.Stopped = maps.Clone(f.sum.Stopped)
 	s.BreakerOpens = maps.Clone(f.sum.BreakerOpens)
-	s.Workload, s.Clock, s.Status = "chat", f.clock, f.status
+	s.Workload, s.Clock, s.Status = event.WorkloadChat, f.clock, f.status
 	if s.Clock == "" {
 		s.Clock = event.ClockReal
 	}

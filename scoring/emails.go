@@ -127,6 +127,9 @@ func (f *Fold) sentEmail(e event.Event) {
 	r.Truth, r.Unscored = e.Truth, e.Unscored
 	r.Version++
 	f.order = append(f.order, e.Email)
+	if !r.Done {
+		f.inflight.emails.set(e.At, 1)
+	}
 }
 
 // open returns the email's latest unfinished attempt on rung with retry
@@ -148,6 +151,9 @@ func (f *Fold) doneEmail(e event.Event) {
 	}
 	res := *e.Result
 	r.Done, r.DoneAt, r.Result, r.Version = true, e.At, res, r.Version+1
+	if r.SentKnown {
+		f.inflight.emails.set(e.At, -1)
+	}
 	f.served.add(res)
 	if res.Cancelled {
 		return

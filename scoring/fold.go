@@ -216,6 +216,7 @@ func (f *Fold) attemptStart(e event.Event) {
 	f.series.attempt(e.Rung, e.At, e.Attempt > 0)
 	f.starts[e.Rung] = append(f.starts[e.Rung], e.At)
 	f.open.start(e)
+	f.inflight.callStarted(e)
 	if r := f.keptRecord(e.Email); r != nil {
 		met := ""
 		if b := f.breakers[e.Rung]; b != nil {
@@ -228,7 +229,9 @@ func (f *Fold) attemptStart(e event.Event) {
 
 func (f *Fold) attemptEnd(e event.Event) {
 	started, ok := f.open.end(e)
-	if !ok {
+	if ok {
+		f.inflight.callEnded(e, started)
+	} else {
 		started = e.At
 	}
 	f.attemptEnded(e, started)

@@ -91,12 +91,13 @@ func (g gauge) at(end time.Duration) gauge {
 	return g
 }
 
-// mean is the time-average up to offset end.
+// mean is the time-average up to offset end of g as it stands there
+// (g.at(end)).
 func (g gauge) mean(end time.Duration) float64 {
 	if end <= 0 {
 		return 0
 	}
-	return g.at(end).area.Seconds() / end.Seconds()
+	return g.area.Seconds() / end.Seconds()
 }
 
 // rungEmail names one email's turn on one rung.
@@ -113,17 +114,19 @@ type rungFlight struct {
 	inCalls       time.Duration // total time the ended calls were in flight
 }
 
-// inflightTrack folds what is in flight (inflight.go).
+// inflightTrack folds what is in flight (inflight.go). Emails in flight
+// move with the fold's email records (sentEmail and doneEmail move the
+// emails gauge), and calls are paired with their starts by the fold's own
+// attempt pairing (Fold.open), which hands them to callStarted and
+// callEnded.
 type inflightTrack struct {
 	emails gauge
-	sent   map[int]bool // emails sent and not yet done
 	rungs  map[string]*rungFlight
-	calls  attemptPairs
 	onRung map[rungEmail]bool
 }
 
 func newInflightTrack() inflightTrack {
-	return inflightTrack{sent: map[int]bool{}, rungs: map[string]*rungFlight{}, calls: attemptPairs{}, onRung: map[rungEmail]bool{}}
+	return inflightTrack{rungs: map[string]*rungFlight{}, onRung: map[rungEmail]bool{}}
 }
 
 func (t *inflightTrack) rung(name string) *rungFlight {
@@ -135,19 +138,9 @@ func (t *inflightTrack) rung(name string) *rungFlight {
 	return r
 }
 
-// add folds one event.
+// add folds one event's emails on a rung.
 func (t *inflightTrack) add(e event.Event) {
 	switch e.Kind {
-	case event.EmailSent:
-		if !t.sent[e.Email] {
-			t.sent[e.Email] = true
-			t.emails.set(e.At, 1)
-		}
-	case event.EmailDone:
-		if t.sent[e.Email] {
-			delete(t.sent, e.Email)
-			t.emails.set(e.At, -1)
-		}
 	case event.RungStart:
 		k := rungEmail{e.Email, e.Rung}
 		if !t.onRung[k] {
@@ -160,22 +153,29 @@ func (t *inflightTrack) add(e event.Event) {
 			delete(t.onRung, k)
 			t.rung(e.Rung).emails.set(e.At, -1)
 		}
-	case event.AttemptStart:
-		if e.Proxy != nil {
-			return // drill proxy's requests belong to no email
-		}
-		t.calls.start(e)
-		r := t.rung(e.Rung)
-		r.started++
-		r.calls.set(e.At, 1)
-	case event.AttemptEnd:
-		if started, ok := t.calls.end(e); ok {
-			r := t.rung(e.Rung)
-			r.ended++
-			r.inCalls += max(e.At-started, 0)
-			r.calls.set(e.At, -1)
-		}
 	}
+}
+
+// callStarted folds an attempt_start: a call in flight on its rung. drill
+// proxy's requests belong to no email and are left out.
+func (t *inflightTrack) callStarted(e event.Event) {
+	if e.Proxy != nil {
+		return
+	}
+	r := t.rung(e.Rung)
+	r.started++
+	r.calls.set(e.At, 1)
+}
+
+// callEnded folds an attempt_end paired with its start at started.
+func (t *inflightTrack) callEnded(e event.Event, started time.Duration) {
+	if e.Proxy != nil {
+		return
+	}
+	r := t.rung(e.Rung)
+	r.ended++
+	r.inCalls += max(e.At-started, 0)
+	r.calls.set(e.At, -1)
 }
 
 // EmailsInFlight is the number of emails sent and not yet done.

@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/drill-dev/drill/event"
@@ -46,25 +47,13 @@ func TestInFlightAndLittlesLaw(t *testing.T) {
 		t.Errorf("primary in flight %+v, want peaks 2 and 2, λ 0.75, mean 1 = λ×W", r)
 	}
 	calls, emails := f.InFlightPerSecond("primary")
-	if want := []int{2, 2, 1, 0}; !equalInts(calls, want) {
+	if want := []int{2, 2, 1, 0}; !slices.Equal(calls, want) {
 		t.Errorf("calls in flight per second %v, want %v", calls, want)
 	}
-	if want := []int{2, 2, 1, 0}; !equalInts(emails, want) {
+	if want := []int{2, 2, 1, 0}; !slices.Equal(emails, want) {
 		t.Errorf("emails on the primary per second %v, want %v", emails, want)
 	}
 	if c, e := f.InFlight("primary"); c != 0 || e != 0 || f.EmailsInFlight() != 0 {
 		t.Errorf("in flight at the end: %d calls, %d emails, %d in all; want none", c, e, f.EmailsInFlight())
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

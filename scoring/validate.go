@@ -106,6 +106,11 @@ func (v *EventRules) Check(e event.Event, line int) string {
 		}
 	case event.EmailDone:
 		return checkResult(e)
+	case event.ConversationStart, event.ModelAttempt, event.ModelCall, event.ToolCall, event.ConversationHandover, event.ConversationEnd:
+		// The chat fold reads the conversation from it.
+		if e.Chat == nil {
+			return fmt.Sprintf("field \"chat\" is missing from a %s event", e.Kind)
+		}
 	}
 	return ""
 }

@@ -229,20 +229,15 @@ func (r *Run) buildChain(p Policy, addrs map[string]rungAddress, spend *meter, s
 	return c
 }
 
-// buildRoutes builds every route's chain after the run's own (def).
-func (r *Run) buildRoutes(addrs map[string]rungAddress, spend *meter, def *chain.Chain) error {
+// buildRoutes builds every route's chain after the run's own, whose
+// buildChain left its breakers in shared.
+func (r *Run) buildRoutes(addrs map[string]rungAddress, spend *meter, shared map[string]*breaker.Breaker) error {
 	if len(r.cfg.Routes) == 0 {
 		return nil
 	}
 	cl, err := r.cfg.Classifier()
 	if err != nil {
 		return err
-	}
-	shared := map[string]*breaker.Breaker{}
-	for _, rg := range def.Rungs {
-		if b := rg.Breaker(); b != nil {
-			shared[rg.Name()] = b
-		}
 	}
 	r.routes = routeTable{classifier: cl, chains: map[string]*chain.Chain{}}
 	for _, rt := range r.cfg.Routes {

@@ -89,8 +89,9 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 		}
 	}
 
-	r.chain = r.buildChain(cfg.Policy, addrs, spend, map[string]*breaker.Breaker{})
-	if err := r.buildRoutes(addrs, spend, r.chain); err != nil {
+	shared := map[string]*breaker.Breaker{} // every rung's breaker, by rung, for the routes to share
+	r.chain = r.buildChain(cfg.Policy, addrs, spend, shared)
+	if err := r.buildRoutes(addrs, spend, shared); err != nil {
 		r.cancel()
 		return nil, fmt.Errorf("building the routes: %w", err)
 	}
