@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,7 +45,7 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, policies []string, asJSON
 	for i, cfg := range cfgs {
 		jobs[i].Config = cfg
 		if recordDir != "" {
-			jobs[i].Journal = filepath.Join(recordDir, fmt.Sprintf("%02d-chat-%s-%s-seed%d.jsonl", i+1, cfg.Incident, strings.ReplaceAll(cfg.Policy.Name, "+", "_"), cfg.Seed))
+			jobs[i].Journal = journal.ChatRunPath(recordDir, i, cfg.Incident, cfg.Policy.Name, cfg.Seed)
 			if err := journal.RefuseOverwrite(jobs[i].Journal, force); err != nil {
 				return err
 			}
