@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,7 +45,7 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, policies []string, asJSON
 	for i, cfg := range cfgs {
 		jobs[i].Config = cfg
 		if recordDir != "" {
-			jobs[i].Journal = filepath.Join(recordDir, fmt.Sprintf("%02d-chat-%s-%s-seed%d.jsonl", i+1, cfg.Incident, strings.ReplaceAll(cfg.Policy.Name, "+", "_"), cfg.Seed))
+			jobs[i].Journal = journal.ChatRunPath(recordDir, i, cfg.Incident, cfg.Policy.Name, cfg.Seed)
 			if err := journal.RefuseOverwrite(jobs[i].Journal, force); err != nil {
 				return err
 			}
@@ -76,24 +74,15 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, policies []string, asJSON
 	return errors.Join(errs...)
 }
 
-// chatJournal reports whether the journal at path is a chat run's, from
-// its first event.
+// chatJournal reports whether the journal at path is a chat run's, with
+// drill's exit code for a journal it cannot read.
 func chatJournal(cmd *cobra.Command, path string) (bool, error) {
-	found, isChat := false, false
-	_, err := journal.ScanContext(cmd.Context(), path, func(e event.Event) error {
-		if !found {
-			found, isChat = true, scoring.IsChat([]event.Event{e})
-		}
-		return errStopScan
-	})
-	if err != nil && !errors.Is(err, errStopScan) {
+	isChat, err := journal.IsChat(cmd.Context(), path)
+	if err != nil {
 		return false, journal.ReadError(cmd.Context(), err)
 	}
 	return isChat, nil
 }
-
-// errStopScan stops a journal scan once it has what it needs.
-var errStopScan = errors.New("enough read")
 
 // replayChat prints a chat journal's figures, recomputed by the fold the
 // live run used (as JSON with asJSON), or one conversation's trace; with

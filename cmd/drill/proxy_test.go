@@ -84,6 +84,30 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// startProxy runs drill proxy with args (--listen 127.0.0.1:0 for a free
+// port) until ctx ends, and returns the base URL its banner names, its
+// stdout and stderr, and the command's result once it has returned.
+func startProxy(t *testing.T, ctx context.Context, args ...string) (base string, out, errOut *syncBuffer, done <-chan error) {
+	t.Helper()
+	out, errOut = &syncBuffer{}, &syncBuffer{}
+	root := newRootCmd()
+	root.SetArgs(append([]string{"proxy"}, args...))
+	root.SetOut(out)
+	root.SetErr(errOut)
+	result := make(chan error, 1)
+	go func() { result <- root.ExecuteContext(ctx) }()
+	addr := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/v1 ->`) // the listener, not an upstream named after it
+	for deadline := time.Now().Add(5 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
+			base = "http://" + m[1] + "/v1"
+		}
+	}
+	if base == "" {
+		t.Fatalf("no address in %q", errOut.String())
+	}
+	return base, out, errOut, result
+}
+
 // TestProxyCommandRecordsAJournalReplayAndReportRead: drill proxy with a
 // busy window, an openai-go client through it, then Ctrl-C: one line per
 // request and a summary per model on stdout, and a journal that replay and
@@ -93,27 +117,10 @@ func TestProxyCommandRecordsAJournalReplayAndReportRead(t *testing.T) {
 	rec := filepath.Join(dir, "p.jsonl")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	var out, errOut syncBuffer
-	root := newRootCmd()
-	root.SetArgs([]string{"proxy", "--listen", "127.0.0.1:0", "--latency-scale", "0", "--no-tui",
+	base, out, _, done := startProxy(t, ctx, "--listen", "127.0.0.1:0", "--latency-scale", "0", "--no-tui",
 		// The window ends before the SDK's first retry can come: openai-go
 		// waits 0.5 s less up to 25 % jitter, so at least 375 ms.
-		"--outage", "busy", "--outage-from", "0s", "--outage-to", "300ms", "--record", rec})
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-
-	addr := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/v1`)
-	var base string
-	for deadline := time.Now().Add(5 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
-			base = "http://" + m[1] + "/v1"
-		}
-	}
-	if base == "" {
-		t.Fatalf("no address in %q", errOut.String())
-	}
+		"--outage", "busy", "--outage-from", "0s", "--outage-to", "300ms", "--record", rec)
 	c := openai.NewClient(option.WithBaseURL(base), option.WithAPIKey("sk-test-key-that-must-not-be-recorded"))
 	resp, err := c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "gpt-5.4-nano",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Where is DR-123456?")}})

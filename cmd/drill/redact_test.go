@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -119,23 +118,7 @@ func TestProxyShowsAndRecordsNoSecret(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "p.jsonl")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	var out, errOut syncBuffer
-	root := newRootCmd()
-	root.SetArgs([]string{"proxy", "--listen", "127.0.0.1:0", "--no-tui", "--upstream", up.URL + "/v1?api-key=" + queryKey, "--record", rec})
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	addr := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/v1 ->`)
-	var base string
-	for deadline := time.Now().Add(5 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
-			base = "http://" + m[1] + "/v1"
-		}
-	}
-	if base == "" {
-		t.Fatalf("no address in %q", errOut.String())
-	}
+	base, out, errOut, done := startProxy(t, ctx, "--listen", "127.0.0.1:0", "--no-tui", "--upstream", up.URL+"/v1?api-key="+queryKey, "--record", rec)
 	c := openai.NewClient(option.WithBaseURL(base), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
 	_, _ = c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: modelKey,
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Where is DR-123456?")}})

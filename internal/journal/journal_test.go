@@ -378,3 +378,20 @@ func TestCutLineReported(t *testing.T) {
 		t.Errorf("meta = %+v, want line 7 cut after 5 events", m)
 	}
 }
+
+// TestIsChat: a journal is a chat drill's when its run_start says so; a
+// triage run's is not, and a missing file is an error.
+func TestIsChat(t *testing.T) {
+	evs := journaltest.Run(journaltest.Options{Emails: 4})
+	triage := writeJournal(t, evs, event.StatusCompleted)
+	evs[0].Run.Workload = "chat"
+	chat := writeJournal(t, evs, event.StatusCompleted)
+	for path, want := range map[string]bool{triage: false, chat: true} {
+		if got, err := journal.IsChat(t.Context(), path); err != nil || got != want {
+			t.Errorf("IsChat(%s) = %v, %v; want %v", filepath.Base(path), got, err, want)
+		}
+	}
+	if _, err := journal.IsChat(t.Context(), filepath.Join(t.TempDir(), "missing.jsonl")); err == nil {
+		t.Error("a missing journal is no error")
+	}
+}

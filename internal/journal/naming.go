@@ -21,6 +21,14 @@ func RunPath(dir string, i int, outage, policy string) string {
 	return filepath.Join(dir, fmt.Sprintf("%02d-%s-%s.jsonl", i+1, FileSafe(outage), FileSafe(policy)))
 }
 
+// ChatRunPath is the journal of the i-th (from 0) chat drill recorded into
+// dir by drill compare --workload chat, named after its incident, policy
+// ('+' between checks written '_') and seed:
+// dir/01-chat-mixed-agent-defaults-seed1.jsonl.
+func ChatRunPath(dir string, i int, incident, policy string, seed int64) string {
+	return filepath.Join(dir, fmt.Sprintf("%02d-chat-%s-%s-seed%d.jsonl", i+1, incident, strings.ReplaceAll(policy, "+", "_"), seed))
+}
+
 // FileSafe keeps letters, digits, '-' and '.' and turns anything else into
 // '-', so a name can go into a file name ("run" for an empty one).
 func FileSafe(s string) string {

@@ -17,6 +17,22 @@ func TestRunPath(t *testing.T) {
 	}
 }
 
+// TestChatRunPath: the name drill compare --workload chat records each
+// run's journal under (docs/workloads.md quotes it).
+func TestChatRunPath(t *testing.T) {
+	for _, c := range []struct {
+		policy string
+		want   string
+	}{
+		{"agent-defaults", "01-chat-mixed-agent-defaults-seed1.jsonl"},
+		{"agent-defaults+stream+budget", "01-chat-mixed-agent-defaults_stream_budget-seed1.jsonl"},
+	} {
+		if got := ChatRunPath("runs", 0, "mixed", c.policy, 1); got != filepath.Join("runs", c.want) {
+			t.Errorf("ChatRunPath(%s) = %q, want %q", c.policy, got, c.want)
+		}
+	}
+}
+
 // TestExpand: a directory stands for its journals, sorted; one without any
 // is an error, and so is a missing path.
 func TestExpand(t *testing.T) {

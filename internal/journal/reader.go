@@ -284,6 +284,23 @@ func (m Meta) Status() string {
 	return m.Summary.Status
 }
 
+// IsChat reports whether the journal at path is a chat drill's, from its
+// first event (scoring.IsChat), reading no further.
+func IsChat(ctx context.Context, path string) (bool, error) {
+	isChat := false
+	_, err := ScanContext(ctx, path, func(e event.Event) error {
+		isChat = scoring.IsChat([]event.Event{e})
+		return errStopScan
+	})
+	if err != nil && !errors.Is(err, errStopScan) {
+		return false, err
+	}
+	return isChat, nil
+}
+
+// errStopScan stops a scan once it has what it needs.
+var errStopScan = errors.New("enough read")
+
 // Scan streams the journal at path, calling fn for every event in order. It
 // stops at fn's first error and returns it. A path that is not a regular
 // file is an error wrapping ErrNotFile (see Open).

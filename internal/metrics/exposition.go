@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -50,18 +51,6 @@ type family struct {
 	series []series
 }
 
-// key is the series' identity within its family: its labels.
-func (s series) key() string {
-	var b strings.Builder
-	for _, l := range s.labels {
-		b.WriteString(l.name)
-		b.WriteByte(0)
-		b.WriteString(l.value)
-		b.WriteByte(0)
-	}
-	return b.String()
-}
-
 // Set is the exporters one metrics endpoint serves: one for each run a
 // command follows. It is safe for concurrent use.
 type Set struct {
@@ -100,35 +89,20 @@ func (s *Set) Handler() http.Handler {
 func writeText(w io.Writer, xs []*Exporter) error {
 	byName := map[string]*family{}
 	for _, x := range xs {
-		for _, f := range x.families() {
-			if have := byName[f.metric.Name]; have != nil {
-				have.series = append(have.series, f.series...)
-				continue
-			}
-			byName[f.metric.Name] = &f
-		}
+		x.collect(byName)
 	}
-	names := make([]string, 0, len(byName))
-	for n := range byName {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	bw := bufio.NewWriter(w)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(byName)) {
 		f := byName[n]
-		if len(f.series) == 0 {
-			continue
-		}
+		// Stable: of two series with the same labels, the first exporter's
+		// is kept (they are adjacent once sorted).
 		slices.SortStableFunc(f.series, compareSeries)
 		bw.WriteString("# HELP " + n + " " + escapeHelp(f.metric.Help) + "\n")
 		bw.WriteString("# TYPE " + n + " " + f.metric.Type + "\n")
-		seen := map[string]bool{}
-		for _, s := range f.series {
-			k := s.key()
-			if seen[k] {
+		for i, s := range f.series {
+			if i > 0 && compareSeries(f.series[i-1], s) == 0 {
 				continue
 			}
-			seen[k] = true
 			writeSeries(bw, n, s)
 		}
 	}

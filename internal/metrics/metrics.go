@@ -203,16 +203,15 @@ func (x *Exporter) Add(evs []event.Event) {
 	}
 }
 
-// families returns the metrics of the events folded so far, a consistent
-// snapshot: every metric of Metrics that has a value, each series labelled
-// with the run's outage and policy, its own labels and the exporter's.
-func (x *Exporter) families() []family {
+// collect adds the metrics of the events folded so far, a consistent
+// snapshot, to byName: every metric of Metrics that has a value, each
+// series labelled with the run's outage and policy, its own labels and the
+// exporter's. The series' order does not matter: writeText sorts them.
+func (x *Exporter) collect(byName map[string]*family) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	f := x.fold
 	run := []string{f.Info.Outage, f.Info.Policy}
-	byName := map[string]*family{}
-	var order []*family
 	newSeries := func(m Metric, labels []string) series {
 		names := append(slices.Clone(runLabels), m.Labels...)
 		values := append(slices.Clone(run), labels...)
@@ -231,7 +230,6 @@ func (x *Exporter) families() []family {
 		if fam == nil {
 			fam = &family{metric: m}
 			byName[m.Name] = fam
-			order = append(order, fam)
 		}
 		fam.series = append(fam.series, s)
 	}
@@ -245,17 +243,17 @@ func (x *Exporter) families() []family {
 		send(breakerState, BreakerValue(b.State), name)
 		send(breakerOpens, float64(b.Opens), name)
 	}
-	for _, k := range sortedKeys(x.calls) {
-		send(calls, x.calls[k], k.rung, k.model, string(k.outcome))
+	for k, n := range x.calls {
+		send(calls, n, k.rung, k.model, string(k.outcome))
 	}
-	for _, k := range sortedKeys(x.attempts) {
-		send(attempts, x.attempts[k], k.rung, k.model, string(k.outcome))
+	for k, n := range x.attempts {
+		send(attempts, n, k.rung, k.model, string(k.outcome))
 	}
-	for _, rung := range slices.Sorted(maps.Keys(x.callsInFlight)) {
-		send(callsInFlight, float64(x.callsInFlight[rung]), rung)
+	for rung, n := range x.callsInFlight {
+		send(callsInFlight, float64(n), rung)
 	}
-	for _, rung := range slices.Sorted(maps.Keys(x.attemptsInFlight)) {
-		send(attemptsInFlight, float64(x.attemptsInFlight[rung]), rung)
+	for rung, n := range x.attemptsInFlight {
+		send(attemptsInFlight, float64(n), rung)
 	}
 	send(callsToBroken, float64(f.CallsToBroken()))
 	send(emailsSent, float64(f.Sent()))
@@ -272,28 +270,21 @@ func (x *Exporter) families() []family {
 	h.hist = waitHistogram(f.Waits())
 	add(emailWait, h)
 	tok, money := f.Cost()
-	for _, rung := range slices.Sorted(maps.Keys(tok.InputByRung)) {
-		send(tokens, float64(tok.InputByRung[rung]), rung, "input")
+	for rung, n := range tok.InputByRung {
+		send(tokens, float64(n), rung, "input")
 		send(tokens, float64(tok.OutputByRung[rung]), rung, "output")
 	}
-	for _, rung := range slices.Sorted(maps.Keys(money.ByRung)) {
-		send(cost, money.ByRung[rung], rung)
+	for rung, v := range money.ByRung {
+		send(cost, v, rung)
 	}
 	x.collectHypotheses(send)
 	_, active := f.ActiveOutage()
 	send(outageActive, boolValue(active))
-	for _, k := range slices.SortedFunc(maps.Keys(x.alerts), func(a, b [2]string) int {
-		return cmp.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1])
-	}) {
-		send(alertsReceived, x.alerts[k], k[0], k[1])
+	for k, n := range x.alerts {
+		send(alertsReceived, n, k[0], k[1])
 	}
 	send(elapsed, f.Elapsed().Seconds())
 	send(running, boolValue(!f.Done()))
-	out := make([]family, len(order))
-	for i, fam := range order {
-		out[i] = *fam
-	}
-	return out
 }
 
 // collectHypotheses sends each hypothesis's live status on the summary so
@@ -348,12 +339,6 @@ func boolValue(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-func sortedKeys(m map[callKey]float64) []callKey {
-	return slices.SortedFunc(maps.Keys(m), func(a, b callKey) int {
-		return cmp.Compare(a.rung+"\x00"+a.model+"\x00"+string(a.outcome), b.rung+"\x00"+b.model+"\x00"+string(b.outcome))
-	})
 }
 
 // CheckClock refuses metrics for a run on the virtual clock: a virtual run

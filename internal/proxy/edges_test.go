@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -220,19 +219,7 @@ func TestHostileUpstreamAnswersAreBounded(t *testing.T) {
 // issue measured 19.5 s with a plain cap). DRILL_FAIR_REPORT=1 prints the
 // latency.
 func TestHealthyClientBehindIdleConnections(t *testing.T) {
-	p, err := New(Options{Upstream: mustURL("http://fake.invalid/v1"), Transport: fakemodel.New(fakemodel.Options{NoLatency: true}).Transport()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, p, Limits{}) }()
-	defer func() { cancel(); <-done }()
-	addr := ln.Addr().String()
+	addr := start(t, Options{}).addr
 	for i := range 1000 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {

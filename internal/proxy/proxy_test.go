@@ -29,6 +29,7 @@ import (
 // started is a proxy served on a loopback port, stopped by the test's cleanup.
 type started struct {
 	p        *Proxy
+	addr     string // the listener's HOST:PORT
 	url      string // the clients' base URL: http://ADDR/v1
 	shutdown func() // stops the server gracefully, once
 }
@@ -62,7 +63,8 @@ func start(t *testing.T, opts Options) started {
 		})
 	}
 	t.Cleanup(shutdown)
-	return started{p: p, url: "http://" + ln.Addr().String() + "/v1", shutdown: shutdown}
+	addr := ln.Addr().String()
+	return started{p: p, addr: addr, url: "http://" + addr + "/v1", shutdown: shutdown}
 }
 
 // stop ends the proxy (as Ctrl-C would): the server lets requests in

@@ -225,7 +225,7 @@ func isURLEnd(c byte) bool {
 // String redacts a value drill is about to print or write: as Text does,
 // and every form of the API keys in the environment (see Env).
 func String(s string) string {
-	return Known(nil).String(Text(s))
+	return envSet().String(Text(s))
 }
 
 // envSecrets are environment variables whose values must never be written.
@@ -252,11 +252,38 @@ func Env(names ...string) {
 	}
 }
 
-// envNames returns the names Env added.
-func envNames() []string {
+// envValues are the values of the API-key environment variables and of
+// those named with Env, in that order.
+func envValues() []string {
 	secretEnv.Lock()
-	defer secretEnv.Unlock()
-	return slices.Clone(secretEnv.names)
+	names := slices.Concat(envSecrets, secretEnv.names)
+	secretEnv.Unlock()
+	values := make([]string, len(names))
+	for i, n := range names {
+		values[i] = os.Getenv(n)
+	}
+	return values
+}
+
+// envCache is Known(nil) and the environment values it was built from:
+// String runs for every model name a dashboard row or proxy line prints,
+// and building the set JSON-encodes every key twice.
+var envCache struct {
+	sync.Mutex
+	values []string
+	set    Set
+}
+
+// envSet is Known(nil), built again only when a key's value or the names
+// given to Env have changed since the last call.
+func envSet() Set {
+	values := envValues()
+	envCache.Lock()
+	defer envCache.Unlock()
+	if !slices.Equal(values, envCache.values) {
+		envCache.values, envCache.set = values, known(values)
+	}
+	return envCache.set
 }
 
 // Set is a list of secret values, each in every form it is written in,
@@ -270,6 +297,12 @@ type Set [][]byte
 // \u003c, \u003e) and inside a URL (query-escaped). Values shorter than 6
 // bytes are ignored: redacting them would mangle ordinary text.
 func Known(extra []string) Set {
+	return known(slices.Concat(extra, envValues()))
+}
+
+// known is the set of the given secret values, each in every form it is
+// written in, longest first (see Known).
+func known(values []string) Set {
 	var out Set
 	addForm := func(s string) {
 		if s == "" {
@@ -282,24 +315,15 @@ func Known(extra []string) Set {
 		}
 		out = append(out, []byte(s))
 	}
-	add := func(s string) {
+	for _, s := range values {
 		s = strings.TrimSpace(s)
 		if len(s) < 6 {
-			return
+			continue
 		}
 		addForm(s)
 		addForm(jsonEscaped(s, true))
 		addForm(jsonEscaped(s, false))
 		addForm(url.QueryEscape(s))
-	}
-	for _, s := range extra {
-		add(s)
-	}
-	for _, name := range envSecrets {
-		add(os.Getenv(name))
-	}
-	for _, name := range envNames() {
-		add(os.Getenv(name))
 	}
 	slices.SortStableFunc(out, func(a, b []byte) int { return len(b) - len(a) })
 	return out

@@ -24,3 +24,12 @@ func TestTerminal(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTerminal is one dashboard row's model name made safe to print,
+// with an API key in the environment.
+func BenchmarkTerminal(b *testing.B) {
+	b.Setenv("OPENAI_API_KEY", "sk-bench-0123456789abcdefghij&<>")
+	for b.Loop() {
+		redact.Terminal("gpt-5.4-mini")
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/journal/journaltest"
 	"github.com/drill-dev/drill/internal/report"
 )
@@ -28,13 +27,7 @@ func TestAlertsOnTheTimeAxis(t *testing.T) {
 		evs = append(evs, e)
 	}
 	path := filepath.Join(t.TempDir(), "alerted.jsonl")
-	h, err := journal.NewHeader(nil, time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
-		t.Fatal(err)
-	}
+	writeJournal(t, path, nil, evs, event.StatusCompleted)
 	rep, err := report.Build([]string{path})
 	if err != nil {
 		t.Fatal(err)

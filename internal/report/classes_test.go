@@ -1,15 +1,12 @@
 package report_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/journal/journaltest"
 	"github.com/drill-dev/drill/internal/report"
 )
@@ -42,13 +39,7 @@ func routedJournal(t *testing.T) string {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "routed.jsonl")
-	h, err := journal.NewHeader(smallConfig{Outage: "busy", Policy: "breaker", Emails: 20, Breaker: true, Seed: 11}, time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
-		t.Fatal(err)
-	}
+	writeJournal(t, path, smallConfig{Outage: "busy", Policy: "breaker", Emails: 20, Breaker: true, Seed: 11}, evs, event.StatusCompleted)
 	return path
 }
 
@@ -61,25 +52,14 @@ func TestClassesInReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.DPI = testDPI
-	var html bytes.Buffer
-	if err := r.WriteHTML(&html); err != nil {
-		t.Fatal(err)
-	}
-	page := html.String()
+	page := htmlOf(t, r)
 	for _, want := range []string{`<h2 id="classes">Classes</h2>`, "<td>safety</td>", "breaker, backup never (person)", "R1: waits by class"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the HTML report lacks %q", want)
 		}
 	}
-	md := filepath.Join(t.TempDir(), "r.md")
-	if err := r.WriteMarkdown(md); err != nil {
-		t.Fatal(err)
-	}
-	text, err := os.ReadFile(md)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(text), "## Classes") || !strings.Contains(string(text), "(r-charts/run-1-classes.png)") {
+	md, text := markdownOf(t, r)
+	if !strings.Contains(text, "## Classes") || !strings.Contains(text, "(r-charts/run-1-classes.png)") {
 		t.Errorf("the Markdown report lacks the classes section:\n%s", text)
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(md), "r-charts", "run-1-classes.png")); err != nil {
@@ -94,11 +74,7 @@ func TestClassesInReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	plainRun.DPI = testDPI
-	html.Reset()
-	if err := plainRun.WriteHTML(&html); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(html.String(), `id="classes"`) {
+	if strings.Contains(htmlOf(t, plainRun), `id="classes"`) {
 		t.Error("a run without routes has a classes section")
 	}
 }

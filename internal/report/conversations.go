@@ -325,7 +325,8 @@ func WriteChatReport(out string, runs []ChatRun, dpi int) error {
 		}
 		b.WriteString("</body></html>\n")
 	case ".md", ".markdown":
-		dir := strings.TrimSuffix(out, filepath.Ext(out)) + "-charts"
+		chartDir := chartDirName(out)
+		dir := filepath.Join(filepath.Dir(out), chartDir)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
@@ -335,7 +336,7 @@ func WriteChatReport(out string, runs []ChatRun, dpi int) error {
 			if err := os.WriteFile(filepath.Join(dir, name), charts[i], 0o644); err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
-			fmt.Fprintf(&b, "## %s\n\n![slowest conversation per 20 s and silent endings](%s/%s)\n\n", filepath.Base(r.Path), filepath.Base(dir), name)
+			fmt.Fprintf(&b, "## %s\n\n![slowest conversation per 20 s and silent endings](%s/%s)\n\n", filepath.Base(r.Path), chartDir, name)
 		}
 	default:
 		return fmt.Errorf("%w: %s", ErrFormat, out)

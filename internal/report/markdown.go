@@ -11,13 +11,18 @@ import (
 	"unicode"
 )
 
+// chartDirName is the directory beside a Markdown report that holds its
+// chart images, named after the file: "report.md" → "report-charts".
+func chartDirName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-charts"
+}
+
 // WriteMarkdown writes the report as Markdown to path, with its chart
 // images as PNG files in a directory beside it named after the file
 // ("report.md" → "report-charts/"), linked relatively so the Markdown
 // renders with its images wherever the two are copied together.
 func (r *Report) WriteMarkdown(path string) error {
-	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	chartDir := stem + "-charts"
+	chartDir := chartDirName(path)
 	if err := os.MkdirAll(filepath.Join(filepath.Dir(path), chartDir), 0o755); err != nil {
 		return fmt.Errorf("report: creating the chart directory: %w", err)
 	}

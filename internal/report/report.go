@@ -112,11 +112,10 @@ func (r *Report) runIndex(name string) (int, error) {
 	return found, nil
 }
 
-// table is a table for either output format.
-type table struct {
-	Head []string
-	Rows [][]string
-}
+// table is a table for either output format: plain's, which a command
+// also prints as aligned text (SummaryTable, FleetTable). The report
+// writes it with its own Markdown (mdTable, escaped) and HTML writers.
+type table = plain.Table
 
 // runTag names run i (0-based) in column heads: R1, R2, ...
 func runTag(i int) string { return fmt.Sprintf("R%d", i+1) }
@@ -127,7 +126,7 @@ func (r *Report) runsTable() table {
 	for i, run := range r.Runs {
 		sums[i] = run.Summary
 	}
-	t := summaryTable(sums)
+	t := SummaryTable(sums)
 	t.Head = append([]string{"Run"}, t.Head...)
 	for i, run := range r.Runs {
 		t.Rows[i] = append([]string{runTag(i)}, t.Rows[i]...)
@@ -139,8 +138,9 @@ func (r *Report) runsTable() table {
 	return t
 }
 
-// summaryTable is the chapter's table, one row per run summary.
-func summaryTable(sums []scoring.Summary) table {
+// SummaryTable is the chapter's table, one row per run summary: the
+// report's, and what a command prints as text or Markdown.
+func SummaryTable(sums []scoring.Summary) plain.Table {
 	follow := 0
 	if len(sums) > 0 {
 		follow = sums[0].Followed.Email
@@ -164,18 +164,11 @@ func summaryTable(sums []scoring.Summary) table {
 	return t
 }
 
-// SummaryTable is the chapter's table for run summaries, one row per
-// summary, for a command to print as text or Markdown.
-func SummaryTable(sums []scoring.Summary) plain.Table {
-	t := summaryTable(sums)
-	return plain.Table{Head: t.Head, Rows: t.Rows}
-}
-
 // WriteSummaryTable writes the chapter's table for run summaries as
 // Markdown (what `drill compare` prints to a file or a pipe).
 func WriteSummaryTable(w io.Writer, sums []scoring.Summary) error {
 	var b strings.Builder
-	mdTable(&b, summaryTable(sums))
+	mdTable(&b, SummaryTable(sums))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

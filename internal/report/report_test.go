@@ -38,16 +38,47 @@ type smallConfig struct {
 // record writes a synthetic run as a journal through the journal writer.
 func record(t *testing.T, path string, o journaltest.Options, cfg any, status string) {
 	t.Helper()
-	evs := journaltest.Run(o)
-	start := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
-	h, err := journal.NewHeader(cfg, start)
+	writeJournal(t, path, cfg, journaltest.Run(o), status)
+}
+
+// writeJournal writes events as a journal at path through the journal
+// writer, its header recording cfg (nil for none), a fixed start and
+// fixed versions (for the golden file).
+func writeJournal(t *testing.T, path string, cfg any, evs []event.Event, status string) {
+	t.Helper()
+	h, err := journal.NewHeader(cfg, time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.DrillVersion, h.GoVersion = "v0.1.0", "go1.26.8" // fixed, for the golden file
+	h.DrillVersion, h.GoVersion = "v0.1.0", "go1.26.8"
 	if err := journaltest.Write(path, h, evs, status); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// htmlOf is the report's HTML page.
+func htmlOf(t *testing.T, rep *report.Report) string {
+	t.Helper()
+	var b strings.Builder
+	if err := rep.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// markdownOf writes the report as Markdown in a temporary directory (its
+// charts beside it) and returns the file's path and text.
+func markdownOf(t *testing.T, rep *report.Report) (path, text string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "r.md")
+	if err := rep.WriteMarkdown(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, string(b)
 }
 
 var smallRuns = []struct {
@@ -255,13 +286,7 @@ func TestObservedOutageInReport(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "real.jsonl")
-	h, err := journal.NewHeader(nil, time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
-		t.Fatal(err)
-	}
+	writeJournal(t, path, nil, evs, event.StatusCompleted)
 	rep, err := report.Build([]string{path})
 	if err != nil {
 		t.Fatal(err)
@@ -336,11 +361,7 @@ func TestHypothesesInReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep.Hypotheses = hyps
-	var b strings.Builder
-	if err := rep.WriteHTML(&b); err != nil {
-		t.Fatal(err)
-	}
-	html := b.String()
+	html := htmlOf(t, rep)
 	// R1 (fallback) made 33 calls to the broken model, R2 (breaker) 15.
 	for _, want := range []string{"served.error == 0", `class="pass">PASS (0)`, `class="fail">FAIL (33)`, `class="pass">PASS (15)`, `id="overview"`, `href="#R2"`} {
 		if !strings.Contains(html, want) {

@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -65,26 +64,16 @@ func TestTradeOffOfSweep(t *testing.T) {
 	if front == 0 {
 		t.Error("no setting on the front")
 	}
-	var html bytes.Buffer
 	rep.DPI = testDPI
-	if err := rep.WriteHTML(&html); err != nil {
-		t.Fatal(err)
-	}
+	html := htmlOf(t, rep)
 	for _, want := range []string{`<h2 id="tradeoff">Trade-off</h2>`, `alt="trade-off, busy outage"`, "<h3>The front</h3>", "--trip-failures"} {
-		if !strings.Contains(html.String(), want) {
+		if !strings.Contains(html, want) {
 			t.Errorf("HTML has no %q", want)
 		}
 	}
-	md := filepath.Join(t.TempDir(), "r.md")
-	if err := rep.WriteMarkdown(md); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(md)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), "![trade-off, busy outage](r-charts/tradeoff-1.png)") {
-		t.Errorf("Markdown has no trade-off chart:\n%s", b)
+	md, text := markdownOf(t, rep)
+	if !strings.Contains(text, "![trade-off, busy outage](r-charts/tradeoff-1.png)") {
+		t.Errorf("Markdown has no trade-off chart:\n%s", text)
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(md), "r-charts", "tradeoff-1.png")); err != nil {
 		t.Error(err)

@@ -82,16 +82,26 @@ func CheckURL(url string) error {
 	return err
 }
 
+// clientOptions are the go-redis options of url (Ping's and Open's), its
+// password masked in the error, with go-redis's own logging silenced.
+func clientOptions(url string) (*redis.Options, error) {
+	ro, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("breaker store %q: %s", redact.URL(url), redact.Text(err.Error()))
+	}
+	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
+	return ro, nil
+}
+
 // Ping connects to the Redis at url, authenticating as the URL says, and
 // sends PING, waiting at most timeout: nil when the store answers. The
 // error says whether nothing answered or Redis refused the password; the
 // URL in it has its password masked.
 func Ping(ctx context.Context, url string, timeout time.Duration) error {
-	ro, err := redis.ParseURL(url)
+	ro, err := clientOptions(url)
 	if err != nil {
-		return fmt.Errorf("breaker store %q: %s", redact.URL(url), redact.Text(err.Error()))
+		return err
 	}
-	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = timeout, timeout, timeout
 	ro.MaxRetries = -1
 	c := redis.NewClient(ro)
@@ -125,11 +135,10 @@ func isAuthError(err error) bool {
 // to the store's change channel. It does not wait for Redis: a Redis that
 // is down at the start is a store that is unreachable until it comes up.
 func Open(url string, opts Options) (*Store, error) {
-	ro, err := redis.ParseURL(url)
+	ro, err := clientOptions(url)
 	if err != nil {
-		return nil, fmt.Errorf("breaker store %q: %s", redact.URL(url), redact.Text(err.Error()))
+		return nil, err
 	}
-	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
 	if opts.Prefix == "" {
 		opts.Prefix = "drill"
 	}
