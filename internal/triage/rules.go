@@ -3,6 +3,7 @@ package triage
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/drill-dev/drill/emails"
 )
@@ -32,8 +33,19 @@ var rulesIntents = []struct {
 var SafetyWords = []string{"fire", "flame", "gas leak", "burn", "overheat", "swollen", "injur"}
 
 // hasteWords are the other words that make the rules rung's urgency high:
-// money taken in error and stated deadlines.
-var hasteWords = []string{"charged twice", "by friday", "by saturday", "by the weekend", "leaving on", "my trip on", "departure"}
+// money taken in error and a stated deadline ("by" a day, tomorrow, tonight
+// or the weekend; a departure or a trip).
+var hasteWords = append([]string{"charged twice", "by tomorrow", "by tonight", "by the weekend", "leaving on", "my trip on", "departure"},
+	byDays()...)
+
+// byDays are the deadlines "by monday" … "by sunday".
+func byDays() []string {
+	var out []string
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		out = append(out, "by "+strings.ToLower(d.String()))
+	}
+	return out
+}
 
 // orderRE finds the order number in the ways customers write it
 // ("DR 123456", "#123456", "order 123456", "dr-123-456", "order nr 123-456").
