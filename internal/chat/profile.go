@@ -184,13 +184,8 @@ func (p Profile) Validate() error {
 	if p.IncidentTo < p.IncidentFrom {
 		return fmt.Errorf("profile: incident_to %s is before incident_from %s", p.IncidentTo, p.IncidentFrom)
 	}
-	for _, class := range slices.Sorted(maps.Keys(p.Faults)) {
-		if !slices.Contains(Classes(), class) {
-			return fmt.Errorf("profile faults: unknown class %q (valid: %s)", class, strings.Join(Classes(), ", "))
-		}
-		if _, err := inject.NewFault(p.Faults[class]); err != nil {
-			return fmt.Errorf("profile faults: %s: %w", class, err)
-		}
+	if _, err := p.faults(); err != nil {
+		return err
 	}
 	for _, class := range Classes() {
 		_, ok := p.Faults[class]
@@ -199,6 +194,24 @@ func (p Profile) Validate() error {
 		}
 	}
 	return nil
+}
+
+// faults builds the transport fault of every class the profile names. A
+// fault holds only its parameters, so a run builds them once and every
+// attempt shares them, as an inject window's attempts share its fault.
+func (p Profile) faults() (map[string]inject.Fault, error) {
+	out := make(map[string]inject.Fault, len(p.Faults))
+	for _, class := range slices.Sorted(maps.Keys(p.Faults)) {
+		if !slices.Contains(Classes(), class) {
+			return nil, fmt.Errorf("profile faults: unknown class %q (valid: %s)", class, strings.Join(Classes(), ", "))
+		}
+		f, err := inject.NewFault(p.Faults[class])
+		if err != nil {
+			return nil, fmt.Errorf("profile faults: %s: %w", class, err)
+		}
+		out[class] = f
+	}
+	return out, nil
 }
 
 // rates returns the rates of the model on rung (primary or fallback) for

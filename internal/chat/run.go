@@ -16,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/tools"
 )
 
@@ -118,7 +119,8 @@ type Run struct {
 	client       openai.Client
 	modelBreaker *breaker.Breaker
 	toolGuard    *toolGuard
-	ended        atomic.Int64 // conversations ended, for progress lines
+	faults       map[string]inject.Fault // the profile's, by class
+	ended        atomic.Int64            // conversations ended, for progress lines
 	set          []emails.Email
 	tools        []openai.ChatCompletionToolUnionParam
 }
@@ -129,8 +131,12 @@ func New(cfg Config) (*Run, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	faults, err := cfg.Profile.faults()
+	if err != nil {
+		return nil, err
+	}
 	now := time.Now()
-	r := &Run{cfg: cfg, log: event.NewLog(now), start: now, set: cfg.Emails, tools: tools.Definitions()}
+	r := &Run{cfg: cfg, faults: faults, log: event.NewLog(now), start: now, set: cfg.Emails, tools: tools.Definitions()}
 	if r.set == nil {
 		r.set = emails.All()
 	}

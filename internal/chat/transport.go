@@ -122,8 +122,7 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.WithContext(ctx)
 	var f inject.Fault
 	if a.class != "" {
-		// Profile.Validate built every class's fault once: this cannot fail.
-		f, _ = inject.NewFault(t.r.cfg.Profile.Faults[a.class])
+		f = t.r.faults[a.class]
 		if f == nil || !inject.CanBreak(f, body) {
 			// A fault that cannot change this call (a loop with no earlier
 			// tool call to repeat) lets it through, and is not its fault.
