@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -91,7 +90,7 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if tr == nil {
 		return nil, errors.New("chat: a model request outside a conversation's call")
 	}
-	body, err := readBody(req)
+	req, body, err := inject.BufferBody(req)
 	if err != nil {
 		return nil, fmt.Errorf("chat: buffering the request: %w", err)
 	}
@@ -154,22 +153,6 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	idle.reset()
 	resp.Body = &idleBody{rc: resp.Body, idle: idle, ctx: ctx, cancel: cancel}
 	return resp, nil
-}
-
-// readBody buffers req's body so a fault can read it again.
-func readBody(req *http.Request) ([]byte, error) {
-	if req.Body == nil {
-		return nil, nil
-	}
-	b, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	req.Body = io.NopCloser(bytes.NewReader(b))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
-	req.ContentLength = int64(len(b))
-	return b, nil
 }
 
 // attemptRand is the random source of one attempt: the run's seed and the
