@@ -143,11 +143,7 @@ func New(cfg Config) (*Run, error) {
 	if b := cfg.Policy.Breaker; b != nil {
 		s := *b
 		s.Name = RungPrimary
-		s.OnChange = func(ch breaker.Change) {
-			r.log.Append(event.Event{Kind: event.BreakerChange, Rung: RungPrimary, Breaker: &event.BreakerState{
-				Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
-				Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
-		}
+		s.OnChange = r.logBreakerChange(RungPrimary)
 		r.modelBreaker = breaker.New(s)
 	}
 	if cfg.Tools == nil {
@@ -157,6 +153,17 @@ func New(cfg Config) (*Run, error) {
 	r.client = openai.NewClient(option.WithBaseURL("http://fake-model.invalid/v1"), option.WithAPIKey("drill"),
 		option.WithHTTPClient(&http.Client{Transport: &modelTransport{r: r, next: cfg.Models}}))
 	return r, nil
+}
+
+// logBreakerChange returns the OnChange of a breaker guarding rung (the
+// primary model, or a tool breaker's key): each change is a breaker_change
+// event.
+func (r *Run) logBreakerChange(rung string) func(breaker.Change) {
+	return func(ch breaker.Change) {
+		r.log.Append(event.Event{Kind: event.BreakerChange, Rung: rung, Breaker: &event.BreakerState{
+			Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
+			Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
+	}
 }
 
 // Ended is how many conversations have ended so far, for progress lines
