@@ -73,9 +73,6 @@ func Kinds() []string { return kinds(func(k string) bool { return !chatKinds[k] 
 // Kinds too (a carrier hang, a slow model).
 func ChatKinds() []string { return kinds(func(k string) bool { return chatKinds[k] }) }
 
-// AllKinds lists every registered fault kind, sorted.
-func AllKinds() []string { return kinds(func(string) bool { return true }) }
-
 func kinds(keep func(kind string) bool) []string {
 	names := make([]string, 0, len(registry))
 	for n := range registry {
