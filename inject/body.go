@@ -98,12 +98,12 @@ func (c *chunkReader) tokens(chunk []byte) int {
 	if !c.stream {
 		return 1
 	}
-	return (len(eventContent(chunk)) + eventArguments(chunk) + bytesPerToken - 1) / bytesPerToken
+	return (eventDeltaBytes(chunk) + bytesPerToken - 1) / bytesPerToken
 }
 
-// eventArguments is the length of one server-sent event's tool-call
-// argument deltas.
-func eventArguments(raw []byte) int {
+// eventDeltaBytes is the length of one server-sent event's content and
+// tool-call argument deltas, each data: line decoded once.
+func eventDeltaBytes(raw []byte) int {
 	n := 0
 	for _, data := range (sse.Event{Raw: raw}).Data() {
 		c, err := sse.ParseChunk(data)
@@ -111,12 +111,9 @@ func eventArguments(raw []byte) int {
 			continue
 		}
 		for _, ch := range c.Choices {
-			var calls []struct {
-				Function struct {
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			}
-			if json.Unmarshal(ch.Delta.ToolCalls, &calls) == nil {
+			n += len(ch.Delta.Content)
+			var calls []wireToolCall
+			if len(ch.Delta.ToolCalls) > 0 && json.Unmarshal(ch.Delta.ToolCalls, &calls) == nil {
 				for _, tc := range calls {
 					n += len(tc.Function.Arguments)
 				}

@@ -73,9 +73,6 @@ func Kinds() []string { return kinds(func(k string) bool { return !chatKinds[k] 
 // Kinds too (a carrier hang, a slow model).
 func ChatKinds() []string { return kinds(func(k string) bool { return chatKinds[k] }) }
 
-// AllKinds lists every registered fault kind, sorted.
-func AllKinds() []string { return kinds(func(string) bool { return true }) }
-
 func kinds(keep func(kind string) bool) []string {
 	names := make([]string, 0, len(registry))
 	for n := range registry {
@@ -265,7 +262,7 @@ func (i *Injector) roundTrip(rung string, req *http.Request) (*http.Response, er
 	if !ok {
 		return i.next.RoundTrip(req)
 	}
-	req, body, err := bufferBody(req)
+	req, body, err := BufferBody(req)
 	if err != nil {
 		return nil, fmt.Errorf("inject: reading the request body: %w", err)
 	}
@@ -282,9 +279,10 @@ func (i *Injector) roundTrip(rung string, req *http.Request) (*http.Response, er
 	return w.fault.Apply(Attempt{Req: req, Next: i.next, Rand: rng})
 }
 
-// bufferBody reads req's body and returns a request whose body can be read
-// again (by the fault and by the transport after it).
-func bufferBody(req *http.Request) (*http.Request, []byte, error) {
+// BufferBody reads req's body and returns a request whose body can be read
+// again (by the fault and by the transport after it), and the body: for a
+// transport that applies faults itself.
+func BufferBody(req *http.Request) (*http.Request, []byte, error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return req, nil, nil
 	}

@@ -24,18 +24,42 @@ type toolCall struct {
 	Arguments string
 }
 
+// wireToolCall is a tool call as the chat completions API writes it: in an
+// answer's message, in a stream's delta (Index says which call a piece
+// belongs to) and in a request's assistant message.
+type wireToolCall struct {
+	Index    int    `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+func (w wireToolCall) call() toolCall {
+	return toolCall{ID: w.ID, Name: w.Function.Name, Arguments: w.Function.Arguments}
+}
+
+// envelope is what a chat completion and each of its stream's chunks carry
+// around the choices.
+type envelope struct {
+	ID          string `json:"id"`
+	Model       string `json:"model"`
+	Created     int64  `json:"created"`
+	Fingerprint string `json:"system_fingerprint"`
+}
+
 // toolAnswer is a chat completion reduced to what the chat faults rewrite:
 // the first choice's tool calls or content, with the envelope to send them
 // in again.
 type toolAnswer struct {
-	ID, Model, Fingerprint string
-	Created                int64
-	Calls                  []toolCall
-	Content                string
-	Finish                 string
-	Usage                  json.RawMessage // the usage as the model sent it; nil if none
-	stream                 bool
-	whole                  map[string]any // a whole completion, for rewriting in place
+	envelope
+	Calls   []toolCall
+	Content string
+	Finish  string
+	Usage   json.RawMessage // the usage as the model sent it; nil if none
+	stream  bool
+	whole   map[string]any // a whole completion, for rewriting in place
 }
 
 // readToolAnswer reads a 200's body, whole or streamed. ok is false when
@@ -56,20 +80,11 @@ func readToolAnswer(resp *http.Response) (ans toolAnswer, body []byte, ok bool, 
 
 func parseToolCompletion(body []byte) (toolAnswer, bool) {
 	var c struct {
-		ID          string `json:"id"`
-		Model       string `json:"model"`
-		Created     int64  `json:"created"`
-		Fingerprint string `json:"system_fingerprint"`
-		Choices     []struct {
+		envelope
+		Choices []struct {
 			Message struct {
-				Content   *string `json:"content"`
-				ToolCalls []struct {
-					ID       string `json:"id"`
-					Function struct {
-						Name      string `json:"name"`
-						Arguments string `json:"arguments"`
-					} `json:"function"`
-				} `json:"tool_calls"`
+				Content   *string        `json:"content"`
+				ToolCalls []wireToolCall `json:"tool_calls"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
@@ -80,12 +95,12 @@ func parseToolCompletion(body []byte) (toolAnswer, bool) {
 		return toolAnswer{}, false
 	}
 	ch := c.Choices[0]
-	a := toolAnswer{ID: c.ID, Model: c.Model, Created: c.Created, Fingerprint: c.Fingerprint, Finish: ch.FinishReason, Usage: c.Usage, whole: whole}
+	a := toolAnswer{envelope: c.envelope, Finish: ch.FinishReason, Usage: c.Usage, whole: whole}
 	if ch.Message.Content != nil {
 		a.Content = *ch.Message.Content
 	}
 	for _, tc := range ch.Message.ToolCalls {
-		a.Calls = append(a.Calls, toolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		a.Calls = append(a.Calls, tc.call())
 	}
 	return a, true
 }
@@ -96,22 +111,12 @@ func parseToolStream(body []byte) (toolAnswer, bool) {
 	for _, raw := range bytes.SplitAfter(body, []byte("\n\n")) {
 		for _, data := range (sse.Event{Raw: raw}).Data() {
 			var c struct {
-				ID          string `json:"id"`
-				Model       string `json:"model"`
-				Created     int64  `json:"created"`
-				Fingerprint string `json:"system_fingerprint"`
-				Choices     []struct {
+				envelope
+				Choices []struct {
 					Index int `json:"index"`
 					Delta struct {
-						Content   string `json:"content"`
-						ToolCalls []struct {
-							Index    int    `json:"index"`
-							ID       string `json:"id"`
-							Function struct {
-								Name      string `json:"name"`
-								Arguments string `json:"arguments"`
-							} `json:"function"`
-						} `json:"tool_calls"`
+						Content   string         `json:"content"`
+						ToolCalls []wireToolCall `json:"tool_calls"`
 					} `json:"delta"`
 					FinishReason *string `json:"finish_reason"`
 				} `json:"choices"`
@@ -121,7 +126,7 @@ func parseToolStream(body []byte) (toolAnswer, bool) {
 				continue // [DONE]
 			}
 			if !got {
-				a.ID, a.Model, a.Created, a.Fingerprint, got = c.ID, c.Model, c.Created, c.Fingerprint, true
+				a.envelope, got = c.envelope, true
 			}
 			if len(c.Usage) > 0 && !bytes.Equal(c.Usage, []byte("null")) {
 				a.Usage = c.Usage
@@ -179,15 +184,18 @@ func (a toolAnswer) render() []byte {
 	if a.Usage != nil {
 		usage = json.RawMessage("null")
 	}
-	chunk := func(delta map[string]any, finish any) {
+	// emit writes one chunk: the envelope, choices, and usage unless nil.
+	emit := func(choices []any, usage any) {
 		c := map[string]any{"id": a.ID, "object": "chat.completion.chunk", "created": a.Created, "model": a.Model,
-			"system_fingerprint": a.Fingerprint,
-			"choices":            []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}}
+			"system_fingerprint": a.Fingerprint, "choices": choices}
 		if usage != nil {
 			c["usage"] = usage
 		}
 		b, _ := json.Marshal(c)
 		fmt.Fprintf(&out, "data: %s\n\n", b)
+	}
+	chunk := func(delta map[string]any, finish any) {
+		emit([]any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}, usage)
 	}
 	const piece = 3 * bytesPerToken
 	if len(a.Calls) == 0 {
@@ -213,9 +221,7 @@ func (a toolAnswer) render() []byte {
 	}
 	chunk(map[string]any{}, a.Finish)
 	if a.Usage != nil {
-		b, _ := json.Marshal(map[string]any{"id": a.ID, "object": "chat.completion.chunk", "created": a.Created, "model": a.Model,
-			"system_fingerprint": a.Fingerprint, "choices": []any{}, "usage": a.Usage})
-		fmt.Fprintf(&out, "data: %s\n\n", b)
+		emit([]any{}, a.Usage)
 	}
 	out.WriteString("data: [DONE]\n\n")
 	return out.Bytes()
@@ -232,14 +238,8 @@ func replaceBody(resp *http.Response, b []byte) {
 func requestToolCalls(body []byte) []toolCall {
 	var r struct {
 		Messages []struct {
-			Role      string `json:"role"`
-			ToolCalls []struct {
-				ID       string `json:"id"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
+			Role      string         `json:"role"`
+			ToolCalls []wireToolCall `json:"tool_calls"`
 		} `json:"messages"`
 	}
 	if json.Unmarshal(body, &r) != nil {
@@ -252,7 +252,7 @@ func requestToolCalls(body []byte) []toolCall {
 		}
 		calls := make([]toolCall, len(m.ToolCalls))
 		for k, tc := range m.ToolCalls {
-			calls[k] = toolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
+			calls[k] = tc.call()
 		}
 		return calls
 	}

@@ -136,9 +136,6 @@ const (
 
 var checkNames = []string{CheckBreaker, CheckStream, CheckValidity, CheckLoop, CheckBudget}
 
-// CheckNames lists the five checks' names in the write-up's order.
-func CheckNames() []string { return append([]string(nil), checkNames...) }
-
 // PolicyByName returns a preset, or a preset with checks switched on at
 // the write-up's figures, written preset+check+check: agent-defaults+budget
 // is the defaults with only the conversation budget, agent-defaults+stream

@@ -46,7 +46,13 @@ func (m ModelProfile) uses(class string) bool {
 	return m.Normal.of(class) > 0 || (m.Incident != nil && m.Incident.of(class) > 0)
 }
 
-func (r Rates) total() float64 { return r.Overloaded + r.Slow + r.Malformed + r.Loop }
+func (r Rates) total() float64 {
+	t := 0.0
+	for _, class := range classes {
+		t += r.of(class)
+	}
+	return t
+}
 
 // ModelProfile is one model's rates on a normal day and, if set, in the
 // incident window.
@@ -85,10 +91,11 @@ const (
 	ClassLoop       = "loop"
 )
 
+// classes are the fault classes in the order they are drawn.
+var classes = []string{ClassOverloaded, ClassSlow, ClassMalformed, ClassLoop}
+
 // Classes lists the fault classes in the order they are drawn.
-func Classes() []string {
-	return []string{ClassOverloaded, ClassSlow, ClassMalformed, ClassLoop}
-}
+func Classes() []string { return slices.Clone(classes) }
 
 // The incident kinds (--incident).
 const (
@@ -158,8 +165,8 @@ func IncidentProfile(kind string) (Profile, error) {
 // Validate says what is wrong with p.
 func (p Profile) Validate() error {
 	check := func(who string, r Rates) error {
-		for _, v := range []float64{r.Overloaded, r.Slow, r.Malformed, r.Loop} {
-			if v < 0 || v > 1 {
+		for _, class := range classes {
+			if v := r.of(class); v < 0 || v > 1 {
 				return fmt.Errorf("profile %s: a rate must be between 0 and 1, got %g", who, v)
 			}
 		}
@@ -184,21 +191,34 @@ func (p Profile) Validate() error {
 	if p.IncidentTo < p.IncidentFrom {
 		return fmt.Errorf("profile: incident_to %s is before incident_from %s", p.IncidentTo, p.IncidentFrom)
 	}
-	for _, class := range slices.Sorted(maps.Keys(p.Faults)) {
-		if !slices.Contains(Classes(), class) {
-			return fmt.Errorf("profile faults: unknown class %q (valid: %s)", class, strings.Join(Classes(), ", "))
-		}
-		if _, err := inject.NewFault(p.Faults[class]); err != nil {
-			return fmt.Errorf("profile faults: %s: %w", class, err)
-		}
+	if _, err := p.faults(); err != nil {
+		return err
 	}
-	for _, class := range Classes() {
+	for _, class := range classes {
 		_, ok := p.Faults[class]
 		if !ok && (p.Primary.uses(class) || p.Fallback.uses(class)) {
 			return fmt.Errorf("profile faults: no fault plays %s, and a rate asks for it", class)
 		}
 	}
 	return nil
+}
+
+// faults builds the transport fault of every class the profile names. A
+// fault holds only its parameters, so a run builds them once and every
+// attempt shares them, as an inject window's attempts share its fault.
+func (p Profile) faults() (map[string]inject.Fault, error) {
+	out := make(map[string]inject.Fault, len(p.Faults))
+	for _, class := range slices.Sorted(maps.Keys(p.Faults)) {
+		if !slices.Contains(classes, class) {
+			return nil, fmt.Errorf("profile faults: unknown class %q (valid: %s)", class, strings.Join(classes, ", "))
+		}
+		f, err := inject.NewFault(p.Faults[class])
+		if err != nil {
+			return nil, fmt.Errorf("profile faults: %s: %w", class, err)
+		}
+		out[class] = f
+	}
+	return out, nil
 }
 
 // rates returns the rates of the model on rung (primary or fallback) for
@@ -218,14 +238,12 @@ func (p Profile) rates(rung string, at time.Duration) Rates {
 func (p Profile) draw(rung string, at time.Duration, rng *rand.Rand) string {
 	r := p.rates(rung, at)
 	x := rng.Float64()
-	for _, c := range []struct {
-		class string
-		rate  float64
-	}{{ClassOverloaded, r.Overloaded}, {ClassSlow, r.Slow}, {ClassMalformed, r.Malformed}, {ClassLoop, r.Loop}} {
-		if x < c.rate {
-			return c.class
+	for _, class := range classes {
+		rate := r.of(class)
+		if x < rate {
+			return class
 		}
-		x -= c.rate
+		x -= rate
 	}
 	return ""
 }

@@ -16,10 +16,6 @@ import (
 //go:embed support.md
 var supportPolicy string
 
-// SupportPolicy returns the shop's support policy, the text the agent's
-// system prompt carries.
-func SupportPolicy() string { return supportPolicy }
-
 // systemPrompt is the agent's system message, the same for every call of
 // every conversation (built once).
 var systemPrompt = SystemPrompt()

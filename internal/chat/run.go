@@ -16,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/tools"
 )
 
@@ -118,7 +119,8 @@ type Run struct {
 	client       openai.Client
 	modelBreaker *breaker.Breaker
 	toolGuard    *toolGuard
-	ended        atomic.Int64 // conversations ended, for progress lines
+	faults       map[string]inject.Fault // the profile's, by class
+	ended        atomic.Int64            // conversations ended, for progress lines
 	set          []emails.Email
 	tools        []openai.ChatCompletionToolUnionParam
 }
@@ -129,19 +131,19 @@ func New(cfg Config) (*Run, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	faults, err := cfg.Profile.faults()
+	if err != nil {
+		return nil, err
+	}
 	now := time.Now()
-	r := &Run{cfg: cfg, log: event.NewLog(now), start: now, set: cfg.Emails, tools: tools.Definitions()}
+	r := &Run{cfg: cfg, faults: faults, log: event.NewLog(now), start: now, set: cfg.Emails, tools: tools.Definitions()}
 	if r.set == nil {
 		r.set = emails.All()
 	}
 	if b := cfg.Policy.Breaker; b != nil {
 		s := *b
 		s.Name = RungPrimary
-		s.OnChange = func(ch breaker.Change) {
-			r.log.Append(event.Event{Kind: event.BreakerChange, Rung: RungPrimary, Breaker: &event.BreakerState{
-				Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
-				Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
-		}
+		s.OnChange = r.logBreakerChange(RungPrimary)
 		r.modelBreaker = breaker.New(s)
 	}
 	if cfg.Tools == nil {
@@ -151,6 +153,17 @@ func New(cfg Config) (*Run, error) {
 	r.client = openai.NewClient(option.WithBaseURL("http://fake-model.invalid/v1"), option.WithAPIKey("drill"),
 		option.WithHTTPClient(&http.Client{Transport: &modelTransport{r: r, next: cfg.Models}}))
 	return r, nil
+}
+
+// logBreakerChange returns the OnChange of a breaker guarding rung (the
+// primary model, or a tool breaker's key): each change is a breaker_change
+// event.
+func (r *Run) logBreakerChange(rung string) func(breaker.Change) {
+	return func(ch breaker.Change) {
+		r.log.Append(event.Event{Kind: event.BreakerChange, Rung: rung, Breaker: &event.BreakerState{
+			Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
+			Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
+	}
 }
 
 // Ended is how many conversations have ended so far, for progress lines

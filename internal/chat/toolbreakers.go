@@ -91,11 +91,7 @@ func (r *Run) newToolGuard() *toolGuard {
 		s := tb.Settings
 		s.Trip.Rules = slices.Clone(s.Trip.Rules)
 		s.Name, s.Probe = key, breaker.ProbeSynthetic
-		s.OnChange = func(ch breaker.Change) {
-			r.log.Append(event.Event{Kind: event.BreakerChange, Rung: key, Breaker: &event.BreakerState{
-				Name: ch.Name, From: ch.From.String(), To: ch.To.String(), Generation: ch.Generation,
-				Failures: ch.Failures, Successes: ch.Successes, Reason: ch.Reason}})
-		}
+		s.OnChange = r.logBreakerChange(key)
 		probeTool := tool
 		s.Synthetic = func(ctx context.Context) breaker.Result {
 			// The real path, not a health endpoint: a lookup of an order

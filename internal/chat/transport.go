@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -91,7 +90,7 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if tr == nil {
 		return nil, errors.New("chat: a model request outside a conversation's call")
 	}
-	body, err := readBody(req)
+	req, body, err := inject.BufferBody(req)
 	if err != nil {
 		return nil, fmt.Errorf("chat: buffering the request: %w", err)
 	}
@@ -122,8 +121,7 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.WithContext(ctx)
 	var f inject.Fault
 	if a.class != "" {
-		// Profile.Validate built every class's fault once: this cannot fail.
-		f, _ = inject.NewFault(t.r.cfg.Profile.Faults[a.class])
+		f = t.r.faults[a.class]
 		if f == nil || !inject.CanBreak(f, body) {
 			// A fault that cannot change this call (a loop with no earlier
 			// tool call to repeat) lets it through, and is not its fault.
@@ -155,22 +153,6 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	idle.reset()
 	resp.Body = &idleBody{rc: resp.Body, idle: idle, ctx: ctx, cancel: cancel}
 	return resp, nil
-}
-
-// readBody buffers req's body so a fault can read it again.
-func readBody(req *http.Request) ([]byte, error) {
-	if req.Body == nil {
-		return nil, nil
-	}
-	b, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	req.Body = io.NopCloser(bytes.NewReader(b))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
-	req.ContentLength = int64(len(b))
-	return b, nil
 }
 
 // attemptRand is the random source of one attempt: the run's seed and the

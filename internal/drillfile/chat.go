@@ -43,26 +43,11 @@ type ChatPolicy struct {
 }
 
 // ChatPolicyKeys lists every chat policy key, in the order of ChatPolicy.
-func ChatPolicyKeys() []string {
-	t := reflect.TypeFor[ChatPolicy]()
-	keys := make([]string, t.NumField())
-	for i := range keys {
-		keys[i] = yamlKey(t.Field(i))
-	}
-	return keys
-}
+func ChatPolicyKeys() []string { return keysOf[ChatPolicy]() }
 
 // Field returns a pointer to the field of key (a **T), or nil for an
 // unknown key: for setting the settings from flags without a second list.
-func (o *ChatPolicy) Field(key string) any {
-	v := reflect.ValueOf(o).Elem()
-	for i := range v.NumField() {
-		if yamlKey(v.Type().Field(i)) == key {
-			return v.Field(i).Addr().Interface()
-		}
-	}
-	return nil
-}
+func (o *ChatPolicy) Field(key string) any { return fieldOf(o, key) }
 
 // Set lists the settings given, as "key value", for describing a policy.
 func (o ChatPolicy) Set() map[string]string {

@@ -111,8 +111,17 @@ func FlagName(key string) string {
 
 // OverrideKeys lists every override's drill-file key, in the order of
 // Overrides.
-func OverrideKeys() []string {
-	t := reflect.TypeFor[Overrides]()
+func OverrideKeys() []string { return keysOf[Overrides]() }
+
+func yamlKey(f reflect.StructField) string {
+	k, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	return k
+}
+
+// keysOf lists the YAML keys of a settings struct's fields (Overrides,
+// ChatPolicy), in field order.
+func keysOf[T any]() []string {
+	t := reflect.TypeFor[T]()
 	keys := make([]string, t.NumField())
 	for i := range keys {
 		keys[i] = yamlKey(t.Field(i))
@@ -120,16 +129,10 @@ func OverrideKeys() []string {
 	return keys
 }
 
-func yamlKey(f reflect.StructField) string {
-	k, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-	return k
-}
-
-// Field returns a pointer to the override field of a key (a **T for the
-// optional settings, *[]string for trip), or nil for an unknown key: for
-// setting overrides from flags without a second list of them.
-func (o *Overrides) Field(key string) any {
-	v := reflect.ValueOf(o).Elem()
+// fieldOf returns a pointer to the field of the struct s points to whose
+// YAML key is key, or nil for an unknown key.
+func fieldOf(s any, key string) any {
+	v := reflect.ValueOf(s).Elem()
 	for i := range v.NumField() {
 		if yamlKey(v.Type().Field(i)) == key {
 			return v.Field(i).Addr().Interface()
@@ -137,6 +140,11 @@ func (o *Overrides) Field(key string) any {
 	}
 	return nil
 }
+
+// Field returns a pointer to the override field of a key (a **T for the
+// optional settings, *[]string for trip), or nil for an unknown key: for
+// setting overrides from flags without a second list of them.
+func (o *Overrides) Field(key string) any { return fieldOf(o, key) }
 
 // Merge returns o with every override that top sets taken from top.
 func (o Overrides) Merge(top Overrides) Overrides {
