@@ -2,12 +2,10 @@ package recommend
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/format"
@@ -75,12 +73,10 @@ func predicted(c class, s *setting, o string) (firstOpen, worstWait *predict.Ran
 		}
 	}
 	cfg.Routes = nil
+	// An outage the arithmetic does not read comes back as p.Note, not
+	// an error (predict.NotPredicted).
 	p, err := predict.Compute(cfg)
-	var np *predict.NotPredicted
-	switch {
-	case errors.As(err, &np):
-		return nil, nil, np.Reason
-	case err != nil:
+	if err != nil {
 		return nil, nil, err.Error()
 	}
 	return p.FirstOpenS, p.WorstWaitS, p.Note
@@ -219,11 +215,8 @@ func snippet(classes []class, picks []Pick) string {
 			fmt.Fprintf(&b, "    backup: %s, %s\n", drillfile.BackupNever, c.hold)
 		}
 		if c.within > 0 {
-			fmt.Fprintf(&b, "    within: %s\n", goDuration(c.within))
+			fmt.Fprintf(&b, "    within: %s\n", format.GoDuration(c.within))
 		}
 	}
 	return b.String()
 }
-
-// goDuration writes a duration as a drill file takes it (5s, 1m30s).
-func goDuration(d time.Duration) string { return format.GoDuration(d) }
