@@ -106,37 +106,17 @@ func (c *ChatFlags) toolSettings(prof chat.Profile) (*chat.ToolBreakers, map[str
 	return tb, outages, nil
 }
 
-// chatPolicy reads the chat policy flags the user gave (check 2 is
+// ChatPolicyFlags reads the chat policy flags the user gave (check 2 is
 // --min-tokens-per-s and --stream-check) into the one settings type.
 func ChatPolicyFlags(fs *pflag.FlagSet) (drillfile.ChatPolicy, error) {
 	var o drillfile.ChatPolicy
 	for _, key := range drillfile.ChatPolicyKeys() {
-		f := fs.Lookup(drillfile.FlagName(key))
-		if f == nil || !f.Changed {
+		name := drillfile.FlagName(key)
+		if !fs.Changed(name) {
 			continue
 		}
-		v := f.Value.String()
-		var err error
-		switch p := o.Field(key).(type) {
-		case **drillfile.Duration:
-			var d time.Duration
-			d, err = time.ParseDuration(v)
-			*p = (*drillfile.Duration)(&d)
-		case **drillfile.Int:
-			var n int64
-			n, err = strconv.ParseInt(v, 10, 64)
-			*p = drillfile.IntOf(n)
-		case **bool:
-			var b bool
-			b, err = strconv.ParseBool(v)
-			*p = &b
-		case **float64:
-			var x float64
-			x, err = strconv.ParseFloat(v, 64)
-			*p = &x
-		}
-		if err != nil {
-			return o, exit.Usagef("--%s %q: %v", f.Name, v, err)
+		if err := setFromFlag(fs, name, o.Field(key)); err != nil {
+			return o, fmt.Errorf("flag --%s: %w", name, err)
 		}
 	}
 	return o, nil
