@@ -129,7 +129,7 @@ func (c *ChatFlags) Chosen(fs *pflag.FlagSet) (bool, error) {
 	explicit := fs.Changed("workload")
 	switch {
 	case explicit && c.workload != WorkloadChat && c.workload != WorkloadTriage:
-		return false, exit.Usagef("unknown workload %q (valid: %s, %s)", c.workload, WorkloadTriage, WorkloadChat)
+		return false, unknownWorkload(c.workload)
 	case explicit && c.workload == WorkloadTriage:
 		return false, nil
 	}
@@ -313,5 +313,11 @@ func TriageOnly(fs *pflag.FlagSet, command string) error {
 	if w == WorkloadChat {
 		return exit.Usagef("%s does not support the chat workload yet (only triage): run a chat drill with drill run --workload chat or drill compare --workload chat", command)
 	}
+	return unknownWorkload(w)
+}
+
+// unknownWorkload is the usage error (exit 2) of a --workload that is
+// neither triage nor chat.
+func unknownWorkload(w string) error {
 	return exit.Usagef("unknown workload %q (valid: %s, %s)", w, WorkloadTriage, WorkloadChat)
 }

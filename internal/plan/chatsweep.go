@@ -59,7 +59,7 @@ func (s *Sweep) Chat() (bool, error) {
 		return true, nil
 	case WorkloadTriage:
 	default:
-		return false, exit.Usagef("unknown workload %q (valid: %s, %s)", s.Workload, WorkloadTriage, WorkloadChat)
+		return false, unknownWorkload(s.Workload)
 	}
 	for _, fl := range chatOnlyAxes() {
 		if slices.Contains(s.given, fl.Name) {
@@ -118,9 +118,8 @@ func (s *Sweep) PlanChat(g sweep.Grid) ([]ChatSweepRow, error) {
 	if err != nil {
 		return nil, exit.UsageError(err)
 	}
-	if len(settings) > sweep.MaxRuns/s.Repeat {
-		return nil, exit.Usagef("--repeat %d: %s × %d repeats is more than %d drills, the most a sweep runs; lower --repeat or sweep fewer values",
-			s.Repeat, g.Shape(), s.Repeat, sweep.MaxRuns)
+	if err := s.checkRuns(g, len(settings)); err != nil {
+		return nil, err
 	}
 	rows := make([]ChatSweepRow, 0, len(settings))
 	for _, set := range settings {
