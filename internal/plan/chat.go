@@ -122,7 +122,7 @@ func ChatPolicyFlags(fs *pflag.FlagSet) (drillfile.ChatPolicy, error) {
 	return o, nil
 }
 
-// chosen reports whether the chat workload was asked for (--workload chat,
+// Chosen reports whether the chat workload was asked for (--workload chat,
 // or a drill file with a chat: section), refusing an unknown workload, and
 // loads that section.
 func (c *ChatFlags) Chosen(fs *pflag.FlagSet) (bool, error) {
@@ -188,7 +188,7 @@ func (c *ChatFlags) fromFile(fs *pflag.FlagSet, policies *[]string) (drillfile.C
 	return merged, nil
 }
 
-// parseSeeds reads "1..5" or "1,4,7".
+// ParseSeeds reads --seeds: "1..5" or "1,4,7".
 func ParseSeeds(s string) ([]int64, error) {
 	if lo, hi, ok := strings.Cut(s, ".."); ok {
 		a, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
@@ -213,7 +213,7 @@ func ParseSeeds(s string) ([]int64, error) {
 	return out, nil
 }
 
-// chatConfigs builds one chat drill per incident, policy and seed.
+// ChatConfigs builds one chat drill per incident, policy and seed.
 func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Config, error) {
 	over, err := c.fromFile(fs, &policies)
 	if err != nil {
