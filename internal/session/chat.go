@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -213,7 +212,7 @@ func ChatSweep(ctx context.Context, g sweep.Grid, rows []plan.ChatSweepRow, virt
 		for r, cfg := range row.Configs {
 			j := ChatJob{Config: cfg}
 			if recordDir != "" {
-				j.Journal = journal.SweepRunPath(recordDir, i, r, "chat-"+cfg.Incident, strings.ReplaceAll(cfg.Policy.Name, "+", "_"))
+				j.Journal = journal.SweepRunPath(recordDir, i, r, "chat-"+cfg.Incident, cfg.Policy.Name) // FileSafe makes the names file names
 				if err := journal.RefuseOverwrite(j.Journal, force); err != nil {
 					return nil, nil, err
 				}
