@@ -152,13 +152,9 @@ func runChatJobs(ctx context.Context, jobs []ChatJob, clock string, started func
 	return outs
 }
 
-// RunChat runs one chat drill against the built-in fake model's agent and
-// the in-process services, recording it if the job says so, and folds its
-// log.
-func RunChat(ctx context.Context, job ChatJob, clock string) ChatOutcome {
-	return runChat(ctx, job, clock, nil)
-}
-
+// runChat runs one chat drill on this clock against the built-in fake
+// model's agent and the in-process services, recording it if the job says
+// so, and folds its log; started, if set, is told the run before it starts.
 func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.Run)) ChatOutcome {
 	cfg := job.Config
 	cfg.Clock = clock
