@@ -30,8 +30,21 @@ func PolicyFlag(flag string) (key string, ok bool) {
 	return "", false
 }
 
-// figures are class c's figures for setting s in every outage.
+// figures are class c's figures for setting s in every outage, drill
+// predict's arithmetic beside the measured ones.
 func figures(c class, s *setting, outages []string) []OutageFigures {
+	figs := measured(c, s, outages)
+	for i := range figs {
+		if _, ok := s.rows[figs[i].Outage]; ok {
+			figs[i].PredictedFirstOpenS, figs[i].PredictedWorstWaitS, figs[i].PredictedNote = predicted(c, s, figs[i].Outage)
+		}
+	}
+	return figs
+}
+
+// measured are class c's measured figures for setting s in every outage:
+// what judge reads of every setting searched.
+func measured(c class, s *setting, outages []string) []OutageFigures {
 	var out []OutageFigures
 	for _, o := range outages {
 		f := OutageFigures{Outage: o}
@@ -53,7 +66,6 @@ func figures(c class, s *setting, outages []string) []OutageFigures {
 		if st := stat("handed_over"); st != nil {
 			f.HandedOver = st.Median
 		}
-		f.PredictedFirstOpenS, f.PredictedWorstWaitS, f.PredictedNote = predicted(c, s, o)
 		out = append(out, f)
 	}
 	return out
@@ -137,7 +149,8 @@ func pick(c class, settings []*setting, opts Options) Pick {
 	var best, closest *setting
 	var bestV, closestV verdict
 	for _, s := range settings {
-		v := judge(c, figures(c, s, opts.Outages), opts.MinAll4Right)
+		// The prediction is worked out for the chosen setting alone, below.
+		v := judge(c, measured(c, s, opts.Outages), opts.MinAll4Right)
 		if v.meets {
 			p.Candidates++
 			if best == nil || v.worstAll4 > bestV.worstAll4 || (v.worstAll4 == bestV.worstAll4 && v.worstP95 < bestV.worstP95) {
