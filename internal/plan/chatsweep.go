@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/sweep"
 )
@@ -87,8 +88,8 @@ func (s *Sweep) ChatGrid() (sweep.Grid, error) {
 	for _, fl := range chatOnlyAxes() {
 		chatFlags[fl.Name] = true
 	}
-	for _, name := range []string{"trip-failures", "cooldown", "min-tokens-per-s", "stream-check"} {
-		chatFlags[name] = true // the triage flags the chat policy reads
+	for _, key := range drillfile.ChatPolicyKeys() {
+		chatFlags[drillfile.FlagName(key)] = true // with the triage flags the chat policy reads
 	}
 	axes := []sweep.RawAxis{{Name: sweep.AxisPolicies, Type: "string", Raw: []string{chat.PresetDefaults}}}
 	for _, name := range s.given {
