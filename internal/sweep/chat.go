@@ -165,7 +165,7 @@ func chatCell(s scoring.Stat, secs bool) string {
 		return format.Count(v)
 	}
 	if s.N == 0 {
-		return "—"
+		return format.Dash
 	}
 	if s.Min == s.Max {
 		return one(s.Median)
