@@ -106,50 +106,30 @@ func (c *ChatFlags) toolSettings(prof chat.Profile) (*chat.ToolBreakers, map[str
 	return tb, outages, nil
 }
 
-// chatPolicy reads the chat policy flags the user gave (check 2 is
+// ChatPolicyFlags reads the chat policy flags the user gave (check 2 is
 // --min-tokens-per-s and --stream-check) into the one settings type.
 func ChatPolicyFlags(fs *pflag.FlagSet) (drillfile.ChatPolicy, error) {
 	var o drillfile.ChatPolicy
 	for _, key := range drillfile.ChatPolicyKeys() {
-		f := fs.Lookup(drillfile.FlagName(key))
-		if f == nil || !f.Changed {
+		name := drillfile.FlagName(key)
+		if !fs.Changed(name) {
 			continue
 		}
-		v := f.Value.String()
-		var err error
-		switch p := o.Field(key).(type) {
-		case **drillfile.Duration:
-			var d time.Duration
-			d, err = time.ParseDuration(v)
-			*p = (*drillfile.Duration)(&d)
-		case **drillfile.Int:
-			var n int64
-			n, err = strconv.ParseInt(v, 10, 64)
-			*p = drillfile.IntOf(n)
-		case **bool:
-			var b bool
-			b, err = strconv.ParseBool(v)
-			*p = &b
-		case **float64:
-			var x float64
-			x, err = strconv.ParseFloat(v, 64)
-			*p = &x
-		}
-		if err != nil {
-			return o, exit.Usagef("--%s %q: %v", f.Name, v, err)
+		if err := setFromFlag(fs, name, o.Field(key)); err != nil {
+			return o, fmt.Errorf("flag --%s: %w", name, err)
 		}
 	}
 	return o, nil
 }
 
-// chosen reports whether the chat workload was asked for (--workload chat,
+// Chosen reports whether the chat workload was asked for (--workload chat,
 // or a drill file with a chat: section), refusing an unknown workload, and
 // loads that section.
 func (c *ChatFlags) Chosen(fs *pflag.FlagSet) (bool, error) {
 	explicit := fs.Changed("workload")
 	switch {
 	case explicit && c.workload != WorkloadChat && c.workload != WorkloadTriage:
-		return false, exit.Usagef("unknown workload %q (valid: %s, %s)", c.workload, WorkloadTriage, WorkloadChat)
+		return false, unknownWorkload(c.workload)
 	case explicit && c.workload == WorkloadTriage:
 		return false, nil
 	}
@@ -208,7 +188,7 @@ func (c *ChatFlags) fromFile(fs *pflag.FlagSet, policies *[]string) (drillfile.C
 	return merged, nil
 }
 
-// parseSeeds reads "1..5" or "1,4,7".
+// ParseSeeds reads --seeds: "1..5" or "1,4,7".
 func ParseSeeds(s string) ([]int64, error) {
 	if lo, hi, ok := strings.Cut(s, ".."); ok {
 		a, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
@@ -233,7 +213,7 @@ func ParseSeeds(s string) ([]int64, error) {
 	return out, nil
 }
 
-// chatConfigs builds one chat drill per incident, policy and seed.
+// ChatConfigs builds one chat drill per incident, policy and seed.
 func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Config, error) {
 	over, err := c.fromFile(fs, &policies)
 	if err != nil {
@@ -333,5 +313,11 @@ func TriageOnly(fs *pflag.FlagSet, command string) error {
 	if w == WorkloadChat {
 		return exit.Usagef("%s does not support the chat workload yet (only triage): run a chat drill with drill run --workload chat or drill compare --workload chat", command)
 	}
+	return unknownWorkload(w)
+}
+
+// unknownWorkload is the usage error (exit 2) of a --workload that is
+// neither triage nor chat.
+func unknownWorkload(w string) error {
 	return exit.Usagef("unknown workload %q (valid: %s, %s)", w, WorkloadTriage, WorkloadChat)
 }

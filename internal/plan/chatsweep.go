@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/sweep"
 )
@@ -59,7 +60,7 @@ func (s *Sweep) Chat() (bool, error) {
 		return true, nil
 	case WorkloadTriage:
 	default:
-		return false, exit.Usagef("unknown workload %q (valid: %s, %s)", s.Workload, WorkloadTriage, WorkloadChat)
+		return false, unknownWorkload(s.Workload)
 	}
 	for _, fl := range chatOnlyAxes() {
 		if slices.Contains(s.given, fl.Name) {
@@ -87,8 +88,8 @@ func (s *Sweep) ChatGrid() (sweep.Grid, error) {
 	for _, fl := range chatOnlyAxes() {
 		chatFlags[fl.Name] = true
 	}
-	for _, name := range []string{"trip-failures", "cooldown", "min-tokens-per-s", "stream-check"} {
-		chatFlags[name] = true // the triage flags the chat policy reads
+	for _, key := range drillfile.ChatPolicyKeys() {
+		chatFlags[drillfile.FlagName(key)] = true // with the triage flags the chat policy reads
 	}
 	axes := []sweep.RawAxis{{Name: sweep.AxisPolicies, Type: "string", Raw: []string{chat.PresetDefaults}}}
 	for _, name := range s.given {
@@ -118,9 +119,8 @@ func (s *Sweep) PlanChat(g sweep.Grid) ([]ChatSweepRow, error) {
 	if err != nil {
 		return nil, exit.UsageError(err)
 	}
-	if len(settings) > sweep.MaxRuns/s.Repeat {
-		return nil, exit.Usagef("--repeat %d: %s × %d repeats is more than %d drills, the most a sweep runs; lower --repeat or sweep fewer values",
-			s.Repeat, g.Shape(), s.Repeat, sweep.MaxRuns)
+	if err := s.checkRuns(g, len(settings)); err != nil {
+		return nil, err
 	}
 	rows := make([]ChatSweepRow, 0, len(settings))
 	for _, set := range settings {

@@ -284,44 +284,53 @@ func FlagOverrides(fs *pflag.FlagSet) drillfile.Overrides {
 		if !fs.Changed(name) {
 			continue
 		}
-		var err error
-		switch dst := o.Field(key).(type) {
-		case **drillfile.Duration:
-			var d time.Duration
-			d, err = fs.GetDuration(name)
-			*dst = ptr(drillfile.Duration(d))
-		case **drillfile.Int:
-			var n int
-			n, err = fs.GetInt(name)
-			*dst = drillfile.IntOf(n)
-		case **float64:
-			var v float64
-			v, err = fs.GetFloat64(name)
-			*dst = &v
-		case **bool:
-			var v bool
-			v, err = fs.GetBool(name)
-			*dst = &v
-		case **string:
-			var v string
-			v, err = fs.GetString(name)
-			*dst = &v
-		case **drillfile.Word:
-			var v string
-			v, err = fs.GetString(name)
-			*dst = ptr(drillfile.Word(v))
-		case *drillfile.Rules:
-			*dst, err = fs.GetStringSlice(name)
-		default:
-			err = fmt.Errorf("no flag type for override %s (%T)", key, dst)
-		}
-		if err != nil {
+		if err := setFromFlag(fs, name, o.Field(key)); err != nil {
 			// A flag of another type than its override: a build error
 			// TestEveryOverrideIsAFlag catches.
 			panic(fmt.Sprintf("flag --%s: %v", name, err))
 		}
 	}
 	return o
+}
+
+// setFromFlag sets dst, a drill-file setting's field (a **T for an
+// optional setting, *drillfile.Rules for trip), to flag name's value: the
+// one reading of policy flags into the drill file's types, for the triage
+// overrides and the chat policy alike. An error is a flag whose type is
+// not the field's.
+func setFromFlag(fs *pflag.FlagSet, name string, dst any) error {
+	var err error
+	switch dst := dst.(type) {
+	case **drillfile.Duration:
+		var d time.Duration
+		d, err = fs.GetDuration(name)
+		*dst = ptr(drillfile.Duration(d))
+	case **drillfile.Int:
+		var n int
+		n, err = fs.GetInt(name)
+		*dst = drillfile.IntOf(n)
+	case **float64:
+		var v float64
+		v, err = fs.GetFloat64(name)
+		*dst = &v
+	case **bool:
+		var v bool
+		v, err = fs.GetBool(name)
+		*dst = &v
+	case **string:
+		var v string
+		v, err = fs.GetString(name)
+		*dst = &v
+	case **drillfile.Word:
+		var v string
+		v, err = fs.GetString(name)
+		*dst = ptr(drillfile.Word(v))
+	case *drillfile.Rules:
+		*dst, err = fs.GetStringSlice(name)
+	default:
+		err = fmt.Errorf("no flag type for setting --%s (%T)", name, dst)
+	}
+	return err
 }
 
 // Given lists the flags among names that the user set, with their values

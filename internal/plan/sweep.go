@@ -182,9 +182,8 @@ func (s *Sweep) Plan(g sweep.Grid, warn func(string)) (SweepRows, []workload.Con
 		return nil, nil, nil, exit.UsageError(err)
 	}
 	// Refuse a sweep past MaxRuns before building any configuration.
-	if len(settings) > sweep.MaxRuns/s.Repeat {
-		return nil, nil, nil, exit.Usagef("--repeat %d: %s × %d repeats is more than %d drills, the most a sweep runs; lower --repeat or sweep fewer values",
-			s.Repeat, g.Shape(), s.Repeat, sweep.MaxRuns)
+	if err := s.checkRuns(g, len(settings)); err != nil {
+		return nil, nil, nil, err
 	}
 	var rows SweepRows
 	var cfgs []workload.Config
@@ -222,6 +221,16 @@ func (s *Sweep) Plan(g sweep.Grid, warn func(string)) (SweepRows, []workload.Con
 		}
 	}
 	return rows, cfgs, abort, nil
+}
+
+// checkRuns refuses, as a usage error, a grid of settings whose repeats
+// pass sweep.MaxRuns drills: checked before any drill is built.
+func (s *Sweep) checkRuns(g sweep.Grid, settings int) error {
+	if settings > sweep.MaxRuns/s.Repeat {
+		return exit.Usagef("--repeat %d: %s × %d repeats is more than %d drills, the most a sweep runs; lower --repeat or sweep fewer values",
+			s.Repeat, g.Shape(), s.Repeat, sweep.MaxRuns)
+	}
+	return nil
 }
 
 // settingConfigs builds one setting's drills: a fresh set of drill run's

@@ -2,12 +2,10 @@ package recommend
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/format"
@@ -32,8 +30,21 @@ func PolicyFlag(flag string) (key string, ok bool) {
 	return "", false
 }
 
-// figures are class c's figures for setting s in every outage.
+// figures are class c's figures for setting s in every outage, drill
+// predict's arithmetic beside the measured ones.
 func figures(c class, s *setting, outages []string) []OutageFigures {
+	figs := measured(c, s, outages)
+	for i := range figs {
+		if _, ok := s.rows[figs[i].Outage]; ok {
+			figs[i].PredictedFirstOpenS, figs[i].PredictedWorstWaitS, figs[i].PredictedNote = predicted(c, s, figs[i].Outage)
+		}
+	}
+	return figs
+}
+
+// measured are class c's measured figures for setting s in every outage:
+// what judge reads of every setting searched.
+func measured(c class, s *setting, outages []string) []OutageFigures {
 	var out []OutageFigures
 	for _, o := range outages {
 		f := OutageFigures{Outage: o}
@@ -55,7 +66,6 @@ func figures(c class, s *setting, outages []string) []OutageFigures {
 		if st := stat("handed_over"); st != nil {
 			f.HandedOver = st.Median
 		}
-		f.PredictedFirstOpenS, f.PredictedWorstWaitS, f.PredictedNote = predicted(c, s, o)
 		out = append(out, f)
 	}
 	return out
@@ -75,12 +85,10 @@ func predicted(c class, s *setting, o string) (firstOpen, worstWait *predict.Ran
 		}
 	}
 	cfg.Routes = nil
+	// An outage the arithmetic does not read comes back as p.Note, not
+	// an error (predict.NotPredicted).
 	p, err := predict.Compute(cfg)
-	var np *predict.NotPredicted
-	switch {
-	case errors.As(err, &np):
-		return nil, nil, np.Reason
-	case err != nil:
+	if err != nil {
 		return nil, nil, err.Error()
 	}
 	return p.FirstOpenS, p.WorstWaitS, p.Note
@@ -141,7 +149,8 @@ func pick(c class, settings []*setting, opts Options) Pick {
 	var best, closest *setting
 	var bestV, closestV verdict
 	for _, s := range settings {
-		v := judge(c, figures(c, s, opts.Outages), opts.MinAll4Right)
+		// The prediction is worked out for the chosen setting alone, below.
+		v := judge(c, measured(c, s, opts.Outages), opts.MinAll4Right)
 		if v.meets {
 			p.Candidates++
 			if best == nil || v.worstAll4 > bestV.worstAll4 || (v.worstAll4 == bestV.worstAll4 && v.worstP95 < bestV.worstP95) {
@@ -219,11 +228,8 @@ func snippet(classes []class, picks []Pick) string {
 			fmt.Fprintf(&b, "    backup: %s, %s\n", drillfile.BackupNever, c.hold)
 		}
 		if c.within > 0 {
-			fmt.Fprintf(&b, "    within: %s\n", goDuration(c.within))
+			fmt.Fprintf(&b, "    within: %s\n", format.GoDuration(c.within))
 		}
 	}
 	return b.String()
 }
-
-// goDuration writes a duration as a drill file takes it (5s, 1m30s).
-func goDuration(d time.Duration) string { return format.GoDuration(d) }

@@ -373,17 +373,8 @@ func groupRows(res *sweep.Result, rows plan.SweepRows) []*setting {
 	for i, r := range res.Rows {
 		values := maps.Clone(r.Setting)
 		delete(values, sweep.AxisOutages)
-		var parts []string
-		for _, a := range rows[i].Setting {
-			switch a.Name {
-			case sweep.AxisOutages:
-			case sweep.AxisPolicies:
-				parts = append(parts, "--policy "+a.Value) // as drill run takes it
-			default:
-				parts = append(parts, "--"+a.Name+" "+a.Value)
-			}
-		}
-		key := strings.Join(parts, " ")
+		// The setting as drill run's flags, its outage apart.
+		key := slices.DeleteFunc(slices.Clone(rows[i].Setting), func(a sweep.Assignment) bool { return a.Name == sweep.AxisOutages }).Flags()
 		s := index[key]
 		if s == nil {
 			s = &setting{flags: key, values: values, rows: map[string]sweep.Row{}, cfgs: map[string]workload.Config{}}

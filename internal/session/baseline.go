@@ -158,15 +158,19 @@ func (b *Baseline) Email(id int) (scoring.EmailRecord, bool) {
 // Whole waits for the baseline (or ctx's end) and returns its figures over
 // its whole run, for a drill played after it (--clock virtual); nil as for
 // Final.
-func (b *Baseline) Whole(ctx context.Context) *scoring.BaselineSummary {
-	return b.Final(ctx, scoring.Summary{Status: event.StatusCompleted})
-}
+func (b *Baseline) Whole(ctx context.Context) *scoring.BaselineSummary { return b.wait(ctx, 0, true) }
 
 // Final waits for the baseline (or ctx's end) and returns its figures
 // beside a finished live run: summary's elapsed time, or the whole
 // baseline when the live run completed. Nil when no baseline was played,
 // it failed (Err says why) or ctx ended first.
 func (b *Baseline) Final(ctx context.Context, live scoring.Summary) *scoring.BaselineSummary {
+	return b.wait(ctx, time.Duration(live.WallS*float64(time.Second)), live.Status == event.StatusCompleted)
+}
+
+// wait waits for the baseline (or ctx's end) and returns At(at, whole);
+// nil as for Final.
+func (b *Baseline) wait(ctx context.Context, at time.Duration, whole bool) *scoring.BaselineSummary {
 	if b == nil {
 		return nil
 	}
@@ -175,8 +179,7 @@ func (b *Baseline) Final(ctx context.Context, live scoring.Summary) *scoring.Bas
 	case <-ctx.Done():
 		return nil
 	}
-	whole := live.Status == event.StatusCompleted
-	s, ok := b.At(time.Duration(live.WallS*float64(time.Second)), whole)
+	s, ok := b.At(at, whole)
 	if !ok {
 		return nil
 	}

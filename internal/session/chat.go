@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -153,13 +152,9 @@ func runChatJobs(ctx context.Context, jobs []ChatJob, clock string, started func
 	return outs
 }
 
-// RunChat runs one chat drill against the built-in fake model's agent and
-// the in-process services, recording it if the job says so, and folds its
-// log.
-func RunChat(ctx context.Context, job ChatJob, clock string) ChatOutcome {
-	return runChat(ctx, job, clock, nil)
-}
-
+// runChat runs one chat drill on this clock against the built-in fake
+// model's agent and the in-process services, recording it if the job says
+// so, and folds its log; started, if set, is told the run before it starts.
 func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.Run)) ChatOutcome {
 	cfg := job.Config
 	cfg.Clock = clock
@@ -213,7 +208,7 @@ func ChatSweep(ctx context.Context, g sweep.Grid, rows []plan.ChatSweepRow, virt
 		for r, cfg := range row.Configs {
 			j := ChatJob{Config: cfg}
 			if recordDir != "" {
-				j.Journal = journal.SweepRunPath(recordDir, i, r, "chat-"+cfg.Incident, strings.ReplaceAll(cfg.Policy.Name, "+", "_"))
+				j.Journal = journal.SweepRunPath(recordDir, i, r, "chat-"+cfg.Incident, cfg.Policy.Name) // FileSafe makes the names file names
 				if err := journal.RefuseOverwrite(j.Journal, force); err != nil {
 					return nil, nil, err
 				}

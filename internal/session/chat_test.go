@@ -23,7 +23,7 @@ func TestChatJournalReplaysToTheLiveFigures(t *testing.T) {
 	cfg.Policy, _ = chat.Preset(chat.PresetBreaker)
 	var live ChatOutcome
 	synctest.Test(t, func(t *testing.T) {
-		live = RunChat(context.Background(), ChatJob{Config: cfg, Journal: path}, event.ClockVirtual)
+		live = runChat(context.Background(), ChatJob{Config: cfg, Journal: path}, event.ClockVirtual, nil)
 	})
 	if live.Error != "" || live.Status != event.StatusCompleted {
 		t.Fatalf("live run: %+v", live)

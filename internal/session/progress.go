@@ -18,12 +18,9 @@ import (
 	"github.com/drill-dev/drill/workload"
 )
 
-// Progress writes drill run's progress line (plain.Progress) once a
-// second until the run ends, and once more at its end.
-func Progress(run *workload.Run, w io.Writer) { progress(run, run.Log().Cursor(), w) }
-
-// progress is Progress reading the log with cur, attached by the caller
-// before the log may release events.
+// progress writes drill run's progress line (plain.Progress) once a
+// second until the run ends, and once more at its end, reading the log
+// with cur, attached by the caller before the log may release events.
 func progress(run *workload.Run, cur *event.Cursor, w io.Writer) {
 	f := scoring.NewFold()
 	everySecond(run.Done(), func() {

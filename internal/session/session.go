@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
@@ -110,6 +111,14 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	opts.Watch.Follow(ctx, run.Log(), cfg.Outage, cfg.Policy.Name, nil)
 	live := livefold.Follow(run.Log())
 	aborted := StartGuard(run, opts.Abort, GuardInterval)
+	// final is the run's summary with its baseline beside it, folded once
+	// for both the journal's summary line and the Result. The baseline is
+	// recorded: a replay cannot play it again from this log.
+	final := sync.OnceValue(func() scoring.Summary {
+		sum := live.Wait().Summary()
+		sum.Baseline = baseline.Final(ctx, sum)
+		return sum
+	})
 	recorded := make(chan error, 1)
 	if opts.Journal == "" {
 		recorded <- nil
@@ -122,9 +131,7 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		}
 		go func() {
 			status := run.Wait()
-			sum := live.Wait().Summary()
-			sum.Baseline = baseline.Final(ctx, sum) // recorded: a replay cannot play it again from this log
-			recorded <- Finish(rec, sum, status, opts.Hypotheses)
+			recorded <- Finish(rec, final(), status, opts.Hypotheses)
 		}()
 	}
 	if opts.Show != nil {
@@ -151,8 +158,6 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	if err := <-recorded; err != nil {
 		return Result{}, err
 	}
-	f := live.Wait() // the journal's goroutine, if any, is done with it: recorded was received
-	sum := f.Summary()
-	sum.Baseline = baseline.Final(ctx, sum)
-	return Result{Run: run, Fold: f, Summary: sum, Status: status, Guard: <-aborted, Baseline: baseline}, nil
+	sum := final() // the journal's goroutine, if any, is done with it: recorded was received
+	return Result{Run: run, Fold: live.Wait(), Summary: sum, Status: status, Guard: <-aborted, Baseline: baseline}, nil
 }

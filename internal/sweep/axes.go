@@ -142,6 +142,26 @@ func Labels(settings []Setting) []string {
 	return out
 }
 
+// Fixed are the axes every one of settings shares, as flags ("" for no
+// settings): the note under a sweep's table.
+func Fixed(settings []Setting) string {
+	if len(settings) == 0 {
+		return ""
+	}
+	vary := Varying(settings)
+	return slices.DeleteFunc(slices.Clone(settings[0]), func(a Assignment) bool { return slices.Contains(vary, a.Name) }).Flags()
+}
+
+// shown is the setting by axis name, each value with its secrets redacted
+// (redact.Text), as a row prints it.
+func (s Setting) shown() map[string]string {
+	out := make(map[string]string, len(s))
+	for _, a := range s {
+		out[a.Name] = redact.Text(a.Value)
+	}
+	return out
+}
+
 // RawAxis is one swept flag as given: its name, every text given for it
 // (comma lists and ranges not yet expanded), the flag's pflag type, and
 // whether it is a list flag, each occurrence one value (--trip).

@@ -86,12 +86,9 @@ type ChatRan struct {
 // into rows, each figure's median and spread by the fold's aggregation
 // (scoring.Aggregate).
 func TabulateChat(g Grid, settings []Setting, runs [][]ChatRan, clock string, wallS float64) *ChatResult {
-	res := &ChatResult{Axes: g.Axes, Clock: clock, WallS: wallS}
+	res := &ChatResult{Axes: g.shownAxes(), Clock: clock, WallS: wallS}
 	for i, set := range settings {
-		row := ChatRow{Setting: map[string]string{}, Flags: set.Flags(), BreakerOpens: map[string]int{}, order: set}
-		for _, a := range set {
-			row.Setting[a.Name] = a.Value
-		}
+		row := ChatRow{Setting: set.shown(), Flags: set.Flags(), BreakerOpens: map[string]int{}, order: set}
 		var figs []map[string]float64
 		for _, r := range runs[i] {
 			row.Seeds = append(row.Seeds, r.Seed)
@@ -153,10 +150,7 @@ func (res *ChatResult) WriteTable(w io.Writer) error {
 			}
 		}
 	}
-	fixed := ""
-	if vary := Varying(settings); len(res.Rows) > 0 {
-		fixed = slices.DeleteFunc(slices.Clone(res.Rows[0].order), func(a Assignment) bool { return slices.Contains(vary, a.Name) }).Flags()
-	}
+	fixed := Fixed(settings)
 	_, err := fmt.Fprintf(w, "\n%d settings × %d repeats, %s clock, %s of wall time; every setting: %s; breakers that opened: %s\n",
 		len(res.Rows), res.Repeats, res.Clock, format.Secs(res.WallS), format.Text(fixed), format.Text(strings.Join(opens, ", ")))
 	return err
@@ -171,7 +165,7 @@ func chatCell(s scoring.Stat, secs bool) string {
 		return format.Count(v)
 	}
 	if s.N == 0 {
-		return "—"
+		return format.Dash
 	}
 	if s.Min == s.Max {
 		return one(s.Median)

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -75,10 +74,7 @@ func Tabulate(g Grid, planned []Planned, repeats int, clock string, wallS float6
 	}
 	settings := make([]scoring.SweepSetting, len(planned))
 	for i, p := range planned {
-		row := Row{Setting: map[string]string{}, Flags: p.Setting.Flags(), Outage: p.Outage, Policy: p.Policy, order: p.Setting}
-		for _, a := range p.Setting {
-			row.Setting[a.Name] = redact.Text(a.Value)
-		}
+		row := Row{Setting: p.Setting.shown(), Flags: p.Setting.Flags(), Outage: p.Outage, Policy: p.Policy, order: p.Setting}
 		settings[i].Scenario = scoring.SweepScenario(p.Outage, p.Setting.FaultParams())
 		for r, run := range p.Runs {
 			row.Seeds = append(row.Seeds, p.Seed+int64(r))
@@ -134,13 +130,7 @@ func (res *Result) settings() []Setting {
 func (res *Result) Varying() []string { return Varying(res.settings()) }
 
 // Fixed are the axes every row shares, as flags.
-func (res *Result) Fixed() string {
-	if len(res.Rows) == 0 {
-		return ""
-	}
-	vary := res.Varying()
-	return slices.DeleteFunc(slices.Clone(res.Rows[0].order), func(a Assignment) bool { return slices.Contains(vary, a.Name) }).Flags()
-}
+func (res *Result) Fixed() string { return Fixed(res.settings()) }
 
 // DryRun is what `drill sweep --dry-run --json` prints.
 type DryRun struct {

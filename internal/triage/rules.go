@@ -55,10 +55,6 @@ var orderRE = regexp.MustCompile(`(?i)(?:\bdr[- ]?|#|\border(?: nr| number| no\.
 // lower-cased.
 func Text(e emails.Email) string { return strings.ToLower(e.Subject + "\n" + e.Body) }
 
-// Safety reports whether the email names a safety risk: one of SafetyWords
-// in its subject or body. It reads the text only, never the right answer.
-func Safety(e emails.Email) bool { return ContainsAny(Text(e), SafetyWords) }
-
 // Rules is the rules rung's keyword triage, with no model call. It finds
 // the order number by its pattern, the first catalogue product named in the
 // text, an intent by keywords, and urgency from words of haste and safety.
