@@ -51,6 +51,18 @@ func (c *CLI) Baseline(fs *pflag.FlagSet) (string, error) {
 	return name, nil
 }
 
+// withoutBreakers is p with every rung's breaker taken out; p's own
+// rungs are left as they are.
+func withoutBreakers(p workload.Policy) workload.Policy {
+	p.Primary.Breaker = nil
+	if p.Backup != nil {
+		backup := *p.Backup
+		backup.Breaker = nil
+		p.Backup = &backup
+	}
+	return p
+}
+
 // BaselineConfig is the drill cfg played with the baseline policy name:
 // the same emails, seed, outage and endpoints. name is BaselineNoBreakers
 // (the same chain and settings without breakers) or a policy preset.
@@ -58,14 +70,13 @@ func BaselineConfig(cfg workload.Config, name string) (workload.Config, error) {
 	b := cfg
 	switch name {
 	case "", BaselineNoBreakers:
-		p := cfg.Policy
-		p.Primary.Breaker = nil
-		if p.Backup != nil {
-			backup := *p.Backup
-			backup.Breaker = nil
-			p.Backup = &backup
+		b.Policy = withoutBreakers(cfg.Policy)
+		// Every route's chain too: a routed drill's baseline is the same
+		// routes without breakers.
+		b.Routes = slices.Clone(cfg.Routes)
+		for i := range b.Routes {
+			b.Routes[i].Policy = withoutBreakers(b.Routes[i].Policy)
 		}
-		b.Policy = p
 	default:
 		p, err := workload.Preset(name)
 		if err != nil {

@@ -79,6 +79,15 @@ func TestBaselineConfigTakesTheBreakersOut(t *testing.T) {
 	if cfg.Policy.Backup.Breaker == nil || cfg.Policy.Primary.Breaker == nil {
 		t.Error("taking the baseline's breakers out changed the live drill's")
 	}
+	routed := cfg
+	routed.Routes = []workload.Route{{Class: "safety", Policy: cfg.Policy}}
+	r, err := plan.BaselineConfig(routed, plan.BaselineNoBreakers)
+	if err != nil || r.Routes[0].Policy.Primary.Breaker != nil || r.Routes[0].Policy.Backup.Breaker != nil {
+		t.Errorf("baseline route policy %+v, %v: want the route's chain without breakers", r.Routes[0].Policy, err)
+	}
+	if routed.Routes[0].Policy.Primary.Breaker == nil {
+		t.Error("taking the baseline's breakers out changed the live drill's routes")
+	}
 	p, err := plan.BaselineConfig(cfg, "fail-fast")
 	if err != nil || p.Policy.Name != "fail-fast" || p.Policy.Primary.Breaker == nil {
 		t.Errorf("preset baseline %+v, %v; want fail-fast's policy", p.Policy, err)
