@@ -78,10 +78,11 @@ func agentUsage(req *ChatRequest, reply agentReply) Usage {
 // serveAgent answers a request that offers tools (see agent.go): after the
 // latency wait, the agent's content or tool calls, whole or streamed as
 // OpenAI streams them (a call's id and name in its first delta, the
-// arguments in pieces, finish_reason "tool_calls").
-func (s *Server) serveAgent(w http.ResponseWriter, r *http.Request, req *ChatRequest, p profile, body []byte, retry int, wait time.Duration, info *requestInfo) {
+// arguments in pieces, finish_reason "tool_calls"). seed is the call's
+// seed, which chat has hashed once from the body: the ids are drawn from it.
+func (s *Server) serveAgent(w http.ResponseWriter, r *http.Request, req *ChatRequest, p profile, seed uint64, wait time.Duration, info *requestInfo) {
 	reply := agentRespond(p.Reader, req)
-	rnd := callRand(s.opts.Seed, req.Model, body, retry)
+	rnd := randOf(seed)
 	id := fmt.Sprintf("chatcmpl-drill%016x", rnd.Uint64())
 	for i := range reply.Calls {
 		reply.Calls[i].ID = fmt.Sprintf("call_drill%014x", rnd.Uint64()>>8)

@@ -313,7 +313,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		wait = time.Duration(float64(p.Latency.Draw(randOf(seed))) * s.scale)
 	}
 	if len(req.Tools) > 0 {
-		s.serveAgent(w, r, req, p, body, retry, wait, info)
+		s.serveAgent(w, r, req, p, seed, wait, info)
 		return
 	}
 
