@@ -126,47 +126,13 @@ func unanswered(open map[string]bool, at int) *APIError {
 func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 	req.ParallelToolCalls = true
 	if v, ok := raw["tools"]; ok && !isNull(v) {
-		var tools []struct {
-			Type     string `json:"type"`
-			Function *struct {
-				Name        string         `json:"name"`
-				Description string         `json:"description"`
-				Parameters  map[string]any `json:"parameters"`
-				Strict      bool           `json:"strict"`
-			} `json:"function"`
+		list, e := toolList(v)
+		if e != nil {
+			return e
 		}
-		if err := json.Unmarshal(v, &tools); err != nil {
-			return badRequest("tools", "invalid_type", "Invalid type for 'tools': expected an array of tool objects.")
-		}
-		if len(tools) == 0 {
-			return badRequest("tools", "empty_array", "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.")
-		}
-		seen := map[string]bool{}
-		for i, t := range tools {
-			param := "tools[" + strconv.Itoa(i) + "]"
-			switch {
-			case t.Type != "function":
-				return badRequest(param+".type", "invalid_value", "Invalid value for '%s.type': drill's fake model supports only 'function' tools.", param)
-			case t.Function == nil:
-				return badRequest(param+".function", "missing_required_parameter", "Missing required parameter: '%s.function'.", param)
-			case !toolName.MatchString(t.Function.Name):
-				return badRequest(param+".function.name", "invalid_value", "Invalid '%s.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$' of at most 64 characters.", param)
-			case seen[t.Function.Name]:
-				return badRequest("tools", "", "Invalid 'tools': duplicate function name '%s'.", t.Function.Name)
-			}
-			seen[t.Function.Name] = true
-			if t.Function.Strict && t.Function.Parameters != nil {
-				if msg := checkStrict(t.Function.Parameters, nil); msg != "" {
-					return badRequest(param+".function.parameters", "", "Invalid schema for function '%s': %s", t.Function.Name, msg)
-				}
-			}
-			req.Tools = append(req.Tools, Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters, Strict: t.Function.Strict})
-			req.toolTokens += countTokens(t.Function.Name) + countTokens(t.Function.Description) + 8
-			if t.Function.Parameters != nil {
-				b, _ := json.Marshal(t.Function.Parameters)
-				req.toolTokens += countTokens(string(b))
-			}
-		}
+		// Full slice expression: an append to req.Tools copies rather than
+		// writes into the cached array.
+		req.Tools, req.toolTokens = list.tools[:len(list.tools):len(list.tools)], list.tokens
 	}
 	req.ToolChoice = ToolChoice{Mode: "none"}
 	if len(req.Tools) > 0 {
@@ -224,6 +190,82 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 		}
 	}
 	return checkToolMessages(req.Messages)
+}
+
+// toolSet is a request's tools array decoded and checked: the functions and
+// the prompt tokens their definitions add.
+type toolSet struct {
+	tools   []Tool
+	tokens  int
+	textLen int // the length of the JSON text, for toolSets' bound
+}
+
+// toolSets caches decoded tools arrays by their JSON text: a chat drill
+// sends the same definitions with every call of every conversation, so
+// they are decoded, checked and counted once. Only arrays that pass the
+// checks are stored (whether one passes depends on its text alone). A
+// cached set is shared between requests and never modified: the agent only
+// reads the functions and their parameters. A set's decoded maps are
+// counted at four times its text.
+var toolSets = newLRU[toolSet](1<<20, 64<<10, func(t toolSet) int { return 4 * t.textLen })
+
+// toolList decodes and checks a tools array, or takes it from toolSets.
+func toolList(text json.RawMessage) (toolSet, *APIError) {
+	if list, ok := toolSets.Get(string(text)); ok {
+		return list, nil
+	}
+	list, e := decodeToolList(text)
+	if e == nil {
+		toolSets.Put(string(text), list)
+	}
+	return list, e
+}
+
+// decodeToolList decodes a tools array and checks it as OpenAI does.
+func decodeToolList(text json.RawMessage) (toolSet, *APIError) {
+	list := toolSet{textLen: len(text)}
+	var tools []struct {
+		Type     string `json:"type"`
+		Function *struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			Parameters  map[string]any `json:"parameters"`
+			Strict      bool           `json:"strict"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(text, &tools); err != nil {
+		return toolSet{}, badRequest("tools", "invalid_type", "Invalid type for 'tools': expected an array of tool objects.")
+	}
+	if len(tools) == 0 {
+		return toolSet{}, badRequest("tools", "empty_array", "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.")
+	}
+	seen := map[string]bool{}
+	for i, t := range tools {
+		param := "tools[" + strconv.Itoa(i) + "]"
+		switch {
+		case t.Type != "function":
+			return toolSet{}, badRequest(param+".type", "invalid_value", "Invalid value for '%s.type': drill's fake model supports only 'function' tools.", param)
+		case t.Function == nil:
+			return toolSet{}, badRequest(param+".function", "missing_required_parameter", "Missing required parameter: '%s.function'.", param)
+		case !toolName.MatchString(t.Function.Name):
+			return toolSet{}, badRequest(param+".function.name", "invalid_value", "Invalid '%s.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$' of at most 64 characters.", param)
+		case seen[t.Function.Name]:
+			return toolSet{}, badRequest("tools", "", "Invalid 'tools': duplicate function name '%s'.", t.Function.Name)
+		}
+		seen[t.Function.Name] = true
+		if t.Function.Strict && t.Function.Parameters != nil {
+			if msg := checkStrict(t.Function.Parameters, nil); msg != "" {
+				return toolSet{}, badRequest(param+".function.parameters", "", "Invalid schema for function '%s': %s", t.Function.Name, msg)
+			}
+		}
+		list.tools = append(list.tools, Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters, Strict: t.Function.Strict})
+		list.tokens += countTokens(t.Function.Name) + countTokens(t.Function.Description) + 8
+		if t.Function.Parameters != nil {
+			b, _ := json.Marshal(t.Function.Parameters)
+			list.tokens += countTokens(string(b))
+		}
+	}
+	return list, nil
 }
 
 // allowTools applies an allowed_tools tool_choice: mode "auto" or
