@@ -117,6 +117,7 @@ type FairListener struct {
 	pending []net.Conn            // accepted from the socket, not yet handed out
 	err     error                 // the socket's accept error: the listener is done
 	started bool
+	recheck bool // a timer will wake Accept to look for silent connections again
 }
 
 // maxPendingPerSlot bounds the connections waiting for a slot: at most
@@ -196,12 +197,19 @@ func (l *FairListener) Accept() (net.Conn, error) {
 				return c, nil
 			}
 			// A silent connection may pass its grace with no state
-			// change to wake this wait: look again then.
-			time.AfterFunc(silentGrace/4, func() {
-				l.mu.Lock()
-				l.changed.Broadcast()
-				l.mu.Unlock()
-			})
+			// change to wake this wait: look again then. One look-again
+			// at a time: every other wake-up (a new or changed
+			// connection) would otherwise add a timer, and each timer's
+			// wake-up another, for as long as the slots stay full.
+			if !l.recheck {
+				l.recheck = true
+				time.AfterFunc(silentGrace/4, func() {
+					l.mu.Lock()
+					l.recheck = false
+					l.changed.Broadcast()
+					l.mu.Unlock()
+				})
+			}
 		}
 		l.changed.Wait()
 	}
