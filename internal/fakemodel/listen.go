@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"golang.org/x/net/netutil"
 )
 
 // Limits bounds what one client can cost the fake model when it is served
@@ -283,7 +281,3 @@ func (l *FairListener) ConnState(c net.Conn, s http.ConnState) {
 		l.changed.Broadcast() // an Accept waiting for a slot may now evict it
 	}
 }
-
-// LimitListener returns a listener that has at most n connections open at
-// once: Accept waits while n are open (golang.org/x/net/netutil).
-func LimitListener(ln net.Listener, n int) net.Listener { return netutil.LimitListener(ln, n) }
