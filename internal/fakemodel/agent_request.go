@@ -149,17 +149,11 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 			}
 			req.ToolChoice.Mode = mode
 		} else {
-			type fn struct {
-				Type     string `json:"type"`
-				Function struct {
-					Name string `json:"name"`
-				} `json:"function"`
-			}
 			var named struct {
-				fn
+				namedFunction
 				AllowedTools struct {
-					Mode  string `json:"mode"`
-					Tools []fn   `json:"tools"`
+					Mode  string          `json:"mode"`
+					Tools []namedFunction `json:"tools"`
 				} `json:"allowed_tools"`
 			}
 			err := json.Unmarshal(v, &named)
@@ -170,10 +164,7 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 				}
 				req.ToolChoice = ToolChoice{Mode: "function", Function: named.Function.Name}
 			case err == nil && named.Type == "allowed_tools":
-				if e := allowTools(req, named.AllowedTools.Mode, len(named.AllowedTools.Tools), func(i int) (string, string) {
-					t := named.AllowedTools.Tools[i]
-					return t.Type, t.Function.Name
-				}); e != nil {
+				if e := allowTools(req, named.AllowedTools.Mode, named.AllowedTools.Tools); e != nil {
 					return e
 				}
 			default:
@@ -268,21 +259,30 @@ func decodeToolList(text json.RawMessage) (toolSet, *APIError) {
 	return list, nil
 }
 
+// namedFunction is a function named in a tool_choice: {"type":
+// "function", "function": {"name": …}}.
+type namedFunction struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name string `json:"name"`
+	} `json:"function"`
+}
+
 // allowTools applies an allowed_tools tool_choice: mode "auto" or
-// "required" over the n functions tool(i) names (type and name), each of
-// which the request must offer. The agent then sees only those functions;
-// the prompt still counts every definition, as the request carries them.
-func allowTools(req *ChatRequest, mode string, n int, tool func(i int) (typ, name string)) *APIError {
+// "required" over the named functions, each of which the request must
+// offer. The agent then sees only those functions; the prompt still counts
+// every definition, as the request carries them.
+func allowTools(req *ChatRequest, mode string, named []namedFunction) *APIError {
 	if mode != "auto" && mode != "required" {
 		return badRequest("tool_choice.allowed_tools.mode", "invalid_value", "Invalid value for 'tool_choice.allowed_tools.mode': expected one of auto, required.")
 	}
-	if n == 0 {
+	if len(named) == 0 {
 		return badRequest("tool_choice.allowed_tools.tools", "empty_array", "Invalid 'tool_choice.allowed_tools.tools': empty array. Expected an array with minimum length 1, but got an empty array instead.")
 	}
 	var allowed []Tool
-	for i := range n {
-		typ, name := tool(i)
-		if typ != "function" || !offers(req.Tools, name) {
+	for i, f := range named {
+		name := f.Function.Name
+		if f.Type != "function" || !offers(req.Tools, name) {
 			return badRequest("tool_choice.allowed_tools.tools", "", "Invalid value for 'tool_choice.allowed_tools.tools[%d]': function '%s' not found in 'tools'.", i, name)
 		}
 		for _, t := range req.Tools {
