@@ -346,12 +346,12 @@ type outgoing struct {
 }
 
 // write waits wait (the call's latency) and writes out: whole, or streamed
-// as OpenAI streams it. A stream sends, for each of the n choices in turn,
-// a first delta with the role, then the content in pieces of about three
-// tokens, or for each tool call a delta with its id and name and its
-// arguments in pieces, each piece after the time the profile takes to
-// write it; then the finish reason and, when asked, the usage. If the
-// caller gives up, it stops writing.
+// as OpenAI streams it. A stream sends a first delta with the role, then
+// the content in pieces of about three tokens, or for each tool call a
+// delta with its id and name and then its arguments in pieces, each piece
+// after the time the profile takes to write it; then the finish reason
+// and, when asked, the usage. Each delta goes to the n choices in turn.
+// If the caller gives up, it stops writing.
 func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequest, p profile, wait time.Duration, out outgoing) {
 	if !sleep(ctx, wait) {
 		return // the caller gave up: write nothing
