@@ -93,11 +93,14 @@ var policyTopics = map[string][]string{
 	"feedback":         {"feedback"},
 }
 
+// titleSeparators split a section title's words apart, as spaces do.
+var titleSeparators = strings.NewReplacer("_", " ", "-", " ")
+
 // section returns the policy's section whose title names all the topic
 // words, if any.
 func (c *conversation) section(topic ...string) (policySection, bool) {
 	for _, s := range c.policy {
-		words := strings.Fields(strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(s.title)))
+		words := strings.Fields(strings.ToLower(titleSeparators.Replace(s.title)))
 		all := len(topic) > 0
 		for _, t := range topic {
 			has := false

@@ -126,47 +126,13 @@ func unanswered(open map[string]bool, at int) *APIError {
 func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 	req.ParallelToolCalls = true
 	if v, ok := raw["tools"]; ok && !isNull(v) {
-		var tools []struct {
-			Type     string `json:"type"`
-			Function *struct {
-				Name        string         `json:"name"`
-				Description string         `json:"description"`
-				Parameters  map[string]any `json:"parameters"`
-				Strict      bool           `json:"strict"`
-			} `json:"function"`
+		list, e := toolList(v)
+		if e != nil {
+			return e
 		}
-		if err := json.Unmarshal(v, &tools); err != nil {
-			return badRequest("tools", "invalid_type", "Invalid type for 'tools': expected an array of tool objects.")
-		}
-		if len(tools) == 0 {
-			return badRequest("tools", "empty_array", "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.")
-		}
-		seen := map[string]bool{}
-		for i, t := range tools {
-			param := "tools[" + strconv.Itoa(i) + "]"
-			switch {
-			case t.Type != "function":
-				return badRequest(param+".type", "invalid_value", "Invalid value for '%s.type': drill's fake model supports only 'function' tools.", param)
-			case t.Function == nil:
-				return badRequest(param+".function", "missing_required_parameter", "Missing required parameter: '%s.function'.", param)
-			case !toolName.MatchString(t.Function.Name):
-				return badRequest(param+".function.name", "invalid_value", "Invalid '%s.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$' of at most 64 characters.", param)
-			case seen[t.Function.Name]:
-				return badRequest("tools", "", "Invalid 'tools': duplicate function name '%s'.", t.Function.Name)
-			}
-			seen[t.Function.Name] = true
-			if t.Function.Strict && t.Function.Parameters != nil {
-				if msg := checkStrict(t.Function.Parameters, nil); msg != "" {
-					return badRequest(param+".function.parameters", "", "Invalid schema for function '%s': %s", t.Function.Name, msg)
-				}
-			}
-			req.Tools = append(req.Tools, Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters, Strict: t.Function.Strict})
-			req.toolTokens += countTokens(t.Function.Name) + countTokens(t.Function.Description) + 8
-			if t.Function.Parameters != nil {
-				b, _ := json.Marshal(t.Function.Parameters)
-				req.toolTokens += countTokens(string(b))
-			}
-		}
+		// Full slice expression: an append to req.Tools copies rather than
+		// writes into the cached array.
+		req.Tools, req.toolTokens = list.tools[:len(list.tools):len(list.tools)], list.tokens
 	}
 	req.ToolChoice = ToolChoice{Mode: "none"}
 	if len(req.Tools) > 0 {
@@ -183,17 +149,11 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 			}
 			req.ToolChoice.Mode = mode
 		} else {
-			type fn struct {
-				Type     string `json:"type"`
-				Function struct {
-					Name string `json:"name"`
-				} `json:"function"`
-			}
 			var named struct {
-				fn
+				namedFunction
 				AllowedTools struct {
-					Mode  string `json:"mode"`
-					Tools []fn   `json:"tools"`
+					Mode  string          `json:"mode"`
+					Tools []namedFunction `json:"tools"`
 				} `json:"allowed_tools"`
 			}
 			err := json.Unmarshal(v, &named)
@@ -204,10 +164,7 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 				}
 				req.ToolChoice = ToolChoice{Mode: "function", Function: named.Function.Name}
 			case err == nil && named.Type == "allowed_tools":
-				if e := allowTools(req, named.AllowedTools.Mode, len(named.AllowedTools.Tools), func(i int) (string, string) {
-					t := named.AllowedTools.Tools[i]
-					return t.Type, t.Function.Name
-				}); e != nil {
+				if e := allowTools(req, named.AllowedTools.Mode, named.AllowedTools.Tools); e != nil {
 					return e
 				}
 			default:
@@ -226,21 +183,106 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 	return checkToolMessages(req.Messages)
 }
 
+// toolSet is a request's tools array decoded and checked: the functions and
+// the prompt tokens their definitions add.
+type toolSet struct {
+	tools   []Tool
+	tokens  int
+	textLen int // the length of the JSON text, for toolSets' bound
+}
+
+// toolSets caches decoded tools arrays by their JSON text: a chat drill
+// sends the same definitions with every call of every conversation, so
+// they are decoded, checked and counted once. Only arrays that pass the
+// checks are stored (whether one passes depends on its text alone). A
+// cached set is shared between requests and never modified: the agent only
+// reads the functions and their parameters. A set's decoded maps are
+// counted at four times its text.
+var toolSets = newLRU[toolSet](1<<20, 64<<10, func(t toolSet) int { return 4 * t.textLen })
+
+// toolList decodes and checks a tools array, or takes it from toolSets.
+func toolList(text json.RawMessage) (toolSet, *APIError) {
+	if list, ok := toolSets.Get(string(text)); ok {
+		return list, nil
+	}
+	list, e := decodeToolList(text)
+	if e == nil {
+		toolSets.Put(string(text), list)
+	}
+	return list, e
+}
+
+// decodeToolList decodes a tools array and checks it as OpenAI does.
+func decodeToolList(text json.RawMessage) (toolSet, *APIError) {
+	list := toolSet{textLen: len(text)}
+	var tools []struct {
+		Type     string `json:"type"`
+		Function *struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			Parameters  map[string]any `json:"parameters"`
+			Strict      bool           `json:"strict"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(text, &tools); err != nil {
+		return toolSet{}, badRequest("tools", "invalid_type", "Invalid type for 'tools': expected an array of tool objects.")
+	}
+	if len(tools) == 0 {
+		return toolSet{}, badRequest("tools", "empty_array", "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.")
+	}
+	seen := map[string]bool{}
+	for i, t := range tools {
+		param := "tools[" + strconv.Itoa(i) + "]"
+		switch {
+		case t.Type != "function":
+			return toolSet{}, badRequest(param+".type", "invalid_value", "Invalid value for '%s.type': drill's fake model supports only 'function' tools.", param)
+		case t.Function == nil:
+			return toolSet{}, badRequest(param+".function", "missing_required_parameter", "Missing required parameter: '%s.function'.", param)
+		case !toolName.MatchString(t.Function.Name):
+			return toolSet{}, badRequest(param+".function.name", "invalid_value", "Invalid '%s.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$' of at most 64 characters.", param)
+		case seen[t.Function.Name]:
+			return toolSet{}, badRequest("tools", "", "Invalid 'tools': duplicate function name '%s'.", t.Function.Name)
+		}
+		seen[t.Function.Name] = true
+		if t.Function.Strict && t.Function.Parameters != nil {
+			if msg := checkStrict(t.Function.Parameters, nil); msg != "" {
+				return toolSet{}, badRequest(param+".function.parameters", "", "Invalid schema for function '%s': %s", t.Function.Name, msg)
+			}
+		}
+		list.tools = append(list.tools, Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters, Strict: t.Function.Strict})
+		list.tokens += countTokens(t.Function.Name) + countTokens(t.Function.Description) + 8
+		if t.Function.Parameters != nil {
+			b, _ := json.Marshal(t.Function.Parameters)
+			list.tokens += countTokens(string(b))
+		}
+	}
+	return list, nil
+}
+
+// namedFunction is a function named in a tool_choice: {"type":
+// "function", "function": {"name": …}}.
+type namedFunction struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name string `json:"name"`
+	} `json:"function"`
+}
+
 // allowTools applies an allowed_tools tool_choice: mode "auto" or
-// "required" over the n functions tool(i) names (type and name), each of
-// which the request must offer. The agent then sees only those functions;
-// the prompt still counts every definition, as the request carries them.
-func allowTools(req *ChatRequest, mode string, n int, tool func(i int) (typ, name string)) *APIError {
+// "required" over the named functions, each of which the request must
+// offer. The agent then sees only those functions; the prompt still counts
+// every definition, as the request carries them.
+func allowTools(req *ChatRequest, mode string, named []namedFunction) *APIError {
 	if mode != "auto" && mode != "required" {
 		return badRequest("tool_choice.allowed_tools.mode", "invalid_value", "Invalid value for 'tool_choice.allowed_tools.mode': expected one of auto, required.")
 	}
-	if n == 0 {
+	if len(named) == 0 {
 		return badRequest("tool_choice.allowed_tools.tools", "empty_array", "Invalid 'tool_choice.allowed_tools.tools': empty array. Expected an array with minimum length 1, but got an empty array instead.")
 	}
 	var allowed []Tool
-	for i := range n {
-		typ, name := tool(i)
-		if typ != "function" || !offers(req.Tools, name) {
+	for i, f := range named {
+		name := f.Function.Name
+		if f.Type != "function" || !offers(req.Tools, name) {
 			return badRequest("tool_choice.allowed_tools.tools", "", "Invalid value for 'tool_choice.allowed_tools.tools[%d]': function '%s' not found in 'tools'.", i, name)
 		}
 		for _, t := range req.Tools {

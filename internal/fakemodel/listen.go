@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"golang.org/x/net/netutil"
 )
 
 // Limits bounds what one client can cost the fake model when it is served
@@ -117,6 +115,7 @@ type FairListener struct {
 	pending []net.Conn            // accepted from the socket, not yet handed out
 	err     error                 // the socket's accept error: the listener is done
 	started bool
+	recheck bool // a timer will wake Accept to look for silent connections again
 }
 
 // maxPendingPerSlot bounds the connections waiting for a slot: at most
@@ -196,12 +195,19 @@ func (l *FairListener) Accept() (net.Conn, error) {
 				return c, nil
 			}
 			// A silent connection may pass its grace with no state
-			// change to wake this wait: look again then.
-			time.AfterFunc(silentGrace/4, func() {
-				l.mu.Lock()
-				l.changed.Broadcast()
-				l.mu.Unlock()
-			})
+			// change to wake this wait: look again then. One look-again
+			// at a time: every other wake-up (a new or changed
+			// connection) would otherwise add a timer, and each timer's
+			// wake-up another, for as long as the slots stay full.
+			if !l.recheck {
+				l.recheck = true
+				time.AfterFunc(silentGrace/4, func() {
+					l.mu.Lock()
+					l.recheck = false
+					l.changed.Broadcast()
+					l.mu.Unlock()
+				})
+			}
 		}
 		l.changed.Wait()
 	}
@@ -275,7 +281,3 @@ func (l *FairListener) ConnState(c net.Conn, s http.ConnState) {
 		l.changed.Broadcast() // an Accept waiting for a slot may now evict it
 	}
 }
-
-// LimitListener returns a listener that has at most n connections open at
-// once: Accept waits while n are open (golang.org/x/net/netutil).
-func LimitListener(ln net.Listener, n int) net.Listener { return netutil.LimitListener(ln, n) }

@@ -313,7 +313,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		wait = time.Duration(float64(p.Latency.Draw(randOf(seed))) * s.scale)
 	}
 	if len(req.Tools) > 0 {
-		s.serveAgent(w, r, req, p, body, retry, wait, info)
+		s.serveAgent(w, r, req, p, seed, wait, info)
 		return
 	}
 
@@ -332,8 +332,27 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 	}
 	info.usage = usage
 	id := fmt.Sprintf("chatcmpl-drill%016x", randOf(seed).Uint64())
+	s.write(r.Context(), w, req, p, wait, outgoing{id: id, content: content, finish: finish, usage: usage})
+}
 
-	ctx := r.Context()
+// outgoing is one answer as the server writes it: content, or tool calls
+// (with their ids), its id, finish reason and usage.
+type outgoing struct {
+	id      string
+	content string
+	calls   []ToolCall
+	finish  string
+	usage   Usage
+}
+
+// write waits wait (the call's latency) and writes out: whole, or streamed
+// as OpenAI streams it. A stream sends a first delta with the role, then
+// the content in pieces of about three tokens, or for each tool call a
+// delta with its id and name and then its arguments in pieces, each piece
+// after the time the profile takes to write it; then the finish reason
+// and, when asked, the usage. Each delta goes to the n choices in turn.
+// If the caller gives up, it stops writing.
+func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequest, p profile, wait time.Duration, out outgoing) {
 	if !sleep(ctx, wait) {
 		return // the caller gave up: write nothing
 	}
@@ -341,17 +360,23 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 	if !req.Stream {
 		choices := make([]choice, req.N)
 		for i := range choices {
-			choices[i] = choice{Index: i, Message: &message{Role: "assistant", Content: content}, FinishReason: finish}
+			msg := &message{Role: "assistant"}
+			if len(out.calls) == 0 {
+				msg.Content = &out.content
+			}
+			for _, c := range out.calls {
+				msg.ToolCalls = append(msg.ToolCalls, toolCallJSON{ID: c.ID, Type: "function", Function: functionJSON{Name: c.Name, Arguments: c.Arguments}})
+			}
+			choices[i] = choice{Index: i, Message: msg, FinishReason: out.finish}
 		}
 		writeJSON(w, completion{
-			ID: id, Object: "chat.completion", Created: now, Model: req.Model,
-			Choices: choices, Usage: &usage, SystemFingerprint: "fp_drill",
+			ID: out.id, Object: "chat.completion", Created: now, Model: req.Model,
+			Choices: choices, Usage: &out.usage, SystemFingerprint: "fp_drill",
 		})
 		return
 	}
 
 	stream := openStream(ctx, w)
-	send := stream.send
 	// With include_usage, every chunk carries "usage": null and one last
 	// chunk with no choices carries the usage; without it, no chunk has a
 	// usage field, as with OpenAI.
@@ -359,41 +384,65 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 	if req.IncludeUsage {
 		nullUsage = json.RawMessage("null")
 	}
-	chunk := func(i int, d *delta, finish *string) completion {
-		return completion{ID: id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
-			Choices: []choice{{Index: i, Delta: d, FinishReason: finish}}, Usage: nullUsage}
-	}
-	for i := range req.N {
-		if !send(chunk(i, &delta{Role: "assistant", Content: strp("")}, nil)) {
-			return
+	// chunk sends d (and finish) to each of the n choices.
+	chunk := func(d *delta, finish *string) bool {
+		for i := range req.N {
+			if !stream.send(completion{ID: out.id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
+				Choices: []choice{{Index: i, Delta: d, FinishReason: finish}}, Usage: nullUsage}) {
+				return false
+			}
 		}
+		return true
 	}
 	perToken := time.Duration(0)
 	if s.scale > 0 && p.Latency.TokensPerSecond > 0 {
 		perToken = time.Duration(float64(time.Second) / p.Latency.TokensPerSecond * s.scale)
 	}
+	// pieces sends text in pieces of about three tokens, each after the
+	// time the profile takes to write it.
 	const chunkTokens = 3
-	for rest := content; rest != ""; {
-		n := pieceLen(rest, chunkTokens*4)
-		piece := rest[:n]
-		rest = rest[n:]
-		if !sleep(ctx, perToken*time.Duration(math.Ceil(float64(n)/4))) {
-			return
-		}
-		for i := range req.N {
-			if !send(chunk(i, &delta{Content: &piece}, nil)) {
-				return
+	pieces := func(text string, each func(piece string) *delta) bool {
+		for rest := text; rest != ""; {
+			n := pieceLen(rest, chunkTokens*4)
+			piece := rest[:n]
+			rest = rest[n:]
+			if !sleep(ctx, perToken*time.Duration(math.Ceil(float64(n)/4))) {
+				return false
+			}
+			if !chunk(each(piece), nil) {
+				return false
 			}
 		}
+		return true
 	}
-	for i := range req.N {
-		if !send(chunk(i, &delta{}, &finish)) {
+	if len(out.calls) == 0 {
+		if !chunk(&delta{Role: "assistant", Content: strp("")}, nil) {
+			return
+		}
+		if !pieces(out.content, func(piece string) *delta { return &delta{Content: &piece} }) {
 			return
 		}
 	}
+	for i, c := range out.calls {
+		d := &delta{ToolCalls: []toolCallJSON{{Index: &i, ID: c.ID, Type: "function", Function: functionJSON{Name: c.Name}}}}
+		if i == 0 {
+			d.Role = "assistant"
+		}
+		if !chunk(d, nil) {
+			return
+		}
+		if !pieces(c.Arguments, func(piece string) *delta {
+			return &delta{ToolCalls: []toolCallJSON{{Index: &i, Function: functionJSON{Arguments: piece}}}}
+		}) {
+			return
+		}
+	}
+	if !chunk(&delta{}, &out.finish) {
+		return
+	}
 	if req.IncludeUsage {
-		if !send(completion{ID: id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
-			Choices: []choice{}, Usage: &usage}) {
+		if !stream.send(completion{ID: out.id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
+			Choices: []choice{}, Usage: &out.usage}) {
 			return
 		}
 	}
@@ -430,15 +479,33 @@ type choice struct {
 	FinishReason any       `json:"finish_reason"`
 }
 
+// message is an answer's message: content, or tool calls (content null).
 type message struct {
-	Role    string  `json:"role"`
-	Content string  `json:"content"`
-	Refusal *string `json:"refusal"`
+	Role      string         `json:"role"`
+	Content   *string        `json:"content"`
+	Refusal   *string        `json:"refusal"`
+	ToolCalls []toolCallJSON `json:"tool_calls,omitempty"`
 }
 
+// delta is a stream chunk's part of a message.
 type delta struct {
-	Role    string  `json:"role,omitempty"`
-	Content *string `json:"content,omitempty"`
+	Role      string         `json:"role,omitempty"`
+	Content   *string        `json:"content,omitempty"`
+	ToolCalls []toolCallJSON `json:"tool_calls,omitempty"`
+}
+
+// toolCallJSON is a tool call as OpenAI writes it; Index is set only in
+// stream deltas, ID and Type only in a call's first delta.
+type toolCallJSON struct {
+	Index    *int         `json:"index,omitempty"`
+	ID       string       `json:"id,omitempty"`
+	Type     string       `json:"type,omitempty"`
+	Function functionJSON `json:"function"`
+}
+
+type functionJSON struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
 }
 
 // render writes the answer as the response format asks: for json_schema, an
