@@ -20,3 +20,12 @@ func (a Attempt) TookAt(now time.Duration) time.Duration {
 	}
 	return max(now-a.Start, 0)
 }
+
+// TimeAt is the conversation's time: its whole time once it ended, or,
+// while it runs, how long it has been running at the run's clock now.
+func (r ConversationRow) TimeAt(now time.Duration) time.Duration {
+	if r.Running && now > r.Start {
+		return now - r.Start
+	}
+	return r.Time
+}

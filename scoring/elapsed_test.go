@@ -26,3 +26,19 @@ func TestWaitAtAndTookAt(t *testing.T) {
 		}
 	}
 }
+
+// A running conversation's time grows with the clock; an ended one's is its
+// whole time.
+func TestConversationTimeAt(t *testing.T) {
+	running := ConversationRow{Start: 10 * time.Second, Running: true}
+	ended := ConversationRow{Start: 10 * time.Second, Time: 4 * time.Second}
+	if got := running.TimeAt(25 * time.Second); got != 15*time.Second {
+		t.Errorf("running at 25 s: %s, want 15s", got)
+	}
+	if got := running.TimeAt(5 * time.Second); got != 0 {
+		t.Errorf("running, clock before its start: %s, want 0", got)
+	}
+	if got := ended.TimeAt(time.Hour); got != 4*time.Second {
+		t.Errorf("ended: %s, want 4s", got)
+	}
+}

@@ -346,10 +346,7 @@ func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n
 		if i == sel {
 			mark = st.Selected.Render("▸")
 		}
-		took := r.Time
-		if r.Running && now > r.Start {
-			took = now - r.Start
-		}
+		took := r.TimeAt(now)
 		line := fmt.Sprintf("%s %5d %8s %8s %5d %7d  %-*s", mark, r.ID, format.Dur(r.Start), format.Dur(took), r.Turns, r.Tokens, ow, fit(words, ow))
 		bar := 0
 		if axis > 0 {
