@@ -354,3 +354,12 @@ func Chart(rows []ConversationRow) []ChartBar {
 	}
 	return bars
 }
+
+// BreakerOpensTotal is every breaker's openings together, model and tools.
+func (s ChatSummary) BreakerOpensTotal() int {
+	n := 0
+	for _, v := range s.BreakerOpens {
+		n += v
+	}
+	return n
+}

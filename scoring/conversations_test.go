@@ -94,3 +94,13 @@ func TestEveryChatSummaryKeyIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestBreakerOpensTotal(t *testing.T) {
+	s := ChatSummary{BreakerOpens: map[string]int{"primary": 2, "carrier": 3}}
+	if got := s.BreakerOpensTotal(); got != 5 {
+		t.Errorf("total %d, want 5", got)
+	}
+	if got := (ChatSummary{}).BreakerOpensTotal(); got != 0 {
+		t.Errorf("none: %d, want 0", got)
+	}
+}

@@ -222,12 +222,10 @@ func chatFigures(s scoring.ChatSummary) map[string]any {
 			out[k] = v
 		}
 	}
-	opens := 0
 	for name, n := range s.BreakerOpens {
 		out["breaker_opens."+name] = float64(n)
-		opens += n
 	}
-	out["breaker_opens"] = float64(opens)
+	out["breaker_opens"] = float64(s.BreakerOpensTotal())
 	for why, n := range s.Stopped {
 		out["stopped."+why] = float64(n)
 	}

@@ -32,13 +32,7 @@ var ChatFigures = []ChatFigure{
 	{"over_120s", "over 2 min", func(s scoring.ChatSummary) float64 { return float64(s.Over120s) }, false},
 	{"tokens_billed", "tokens", func(s scoring.ChatSummary) float64 { return float64(s.TokensBilled) }, false},
 	{"model_calls", "model calls", func(s scoring.ChatSummary) float64 { return float64(s.ModelCalls) }, false},
-	{"breaker_opens", "breaker opens", func(s scoring.ChatSummary) float64 {
-		n := 0
-		for _, v := range s.BreakerOpens {
-			n += v
-		}
-		return float64(n)
-	}, false},
+	{"breaker_opens", "breaker opens", func(s scoring.ChatSummary) float64 { return float64(s.BreakerOpensTotal()) }, false},
 }
 
 // ChatResult is what drill sweep --workload chat prints: `--json` prints
