@@ -5,6 +5,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -33,20 +34,11 @@ func baselineFacts(s scoring.Summary) []string {
 		name = "Without breakers"
 	}
 	if !b.Replayed() {
-		calls := format.Dash
-		if r := b.PredictedCallsToBroken; r != nil {
-			calls = format.Count(r[0]) + "–" + format.Count(r[1])
-		}
+		calls := plain.CallsRange(b.PredictedCallsToBroken)
 		return []string{fmt.Sprintf("%s (the baseline, predicted: real models cannot be replayed): %s calls to the broken model during the outage against this run's %d.",
 			name, calls, s.CallsToBrokenOutage)}
 	}
-	all4, live := format.Dash, format.Dash
-	if b.EmailsAnswered > 0 {
-		all4 = format.Percent(b.All4Right)
-	}
-	if s.EmailsAnswered > 0 {
-		live = format.Percent(s.All4Right)
-	}
+	all4, live := plain.All4Share(b.All4Right, b.EmailsAnswered), plain.All4Share(s.All4Right, s.EmailsAnswered)
 	return []string{fmt.Sprintf("%s (the baseline: the same drill replayed on the virtual clock, %s): %d calls to the broken model during the outage against this run's %d; "+
 		"outage wait median %s, p95 %s against %s, %s; all 4 right %s against %s; errors %d against %d.",
 		name, atText(b), b.CallsToBrokenOutage, s.CallsToBrokenOutage,
