@@ -2,9 +2,12 @@ package event
 
 import "time"
 
-// WorkloadChat is RunInfo.Workload of a chat workload's run (--workload
-// chat); a triage run's is "".
-const WorkloadChat = "chat"
+// The workloads by name (--workload, a drill file's `workload: KIND`).
+// RunInfo.Workload is WorkloadChat for a chat run and "" for triage.
+const (
+	WorkloadTriage = "triage"
+	WorkloadChat   = "chat"
+)
 
 // The kinds of event the chat workload (support conversations with tool
 // calls) records. A conversation is a loop of model calls; each model call

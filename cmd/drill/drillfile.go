@@ -110,7 +110,9 @@ func newValidateCmd() *cobra.Command {
 		Short: "Check a drill file and print the timeline it will play",
 		Long: `Check a drill file strictly (unknown keys, types, durations, names, the
 hypotheses and abort conditions) and print what it will play: the workload,
-the runs, and each outage's windows on a time bar. Exits 0 when the file is
+the runs, and each outage's windows on a time bar; for a chat drill, the
+conversations, the policies' checks, the tool breakers and each incident's
+window with the services' outages in it. Exits 0 when the file is
 valid and this build can play it, 2 otherwise.
 
 With --outage-from-journal JOURNAL [--model M], the outage is the fault
@@ -134,6 +136,12 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 				if df, err = drillfile.Load(args[0]); err != nil {
 					return exit.UsageError(err)
 				}
+			}
+			if df.Chat != nil {
+				if replayPath != "" {
+					return exit.Usagef("%s is a chat drill: --outage-from-journal replays a triage outage", df.Path)
+				}
+				return plan.WriteChatTimeline(cmd.OutOrStdout(), df)
 			}
 			if replayPath != "" {
 				ws, notes, err := plan.JournalOutage(replayPath, replayModel)

@@ -27,10 +27,6 @@ const (
 	RungFallback = "fallback"
 )
 
-// WorkloadName is the chat workload's name (--workload chat; the
-// run_start's workload).
-const WorkloadName = "chat"
-
 // The default models: the built-in fake model's.
 const (
 	DefaultPrimaryModel  = "gpt-5.4-mini"
@@ -186,7 +182,7 @@ func (r *Run) model(rung string) string {
 // Info is what the run_start records of the run.
 func (r *Run) Info() *event.RunInfo {
 	c := r.cfg
-	info := &event.RunInfo{Workload: WorkloadName, Outage: c.Incident, Policy: c.Policy.Name, Emails: c.Conversations,
+	info := &event.RunInfo{Workload: event.WorkloadChat, Outage: c.Incident, Policy: c.Policy.Name, Emails: c.Conversations,
 		Rate: c.Rate, Target: RungPrimary, OutageFromS: c.Profile.IncidentFrom.Seconds(), OutageToS: c.Profile.IncidentTo.Seconds(),
 		TimeLimitScope: "read", Seed: c.Seed, Ceiling: c.MaxDuration, Overrides: c.Overrides, Options: c.Policy.Checks()}
 	info.Rungs = []event.Rung{{Name: RungPrimary, Model: c.PrimaryModel, TimeLimit: c.Policy.ReadTimeout, Retries: c.Policy.Retries,

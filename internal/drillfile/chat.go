@@ -99,7 +99,11 @@ func (o ChatPolicy) Apply(p *chat.Policy, name func(key string) string) error {
 		}
 	}
 	if (o.TripFailures != nil || o.Cooldown != nil) && p.Breaker == nil {
-		bad("trip_failures", "policy %s has no status breaker (set %s true)", p.Name, name("status_breaker"))
+		key := "trip_failures"
+		if o.TripFailures == nil {
+			key = "cooldown"
+		}
+		bad(key, "policy %s has no status breaker (set %s true)", p.Name, name("status_breaker"))
 	} else if p.Breaker != nil {
 		b := *p.Breaker
 		count("trip_failures", o.TripFailures, 1, func(n int) { b.Trip.Failures = n })
@@ -272,4 +276,65 @@ func (f *ChatFile) Tools() (*chat.ToolBreakers, map[string][]event.Window, error
 		}
 	}
 	return tb, outages, nil
+}
+
+// checkChat checks the chat: section's names (incidents, policies, seeds
+// and the policy keys) at their lines, as Check does the triage keys.
+func (f *File) checkChat() []error {
+	c := f.Chat
+	if c == nil {
+		return nil
+	}
+	var errs []error
+	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
+	if c.Conversations != nil && *c.Conversations < 1 {
+		add("$.chat.conversations", "conversations must be at least 1, got %d", *c.Conversations)
+	}
+	if c.Rate != nil && !(*c.Rate > 0) {
+		add("$.chat.rate", "rate must be above 0, got %v", *c.Rate)
+	}
+	for i, inc := range c.Incidents {
+		if _, err := chat.IncidentProfile(inc); err != nil {
+			add(fmt.Sprintf("$.chat.incidents[%d]", i), "%v", err)
+		}
+	}
+	names := c.Policies
+	if len(names) == 0 {
+		names = chat.PresetNames()
+	}
+	seen := map[string]bool{}
+	for i, name := range names {
+		p, err := chat.PolicyByName(name)
+		if err != nil {
+			add(fmt.Sprintf("$.chat.policies[%d]", i), "%v", err)
+			continue
+		}
+		// A policy key that does not fit a policy is reported at the key,
+		// once.
+		err = c.Policy.Apply(&p, func(k string) string { return k })
+		for _, e := range unjoin(err) {
+			var oe *OverrideError
+			switch {
+			case seen[e.Error()]:
+			case errors.As(e, &oe):
+				add("$.chat.policy."+oe.Key, "%v", e)
+			default:
+				add("$.chat.policy", "policy %s: %v", name, e)
+			}
+			seen[e.Error()] = true
+		}
+	}
+	return errs
+}
+
+// unjoin lists the errors errors.Join joined (err itself if it joined
+// none; nothing for nil).
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
 }

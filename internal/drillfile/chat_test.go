@@ -64,3 +64,48 @@ func TestChatSectionIsStrict(t *testing.T) {
 		t.Errorf("trip_failures without a breaker: %v", err)
 	}
 }
+
+func TestWorkloadChatInAWord(t *testing.T) {
+	f, err := Parse("w.yaml", []byte("workload: chat\n"))
+	if err != nil || f.Chat == nil || f.Workload.Kind != "chat" {
+		t.Fatalf("workload: chat alone: %+v, %v", f, err)
+	}
+	f, err = Parse("w.yaml", []byte("workload: chat\nchat: {conversations: 30}\n"))
+	if err != nil || *f.Chat.Conversations != 30 {
+		t.Fatalf("workload: chat with a chat: section: %v", err)
+	}
+	if f, err = Parse("w.yaml", []byte("workload: triage\n")); err != nil || f.Chat != nil {
+		t.Fatalf("workload: triage: %+v, %v", f, err)
+	}
+	for _, tc := range []struct{ yaml, want string }{
+		{"workload: chats\n", `w.yaml:1:11: workload: unknown workload "chats" (valid: triage, chat`},
+		{"workload: triage\nchat: {}\n", "w.yaml:1:11: workload: triage with a chat: section"},
+		{"workload: {email: 3}\n", "email"},
+	} {
+		_, err := Parse("w.yaml", []byte(tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+}
+
+func TestChatSectionErrorsNameTheLine(t *testing.T) {
+	src := "chat:\n  incidents: [mixed, mostly-fast]\n  policies: [agent-defaults, agent-x]\n  policy:\n    turn_limit: 0\n    cooldown: 5s\n"
+	_, err := Parse("c.yaml", []byte(src))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`c.yaml:2:22: unknown incident "mostly-fast"`,
+		`c.yaml:3:30: unknown chat policy "agent-x"`,
+		"c.yaml:5:17: turn_limit: must be at least 1, got 0",
+		"c.yaml:6:15: cooldown: policy agent-defaults has no status breaker",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+	if n := strings.Count(err.Error(), "turn_limit"); n != 1 {
+		t.Errorf("turn_limit reported %d times, want once:\n%v", n, err)
+	}
+}

@@ -47,7 +47,12 @@ func (f *File) Check() error {
 		add("$.workload.max_duration", "max_duration must not be negative, got %s", *w.MaxDuration)
 	}
 
+	if w.Kind == event.WorkloadTriage && f.Chat != nil {
+		add("$.workload", "workload: triage with a chat: section: a chat drill says workload: chat, or leaves workload out")
+	}
+
 	errs = append(errs, f.checkFleet()...)
+	errs = append(errs, f.checkChat()...)
 
 	for _, m := range []struct {
 		rung string

@@ -19,6 +19,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/input"
 )
 
@@ -87,6 +88,26 @@ type Workload struct {
 	// MaxInFlight is the worker pool the emails share (0: no limit), as
 	// --max-in-flight.
 	MaxInFlight *Int `yaml:"max_in_flight"`
+
+	// Kind is the workload a file names in a word (`workload: chat` or
+	// `workload: triage`) instead of the mapping above, as --workload
+	// does; empty for a mapping.
+	Kind string `yaml:"-"`
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler: the triage settings as a
+// mapping, or the workload named in a word (`workload: chat`).
+func (w *Workload) UnmarshalYAML(n ast.Node) error {
+	if s, ok := n.(*ast.StringNode); ok {
+		switch s.Value {
+		case event.WorkloadTriage, event.WorkloadChat:
+			*w = Workload{Kind: s.Value}
+			return nil
+		}
+		return nodeErrorf(n, "%sunknown workload %q (valid: %s, %s, or a mapping of the triage settings)", keyPrefix(n), s.Value, event.WorkloadTriage, event.WorkloadChat)
+	}
+	type fields Workload // the struct without this method
+	return yaml.NodeToValue(n, (*fields)(w), yaml.Strict())
 }
 
 // Models are the two model rungs.
@@ -309,6 +330,9 @@ func Parse(name string, data []byte) (*File, error) {
 		if err := joinErrors(name, errs); err != nil {
 			return nil, err
 		}
+	}
+	if f.Workload.Kind == event.WorkloadChat && f.Chat == nil {
+		f.Chat = &ChatFile{} // `workload: chat` alone: a chat drill with its defaults
 	}
 	if err := f.Check(); err != nil {
 		return nil, err

@@ -17,12 +17,6 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 )
 
-// The workload kinds (--workload).
-const (
-	WorkloadTriage = "triage"
-	WorkloadChat   = chat.WorkloadName
-)
-
 // ChatFlags are the chat workload's flags of drill run, compare and
 // predict (--workload chat), bound by Register.
 type ChatFlags struct {
@@ -53,7 +47,7 @@ type ChatFlags struct {
 // failures and cooldown are the triage flags of the same names).
 func (c *ChatFlags) Register(fs *pflag.FlagSet) {
 	d := chat.DefaultConfig()
-	fs.StringVar(&c.workload, "workload", WorkloadTriage, "the workload: triage (120 support emails through the chain) or chat (support conversations with tool calls)")
+	fs.StringVar(&c.workload, "workload", event.WorkloadTriage, "the workload: triage (120 support emails through the chain) or chat (support conversations with tool calls)")
 	fs.StringSliceVar(&c.incidents, "incident", []string{chat.IncidentMixed}, "chat: the incident kinds to run: "+strings.Join(chat.IncidentKinds(), ", "))
 	fs.StringVar(&c.seeds, "seeds", "", "chat: run every policy on each of these seeds (1..5, or 1,4,7) to show the spread")
 	fs.IntVar(&c.conversations, "conversations", d.Conversations, "chat: how many conversations start")
@@ -128,9 +122,9 @@ func ChatPolicyFlags(fs *pflag.FlagSet) (drillfile.ChatPolicy, error) {
 func (c *ChatFlags) Chosen(fs *pflag.FlagSet) (bool, error) {
 	explicit := fs.Changed("workload")
 	switch {
-	case explicit && c.workload != WorkloadChat && c.workload != WorkloadTriage:
+	case explicit && c.workload != event.WorkloadChat && c.workload != event.WorkloadTriage:
 		return false, unknownWorkload(c.workload)
-	case explicit && c.workload == WorkloadTriage:
+	case explicit && c.workload == event.WorkloadTriage:
 		return false, nil
 	}
 	if path, _ := fs.GetString("file"); path != "" {
@@ -141,7 +135,7 @@ func (c *ChatFlags) Chosen(fs *pflag.FlagSet) (bool, error) {
 		case err != nil:
 			return false, nil // the triage path reads it again and says what is wrong
 		case f.Chat != nil:
-			c.file, c.workload = f.Chat, WorkloadChat
+			c.file, c.workload = f.Chat, event.WorkloadChat
 			return true, nil
 		case explicit:
 			return false, exit.Usagef("%s has no chat: section, and --workload is chat", path)
@@ -291,7 +285,7 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 // workload only, so that --workload chat gets a clear usage error
 // (TriageOnly) rather than an unknown flag.
 func RegisterWorkload(fs *pflag.FlagSet) {
-	fs.String("workload", WorkloadTriage, "the workload: only triage here (chat is not supported by this command yet)")
+	fs.String("workload", event.WorkloadTriage, "the workload: only triage here (chat is not supported by this command yet)")
 }
 
 // TriageOnly is the usage error (exit 2) of a command that runs the triage
@@ -302,15 +296,15 @@ func TriageOnly(fs *pflag.FlagSet, command string) error {
 	if err != nil {
 		return nil
 	}
-	if path, _ := fs.GetString("file"); path != "" && w == WorkloadTriage && !fs.Changed("workload") {
+	if path, _ := fs.GetString("file"); path != "" && w == event.WorkloadTriage && !fs.Changed("workload") {
 		if f, err := drillfile.Load(path); err == nil && f.Chat != nil {
-			w = WorkloadChat // the file is a chat drill
+			w = event.WorkloadChat // the file is a chat drill
 		}
 	}
-	if w == WorkloadTriage {
+	if w == event.WorkloadTriage {
 		return nil
 	}
-	if w == WorkloadChat {
+	if w == event.WorkloadChat {
 		return exit.Usagef("%s does not support the chat workload yet (only triage): run a chat drill with drill run --workload chat or drill compare --workload chat", command)
 	}
 	return unknownWorkload(w)
@@ -319,5 +313,5 @@ func TriageOnly(fs *pflag.FlagSet, command string) error {
 // unknownWorkload is the usage error (exit 2) of a --workload that is
 // neither triage nor chat.
 func unknownWorkload(w string) error {
-	return exit.Usagef("unknown workload %q (valid: %s, %s)", w, WorkloadTriage, WorkloadChat)
+	return exit.Usagef("unknown workload %q (valid: %s, %s)", w, event.WorkloadTriage, event.WorkloadChat)
 }

@@ -2,11 +2,13 @@ package plan
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/drillfile"
 )
 
 func TestParseSeeds(t *testing.T) {
@@ -60,5 +62,40 @@ func TestChatConfigsFromFlags(t *testing.T) {
 	}
 	if _, err := c.Chosen(fs); err == nil {
 		t.Error("an unknown workload is not refused")
+	}
+}
+
+func TestWriteChatTimeline(t *testing.T) {
+	f, err := drillfile.Parse("c.yaml", []byte(`workload: chat
+chat:
+  conversations: 200
+  seeds: [1, 2, 3]
+  incidents: [mixed, none]
+  policies: [agent-defaults, agent-all-checks]
+  policy: {turn_limit: 8}
+  tool_breakers: {scope: dependency}
+  tool_outages:
+    carrier:
+      - {kind: hang, from: 60s, to: 120s}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WriteChatTimeline(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"workload: chat, 200 conversations at 1/s (the last started at 199s), seeds 1, 2, 3",
+		"agent-defaults   read timeout 10m0s, 2 retries, turn limit 8; no check",
+		"agent-all-checks read timeout 10m0s, 2 retries, turn limit 8; status breaker",
+		"tool breakers: scope dependency",
+		"runs:     2 incidents × 2 policies × 3 seeds = 12 runs",
+		"incident mixed\n  5m0s–10m0s  the models' incident rates\n  1m0s–2m0s  hang on the carrier service",
+		"incident none\n  no incident",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, b.String())
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
@@ -33,7 +34,7 @@ func chatOnlyAxes() []*pflag.Flag {
 // registerChat adds --workload and the chat flags' axes; add registers one
 // axis.
 func (s *Sweep) registerChat(fs *pflag.FlagSet, add func(name, typ, usage string, list bool) *pflag.Flag) {
-	fs.StringVar(&s.Workload, "workload", WorkloadTriage, "the workload: triage, or chat (its policy's settings become axes: --turn-limit, --retries, --validity, --loop-guard, --budget-time, ...)")
+	fs.StringVar(&s.Workload, "workload", event.WorkloadTriage, "the workload: triage, or chat (its policy's settings become axes: --turn-limit, --retries, --validity, --loop-guard, --budget-time, ...)")
 	for _, fl := range chatOnlyAxes() {
 		if fs.Lookup(fl.Name) != nil {
 			continue
@@ -56,9 +57,9 @@ func (s *Sweep) registerChat(fs *pflag.FlagSet, add func(name, typ, usage string
 // error.
 func (s *Sweep) Chat() (bool, error) {
 	switch s.Workload {
-	case WorkloadChat:
+	case event.WorkloadChat:
 		return true, nil
-	case WorkloadTriage:
+	case event.WorkloadTriage:
 	default:
 		return false, unknownWorkload(s.Workload)
 	}
@@ -149,7 +150,7 @@ func chatSettingConfig(set sweep.Setting) (chat.Config, error) {
 	c.Register(fs)
 	var policies []string
 	fs.StringSliceVar(&policies, sweep.AxisPolicies, nil, "")
-	if err := fs.Set("workload", WorkloadChat); err != nil {
+	if err := fs.Set("workload", event.WorkloadChat); err != nil {
 		return chat.Config{}, err
 	}
 	for _, a := range set {

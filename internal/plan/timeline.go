@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/workload"
@@ -207,4 +210,100 @@ func plural(n int, what string) string {
 		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(what, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// WriteChatTimeline writes what a chat drill file (a chat: section, or
+// `workload: chat`) will play, built by the same ChatConfigs drill compare
+// --workload chat uses: the conversations, each incident's window and the
+// services' outages in it, each policy's checks, the tool breakers and the
+// runs. A setting that does not check is a usage error.
+func WriteChatTimeline(w io.Writer, f *drillfile.File) error {
+	fs := pflag.NewFlagSet("validate", pflag.ContinueOnError)
+	var c ChatFlags
+	c.Register(fs)
+	fs.Int64("seed", chat.DefaultConfig().Seed, "")
+	c.file = f.Chat
+	cfgs, err := ChatConfigs(fs, c, chat.PresetNames())
+	if err != nil {
+		return err
+	}
+	first := cfgs[0]
+	var incidents, policies []string
+	seeds := map[int64]bool{}
+	byIncident := map[string]chat.Config{}
+	byPolicy := map[string]chat.Policy{}
+	for _, cfg := range cfgs {
+		if _, ok := byIncident[cfg.Incident]; !ok {
+			incidents = append(incidents, cfg.Incident)
+			byIncident[cfg.Incident] = cfg
+		}
+		if _, ok := byPolicy[cfg.Policy.Name]; !ok {
+			policies = append(policies, cfg.Policy.Name)
+			byPolicy[cfg.Policy.Name] = cfg.Policy
+		}
+		seeds[cfg.Seed] = true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "drill file %s\n", f.Path)
+	last := time.Duration(float64(first.Conversations-1) / first.Rate * float64(time.Second))
+	seedList := slices.Sorted(maps.Keys(seeds))
+	fmt.Fprintf(&b, "workload: chat, %d conversations at %g/s (the last started at %s), %s %s\n",
+		first.Conversations, first.Rate, format.FileSecs(last), pluralWord(len(seedList), "seed"), joinInts(seedList))
+	b.WriteString("policies:\n")
+	for _, name := range policies {
+		p := byPolicy[name]
+		checks := strings.Join(p.Checks(), "; ")
+		if checks == "" {
+			checks = "no check"
+		}
+		fmt.Fprintf(&b, "  %-*s read timeout %s, %d retries, turn limit %d; %s\n",
+			maxLen(policies), name, drillfile.Duration(p.ReadTimeout), p.Retries, p.TurnLimit, checks)
+	}
+	if tb := first.ToolBreakers; tb != nil {
+		fmt.Fprintf(&b, "tool breakers: scope %s, %s, cooldown %s, synthetic probes\n",
+			tb.Scope, tb.Settings.WithDefaults().Trip, drillfile.Duration(tb.Settings.WithDefaults().Cooldown))
+	}
+	fmt.Fprintf(&b, "runs:     %s × %s × %s = %s (drill run plays the first; drill compare plays them all)\n",
+		plural(len(incidents), "incident"), plural(len(policies), "policy"), plural(len(seedList), "seed"), plural(len(cfgs), "run"))
+	for _, inc := range incidents {
+		cfg := byIncident[inc]
+		prof := cfg.Profile
+		fmt.Fprintf(&b, "\nincident %s\n", inc)
+		if inc == chat.IncidentNone {
+			b.WriteString("  no incident: the models keep a normal day's rates\n")
+		} else {
+			fmt.Fprintf(&b, "  %s–%s  the models' incident rates\n", drillfile.Duration(prof.IncidentFrom), drillfile.Duration(prof.IncidentTo))
+		}
+		for _, dep := range slices.Sorted(maps.Keys(cfg.ToolOutages)) {
+			for _, win := range cfg.ToolOutages[dep] {
+				fmt.Fprintf(&b, "  %s–%s  %s on the %s service\n", drillfile.Duration(win.From), drillfile.Duration(win.To), win.Kind, dep)
+			}
+		}
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// pluralWord is what with an s unless n is 1, without the count.
+func pluralWord(n int, what string) string {
+	if n == 1 {
+		return what
+	}
+	return what + "s"
+}
+
+func joinInts(v []int64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+func maxLen(v []string) int {
+	n := 0
+	for _, s := range v {
+		n = max(n, len(s))
+	}
+	return n
 }

@@ -248,11 +248,3 @@ func TestHealthyClientBehindIdleConnections(t *testing.T) {
 		t.Errorf("healthy client: status %d after %v", resp.StatusCode, took)
 	}
 }
-
-func mustURL(s string) *url.URL {
-	u, err := url.Parse(s)
-	if err != nil {
-		panic(err)
-	}
-	return u
-}
