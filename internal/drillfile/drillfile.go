@@ -106,9 +106,13 @@ func (w *Workload) UnmarshalYAML(n ast.Node) error {
 		}
 		return nodeErrorf(n, "%sunknown workload %q (valid: %s, %s, or a mapping of the triage settings)", keyPrefix(n), s.Value, event.WorkloadTriage, event.WorkloadChat)
 	}
-	type fields Workload // the struct without this method
-	return yaml.NodeToValue(n, (*fields)(w), yaml.Strict())
+	return yaml.NodeToValue(n, (*workloadFields)(w), yaml.Strict())
 }
+
+// workloadFields is Workload without its UnmarshalYAML: the mapping.
+type workloadFields Workload
+
+func (*Workload) mappingType() reflect.Type { return reflect.TypeFor[workloadFields]() }
 
 // Models are the two model rungs.
 type Models struct {

@@ -23,10 +23,10 @@ const MaxKeys = 5000
 const MaxErrors = 20
 
 // unknownKeys walks the document against the type it decodes into and
-// returns an *Error for every key no field takes, at any depth, in file
-// order: the strict decoder stops at the first. Types that decode
-// themselves (yaml.NodeUnmarshaler) check their own keys and are not
-// entered.
+// returns an *Error for every key no field takes and every value of the
+// wrong type, at any depth: the strict decoder stops at the first. Types
+// that decode themselves (yaml.NodeUnmarshaler) check their own keys: each
+// is decoded on its own, not entered.
 func unknownKeys(name string, n ast.Node, t reflect.Type) []*Error {
 	var out []*Error
 	walkKeys(name, n, t, &out)
@@ -35,6 +35,12 @@ func unknownKeys(name string, n ast.Node, t reflect.Type) []*Error {
 
 var nodeUnmarshaler = reflect.TypeFor[yaml.NodeUnmarshaler]()
 
+// mappingDecoder is a yaml.NodeUnmarshaler that reads a word itself but a
+// mapping as the plain struct mappingType returns (workload: chat, or the
+// workload's settings): the walk enters that struct, so that every problem
+// in the mapping is reported.
+type mappingDecoder interface{ mappingType() reflect.Type }
+
 func walkKeys(name string, n ast.Node, t reflect.Type, out *[]*Error) {
 	if n == nil {
 		return
@@ -42,11 +48,19 @@ func walkKeys(name string, n ast.Node, t reflect.Type, out *[]*Error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if reflect.PointerTo(t).Implements(nodeUnmarshaler) {
-		return
-	}
 	if a, ok := n.(*ast.AnchorNode); ok {
 		walkKeys(name, a.Value, t, out)
+		return
+	}
+	if _, ok := n.(*ast.AliasNode); ok {
+		return // checked where its anchor is defined
+	}
+	if md, ok := reflect.New(t).Interface().(mappingDecoder); ok && mappingValues(n) != nil {
+		walkKeys(name, n, md.mappingType(), out)
+		return
+	}
+	if reflect.PointerTo(t).Implements(nodeUnmarshaler) {
+		decodeLeaf(name, n, t, out)
 		return
 	}
 	switch t.Kind() {
@@ -75,6 +89,19 @@ func walkKeys(name string, n ast.Node, t reflect.Type, out *[]*Error) {
 	case reflect.Map:
 		for _, kv := range mappingValues(n) {
 			walkKeys(name, kv.Value, t.Elem(), out)
+		}
+	default:
+		decodeLeaf(name, n, t, out)
+	}
+}
+
+// decodeLeaf decodes one value on its own, so that every value of the
+// wrong type is reported, not only the first the whole decode meets.
+func decodeLeaf(name string, n ast.Node, t reflect.Type, out *[]*Error) {
+	if err := yaml.NodeToValue(n, reflect.New(t).Interface(), yaml.Strict()); err != nil {
+		var e *Error
+		if errors.As(yamlError(name, err), &e) {
+			*out = append(*out, e)
 		}
 	}
 }

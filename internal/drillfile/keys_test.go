@@ -6,19 +6,25 @@ import (
 	"testing"
 )
 
-// TestEveryDecodeProblemReported: unknown keys at every depth and a wrong
-// type are all reported, each with its line, in file order (the strict
+// TestEveryDecodeProblemReported: unknown keys at every depth and every
+// value of the wrong type (in the workload mapping and a route's inline
+// policy too) are all reported, each with its line, in file order (the strict
 // decoder alone stopped at the first).
 func TestEveryDecodeProblemReported(t *testing.T) {
 	src := `workload:
-  emails: 10
+  emails: lots
   raet: 3
+  rate: fast
 models:
   primary:
     modle: gpt-5.4-mini
 policies:
   - preset: breaker
     colour: red
+    primary_timeout: 2x
+routes:
+  - class: urgent
+    policy: {breakr: 1, trip_failures: many}
 tipo: 1
 `
 	_, err := Parse("d.yaml", []byte(src))
@@ -26,7 +32,10 @@ tipo: 1
 		t.Fatal("parsed")
 	}
 	msg := err.Error()
-	want := []string{`d.yaml:3:3: unknown field "raet"`, `d.yaml:6:5: unknown field "modle"`, `d.yaml:9:5: unknown field "colour"`, `d.yaml:10:1: unknown field "tipo"`}
+	want := []string{`d.yaml:2:11: emails: want a whole number, got "lots"`, `d.yaml:3:3: unknown field "raet"`,
+		`d.yaml:4:9: rate: want a number, got "fast"`, `d.yaml:7:5: unknown field "modle"`, `d.yaml:10:5: unknown field "colour"`,
+		`d.yaml:11:22: primary_timeout: bad duration "2x"`, `d.yaml:14:14: unknown field "breakr"`,
+		`d.yaml:14:40: trip_failures: want a whole number, got "many"`, `d.yaml:15:1: unknown field "tipo"`}
 	last := -1
 	for _, w := range want {
 		i := strings.Index(msg, w)

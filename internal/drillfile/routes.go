@@ -69,6 +69,8 @@ func (p *RoutePolicy) UnmarshalYAML(n ast.Node) error {
 	return nil
 }
 
+func (*RoutePolicy) mappingType() reflect.Type { return reflect.TypeFor[Policy]() }
+
 // BackupNever is the word a route's backup: starts with to keep its emails
 // off the backup.
 const BackupNever = "never"
