@@ -24,8 +24,9 @@ type ClassSummary struct {
 	// all four fields right; null when none was scored.
 	All4Right *float64 `json:"all4_right"`
 	// MedianWaitOutageS and P95WaitOutageS are over the class's emails
-	// sent during the outage and answered (a handed-over email's wait is
-	// until the customer was told); WaitsOutage counts them.
+	// sent during the outage whose wait counts, as the run-wide waits (a
+	// handed-over email's wait is until the customer was told; a rejected
+	// one has none); WaitsOutage counts them.
 	MedianWaitOutageS *float64 `json:"median_wait_outage_s"`
 	P95WaitOutageS    *float64 `json:"p95_wait_outage_s"`
 	WaitsOutage       int      `json:"waits_outage"`
@@ -166,7 +167,7 @@ func (f *Fold) classSummary(name string, ws []Window) ClassSummary {
 		if r.Scored {
 			quality.add(r.Match)
 		}
-		if inAny(ws, r.Sent) {
+		if r.hasWait() && inAny(ws, r.Sent) {
 			waits = append(waits, r.Result.Wait.Seconds())
 		}
 	}

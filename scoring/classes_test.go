@@ -111,3 +111,20 @@ func TestNoRoutesNoClasses(t *testing.T) {
 		t.Errorf("classes %v, classifier %v", s.Classes, s.Classifier)
 	}
 }
+
+// TestClassWaitsLeaveOutRejected: an email the worker pool rejected has no
+// wait in its class's figures, as in the run's: a zero wait would make a
+// starved class look fast.
+func TestClassWaitsLeaveOutRejected(t *testing.T) {
+	evs := classedRun()
+	for i := range evs {
+		if evs[i].Kind == event.EmailDone && evs[i].Email == 4 { // default, sent at 3 s, in the outage
+			evs[i].Result = &event.Result{ServedBy: event.ServedRejected}
+		}
+	}
+	s := Summarize(evs)
+	def := s.Classes["default"]
+	if def.Served.Rejected != 1 || def.WaitsOutage != s.WaitsOutage-2 {
+		t.Errorf("default: rejected %d, waits in the outage %d; the run's %d (2 of them safety's)", def.Served.Rejected, def.WaitsOutage, s.WaitsOutage)
+	}
+}

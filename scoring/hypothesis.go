@@ -48,7 +48,7 @@ const (
 // one place (derive): the emails answered so far and each rung's share of
 // them. A share is null until an email is answered.
 var DerivedFigures = map[string]string{
-	"answered":      "emails done so far: served.primary + served.backup + served.canned + served.error (+ served.handed_over in a run with routes)",
+	"answered":      "emails done so far: every served.* count but cancelled (the summary's emails_answered)",
 	"primary_share": "served.primary / answered",
 	"backup_share":  "served.backup / answered",
 	"canned_share":  "served.canned / answered",
@@ -304,7 +304,9 @@ func flatten(v any, prefix string, out map[string]any) {
 	}
 }
 
-// derive adds the derived figures (DerivedFigures) to figs.
+// derive adds the derived figures (DerivedFigures) to figs: answered is
+// every served.* count but cancelled, as Served.Answered counts (a test
+// keeps the two alike), and each rung's share of it.
 func derive(figs map[string]any) {
 	rungs := []string{"primary", "backup", "canned", "error"}
 	answered := 0.0
@@ -319,10 +321,11 @@ func derive(figs map[string]any) {
 		}
 		answered += n
 	}
-	// Emails handed to a person (routes with backup: never) were answered
-	// too; the key is omitted when none was.
-	if n, ok := figs["served.handed_over"].(float64); ok {
-		answered += n
+	// The counts omitted when 0.
+	for _, r := range []string{"rules", "handed_over", "rejected"} {
+		if n, ok := figs["served."+r].(float64); ok {
+			answered += n
+		}
 	}
 	figs["answered"] = answered
 	for _, r := range rungs {

@@ -171,3 +171,17 @@ func isMapKey(k string) bool {
 	}
 	return false
 }
+
+// TestAnsweredIsServedAnswered: the answered figure counts what
+// Served.Answered counts, every outcome set, so that a check and the
+// summary never give two answers.
+func TestAnsweredIsServedAnswered(t *testing.T) {
+	sv := Served{Primary: 1, Backup: 2, Canned: 4, Error: 8, Cancelled: 16, Rules: 32, HandedOver: 64, Rejected: 128}
+	figs, err := FiguresOf(Summary{Served: sv, EmailsAnswered: sv.Answered()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if figs["answered"] != float64(sv.Answered()) || figs["answered"] != figs["emails_answered"] {
+		t.Errorf("answered = %v, emails_answered = %v, Served.Answered() = %d", figs["answered"], figs["emails_answered"], sv.Answered())
+	}
+}

@@ -167,20 +167,25 @@ type Summary struct {
 	InFlight    *InFlightSummary `json:"in_flight,omitempty"`
 }
 
-// waitsIn returns the waits (seconds) of the emails sent inside ws and
-// answered, in the order they were sent. Emails cancelled by the end of
-// the run have no real wait and are left out, and so are those the worker
-// pool rejected at once (counted in served.rejected): their zero waits
-// would make a starved service look fast.
+// waitsIn returns the waits (seconds) of the emails sent inside ws whose
+// wait counts (hasWait), in the order they were sent.
 func (f *Fold) waitsIn(ws []Window) []float64 {
 	var out []float64
 	for _, id := range f.order {
 		r := f.emails[id]
-		if r.Answered && inAny(ws, r.Sent) && r.Result.ServedBy != event.ServedRejected {
+		if r.hasWait() && inAny(ws, r.Sent) {
 			out = append(out, r.Result.Wait.Seconds())
 		}
 	}
 	return out
+}
+
+// hasWait reports whether the email's wait is one the wait figures count:
+// it was answered (an email cancelled by the end of the run has no real
+// wait), and not rejected at once by the worker pool (counted in
+// served.rejected), whose zero wait would make a starved service look fast.
+func (r *EmailRecord) hasWait() bool {
+	return r.Answered && r.Result.ServedBy != event.ServedRejected
 }
 
 // WaitsOutage returns the waits (seconds) of emails sent during the outage

@@ -26,15 +26,25 @@ type RunVerdict struct {
 	NoModelAnswered bool
 }
 
+// JudgeSummary judges hyps on a summary's figures (FiguresOf, then Judge):
+// every verdict on a finished run comes from here. The error is only a
+// summary whose figures cannot be read.
+func JudgeSummary(sum Summary, hyps []Expr) ([]Verdict, error) {
+	figs, err := FiguresOf(sum)
+	if err != nil {
+		return nil, err
+	}
+	return Judge(figs, hyps), nil
+}
+
 // JudgeRun judges the hypotheses on a finished run's summary, whose
 // run_end status is status. The error is only a summary whose figures
 // cannot be read.
 func JudgeRun(sum Summary, status string, hyps []Expr) (RunVerdict, error) {
-	figs, err := FiguresOf(sum)
+	vs, err := JudgeSummary(sum, hyps)
 	if err != nil {
 		return RunVerdict{}, err
 	}
-	vs := Judge(figs, hyps)
 	return RunVerdict{
 		Verdicts:        vs,
 		Failed:          Failed(vs),

@@ -17,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/predict"
@@ -185,7 +186,7 @@ func reportChat(cmd *cobra.Command, paths []string, out string, dpi int) error {
 		}
 		return err
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%d chat run%s)\n", out, len(runs), map[bool]string{true: "", false: "s"}[len(runs) == 1])
+	fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%s)\n", out, format.Plural(len(runs), "chat run"))
 	return nil
 }
 

@@ -164,9 +164,5 @@ func rejudge(sum scoring.Summary, recorded []scoring.Verdict) ([]scoring.Verdict
 		}
 		exprs[i] = e
 	}
-	figs, err := scoring.FiguresOf(sum)
-	if err != nil {
-		return nil, err
-	}
-	return scoring.Judge(figs, exprs), nil
+	return scoring.JudgeSummary(sum, exprs)
 }

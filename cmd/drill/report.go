@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
@@ -89,7 +90,7 @@ replay do.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%d run%s)\n", out, len(rep.Runs), map[bool]string{true: "", false: "s"}[len(rep.Runs) == 1])
+			fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%s)\n", out, format.Plural(len(rep.Runs), "run"))
 			return rep.ExpectFailed() // the report is written either way; a FAIL exits 1, as in run and replay
 		},
 	}

@@ -133,3 +133,17 @@ func Nanos(d time.Duration) string { return strconv.FormatInt(int64(d), 10) }
 // Millions is a count in millions, to two decimals: tokens billed over a
 // whole drill ("10.20 M").
 func Millions(v float64) string { return fmt.Sprintf("%.2f M", v/1e6) }
+
+// Noun is what, or its plural unless n is 1 (policy: policies, run: runs).
+func Noun(n int, what string) string {
+	switch {
+	case n == 1:
+		return what
+	case strings.HasSuffix(what, "y") && !strings.HasSuffix(what, "ay") && !strings.HasSuffix(what, "ey"):
+		return strings.TrimSuffix(what, "y") + "ies"
+	}
+	return what + "s"
+}
+
+// Plural is n and what: "1 run", "3 runs", "2 policies".
+func Plural(n int, what string) string { return fmt.Sprintf("%d %s", n, Noun(n, what)) }

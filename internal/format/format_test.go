@@ -32,3 +32,14 @@ func TestTextCleansControls(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		what, want string
+	}{{1, "run", "1 run"}, {0, "run", "0 runs"}, {3, "policy", "3 policies"}, {2, "day", "2 days"}, {1, "policy", "1 policy"}} {
+		if got := Plural(tc.n, tc.what); got != tc.want {
+			t.Errorf("Plural(%d, %q) = %q, want %q", tc.n, tc.what, got, tc.want)
+		}
+	}
+}

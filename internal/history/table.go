@@ -22,7 +22,7 @@ func WriteTable(w io.Writer, groups []Group, judgements []Judgement) error {
 		if gi > 0 {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "%s (%s)\n", g.Key, plural(len(g.Runs), "run"))
+		fmt.Fprintf(tw, "%s (%s)\n", g.Key, format.Plural(len(g.Runs), "run"))
 		flagged := map[[2]int]bool{} // run, headline index
 		regs := g.Regressions()
 		for _, r := range regs {
@@ -50,7 +50,7 @@ func WriteTable(w io.Writer, groups []Group, judgements []Judgement) error {
 		ds := Dates(g)
 		for _, r := range regs {
 			fmt.Fprintf(tw, "regression: %s %s %s, beyond the %s before (%s–%s)\n", ds[r.Run], r.Figure.Name,
-				Value(r.Figure, r.Value), plural(r.Earlier, "run"), Value(r.Figure, r.Low), Value(r.Figure, r.High))
+				Value(r.Figure, r.Value), format.Plural(r.Earlier, "run"), Value(r.Figure, r.Low), Value(r.Figure, r.High))
 		}
 	}
 	if len(judgements) > 0 {
@@ -117,13 +117,6 @@ func Value(f Figure, v any) string {
 		return format.Money(n)
 	}
 	return strconv.FormatFloat(n, 'f', -1, 64)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func headlineIndex(headline []Figure, name string) int {

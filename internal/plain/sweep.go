@@ -107,7 +107,7 @@ func ServedHead(servers []string) string {
 // settings every row shares, and how to read the figures.
 func SweepNote(res *sweep.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d setting%s × %d repeat%s, %s clock, %s wall.", res.Settings, plural(res.Settings), res.Repeats, plural(res.Repeats), res.Clock, format.Secs(res.WallS))
+	fmt.Fprintf(&b, "%s × %s, %s clock, %s wall.", format.Plural(res.Settings, "setting"), format.Plural(res.Repeats, "repeat"), res.Clock, format.Secs(res.WallS))
 	if f := res.Fixed(); f != "" {
 		fmt.Fprintf(&b, " Every row: %s.", f)
 	}
@@ -126,7 +126,7 @@ func SweepDryRun(w io.Writer, d sweep.DryRun) error {
 	if d.GridSettings != d.Settings {
 		fmt.Fprintf(&b, " × the drill file's runs = %d rows", d.Settings)
 	}
-	fmt.Fprintf(&b, " × %d repeat%s = %d drills\n", d.Repeats, plural(d.Repeats), d.Runs)
+	fmt.Fprintf(&b, " × %s = %d drills\n", format.Plural(d.Repeats, "repeat"), d.Runs)
 	for _, a := range d.Axes {
 		fmt.Fprintf(&b, "  %s: %s\n", sweep.AxisHead(a.Name), strings.Join(a.Values, ", "))
 	}
@@ -149,11 +149,4 @@ func StatSpread(st scoring.Stat, ok bool, num func(float64) string, unit string)
 		return num(st.Median) + unit
 	}
 	return fmt.Sprintf("%s%s (%s–%s)", num(st.Median), unit, num(st.Min), num(st.Max))
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -71,7 +71,7 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 	fmt.Fprintf(&b, "policies: %s\n", strings.Join(names, "; "))
 	writeRoutes(&b, f)
 	fmt.Fprintf(&b, "runs:     %s × %s = %s (drill run plays the first; drill compare plays them all)\n",
-		plural(len(outs), "outage"), plural(len(pols), "policy"), plural(len(outs)*len(pols), "run"))
+		format.Plural(len(outs), "outage"), format.Plural(len(pols), "policy"), format.Plural(len(outs)*len(pols), "run"))
 	for _, o := range outs {
 		fmt.Fprintf(&b, "\noutage %s\n", o.Name)
 		if len(o.Windows) == 0 {
@@ -202,16 +202,6 @@ func deref(b *bool) bool {
 	return b != nil && *b
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	if strings.HasSuffix(what, "y") {
-		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(what, "y"))
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // WriteChatTimeline writes what a chat drill file (a chat: section, or
 // `workload: chat`) will play, built by the same ChatConfigs drill compare
 // --workload chat uses: the conversations, each incident's window and the
@@ -248,7 +238,7 @@ func WriteChatTimeline(w io.Writer, f *drillfile.File) error {
 	last := time.Duration(float64(first.Conversations-1) / first.Rate * float64(time.Second))
 	seedList := slices.Sorted(maps.Keys(seeds))
 	fmt.Fprintf(&b, "workload: chat, %d conversations at %g/s (the last started at %s), %s %s\n",
-		first.Conversations, first.Rate, format.FileSecs(last), pluralWord(len(seedList), "seed"), joinInts(seedList))
+		first.Conversations, first.Rate, format.FileSecs(last), format.Noun(len(seedList), "seed"), joinInts(seedList))
 	b.WriteString("policies:\n")
 	for _, name := range policies {
 		p := byPolicy[name]
@@ -264,7 +254,7 @@ func WriteChatTimeline(w io.Writer, f *drillfile.File) error {
 			tb.Scope, tb.Settings.WithDefaults().Trip, drillfile.Duration(tb.Settings.WithDefaults().Cooldown))
 	}
 	fmt.Fprintf(&b, "runs:     %s × %s × %s = %s (drill run plays the first; drill compare plays them all)\n",
-		plural(len(incidents), "incident"), plural(len(policies), "policy"), plural(len(seedList), "seed"), plural(len(cfgs), "run"))
+		format.Plural(len(incidents), "incident"), format.Plural(len(policies), "policy"), format.Plural(len(seedList), "seed"), format.Plural(len(cfgs), "run"))
 	for _, inc := range incidents {
 		cfg := byIncident[inc]
 		prof := cfg.Profile
@@ -282,14 +272,6 @@ func WriteChatTimeline(w io.Writer, f *drillfile.File) error {
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
-}
-
-// pluralWord is what with an s unless n is 1, without the count.
-func pluralWord(n int, what string) string {
-	if n == 1 {
-		return what
-	}
-	return what + "s"
 }
 
 func joinInts(v []int64) string {

@@ -94,7 +94,7 @@ func (w Window) String() string {
 	if ra := w.param(ParamRetryAfter); ra > 0 {
 		fmt.Fprintf(&b, " retry_after=%s", format.FileSecs(ra))
 	}
-	fmt.Fprintf(&b, " %s–%s (%d attempt%s)", format.LogSecs(w.From), format.LogSecs(w.To), w.Attempts, map[bool]string{true: "", false: "s"}[w.Attempts == 1])
+	fmt.Fprintf(&b, " %s–%s (%s)", format.LogSecs(w.From), format.LogSecs(w.To), format.Plural(w.Attempts, "attempt"))
 	return b.String()
 }
 

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/history"
 )
 
@@ -38,7 +39,7 @@ func writeHistoryPage(b *bytes.Buffer, groups []historyGroup, expectations table
 <body>
 <h1>Drill history</h1>
 `)
-	fmt.Fprintf(b, "<p>%d drill%s,", len(groups), plural(len(groups)))
+	fmt.Fprintf(b, "<p>%s,", format.Plural(len(groups), "drill"))
 	b.WriteString(historyIntro)
 	for _, g := range groups {
 		b.WriteString("\n<h2>")
@@ -170,15 +171,15 @@ func WriteHistoryFile(path string, t history.Trend, dpi int) error {
 // in words, and a trend chart per headline figure.
 func historyGroupOf(g history.Group, dpi int) (historyGroup, error) {
 	dates := history.Dates(g)
-	hg := historyGroup{Key: fmt.Sprintf("%s (%d run%s)", g.Key, len(g.Runs), plural(len(g.Runs))), Dates: dates}
+	hg := historyGroup{Key: fmt.Sprintf("%s (%s)", g.Key, format.Plural(len(g.Runs), "run")), Dates: dates}
 	flagged := map[string]map[int]bool{}
 	for _, r := range g.Regressions() {
 		if flagged[r.Figure.Name] == nil {
 			flagged[r.Figure.Name] = map[int]bool{}
 		}
 		flagged[r.Figure.Name][r.Run] = true
-		hg.Regressions = append(hg.Regressions, fmt.Sprintf("Regression: %s %s %s, beyond the %d run%s before (%s–%s).",
-			dates[r.Run], r.Figure.Name, history.Value(r.Figure, r.Value), r.Earlier, plural(r.Earlier),
+		hg.Regressions = append(hg.Regressions, fmt.Sprintf("Regression: %s %s %s, beyond the %s before (%s–%s).",
+			dates[r.Run], r.Figure.Name, history.Value(r.Figure, r.Value), format.Plural(r.Earlier, "run"),
 			history.Value(r.Figure, r.Low), history.Value(r.Figure, r.High)))
 	}
 	for _, f := range g.Headline() {

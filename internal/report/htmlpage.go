@@ -3,8 +3,9 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // The report's HTML is written by hand rather than through html/template:
@@ -70,12 +71,7 @@ const htmlEmailsNote = `<p class="note">Email by email: each row one email, a ba
 func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 	b.WriteString(htmlHead)
 	b.WriteString("<h1>Drill report</h1>\n<p>")
-	b.WriteString(strconv.Itoa(len(d.Runs)))
-	b.WriteString(" run")
-	if len(d.Runs) != 1 {
-		b.WriteString("s")
-	}
-	b.WriteString(":")
+	b.WriteString(format.Plural(len(d.Runs), "run") + ":")
 	for i, r := range d.Runs {
 		if i > 0 {
 			b.WriteString(",")

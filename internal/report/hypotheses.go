@@ -64,11 +64,11 @@ func (r *Report) hypothesesTable() table {
 func (r *Report) judge(hyps []scoring.Expr) [][]scoring.Verdict {
 	verdicts := make([][]scoring.Verdict, len(r.Runs))
 	for i, run := range r.Runs {
-		figs, err := scoring.FiguresOf(run.Summary)
+		vs, err := scoring.JudgeSummary(run.Summary, hyps)
 		if err != nil {
-			figs = map[string]any{}
+			vs = scoring.Judge(map[string]any{}, hyps) // no figure: every check fails, as on a null figure
 		}
-		verdicts[i] = scoring.Judge(figs, hyps)
+		verdicts[i] = vs
 	}
 	return verdicts
 }

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/drill-dev/drill/internal/format"
 )
 
 // chartDirName is the directory beside a Markdown report that holds its
@@ -89,7 +91,7 @@ type runImages struct {
 // markdown writes the report's text, linking charts at images.
 func (r *Report) markdown(w io.Writer, images []runImages) {
 	fmt.Fprintf(w, "# Drill report\n\n")
-	fmt.Fprintf(w, "%d run%s:", len(r.Runs), plural(len(r.Runs)))
+	fmt.Fprintf(w, "%s:", format.Plural(len(r.Runs), "run"))
 	for i, run := range r.Runs {
 		fmt.Fprintf(w, " %s `%s`", runTag(i), run.Path)
 		if i < len(r.Runs)-1 {
@@ -168,13 +170,6 @@ func mdAnchor(h string) string {
 		}
 	}
 	return b.String()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // mdEscape escapes the characters that would break a Markdown table cell or

@@ -17,11 +17,10 @@ func Judge(sum scoring.Summary, hyps []scoring.Expr) ([]scoring.Verdict, error) 
 	if len(hyps) == 0 {
 		return nil, nil
 	}
-	figs, err := scoring.FiguresOf(sum)
+	vs, err := scoring.JudgeSummary(sum, hyps)
 	if err != nil {
 		return nil, err
 	}
-	vs := scoring.Judge(figs, hyps)
 	failed := scoring.Failed(vs)
 	if len(failed) == 0 {
 		return vs, nil

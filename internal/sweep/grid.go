@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/redact"
 )
 
@@ -126,11 +127,7 @@ func (g Grid) Shape() string {
 	if len(g.Axes) == 0 {
 		return "1 setting (nothing swept)"
 	}
-	s := "s"
-	if n == 1 {
-		s = ""
-	}
-	return fmt.Sprintf("%s = %d setting%s", g.shape(), n, s)
+	return fmt.Sprintf("%s = %s", g.shape(), format.Plural(n, "setting"))
 }
 
 // Settings lists every combination, the first axis changing slowest (as

@@ -219,9 +219,9 @@ func finishJournal(rec *journal.Writer, sum scoring.Summary, status string, hypo
 	if err != nil {
 		return errors.Join(err, rec.Finish(sum, status))
 	}
-	figs, err := scoring.FiguresOf(sum)
+	vs, err := scoring.JudgeSummary(sum, exprs)
 	if err != nil {
 		return errors.Join(err, rec.Finish(sum, status))
 	}
-	return rec.FinishJudged(sum, status, scoring.Judge(figs, exprs))
+	return rec.FinishJudged(sum, status, vs)
 }
