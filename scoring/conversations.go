@@ -63,6 +63,10 @@ type ChatSummary struct {
 	// BreakerOpens counts each breaker's openings by the dependency it
 	// guards ("primary" for the status breaker on the primary model).
 	BreakerOpens map[string]int `json:"breaker_opens"`
+	// Hypotheses are the drill's checks (--expect, a drill file's
+	// hypotheses:) judged on these figures (JudgeChat); omitted when
+	// there were none. The fold leaves it empty: the run's end judges.
+	Hypotheses []Verdict `json:"hypotheses,omitempty"`
 }
 
 // ConversationRow is one conversation as the pane and the report list it.

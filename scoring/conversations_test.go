@@ -104,3 +104,34 @@ func TestBreakerOpensTotal(t *testing.T) {
 		t.Errorf("none: %d, want 0", got)
 	}
 }
+
+// TestChatChecks: checks on a chat drill name the chat figures (a map's
+// keys, and breaker_opens as the sum over breakers); a triage figure is
+// unknown there, with a suggestion.
+func TestChatChecks(t *testing.T) {
+	s := ChatSummary{Conversations: 10, Answered: 7, Silent: 2, HandedOver: 1, TimeP99S: 130,
+		Stopped: map[string]int{"turn limit": 2}, BreakerOpens: map[string]int{"primary": 2, "carrier": 1}}
+	hyps, err := ParseChatExprs([]string{"silent == 0", "breaker_opens >= 3", "breaker_opens.carrier == 1", "stopped.turn limit <= 2", "time_p99_s < 120"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := JudgeChat(s, hyps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{false, true, true, true, false}
+	for i, v := range vs {
+		if v.Pass != want[i] {
+			t.Errorf("%s: pass %v (measured %v), want %v", v.Expr, v.Pass, v.Value, want[i])
+		}
+	}
+	if _, err := ParseChatExpr("served.error == 0"); err == nil {
+		t.Error("a triage figure parsed as a chat figure")
+	}
+	if _, err := ParseChatExpr("silnt == 0"); err == nil || !strings.Contains(err.Error(), `did you mean "silent"`) {
+		t.Errorf("a misspelt chat figure: %v", err)
+	}
+	if _, err := ParseExpr("silent == 0"); err == nil {
+		t.Error("a chat figure parsed as a triage figure")
+	}
+}

@@ -16,16 +16,16 @@ const differenceSep = " - "
 
 // parseDifference splits a check's left side into its figure and, for a
 // difference, the figure subtracted from it; both must be number figures.
-func parseDifference(expr, left string) (figure, minus string, err error) {
+func (set figureSet) parseDifference(expr, left string) (figure, minus string, err error) {
 	figure, minus, isDiff := strings.Cut(left, differenceSep)
 	if !isDiff {
 		return left, "", nil
 	}
 	figure, minus = strings.TrimSpace(figure), strings.TrimSpace(minus)
 	for _, f := range []string{figure, minus} {
-		kind, ok := figureKind(f)
+		kind, ok := set.kind(f)
 		if !ok {
-			return "", "", fmt.Errorf("%q: unknown figure %q (valid: %s)", expr, f, strings.Join(Figures(), ", "))
+			return "", "", fmt.Errorf("%q: unknown figure %q (valid: %s)", expr, f, strings.Join(set.names(), ", "))
 		}
 		if kind != figNumber {
 			return "", "", fmt.Errorf("%q: %s is a %s, and only numbers subtract", expr, f, kind)

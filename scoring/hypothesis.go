@@ -83,10 +83,13 @@ type Expr struct {
 // String is the check in its canonical form, e.g. "served.error == 0".
 func (e Expr) String() string { return fmt.Sprintf("%s %s %s", e.left(), e.Op, formatValue(e.Value)) }
 
-// ParseExpr parses `figure op value`. An unknown figure or operator, or a
-// value of the wrong kind for the figure, is an error that lists the valid
-// ones.
-func ParseExpr(s string) (Expr, error) {
+// ParseExpr parses `figure op value` on a triage drill's figures. An
+// unknown figure or operator, or a value of the wrong kind for the figure,
+// is an error that lists the valid ones.
+func ParseExpr(s string) (Expr, error) { return triageFigures.parse(s) }
+
+// parse parses `figure op value` on the set's figures.
+func (set figureSet) parse(s string) (Expr, error) {
 	s = strings.TrimSpace(s)
 	i := strings.IndexAny(s, "=!<>")
 	if i <= 0 {
@@ -100,17 +103,17 @@ func ParseExpr(s string) (Expr, error) {
 	if !slices.Contains(Ops, op) {
 		return Expr{}, fmt.Errorf("%q: unknown operator %q (valid: %s)", s, op, opList())
 	}
-	figure, minus, err := parseDifference(s, figure)
+	figure, minus, err := set.parseDifference(s, figure)
 	if err != nil {
 		return Expr{}, err
 	}
-	kind, ok := figureKind(figure)
+	kind, ok := set.kind(figure)
 	if !ok {
-		if near, ok := suggest.Nearest(figure, Figures()); ok {
+		if near, ok := suggest.Nearest(figure, set.names()); ok {
 			// One name, not the ~80 of the whole list.
 			return Expr{}, fmt.Errorf("%q: unknown figure %q; did you mean %q? (every figure: docs/keys.md)", s, figure, near)
 		}
-		return Expr{}, fmt.Errorf("%q: unknown figure %q (valid: %s)", s, figure, strings.Join(Figures(), ", "))
+		return Expr{}, fmt.Errorf("%q: unknown figure %q (valid: %s)", s, figure, strings.Join(set.names(), ", "))
 	}
 	if raw == "" {
 		return Expr{}, fmt.Errorf("%q: no value after %s", s, op)
@@ -141,12 +144,15 @@ func ParseExpr(s string) (Expr, error) {
 	return e, nil
 }
 
-// ParseExprs parses several checks; the error names every bad one.
-func ParseExprs(ss []string) ([]Expr, error) {
+// ParseExprs parses several checks on a triage drill's figures; the error
+// names every bad one.
+func ParseExprs(ss []string) ([]Expr, error) { return triageFigures.parseAll(ss) }
+
+func (set figureSet) parseAll(ss []string) ([]Expr, error) {
 	var out []Expr
 	var errs []string
 	for _, s := range ss {
-		e, err := ParseExpr(s)
+		e, err := set.parse(s)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
@@ -167,10 +173,37 @@ func opList() string {
 	return strings.Join(s, " ")
 }
 
-// Figures lists every figure a check may name, sorted: the summary's JSON
-// leaves and the derived figures.
-func Figures() []string {
-	kinds := figureKinds()
+// figureSet is the figures a workload's checks may name: a summary type's
+// JSON leaves (kinds) and the figures derived from them.
+type figureSet struct {
+	kinds func() map[string]string
+}
+
+// The figure sets: a triage drill's and a chat drill's.
+var (
+	triageFigures = figureSet{kinds: sync.OnceValue(func() map[string]string {
+		kinds := map[string]string{}
+		leaves(reflect.TypeFor[Summary](), "", kinds)
+		for n := range DerivedFigures {
+			kinds[n] = figNumber
+		}
+		return kinds
+	})}
+	chatFigures = figureSet{kinds: sync.OnceValue(func() map[string]string {
+		kinds := map[string]string{}
+		leaves(reflect.TypeFor[ChatSummary](), "", kinds)
+		kinds[chatBreakerOpens] = figNumber // the sum over breakers
+		return kinds
+	})}
+)
+
+// Figures lists every figure a check on a triage drill may name, sorted:
+// the summary's JSON leaves and the derived figures.
+func Figures() []string { return triageFigures.names() }
+
+// names lists the set's figures, sorted.
+func (set figureSet) names() []string {
+	kinds := set.kinds()
 	names := make([]string, 0, len(kinds))
 	for n := range kinds {
 		names = append(names, n)
@@ -179,20 +212,14 @@ func Figures() []string {
 	return names
 }
 
-var figureKinds = sync.OnceValue(func() map[string]string {
-	kinds := map[string]string{}
-	leaves(reflect.TypeFor[Summary](), "", kinds)
-	for n := range DerivedFigures {
-		kinds[n] = figNumber
-	}
-	return kinds
-})
+// figureKind is the kind of a triage figure (figureSet.kind).
+func figureKind(figure string) (string, bool) { return triageFigures.kind(figure) }
 
-// figureKind is the kind of a figure: an exact key path, or one under a
-// map, whose keys the path's `*` stands for (fields_right.* matches
+// kind is the kind of a figure: an exact key path, or one under a map,
+// whose keys the path's `*` stands for (fields_right.* matches
 // fields_right.intent).
-func figureKind(figure string) (string, bool) {
-	kinds := figureKinds()
+func (set figureSet) kind(figure string) (string, bool) {
+	kinds := set.kinds()
 	if k, ok := kinds[figure]; ok {
 		return k, true
 	}
@@ -264,9 +291,19 @@ func leaves(t reflect.Type, prefix string, out map[string]string) {
 	}
 }
 
-// FiguresOf is every figure of a summary, by name: float64, bool, string,
-// or nil for a figure that is null (not measured).
+// FiguresOf is every figure of a triage summary, by name: float64, bool,
+// string, or nil for a figure that is null (not measured).
 func FiguresOf(s any) (map[string]any, error) {
+	figs, err := triageFigures.of(s)
+	if err != nil {
+		return nil, err
+	}
+	derive(figs)
+	return figs, nil
+}
+
+// of is every leaf of s's JSON that is one of the set's figures, by name.
+func (set figureSet) of(s any) (map[string]any, error) {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return nil, fmt.Errorf("reading the summary's figures: %w", err)
@@ -277,15 +314,14 @@ func FiguresOf(s any) (map[string]any, error) {
 	}
 	all := map[string]any{}
 	flatten(tree, "", all)
-	// Lists (outage windows) have no fixed keys: only the leaves Figures
+	// Lists (outage windows) have no fixed keys: only the leaves the set
 	// lists are figures, a map's keys included (fields_right.intent).
 	figs := make(map[string]any, len(all))
 	for name, v := range all {
-		if _, ok := figureKind(name); ok {
+		if _, ok := set.kind(name); ok {
 			figs[name] = v
 		}
 	}
-	derive(figs)
 	return figs, nil
 }
 

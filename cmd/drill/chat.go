@@ -19,6 +19,7 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/internal/report"
@@ -29,11 +30,15 @@ import (
 
 // compareChat is `drill compare --workload chat`: every incident × policy
 // × seed at once, printed side by side (or as a JSON array of summaries).
-func compareChat(cmd *cobra.Command, c plan.ChatFlags, policies []string, asJSON, virtual bool, recordDir string, force bool) error {
+func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string, asJSON, virtual bool, recordDir string, force bool) error {
 	if !cmd.Flags().Changed("policies") {
 		policies = chat.PresetNames()
 	}
 	cfgs, err := plan.ChatConfigs(cmd.Flags(), c, policies)
+	if err != nil {
+		return err
+	}
+	hyps, err := c.Hypotheses(expect)
 	if err != nil {
 		return err
 	}
@@ -44,7 +49,7 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, policies []string, asJSON
 		}
 	}
 	for i, cfg := range cfgs {
-		jobs[i].Config = cfg
+		jobs[i].Config, jobs[i].Hypotheses = cfg, hyps
 		if recordDir != "" {
 			jobs[i].Journal = journal.ChatRunPath(recordDir, i, cfg.Incident, cfg.Policy.Name, cfg.Seed)
 			if err := journal.RefuseOverwrite(jobs[i].Journal, force); err != nil {
@@ -67,8 +72,9 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, policies []string, asJSON
 	if asJSON {
 		errs = append(errs, encodeJSON(cmd.OutOrStdout(), sums))
 	} else {
-		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), sums))
+		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
 	}
+	errs = append(errs, session.ChatFailed(sums))
 	if slices.ContainsFunc(outs, func(o session.ChatOutcome) bool { return o.Status == "interrupted" }) {
 		errs = append(errs, exit.ErrInterrupted)
 	}
@@ -88,7 +94,10 @@ func chatJournal(cmd *cobra.Command, path string) (bool, error) {
 // replayChat prints a chat journal's figures, recomputed by the fold the
 // live run used (as JSON with asJSON), or one conversation's trace; with
 // show (a terminal, no --no-tui) it first shows the Conversations view.
-func replayChat(cmd *cobra.Command, path string, conversation int, asJSON, show bool) error {
+func replayChat(cmd *cobra.Command, path string, conversation int, expect []string, asJSON, show bool) error {
+	if _, err := scoring.ParseChatExprs(expect); err != nil {
+		return exit.Usagef("--expect: %w", err)
+	}
 	j, err := journal.ReadFileContext(cmd.Context(), path)
 	if err != nil {
 		return journal.ReadError(cmd.Context(), err)
@@ -117,13 +126,30 @@ func replayChat(cmd *cobra.Command, path string, conversation int, asJSON, show 
 		return report.ChatTrace(out, t)
 	}
 	sum := fold.Summary()
+	// The live run's checks, judged again on the recomputed figures (never
+	// the verdicts the journal holds), then --expect's.
+	var hyps []string
+	if j.Summary != nil && j.Summary.Chat != nil {
+		for _, v := range j.Summary.Chat.Hypotheses {
+			hyps = append(hyps, v.Expr)
+		}
+	}
+	if err := session.JudgeChat(&sum, hyps); err != nil {
+		return exit.UsageError(fmt.Errorf("%s: %w", path, err))
+	}
 	if j.Summary != nil && j.Summary.Chat != nil && !reflect.DeepEqual(*j.Summary.Chat, sum) {
 		fmt.Fprintln(cmd.ErrOrStderr(), "drill: the figures recomputed from the events differ from the journal's summary line; showing the recomputed ones")
 	}
-	if asJSON {
-		return encodeJSON(out, sum)
+	if len(expect) > 0 {
+		if err := session.JudgeChat(&sum, append(hyps, expect...)); err != nil {
+			return exit.UsageError(err)
+		}
 	}
-	return report.ChatCompare(out, []scoring.ChatSummary{sum})
+	sums := []scoring.ChatSummary{sum}
+	if asJSON {
+		return errors.Join(encodeJSON(out, sum), session.ChatFailed(sums))
+	}
+	return errors.Join(report.ChatCompare(out, sums), plain.ChatVerdicts(out, sums), session.ChatFailed(sums))
 }
 
 // chatPredictFlags are drill predict's chat inputs.
@@ -195,7 +221,7 @@ func reportChat(cmd *cobra.Command, paths []string, out string, dpi int) error {
 // Conversations view when show is set (on the virtual clock: its recording
 // played at speed once it has run), its figures then printed as a table or
 // as the JSON object drill replay --json prints of its journal.
-func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtual, show bool, speed float64, record string, force bool) error {
+func runChat(cmd *cobra.Command, c plan.ChatFlags, expect []string, policy string, asJSON, virtual, show bool, speed float64, record string, force bool) error {
 	fs := cmd.Flags()
 	if !fs.Changed("policy") {
 		policy = chat.PresetDefaults
@@ -211,7 +237,11 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtua
 		fmt.Fprintf(cmd.ErrOrStderr(), "drill: run makes one drill: %s, incident %s, seed %d (drill compare runs them all)\n",
 			cfgs[0].Policy.Name, cfgs[0].Incident, cfgs[0].Seed)
 	}
-	job := session.ChatJob{Config: cfgs[0], Journal: record}
+	hyps, err := c.Hypotheses(expect)
+	if err != nil {
+		return err
+	}
+	job := session.ChatJob{Config: cfgs[0], Journal: record, Hypotheses: hyps}
 	if record != "" {
 		if err := journal.RefuseOverwrite(record, force); err != nil {
 			return err
@@ -247,11 +277,13 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, policy string, asJSON, virtua
 	if o.Error != "" {
 		errs = append(errs, errors.New(o.Error))
 	}
+	sums := []scoring.ChatSummary{o.Summary}
 	if asJSON {
 		errs = append(errs, encodeJSON(cmd.OutOrStdout(), o.Summary))
 	} else {
-		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), []scoring.ChatSummary{o.Summary}))
+		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
 	}
+	errs = append(errs, session.ChatFailed(sums))
 	if o.Status == event.StatusInterrupted || cmd.Context().Err() != nil {
 		errs = append(errs, exit.ErrInterrupted)
 	}

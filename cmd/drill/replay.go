@@ -66,7 +66,7 @@ final summary: a failed one exits 1.`,
 			if isChat, err := chatJournal(cmd, path); err != nil {
 				return err
 			} else if isChat {
-				return replayChat(cmd, path, conversation, jsonOut, !noTUI && !jsonOut && stdoutIsTerminal())
+				return replayChat(cmd, path, conversation, expect, jsonOut, !noTUI && !jsonOut && stdoutIsTerminal())
 			} else if conversation != 0 {
 				return exit.Usagef("--conversation N traces a conversation of a chat journal; %s is a triage run's", path)
 			}

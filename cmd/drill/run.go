@@ -45,7 +45,7 @@ summary to stdout (a table, or JSON with --json).
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
-				return runChat(cmd, cf, policy, jsonOut, clock.virtual(), !noTUI && !jsonOut && stdoutIsTerminal(), speed, record, force)
+				return runChat(cmd, cf, f.Expect(), policy, jsonOut, clock.virtual(), !noTUI && !jsonOut && stdoutIsTerminal(), speed, record, force)
 			}
 			sel := plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}
 			cfgs, chk, watch, err := prepare(cmd, &f, sel, cmd.ErrOrStderr(), clock, wf)

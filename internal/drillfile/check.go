@@ -174,12 +174,20 @@ func (f *File) Check() error {
 
 	errs = append(errs, f.checkRoutes()...)
 
+	parse := scoring.ParseExpr
+	if f.Chat != nil {
+		parse = scoring.ParseChatExpr // a chat drill's checks name its figures
+	}
 	for i, h := range f.Hypotheses {
-		if _, err := scoring.ParseExpr(h); err != nil {
+		if _, err := parse(h); err != nil {
 			add(fmt.Sprintf("$.hypotheses[%d]", i), "hypothesis: %v", err)
 		}
 	}
 	for i, h := range f.Abort {
+		if f.Chat != nil {
+			add(fmt.Sprintf("$.abort[%d]", i), "abort conditions are checked on triage drills only; a chat drill runs to its end (its hypotheses judge it)")
+			break
+		}
 		if _, err := scoring.ParseExpr(h); err != nil {
 			add(fmt.Sprintf("$.abort[%d]", i), "abort condition: %v", err)
 		}

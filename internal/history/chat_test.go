@@ -12,7 +12,8 @@ func TestChatGroupRegressions(t *testing.T) {
 	run := func(answered, handed, silent int, p99 float64, opens map[string]int) Run {
 		s := scoring.ChatSummary{Answered: answered, HandedOver: handed, Silent: silent, TimeP99S: p99, BreakerOpens: opens,
 			Stopped: map[string]int{"turn limit": silent}}
-		return Run{Chat: &s, Figures: chatFigures(s)}
+		figs, _ := scoring.ChatFiguresOf(s)
+		return Run{Chat: &s, Figures: figs}
 	}
 	g := Group{Chat: true, Runs: []Run{
 		run(95, 0, 5, 30, nil),
@@ -39,5 +40,23 @@ func TestChatGroupRegressions(t *testing.T) {
 	}
 	if (Group{}).Headline()[0].Name != Headline[0].Name {
 		t.Error("a triage group lost the triage headline")
+	}
+}
+
+// An expectation may name a chat figure, judged on a chat group's latest
+// run.
+func TestChatExpectation(t *testing.T) {
+	e, err := ParseExpectation("silent <= previous")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(silent int) Run {
+		s := scoring.ChatSummary{Silent: silent}
+		figs, _ := scoring.ChatFiguresOf(s)
+		return Run{Chat: &s, Figures: figs}
+	}
+	js := Judge([]Group{{Key: "chat: mixed × agent-defaults", Chat: true, Runs: []Run{run(5), run(7)}}}, []Expectation{e})
+	if len(js) != 1 || !js[0].Judged || js[0].Pass {
+		t.Errorf("silent 7 after 5 judged %+v, want a failed expectation", js)
 	}
 }

@@ -48,8 +48,11 @@ func ParseExpectation(s string) (Expectation, error) {
 	}
 	left, op, bound := strings.TrimSpace(s[:i]), s[i:j], strings.TrimSpace(s[j:])
 	// The figure and operator are checked as a hypothesis's, with a
-	// placeholder bound.
+	// placeholder bound: a triage figure, or else a chat drill's.
 	check, err := scoring.ParseExpr(left + " " + op + " 0")
+	if chatCheck, chatErr := scoring.ParseChatExpr(left + " " + op + " 0"); err != nil && chatErr == nil {
+		check, err = chatCheck, nil
+	}
 	if err != nil {
 		return Expectation{}, fmt.Errorf("expectation %q: %w", s, err)
 	}

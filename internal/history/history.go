@@ -111,7 +111,7 @@ type Run struct {
 	// Summary is a triage run's figures; Chat a chat run's (nil for triage).
 	Summary scoring.Summary
 	Chat    *scoring.ChatSummary
-	Figures map[string]any // scoring.FiguresOf(Summary), or chatFigures(*Chat)
+	Figures map[string]any // scoring.FiguresOf(Summary), or scoring.ChatFiguresOf(*Chat)
 }
 
 // Group is one drill's runs, oldest first.
@@ -200,36 +200,13 @@ func load(path string) (Run, journal.Meta, error) {
 	run := Run{Path: path, Date: meta.Header.Start, Status: meta.Status()}
 	if isChat {
 		sum := cf.Summary()
-		run.Chat, run.Figures = &sum, chatFigures(sum)
-		return run, meta, nil
+		run.Chat = &sum
+		run.Figures, err = scoring.ChatFiguresOf(sum)
+		return run, meta, err
 	}
 	run.Summary = f.Summary()
 	run.Figures, err = scoring.FiguresOf(run.Summary)
 	return run, meta, err
-}
-
-// chatFigures are a chat summary's figures by their JSON keys, as
-// expectations name them: every number of the summary, the breaker opens
-// in all (breaker_opens) and per breaker (breaker_opens.NAME), the endings
-// without an answer per reason (stopped.REASON).
-func chatFigures(s scoring.ChatSummary) map[string]any {
-	out := map[string]any{}
-	b, _ := json.Marshal(s)
-	var all map[string]any
-	_ = json.Unmarshal(b, &all) // a ChatSummary always round-trips
-	for k, v := range all {
-		if _, ok := v.(float64); ok {
-			out[k] = v
-		}
-	}
-	for name, n := range s.BreakerOpens {
-		out["breaker_opens."+name] = float64(n)
-	}
-	out["breaker_opens"] = float64(s.BreakerOpensTotal())
-	for why, n := range s.Stopped {
-		out["stopped."+why] = float64(n)
-	}
-	return out
 }
 
 // expand lists the journals paths name: files as given, directories as

@@ -44,6 +44,21 @@ func JudgedRuns(w io.Writer, runs []scoring.Judged) error {
 	return nil
 }
 
+// ChatVerdicts writes each chat drill's hypotheses table under its
+// incident, policy and seed, skipping drills without hypotheses.
+func ChatVerdicts(w io.Writer, sums []scoring.ChatSummary) error {
+	for _, s := range sums {
+		if len(s.Hypotheses) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s / %s / seed %d\n", format.Text(s.Incident), format.Text(s.Policy), s.Seed)
+		if err := Verdicts(w, s.Hypotheses); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // FailedHypotheses says which of a run's hypotheses failed, each with its
 // measured value: the message a failed drill exits 1 with.
 func FailedHypotheses(sum scoring.Summary, v scoring.RunVerdict) string {

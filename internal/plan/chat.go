@@ -15,6 +15,7 @@ import (
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // ChatFlags are the chat workload's flags of drill run, compare and
@@ -39,8 +40,10 @@ type ChatFlags struct {
 	toolOutages  []string
 	// profileFaults replace the fault that plays a class of the profile.
 	profileFaults []string
-	// file is the drill file's chat: section, if one was given.
-	file *drillfile.ChatFile
+	// file is the drill file's chat: section, if one was given;
+	// hypotheses are that file's hypotheses:.
+	file       *drillfile.ChatFile
+	hypotheses []string
 }
 
 // Register binds the chat flags to fs (check 2 and the breaker's trip
@@ -135,7 +138,7 @@ func (c *ChatFlags) Chosen(fs *pflag.FlagSet) (bool, error) {
 		case err != nil:
 			return false, nil // the triage path reads it again and says what is wrong
 		case f.Chat != nil:
-			c.file, c.workload = f.Chat, event.WorkloadChat
+			c.file, c.workload, c.hypotheses = f.Chat, event.WorkloadChat, f.Hypotheses
 			return true, nil
 		case explicit:
 			return false, exit.Usagef("%s has no chat: section, and --workload is chat", path)
@@ -180,6 +183,16 @@ func (c *ChatFlags) fromFile(fs *pflag.FlagSet, policies *[]string) (drillfile.C
 		}
 	}
 	return merged, nil
+}
+
+// Hypotheses are the chat drill's checks: the drill file's hypotheses:
+// and then expect (--expect), each a chat figure's check
+// (scoring.ParseChatExpr); one that does not parse is a usage error.
+func (c *ChatFlags) Hypotheses(expect []string) ([]string, error) {
+	if _, err := scoring.ParseChatExprs(expect); err != nil {
+		return nil, exit.Usagef("--expect: %w", err)
+	}
+	return append(slices.Clone(c.hypotheses), expect...), nil
 }
 
 // ParseSeeds reads --seeds: "1..5" or "1,4,7".

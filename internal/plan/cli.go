@@ -178,6 +178,9 @@ func (c *CLI) RegisterDrillFile(fs *pflag.FlagSet) {
 	fs.StringVarP(&c.file, "file", "f", "", "read the drill from this drill file (flags given too override it)")
 }
 
+// Expect is the --expect checks given, as written.
+func (c *CLI) Expect() []string { return c.expect }
+
 // File is the drill file given with -f ("" for none).
 func (c *CLI) File() string { return c.file }
 

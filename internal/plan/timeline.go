@@ -88,12 +88,7 @@ func WriteTimeline(w io.Writer, f *drillfile.File) error {
 			fmt.Fprintf(&b, "  %s\n", windowText(win.Window, win.Name))
 		}
 	}
-	if len(f.Hypotheses) > 0 {
-		b.WriteString("\nhypotheses (checked at the end):\n")
-		for _, h := range f.Hypotheses {
-			fmt.Fprintf(&b, "  %s\n", h)
-		}
-	}
+	writeHypotheses(&b, f.Hypotheses)
 	if len(f.Abort) > 0 {
 		b.WriteString("\nabort as soon as:\n")
 		for _, a := range f.Abort {
@@ -247,11 +242,11 @@ func WriteChatTimeline(w io.Writer, f *drillfile.File) error {
 			checks = "no check"
 		}
 		fmt.Fprintf(&b, "  %-*s read timeout %s, %d retries, turn limit %d; %s\n",
-			maxLen(policies), name, drillfile.Duration(p.ReadTimeout), p.Retries, p.TurnLimit, checks)
+			maxLen(policies), name, format.GoDuration(p.ReadTimeout), p.Retries, p.TurnLimit, checks)
 	}
 	if tb := first.ToolBreakers; tb != nil {
 		fmt.Fprintf(&b, "tool breakers: scope %s, %s, cooldown %s, synthetic probes\n",
-			tb.Scope, tb.Settings.WithDefaults().Trip, drillfile.Duration(tb.Settings.WithDefaults().Cooldown))
+			tb.Scope, tb.Settings.WithDefaults().Trip, format.GoDuration(tb.Settings.WithDefaults().Cooldown))
 	}
 	fmt.Fprintf(&b, "runs:     %s × %s × %s = %s (drill run plays the first; drill compare plays them all)\n",
 		format.Plural(len(incidents), "incident"), format.Plural(len(policies), "policy"), format.Plural(len(seedList), "seed"), format.Plural(len(cfgs), "run"))
@@ -262,14 +257,15 @@ func WriteChatTimeline(w io.Writer, f *drillfile.File) error {
 		if inc == chat.IncidentNone {
 			b.WriteString("  no incident: the models keep a normal day's rates\n")
 		} else {
-			fmt.Fprintf(&b, "  %s–%s  the models' incident rates\n", drillfile.Duration(prof.IncidentFrom), drillfile.Duration(prof.IncidentTo))
+			fmt.Fprintf(&b, "  %s–%s  the models' incident rates\n", format.GoDuration(prof.IncidentFrom), format.GoDuration(prof.IncidentTo))
 		}
 		for _, dep := range slices.Sorted(maps.Keys(cfg.ToolOutages)) {
 			for _, win := range cfg.ToolOutages[dep] {
-				fmt.Fprintf(&b, "  %s–%s  %s on the %s service\n", drillfile.Duration(win.From), drillfile.Duration(win.To), win.Kind, dep)
+				fmt.Fprintf(&b, "  %s–%s  %s on the %s service\n", format.GoDuration(win.From), format.GoDuration(win.To), win.Kind, dep)
 			}
 		}
 	}
+	writeHypotheses(&b, f.Hypotheses)
 	_, err = io.WriteString(w, b.String())
 	return err
 }
@@ -288,4 +284,15 @@ func maxLen(v []string) int {
 		n = max(n, len(s))
 	}
 	return n
+}
+
+// writeHypotheses lists a drill file's hypotheses, if any.
+func writeHypotheses(b *strings.Builder, hyps []string) {
+	if len(hyps) == 0 {
+		return
+	}
+	b.WriteString("\nhypotheses (checked at the end):\n")
+	for _, h := range hyps {
+		fmt.Fprintf(b, "  %s\n", h)
+	}
 }

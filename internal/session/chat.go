@@ -2,16 +2,18 @@ package session
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/sweep"
@@ -35,6 +37,10 @@ type ChatJob struct {
 	// journal header's start: in a virtual-time bubble the clock starts
 	// at a fixed fake date, which is no run date. Zero: the run's start.
 	Started time.Time `json:"started,omitzero"`
+	// Hypotheses are the drill's checks on its figures (`figure op
+	// value`, scoring.ParseChatExpr), judged at its end into the
+	// summary's hypotheses and the journal's summary line.
+	Hypotheses []string `json:"hypotheses,omitempty"`
 }
 
 // ChatOutcome is how one chat drill ended: its figures and status, or why
@@ -45,9 +51,10 @@ type ChatOutcome struct {
 	Error   string              `json:"error,omitempty"`
 }
 
-// ChatDrills runs every job's chat drill at once, in virtual time (one
-// bubble, in a child process: vclock.Call) when virtual is set, and returns
-// their outcomes in the order of jobs.
+// ChatDrills runs every job's chat drill, in virtual time when virtual is
+// set (child processes, one per CPU, at most as many drills at once as
+// memory holds: vclock.CallJobs), and returns their outcomes in the order
+// of jobs.
 func ChatDrills(ctx context.Context, jobs []ChatJob, virtual bool, stderr io.Writer) ([]ChatOutcome, error) {
 	if !virtual {
 		// Real time takes the drills' whole length: say how far they are.
@@ -80,25 +87,9 @@ func ChatDrills(ctx context.Context, jobs []ChatJob, virtual bool, stderr io.Wri
 			jobs[i].Started = now
 		}
 	}
-	pr, pw := io.Pipe()
-	var outs []ChatOutcome
-	var decErr error
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		decErr = json.NewDecoder(pr).Decode(&outs)
-		_, _ = io.Copy(io.Discard, pr)
-	})
-	err := vclock.Call(ctx, chatBody, jobs, pw, stderr)
-	pw.Close()
-	wg.Wait()
+	outs, err := vclock.CallJobs[ChatJob, ChatOutcome](ctx, chatBody, jobs, 0, stderr)
 	if err != nil {
 		return nil, FromChild(err)
-	}
-	if decErr != nil {
-		return nil, fmt.Errorf("reading the chat drills' outcomes: %w", decErr)
-	}
-	if len(outs) != len(jobs) {
-		return nil, fmt.Errorf("%d outcomes for %d chat drills", len(outs), len(jobs))
 	}
 	return outs, nil
 }
@@ -133,11 +124,9 @@ func ShownChatDrill(ctx context.Context, job ChatJob, show ChatShow) (ChatOutcom
 
 // runChatDrills is ChatDrills' body in the bubble.
 func runChatDrills(ctx context.Context, in []byte, out io.Writer) error {
-	var jobs []ChatJob
-	if err := json.Unmarshal(in, &jobs); err != nil {
-		return fmt.Errorf("decoding the chat drills: %w", err)
-	}
-	return json.NewEncoder(out).Encode(runChatJobs(ctx, jobs, event.ClockVirtual, nil))
+	return vclock.RunBatch(ctx, in, out, func(ctx context.Context, job ChatJob) ChatOutcome {
+		return runChat(ctx, job, event.ClockVirtual, nil)
+	}, ChatOutcome{Status: event.StatusInterrupted})
 }
 
 // runChatJobs runs the jobs at once on this clock; started, if set, is
@@ -183,7 +172,11 @@ func runChat(ctx context.Context, job ChatJob, clock string, started func(*chat.
 	}
 	status := run.Start(ctx)
 	sum := scoring.FoldChat(run.Log().Events())
-	o := ChatOutcome{Summary: sum, Status: status}
+	o := ChatOutcome{Status: status}
+	if err := JudgeChat(&sum, job.Hypotheses); err != nil {
+		o.Error = err.Error()
+	}
+	o.Summary = sum
 	if rec != nil {
 		if err := rec.FinishChat(sum, status); err != nil {
 			o.Error = fmt.Sprintf("recording %s: %v", job.Journal, err)
@@ -237,4 +230,40 @@ func ChatSweep(ctx context.Context, g sweep.Grid, rows []plan.ChatSweepRow, virt
 		clock = event.ClockVirtual
 	}
 	return sweep.TabulateChat(g, settings, runs, clock, wall.Seconds()), outs, nil
+}
+
+// JudgeChat judges a chat drill's checks (`figure op value`) on sum into
+// sum.Hypotheses: the one place they are judged, at a live run's end and
+// on a replay's recomputed figures. The error is a check that does not
+// parse.
+func JudgeChat(sum *scoring.ChatSummary, hypotheses []string) error {
+	sum.Hypotheses = nil
+	if len(hypotheses) == 0 {
+		return nil
+	}
+	exprs, err := scoring.ParseChatExprs(hypotheses)
+	if err != nil {
+		return fmt.Errorf("the chat drill's hypotheses: %w", err)
+	}
+	sum.Hypotheses, err = scoring.JudgeChat(*sum, exprs)
+	return err
+}
+
+// ChatFailed is the error (exit 1) of chat drills whose checks failed,
+// naming each failed check with its measured value; nil when none failed.
+func ChatFailed(sums []scoring.ChatSummary) error {
+	var errs []error
+	for _, sum := range sums {
+		failed := scoring.Failed(sum.Hypotheses)
+		if len(failed) == 0 {
+			continue
+		}
+		lines := make([]string, len(failed))
+		for i, v := range failed {
+			lines[i] = fmt.Sprintf("  %s (measured %s)", v.Expr, scoring.FormatValue(v.Value))
+		}
+		errs = append(errs, fmt.Errorf("chat %s/%s seed %d: %d of %d hypotheses failed:\n%s", format.Text(sum.Incident), format.Text(sum.Policy),
+			sum.Seed, len(failed), len(sum.Hypotheses), strings.Join(lines, "\n")))
+	}
+	return errors.Join(errs...)
 }

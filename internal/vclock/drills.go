@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"sync"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -57,12 +56,6 @@ type Outcome struct {
 	Ended string `json:"ended,omitempty"`
 }
 
-// request is Drills' input to the child.
-type request struct {
-	Jobs     []Job `json:"jobs"`
-	Parallel int   `json:"parallel"`
-}
-
 // ErrNotVirtual means a drill cannot run in virtual time: it would wait on
 // a real socket, which a synctest bubble cannot do.
 var ErrNotVirtual = errors.New("--clock virtual runs the drill in a testing/synctest bubble, which cannot wait on real sockets")
@@ -103,10 +96,11 @@ func endpointName(e workload.Endpoint) string {
 // Drills runs every job's drill in virtual time and returns their outcomes
 // in the order of jobs: the one entry point for `drill run`, `drill compare`
 // and `drill sweep` with `--clock virtual`. At most parallel drills run at
-// once (0: DefaultParallel, sized to memory); they share one bubble and one virtual
-// clock, and each starts its own offsets at its own start. When ctx ends,
-// the drills in flight stop as on Ctrl-C (status interrupted) and those not
-// started are not run (status interrupted, empty summary).
+// once (0: DefaultParallel, sized to memory), dealt to one child process
+// per CPU (CallJobs); each drill starts its own offsets at its own start.
+// When ctx ends, the drills in flight stop as on Ctrl-C (status
+// interrupted) and those not started are not run (status interrupted,
+// empty summary).
 func Drills(ctx context.Context, jobs []Job, parallel int, stderr io.Writer) ([]Outcome, error) {
 	for i, j := range jobs {
 		if err := CheckConfig(j.Config); err != nil {
@@ -116,59 +110,12 @@ func Drills(ctx context.Context, jobs []Job, parallel int, stderr io.Writer) ([]
 			return nil, fmt.Errorf("drill %d: a journal needs a header", i+1)
 		}
 	}
-	pr, pw := io.Pipe()
-	var outs []Outcome
-	var decErr error
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		decErr = json.NewDecoder(pr).Decode(&outs)
-		_, _ = io.Copy(io.Discard, pr)
-	})
-	err := Call(ctx, drillsBody, request{Jobs: jobs, Parallel: parallel}, pw, stderr)
-	pw.Close()
-	wg.Wait()
-	if err != nil {
-		return nil, err
-	}
-	if decErr != nil {
-		return nil, fmt.Errorf("vclock: reading the drills' outcomes: %w", decErr)
-	}
-	if len(outs) != len(jobs) {
-		return nil, fmt.Errorf("vclock: %d outcomes for %d drills", len(outs), len(jobs))
-	}
-	return outs, nil
+	return CallJobs[Job, Outcome](ctx, drillsBody, jobs, parallel, stderr)
 }
 
 // runDrills is Drills' body, in the bubble.
 func runDrills(ctx context.Context, in []byte, out io.Writer) error {
-	var req request
-	if err := json.Unmarshal(in, &req); err != nil {
-		return fmt.Errorf("vclock: decoding the drills: %w", err)
-	}
-	outs := make([]Outcome, len(req.Jobs))
-	n := req.Parallel
-	if n <= 0 {
-		n = DefaultParallel()
-	}
-	n = min(n, len(req.Jobs))
-	slots := make(chan struct{}, max(n, 1))
-	var wg sync.WaitGroup
-	for i, job := range req.Jobs {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			outs[i] = Outcome{Status: event.StatusInterrupted}
-			continue
-		}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			outs[i] = runOne(ctx, job)
-		})
-	}
-	wg.Wait()
-	return json.NewEncoder(out).Encode(outs)
+	return RunBatch(ctx, in, out, runOne, Outcome{Status: event.StatusInterrupted})
 }
 
 // runOne runs one drill to its end, recording it if asked.

@@ -1,6 +1,9 @@
 package vclock
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 func TestParallelSizedToMemory(t *testing.T) {
 	for _, c := range []struct {
@@ -18,5 +21,17 @@ func TestParallelSizedToMemory(t *testing.T) {
 	}
 	if n := DefaultParallel(); n < 1 || n > MaxDefaultParallel {
 		t.Errorf("DefaultParallel() = %d on this machine", n)
+	}
+}
+
+// TestShards: one child per CPU, never more than the drills or the bound.
+func TestShards(t *testing.T) {
+	cpus := runtime.GOMAXPROCS(0)
+	for _, tc := range []struct{ jobs, parallel, want int }{
+		{1, 64, 1}, {100, 1, 1}, {100, 64, min(cpus, 64)}, {2, 64, min(cpus, 2)}, {0, 64, 1},
+	} {
+		if got := Shards(tc.jobs, tc.parallel); got != tc.want {
+			t.Errorf("Shards(%d, %d) = %d, want %d (%d CPUs)", tc.jobs, tc.parallel, got, tc.want, cpus)
+		}
 	}
 }
