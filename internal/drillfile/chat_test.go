@@ -109,3 +109,12 @@ func TestChatSectionErrorsNameTheLine(t *testing.T) {
 		t.Errorf("turn_limit reported %d times, want once:\n%v", n, err)
 	}
 }
+
+func TestChatPolicyMerge(t *testing.T) {
+	file := ChatPolicy{TurnLimit: IntOf(8), Retries: IntOf(1)}
+	flags := ChatPolicy{Retries: IntOf(3)}
+	got := file.Merge(flags)
+	if *got.TurnLimit != 8 || *got.Retries != 3 || got.LoopGuard != nil || *file.Retries != 1 {
+		t.Errorf("merged %+v (file after: retries %d)", got, *file.Retries)
+	}
+}

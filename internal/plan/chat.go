@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -174,15 +173,7 @@ func (c *ChatFlags) fromFile(fs *pflag.FlagSet, policies *[]string) (drillfile.C
 		}
 		c.seeds = strings.Join(parts, ",")
 	}
-	// The flags given win over the file's policy keys.
-	merged := f.Policy
-	mv, ov := reflect.ValueOf(&merged).Elem(), reflect.ValueOf(over)
-	for i := range ov.NumField() {
-		if !ov.Field(i).IsNil() {
-			mv.Field(i).Set(ov.Field(i))
-		}
-	}
-	return merged, nil
+	return f.Policy.Merge(over), nil // the flags given win over the file's policy keys
 }
 
 // Hypotheses are the chat drill's checks: the drill file's hypotheses:
