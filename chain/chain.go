@@ -276,7 +276,7 @@ func (c *Chain) callRung(ctx, run context.Context, e emails.Email, r *Rung, t br
 		outcome = cutOutcome(ctx)
 	}
 	if b := r.cfg.Breaker; b != nil {
-		b.Finish(t, breaker.Outcome{Result: countResult(r.cfg.Count, outcome), RetryAfter: retryAfter(err)})
+		b.Finish(t, breaker.Outcome{Result: CountResult(r.cfg.Count, outcome), RetryAfter: retryAfter(err)})
 	}
 	if c.Hooks.RungEnd != nil {
 		c.Hooks.RungEnd(ctx, r, outcome, err)

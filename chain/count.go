@@ -13,12 +13,12 @@ import (
 	"github.com/drill-dev/drill/internal/edge"
 )
 
-// countResult says how a breaker counts an outcome under its Counting:
+// CountResult says how a breaker counts an outcome under its Counting:
 // failures that can go away on their own count, and 429s, invalid answers
 // and streams under the rate floor if asked; a 4xx, a call cut by the
 // email's deadline or by a hedge, and a cancelled run say nothing about the
-// service being down.
-func countResult(c breaker.Counting, o event.Outcome) breaker.Result {
+// service being down. The chat workload's status breaker counts by it too.
+func CountResult(c breaker.Counting, o event.Outcome) breaker.Result {
 	switch {
 	case o == event.OK:
 		return breaker.Success

@@ -121,7 +121,7 @@ func TestCountingOptions(t *testing.T) {
 		{breaker.Counting{Count429: true, CountInvalid: true}, event.Deadline, breaker.Ignored},
 		{breaker.Counting{}, event.OK, breaker.Success},
 	} {
-		if got := countResult(tc.c, tc.o); got != tc.want {
+		if got := CountResult(tc.c, tc.o); got != tc.want {
 			t.Errorf("%+v counts %s as %v, want %v", tc.c, tc.o, got, tc.want)
 		}
 	}

@@ -23,13 +23,13 @@ var probeEmail = emails.Email{Subject: "health check", Body: "Health check from 
 func (r *Rung) Probe(ctx context.Context) breaker.Result {
 	resp, err := r.client.Chat.Completions.New(ctx, triage.Params(r.cfg.Model, probeEmail), option.WithMaxRetries(0))
 	if err != nil {
-		return countResult(r.cfg.Count, Classify(ctx, err))
+		return CountResult(r.cfg.Count, Classify(ctx, err))
 	}
 	if len(resp.Choices) == 0 {
-		return countResult(r.cfg.Count, event.Invalid)
+		return CountResult(r.cfg.Count, event.Invalid)
 	}
 	if _, err := triage.Parse(resp.Choices[0].Message.Content); err != nil {
-		return countResult(r.cfg.Count, event.Invalid)
+		return CountResult(r.cfg.Count, event.Invalid)
 	}
 	return breaker.Success
 }

@@ -88,7 +88,7 @@ func TestStreamFloorCutsATrickle(t *testing.T) {
 }
 
 func TestSlowStreamCounting(t *testing.T) {
-	if countResult(breaker.Counting{}, event.SlowStream) != breaker.Ignored || countResult(breaker.Counting{CountSlowStream: true}, event.SlowStream) != breaker.Failure {
+	if CountResult(breaker.Counting{}, event.SlowStream) != breaker.Ignored || CountResult(breaker.Counting{CountSlowStream: true}, event.SlowStream) != breaker.Failure {
 		t.Fatal("count_slow_stream does not decide how a cut stream counts")
 	}
 }

@@ -35,6 +35,18 @@ func TestStatusBreakerSendsCallsToTheFallback(t *testing.T) {
 	}
 }
 
+// A refusal played as a 429 opens the status breaker as a 529 does: the
+// breaker counts "overloaded", whatever status says it, on every attempt
+// alike (the SDK's retried ones and the last).
+func TestStatusBreakerCountsA429(t *testing.T) {
+	cfg := only(fakeConfig(30, PresetBreaker, IncidentNone), ClassOverloaded)
+	cfg.Profile.Faults[ClassOverloaded] = event.FaultSpec{Kind: "rate-limit"}
+	sum, _ := runChat(t, cfg)
+	if sum.BreakerOpens[RungPrimary] == 0 || sum.FallbackCalls == 0 {
+		t.Fatalf("want the breaker open on 429s and the fallback answering, got %+v", sum)
+	}
+}
+
 func TestValidityHandsOverAfterTwoUnparsableCalls(t *testing.T) {
 	cfg := only(fakeConfig(5, PresetDefaults, IncidentNone), ClassMalformed)
 	cfg.Policy = cfg.Policy.WithValidity()

@@ -318,19 +318,12 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 // the checks that see them are on.
 func (c *conversation) finishAttempt(tr *callTrace, a *attempt, res callResult, err error) {
 	if a.ticket != nil {
-		s := c.r.modelBreaker.Settings()
-		r := breaker.Success
-		switch {
-		case res.step == event.StepAborted && s.CountSlowStream:
-			r = breaker.Failure
-		case res.step == event.StepAborted:
-			r = breaker.Ignored
-		case res.step == event.StepMalformed && s.CountInvalid:
-			r = breaker.Failure
-		case res.step == event.StepFailed && res.outcome.Transient():
-			r = breaker.Failure
-		case res.step == event.StepFailed:
-			r = breaker.Ignored
+		r := chain.CountResult(c.r.modelBreaker.Settings().Counting, res.outcome)
+		if res.step == event.StepMalformed && r == breaker.Ignored {
+			// Without the validity check an unparsable tool call is a
+			// 200 the status breaker records as an answer, as the
+			// write-up's breaker does (a triage chain ignores it).
+			r = breaker.Success
 		}
 		c.r.modelBreaker.Done(*a.ticket, r)
 		a.ticket = nil

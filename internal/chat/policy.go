@@ -195,10 +195,13 @@ func (p Policy) WithBudget() Policy {
 }
 
 // counting makes the breaker (if any) count what the checks that are on
-// call failures: an aborted stream, an unparsable tool call.
+// call failures: an aborted stream, an unparsable tool call; and a refusal
+// always, a 429 as a 529 or 503 (the write-up's status breaker counts
+// "overloaded", whichever status says it).
 func (p Policy) counting() Policy {
 	if p.Breaker != nil {
 		b := *p.Breaker
+		b.Count429 = true
 		b.CountSlowStream = p.MinTokensPerS > 0
 		b.CountInvalid = p.Validity > 0
 		p.Breaker = &b

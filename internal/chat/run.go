@@ -258,11 +258,7 @@ func (r *Run) attemptFailed(tr *callTrace, a *attempt) {
 		outcome = chain.ClassifyStatus(a.status)
 	}
 	if a.ticket != nil {
-		res := breaker.Ignored
-		if outcome.Transient() || outcome == event.HTTP429 {
-			res = breaker.Failure
-		}
-		r.modelBreaker.Done(*a.ticket, res)
+		r.modelBreaker.Done(*a.ticket, chain.CountResult(r.modelBreaker.Settings().Counting, outcome))
 		a.ticket = nil
 	}
 	r.log.Append(event.Event{Kind: event.ModelAttempt, Rung: a.rung, Model: a.model, Outcome: outcome, Status: a.status,
