@@ -53,6 +53,7 @@ var place = map[string]layer{
 	"internal/edge":                       base,
 	"internal/input":                      base,
 	"internal/redact":                     base,
+	"internal/serialwriter":               base,
 	"internal/suggest":                    base,
 	"internal/route":                      base,
 	"internal/tools":                      base,

@@ -16,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/metrics"
 	"github.com/drill-dev/drill/internal/plain"
+	"github.com/drill-dev/drill/internal/serialwriter"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -84,7 +85,7 @@ func Fleets(ctx context.Context, cfgs []fleet.Config, opts FleetOptions) ([]Flee
 	errs := make([]error, len(cfgs))
 	if opts.Progress != nil && len(cfgs) > 1 {
 		// The fleets run at once and each prints its progress line.
-		opts.Progress = &lockedWriter{w: opts.Progress}
+		opts.Progress = serialwriter.New(opts.Progress)
 	}
 	var wg sync.WaitGroup
 	for k, c := range cfgs {
@@ -92,18 +93,6 @@ func Fleets(ctx context.Context, cfgs []fleet.Config, opts FleetOptions) ([]Flee
 	}
 	wg.Wait()
 	return res, errors.Join(errs...)
-}
-
-// lockedWriter serialises writes from several goroutines to one writer.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // fleetDrill runs one fleet to its end, recording it to path if set.

@@ -8,6 +8,8 @@ import (
 	"io"
 	"runtime"
 	"sync"
+
+	"github.com/drill-dev/drill/internal/serialwriter"
 )
 
 // Batch is the input of a body run by CallJobs: its share of the jobs and
@@ -32,6 +34,9 @@ func CallJobs[J, O any](ctx context.Context, name string, jobs []J, parallel int
 	shares := make([]Batch[J], n)
 	for i, j := range jobs {
 		shares[i%n].Jobs = append(shares[i%n].Jobs, j) // dealt, so each share is a like mix
+	}
+	if n > 1 {
+		stderr = serialwriter.New(stderr) // the processes write it at once
 	}
 	outs := make([][]O, n)
 	errs := make([]error, n)
