@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -65,12 +64,7 @@ func writeJudged(cmd *cobra.Command, outs []vclock.Outcome, c checks, asJSON boo
 func printVerdicts(w io.Writer, vs []scoring.Verdict) error { return plain.Verdicts(w, vs) }
 
 // encodeJSON writes v as indented JSON.
-func encodeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // hypotheses hold < and >
-	return enc.Encode(v)
-}
+func encodeJSON(w io.Writer, v any) error { return plain.JSON(w, v) }
 
 func newInitCmd() *cobra.Command {
 	var force bool

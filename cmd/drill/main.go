@@ -15,7 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/vclock"
 )
 
@@ -74,12 +76,17 @@ func main() {
 	defer stop()
 	// After the first Ctrl-C, a second one kills drill at once.
 	go func() { <-ctx.Done(); stop() }()
-	err := newRootCmd().ExecuteContext(ctx)
+	root := newRootCmd()
+	// What the commands print came partly from input (names, journals):
+	// never an escape sequence or a secret (the dashboards draw on the
+	// terminal directly).
+	root.SetOut(redact.NewTerminalWriter(os.Stdout))
+	err := root.ExecuteContext(ctx)
 	switch {
 	case errors.Is(err, exit.ErrInterrupted):
 		fmt.Fprintln(os.Stderr, "drill: interrupted")
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "drill:", err)
+		fmt.Fprintln(os.Stderr, "drill:", redact.String(format.CleanLines(err.Error())))
 	}
 	stop()
 	os.Exit(exit.Code(err))

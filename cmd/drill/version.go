@@ -1,13 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 )
 
 // versionInfo is what `drill version` prints: the versions a journal's
@@ -33,9 +33,7 @@ openai-go SDK module it calls models through.`,
 			v := versionInfo{Drill: journal.DrillVersion(), Go: runtime.Version(), OpenAIGo: journal.OpenAIGoVersion()}
 			out := cmd.OutOrStdout()
 			if jsonOut {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(v)
+				return plain.JSON(out, v)
 			}
 			_, err := fmt.Fprintf(out, "drill %s\ngo %s\nopenai-go %s\n", v.Drill, v.Go, v.OpenAIGo)
 			return err

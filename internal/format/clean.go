@@ -32,6 +32,29 @@ func Clean(s string) string {
 	return b.String()
 }
 
+// CleanLines is Clean for text of several lines (a table, a report): its
+// newlines and tabs are kept; a carriage return, which could overwrite a
+// printed line, is removed with the other controls.
+func CleanLines(s string) string {
+	if !hasControl(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '\t', r == '\n':
+			b.WriteRune(r)
+		case r == utf8.RuneError && size == 1, isControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 func hasControl(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {

@@ -1,7 +1,6 @@
 package plain
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -26,9 +25,7 @@ func Eval(w, log io.Writer, ev eval.Evaluation, asJSON, misses bool) error {
 		}
 		res[i] = o.Report(misses)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(res)
+	return JSON(w, res)
 }
 
 // EvalTable writes the quality table: per model all four fields right

@@ -1,7 +1,6 @@
 package plain
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -21,9 +20,7 @@ func Prediction(w io.Writer, cfg workload.Config, p predict.Prediction, asJSON b
 		keys["outage"], keys["policy"], keys["attempts"] = p.Outage, p.Policy, p.Attempts
 		keys["options"] = append([]string{}, opts...)
 		keys["arithmetic"] = p.Lines
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(keys)
+		return JSON(w, keys)
 	}
 	fmt.Fprintf(w, "predict: %s outage %s–%s on the %s, policy %s\n", cfg.Outage, format.GoDuration(cfg.OutageFrom), format.GoDuration(cfg.OutageTo), cfg.Target, cfg.Policy.Name)
 	if len(opts) > 0 {

@@ -1,6 +1,7 @@
 package plain
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -112,10 +114,21 @@ func WrapWords(text string, width int) []string {
 
 // SummaryJSON writes a run summary as indented JSON, as drill replay --json
 // prints it.
-func SummaryJSON(w io.Writer, s scoring.Summary) error {
-	enc := json.NewEncoder(w)
+func SummaryJSON(w io.Writer, s scoring.Summary) error { return JSON(w, s) }
+
+// JSON writes v as indented JSON, every string redacted in place
+// (redact.JSONText: a key, a URL's password, query credentials and
+// fragment, an sk- value): the one JSON printer of drill's commands.
+func JSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(s)
+	enc.SetEscapeHTML(false) // hypotheses hold < and >
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("encoding JSON: %w", err)
+	}
+	_, err := w.Write(redact.JSONText(b.Bytes()))
+	return err
 }
 
 // outageWindows describes the injected windows: " (15.0–40.0 s)".

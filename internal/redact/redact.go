@@ -74,11 +74,12 @@ func Value(s string) bool {
 }
 
 // URL redacts the secrets a URL may carry: the password of its userinfo
-// (http://bob:[redacted]@host/) and the values of query and fragment
-// parameters whose names look like credentials (see Field):
-// ?api-key=[redacted]&access_token=[redacted]. Everything else is kept as
-// written, so the URL still says where the drill went. A string with no
-// "://" is returned unchanged.
+// (http://bob:[redacted]@host/), the values of query parameters whose
+// names look like credentials (see Field): ?api-key=[redacted], and the
+// whole fragment (#[redacted]): a client never sends it, so it says
+// nothing of where the drill went, and a token is often all it holds.
+// Everything else is kept as written. A string with no "://" is returned
+// unchanged.
 func URL(u string) string {
 	scheme := strings.Index(u, "://")
 	if scheme < 0 {
@@ -114,7 +115,9 @@ func URL(u string) string {
 	}
 	if hasFragment {
 		b.WriteByte('#')
-		b.WriteString(params(fragment))
+		if fragment != "" {
+			b.WriteString(Redacted)
+		}
 	}
 	return b.String()
 }

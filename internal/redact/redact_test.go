@@ -15,7 +15,7 @@ func TestURL(t *testing.T) {
 		"https://h/v1?key=k1&model=gpt&token=t2&sig=s3":        "https://h/v1?key=[redacted]&model=gpt&token=[redacted]&sig=[redacted]",
 		"https://h/v1?api_key=a&signature=b&password=c&x=1":    "https://h/v1?api_key=[redacted]&signature=[redacted]&password=[redacted]&x=1",
 		"https://h/?API-KEY=a&Subscription-Key=b&max_tokens=9": "https://h/?API-KEY=[redacted]&Subscription-Key=[redacted]&max_tokens=9",
-		"https://h/cb#access_token=abc&state=1":                "https://h/cb#access_token=[redacted]&state=1",
+		"https://h/cb#access_token=abc&state=1": "https://h/cb#[redacted]", "https://h/v1#tok": "https://h/v1#[redacted]", "https://h/v1#": "https://h/v1#",
 		"https://h/?api%2Dkey=abc":                             "https://h/?api%2Dkey=[redacted]",
 		"http://u:p@h:8080":                                    "http://u:[redacted]@h:8080",
 		"not a url ?key=1":                                     "not a url ?key=1",

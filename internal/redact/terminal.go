@@ -1,6 +1,11 @@
 package redact
 
-import "github.com/drill-dev/drill/internal/format"
+import (
+	"io"
+	"unicode/utf8"
+
+	"github.com/drill-dev/drill/internal/format"
+)
 
 // Terminal is text that came from input (a policy, model or client-supplied
 // name, a journal's header) made safe to print on a terminal: its secrets
@@ -9,4 +14,47 @@ import "github.com/drill-dev/drill/internal/format"
 // retitle the window.
 func Terminal(s string) string {
 	return String(format.Clean(s)) // controls first: one inside a key must not hide it
+}
+
+// TerminalWriter is a writer for the text drill's commands print (tables,
+// summaries, timelines, reports): each write with its control characters
+// removed but its newlines and tabs (format.CleanLines) and its secrets
+// redacted (String). A UTF-8 character split across writes is held until
+// its last byte comes. The dashboards, which draw with escape sequences of
+// their own, write the terminal directly.
+type TerminalWriter struct {
+	w       io.Writer
+	partial []byte // the start of a character the last write cut
+}
+
+// NewTerminalWriter returns w behind a TerminalWriter.
+func NewTerminalWriter(w io.Writer) *TerminalWriter { return &TerminalWriter{w: w} }
+
+// Write writes p cleaned; it reports len(p) written when the cleaned text
+// was.
+func (t *TerminalWriter) Write(p []byte) (int, error) {
+	b := p
+	if len(t.partial) > 0 {
+		b = append(t.partial, p...)
+		t.partial = nil
+	}
+	// Hold back an incomplete character at the end (at most 3 bytes).
+	cut := len(b)
+	for back := 1; back <= 3 && back <= len(b); back++ {
+		c := b[len(b)-back]
+		if c < 0x80 {
+			break
+		}
+		if c >= 0xc0 { // the first byte of a character
+			if !utf8.FullRune(b[len(b)-back:]) {
+				cut = len(b) - back
+			}
+			break
+		}
+	}
+	t.partial = append(t.partial[:0], b[cut:]...)
+	if _, err := io.WriteString(t.w, String(format.CleanLines(string(b[:cut])))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -1,6 +1,7 @@
 package redact_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/drill-dev/drill/internal/redact"
@@ -31,5 +32,26 @@ func BenchmarkTerminal(b *testing.B) {
 	b.Setenv("OPENAI_API_KEY", "sk-bench-0123456789abcdefghij&<>")
 	for b.Loop() {
 		redact.Terminal("gpt-5.4-mini")
+	}
+}
+
+// TerminalWriter removes escape sequences and carriage returns, keeps
+// newlines, tabs and characters cut between writes, and redacts a secret
+// in a write (a printer writes a line or a cell at once).
+func TestTerminalWriter(t *testing.T) {
+	var b strings.Builder
+	w := redact.NewTerminalWriter(&b)
+	text := "policy evil\x1b[2J\tok\r\n— × é\n"
+	for i := 0; i < len(text); i += 3 { // cut mid-character on purpose
+		if _, err := w.Write([]byte(text[i:min(i+3, len(text))])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Write([]byte("model sk-abcdefghijklmnopqrstuvwxyz123456\n")); err != nil {
+		t.Fatal(err)
+	}
+	want := "policy evil[2J\tok\n— × é\nmodel " + redact.Redacted + "\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
