@@ -124,8 +124,19 @@ func unanswered(open map[string]bool, at int) *APIError {
 // decodeTools reads tools, tool_choice and parallel_tool_calls into req and
 // checks them, and the tool messages, as OpenAI does.
 func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
+	return applyTools(req, raw["tools"], raw["tool_choice"], raw["parallel_tool_calls"])
+}
+
+// given reports whether a parameter's JSON text v is there and not null.
+func given(v json.RawMessage) bool { return len(v) > 0 && !isNull(v) }
+
+// applyTools reads the JSON texts of tools, tool_choice and
+// parallel_tool_calls (each nil when absent) into req, whose messages are
+// decoded, and checks them and the tool messages as OpenAI does. Both
+// request paths use it, so they decode the tool parameters alike.
+func applyTools(req *ChatRequest, tools, choice, parallel json.RawMessage) *APIError {
 	req.ParallelToolCalls = true
-	if v, ok := raw["tools"]; ok && !isNull(v) {
+	if v := tools; given(v) {
 		list, e := toolList(v)
 		if e != nil {
 			return e
@@ -138,12 +149,14 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 	if len(req.Tools) > 0 {
 		req.ToolChoice.Mode = "auto"
 	}
-	if v, ok := raw["tool_choice"]; ok && !isNull(v) {
+	if v := choice; given(v) {
 		if len(req.Tools) == 0 {
 			return badRequest("tool_choice", "", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.")
 		}
-		var mode string
-		if json.Unmarshal(v, &mode) == nil {
+		if mode, ok := toolModes[string(v)]; ok {
+			// The SDK's plain forms, read without encoding/json.
+			req.ToolChoice.Mode = mode
+		} else if mode := ""; json.Unmarshal(v, &mode) == nil {
 			if mode != "none" && mode != "auto" && mode != "required" {
 				return badRequest("tool_choice", "invalid_value", "Invalid value for 'tool_choice': expected one of none, auto, required, or an object naming a function.")
 			}
@@ -172,16 +185,25 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 			}
 		}
 	}
-	if v, ok := raw["parallel_tool_calls"]; ok && !isNull(v) {
+	if v := parallel; given(v) {
 		if len(req.Tools) == 0 {
 			return badRequest("parallel_tool_calls", "", "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.")
 		}
-		if err := json.Unmarshal(v, &req.ParallelToolCalls); err != nil {
-			return badRequest("parallel_tool_calls", "invalid_type", "Invalid type for 'parallel_tool_calls': expected a boolean, but got %s instead.", jsonKind(v))
+		switch string(v) {
+		case "true", "false":
+			req.ParallelToolCalls = string(v) == "true"
+		default:
+			if err := json.Unmarshal(v, &req.ParallelToolCalls); err != nil {
+				return badRequest("parallel_tool_calls", "invalid_type", "Invalid type for 'parallel_tool_calls': expected a boolean, but got %s instead.", jsonKind(v))
+			}
 		}
 	}
 	return checkToolMessages(req.Messages)
 }
+
+// toolModes are the tool_choice strings as openai-go writes them (no
+// escapes, no spaces), with what encoding/json decodes them to.
+var toolModes = map[string]string{`"none"`: "none", `"auto"`: "auto", `"required"`: "required"}
 
 // toolSet is a request's tools array decoded and checked: the functions and
 // the prompt tokens their definitions add.
