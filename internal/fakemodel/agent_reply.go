@@ -416,7 +416,7 @@ func field(fact map[string]any, key string) string {
 	if !ok || v == nil {
 		return ""
 	}
-	return strings.ReplaceAll(fmt.Sprint(v), "_", " ")
+	return strings.ReplaceAll(valueText(v), "_", " ")
 }
 
 // lastEvent is the last of a tracking result's events, as text.
@@ -429,7 +429,7 @@ func lastEvent(fact map[string]any) string {
 	var parts []string
 	for _, k := range []string{"time", "place", "event"} {
 		if v, ok := ev[k]; ok {
-			parts = append(parts, fmt.Sprint(v))
+			parts = append(parts, valueText(v))
 		}
 	}
 	return strings.Join(parts, " ")

@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -48,6 +49,37 @@ func TestSignature(t *testing.T) {
 	} {
 		if got := signature(msg); got != want {
 			t.Errorf("signature(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// TestResultObjectCached: a tool result decodes as encoding/json decodes it,
+// the first time and from the cache after; what is not a JSON object is nil
+// (and the agent reads it as text).
+func TestResultObjectCached(t *testing.T) {
+	const order = `{"order_id":"DR-777001","status":"shipped","events":[{"time":"09:00","place":"Leeds"}],"n":2}`
+	want := map[string]any{"order_id": "DR-777001", "status": "shipped", "events": []any{map[string]any{"time": "09:00", "place": "Leeds"}}, "n": 2.0}
+	for range 2 {
+		if got := resultObject(order); !reflect.DeepEqual(got, want) {
+			t.Errorf("resultObject = %v, want %v", got, want)
+		}
+	}
+	if _, ok := toolResults.Get(order); !ok {
+		t.Error("the decoded result was not cached")
+	}
+	for _, s := range []string{"null", `["a"]`, `"text"`, "service unavailable", `{"a":`, ""} {
+		if got := resultObject(s); got != nil {
+			t.Errorf("resultObject(%q) = %v, want nil", s, got)
+		}
+	}
+}
+
+// TestValueTextAsSprint: valueText writes every decoded JSON value as
+// fmt.Sprint does.
+func TestValueTextAsSprint(t *testing.T) {
+	for _, v := range []any{"not_found", "", 3.0, 1e21, true, nil, []any{"a", 1.5}, map[string]any{"k": "v"}} {
+		if got, want := valueText(v), fmt.Sprint(v); got != want {
+			t.Errorf("valueText(%#v) = %q, fmt.Sprint %q", v, got, want)
 		}
 	}
 }
