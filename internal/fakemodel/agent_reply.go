@@ -279,7 +279,7 @@ func (c *conversation) opening() string {
 	default:
 		what = "the " + what
 	}
-	return strings.TrimSpace(fmt.Sprintf("Thank you for getting in touch about %s %s", about, what)) + ". "
+	return strings.TrimSpace("Thank you for getting in touch about "+about+" "+what) + ". "
 }
 
 // finalAnswer is the reply to the customer from what the conversation

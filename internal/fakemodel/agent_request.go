@@ -3,7 +3,7 @@ package fakemodel
 import (
 	"encoding/json"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -83,24 +83,29 @@ func decodeToolFields(i int, mm map[string]json.RawMessage, msg *Message) *APIEr
 // it, and an assistant message with tool_calls is followed by a tool message
 // for each of its calls.
 func checkToolMessages(msgs []Message) *APIError {
-	var open map[string]bool // the calls of the last assistant message still unanswered
-	openAt := -1
+	// The distinct ids of the last assistant message's calls still
+	// unanswered: a handful, so a slice (on the stack) rather than a map.
+	var buf [8]string
+	open, openAt := buf[:0], -1
 	for i, m := range msgs {
 		if m.Role == "tool" {
-			if !open[m.ToolCallID] {
+			j := slices.Index(open, m.ToolCallID)
+			if j < 0 {
 				return badRequest(pi(i, ".role"), "", "Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'; 'tool_call_id' '%s' was not found in 'tool_calls' of the previous assistant message.", m.ToolCallID)
 			}
-			delete(open, m.ToolCallID)
+			open = slices.Delete(open, j, j+1)
 			continue
 		}
 		if e := unanswered(open, openAt); e != nil {
 			return e
 		}
-		open, openAt = nil, -1
+		open, openAt = open[:0], -1
 		if m.Role == "assistant" && len(m.ToolCalls) > 0 {
-			open, openAt = map[string]bool{}, i
+			openAt = i
 			for _, c := range m.ToolCalls {
-				open[c.ID] = true
+				if !slices.Contains(open, c.ID) {
+					open = append(open, c.ID)
+				}
 			}
 		}
 	}
@@ -108,16 +113,12 @@ func checkToolMessages(msgs []Message) *APIError {
 }
 
 // unanswered is the error for the calls of message at that no tool message
-// answered, or nil when there are none.
-func unanswered(open map[string]bool, at int) *APIError {
+// answered (open: their distinct ids), or nil when there are none.
+func unanswered(open []string, at int) *APIError {
 	if len(open) == 0 {
 		return nil
 	}
-	ids := make([]string, 0, len(open))
-	for id := range open {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(slices.Values(open))
 	return badRequest(pi(at, ".role"), "", "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(ids, ", "))
 }
 
@@ -224,7 +225,8 @@ var toolSets = newLRU[toolSet](1<<20, 64<<10, func(t toolSet) int { return 4 * t
 
 // toolList decodes and checks a tools array, or takes it from toolSets.
 func toolList(text json.RawMessage) (toolSet, *APIError) {
-	if list, ok := toolSets.Get(string(text)); ok {
+	// The text is only looked up, not kept: no copy of it.
+	if list, ok := toolSets.Get(unsafeString(text)); ok {
 		return list, nil
 	}
 	list, e := decodeToolList(text)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"math/bits"
 	"mime"
 	"net/http"
 	"runtime/debug"
@@ -331,8 +332,20 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		usage = countUsage(req, content)
 	}
 	info.usage = usage
-	id := fmt.Sprintf("chatcmpl-drill%016x", randOf(seed).Uint64())
+	id := hexID("chatcmpl-drill", randOf(seed).Uint64(), 16)
 	s.write(r.Context(), w, req, p, wait, outgoing{id: id, content: content, finish: finish, usage: usage})
+}
+
+// hexID is prefix and v in lower-case hex, zero-padded to at least width
+// digits: fmt.Sprintf(prefix+"%0*x", width, v) in one allocation.
+func hexID(prefix string, v uint64, width int) string {
+	var buf [64]byte
+	b := append(buf[:0], prefix...)
+	digits := max((bits.Len64(v)+3)/4, 1)
+	for range width - digits {
+		b = append(b, '0')
+	}
+	return string(strconv.AppendUint(b, v, 16))
 }
 
 // outgoing is one answer as the server writes it: content, or tool calls
