@@ -357,19 +357,27 @@ func (c *conversation) handoverNext(b *strings.Builder) {
 // result's number, product, status and date, or a text result whole.
 func orderSentence(fact map[string]any, text []string) string {
 	var b strings.Builder
+	b.Grow(128)
 	b.WriteString("Your order")
 	if id := field(fact, "order_id"); id != "" {
-		b.WriteString(" " + id)
+		b.WriteString(" ")
+		b.WriteString(id)
 	}
-	parts := []string{}
-	if p := field(fact, "product"); p != "" {
-		parts = append(parts, "the "+p)
-	}
-	if p := field(fact, "placed"); p != "" {
-		parts = append(parts, "placed on "+p)
-	}
-	if len(parts) > 0 {
-		b.WriteString(" (" + strings.Join(parts, ", ") + ")")
+	product, placed := field(fact, "product"), field(fact, "placed")
+	if product != "" || placed != "" {
+		b.WriteString(" (")
+		if product != "" {
+			b.WriteString("the ")
+			b.WriteString(product)
+		}
+		if placed != "" {
+			if product != "" {
+				b.WriteString(", ")
+			}
+			b.WriteString("placed on ")
+			b.WriteString(placed)
+		}
+		b.WriteString(")")
 	}
 	switch st := field(fact, "status"); st {
 	case "":
@@ -377,11 +385,13 @@ func orderSentence(fact map[string]any, text []string) string {
 	case "processing":
 		b.WriteString(" is being prepared at our warehouse and has not shipped yet")
 	default:
-		b.WriteString(" is " + st)
+		b.WriteString(" is ")
+		b.WriteString(st)
 	}
 	b.WriteString(".")
 	for _, t := range text {
-		b.WriteString(" " + t)
+		b.WriteString(" ")
+		b.WriteString(t)
 	}
 	return b.String()
 }

@@ -83,3 +83,26 @@ func TestValueTextAsSprint(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderSentence: the order service's facts as the agent writes them,
+// with every combination of the optional fields.
+func TestOrderSentence(t *testing.T) {
+	for _, c := range []struct {
+		fact map[string]any
+		text []string
+		want string
+	}{
+		{map[string]any{"order_id": "DR-1", "product": "Ember_5 bag", "placed": "2026-11-15", "status": "shipped"}, nil,
+			"Your order DR-1 (the Ember 5 bag, placed on 2026-11-15) is shipped."},
+		{map[string]any{"order_id": "DR-1", "product": "Ember", "status": "processing"}, nil,
+			"Your order DR-1 (the Ember) is being prepared at our warehouse and has not shipped yet."},
+		{map[string]any{"placed": "2026-11-15", "status": nil}, []string{"note one", "note two"},
+			"Your order (placed on 2026-11-15) is in our system. note one note two"},
+		{nil, []string{"plain text"}, "Your order is in our system. plain text"},
+		{map[string]any{"order_id": 7.0, "status": "in_transit"}, nil, "Your order 7 is in transit."},
+	} {
+		if got := orderSentence(c.fact, c.text); got != c.want {
+			t.Errorf("orderSentence(%v, %q)\n got %q\nwant %q", c.fact, c.text, got, c.want)
+		}
+	}
+}
