@@ -176,15 +176,12 @@ func readConversation(r *reader, msgs []Message) *conversation {
 
 // record reads one tool result into the service's state.
 func (s *service) record(tool, content string) {
-	var obj map[string]any
-	isJSON := json.Unmarshal([]byte(content), &obj) == nil && obj != nil
-	low := strings.ToLower(content)
-	if isJSON {
+	if obj := resultObject(content); obj != nil {
 		if e, ok := obj["error"]; ok && e != nil {
-			switch {
-			case fmt.Sprint(e) == "not_found":
+			switch text := valueText(e); {
+			case text == "not_found":
 				s.notFound = true
-			case fmt.Sprint(e) == "unavailable" || obj["unavailable"] == true:
+			case text == "unavailable" || obj["unavailable"] == true:
 				s.unavailable = true
 			default:
 				s.failures++
@@ -198,6 +195,7 @@ func (s *service) record(tool, content string) {
 		s.facts[tool] = obj
 		return
 	}
+	low := strings.ToLower(content)
 	switch {
 	case strings.Contains(low, "unavailable") || strings.Contains(low, "proceed without"):
 		s.unavailable = true
@@ -208,6 +206,43 @@ func (s *service) record(tool, content string) {
 	default:
 		s.text = append(s.text, content)
 	}
+}
+
+// resultObject is a tool result decoded as a JSON object, nil when it is
+// not one. Objects come from toolResults when the same text was decoded
+// before; they are shared and only read (the agent reads facts, never
+// writes them).
+func resultObject(content string) map[string]any {
+	if r, ok := toolResults.Get(content); ok {
+		return r.obj
+	}
+	var obj map[string]any
+	if json.Unmarshal([]byte(content), &obj) != nil || obj == nil {
+		return nil
+	}
+	toolResults.Put(content, decodedResult{obj: obj, textLen: len(content)})
+	return obj
+}
+
+// decodedResult is a tool result decoded, with the length of its text.
+type decodedResult struct {
+	obj     map[string]any
+	textLen int
+}
+
+// toolResults caches tool results decoded as objects by their text: a chat
+// drill's conversations about the same orders get the same results, and
+// every call of a conversation resends those before it. A result's decoded
+// map is counted at four times its text.
+var toolResults = newLRU[decodedResult](1<<20, 16<<10, func(r decodedResult) int { return 4 * r.textLen })
+
+// valueText is a decoded JSON value as text, as fmt.Sprint writes it (a
+// string as it is, without the copy fmt makes).
+func valueText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprint(v)
 }
 
 // orderNumber is the order the conversation is about: the order service's

@@ -279,7 +279,7 @@ func (c *conversation) opening() string {
 	default:
 		what = "the " + what
 	}
-	return strings.TrimSpace(fmt.Sprintf("Thank you for getting in touch about %s %s", about, what)) + ". "
+	return strings.TrimSpace("Thank you for getting in touch about "+about+" "+what) + ". "
 }
 
 // finalAnswer is the reply to the customer from what the conversation
@@ -357,19 +357,27 @@ func (c *conversation) handoverNext(b *strings.Builder) {
 // result's number, product, status and date, or a text result whole.
 func orderSentence(fact map[string]any, text []string) string {
 	var b strings.Builder
+	b.Grow(128)
 	b.WriteString("Your order")
 	if id := field(fact, "order_id"); id != "" {
-		b.WriteString(" " + id)
+		b.WriteString(" ")
+		b.WriteString(id)
 	}
-	parts := []string{}
-	if p := field(fact, "product"); p != "" {
-		parts = append(parts, "the "+p)
-	}
-	if p := field(fact, "placed"); p != "" {
-		parts = append(parts, "placed on "+p)
-	}
-	if len(parts) > 0 {
-		b.WriteString(" (" + strings.Join(parts, ", ") + ")")
+	product, placed := field(fact, "product"), field(fact, "placed")
+	if product != "" || placed != "" {
+		b.WriteString(" (")
+		if product != "" {
+			b.WriteString("the ")
+			b.WriteString(product)
+		}
+		if placed != "" {
+			if product != "" {
+				b.WriteString(", ")
+			}
+			b.WriteString("placed on ")
+			b.WriteString(placed)
+		}
+		b.WriteString(")")
 	}
 	switch st := field(fact, "status"); st {
 	case "":
@@ -377,11 +385,13 @@ func orderSentence(fact map[string]any, text []string) string {
 	case "processing":
 		b.WriteString(" is being prepared at our warehouse and has not shipped yet")
 	default:
-		b.WriteString(" is " + st)
+		b.WriteString(" is ")
+		b.WriteString(st)
 	}
 	b.WriteString(".")
 	for _, t := range text {
-		b.WriteString(" " + t)
+		b.WriteString(" ")
+		b.WriteString(t)
 	}
 	return b.String()
 }
@@ -416,7 +426,7 @@ func field(fact map[string]any, key string) string {
 	if !ok || v == nil {
 		return ""
 	}
-	return strings.ReplaceAll(fmt.Sprint(v), "_", " ")
+	return strings.ReplaceAll(valueText(v), "_", " ")
 }
 
 // lastEvent is the last of a tracking result's events, as text.
@@ -429,7 +439,7 @@ func lastEvent(fact map[string]any) string {
 	var parts []string
 	for _, k := range []string{"time", "place", "event"} {
 		if v, ok := ev[k]; ok {
-			parts = append(parts, fmt.Sprint(v))
+			parts = append(parts, valueText(v))
 		}
 	}
 	return strings.Join(parts, " ")

@@ -3,7 +3,7 @@ package fakemodel
 import (
 	"encoding/json"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -83,24 +83,29 @@ func decodeToolFields(i int, mm map[string]json.RawMessage, msg *Message) *APIEr
 // it, and an assistant message with tool_calls is followed by a tool message
 // for each of its calls.
 func checkToolMessages(msgs []Message) *APIError {
-	var open map[string]bool // the calls of the last assistant message still unanswered
-	openAt := -1
+	// The distinct ids of the last assistant message's calls still
+	// unanswered: a handful, so a slice (on the stack) rather than a map.
+	var buf [8]string
+	open, openAt := buf[:0], -1
 	for i, m := range msgs {
 		if m.Role == "tool" {
-			if !open[m.ToolCallID] {
+			j := slices.Index(open, m.ToolCallID)
+			if j < 0 {
 				return badRequest(pi(i, ".role"), "", "Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'; 'tool_call_id' '%s' was not found in 'tool_calls' of the previous assistant message.", m.ToolCallID)
 			}
-			delete(open, m.ToolCallID)
+			open = slices.Delete(open, j, j+1)
 			continue
 		}
 		if e := unanswered(open, openAt); e != nil {
 			return e
 		}
-		open, openAt = nil, -1
+		open, openAt = open[:0], -1
 		if m.Role == "assistant" && len(m.ToolCalls) > 0 {
-			open, openAt = map[string]bool{}, i
+			openAt = i
 			for _, c := range m.ToolCalls {
-				open[c.ID] = true
+				if !slices.Contains(open, c.ID) {
+					open = append(open, c.ID)
+				}
 			}
 		}
 	}
@@ -108,24 +113,31 @@ func checkToolMessages(msgs []Message) *APIError {
 }
 
 // unanswered is the error for the calls of message at that no tool message
-// answered, or nil when there are none.
-func unanswered(open map[string]bool, at int) *APIError {
+// answered (open: their distinct ids), or nil when there are none.
+func unanswered(open []string, at int) *APIError {
 	if len(open) == 0 {
 		return nil
 	}
-	ids := make([]string, 0, len(open))
-	for id := range open {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(slices.Values(open))
 	return badRequest(pi(at, ".role"), "", "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(ids, ", "))
 }
 
 // decodeTools reads tools, tool_choice and parallel_tool_calls into req and
 // checks them, and the tool messages, as OpenAI does.
 func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
+	return applyTools(req, raw["tools"], raw["tool_choice"], raw["parallel_tool_calls"])
+}
+
+// given reports whether a parameter's JSON text v is there and not null.
+func given(v json.RawMessage) bool { return len(v) > 0 && !isNull(v) }
+
+// applyTools reads the JSON texts of tools, tool_choice and
+// parallel_tool_calls (each nil when absent) into req, whose messages are
+// decoded, and checks them and the tool messages as OpenAI does. Both
+// request paths use it, so they decode the tool parameters alike.
+func applyTools(req *ChatRequest, tools, choice, parallel json.RawMessage) *APIError {
 	req.ParallelToolCalls = true
-	if v, ok := raw["tools"]; ok && !isNull(v) {
+	if v := tools; given(v) {
 		list, e := toolList(v)
 		if e != nil {
 			return e
@@ -138,12 +150,14 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 	if len(req.Tools) > 0 {
 		req.ToolChoice.Mode = "auto"
 	}
-	if v, ok := raw["tool_choice"]; ok && !isNull(v) {
+	if v := choice; given(v) {
 		if len(req.Tools) == 0 {
 			return badRequest("tool_choice", "", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.")
 		}
-		var mode string
-		if json.Unmarshal(v, &mode) == nil {
+		if mode, ok := toolModes[string(v)]; ok {
+			// The SDK's plain forms, read without encoding/json.
+			req.ToolChoice.Mode = mode
+		} else if mode := ""; json.Unmarshal(v, &mode) == nil {
 			if mode != "none" && mode != "auto" && mode != "required" {
 				return badRequest("tool_choice", "invalid_value", "Invalid value for 'tool_choice': expected one of none, auto, required, or an object naming a function.")
 			}
@@ -172,16 +186,25 @@ func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 			}
 		}
 	}
-	if v, ok := raw["parallel_tool_calls"]; ok && !isNull(v) {
+	if v := parallel; given(v) {
 		if len(req.Tools) == 0 {
 			return badRequest("parallel_tool_calls", "", "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.")
 		}
-		if err := json.Unmarshal(v, &req.ParallelToolCalls); err != nil {
-			return badRequest("parallel_tool_calls", "invalid_type", "Invalid type for 'parallel_tool_calls': expected a boolean, but got %s instead.", jsonKind(v))
+		switch string(v) {
+		case "true", "false":
+			req.ParallelToolCalls = string(v) == "true"
+		default:
+			if err := json.Unmarshal(v, &req.ParallelToolCalls); err != nil {
+				return badRequest("parallel_tool_calls", "invalid_type", "Invalid type for 'parallel_tool_calls': expected a boolean, but got %s instead.", jsonKind(v))
+			}
 		}
 	}
 	return checkToolMessages(req.Messages)
 }
+
+// toolModes are the tool_choice strings as openai-go writes them (no
+// escapes, no spaces), with what encoding/json decodes them to.
+var toolModes = map[string]string{`"none"`: "none", `"auto"`: "auto", `"required"`: "required"}
 
 // toolSet is a request's tools array decoded and checked: the functions and
 // the prompt tokens their definitions add.
@@ -202,7 +225,8 @@ var toolSets = newLRU[toolSet](1<<20, 64<<10, func(t toolSet) int { return 4 * t
 
 // toolList decodes and checks a tools array, or takes it from toolSets.
 func toolList(text json.RawMessage) (toolSet, *APIError) {
-	if list, ok := toolSets.Get(string(text)); ok {
+	// The text is only looked up, not kept: no copy of it.
+	if list, ok := toolSets.Get(unsafeString(text)); ok {
 		return list, nil
 	}
 	list, e := decodeToolList(text)

@@ -1,7 +1,6 @@
 package fakemodel
 
 import (
-	"fmt"
 	"net/http"
 	"time"
 )
@@ -34,9 +33,9 @@ func agentUsage(req *ChatRequest, reply agentReply) Usage {
 func (s *Server) serveAgent(w http.ResponseWriter, r *http.Request, req *ChatRequest, p profile, seed uint64, wait time.Duration, info *requestInfo) {
 	reply := agentRespond(p.Reader, req)
 	rnd := randOf(seed)
-	id := fmt.Sprintf("chatcmpl-drill%016x", rnd.Uint64())
+	id := hexID("chatcmpl-drill", rnd.Uint64(), 16)
 	for i := range reply.Calls {
-		reply.Calls[i].ID = fmt.Sprintf("call_drill%014x", rnd.Uint64()>>8)
+		reply.Calls[i].ID = hexID("call_drill", rnd.Uint64()>>8, 14)
 	}
 	finish := "stop"
 	if len(reply.Calls) > 0 {

@@ -11,21 +11,30 @@ import (
 )
 
 // The fake model's request path decodes each body once, by hand, when it
-// has one of the shapes openai-go sends for drill's requests: a top-level
-// object with model, messages (system, developer, user or assistant
-// messages with string content and nothing else), response_format, stream,
-// stream_options, n and the token limits. Anything else — another key
-// (tools among them), a null, a duplicate key, an escaped key, a number out
-// of range, invalid UTF-8, a lone surrogate — falls back to DecodeRequest,
-// the strict validator, which gives OpenAI's error or its decoding. So the
-// fast path never answers where the strict one would refuse, and never
-// decodes differently from it (the package's TestMain checks both on every
-// request its tests send).
+// has one of the shapes openai-go sends for drill's requests — the triage
+// workload's and the chat agent's: a top-level object with model,
+// messages, response_format, stream, stream_options, n, the token limits,
+// tools, tool_choice and parallel_tool_calls. Messages are system,
+// developer, user, assistant or tool messages with string content; an
+// assistant message may carry tool_calls (id, type "function", function
+// name and arguments) and leave its content out or null; a tool message
+// carries its tool_call_id. Anything else — another key, any other null, a
+// duplicate key, an escaped key, a number out of range, invalid UTF-8, a
+// lone surrogate, content as parts — falls back to DecodeRequest, the
+// strict validator, which gives OpenAI's error or its decoding. The values
+// of response_format, tools, tool_choice and parallel_tool_calls are
+// handed, as text, to the strict path's own code (decodeFormat through a
+// cache, applyTools, which checks the order of tool calls and results
+// too), and a refusal there also falls back. So the fast path never
+// answers where the strict one would refuse, and never decodes
+// differently from it (the package's TestMain checks both on every request
+// its tests send, the agent's conversations through openai-go among them).
 //
 // Why: the strict validator decodes into maps of raw messages and then
 // decodes each value again, and the strict json_schema (the same on every
 // triage request) is decoded into maps and checked on every call: a third
-// of the CPU of a drill against the in-process fake model.
+// of the CPU of a drill against the in-process fake model, and half of an
+// agent call's, whose whole history is resent on every turn.
 
 // decodeRequest decodes a chat-completion request body: the fast path for
 // the shapes the SDK sends, DecodeRequest for everything else.
@@ -83,11 +92,12 @@ func decodeFast(body []byte) (req *ChatRequest, ok bool) {
 	}
 	req = &ChatRequest{Format: ResponseFormat{Type: "text"}, N: 1}
 	var (
-		seen        uint16
-		format      []byte
-		streamOpts  bool
-		maxTokens   = -1
-		maxComplete = -1
+		seen                    uint16
+		format                  []byte
+		tools, choice, parallel []byte
+		streamOpts              bool
+		maxTokens               = -1
+		maxComplete             = -1
 	)
 	d.space()
 	if d.peek() == '}' {
@@ -149,6 +159,21 @@ func decodeFast(body []byte) (req *ChatRequest, ok bool) {
 			if maxTokens, ok = d.integer(1, math.MaxInt32); !ok {
 				return nil, false
 			}
+		case "tools":
+			bit = 1 << 8
+			if tools, ok = d.value(); !ok {
+				return nil, false
+			}
+		case "tool_choice":
+			bit = 1 << 9
+			if choice, ok = d.value(); !ok {
+				return nil, false
+			}
+		case "parallel_tool_calls":
+			bit = 1 << 10
+			if parallel, ok = d.value(); !ok {
+				return nil, false
+			}
 		default:
 			return nil, false
 		}
@@ -177,9 +202,12 @@ func decodeFast(body []byte) (req *ChatRequest, ok bool) {
 	if format != nil && !fastFormat(format, req) {
 		return nil, false
 	}
-	// No tools (a request with them takes the strict path): the defaults
-	// decodeTools gives such a request.
-	req.ToolChoice, req.ParallelToolCalls = ToolChoice{Mode: "none"}, true
+	// The tool parameters and the order of tool calls and results: the
+	// strict path's own code, on the same texts; whatever it refuses is
+	// left to the strict path to refuse.
+	if applyTools(req, tools, choice, parallel) != nil {
+		return nil, false
+	}
 	return req, true
 }
 
@@ -482,12 +510,10 @@ func (d *fastDecoder) streamOptions() (bool, bool) {
 	return v, ok && d.byte('}')
 }
 
-// fastRoles are the roles the fast path takes: those of messages that carry
-// nothing but text.
-var fastRoles = [...]string{"system", "developer", "user", "assistant"}
+// fastRoles are the roles the fast path takes.
+var fastRoles = [...]string{"system", "developer", "user", "assistant", "tool"}
 
-// messages reads a non-empty array of {"role": ..., "content": "..."}
-// objects, keys in either order and nothing else in them.
+// messages reads a non-empty array of messages (see message).
 func (d *fastDecoder) messages() ([]Message, bool) {
 	if !d.byte('[') {
 		return nil, false
@@ -510,12 +536,17 @@ func (d *fastDecoder) messages() ([]Message, bool) {
 	}
 }
 
+// message reads one message: a role and string content, keys in any order
+// and nothing else, but for an assistant message's tool_calls (its content
+// then optional, or null) and a tool message's tool_call_id (which it must
+// have). Each key at most once, no other null: the strict path decides the
+// rest.
 func (d *fastDecoder) message() (Message, bool) {
 	var m Message
 	if !d.byte('{') {
 		return m, false
 	}
-	var hasRole, hasContent bool
+	var hasRole, hasContent, nullContent, hasCalls, hasCallID bool
 	for {
 		d.space()
 		k, ok := d.key()
@@ -530,25 +561,169 @@ func (d *fastDecoder) message() (Message, bool) {
 		switch {
 		case k == "role" && !hasRole:
 			hasRole = true
-			if m.Role, ok = d.role(); !ok {
-				return m, false
-			}
+			m.Role, ok = d.role()
 		case k == "content" && !hasContent:
 			hasContent = true
-			if m.Content, ok = d.str(); !ok {
-				return m, false
+			if d.peek() == 'n' {
+				ok, nullContent = d.literal("null"), true
+			} else {
+				m.Content, ok = d.str()
 			}
+		case k == "tool_calls" && !hasCalls:
+			hasCalls = true
+			m.ToolCalls, ok = d.toolCalls()
+		case k == "tool_call_id" && !hasCallID:
+			hasCallID = true
+			m.ToolCallID, ok = d.str()
 		default:
+			ok = false
+		}
+		if !ok {
 			return m, false
 		}
 		d.space()
 		if d.byte('}') {
-			return m, hasRole && hasContent
+			break
 		}
 		if !d.byte(',') {
 			return m, false
 		}
 	}
+	// As DecodeRequest and decodeToolFields: tool_calls only on an
+	// assistant message, whose content may be left out or null; content
+	// on every other message; tool_call_id required on a tool message
+	// (and, on others, left to the strict path, which ignores it).
+	hasText := hasContent && !nullContent
+	switch m.Role {
+	case "assistant":
+		return m, !hasCallID
+	case "tool":
+		return m, hasText && hasCallID && !hasCalls
+	}
+	return m, hasRole && hasText && !hasCalls && !hasCallID
+}
+
+// toolCalls reads an assistant message's tool_calls: an array of
+// {"id": "...", "type": "function", "function": {"name": "...",
+// "arguments": "..."}} (arguments may be left out), keys in any order and
+// nothing else, id and name not empty. An empty array is nil, as
+// decodeToolFields gives it.
+func (d *fastDecoder) toolCalls() ([]ToolCall, bool) {
+	if !d.byte('[') {
+		return nil, false
+	}
+	d.space()
+	if d.byte(']') {
+		return nil, true
+	}
+	var calls []ToolCall
+	for {
+		d.space()
+		c, ok := d.toolCall()
+		if !ok {
+			return nil, false
+		}
+		calls = append(calls, c)
+		d.space()
+		if d.byte(']') {
+			return calls, true
+		}
+		if !d.byte(',') {
+			return nil, false
+		}
+	}
+}
+
+func (d *fastDecoder) toolCall() (ToolCall, bool) {
+	var c ToolCall
+	var hasID, hasType, hasFunction bool
+	ok := d.object(func(k string) bool {
+		var ok bool
+		switch {
+		case k == "id" && !hasID:
+			hasID = true
+			c.ID, ok = d.str()
+		case k == "type" && !hasType:
+			hasType = true
+			t, isKey := d.key()
+			ok = isKey && t == "function"
+		case k == "function" && !hasFunction:
+			hasFunction = true
+			var hasName, hasArgs bool
+			ok = d.object(func(k string) bool {
+				var ok bool
+				switch {
+				case k == "name" && !hasName:
+					hasName = true
+					c.Name, ok = d.str()
+				case k == "arguments" && !hasArgs:
+					hasArgs = true
+					c.Arguments, ok = d.str()
+				}
+				return ok
+			})
+		}
+		return ok
+	})
+	return c, ok && c.ID != "" && hasType && c.Name != ""
+}
+
+// object reads a JSON object, calling field for each key with the decoder
+// at its value, which field reads (false to decline). An empty object is
+// taken.
+func (d *fastDecoder) object(field func(key string) bool) bool {
+	if !d.byte('{') {
+		return false
+	}
+	d.space()
+	if d.byte('}') {
+		return true
+	}
+	for {
+		d.space()
+		k, ok := d.key()
+		if !ok {
+			return false
+		}
+		d.space()
+		if !d.byte(':') {
+			return false
+		}
+		d.space()
+		if !field(k) {
+			return false
+		}
+		d.space()
+		if d.byte('}') {
+			return true
+		}
+		if !d.byte(',') {
+			return false
+		}
+	}
+}
+
+// value reads one JSON value other than null and returns its text (not
+// copied: it is only read, while the body is live). Whether it is valid is
+// for the strict path's code that decodes it to say (applyTools).
+func (d *fastDecoder) value() ([]byte, bool) {
+	if d.peek() == 'n' {
+		return nil, false // null: the strict path's
+	}
+	start := d.i
+	switch d.peek() {
+	case '{', '[', '"':
+		if !d.skip() {
+			return nil, false
+		}
+	case 't', 'f':
+		if _, ok := d.boolean(); !ok {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	return d.b[start:d.i], true
 }
 
 // role reads a role among fastRoles, returning the package's own string

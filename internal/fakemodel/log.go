@@ -25,7 +25,11 @@ type requestInfo struct {
 func newRequestID() string {
 	var b [16]byte
 	rand.Read(b[:])
-	return "req_" + hex.EncodeToString(b[:])
+	// "req_" and the hex written into one buffer: one allocation, the string.
+	var id [4 + 2*len(b)]byte
+	copy(id[:], "req_")
+	hex.Encode(id[4:], b[:])
+	return string(id[:])
 }
 
 // statusWriter remembers the status code a handler wrote.

@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"math/bits"
 	"mime"
 	"net/http"
 	"runtime/debug"
@@ -331,8 +333,20 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 		usage = countUsage(req, content)
 	}
 	info.usage = usage
-	id := fmt.Sprintf("chatcmpl-drill%016x", randOf(seed).Uint64())
+	id := hexID("chatcmpl-drill", randOf(seed).Uint64(), 16)
 	s.write(r.Context(), w, req, p, wait, outgoing{id: id, content: content, finish: finish, usage: usage})
+}
+
+// hexID is prefix and v in lower-case hex, zero-padded to at least width
+// digits: fmt.Sprintf(prefix+"%0*x", width, v) in one allocation.
+func hexID(prefix string, v uint64, width int) string {
+	var buf [64]byte
+	b := append(buf[:0], prefix...)
+	digits := max((bits.Len64(v)+3)/4, 1)
+	for range width - digits {
+		b = append(b, '0')
+	}
+	return string(strconv.AppendUint(b, v, 16))
 }
 
 // outgoing is one answer as the server writes it: content, or tool calls
@@ -384,11 +398,15 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequ
 	if req.IncludeUsage {
 		nullUsage = json.RawMessage("null")
 	}
-	// chunk sends d (and finish) to each of the n choices.
+	// chunk sends d (and finish) to each of the n choices. The chunk and
+	// its one choice are reused from one event to the next: each is
+	// encoded before the next is built.
+	ev := &completion{ID: out.id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
+		Choices: make([]choice, 1), Usage: nullUsage}
 	chunk := func(d *delta, finish *string) bool {
 		for i := range req.N {
-			if !stream.send(completion{ID: out.id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
-				Choices: []choice{{Index: i, Delta: d, FinishReason: finish}}, Usage: nullUsage}) {
+			ev.Choices[0] = choice{Index: i, Delta: d, FinishReason: finish}
+			if !stream.send(ev) {
 				return false
 			}
 		}
@@ -419,7 +437,10 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequ
 		if !chunk(&delta{Role: "assistant", Content: strp("")}, nil) {
 			return
 		}
-		if !pieces(out.content, func(piece string) *delta { return &delta{Content: &piece} }) {
+		// One delta for every piece, as the chunk (see chunk).
+		var text string
+		d := &delta{Content: &text}
+		if !pieces(out.content, func(piece string) *delta { text = piece; return d }) {
 			return
 		}
 	}
@@ -431,8 +452,10 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequ
 		if !chunk(d, nil) {
 			return
 		}
+		args := &delta{ToolCalls: []toolCallJSON{{Index: &i}}}
 		if !pieces(c.Arguments, func(piece string) *delta {
-			return &delta{ToolCalls: []toolCallJSON{{Index: &i, Function: functionJSON{Arguments: piece}}}}
+			args.ToolCalls[0].Function.Arguments = piece
+			return args
 		}) {
 			return
 		}
@@ -645,6 +668,10 @@ type sseStream struct {
 	ctx     context.Context
 	w       http.ResponseWriter
 	flusher http.Flusher
+	// buf holds one event while it is written, reused for the next: enc
+	// encodes into it what json.Marshal gives, and a newline.
+	buf bytes.Buffer
+	enc *json.Encoder
 }
 
 // openStream starts a server-sent event stream on w.
@@ -654,14 +681,22 @@ func openStream(ctx context.Context, w http.ResponseWriter) *sseStream {
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	return &sseStream{ctx: ctx, w: w, flusher: flusher}
+	s := &sseStream{ctx: ctx, w: w, flusher: flusher}
+	s.enc = json.NewEncoder(&s.buf)
+	return s
 }
 
-// send writes one chunk as a data line and flushes it. It reports false
-// once a write fails or the caller has gone.
+// send writes one chunk as a data line ("data: ", the chunk's JSON as
+// json.Marshal writes it, a blank line) in one write and flushes it. It
+// reports false once a write fails or the caller has gone.
 func (s *sseStream) send(chunk any) bool {
-	b, _ := json.Marshal(chunk)
-	if _, err := fmt.Fprintf(s.w, "data: %s\n\n", b); err != nil {
+	s.buf.Reset()
+	s.buf.WriteString("data: ")
+	if s.enc.Encode(chunk) != nil {
+		s.buf.WriteByte('\n') // no JSON, as json.Marshal's error would leave it
+	}
+	s.buf.WriteByte('\n') // after the newline Encode ends with
+	if _, err := s.w.Write(s.buf.Bytes()); err != nil {
 		return false
 	}
 	s.flush()
@@ -670,7 +705,7 @@ func (s *sseStream) send(chunk any) bool {
 
 // done ends the stream as OpenAI does, with data: [DONE].
 func (s *sseStream) done() {
-	fmt.Fprint(s.w, "data: [DONE]\n\n")
+	io.WriteString(s.w, "data: [DONE]\n\n")
 	s.flush()
 }
 
