@@ -154,15 +154,15 @@ row "one call through openai-go to the in-process fake model" \
   "$(metric req/s <<< "$line") req/s, $(metric allocs/op <<< "$line") allocations, $(metric B/op <<< "$line") bytes a call" \
   "go test ./internal/fakemodel -run '^\$' -bench FakeModelInProcess -benchtime 2s -benchmem"
 
-line=$(gobench ./internal/fakemodel '^ServeHTTP$' -benchmem)
+line=$(gobench ./internal/fakemodel '^BenchmarkServeHTTP$' -benchmem)
 row "the fake model's handler alone (triage request)" \
   "$(awk -v n="$(metric ns/op <<< "$line")" 'BEGIN { printf "%.1f", n / 1e3 }') µs, $(metric allocs/op <<< "$line") allocations a request" \
-  "go test ./internal/fakemodel -run '^\$' -bench '^ServeHTTP\$' -benchmem"
+  "go test ./internal/fakemodel -run '^\$' -bench '^BenchmarkServeHTTP\$' -benchmem"
 
-line=$(gobench ./internal/fakemodel '^AgentServeHTTP$' -benchmem)
+line=$(gobench ./internal/fakemodel '^BenchmarkAgentServeHTTP$' -benchmem)
 row "the fake model's handler alone (a chat agent's request, with tools and history)" \
   "$(awk -v n="$(metric ns/op <<< "$line")" 'BEGIN { printf "%.1f", n / 1e3 }') µs, $(metric allocs/op <<< "$line") allocations a request" \
-  "go test ./internal/fakemodel -run '^\$' -bench '^AgentServeHTTP\$' -benchmem"
+  "go test ./internal/fakemodel -run '^\$' -bench '^BenchmarkAgentServeHTTP\$' -benchmem"
 
 line=$(gobench ./cmd/drill ScaleThroughput -benchtime 3x)
 row "throughput with the log, journal and live fold attached (2,000 emails at once)" \
