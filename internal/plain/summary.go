@@ -12,8 +12,8 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
-	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
