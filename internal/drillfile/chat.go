@@ -50,15 +50,7 @@ func ChatPolicyKeys() []string { return keysOf[ChatPolicy]() }
 func (o *ChatPolicy) Field(key string) any { return fieldOf(o, key) }
 
 // Merge is o with every setting over gives laid over it.
-func (o ChatPolicy) Merge(over ChatPolicy) ChatPolicy {
-	mv, ov := reflect.ValueOf(&o).Elem(), reflect.ValueOf(over)
-	for i := range ov.NumField() {
-		if !ov.Field(i).IsNil() {
-			mv.Field(i).Set(ov.Field(i))
-		}
-	}
-	return o
-}
+func (o ChatPolicy) Merge(over ChatPolicy) ChatPolicy { return mergeSet(o, over) }
 
 // Set lists the settings given, as "key value", for describing a policy.
 func (o ChatPolicy) Set() map[string]string {

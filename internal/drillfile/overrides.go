@@ -147,14 +147,18 @@ func fieldOf(s any, key string) any {
 func (o *Overrides) Field(key string) any { return fieldOf(o, key) }
 
 // Merge returns o with every override that top sets taken from top.
-func (o Overrides) Merge(top Overrides) Overrides {
-	ov, tv := reflect.ValueOf(&o).Elem(), reflect.ValueOf(top)
+func (o Overrides) Merge(top Overrides) Overrides { return mergeSet(o, top) }
+
+// mergeSet is base with every field top sets (a non-nil pointer or slice)
+// taken from top: a settings struct's fields are all optional.
+func mergeSet[T any](base, top T) T {
+	bv, tv := reflect.ValueOf(&base).Elem(), reflect.ValueOf(top)
 	for i := range tv.NumField() {
 		if !tv.Field(i).IsNil() {
-			ov.Field(i).Set(tv.Field(i))
+			bv.Field(i).Set(tv.Field(i))
 		}
 	}
-	return o
+	return base
 }
 
 // Set lists the overrides that are given as "key value", in the order of

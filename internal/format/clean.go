@@ -12,30 +12,16 @@ import (
 // overrides and isolates that reorder what follows them, and bytes that
 // are not UTF-8. A tab, newline or carriage return becomes a space. Text
 // with none is returned unchanged.
-func Clean(s string) string {
-	if !hasControl(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == '\t', r == '\n', r == '\r':
-			b.WriteByte(' ')
-		case r == utf8.RuneError && size == 1, isControl(r):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func Clean(s string) string { return clean(s, false) }
 
 // CleanLines is Clean for text of several lines (a table, a report): its
 // newlines and tabs are kept; a carriage return, which could overwrite a
 // printed line, is removed with the other controls.
-func CleanLines(s string) string {
+func CleanLines(s string) string { return clean(s, true) }
+
+// clean removes what Clean removes; keepLines keeps newlines and tabs
+// (and drops a carriage return) where Clean makes each a space.
+func clean(s string, keepLines bool) string {
 	if !hasControl(s) {
 		return s
 	}
@@ -45,8 +31,10 @@ func CleanLines(s string) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
-		case r == '\t', r == '\n':
+		case keepLines && (r == '\t' || r == '\n'):
 			b.WriteRune(r)
+		case !keepLines && (r == '\t' || r == '\n' || r == '\r'):
+			b.WriteByte(' ')
 		case r == utf8.RuneError && size == 1, isControl(r):
 		default:
 			b.WriteRune(r)
