@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/chat"
 )
 
@@ -114,7 +115,9 @@ func (o ChatPolicy) Apply(p *chat.Policy, name func(key string) string) error {
 		p.Breaker = &b
 	}
 	if o.MinTokensPerS != nil {
-		if *o.MinTokensPerS < 0 {
+		if err := edge.Finite(*o.MinTokensPerS); err != nil {
+			bad("min_tokens_per_s", "%v", err)
+		} else if *o.MinTokensPerS < 0 {
 			bad("min_tokens_per_s", "must not be negative, got %v", *o.MinTokensPerS)
 		} else {
 			p.MinTokensPerS = *o.MinTokensPerS

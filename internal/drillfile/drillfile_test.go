@@ -189,3 +189,18 @@ func TestLoadRefusesWhatIsNotADrillFile(t *testing.T) {
 		}
 	}
 }
+
+// A NaN or infinite stream floor is refused at its key, in a triage policy
+// and a chat policy alike.
+func TestStreamFloorMustBeFinite(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"policies:\n  - preset: breaker\n    min_tokens_per_s: .nan\n", "d.yaml:3:23: min_tokens_per_s: must be a number, got NaN"},
+		{"policies:\n  - preset: breaker\n    min_tokens_per_s: .inf\n", "d.yaml:3:23: min_tokens_per_s: must be finite"},
+		{"chat:\n  policy:\n    min_tokens_per_s: .nan\n", "d.yaml:3:23: min_tokens_per_s: must be a number, got NaN"},
+	} {
+		_, err := Parse("d.yaml", []byte(tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+}

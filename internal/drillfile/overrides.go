@@ -11,6 +11,7 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -349,7 +350,9 @@ func (o Overrides) apply(p *workload.Policy, name func(key string) string, break
 
 	// The primary's stream floor and SDK.
 	if applies("min_tokens_per_s", o.MinTokensPerS != nil, hasPrimary, noPrimary) {
-		if *o.MinTokensPerS < 0 {
+		if err := edge.Finite(*o.MinTokensPerS); err != nil {
+			bad("min_tokens_per_s", "%v", err)
+		} else if *o.MinTokensPerS < 0 {
 			bad("min_tokens_per_s", "must not be negative, got %v", *o.MinTokensPerS)
 		} else {
 			p.Primary.MinTokensPerS = *o.MinTokensPerS
