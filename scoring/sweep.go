@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -97,44 +98,16 @@ type FrontRow struct {
 // the spread is then zero and any gap counts. Ties keep both on the front;
 // a figure a row did not measure is its worst.
 func Dominated(rows []FrontRow, objs []Objective) []bool {
-	out := make([]bool, len(rows))
-	for i := range rows {
-		for j := range rows {
-			if i != j && clearlyDominates(rows[j], rows[i], objs) {
-				out[i] = true
-				break
-			}
-		}
-	}
+	out, _ := DominatedContext(context.Background(), rows, objs) // a context never done: no error
 	return out
 }
 
-// clearlyDominates reports whether a is clearly better than b on one
-// objective and clearly worse on none.
-func clearlyDominates(a, b FrontRow, objs []Objective) bool {
-	better := false
-	for _, o := range objs {
-		if clearlyBetterOn(b, a, o) {
-			return false
-		}
-		better = better || clearlyBetterOn(a, b, o)
-	}
-	return better
-}
-
-// clearlyBetterOn reports whether a is clearly better than b on objective
-// o: by the repeats' spread, and for all-4-right with per-email answers on
-// both sides, by McNemar's test too.
-func clearlyBetterOn(a, b FrontRow, o Objective) bool {
-	sa, sb := a.Figures[o.Figure], b.Figures[o.Figure]
-	if o.Figure != "all4_right" || len(a.All4ByEmail) == 0 || len(b.All4ByEmail) == 0 || sa.N == 0 || sb.N == 0 {
-		return ClearlyBetter(sa, sb, o.Higher)
-	}
-	if sa.N >= 2 && sb.N >= 2 && !ClearlyBetter(sa, sb, o.Higher) {
-		return false
-	}
-	pair := PairAll4(a.All4ByEmail, b.All4ByEmail)
-	return pair.OnlyA > pair.OnlyB && pair.P < FrontSignificance
+// DominatedContext is Dominated, stopping with ctx's error as soon as ctx
+// is done: at 10,000 settings the rule compares 10⁸ pairs. It reads each
+// row's figures once into dense form and spreads the rows over the CPUs;
+// the verdicts are Dominated's, pair by pair.
+func DominatedContext(ctx context.Context, rows []FrontRow, objs []Objective) ([]bool, error) {
+	return newFrontTable(rows, objs).dominated(ctx)
 }
 
 // ClearlyBetter reports whether figure a is better than b (higher when
@@ -279,10 +252,19 @@ type SweepRow struct {
 // clearly dominates on TradeOffObjectives (Dominated, the front rule).
 // Rows come in the settings' order.
 func AggregateSweep(settings []SweepSetting) ([]SweepRow, error) {
+	return AggregateSweepContext(context.Background(), settings)
+}
+
+// AggregateSweepContext is AggregateSweep, stopping with ctx's error as
+// soon as ctx is done (drill sweep's Ctrl-C after its drills).
+func AggregateSweepContext(ctx context.Context, settings []SweepSetting) ([]SweepRow, error) {
 	rows := make([]SweepRow, len(settings))
 	byScenario := map[string][]int{}
 	var scenarios []string
 	for i, st := range settings {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		var figs []map[string]float64
 		for _, s := range st.Summaries {
 			if s.Outage == "" { // never ran (interrupted before its turn)
@@ -306,7 +288,11 @@ func AggregateSweep(settings []SweepSetting) ([]SweepRow, error) {
 		for k, i := range idx {
 			front[k] = FrontRow{Figures: rows[i].Figures, All4ByEmail: settings[i].All4ByEmail}
 		}
-		for k, d := range Dominated(front, TradeOffObjectives) {
+		dominated, err := DominatedContext(ctx, front, TradeOffObjectives)
+		if err != nil {
+			return nil, err
+		}
+		for k, d := range dominated {
 			rows[idx[k]].Dominated = d
 		}
 	}
