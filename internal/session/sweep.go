@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -101,9 +102,9 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 		clock = event.ClockVirtual
 	}
 	// Drills a Ctrl-C stopped are tabulated as far as they ran; a Ctrl-C
-	// after the drills stops the tabulation: exit 130, no table.
+	// once every drill has ended stops the tabulation: exit 130, no table.
 	tabulate := ctx
-	if ctx.Err() != nil {
+	if slices.ContainsFunc(outs, func(o vclock.Outcome) bool { return o.Status == event.StatusInterrupted }) {
 		tabulate = context.WithoutCancel(ctx)
 	}
 	res, err := sweep.Tabulate(tabulate, g, planned, opts.Repeat, clock, start)
