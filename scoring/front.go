@@ -134,8 +134,10 @@ func (s *significance) significant(more, fewer int) bool {
 	return *v == 2
 }
 
-// dominates is clearlyDominates on the dense form: row a is clearly
-// better than row b on one objective and clearly worse on none. The
+// dominates is the front rule for one pair on the dense form: row a is
+// clearly better than row b on one objective and clearly worse on none,
+// clearly better being ClearlyBetter's spread test and, on all-4-right
+// with per-email answers on both sides, McNemar's test as Dominated says. The
 // objectives the spread alone judges go first; McNemar's test, the
 // costly one, runs only when they leave the verdict open.
 func (t *frontTable) dominates(a, b int, sig *significance) bool {
