@@ -177,24 +177,47 @@ func opList() string {
 // JSON leaves (kinds) and the figures derived from them.
 type figureSet struct {
 	kinds func() map[string]string
+	// wildcards are the kinds' patterns with a `*` step, split at the
+	// dots once: a figure not in kinds is matched against these alone.
+	wildcards func() []wildcard
+}
+
+// wildcard is a figure pattern with a `*` step, split at the dots, and its kind.
+type wildcard struct {
+	steps []string
+	kind  string
+}
+
+// newFigureSet is the figure set of kinds, computed once.
+func newFigureSet(kinds func() map[string]string) figureSet {
+	kinds = sync.OnceValue(kinds)
+	return figureSet{kinds: kinds, wildcards: sync.OnceValue(func() []wildcard {
+		var out []wildcard
+		for pattern, k := range kinds() {
+			if strings.Contains(pattern, "*") {
+				out = append(out, wildcard{steps: strings.Split(pattern, "."), kind: k})
+			}
+		}
+		return out
+	})}
 }
 
 // The figure sets: a triage drill's and a chat drill's.
 var (
-	triageFigures = figureSet{kinds: sync.OnceValue(func() map[string]string {
+	triageFigures = newFigureSet(func() map[string]string {
 		kinds := map[string]string{}
 		leaves(reflect.TypeFor[Summary](), "", kinds)
 		for n := range DerivedFigures {
 			kinds[n] = figNumber
 		}
 		return kinds
-	})}
-	chatFigures = figureSet{kinds: sync.OnceValue(func() map[string]string {
+	})
+	chatFigures = newFigureSet(func() map[string]string {
 		kinds := map[string]string{}
 		leaves(reflect.TypeFor[ChatSummary](), "", kinds)
 		kinds[chatBreakerOpens] = figNumber // the sum over breakers
 		return kinds
-	})}
+	})
 )
 
 // Figures lists every figure a check on a triage drill may name, sorted:
@@ -224,20 +247,19 @@ func (set figureSet) kind(figure string) (string, bool) {
 		return k, true
 	}
 	parts := strings.Split(figure, ".")
-	for pattern, k := range kinds {
-		ps := strings.Split(pattern, ".")
-		if len(ps) != len(parts) || !strings.Contains(pattern, "*") {
+	for _, w := range set.wildcards() {
+		if len(w.steps) != len(parts) {
 			continue
 		}
 		match := true
-		for i := range ps {
-			if ps[i] != "*" && ps[i] != parts[i] {
+		for i := range w.steps {
+			if w.steps[i] != "*" && w.steps[i] != parts[i] {
 				match = false
 				break
 			}
 		}
 		if match {
-			return k, true
+			return w.kind, true
 		}
 	}
 	return "", false

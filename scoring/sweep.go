@@ -2,9 +2,13 @@ package scoring
 
 import (
 	"cmp"
+	"context"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Stat is one figure of one setting over its repeated runs: the median and
@@ -97,44 +101,16 @@ type FrontRow struct {
 // the spread is then zero and any gap counts. Ties keep both on the front;
 // a figure a row did not measure is its worst.
 func Dominated(rows []FrontRow, objs []Objective) []bool {
-	out := make([]bool, len(rows))
-	for i := range rows {
-		for j := range rows {
-			if i != j && clearlyDominates(rows[j], rows[i], objs) {
-				out[i] = true
-				break
-			}
-		}
-	}
+	out, _ := DominatedContext(context.Background(), rows, objs) // a context never done: no error
 	return out
 }
 
-// clearlyDominates reports whether a is clearly better than b on one
-// objective and clearly worse on none.
-func clearlyDominates(a, b FrontRow, objs []Objective) bool {
-	better := false
-	for _, o := range objs {
-		if clearlyBetterOn(b, a, o) {
-			return false
-		}
-		better = better || clearlyBetterOn(a, b, o)
-	}
-	return better
-}
-
-// clearlyBetterOn reports whether a is clearly better than b on objective
-// o: by the repeats' spread, and for all-4-right with per-email answers on
-// both sides, by McNemar's test too.
-func clearlyBetterOn(a, b FrontRow, o Objective) bool {
-	sa, sb := a.Figures[o.Figure], b.Figures[o.Figure]
-	if o.Figure != "all4_right" || len(a.All4ByEmail) == 0 || len(b.All4ByEmail) == 0 || sa.N == 0 || sb.N == 0 {
-		return ClearlyBetter(sa, sb, o.Higher)
-	}
-	if sa.N >= 2 && sb.N >= 2 && !ClearlyBetter(sa, sb, o.Higher) {
-		return false
-	}
-	pair := PairAll4(a.All4ByEmail, b.All4ByEmail)
-	return pair.OnlyA > pair.OnlyB && pair.P < FrontSignificance
+// DominatedContext is Dominated, stopping with ctx's error as soon as ctx
+// is done: at 10,000 settings the rule compares 10⁸ pairs. It reads each
+// row's figures once into dense form and spreads the rows over the CPUs;
+// the verdicts are Dominated's, pair by pair.
+func DominatedContext(ctx context.Context, rows []FrontRow, objs []Objective) ([]bool, error) {
+	return newFrontTable(rows, objs).dominated(ctx)
 }
 
 // ClearlyBetter reports whether figure a is better than b (higher when
@@ -279,22 +255,19 @@ type SweepRow struct {
 // clearly dominates on TradeOffObjectives (Dominated, the front rule).
 // Rows come in the settings' order.
 func AggregateSweep(settings []SweepSetting) ([]SweepRow, error) {
+	return AggregateSweepContext(context.Background(), settings)
+}
+
+// AggregateSweepContext is AggregateSweep, stopping with ctx's error as
+// soon as ctx is done (drill sweep's Ctrl-C after its drills).
+func AggregateSweepContext(ctx context.Context, settings []SweepSetting) ([]SweepRow, error) {
 	rows := make([]SweepRow, len(settings))
+	if err := aggregateSettings(ctx, settings, rows); err != nil {
+		return nil, err
+	}
 	byScenario := map[string][]int{}
 	var scenarios []string
 	for i, st := range settings {
-		var figs []map[string]float64
-		for _, s := range st.Summaries {
-			if s.Outage == "" { // never ran (interrupted before its turn)
-				continue
-			}
-			f, err := SweepFigures(s)
-			if err != nil {
-				return nil, err
-			}
-			figs = append(figs, f)
-		}
-		rows[i].Figures = Aggregate(figs)
 		if _, ok := byScenario[st.Scenario]; !ok {
 			scenarios = append(scenarios, st.Scenario)
 		}
@@ -306,11 +279,62 @@ func AggregateSweep(settings []SweepSetting) ([]SweepRow, error) {
 		for k, i := range idx {
 			front[k] = FrontRow{Figures: rows[i].Figures, All4ByEmail: settings[i].All4ByEmail}
 		}
-		for k, d := range Dominated(front, TradeOffObjectives) {
+		dominated, err := DominatedContext(ctx, front, TradeOffObjectives)
+		if err != nil {
+			return nil, err
+		}
+		for k, d := range dominated {
 			rows[idx[k]].Dominated = d
 		}
 	}
 	return rows, nil
+}
+
+// aggregateSettings sets each row's Figures from its setting's runs
+// (SweepFigures, then Aggregate), the settings spread over the CPUs: each
+// run's summary is read through its JSON, which at 10,000 settings takes
+// seconds on one. It stops with ctx's error when ctx is done; of several
+// settings that fail, it returns the first one's error.
+func aggregateSettings(ctx context.Context, settings []SweepSetting, rows []SweepRow) error {
+	errs := make([]error, len(settings))
+	const block = 64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (len(settings)+block-1)/block) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				start := int(next.Add(block)) - block
+				if start >= len(settings) {
+					return
+				}
+				for i := start; i < min(start+block, len(settings)); i++ {
+					var figs []map[string]float64
+					for _, s := range settings[i].Summaries {
+						if s.Outage == "" { // never ran (interrupted before its turn)
+							continue
+						}
+						f, err := SweepFigures(s)
+						if err != nil {
+							errs[i] = err
+							break
+						}
+						figs = append(figs, f)
+					}
+					rows[i].Figures = Aggregate(figs)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // All4ByAnswered maps each email the run answered to whether all four

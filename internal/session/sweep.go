@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/sweep"
@@ -88,7 +90,6 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 	if err != nil {
 		return nil, nil, err
 	}
-	wall := time.Since(start)
 	planned := make([]sweep.Planned, len(rows))
 	for i, row := range rows {
 		planned[i] = sweep.Planned{Setting: row.Setting, Outage: row.Config.Outage, Policy: row.Config.Policy.Name, Seed: row.Config.Seed}
@@ -100,7 +101,16 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 	if opts.Virtual {
 		clock = event.ClockVirtual
 	}
-	res, err := sweep.Tabulate(g, planned, opts.Repeat, clock, wall.Seconds())
+	// Drills a Ctrl-C stopped are tabulated as far as they ran; a Ctrl-C
+	// once every drill has ended stops the tabulation: exit 130, no table.
+	tabulate := ctx
+	if slices.ContainsFunc(outs, func(o vclock.Outcome) bool { return o.Status == event.StatusInterrupted }) {
+		tabulate = context.WithoutCancel(ctx)
+	}
+	res, err := sweep.Tabulate(tabulate, g, planned, opts.Repeat, clock, start)
+	if err != nil && ctx.Err() != nil {
+		return nil, nil, exit.ErrInterrupted
+	}
 	return res, outs, err
 }
 

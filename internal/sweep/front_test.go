@@ -1,7 +1,10 @@
 package sweep
 
 import (
+	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/drill-dev/drill/internal/journal/journaltest"
 	"github.com/drill-dev/drill/scoring"
@@ -32,7 +35,7 @@ func TestTableFrontInsideSpread(t *testing.T) {
 		}
 		planned = append(planned, p)
 	}
-	res, err := Tabulate(g, planned, 3, "virtual", 1)
+	res, err := Tabulate(context.Background(), g, planned, 3, "virtual", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,5 +46,40 @@ func TestTableFrontInsideSpread(t *testing.T) {
 	}
 	if res.Rows[0].Dominated || res.Rows[1].Dominated {
 		t.Errorf("dominated %v %v: a gap inside the repeats' spread makes no front", res.Rows[0].Dominated, res.Rows[1].Dominated)
+	}
+}
+
+// BenchmarkTabulate10k is the step between a 10,000-setting sweep's drills
+// and its table: aggregating every setting's run and judging the front.
+func BenchmarkTabulate10k(b *testing.B) {
+	var g Grid
+	timeouts := make([]string, 100)
+	for i := range timeouts {
+		timeouts[i] = fmt.Sprintf("%dms", 100*(i+1))
+	}
+	retries := []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	if err := g.Add("primary-timeout", timeouts); err != nil {
+		b.Fatal(err)
+	}
+	if err := g.Add("primary-retries", retries); err != nil {
+		b.Fatal(err)
+	}
+	runs := make([]scoring.Summary, 16)
+	for i := range runs {
+		runs[i] = spreadSweepRun(uint64(i + 1))
+	}
+	var planned []Planned
+	for i, timeout := range timeouts {
+		for k, r := range retries {
+			for range 10 {
+				planned = append(planned, Planned{Setting: Setting{{"primary-timeout", timeout}, {"primary-retries", r}}, Outage: "busy", Policy: "breaker",
+					Runs: []Ran{{Status: "completed", Summary: runs[(i+k)%len(runs)]}}})
+			}
+		}
+	}
+	for b.Loop() {
+		if _, err := Tabulate(context.Background(), g, planned, 1, "virtual", time.Now()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,9 +1,11 @@
 package sweep
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/drill-dev/drill/scoring"
 )
@@ -15,7 +17,9 @@ type Result struct {
 	// Settings is the number of rows before --top; Repeats the runs per row.
 	Settings int `json:"settings"`
 	Repeats  int `json:"repeats"`
-	// Clock is real or virtual; WallS the sweep's wall time in seconds.
+	// Clock is real or virtual; WallS the sweep's wall time in seconds,
+	// from the drills' start to the rows' tabulation (the front rule
+	// included).
 	Clock string  `json:"clock"`
 	WallS float64 `json:"wall_s"`
 	// Objectives are the figures domination is judged on.
@@ -66,9 +70,11 @@ type Ran struct {
 
 // Tabulate aggregates the settings' runs into rows with the fold's sweep
 // aggregation (scoring.AggregateSweep): settings compete within their
-// scenario, the outage and its fault parameters.
-func Tabulate(g Grid, planned []Planned, repeats int, clock string, wallS float64) (*Result, error) {
-	res := &Result{Axes: g.shownAxes(), Settings: len(planned), Repeats: repeats, Clock: clock, WallS: wallS}
+// scenario, the outage and its fault parameters. It stops with ctx's
+// error when ctx is done; the Result's wall time runs from start, the
+// drills' start, to the end of the tabulation.
+func Tabulate(ctx context.Context, g Grid, planned []Planned, repeats int, clock string, start time.Time) (*Result, error) {
+	res := &Result{Axes: g.shownAxes(), Settings: len(planned), Repeats: repeats, Clock: clock}
 	for _, o := range scoring.TradeOffObjectives {
 		res.Objectives = append(res.Objectives, o.Figure)
 	}
@@ -86,13 +92,14 @@ func Tabulate(g Grid, planned []Planned, repeats int, clock string, wallS float6
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	agg, err := scoring.AggregateSweep(settings)
+	agg, err := scoring.AggregateSweepContext(ctx, settings)
 	if err != nil {
 		return nil, fmt.Errorf("aggregating the sweep: %w", err)
 	}
 	for i, a := range agg {
 		res.Rows[i].Figures, res.Rows[i].Dominated = a.Figures, a.Dominated
 	}
+	res.WallS = time.Since(start).Seconds()
 	return res, nil
 }
 

@@ -1,10 +1,13 @@
 package sweep
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drill-dev/drill/scoring"
 )
@@ -40,9 +43,12 @@ func TestTabulate(t *testing.T) {
 		{Setting: Setting{{"primary-timeout", "2s"}}, Outage: "busy", Policy: "breaker", Seed: 7,
 			Runs: []Ran{{Status: "completed", Summary: sum(2, 8)}}},
 	}
-	res, err := Tabulate(g, planned, 2, "virtual", 1.5)
+	res, err := Tabulate(context.Background(), g, planned, 2, "virtual", time.Now().Add(-1500*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if res.WallS < 1.5 {
+		t.Errorf("wall %v s: the tabulation began 1.5 s after the drills' start", res.WallS)
 	}
 	r0 := res.Rows[0]
 	if !slices.Equal(r0.Seeds, []int64{7, 8}) || !slices.Equal(r0.Journals, []string{"a.jsonl"}) || r0.Flags != "--primary-timeout 1s" {
@@ -58,6 +64,21 @@ func TestTabulate(t *testing.T) {
 	res.Top(1)
 	if len(res.Rows) != 1 || res.Settings != 2 {
 		t.Errorf("top 1: %d rows of %d settings", len(res.Rows), res.Settings)
+	}
+}
+
+// TestTabulateCancelled: a Ctrl-C after the drills stops the tabulation.
+func TestTabulateCancelled(t *testing.T) {
+	var g Grid
+	if err := g.Add("primary-timeout", []string{"1s", "2s"}); err != nil {
+		t.Fatal(err)
+	}
+	planned := []Planned{{Setting: Setting{{"primary-timeout", "1s"}}, Outage: "busy", Policy: "breaker",
+		Runs: []Ran{{Status: "completed", Summary: scoring.Summary{Outage: "busy", EmailsAnswered: 1}}}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res, err := Tabulate(ctx, g, planned, 1, "virtual", time.Now()); !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("cancelled: result %v, error %v", res, err)
 	}
 }
 
@@ -126,7 +147,7 @@ func TestSecretsNotShown(t *testing.T) {
 	sum := scoring.Summary{Outage: "busy", EmailsAnswered: 1}
 	planned := []Planned{{Setting: settings[0], Outage: "busy", Policy: "breaker", Runs: []Ran{{Status: "completed", Summary: sum}}},
 		{Setting: settings[1], Outage: "busy", Policy: "breaker", Runs: []Ran{{Status: "completed", Summary: sum}}}}
-	res, err := Tabulate(g, planned, 1, "virtual", 1)
+	res, err := Tabulate(context.Background(), g, planned, 1, "virtual", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
