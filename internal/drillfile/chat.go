@@ -6,8 +6,8 @@ import (
 	"reflect"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/edge"
 )
 
 // ChatPolicy are the chat workload's policy settings a drill file or a
