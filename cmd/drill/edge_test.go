@@ -35,8 +35,8 @@ func TestNumbersAtTheEdgeExitTwo(t *testing.T) {
 		{[]string{"fake-model", "--latency-scale", "NaN"}, "--latency-scale must be a number"},
 		{[]string{"proxy", "--latency-scale", "Inf"}, "--latency-scale must be finite"},
 		{[]string{"eval", "--latency-scale", "-Inf"}, "--latency-scale must be finite"},
-		{[]string{"validate", nanFloor}, "min tokens per second must be a number"},
-		{[]string{"run", "-f", nanFloor, "--clock", "virtual", "--no-tui"}, "min tokens per second must be a number"},
+		{[]string{"validate", nanFloor}, "nan.yaml:3:23: min_tokens_per_s: must be a number, got NaN"},
+		{[]string{"run", "-f", nanFloor, "--clock", "virtual", "--no-tui"}, "nan.yaml:3:23: min_tokens_per_s: must be a number, got NaN"},
 		{[]string{"validate", hugeTo}, "its end must be at most 168h0m0s"},
 		{[]string{"validate", tinyRate}, "rate must be at least 0.001"},
 	} {
