@@ -42,7 +42,7 @@ func CallJobs[J, O any](ctx context.Context, name string, jobs []J, parallel int
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for k := range shares {
-		shares[k].Parallel = max(1, parallel/n+boolInt(k < parallel%n))
+		shares[k].Parallel = max(1, (parallel+n-1-k)/n) // parallel split as evenly as it goes
 		wg.Go(func() { outs[k], errs[k] = callShare[J, O](ctx, name, shares[k], stderr) })
 	}
 	wg.Wait()
@@ -126,11 +126,4 @@ func RunBatch[J, O any](ctx context.Context, in []byte, out io.Writer, run func(
 	}
 	wg.Wait()
 	return json.NewEncoder(out).Encode(outs)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
