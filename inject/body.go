@@ -16,10 +16,11 @@ import (
 	"github.com/drill-dev/drill/internal/sse"
 )
 
-// bytesPerToken is the size of a token's worth of body: the fake model's
+// BytesPerToken is the size of a token's worth of text: the fake model's
 // (and OpenAI's rough) four bytes a token. A body that is not a stream is
-// paced and cut in pieces of this size.
-const bytesPerToken = 4
+// paced and cut in pieces of this size; a broken-off answer's tokens and a
+// stream's rate are estimated with it wherever drill estimates them.
+const BytesPerToken = 4
 
 // errBodyClosed is what a held body's Read returns after Close.
 var errBodyClosed = errors.New("inject: response body closed")
@@ -77,7 +78,7 @@ func newChunkReader(resp *http.Response) *chunkReader {
 // next returns the next chunk, or io.EOF after the last.
 func (c *chunkReader) next() ([]byte, error) {
 	if !c.stream {
-		buf := make([]byte, bytesPerToken)
+		buf := make([]byte, BytesPerToken)
 		n, err := io.ReadFull(c.r, buf)
 		if n > 0 {
 			return buf[:n], nil
@@ -98,7 +99,7 @@ func (c *chunkReader) tokens(chunk []byte) int {
 	if !c.stream {
 		return 1
 	}
-	return (eventDeltaBytes(chunk) + bytesPerToken - 1) / bytesPerToken
+	return (eventDeltaBytes(chunk) + BytesPerToken - 1) / BytesPerToken
 }
 
 // eventDeltaBytes is the length of one server-sent event's content and

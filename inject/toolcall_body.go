@@ -197,7 +197,7 @@ func (a toolAnswer) render() []byte {
 	chunk := func(delta map[string]any, finish any) {
 		emit([]any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}, usage)
 	}
-	const piece = 3 * bytesPerToken
+	const piece = 3 * BytesPerToken
 	if len(a.Calls) == 0 {
 		chunk(map[string]any{"role": "assistant", "content": ""}, nil)
 		for rest := a.Content; rest != ""; {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/sse"
 )
 
@@ -61,7 +62,7 @@ func (o *observer) metered(req *http.Request, resp *http.Response, end event.Eve
 			func(in, out int, reported bool, received int64) {
 				u := o.meter.usage(o.model, in, out, false)
 				if !reported {
-					u = o.meter.usage(o.model, int(size/bytesPerToken), int(received/bytesPerToken), true)
+					u = o.meter.usage(o.model, int(size/inject.BytesPerToken), int(received/inject.BytesPerToken), true)
 				}
 				o.meter.settle(o.model, reservation, u)
 				o.log.Append(event.Event{Kind: event.AttemptUsage, Email: end.Email, Rung: o.rung, Model: o.model,
@@ -71,7 +72,7 @@ func (o *observer) metered(req *http.Request, resp *http.Response, end event.Eve
 	}
 	switch end.Outcome {
 	case event.Timeout, event.Canceled, event.Deadline:
-		u := o.meter.usage(o.model, int(size/bytesPerToken), 0, true)
+		u := o.meter.usage(o.model, int(size/inject.BytesPerToken), 0, true)
 		o.meter.settle(o.model, reservation, u)
 		return resp, u
 	}

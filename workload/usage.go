@@ -11,15 +11,11 @@ import (
 	"sync"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/sse"
 )
-
-// bytesPerToken is the estimate of a token's size in bytes: a request's
-// input tokens are its body's bytes over it, a broken-off answer's output
-// tokens the text received over it.
-const bytesPerToken = 4
 
 // maxUsageBody is the most of a non-streamed answer's body kept to read its
 // usage from; a larger body's usage is estimated.
@@ -105,7 +101,7 @@ func (m *meter) admit(model string, size int64, allowedOut int) (float64, error)
 	if out == 0 {
 		out = m.maxOut[model]
 	}
-	est, _ := m.prices.Cost(model, int(size/bytesPerToken), out)
+	est, _ := m.prices.Cost(model, int(size/inject.BytesPerToken), out)
 	total := m.spent + m.reserved + est
 	if total > m.max {
 		spent, reserved := m.spent, m.reserved

@@ -16,17 +16,13 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/tools"
 )
 
 // errAborted ends a stream the stream-rate check cut.
 var errAborted = errors.New("stream under the rate floor: aborted")
-
-// bytesPerToken is the size of a token's worth of text, as the stream-rate
-// check and the estimate of a cut stream's bill count it (chain's stream
-// floor and inject's trickle count alike).
-const bytesPerToken = 4
 
 // toldCustomer is what a customer handed over is told.
 const toldCustomer = "We are passing your conversation to a member of our team, with everything we found so far; they will reply to you shortly."
@@ -225,7 +221,7 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 		var check func()
 		var t *time.Timer
 		check = func() {
-			rate := float64(received.Load()) / bytesPerToken / time.Since(started).Seconds()
+			rate := float64(received.Load()) / inject.BytesPerToken / time.Since(started).Seconds()
 			if rate < pol.MinTokensPerS {
 				cancel(errAborted)
 				return
@@ -270,7 +266,7 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 	if !usage && last != nil && last.status == 200 {
 		// Cut before its usage chunk: billed anyway, estimated at four
 		// bytes a token.
-		res.prompt, res.completion = int(last.promptBytes/bytesPerToken), int(received.Load()/bytesPerToken)
+		res.prompt, res.completion = int(last.promptBytes/inject.BytesPerToken), int(received.Load()/inject.BytesPerToken)
 	}
 	res.content, res.calls = content.String(), calls
 	switch {
