@@ -135,7 +135,7 @@ func readConversation(r *reader, msgs []Message) *conversation {
 	for _, m := range msgs {
 		switch m.Role {
 		case "system", "developer":
-			c.policy = append(c.policy, readPolicy(m.Content)...)
+			c.policy = append(c.policy, policyOf(m.Content)...)
 		case "user":
 			// The first message asks the question; a later one (the
 			// customer answering the agent) may add the order number or

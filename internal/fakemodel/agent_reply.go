@@ -32,6 +32,27 @@ import (
 // policySection is one titled section of a system prompt.
 type policySection struct{ title, text string }
 
+// policies caches each system message's sections by its text: a chat
+// resends the same system prompt on every turn. Cached sections are shared
+// and only read.
+var policies = newLRU[[]policySection](1<<20, 256<<10, func(ps []policySection) int {
+	n := 0
+	for _, p := range ps {
+		n += len(p.title) + len(p.text) + 32
+	}
+	return n
+})
+
+// policyOf is readPolicy, read once per system message text.
+func policyOf(system string) []policySection {
+	if ps, ok := policies.Get(system); ok {
+		return ps
+	}
+	ps := readPolicy(system)
+	policies.Put(system, ps)
+	return ps
+}
+
 // readPolicy returns the titled sections of a system message.
 func readPolicy(system string) []policySection {
 	var out []policySection
