@@ -280,8 +280,12 @@ func (c *conversation) greeting() string {
 	return "Hello,\n\n"
 }
 
-// signOff closes every reply.
-const signOff = "\n\nIf there is anything else I can help with, just reply here.\n\nKind regards,\nThe support team"
+// regards ends every reply; signOff closes an answer, a handover closes
+// with its apology.
+const (
+	regards = "\n\nKind regards,\nThe support team"
+	signOff = "\n\nIf there is anything else I can help with, just reply here." + regards
+)
 
 // opening thanks the customer and says what they wrote about.
 func (c *conversation) opening() string {
@@ -371,7 +375,7 @@ func (c *conversation) handoverNext(b *strings.Builder) {
 	if s, ok := c.intentSection(); ok {
 		fmt.Fprintf(b, "\n\nFor reference, our %s policy: %s", strings.ToLower(s.title), firstSentence(s.text))
 	}
-	b.WriteString("\n\nI am sorry I could not settle this myself right now.\n\nKind regards,\nThe support team")
+	b.WriteString("\n\nI am sorry I could not settle this myself right now." + regards)
 }
 
 // orderSentence says what the order service found, in words: a JSON
