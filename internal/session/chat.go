@@ -225,11 +225,7 @@ func ChatSweep(ctx context.Context, g sweep.Grid, rows []plan.ChatSweepRow, virt
 			k++
 		}
 	}
-	clock := event.ClockReal
-	if virtual {
-		clock = event.ClockVirtual
-	}
-	return sweep.TabulateChat(g, settings, runs, clock, wall.Seconds()), outs, nil
+	return sweep.TabulateChat(g, settings, runs, clockName(virtual), wall.Seconds()), outs, nil
 }
 
 // JudgeChat judges a chat drill's checks (`figure op value`) on sum into

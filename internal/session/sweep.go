@@ -97,10 +97,7 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 			planned[i].Runs = append(planned[i].Runs, sweep.Ran{Status: outs[k].Status, Summary: outs[k].Summary, Journal: paths[k]})
 		}
 	}
-	clock := event.ClockReal
-	if opts.Virtual {
-		clock = event.ClockVirtual
-	}
+	clock := clockName(opts.Virtual)
 	// Drills a Ctrl-C stopped are tabulated as far as they ran; a Ctrl-C
 	// once every drill has ended stops the tabulation: exit 130, no table.
 	tabulate := ctx
@@ -231,4 +228,12 @@ func sweepLive(ctx context.Context, rows plan.SweepRows, cfgs []workload.Config,
 		return outs, err
 	}
 	return outs, runErr
+}
+
+// clockName is the clock a sweep's drills ran on, as its table says it.
+func clockName(virtual bool) string {
+	if virtual {
+		return event.ClockVirtual
+	}
+	return event.ClockReal
 }
