@@ -145,12 +145,13 @@ func OutageKinds() []string { return append(inject.Kinds(), OutageNone) }
 // (Marcus) followed.
 func DefaultConfig() Config {
 	p, _ := Preset("breaker")
+	from, to := DefaultWindow(120, 2)
 	return Config{
 		Emails:       120,
 		Rate:         2,
 		Outage:       "busy",
-		OutageFrom:   15 * time.Second,
-		OutageTo:     40 * time.Second,
+		OutageFrom:   from,
+		OutageTo:     to,
 		Target:       event.ServedPrimary,
 		Policy:       p,
 		PrimaryModel: DefaultPrimaryModel,
@@ -158,6 +159,33 @@ func DefaultConfig() Config {
 		Seed:         DefaultSeed,
 		Follow:       35,
 	}
+}
+
+// The chapter's outage window, for a drill whose sending takes a minute
+// or more: from a quarter of that minute to two thirds of it.
+const (
+	defaultSending    = time.Minute
+	defaultOutageFrom = defaultSending / 4     // 15 s
+	defaultOutageTo   = defaultSending * 2 / 3 // 40 s
+)
+
+// DefaultWindow is the outage window of a drill that names none: the
+// chapter's 15 s to 40 s or, when the emails are all sent in under a
+// minute (emails/rate), the same share of the sending, from a quarter of
+// it to two thirds, so that a faster or shorter drill still sends emails
+// into its outage instead of ending before it starts.
+func DefaultWindow(emails int, rate float64) (from, to time.Duration) {
+	seconds := float64(emails) / rate
+	if emails <= 0 || !(rate > 0) || !(seconds < defaultSending.Seconds()) {
+		return defaultOutageFrom, defaultOutageTo
+	}
+	sending := time.Duration(seconds * float64(time.Second))
+	from = (sending / 4).Round(time.Millisecond)
+	to = (sending * 2 / 3).Round(time.Millisecond)
+	if to <= from {
+		to = from + time.Millisecond // a window of at least a millisecond
+	}
+	return from, to
 }
 
 // Validate checks the configuration and says what is wrong with it.

@@ -245,12 +245,12 @@ func TestValidatePrintsTheJournalsTimeline(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("validate: exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"outage journal", "15s–40s  rate-limit on primary (journal), retry_after=7s"} {
+	for _, want := range []string{"outage journal", "7.5s–20s  rate-limit on primary (journal), retry_after=7s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("validate printed:\n%s\nwant %q", out, want)
 		}
 	}
-	if !strings.Contains(stderr, "replayed window: rate-limit retry_after=7s 15.000s–40.000s") {
+	if !strings.Contains(stderr, "replayed window: rate-limit retry_after=7s 7.500s–20.000s") {
 		t.Errorf("stderr %q lacks the replayed window", stderr)
 	}
 	if _, stderr, code := execute(t.Context(), "validate"); code != 2 || !strings.Contains(stderr, "--outage-from-journal") {

@@ -49,7 +49,7 @@ func TestRecordRefusesToOverwrite(t *testing.T) {
 // follows no email, and a drill whose outage starts after its last email
 // says it may end before the outage starts, and that it did.
 func TestShortDrillWarns(t *testing.T) {
-	stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--emails", "10", "--rate", "20")
+	stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--emails", "10", "--rate", "20", "--outage-from", "15s", "--outage-to", "40s")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -60,6 +60,31 @@ func TestShortDrillWarns(t *testing.T) {
 	}
 	if strings.Contains(stdout, "email 0") {
 		t.Errorf("the table follows email 0:\n%s", stdout)
+	}
+}
+
+// TestDefaultWindowFollowsTheSending: with no window flags, a drill that
+// sends its emails in under a minute has its outage a quarter to two
+// thirds of the way through the sending, says so, and meets it; --outage-
+// from keeps the window the user gave.
+func TestDefaultWindowFollowsTheSending(t *testing.T) {
+	stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--json", "--clock", "virtual", "--outage", "hang", "--rate", "10", "--policy", "fallback")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "120 emails sent at 10 a second take 12s: the outage runs 3s–8s") {
+		t.Errorf("stderr does not say where the outage went:\n%s", stderr)
+	}
+	var sum scoring.Summary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.CallsToBrokenOutage == 0 {
+		t.Errorf("no call met the hang: %+v", sum)
+	}
+	_, stderr, code = execute(t.Context(), "run", "--no-tui", "--clock", "virtual", "--emails", "20", "--rate", "10", "--outage-from", "1s", "--outage-to", "30s")
+	if code != 0 || strings.Contains(stderr, "the outage runs") {
+		t.Errorf("with --outage-from given: exit %d, stderr %q", code, stderr)
 	}
 }
 

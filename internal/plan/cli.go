@@ -91,8 +91,8 @@ func (c *CLI) Register(fs *pflag.FlagSet) {
 	fs.IntVar(&v.Emails, "emails", d.Emails, "how many emails to send (past the data set's 120 they cycle through it: email 121 is email 1 again)")
 	fs.StringVar(&v.EmailsFile, "emails-file", "", "send your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
 	fs.Float64Var(&v.Rate, "rate", d.Rate, "emails sent per second")
-	fs.DurationVar(&v.OutageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the drill starts")
-	fs.DurationVar(&v.OutageTo, "outage-to", d.OutageTo, "when the outage ends")
+	fs.DurationVar(&v.OutageFrom, "outage-from", d.OutageFrom, "when the outage starts, after the drill starts (when the emails are all sent in under a minute, neither window flag given: a quarter of the way through the sending)")
+	fs.DurationVar(&v.OutageTo, "outage-to", d.OutageTo, "when the outage ends (when the emails are all sent in under a minute, neither window flag given: two thirds of the way through)")
 	fs.Int64Var(&v.Seed, "seed", d.Seed, "seed of the fake model's latencies (the default, 1, is drill run's and drill compare's)")
 	fs.IntVar(&v.Follow, "follow", d.Follow, "the email to follow in the summary (35 is the chapter's Marcus)")
 	fs.DurationVar(&v.MaxDuration, "max-duration", 0, "ceiling: cancel anything still in flight after this (default: outage end + 120s)")
@@ -198,6 +198,7 @@ func (c *CLI) Config(fs *pflag.FlagSet, outage, policy string) (workload.Config,
 		}
 		useEmailSet(&cfg, set, fs, c.note)
 	}
+	defaultWindow(&cfg, fs, c.note)
 	cfg.Overrides = Given(fs, c.names)
 	if err := c.endpoints(fs, &cfg); err != nil {
 		return workload.Config{}, err
