@@ -103,18 +103,31 @@ func (m *sweepModel) Init() tea.Cmd {
 	return tea.Tick(m.tick, func(time.Time) tea.Msg { return sweepTick{} })
 }
 
-// refresh reads every run's new events and recomputes the rows.
+// refresh reads every run's new events and, when there were any,
+// recomputes the rows: a finished or paused sweep costs nothing a tick.
 func (m *sweepModel) refresh() {
-	settings := make([]scoring.SweepSetting, len(m.src.Labels))
+	changed := m.order == nil // the first refresh lays out the rows
 	for i := range m.src.Labels {
 		logs := m.src.Logs(i)
 		for len(m.runs[i]) < len(logs) {
 			l := logs[len(m.runs[i])]
 			m.runs[i] = append(m.runs[i], &sweepRunState{cur: l.Cursor(), fold: scoring.NewFold()})
+			changed = true
 		}
+		for _, r := range m.runs[i] {
+			if evs := r.cur.Poll(); len(evs) > 0 {
+				r.fold.AddAll(evs)
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return
+	}
+	settings := make([]scoring.SweepSetting, len(m.src.Labels))
+	for i := range m.src.Labels {
 		m.emails[i], m.planned[i] = 0, 0
 		for _, r := range m.runs[i] {
-			r.fold.AddAll(r.cur.Poll())
 			s := r.fold.Summary()
 			// Settings compete within their outage, as in drill sweep's table.
 			settings[i].Scenario = scoring.SweepScenario(s.Outage, faultParams(m.src.Labels[i]))
