@@ -343,8 +343,8 @@ func (p *emailsPane) rowText(st Styles, s *state, r *row, sw, cw, bw int, axis, 
 	} else {
 		from = fit(from, sw)
 	}
-	text := fmt.Sprintf("%5d %s %6s %6s %s %s",
-		r.ID, from, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1), ts.Render(tag), p.bar(st, s, r, bw, axis, end, false))
+	text := rowHead(strconv.Itoa(r.ID), from, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1)) +
+		" " + ts.Render(tag) + " " + p.bar(st, s, r, bw, axis, end, false)
 	if r.Done {
 		p.cache[r.ID] = cachedRow{version: r.Version, text: text}
 	}
@@ -367,12 +367,19 @@ func (p *emailsPane) baselineText(st Styles, s *state, id, sw, cw, bw int, axis,
 		if !s.baseline.replayed() {
 			state = "playing…"
 		}
-		return st.Dim.Render(fmt.Sprintf("%5s %s %6s %6s %s %s", "", name, "", "", " ", state))
+		return st.Dim.Render(rowHead("", name, "", "") + "   " + state) // a blank tag
 	}
 	end, tag := barEnd(r, now)
 	ts, _ := st.served(r.Result.ServedBy)
-	head := st.Dim.Render(fmt.Sprintf("%5s %s %6s %6s", "", name, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1)))
+	head := st.Dim.Render(rowHead("", name, format.Cell(r.Sent, 1), format.Cell(r.WaitAt(now), 1)))
 	return head + " " + ts.Faint(true).Render(tag) + " " + p.bar(st, s, r, bw, axis, end, true)
+}
+
+// rowHead is the columns before a row's tag: the email's id, its sender
+// (and class) cell, when it was sent and how long it waited; one layout
+// for the live row and the baseline's line under it.
+func rowHead(id, sender, sent, wait string) string {
+	return fmt.Sprintf("%5s %s %6s %6s", id, sender, sent, wait)
 }
 
 // barEnd is where an email's bar ends at now and the tag written beside
