@@ -204,6 +204,10 @@ func TestSweepBadInput(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("sweep:\n  primary-timeot: 1s,2s\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	nan := filepath.Join(dir, "nan.yaml")
+	if err := os.WriteFile(nan, []byte("outages:\n  - {kind: hang, from: 15s, to: 40s}\nsweep:\n  trip-failure-rate: NaN..1..0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -218,7 +222,8 @@ func TestSweepBadInput(t *testing.T) {
 		{"bad sort direction", []string{"--sort", "all4_right:up"}, []string{"asc, desc"}},
 		{"repeat", []string{"--repeat", "0"}, []string{"--repeat"}},
 		{"virtual with base URL", []string{"--clock", "virtual", "--base-url", "http://127.0.0.1:1/v1"}, []string{"real sockets"}},
-		{"file axis not a flag", []string{"-f", bad}, []string{"primary-timeot", "primary-timeout"}},
+		{"file axis not a flag", []string{"-f", bad}, []string{"bad.yaml:2: sweep.primary-timeot", "primary-timeout"}},
+		{"file axis NaN range", []string{"-f", nan}, []string{"nan.yaml:4: sweep.trip-failure-rate", "NaN"}},
 		{"bad bool", []string{"--rules=true,maybe"}, []string{"--rules", "maybe"}},
 		{"fault without value", []string{"--fault", "retry_after"}, []string{"KEY=VALUE"}},
 	} {

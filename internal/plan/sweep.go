@@ -121,28 +121,30 @@ func (s *Sweep) Validate() (sortFigure string, desc bool, err error) {
 // without -f.
 func (s *Sweep) Grid(file *drillfile.File) (sweep.Grid, error) {
 	given := map[string][]string{} // axis name → raw texts, in flag order
+	where := map[string]string{}   // axis name → the file's line, when the file gave it
 	var names []string
-	note := func(name string, raw []string) {
+	note := func(name string, raw []string, at string) {
 		if _, ok := given[name]; !ok {
 			names = append(names, name)
 		}
-		given[name] = raw
+		given[name], where[name] = raw, at
 	}
 	if file != nil {
 		for _, a := range file.Sweep {
+			at := fmt.Sprintf("%s:%d: sweep.%s", file.Path, a.Line, a.Flag)
 			if _, ok := s.axes[a.Flag]; !ok {
-				return sweep.Grid{}, exit.Usagef("%s:%d: sweep.%s is no flag of drill sweep (valid: %s)", file.Path, a.Line, a.Flag, strings.Join(s.order, ", "))
+				return sweep.Grid{}, exit.Usagef("%s is no flag of drill sweep (valid: %s)", at, strings.Join(s.order, ", "))
 			}
-			note(a.Flag, []string{a.Values})
+			note(a.Flag, []string{a.Values}, at)
 		}
 	}
 	for _, name := range s.given {
-		note(name, s.axes[name].raw)
+		note(name, s.axes[name].raw, "")
 	}
 	axes := make([]sweep.RawAxis, len(names))
 	for i, name := range names {
 		a := s.axes[name]
-		axes[i] = sweep.RawAxis{Name: name, Type: a.typ, Raw: given[name], List: a.list}
+		axes[i] = sweep.RawAxis{Name: name, Type: a.typ, Raw: given[name], List: a.list, Where: where[name]}
 	}
 	g, err := sweep.BuildGrid(axes, file == nil)
 	if err != nil {

@@ -163,13 +163,16 @@ func (s Setting) shown() map[string]string {
 }
 
 // RawAxis is one swept flag as given: its name, every text given for it
-// (comma lists and ranges not yet expanded), the flag's pflag type, and
-// whether it is a list flag, each occurrence one value (--trip).
+// (comma lists and ranges not yet expanded), the flag's pflag type,
+// whether it is a list flag, each occurrence one value (--trip), and
+// where it was given, for messages ("" for the command line's --NAME; a
+// drill file's "FILE:LINE: sweep.NAME").
 type RawAxis struct {
-	Name string
-	Type string
-	Raw  []string
-	List bool
+	Name  string
+	Type  string
+	Raw   []string
+	List  bool
+	Where string
 }
 
 // BuildGrid reads the axes, in order, into a grid: --fault's KEY=V1,V2 into
@@ -202,7 +205,11 @@ func BuildGrid(axes []RawAxis, defaults bool) (Grid, error) {
 			}
 		}
 		if err != nil {
-			return Grid{}, fmt.Errorf("--%s: %w", a.Name, err)
+			where := a.Where
+			if where == "" {
+				where = "--" + a.Name
+			}
+			return Grid{}, fmt.Errorf("%s: %w", where, err)
 		}
 	}
 	return g, nil
