@@ -188,16 +188,17 @@ type Event struct {
 // RunInfo is what a fold needs to know about a run's setup; the full
 // configuration lives in the journal header.
 type RunInfo struct {
-	Outage         string  `json:"outage"`           // busy, hang, none
-	Policy         string  `json:"policy"`           // preset name
-	Emails         int     `json:"emails"`           // emails to send
-	Rate           float64 `json:"rate"`             // emails per second
-	Target         string  `json:"target"`           // the rung whose model is broken
-	OutageFromS    float64 `json:"outage_from_s"`    // scheduled outage window
-	OutageToS      float64 `json:"outage_to_s"`      //
-	Follow         int     `json:"follow"`           // the email the summary follows
-	TimeLimitScope string  `json:"time_limit_scope"` // attempt or request
-	Rungs          []Rung  `json:"rungs"`            // the chain, in order
+	Outage         string  `json:"outage"`                // busy, hang, none
+	OutageName     string  `json:"outage_name,omitempty"` // a drill file's name for it, when not the kind
+	Policy         string  `json:"policy"`                // preset name
+	Emails         int     `json:"emails"`                // emails to send
+	Rate           float64 `json:"rate"`                  // emails per second
+	Target         string  `json:"target"`                // the rung whose model is broken
+	OutageFromS    float64 `json:"outage_from_s"`         // scheduled outage window
+	OutageToS      float64 `json:"outage_to_s"`           //
+	Follow         int     `json:"follow"`                // the email the summary follows
+	TimeLimitScope string  `json:"time_limit_scope"`      // attempt or request
+	Rungs          []Rung  `json:"rungs"`                 // the chain, in order
 
 	// Canned is true when the chain ends in the canned reply.
 	Canned bool `json:"canned,omitempty"`

@@ -78,7 +78,10 @@ type PolicySummary struct {
 // "p95_wait_outage_s" names one figure, stably.
 type Summary struct {
 	Outage string `json:"outage"`
-	Policy string `json:"policy"`
+	// OutageName is the drill file's name for the outage when it is not
+	// its kind (two outages of one kind in one file); see OutageLabel.
+	OutageName string `json:"outage_name,omitempty"`
+	Policy     string `json:"policy"`
 	// Status is completed, interrupted, aborted or failed.
 	Status string `json:"status"`
 	// Safeguard names the safeguard that aborted the run (the spend limit,
@@ -211,11 +214,21 @@ func (f *Fold) backAfter(rung string, end time.Duration) *time.Duration {
 	return &best
 }
 
+// OutageLabel is the run's outage as views name it (a table's row, a
+// history's group): the drill file's name for it, else its kind.
+func (s Summary) OutageLabel() string {
+	if s.OutageName != "" {
+		return s.OutageName
+	}
+	return s.Outage
+}
+
 // Summary computes the run summary from what has been folded so far.
 func (f *Fold) Summary() Summary {
 	info := f.Info
 	s := Summary{
 		Outage:              f.OutageKind(),
+		OutageName:          info.OutageName,
 		Policy:              info.Policy,
 		Status:              f.Status(),
 		Safeguard:           f.Safeguard(),

@@ -130,7 +130,7 @@ func (m *sweepModel) refresh() {
 		for _, r := range m.runs[i] {
 			s := r.fold.Summary()
 			// Settings compete within their outage, as in drill sweep's table.
-			settings[i].Scenario = scoring.SweepScenario(s.Outage, faultParams(m.src.Labels[i]))
+			settings[i].Scenario = scoring.SweepScenario(s.OutageLabel(), faultParams(m.src.Labels[i]))
 			settings[i].Summaries = append(settings[i].Summaries, s)
 			if settings[i].All4ByEmail == nil {
 				// The first run's answers, for the front rule's McNemar

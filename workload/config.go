@@ -70,19 +70,23 @@ type Config struct {
 	Clock string `json:"clock,omitempty"`
 	// EmailSet is the emails to send, in order (a team's file, see
 	// emails.Load); nil means the built-in 120.
-	EmailSet     []emails.Email `json:"email_set,omitempty"`
-	Rate         float64        `json:"rate"` // emails per second
-	Outage       string         `json:"outage"`
-	OutageFrom   time.Duration  `json:"outage_from_ns"`
-	OutageTo     time.Duration  `json:"outage_to_ns"`
-	Target       string         `json:"target"` // the rung whose model breaks
-	Policy       Policy         `json:"policy"`
-	PrimaryModel string         `json:"primary_model"`
-	BackupModel  string         `json:"backup_model"`
-	Seed         int64          `json:"seed"`
-	Follow       int            `json:"follow"`
-	MaxDuration  time.Duration  `json:"max_duration_ns"` // 0: outage end + 120 s
-	Endpoint     Endpoint       `json:"endpoint"`
+	EmailSet []emails.Email `json:"email_set,omitempty"`
+	Rate     float64        `json:"rate"` // emails per second
+	Outage   string         `json:"outage"`
+	// OutageName is a drill file's name for the outage when it is not the
+	// kind (two busy outages of one file, "short-busy" and "long-busy");
+	// "" elsewhere. OutageLabel is what views call the drill's outage.
+	OutageName   string        `json:"outage_name,omitempty"`
+	OutageFrom   time.Duration `json:"outage_from_ns"`
+	OutageTo     time.Duration `json:"outage_to_ns"`
+	Target       string        `json:"target"` // the rung whose model breaks
+	Policy       Policy        `json:"policy"`
+	PrimaryModel string        `json:"primary_model"`
+	BackupModel  string        `json:"backup_model"`
+	Seed         int64         `json:"seed"`
+	Follow       int           `json:"follow"`
+	MaxDuration  time.Duration `json:"max_duration_ns"` // 0: outage end + 120 s
+	Endpoint     Endpoint      `json:"endpoint"`
 	// Overrides are the settings the user changed from the preset and the
 	// defaults, by flag name, as given; recorded in the run's info and
 	// summary so a table says what it ran with.
@@ -306,10 +310,20 @@ func (c Config) Ceiling() time.Duration {
 	return end + 120*time.Second
 }
 
+// OutageLabel is the drill's outage as views name it: the drill file's
+// name for it, else its kind.
+func (c Config) OutageLabel() string {
+	if c.OutageName != "" {
+		return c.OutageName
+	}
+	return c.Outage
+}
+
 // Info is what folds need to know about the run.
 func (c Config) Info() event.RunInfo {
 	info := event.RunInfo{
 		Outage:         c.Outage,
+		OutageName:     c.OutageName,
 		Policy:         c.Policy.Name,
 		Emails:         c.Emails,
 		Rate:           c.Rate,

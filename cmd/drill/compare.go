@@ -85,7 +85,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	var errs []error
 	for i, o := range outs {
 		if o.Error != "" {
-			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, o.Error))
+			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].OutageLabel(), cfgs[i].Policy.Name, o.Error))
 		}
 	}
 	return firstErr(errors.Join(errs...), writeJudged(cmd, outs, chk, asJSON, tables))

@@ -281,3 +281,41 @@ func TestReplayJSONHasTheHypotheses(t *testing.T) {
 		t.Errorf("summary %s/%d", got.Outage, got.Emails)
 	}
 }
+
+// TestSameKindOutagesAreToldApart: a file's two busy outages, named apart,
+// are two rows, two journals and two history groups under their names, and
+// the summary keeps the kind in outage and the name in outage_name.
+func TestSameKindOutagesAreToldApart(t *testing.T) {
+	path := writeDrill(t, `workload: {emails: 12, rate: 4}
+outages:
+  - {name: short-busy, kind: busy, from: 1s, to: 2s}
+  - {name: long-busy, kind: busy, from: 1s, to: 3s}
+policies:
+  - preset: breaker
+`)
+	rec := filepath.Join(t.TempDir(), "runs")
+	stdout, stderr, code := execute(t.Context(), "compare", "-f", path, "--clock", "virtual", "--json", "--record", rec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sums []scoring.Summary
+	if err := json.Unmarshal([]byte(stdout), &sums); err != nil {
+		t.Fatal(err)
+	}
+	if len(sums) != 2 || sums[0].Outage != "busy" || sums[0].OutageName != "short-busy" || sums[1].OutageName != "long-busy" {
+		t.Fatalf("summaries: %+v", sums)
+	}
+	for _, name := range []string{"01-short-busy-breaker.jsonl", "02-long-busy-breaker.jsonl"} {
+		if _, err := os.Stat(filepath.Join(rec, name)); err != nil {
+			t.Errorf("journal %s: %v", name, err)
+		}
+	}
+	out, stderr, code := execute(t.Context(), "history", rec)
+	if code != 0 || !strings.Contains(out, "short-busy × breaker") || !strings.Contains(out, "long-busy × breaker") {
+		t.Errorf("history (exit %d, %s):\n%s", code, stderr, out)
+	}
+	out, _, _ = execute(t.Context(), "compare", "-f", path, "--clock", "virtual", "--format", "md")
+	if !strings.Contains(out, "| short-busy | breaker |") || !strings.Contains(out, "| long-busy | breaker |") {
+		t.Errorf("compare table:\n%s", out)
+	}
+}

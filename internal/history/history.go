@@ -151,7 +151,7 @@ func Load(paths []string, groupBy string) ([]Group, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
 		}
-		key := run.Summary.Outage + " × " + run.Summary.Policy
+		key := run.Summary.OutageLabel() + " × " + run.Summary.Policy
 		if run.Chat != nil {
 			key = "chat: " + run.Chat.Incident + " × " + run.Chat.Policy
 		}

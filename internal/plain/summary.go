@@ -30,7 +30,11 @@ func SummaryWidth(w io.Writer, s scoring.Summary, width int) error {
 	row := func(k, v string) { rows = append(rows, [2]string{k, v}) }
 	basis := Basis(s)
 	row("status", Status(s))
-	row("outage", format.Text(s.Outage)+outageWindows(s))
+	outage := format.Text(s.Outage)
+	if s.OutageName != "" {
+		outage = format.Text(s.OutageName) + ": " + outage // the drill file's name, then the kind
+	}
+	row("outage", outage+outageWindows(s))
 	row("policy", format.Text(s.Policy))
 	row("time-limit scope", format.Text(s.TimeLimitScope))
 	if len(s.Overrides) > 0 {

@@ -36,7 +36,7 @@ func JudgedRuns(w io.Writer, runs []scoring.Judged) error {
 		if len(r.Hypotheses) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "%s / %s\n", format.Text(r.Outage), format.Text(r.Policy))
+		fmt.Fprintf(w, "%s / %s\n", format.Text(r.OutageLabel()), format.Text(r.Policy))
 		if err := Verdicts(w, r.Hypotheses); err != nil {
 			return err
 		}
@@ -66,11 +66,11 @@ func FailedHypotheses(sum scoring.Summary, v scoring.RunVerdict) string {
 	for _, f := range v.Failed {
 		lines = append(lines, fmt.Sprintf("  %s (measured %s)", f.Expr, scoring.FormatValue(f.Value)))
 	}
-	return fmt.Sprintf("%s/%s: %d of %d hypotheses failed:\n%s", format.Text(sum.Outage), format.Text(sum.Policy), len(v.Failed), len(v.Verdicts), strings.Join(lines, "\n"))
+	return fmt.Sprintf("%s/%s: %d of %d hypotheses failed:\n%s", format.Text(sum.OutageLabel()), format.Text(sum.Policy), len(v.Failed), len(v.Verdicts), strings.Join(lines, "\n"))
 }
 
 // NoModelAnswered says a run served every email by the canned reply or a
 // failure.
 func NoModelAnswered(sum scoring.Summary) string {
-	return fmt.Sprintf("%s/%s: no model answered: every email was served by the canned reply or failed (is the endpoint right?)", format.Text(sum.Outage), format.Text(sum.Policy))
+	return fmt.Sprintf("%s/%s: no model answered: every email was served by the canned reply or failed (is the endpoint right?)", format.Text(sum.OutageLabel()), format.Text(sum.Policy))
 }

@@ -171,6 +171,9 @@ func applyOutage(f *drillfile.File, cfg *workload.Config, o drillfile.Outage, fa
 		}
 	}
 	cfg.Outage = o.Windows[0].Kind
+	if o.Name != cfg.Outage {
+		cfg.OutageName = o.Name
+	}
 	if len(rungs) == 1 {
 		for r := range rungs {
 			cfg.Target = r // the one rung whose model breaks

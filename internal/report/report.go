@@ -153,7 +153,7 @@ func SummaryTable(sums []scoring.Summary) plain.Table {
 	for _, s := range sums {
 		basis := plain.Basis(s)
 		t.Rows = append(t.Rows, []string{
-			format.Text(s.Outage), format.Text(s.Policy),
+			format.Text(s.OutageLabel()), format.Text(s.Policy),
 			plain.Served(s.Served), plain.All4(s),
 			format.Seconds(s.MedianWaitOutageS) + basis, format.Seconds(s.P95WaitOutageS) + basis,
 			plain.Followed(s.Followed), fmt.Sprint(s.CallsToBrokenOutage) + basis,

@@ -68,7 +68,7 @@ type Run struct {
 
 // Label names the run in tables and headings: its outage and policy.
 func (r *Run) Label() string {
-	o, p := r.Summary.Outage, r.Summary.Policy
+	o, p := r.Summary.OutageLabel(), r.Summary.Policy
 	if o == "" {
 		o = "?"
 	}

@@ -58,9 +58,9 @@ func MeaningfulPairs(runs []*Run) []Pair {
 	first := map[string]int{}
 	var out []Pair
 	for j, r := range runs {
-		i, ok := first[r.Summary.Outage]
+		i, ok := first[r.Summary.OutageLabel()]
 		if !ok {
-			first[r.Summary.Outage] = j
+			first[r.Summary.OutageLabel()] = j
 			continue
 		}
 		if p, ok := pairOf(runs, i, j); ok {

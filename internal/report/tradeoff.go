@@ -76,7 +76,7 @@ func TradeOffOf(runs []*Run) *TradeOff {
 		}
 		p, seen := bySetting[tag.Setting]
 		if !seen {
-			p = &SweepPoint{Setting: tag.Setting, Flags: tag.Flags, Scenario: scoring.SweepScenario(r.Summary.Outage, faultParams(tag.Flags))}
+			p = &SweepPoint{Setting: tag.Setting, Flags: tag.Flags, Scenario: scoring.SweepScenario(r.Summary.OutageLabel(), faultParams(tag.Flags))}
 			bySetting[tag.Setting] = p
 			order = append(order, tag.Setting)
 		}

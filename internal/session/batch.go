@@ -147,7 +147,7 @@ func record(job vclock.Job, r *workload.Run) (*journal.Writer, error) {
 func Errs(cfgs []workload.Config, outs []vclock.Outcome) []error {
 	var errs []error
 	for i, o := range outs {
-		what := fmt.Sprintf("run %d (%s / %s, seed %d)", i+1, cfgs[i].Outage, cfgs[i].Policy.Name, cfgs[i].Seed)
+		what := fmt.Sprintf("run %d (%s / %s, seed %d)", i+1, cfgs[i].OutageLabel(), cfgs[i].Policy.Name, cfgs[i].Seed)
 		switch {
 		case o.Status == event.StatusInterrupted:
 			errs = append(errs, exit.ErrInterrupted)

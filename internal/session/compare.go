@@ -46,7 +46,7 @@ func Compare(ctx context.Context, cfgs []workload.Config, opts CompareOptions) (
 			return nil, err
 		}
 		for i, cfg := range cfgs {
-			paths[i] = journal.RunPath(opts.RecordDir, i, cfg.Outage, cfg.Policy.Name)
+			paths[i] = journal.RunPath(opts.RecordDir, i, cfg.OutageLabel(), cfg.Policy.Name)
 			if err := journal.RefuseOverwrite(paths[i], opts.Force); err != nil {
 				return nil, err
 			}
@@ -64,7 +64,7 @@ func Compare(ctx context.Context, cfgs []workload.Config, opts CompareOptions) (
 	}
 	return Batch(ctx, jobs, BatchOptions{Hypotheses: opts.Hypotheses, Abort: opts.Abort,
 		Progress: opts.Progress, Label: "compare", FailFast: true, OnStart: func(_ int, r *workload.Run) {
-			opts.Watch.Follow(ctx, r.Log(), r.Config().Outage, r.Config().Policy.Name, nil)
+			opts.Watch.Follow(ctx, r.Log(), r.Config().OutageLabel(), r.Config().Policy.Name, nil)
 		}})
 }
 

@@ -29,7 +29,7 @@ func Judge(sum scoring.Summary, hyps []scoring.Expr) ([]scoring.Verdict, error) 
 	for _, v := range failed {
 		lines = append(lines, fmt.Sprintf("  %s (measured %s)", v.Expr, scoring.FormatValue(v.Value)))
 	}
-	return vs, fmt.Errorf("%s/%s: %d of %d hypotheses failed:\n%s", sum.Outage, sum.Policy, len(failed), len(vs), strings.Join(lines, "\n"))
+	return vs, fmt.Errorf("%s/%s: %d of %d hypotheses failed:\n%s", sum.OutageLabel(), sum.Policy, len(failed), len(vs), strings.Join(lines, "\n"))
 }
 
 // Verdict judges one finished run and returns the error its exit code

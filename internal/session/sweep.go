@@ -68,7 +68,7 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 		}
 		for i, row := range rows {
 			for r, k := range row.Runs {
-				paths[k] = journal.SweepRunPath(opts.Record, i, r, row.Config.Outage, row.Config.Policy.Name)
+				paths[k] = journal.SweepRunPath(opts.Record, i, r, row.Config.OutageLabel(), row.Config.Policy.Name)
 				if err := journal.RefuseOverwrite(paths[k], opts.Force); err != nil {
 					return nil, nil, err
 				}
@@ -92,7 +92,7 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 	}
 	planned := make([]sweep.Planned, len(rows))
 	for i, row := range rows {
-		planned[i] = sweep.Planned{Setting: row.Setting, Outage: row.Config.Outage, Policy: row.Config.Policy.Name, Seed: row.Config.Seed}
+		planned[i] = sweep.Planned{Setting: row.Setting, Outage: row.Config.OutageLabel(), Policy: row.Config.Policy.Name, Seed: row.Config.Seed}
 		for _, k := range row.Runs {
 			planned[i].Runs = append(planned[i].Runs, sweep.Ran{Status: outs[k].Status, Summary: outs[k].Summary, Journal: paths[k]})
 		}
