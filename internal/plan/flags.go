@@ -126,8 +126,12 @@ func defaultWindow(cfg *workload.Config, fs *pflag.FlagSet, note func(string)) {
 	for i := range cfg.Outages { // the --fault window
 		cfg.Outages[i].From, cfg.Outages[i].To = from, to
 	}
-	note(fmt.Sprintf("%s sent at %v a second take %s: the outage runs %s–%s, a quarter to two thirds of the way through the sending (--outage-from and --outage-to choose it)",
-		format.Plural(cfg.Emails, "email"), cfg.Rate, format.GoDuration(time.Duration(float64(cfg.Emails)/cfg.Rate*float64(time.Second))),
+	take := "take"
+	if cfg.Emails == 1 {
+		take = "takes"
+	}
+	note(fmt.Sprintf("%s sent at %v a second %s %s: the outage runs %s–%s, a quarter to two thirds of the way through the sending (--outage-from and --outage-to choose it)",
+		format.Plural(cfg.Emails, "email"), cfg.Rate, take, format.GoDuration(time.Duration(float64(cfg.Emails)/cfg.Rate*float64(time.Second))),
 		format.GoDuration(from), format.GoDuration(to)))
 }
 
