@@ -72,6 +72,7 @@ type RungConfig struct {
 type Rung struct {
 	cfg    RungConfig
 	client openai.Client
+	bodies bodies // the encoded requests of plain calls
 }
 
 // NewRung builds a rung and its SDK client.
@@ -119,7 +120,7 @@ func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.O
 	if r.cfg.Stream != nil {
 		return r.callStream(ctx, e)
 	}
-	resp, err := r.client.Chat.Completions.New(ctx, triage.Params(r.cfg.Model, e))
+	resp, err := r.client.Chat.Completions.New(ctx, r.bodies.params(r.cfg.Model, e))
 	if err != nil {
 		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
 	}
