@@ -1,11 +1,10 @@
 package chain
 
 import (
-	"encoding/json"
 	"sync"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/option"
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/triage"
@@ -27,34 +26,47 @@ type bodyKey struct{ from, subject, body string }
 // time.
 type bodies struct {
 	mu sync.RWMutex
-	m  map[bodyKey]json.RawMessage
+	m  map[bodyKey][]byte
 }
 
-// params returns the triage request for e to model: triage.Params, encoded
-// once by the SDK's own encoder and sent as those bytes (param.Override),
-// so the wire bytes are exactly what triage.Params would send. A rung has
-// one model, so the email alone keys the cache.
-func (c *bodies) params(model string, e emails.Email) openai.ChatCompletionNewParams {
+// encoded returns the SDK's encoding of triage.Params(model, e): the bytes
+// the SDK sends as the request body. A rung has one model, so the email
+// alone keys the cache. ok is false when the SDK cannot encode the request.
+func (c *bodies) encoded(model string, e emails.Email) (body []byte, ok bool) {
 	k := bodyKey{e.From, e.Subject, e.Body}
 	c.mu.RLock()
-	raw, ok := c.m[k]
+	body, ok = c.m[k]
 	c.mu.RUnlock()
-	if !ok {
-		p := triage.Params(model, e)
-		b, err := p.MarshalJSON()
-		if err != nil {
-			// The SDK meets the same error and reports it as it always has.
-			return p
-		}
-		raw = b
-		c.mu.Lock()
-		if c.m == nil {
-			c.m = make(map[bodyKey]json.RawMessage)
-		}
-		if len(c.m) < maxBodies {
-			c.m[k] = raw
-		}
-		c.mu.Unlock()
+	if ok {
+		return body, true
 	}
-	return param.Override[openai.ChatCompletionNewParams](raw)
+	body, err := triage.Params(model, e).MarshalJSON()
+	if err != nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[bodyKey][]byte)
+	}
+	if len(c.m) < maxBodies {
+		c.m[k] = body
+	}
+	c.mu.Unlock()
+	return body, true
+}
+
+// request returns the arguments of Chat.Completions.New that send
+// triage.Params(model, e): the SDK's own encoding of it, kept from an
+// earlier call when there is one, given as the request body
+// (option.WithRequestBody, the same application/json body and the same
+// replayable buffer for retries). The params are empty so the SDK encodes
+// only an empty object before the option replaces it. If the request cannot
+// be encoded the params are triage.Params, so the SDK meets and reports the
+// error as it always has.
+func (c *bodies) request(model string, e emails.Email) (openai.ChatCompletionNewParams, []option.RequestOption) {
+	body, ok := c.encoded(model, e)
+	if !ok {
+		return triage.Params(model, e), nil
+	}
+	return openai.ChatCompletionNewParams{}, []option.RequestOption{option.WithRequestBody("application/json", body)}
 }

@@ -2,37 +2,77 @@ package chain
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/triage"
 )
 
-// TestCachedBodiesAreTheSDKBytes checks the cached request of every email,
-// on the call that encodes it and on the calls that reuse it, is byte for
-// byte the body the SDK sends for triage.Params.
-func TestCachedBodiesAreTheSDKBytes(t *testing.T) {
+// sentRequest is what a transport saw of one attempt.
+type sentRequest struct {
+	header        http.Header
+	contentLength int64
+	body          []byte
+}
+
+// recordingTransport records every attempt and answers each with a 503, so
+// the SDK retries and replays the body.
+type recordingTransport struct {
+	mu   sync.Mutex
+	sent []sentRequest
+}
+
+func (t *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.sent = append(t.sent, sentRequest{r.Header.Clone(), r.ContentLength, body})
+	t.mu.Unlock()
+	return &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{"Retry-After-Ms": {"0"}},
+		Body: io.NopCloser(strings.NewReader(`{"error":{"message":"busy"}}`)), Request: r}, nil
+}
+
+// TestCachedBodiesAreTheSDKRequest checks a rung's call sends, on every
+// attempt and whether the body was encoded now or kept from an earlier
+// call, exactly the request (headers, length and bytes) the SDK sends for
+// triage.Params, for every built-in email, the probe's and one with
+// characters the encoder escapes.
+func TestCachedBodiesAreTheSDKRequest(t *testing.T) {
 	odd := emails.Email{From: "<a&b>@x.test", Subject: "Ünïcode \u2028 \"quoted\"", Body: "<script>&amp;\tline\nend \x01"}
 	es := append(emails.All(), probeEmail, odd)
 	for _, model := range []string{"gpt-5.4-mini", "gpt-5.4-nano"} {
-		var c bodies
+		plain, cached := &recordingTransport{}, &recordingTransport{}
+		rp, rc := rung("primary", model, plain, nil), rung("primary", model, cached, nil)
 		for round := range 2 {
 			for _, e := range es {
-				want, err := triage.Params(model, e).MarshalJSON()
-				if err != nil {
-					t.Fatal(err)
+				plain.sent, cached.sent = nil, nil
+				_, _ = rp.client.Chat.Completions.New(context.Background(), triage.Params(model, e))
+				_, _, _ = rc.call(context.Background(), e)
+				if len(plain.sent) != 3 || len(cached.sent) != len(plain.sent) {
+					t.Fatalf("%s email %d: %d and %d attempts, want 3 each", model, e.ID, len(plain.sent), len(cached.sent))
 				}
-				got, err := c.params(model, e).MarshalJSON()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("%s email %d round %d: cached body differs:\n got %s\nwant %s", model, e.ID, round, got, want)
+				for i, want := range plain.sent {
+					got := cached.sent[i]
+					if !bytes.Equal(got.body, want.body) || got.contentLength != want.contentLength {
+						t.Fatalf("%s email %d round %d attempt %d: body differs:\n got %d %s\nwant %d %s",
+							model, e.ID, round, i, got.contentLength, got.body, want.contentLength, want.body)
+					}
+					if !reflect.DeepEqual(got.header, want.header) {
+						t.Fatalf("%s email %d attempt %d: headers differ:\n got %v\nwant %v", model, e.ID, i, got.header, want.header)
+					}
 				}
 			}
 		}
-		if len(c.m) != len(es) {
-			t.Errorf("%s: %d bodies cached, want %d", model, len(c.m), len(es))
+		if len(rc.bodies.m) != len(es) {
+			t.Errorf("%s: %d bodies cached, want %d", model, len(rc.bodies.m), len(es))
 		}
 	}
 }

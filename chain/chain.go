@@ -120,7 +120,8 @@ func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.O
 	if r.cfg.Stream != nil {
 		return r.callStream(ctx, e)
 	}
-	resp, err := r.client.Chat.Completions.New(ctx, r.bodies.params(r.cfg.Model, e))
+	params, opts := r.bodies.request(r.cfg.Model, e)
+	resp, err := r.client.Chat.Completions.New(ctx, params, opts...)
 	if err != nil {
 		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
 	}
