@@ -121,14 +121,15 @@ func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.O
 		return r.callStream(ctx, e)
 	}
 	params, opts := r.bodies.request(r.cfg.Model, e)
-	resp, err := r.client.Chat.Completions.New(ctx, params, opts...)
-	if err != nil {
+	var rep reply
+	if _, err := r.client.Chat.Completions.New(ctx, params, append(opts, option.WithResponseBodyInto(&rep))...); err != nil {
 		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
 	}
-	if len(resp.Choices) == 0 {
+	choices, content := rep.first()
+	if choices == 0 {
 		return emails.Answer{}, event.Invalid, fmt.Errorf("%s (%s): answer has no choices", r.cfg.Name, r.cfg.Model)
 	}
-	a, err := triage.Parse(resp.Choices[0].Message.Content)
+	a, err := triage.Parse(content)
 	if err != nil {
 		return emails.Answer{}, event.Invalid, fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
 	}
