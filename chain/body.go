@@ -1,10 +1,12 @@
 package chain
 
 import (
+	"encoding/json"
 	"sync"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/triage"
@@ -55,12 +57,17 @@ func (c *bodies) encoded(model string, e emails.Email) (body []byte, ok bool) {
 	return body, true
 }
 
+// placeholder is the params of a call whose body is given by
+// option.WithRequestBody: the SDK encodes them (an empty object, given as
+// raw JSON so the encoding does not walk the params' fields) before the
+// option replaces them.
+var placeholder = param.Override[openai.ChatCompletionNewParams](json.RawMessage(`{}`))
+
 // request returns the arguments of Chat.Completions.New that send
 // triage.Params(model, e): the SDK's own encoding of it, kept from an
 // earlier call when there is one, given as the request body
 // (option.WithRequestBody, the same application/json body and the same
-// replayable buffer for retries). The params are empty so the SDK encodes
-// only an empty object before the option replaces it. If the request cannot
+// replayable buffer for retries), with placeholder params. If the request cannot
 // be encoded the params are triage.Params, so the SDK meets and reports the
 // error as it always has.
 func (c *bodies) request(model string, e emails.Email) (openai.ChatCompletionNewParams, []option.RequestOption) {
@@ -68,5 +75,5 @@ func (c *bodies) request(model string, e emails.Email) (openai.ChatCompletionNew
 	if !ok {
 		return triage.Params(model, e), nil
 	}
-	return openai.ChatCompletionNewParams{}, []option.RequestOption{option.WithRequestBody("application/json", body)}
+	return placeholder, []option.RequestOption{option.WithRequestBody("application/json", body)}
 }
