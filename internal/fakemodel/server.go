@@ -227,26 +227,55 @@ func isJSONContentType(ct string) bool {
 // refused before it is decoded.
 const MaxJSONDepth = 64
 
+// requestBody reads r's body, up to MaxRequestBytes. A body the in-process
+// transport read whole and not yet read here is taken as its bytes; any
+// other is read through http.MaxBytesReader.
+func requestBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if mb, ok := r.Body.(*memBody); ok && len(mb.b) > 0 && mb.Len() == len(mb.b) && len(mb.b) <= MaxRequestBytes {
+		mb.Reset(nil) // read: the body is the handler's now
+		return mb.b, nil
+	}
+	return readBody(http.MaxBytesReader(w, r.Body, MaxRequestBytes), r.ContentLength)
+}
+
 // jsonDepth is the deepest nesting of objects and arrays in a JSON text,
-// counted in one pass outside strings, without decoding it.
+// counted in one pass outside strings, without decoding it. Strings, most
+// of a request's bytes, are passed over by stringEnd.
 func jsonDepth(b []byte) int {
-	depth, deepest, inString := 0, 0, false
+	depth, deepest := 0, 0
 	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i+1)
+		case '{', '[':
 			depth++
 			deepest = max(deepest, depth)
-		case c == '}' || c == ']':
+		case '}', ']':
 			depth--
 		}
 	}
 	return deepest
+}
+
+// stringEnd is the index of the quote that ends a string whose text starts
+// at i (one a backslash does not escape: after an even run of them), or
+// len(b) if none does.
+func stringEnd(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		q := i + j
+		k := q - 1
+		for k >= i && b[k] == '\\' {
+			k--
+		}
+		if (q-1-k)%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 // bigRequest is the body size from which a request's memory is handed back
@@ -275,7 +304,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 			Message: fmt.Sprintf("Unsupported content type: '%s'. This API method only accepts 'application/json' requests, but you specified the header 'Content-Type: %s'. Please try again with a supported content type.", ct, ct)})
 		return
 	}
-	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxRequestBytes), r.ContentLength)
+	body, err := requestBody(w, r)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

@@ -40,8 +40,10 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	in := req.Clone(ctx)
-	in.Body = io.NopCloser(bytes.NewReader(body))
+	// A shallow copy: the handler only reads the request, and a round
+	// tripper's caller leaves req alone until the response body is closed.
+	in := req.WithContext(ctx)
+	in.Body = &memBody{Reader: bytes.NewReader(body), b: body}
 	in.ContentLength = int64(len(body))
 	in.RemoteAddr = "in-process"
 	in.RequestURI = req.URL.RequestURI()
@@ -88,6 +90,17 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body = &pipeBody{pr: pr, done: done}
 	return resp, nil
 }
+
+// memBody is the body of a request the transport hands to the handler: the
+// bytes it read from the caller's body, which the handler takes as they
+// are (requestBody) rather than copying them again.
+type memBody struct {
+	*bytes.Reader
+	b []byte
+}
+
+// Close does nothing: the bytes are the transport's.
+func (*memBody) Close() error { return nil }
 
 // pipeWriter is the handler's http.ResponseWriter. It buffers the answer
 // until the handler flushes (a stream) or returns (a whole answer).
