@@ -185,6 +185,11 @@ func (s *Server) models(w http.ResponseWriter, id string) {
 
 func writeJSON(w http.ResponseWriter, v any) {
 	b, _ := json.Marshal(v)
+	writeBody(w, b)
+}
+
+// writeBody writes b, one JSON value, and a newline as writeJSON does.
+func writeBody(w http.ResponseWriter, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
 	w.WriteHeader(http.StatusOK)
@@ -400,6 +405,10 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequ
 		return // the caller gave up: write nothing
 	}
 	now := time.Now().Unix()
+	if !req.Stream && len(out.calls) == 0 {
+		writeBody(w, appendAnswer(make([]byte, 0, 320+len(out.content)*req.N), out, req.Model, req.N, now))
+		return
+	}
 	if !req.Stream {
 		choices := make([]choice, req.N)
 		for i := range choices {
@@ -605,6 +614,38 @@ func renderSchema(schema map[string]any, value func(k string) (string, bool)) st
 		b = append(b, z...)
 	}
 	return string(append(b, '}'))
+}
+
+// appendAnswer appends a whole answer with out's content (no tool calls)
+// in each of n choices, as json.Marshal encodes the completion write builds
+// for it, without reflection.
+func appendAnswer(dst []byte, out outgoing, model string, n int, created int64) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendJSONString(dst, out.id)
+	dst = append(dst, `,"object":"chat.completion","created":`...)
+	dst = strconv.AppendInt(dst, created, 10)
+	dst = append(dst, `,"model":`...)
+	dst = appendJSONString(dst, model)
+	dst = append(dst, `,"choices":[`...)
+	for i := range n {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"index":`...)
+		dst = strconv.AppendInt(dst, int64(i), 10)
+		dst = append(dst, `,"message":{"role":"assistant","content":`...)
+		dst = appendJSONString(dst, out.content)
+		dst = append(dst, `,"refusal":null},"logprobs":null,"finish_reason":`...)
+		dst = appendJSONString(dst, out.finish)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, `],"usage":{"prompt_tokens":`...)
+	dst = strconv.AppendInt(dst, int64(out.usage.PromptTokens), 10)
+	dst = append(dst, `,"completion_tokens":`...)
+	dst = strconv.AppendInt(dst, int64(out.usage.CompletionTokens), 10)
+	dst = append(dst, `,"total_tokens":`...)
+	dst = strconv.AppendInt(dst, int64(out.usage.TotalTokens), 10)
+	return append(dst, `},"system_fingerprint":"fp_drill"}`...)
 }
 
 // appendJSONString appends s as a JSON string, escaped as json.Marshal
