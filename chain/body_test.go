@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -46,6 +47,9 @@ func (t *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) 
 // triage.Params, for every built-in email, the probe's and one with
 // characters the encoder escapes.
 func TestCachedBodiesAreTheSDKRequest(t *testing.T) {
+	requestBodies.mu.Lock()
+	requestBodies.m = nil // the first round encodes every body
+	requestBodies.mu.Unlock()
 	odd := emails.Email{From: "<a&b>@x.test", Subject: "Ünïcode \u2028 \"quoted\"", Body: "<script>&amp;\tline\nend \x01"}
 	es := append(emails.All(), probeEmail, odd)
 	for _, model := range []string{"gpt-5.4-mini", "gpt-5.4-nano"} {
@@ -71,8 +75,29 @@ func TestCachedBodiesAreTheSDKRequest(t *testing.T) {
 				}
 			}
 		}
-		if len(rc.bodies.m) != len(es) {
-			t.Errorf("%s: %d bodies cached, want %d", model, len(rc.bodies.m), len(es))
+		requestBodies.mu.RLock()
+		for _, e := range es {
+			if _, ok := requestBodies.m[bodyKey{model, e.From, e.Subject, e.Body}]; !ok {
+				t.Errorf("%s email %d: body not kept", model, e.ID)
+			}
 		}
+		requestBodies.mu.RUnlock()
+	}
+}
+
+// TestBodyCacheStaysBounded checks the cache never holds more than
+// maxBodies requests: a full cache is emptied before the next one is kept.
+func TestBodyCacheStaysBounded(t *testing.T) {
+	var c bodies
+	for i := range maxBodies + 10 {
+		if _, ok := c.encoded("gpt-5.4-mini", emails.Email{Subject: "s", Body: strconv.Itoa(i)}); !ok {
+			t.Fatal("not encoded")
+		}
+		if len(c.m) > maxBodies {
+			t.Fatalf("%d bodies kept, more than %d", len(c.m), maxBodies)
+		}
+	}
+	if len(c.m) != 10 {
+		t.Errorf("%d bodies kept after the cache was emptied, want the 10 since", len(c.m))
 	}
 }

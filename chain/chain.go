@@ -72,7 +72,6 @@ type RungConfig struct {
 type Rung struct {
 	cfg    RungConfig
 	client openai.Client
-	bodies bodies // the encoded requests of plain calls
 }
 
 // NewRung builds a rung and its SDK client.
@@ -120,7 +119,7 @@ func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.O
 	if r.cfg.Stream != nil {
 		return r.callStream(ctx, e)
 	}
-	params, opts := r.bodies.request(r.cfg.Model, e)
+	params, opts := requestBodies.request(r.cfg.Model, e)
 	var rep reply
 	if _, err := r.client.Chat.Completions.New(ctx, params, append(opts, option.WithResponseBodyInto(&rep))...); err != nil {
 		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
