@@ -48,7 +48,8 @@ type Writer struct {
 	// pointer to it, so handing it to the encoder copies no event to the
 	// heap (the bytes are the same: no type in an event has a marshaler).
 	line event.Event
-	err  error // first write error
+	fast []byte // a line appendEventLine wrote, reused
+	err  error  // first write error
 
 	cancel   context.CancelFunc
 	done     chan struct{} // closed when both goroutines have returned
@@ -160,13 +161,18 @@ func (w *Writer) writeEvents(evs []event.Event) {
 		if w.err != nil {
 			return
 		}
+		w.line = redactEvent(e, w.secrets)
+		if line, ok := appendEventLine(w.fast[:0], &w.line); ok {
+			w.fast = line
+			w.writeLineLocked(line)
+			continue
+		}
 		// The encoder writes the event's object after the prefix; its
 		// opening brace and its trailing newline are cut. One buffer and
 		// one encoder serve every line (json.Marshal allocates a fresh
 		// slice per event); the bytes are the same as json.Marshal's.
 		w.scratch.Reset()
 		w.scratch.Write(eventPrefix)
-		w.line = redactEvent(e, w.secrets)
 		if err := w.enc.Encode(&w.line); err != nil {
 			w.err = fmt.Errorf("journal: encoding event %d for %s: %w", e.Seq, w.name, err)
 			return
