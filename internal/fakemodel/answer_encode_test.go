@@ -3,6 +3,8 @@ package fakemodel
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"strconv"
 	"testing"
 )
 
@@ -39,6 +41,15 @@ func TestAppendAnswerIsJSONMarshal(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestStatusLine checks statusLine is the code and its text, the 200 too.
+func TestStatusLine(t *testing.T) {
+	for _, code := range []int{200, 400, 429, 500, 503, 599} {
+		if got, want := statusLine(code), strconv.Itoa(code)+" "+http.StatusText(code); got != want {
+			t.Errorf("statusLine(%d) = %q, want %q", code, got, want)
 		}
 	}
 }

@@ -88,7 +88,7 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	status, header, buffered, streaming := rw.status, rw.sent, rw.buf, rw.streaming
 	rw.mu.Unlock()
 	resp := &http.Response{
-		Status:     strconv.Itoa(status) + " " + http.StatusText(status),
+		Status:     statusLine(status),
 		StatusCode: status,
 		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header:  header,
@@ -103,6 +103,14 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.ContentLength = -1
 	resp.Body = &pipeBody{pr: pr, done: done}
 	return resp, nil
+}
+
+// statusLine is a response's Status for code, "200 OK" without building it.
+func statusLine(code int) string {
+	if code == http.StatusOK {
+		return "200 OK"
+	}
+	return strconv.Itoa(code) + " " + http.StatusText(code)
 }
 
 // bodyBuffers holds the buffers the transport reads request bodies into.
