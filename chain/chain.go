@@ -119,14 +119,16 @@ func (r *Rung) call(ctx context.Context, e emails.Email) (emails.Answer, event.O
 	if r.cfg.Stream != nil {
 		return r.callStream(ctx, e)
 	}
-	resp, err := r.client.Chat.Completions.New(ctx, triage.Params(r.cfg.Model, e))
-	if err != nil {
+	params, opts := requestBodies.request(r.cfg.Model, e)
+	var rep reply
+	if _, err := r.client.Chat.Completions.New(ctx, params, append(opts, option.WithResponseBodyInto(&rep))...); err != nil {
 		return emails.Answer{}, Classify(ctx, err), fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
 	}
-	if len(resp.Choices) == 0 {
+	choices, content := rep.first()
+	if choices == 0 {
 		return emails.Answer{}, event.Invalid, fmt.Errorf("%s (%s): answer has no choices", r.cfg.Name, r.cfg.Model)
 	}
-	a, err := triage.Parse(resp.Choices[0].Message.Content)
+	a, err := triage.Parse(content)
 	if err != nil {
 		return emails.Answer{}, event.Invalid, fmt.Errorf("%s (%s): %w", r.cfg.Name, r.cfg.Model, err)
 	}

@@ -134,9 +134,9 @@ func (r *Run) run(parent context.Context) {
 	if r.cfg.Outage != OutageNone {
 		wg.Go(r.scheduleOutage)
 	}
-	var emailsWG sync.WaitGroup
-	sent := r.arrivals(&emailsWG)
-	emailsWG.Wait()
+	served := newServers()
+	sent := r.arrivals(served)
+	served.wait()
 
 	r.mu.Lock()
 	stopped, abortReason := r.stopped, r.abortReason
@@ -181,7 +181,7 @@ func (r *Run) run(parent context.Context) {
 // any pause), holding while paused, and returns how many it sent. A late
 // wake-up sends at once and the next email keeps its own due time, so
 // lateness never piles up.
-func (r *Run) arrivals(wg *sync.WaitGroup) int {
+func (r *Run) arrivals(s *servers) int {
 	start := r.log.Start()
 	for i := range r.cfg.Emails {
 		if r.cfg.Serves != nil && !r.cfg.Serves(i) {
@@ -209,7 +209,7 @@ func (r *Run) arrivals(wg *sync.WaitGroup) int {
 		ev.Class, ev.TruthClass = r.routes.classify(e) // before any model call
 		sent := r.log.Append(ev)
 		c := r.routes.chainFor(ev.Class, r.chain)
-		wg.Go(func() { r.serve(c, e, sent.At) })
+		s.run(func() { r.serve(c, e, sent.At) })
 	}
 	return r.cfg.Emails
 }

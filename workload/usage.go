@@ -265,11 +265,94 @@ func usageOf(body []byte) *sse.Usage {
 	if value == nil || string(value) == "null" {
 		return nil
 	}
-	var u sse.Usage
-	if json.Unmarshal(value, &u) != nil {
+	u, ok := plainUsage(value)
+	if !ok && json.Unmarshal(value, &u) != nil {
 		return nil
 	}
 	return &u
+}
+
+// plainUsage reads a usage object of the usual shape, as json.Unmarshal
+// would: keys among prompt_tokens, completion_tokens and total_tokens
+// exactly as OpenAI spells them, each at most once, each value plain
+// digits. ok is false for any other value (a key in another case or
+// unknown, a repeat, a sign, a fraction, an exponent, a null, ...), which
+// json.Unmarshal reads. v is valid JSON (usageOf checked the body).
+func plainUsage(v []byte) (u sse.Usage, ok bool) {
+	i := 0
+	space := func() {
+		for i < len(v) && isSpace(v[i]) {
+			i++
+		}
+	}
+	space()
+	if i >= len(v) || v[i] != '{' {
+		return sse.Usage{}, false
+	}
+	i++
+	var seen [3]bool
+	for {
+		space()
+		if i >= len(v) || v[i] != '"' {
+			return sse.Usage{}, false // an empty object, or not a key
+		}
+		end := bytes.IndexByte(v[i+1:], '"')
+		if end < 0 {
+			return sse.Usage{}, false
+		}
+		key := v[i+1 : i+1+end]
+		i += end + 2
+		var field int
+		switch string(key) {
+		case "prompt_tokens":
+			field = 0
+		case "completion_tokens":
+			field = 1
+		case "total_tokens":
+			field = 2
+		default:
+			return sse.Usage{}, false
+		}
+		if seen[field] {
+			return sse.Usage{}, false
+		}
+		seen[field] = true
+		space()
+		if i >= len(v) || v[i] != ':' {
+			return sse.Usage{}, false
+		}
+		i++
+		space()
+		n, digits := 0, 0
+		for ; i < len(v) && v[i] >= '0' && v[i] <= '9'; i++ {
+			n = n*10 + int(v[i]-'0')
+			digits++
+		}
+		if digits == 0 || digits > 18 {
+			return sse.Usage{}, false
+		}
+		switch field {
+		case 0:
+			u.PromptTokens = n
+		case 1:
+			u.CompletionTokens = n
+		}
+		space()
+		if i < len(v) && v[i] == ',' {
+			i++
+			continue
+		}
+		if i < len(v) && v[i] == '}' {
+			i++
+			break
+		}
+		return sse.Usage{}, false
+	}
+	space()
+	if i != len(v) {
+		return sse.Usage{}, false
+	}
+	return u, true
 }
 
 // memberValue returns the value after a key that ends just before i in

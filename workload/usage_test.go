@@ -120,3 +120,42 @@ func TestUsageOfAgreesWithUnmarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainUsageAgreesWithUnmarshal checks that wherever plainUsage reads
+// a usage value it gives json.Unmarshal's counts, and that it reads the
+// usual shape itself.
+func TestPlainUsageAgreesWithUnmarshal(t *testing.T) {
+	read := 0
+	for _, v := range []string{
+		`{"prompt_tokens":1234,"completion_tokens":56,"total_tokens":1290}`,
+		` { "completion_tokens" : 0 , "prompt_tokens" : 7 } `,
+		`{"prompt_tokens":5}`,
+		`{"total_tokens":5}`,
+		`{"prompt_tokens":999999999999999999,"completion_tokens":1}`,
+		`{"prompt_tokens":9999999999999999999}`,
+		`{"prompt_tokens":1,"prompt_tokens":2}`,
+		`{"Prompt_Tokens":3}`,
+		`{"prompt_tokens":-1}`,
+		`{"prompt_tokens":1.0}`,
+		`{"prompt_tokens":1e3}`,
+		`{"prompt_tokens":null}`,
+		`{"prompt_tokens":"1"}`,
+		`{"prompt_tokens":1,"cached":{"a":1}}`,
+		`{"prompt\u005ftokens":4}`,
+		`{}`,
+		`[]`,
+	} {
+		u, ok := plainUsage([]byte(v))
+		if !ok {
+			continue
+		}
+		read++
+		var want sse.Usage
+		if err := json.Unmarshal([]byte(v), &want); err != nil || u != want {
+			t.Errorf("%s: plainUsage %+v, json.Unmarshal %+v (%v)", v, u, want, err)
+		}
+	}
+	if read < 5 {
+		t.Errorf("plainUsage read %d of the usual values, want at least 5", read)
+	}
+}

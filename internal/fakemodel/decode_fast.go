@@ -299,6 +299,20 @@ func (d *fastDecoder) str() (string, bool) {
 		return "", false
 	}
 	start := d.i
+	// A long string seen before is found by its closing quote alone
+	// (stringEnd, with IndexByte): the cache holds only texts the loop
+	// below has taken, so a hit needs no byte-by-byte check.
+	if end := stringEnd(d.b, start); end < len(d.b) {
+		if n := end - start; n >= textCacheMinBytes && n <= textCacheMaxBytes {
+			texts.RLock()
+			s, ok := texts.m[string(d.b[start:end])]
+			texts.RUnlock()
+			if ok {
+				d.i = end + 1
+				return s, true
+			}
+		}
+	}
 	escaped, ascii := false, true
 	for d.i < len(d.b) && d.b[d.i] != '"' {
 		switch c := d.b[d.i]; {
@@ -318,14 +332,6 @@ func (d *fastDecoder) str() (string, bool) {
 	raw := d.b[start:d.i]
 	d.i++ // the closing quote
 	cacheable := len(raw) >= textCacheMinBytes && len(raw) <= textCacheMaxBytes
-	if cacheable {
-		texts.RLock()
-		s, ok := texts.m[string(raw)]
-		texts.RUnlock()
-		if ok {
-			return s, true
-		}
-	}
 	var s string
 	if escaped {
 		b, ok := unescape(raw)

@@ -185,6 +185,11 @@ func (s *Server) models(w http.ResponseWriter, id string) {
 
 func writeJSON(w http.ResponseWriter, v any) {
 	b, _ := json.Marshal(v)
+	writeBody(w, b)
+}
+
+// writeBody writes b, one JSON value, and a newline as writeJSON does.
+func writeBody(w http.ResponseWriter, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
 	w.WriteHeader(http.StatusOK)
@@ -227,26 +232,55 @@ func isJSONContentType(ct string) bool {
 // refused before it is decoded.
 const MaxJSONDepth = 64
 
+// requestBody reads r's body, up to MaxRequestBytes. A body the in-process
+// transport read whole and not yet read here is taken as its bytes; any
+// other is read through http.MaxBytesReader.
+func requestBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if mb, ok := r.Body.(*memBody); ok && len(mb.b) > 0 && mb.Len() == len(mb.b) && len(mb.b) <= MaxRequestBytes {
+		mb.Reset(nil) // read: the body is the handler's now
+		return mb.b, nil
+	}
+	return readBody(http.MaxBytesReader(w, r.Body, MaxRequestBytes), r.ContentLength)
+}
+
 // jsonDepth is the deepest nesting of objects and arrays in a JSON text,
-// counted in one pass outside strings, without decoding it.
+// counted in one pass outside strings, without decoding it. Strings, most
+// of a request's bytes, are passed over by stringEnd.
 func jsonDepth(b []byte) int {
-	depth, deepest, inString := 0, 0, false
+	depth, deepest := 0, 0
 	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i+1)
+		case '{', '[':
 			depth++
 			deepest = max(deepest, depth)
-		case c == '}' || c == ']':
+		case '}', ']':
 			depth--
 		}
 	}
 	return deepest
+}
+
+// stringEnd is the index of the quote that ends a string whose text starts
+// at i (one a backslash does not escape: after an even run of them), or
+// len(b) if none does.
+func stringEnd(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		q := i + j
+		k := q - 1
+		for k >= i && b[k] == '\\' {
+			k--
+		}
+		if (q-1-k)%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 // bigRequest is the body size from which a request's memory is handed back
@@ -275,7 +309,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, info *requestInfo)
 			Message: fmt.Sprintf("Unsupported content type: '%s'. This API method only accepts 'application/json' requests, but you specified the header 'Content-Type: %s'. Please try again with a supported content type.", ct, ct)})
 		return
 	}
-	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxRequestBytes), r.ContentLength)
+	body, err := requestBody(w, r)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -371,6 +405,10 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequ
 		return // the caller gave up: write nothing
 	}
 	now := time.Now().Unix()
+	if !req.Stream && len(out.calls) == 0 {
+		writeBody(w, appendAnswer(make([]byte, 0, 320+len(out.content)*req.N), out, req.Model, req.N, now))
+		return
+	}
 	if !req.Stream {
 		choices := make([]choice, req.N)
 		for i := range choices {
@@ -576,6 +614,38 @@ func renderSchema(schema map[string]any, value func(k string) (string, bool)) st
 		b = append(b, z...)
 	}
 	return string(append(b, '}'))
+}
+
+// appendAnswer appends a whole answer with out's content (no tool calls)
+// in each of n choices, as json.Marshal encodes the completion write builds
+// for it, without reflection.
+func appendAnswer(dst []byte, out outgoing, model string, n int, created int64) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendJSONString(dst, out.id)
+	dst = append(dst, `,"object":"chat.completion","created":`...)
+	dst = strconv.AppendInt(dst, created, 10)
+	dst = append(dst, `,"model":`...)
+	dst = appendJSONString(dst, model)
+	dst = append(dst, `,"choices":[`...)
+	for i := range n {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"index":`...)
+		dst = strconv.AppendInt(dst, int64(i), 10)
+		dst = append(dst, `,"message":{"role":"assistant","content":`...)
+		dst = appendJSONString(dst, out.content)
+		dst = append(dst, `,"refusal":null},"logprobs":null,"finish_reason":`...)
+		dst = appendJSONString(dst, out.finish)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, `],"usage":{"prompt_tokens":`...)
+	dst = strconv.AppendInt(dst, int64(out.usage.PromptTokens), 10)
+	dst = append(dst, `,"completion_tokens":`...)
+	dst = strconv.AppendInt(dst, int64(out.usage.CompletionTokens), 10)
+	dst = append(dst, `,"total_tokens":`...)
+	dst = strconv.AppendInt(dst, int64(out.usage.TotalTokens), 10)
+	return append(dst, `},"system_fingerprint":"fp_drill"}`...)
 }
 
 // appendJSONString appends s as a JSON string, escaped as json.Marshal

@@ -27,21 +27,36 @@ type transport struct{ s *Server }
 
 // RoundTrip serves req with the fake model's handler in-process.
 func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
+	var (
+		body   []byte
+		buffer *[]byte // the pooled buffer body is in, if it is
+	)
 	if req.Body != nil {
-		b, err := readBody(req.Body, req.ContentLength)
+		var (
+			b   []byte
+			err error
+		)
+		if buffer = bodyBuffer(req.ContentLength); buffer != nil {
+			b, err = readBodyInto(buffer, req.Body)
+		} else {
+			b, err = readBody(req.Body, req.ContentLength)
+		}
 		req.Body.Close()
 		if err != nil {
+			putBodyBuffer(buffer)
 			return nil, err
 		}
 		body = b
 	}
 	ctx := req.Context()
 	if err := ctx.Err(); err != nil {
+		putBodyBuffer(buffer)
 		return nil, err
 	}
-	in := req.Clone(ctx)
-	in.Body = io.NopCloser(bytes.NewReader(body))
+	// A shallow copy: the handler only reads the request, and a round
+	// tripper's caller leaves req alone until the response body is closed.
+	in := req.WithContext(ctx)
+	in.Body = &memBody{Reader: bytes.NewReader(body), b: body}
 	in.ContentLength = int64(len(body))
 	in.RemoteAddr = "in-process"
 	in.RequestURI = req.URL.RequestURI()
@@ -56,6 +71,7 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		defer close(done)
 		t.s.ServeHTTP(rw, in)
 		rw.finish(ctx.Err())
+		putBodyBuffer(buffer) // the handler is done with the body
 	}()
 
 	select {
@@ -72,7 +88,7 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	status, header, buffered, streaming := rw.status, rw.sent, rw.buf, rw.streaming
 	rw.mu.Unlock()
 	resp := &http.Response{
-		Status:     strconv.Itoa(status) + " " + http.StatusText(status),
+		Status:     statusLine(status),
 		StatusCode: status,
 		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header:  header,
@@ -88,6 +104,62 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body = &pipeBody{pr: pr, done: done}
 	return resp, nil
 }
+
+// statusLine is a response's Status for code, "200 OK" without building it.
+func statusLine(code int) string {
+	if code == http.StatusOK {
+		return "200 OK"
+	}
+	return strconv.Itoa(code) + " " + http.StatusText(code)
+}
+
+// bodyBuffers holds the buffers the transport reads request bodies into.
+// A body is the handler's until it returns; nothing the handler keeps
+// aliases it (the decoders and the caches copy what they keep), so the
+// buffer then serves another request, read without allocating or zeroing
+// a new one.
+var bodyBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBody is the largest body read into a pooled buffer; a larger
+// one is read into its own, which is dropped when the request ends.
+const maxPooledBody = 64 << 10
+
+// bodyBuffer returns a pooled buffer for a body of length bytes (a
+// Content-Length), or nil when the length is unknown or too large.
+func bodyBuffer(length int64) *[]byte {
+	if length <= 0 || length > maxPooledBody {
+		return nil
+	}
+	return bodyBuffers.Get().(*[]byte)
+}
+
+// readBodyInto reads r to its end into *buf, growing it as needed.
+func readBodyInto(buf *[]byte, r io.Reader) ([]byte, error) {
+	b := bytes.NewBuffer((*buf)[:0])
+	_, err := b.ReadFrom(r)
+	*buf = b.Bytes()
+	return *buf, err
+}
+
+// putBodyBuffer returns buf, if any, to the pool, unless it grew past
+// maxPooledBody.
+func putBodyBuffer(buf *[]byte) {
+	if buf != nil && cap(*buf) <= 2*maxPooledBody {
+		*buf = (*buf)[:0]
+		bodyBuffers.Put(buf)
+	}
+}
+
+// memBody is the body of a request the transport hands to the handler: the
+// bytes it read from the caller's body, which the handler takes as they
+// are (requestBody) rather than copying them again.
+type memBody struct {
+	*bytes.Reader
+	b []byte
+}
+
+// Close does nothing: the bytes are the transport's.
+func (*memBody) Close() error { return nil }
 
 // pipeWriter is the handler's http.ResponseWriter. It buffers the answer
 // until the handler flushes (a stream) or returns (a whole answer).

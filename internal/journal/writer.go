@@ -44,7 +44,12 @@ type Writer struct {
 	buf     *bufio.Writer
 	scratch bytes.Buffer  // one event line being assembled
 	enc     *json.Encoder // encodes events into scratch, reused
-	err     error         // first write error
+	// line is the event being encoded, redacted: encoded through a
+	// pointer to it, so handing it to the encoder copies no event to the
+	// heap (the bytes are the same: no type in an event has a marshaler).
+	line event.Event
+	fast []byte // a line appendEventLine wrote, reused
+	err  error  // first write error
 
 	cancel   context.CancelFunc
 	done     chan struct{} // closed when both goroutines have returned
@@ -156,13 +161,19 @@ func (w *Writer) writeEvents(evs []event.Event) {
 		if w.err != nil {
 			return
 		}
+		w.line = redactEvent(e, w.secrets)
+		if line, ok := appendEventLine(w.fast[:0], &w.line); ok {
+			w.fast = line
+			w.writeLineLocked(line)
+			continue
+		}
 		// The encoder writes the event's object after the prefix; its
 		// opening brace and its trailing newline are cut. One buffer and
 		// one encoder serve every line (json.Marshal allocates a fresh
 		// slice per event); the bytes are the same as json.Marshal's.
 		w.scratch.Reset()
 		w.scratch.Write(eventPrefix)
-		if err := w.enc.Encode(redactEvent(e, w.secrets)); err != nil {
+		if err := w.enc.Encode(&w.line); err != nil {
 			w.err = fmt.Errorf("journal: encoding event %d for %s: %w", e.Seq, w.name, err)
 			return
 		}
