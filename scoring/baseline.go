@@ -91,20 +91,48 @@ func PredictedBaseline(policy string, p *event.Predicted) BaselineSummary {
 
 // Baseline folds a finished baseline run's log up to the live run's
 // elapsed time: the dashboard asks at every tick, and the elapsed time
-// only grows, so each event is folded once, and the fold's summary is
-// taken again only when an event was. Not safe for concurrent use.
+// only grows, so each event is read and folded once, and the fold's
+// summary is taken again only when an event was. The log is read as it is
+// needed (NewBaselineFrom), so a long baseline is never held whole. Not
+// safe for concurrent use.
 type Baseline struct {
-	policy string
-	events []event.Event
-	next   int
-	fold   *Fold
-	sum    *Summary // the fold's summary of events[:next]; nil until taken, or after more were folded
+	policy  string
+	next    func() (event.Event, bool) // the log's next event; false past its end
+	pending *event.Event               // read, not yet folded: after the live run's time
+	ended   bool                       // next said the log has ended
+	fold    *Fold
+	sum     *Summary // the fold's summary of what was folded; nil until taken, or after more were folded
 }
 
 // NewBaseline follows the log of a finished baseline run played with the
 // named policy.
 func NewBaseline(policy string, events []event.Event) *Baseline {
-	return &Baseline{policy: policy, events: events, fold: NewFold()}
+	i := 0
+	return NewBaselineFrom(policy, func() (event.Event, bool) {
+		if i == len(events) {
+			return event.Event{}, false
+		}
+		i++
+		return events[i-1], true
+	})
+}
+
+// NewBaselineFrom follows the log of a finished baseline run played with
+// the named policy, read in order from next (false at its end).
+func NewBaselineFrom(policy string, next func() (event.Event, bool)) *Baseline {
+	return &Baseline{policy: policy, next: next, fold: NewFold()}
+}
+
+// peek is the log's next event not yet folded, nil at its end.
+func (b *Baseline) peek() *event.Event {
+	if b.pending == nil && !b.ended {
+		if e, ok := b.next(); ok {
+			b.pending = &e
+		} else {
+			b.ended = true
+		}
+	}
+	return b.pending
 }
 
 // At returns the baseline's figures at the live run's elapsed time, or
@@ -112,12 +140,12 @@ func NewBaseline(policy string, events []event.Event) *Baseline {
 // its figures are final, and so are the baseline's). An earlier at than
 // a previous call's folds nothing more.
 func (b *Baseline) At(at time.Duration, whole bool) BaselineSummary {
-	for b.next < len(b.events) && (whole || b.events[b.next].At <= at) {
-		b.fold.Add(b.events[b.next])
-		b.next++
+	for e := b.peek(); e != nil && (whole || e.At <= at); e = b.peek() {
+		b.fold.Add(*e)
+		b.pending = nil
 		b.sum = nil
 	}
-	complete := b.next == len(b.events)
+	complete := b.peek() == nil
 	if whole || complete {
 		at = b.fold.Elapsed()
 	}

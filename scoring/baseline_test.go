@@ -67,3 +67,29 @@ func TestPredictedBaseline(t *testing.T) {
 		t.Errorf("unpredicted baseline %+v, want the note and no range", n)
 	}
 }
+
+// TestBaselineReadsItsLogAsItGoes: a baseline read from a source takes
+// only the events up to the live run's time (and the one after it that
+// shows where to stop), the same figures as from the whole log, and
+// reads the rest only when the whole baseline is asked for.
+func TestBaselineReadsItsLogAsItGoes(t *testing.T) {
+	log := baselineLog()
+	read := 0
+	b := NewBaselineFrom("no-breakers", func() (event.Event, bool) {
+		if read == len(log) {
+			return event.Event{}, false
+		}
+		read++
+		return log[read-1], true
+	})
+	at2 := b.At(sec(2), false)
+	if read != 8 { // seven events at or before 2 s, and the first after
+		t.Errorf("read %d events for 2 s, want 8", read)
+	}
+	if want := NewBaseline("no-breakers", log).At(sec(2), false); !reflect.DeepEqual(at2, want) {
+		t.Errorf("at 2 s: %+v, want %+v", at2, want)
+	}
+	if whole := b.At(sec(2), true); read != len(log) || !whole.Complete {
+		t.Errorf("whole: read %d of %d, complete %v", read, len(log), whole.Complete)
+	}
+}

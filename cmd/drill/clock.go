@@ -70,6 +70,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if err != nil {
 		return exit.UsageError(err)
 	}
+	defer baseline.Close()
 	whole := baseline.Whole(cmd.Context())
 	if err := baseline.Err(); err != nil && cmd.Context().Err() == nil { // not when Ctrl-C stopped it too
 		warn(cmd, []string{"no baseline: " + err.Error()})

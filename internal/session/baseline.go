@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,11 +24,15 @@ import (
 // chapter's drill), else drill predict's arithmetic for the baseline
 // policy. Its methods are safe for concurrent use.
 type Baseline struct {
-	name  string // the baseline policy, as --baseline names it
-	ready chan struct{}
+	name   string // the baseline policy, as --baseline names it
+	ready  chan struct{}
+	cancel context.CancelFunc // stops a baseline still playing (Close)
 
 	mu        sync.Mutex
-	fold      *scoring.Baseline        // replayed: the baseline run's log
+	fold      *scoring.Baseline        // replayed: the baseline run's log, read as the live run goes
+	log       *baselineLog             // the file fold reads; closed at its end or by Close
+	closed    bool                     // Close was called: last are the figures, folded no further
+	last      *scoring.BaselineSummary // fold's figures the last time At took them
 	predicted *scoring.BaselineSummary // real endpoints: the prediction
 	err       error                    // why the baseline could not be played
 }
@@ -44,7 +49,8 @@ func StartBaseline(ctx context.Context, cfg workload.Config, name string) (*Base
 	if err != nil {
 		return nil, err
 	}
-	b := &Baseline{name: name, ready: make(chan struct{})}
+	ctx, cancel := context.WithCancel(ctx)
+	b := &Baseline{name: name, ready: make(chan struct{}), cancel: cancel}
 	if vclock.CheckConfig(bcfg) != nil {
 		// Real models: a baseline cannot be replayed against them, so it
 		// is the arithmetic, labelled predicted.
@@ -56,7 +62,7 @@ func StartBaseline(ctx context.Context, cfg workload.Config, name string) (*Base
 	go func() {
 		defer close(b.ready)
 		var stderr bytes.Buffer
-		events, err := playBaseline(ctx, bcfg, &stderr)
+		log, err := playBaseline(ctx, bcfg, &stderr)
 		if err != nil && stderr.Len() > 0 {
 			err = fmt.Errorf("%w\n%s", err, tail(stderr.String(), 2000))
 		}
@@ -66,21 +72,72 @@ func StartBaseline(ctx context.Context, cfg workload.Config, name string) (*Base
 			b.err = fmt.Errorf("baseline %s: %w", name, err)
 			return
 		}
-		b.fold = scoring.NewBaseline(name, events)
+		b.log = log
+		b.fold = scoring.NewBaselineFrom(name, func() (event.Event, bool) {
+			e, err := log.next()
+			if err != nil && b.err == nil && !errors.Is(err, io.EOF) {
+				b.err = fmt.Errorf("baseline %s: %w", name, err)
+			}
+			return e, err == nil
+		})
 	}()
 	return b, nil
 }
 
+// Close stops a baseline still playing and lets go of its log: the
+// figures stay as far as they were folded. A nil Baseline, or one closed
+// already, does nothing more.
+func (b *Baseline) Close() {
+	if b == nil {
+		return
+	}
+	b.cancel()
+	<-b.ready
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	b.log.close()
+}
+
+// baselineLog is a baseline run's journal, read one event at a time. The
+// file has no name: it is removed as soon as it is open, so nothing is
+// left behind however the drill ends.
+type baselineLog struct {
+	f *os.File
+	r *journal.Reader
+}
+
+// next is the log's next event; io.EOF at its end, after which the file
+// is closed.
+func (l *baselineLog) next() (event.Event, error) {
+	if l == nil || l.f == nil {
+		return event.Event{}, io.EOF
+	}
+	e, err := l.r.Next()
+	if err != nil {
+		l.close()
+	}
+	return e, err
+}
+
+func (l *baselineLog) close() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+}
+
 // playBaseline runs bcfg in virtual time, recorded to a temporary journal,
-// and returns its log.
-func playBaseline(ctx context.Context, bcfg workload.Config, stderr io.Writer) ([]event.Event, error) {
+// and opens its log. A long baseline's events are read as the live run
+// goes, never held whole (100,000 emails are about a million events).
+func playBaseline(ctx context.Context, bcfg workload.Config, stderr io.Writer) (*baselineLog, error) {
 	f, err := os.CreateTemp("", "drill-baseline-*.jsonl")
 	if err != nil {
 		return nil, fmt.Errorf("recording the baseline: %w", err)
 	}
 	f.Close()
 	path := f.Name()
-	defer os.Remove(path)
+	defer os.Remove(path) // an open file stays readable
 	h, err := Header(bcfg, time.Now())
 	if err != nil {
 		return nil, err
@@ -92,11 +149,15 @@ func playBaseline(ctx context.Context, bcfg workload.Config, stderr io.Writer) (
 	if o := outs[0]; o.Error != "" {
 		return nil, fmt.Errorf("%s: %s", o.Status, o.Error)
 	}
-	j, err := journal.ReadFileContext(ctx, path)
-	if err != nil {
+	if f, err = os.Open(path); err != nil {
 		return nil, fmt.Errorf("reading the baseline back: %w", err)
 	}
-	return j.Events, nil
+	r, err := journal.NewReader(f, path)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("reading the baseline back: %w", err)
+	}
+	return &baselineLog{f: f, r: r}, nil
 }
 
 // Name is the baseline policy, as --baseline names it.
@@ -131,8 +192,14 @@ func (b *Baseline) At(at time.Duration, whole bool) (scoring.BaselineSummary, bo
 	switch {
 	case b.predicted != nil:
 		return *b.predicted, true
+	case b.closed:
+		if b.last != nil {
+			return *b.last, true
+		}
 	case b.fold != nil:
-		return b.fold.At(at, whole), true
+		s := b.fold.At(at, whole)
+		b.last = &s
+		return s, true
 	}
 	return scoring.BaselineSummary{}, false
 }

@@ -116,3 +116,31 @@ func TestDrillRecordsItsBaseline(t *testing.T) {
 		t.Errorf("journal baseline %+v, want the summary's %+v", got, b)
 	}
 }
+
+// TestBaselineLeavesNoFile: the baseline's journal has no name once it
+// is played (nothing is left in the temporary directory, however the
+// drill ends), its figures are read from it, and Close lets it go.
+func TestBaselineLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	cfg := workload.DefaultConfig()
+	cfg.Emails, cfg.Follow = 20, 0
+	b, err := session.StartBaseline(t.Context(), cfg, "no-breakers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-b.Ready()
+	if err := b.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
+		t.Errorf("left in the temporary directory while the drill runs: %v", left)
+	}
+	part, _ := b.At(5*time.Second, false)
+	b.Close()
+	after, ok := b.At(5*time.Second, true)
+	if !ok || after.EmailsSent != part.EmailsSent || after.Complete {
+		t.Errorf("after Close: %+v (ok %v), want the figures folded before it (%d sent), not complete", after, ok, part.EmailsSent)
+	}
+	b.Close() // twice is harmless
+}

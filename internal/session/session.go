@@ -106,6 +106,7 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		<-run.Done()
 		return Result{}, exit.UsageError(err)
 	}
+	defer baseline.Close() // its figures are in the summary by then
 	// Every reader attaches its cursor here, before the log may release
 	// what they have all read (below).
 	opts.Watch.Follow(ctx, run.Log(), cfg.Outage, cfg.Policy.Name, nil)
