@@ -179,17 +179,22 @@ const (
 // it to two thirds, so that a faster or shorter drill still sends emails
 // into its outage instead of ending before it starts.
 func DefaultWindow(emails int, rate float64) (from, to time.Duration) {
-	seconds := float64(emails) / rate
-	if emails <= 0 || !(rate > 0) || !(seconds < defaultSending.Seconds()) {
+	if emails <= 0 || !(rate > 0) || !(float64(emails)/rate < defaultSending.Seconds()) {
 		return defaultOutageFrom, defaultOutageTo
 	}
-	sending := time.Duration(seconds * float64(time.Second))
+	sending := Sending(emails, rate)
 	from = (sending / 4).Round(time.Millisecond)
 	to = (sending * 2 / 3).Round(time.Millisecond)
 	if to <= from {
 		to = from + time.Millisecond // a window of at least a millisecond
 	}
 	return from, to
+}
+
+// Sending is how long sending emails at rate a second takes (emails ÷
+// rate); rate above 0, and a time that fits a Duration.
+func Sending(emails int, rate float64) time.Duration {
+	return time.Duration(float64(emails) / rate * float64(time.Second))
 }
 
 // Validate checks the configuration and says what is wrong with it.
@@ -304,7 +309,7 @@ func (c Config) Ceiling() time.Duration {
 		return c.MaxDuration
 	}
 	end := c.OutageTo
-	if last := time.Duration(float64(c.Emails) / c.Rate * float64(time.Second)); last > end {
+	if last := Sending(c.Emails, c.Rate); last > end {
 		end = last
 	}
 	return end + 120*time.Second

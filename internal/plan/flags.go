@@ -131,7 +131,7 @@ func defaultWindow(cfg *workload.Config, fs *pflag.FlagSet, note func(string)) {
 		take = "takes"
 	}
 	note(fmt.Sprintf("%s sent at %v a second %s %s: the outage runs %s–%s, a quarter to two thirds of the way through the sending (--outage-from and --outage-to choose it)",
-		format.Plural(cfg.Emails, "email"), cfg.Rate, take, format.GoDuration(time.Duration(float64(cfg.Emails)/cfg.Rate*float64(time.Second))),
+		format.Plural(cfg.Emails, "email"), cfg.Rate, take, format.GoDuration(workload.Sending(cfg.Emails, cfg.Rate)),
 		format.GoDuration(from), format.GoDuration(to)))
 }
 
