@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/edge"
+	"github.com/drill-dev/drill/internal/jsonscan"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/sse"
 )
@@ -279,81 +281,32 @@ func usageOf(body []byte) *sse.Usage {
 // unknown, a repeat, a sign, a fraction, an exponent, a null, ...), which
 // json.Unmarshal reads. v is valid JSON (usageOf checked the body).
 func plainUsage(v []byte) (u sse.Usage, ok bool) {
-	i := 0
-	space := func() {
-		for i < len(v) && isSpace(v[i]) {
-			i++
-		}
-	}
-	space()
-	if i >= len(v) || v[i] != '{' {
-		return sse.Usage{}, false
-	}
-	i++
+	s := jsonscan.New(v)
 	var seen [3]bool
-	for {
-		space()
-		if i >= len(v) || v[i] != '"' {
-			return sse.Usage{}, false // an empty object, or not a key
-		}
-		end := bytes.IndexByte(v[i+1:], '"')
-		if end < 0 {
-			return sse.Usage{}, false
-		}
-		key := v[i+1 : i+1+end]
-		i += end + 2
-		var field int
-		switch string(key) {
-		case "prompt_tokens":
-			field = 0
-		case "completion_tokens":
-			field = 1
-		case "total_tokens":
-			field = 2
-		default:
-			return sse.Usage{}, false
-		}
-		if seen[field] {
-			return sse.Usage{}, false
+	ok = s.Object(func(key []byte) bool {
+		field := slices.Index(usageKeys, string(key))
+		if field < 0 || seen[field] {
+			return false
 		}
 		seen[field] = true
-		space()
-		if i >= len(v) || v[i] != ':' {
-			return sse.Usage{}, false
-		}
-		i++
-		space()
-		n, digits := 0, 0
-		for ; i < len(v) && v[i] >= '0' && v[i] <= '9'; i++ {
-			n = n*10 + int(v[i]-'0')
-			digits++
-		}
-		if digits == 0 || digits > 18 {
-			return sse.Usage{}, false
-		}
+		n, ok := s.Uint()
 		switch field {
 		case 0:
 			u.PromptTokens = n
 		case 1:
 			u.CompletionTokens = n
 		}
-		space()
-		if i < len(v) && v[i] == ',' {
-			i++
-			continue
-		}
-		if i < len(v) && v[i] == '}' {
-			i++
-			break
-		}
-		return sse.Usage{}, false
-	}
-	space()
-	if i != len(v) {
+		return ok
+	})
+	if !ok || !s.End() {
 		return sse.Usage{}, false
 	}
 	return u, true
 }
+
+// usageKeys are the keys of a usage object plainUsage reads, in the order
+// of its fields.
+var usageKeys = []string{"prompt_tokens", "completion_tokens", "total_tokens"}
 
 // memberValue returns the value after a key that ends just before i in
 // valid JSON (":" then the value), or false if the string was not a key.

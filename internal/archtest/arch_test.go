@@ -54,6 +54,7 @@ var place = map[string]layer{
 	"internal/input":                      base,
 	"internal/redact":                     base,
 	"internal/serialwriter":               base,
+	"internal/jsonscan":                   base,
 	"internal/suggest":                    base,
 	"internal/route":                      base,
 	"internal/tools":                      base,
