@@ -7,7 +7,6 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
-	"github.com/drill-dev/drill/internal/edge"
 )
 
 // ChatPolicy are the chat workload's policy settings a drill file or a
@@ -115,10 +114,8 @@ func (o ChatPolicy) Apply(p *chat.Policy, name func(key string) string) error {
 		p.Breaker = &b
 	}
 	if o.MinTokensPerS != nil {
-		if err := edge.Finite(*o.MinTokensPerS); err != nil {
+		if err := nonNegativeRate(*o.MinTokensPerS); err != nil {
 			bad("min_tokens_per_s", "%v", err)
-		} else if *o.MinTokensPerS < 0 {
-			bad("min_tokens_per_s", "must not be negative, got %v", *o.MinTokensPerS)
 		} else {
 			p.MinTokensPerS = *o.MinTokensPerS
 		}

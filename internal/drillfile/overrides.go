@@ -350,10 +350,8 @@ func (o Overrides) apply(p *workload.Policy, name func(key string) string, break
 
 	// The primary's stream floor and SDK.
 	if applies("min_tokens_per_s", o.MinTokensPerS != nil, hasPrimary, noPrimary) {
-		if err := edge.Finite(*o.MinTokensPerS); err != nil {
+		if err := nonNegativeRate(*o.MinTokensPerS); err != nil {
 			bad("min_tokens_per_s", "%v", err)
-		} else if *o.MinTokensPerS < 0 {
-			bad("min_tokens_per_s", "must not be negative, got %v", *o.MinTokensPerS)
 		} else {
 			p.Primary.MinTokensPerS = *o.MinTokensPerS
 		}
@@ -366,4 +364,16 @@ func (o Overrides) apply(p *workload.Policy, name func(key string) string, break
 	dur("hedge_after", o.HedgeAfter, atLeast0, true, "", func(d Duration) { p.HedgeAfter = d.D() })
 	flag("rules", o.Rules, true, "", func(v bool) { p.Rules = v })
 	return errors.Join(errs...)
+}
+
+// nonNegativeRate checks a rate a file gives (min_tokens_per_s): a finite
+// number, 0 or more.
+func nonNegativeRate(v float64) error {
+	if err := edge.Finite(v); err != nil {
+		return err
+	}
+	if v < 0 {
+		return fmt.Errorf("must not be negative, got %v", v)
+	}
+	return nil
 }
