@@ -429,3 +429,12 @@ type Predicted struct {
 	// Note is why nothing was predicted; empty when the figures hold.
 	Note string `json:"note,omitempty"`
 }
+
+// OutageLabel is an outage as views name it: a drill file's name for it
+// (name), else its kind.
+func OutageLabel(kind, name string) string {
+	if name != "" {
+		return name
+	}
+	return kind
+}

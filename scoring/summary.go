@@ -216,12 +216,7 @@ func (f *Fold) backAfter(rung string, end time.Duration) *time.Duration {
 
 // OutageLabel is the run's outage as views name it (a table's row, a
 // history's group): the drill file's name for it, else its kind.
-func (s Summary) OutageLabel() string {
-	if s.OutageName != "" {
-		return s.OutageName
-	}
-	return s.Outage
-}
+func (s Summary) OutageLabel() string { return event.OutageLabel(s.Outage, s.OutageName) }
 
 // Summary computes the run summary from what has been folded so far.
 func (f *Fold) Summary() Summary {

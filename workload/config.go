@@ -317,12 +317,7 @@ func (c Config) Ceiling() time.Duration {
 
 // OutageLabel is the drill's outage as views name it: the drill file's
 // name for it, else its kind.
-func (c Config) OutageLabel() string {
-	if c.OutageName != "" {
-		return c.OutageName
-	}
-	return c.Outage
-}
+func (c Config) OutageLabel() string { return event.OutageLabel(c.Outage, c.OutageName) }
 
 // Info is what folds need to know about the run.
 func (c Config) Info() event.RunInfo {

@@ -109,7 +109,7 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	defer baseline.Close() // its figures are in the summary by then
 	// Every reader attaches its cursor here, before the log may release
 	// what they have all read (below).
-	opts.Watch.Follow(ctx, run.Log(), cfg.Outage, cfg.Policy.Name, nil)
+	opts.Watch.Follow(ctx, run.Log(), cfg.OutageLabel(), cfg.Policy.Name, nil)
 	live := livefold.Follow(run.Log())
 	aborted := StartGuard(run, opts.Abort, GuardInterval)
 	// final is the run's summary with its baseline beside it, folded once
