@@ -110,7 +110,7 @@ type baselineLog struct {
 // next is the log's next event; io.EOF at its end, after which the file
 // is closed.
 func (l *baselineLog) next() (event.Event, error) {
-	if l == nil || l.f == nil {
+	if l.f == nil {
 		return event.Event{}, io.EOF
 	}
 	e, err := l.r.Next()
