@@ -122,12 +122,6 @@ func unanswered(open []string, at int) *APIError {
 	return badRequest(pi(at, ".role"), "", "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(ids, ", "))
 }
 
-// decodeTools reads tools, tool_choice and parallel_tool_calls into req and
-// checks them, and the tool messages, as OpenAI does.
-func decodeTools(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
-	return applyTools(req, raw["tools"], raw["tool_choice"], raw["parallel_tool_calls"])
-}
-
 // given reports whether a parameter's JSON text v is there and not null.
 func given(v json.RawMessage) bool { return len(v) > 0 && !isNull(v) }
 
@@ -137,8 +131,8 @@ func given(v json.RawMessage) bool { return len(v) > 0 && !isNull(v) }
 // request paths use it, so they decode the tool parameters alike.
 func applyTools(req *ChatRequest, tools, choice, parallel json.RawMessage) *APIError {
 	req.ParallelToolCalls = true
-	if v := tools; given(v) {
-		list, e := toolList(v)
+	if given(tools) {
+		list, e := toolList(tools)
 		if e != nil {
 			return e
 		}
@@ -150,14 +144,14 @@ func applyTools(req *ChatRequest, tools, choice, parallel json.RawMessage) *APIE
 	if len(req.Tools) > 0 {
 		req.ToolChoice.Mode = "auto"
 	}
-	if v := choice; given(v) {
+	if given(choice) {
 		if len(req.Tools) == 0 {
 			return badRequest("tool_choice", "", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.")
 		}
-		if mode, ok := toolModes[string(v)]; ok {
+		if mode, ok := toolModes[string(choice)]; ok {
 			// The SDK's plain forms, read without encoding/json.
 			req.ToolChoice.Mode = mode
-		} else if mode := ""; json.Unmarshal(v, &mode) == nil {
+		} else if mode := ""; json.Unmarshal(choice, &mode) == nil {
 			if mode != "none" && mode != "auto" && mode != "required" {
 				return badRequest("tool_choice", "invalid_value", "Invalid value for 'tool_choice': expected one of none, auto, required, or an object naming a function.")
 			}
@@ -170,7 +164,7 @@ func applyTools(req *ChatRequest, tools, choice, parallel json.RawMessage) *APIE
 					Tools []namedFunction `json:"tools"`
 				} `json:"allowed_tools"`
 			}
-			err := json.Unmarshal(v, &named)
+			err := json.Unmarshal(choice, &named)
 			switch {
 			case err == nil && named.Type == "function" && named.Function.Name != "":
 				if !offers(req.Tools, named.Function.Name) {
@@ -186,16 +180,16 @@ func applyTools(req *ChatRequest, tools, choice, parallel json.RawMessage) *APIE
 			}
 		}
 	}
-	if v := parallel; given(v) {
+	if given(parallel) {
 		if len(req.Tools) == 0 {
 			return badRequest("parallel_tool_calls", "", "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.")
 		}
-		switch string(v) {
+		switch string(parallel) {
 		case "true", "false":
-			req.ParallelToolCalls = string(v) == "true"
+			req.ParallelToolCalls = string(parallel) == "true"
 		default:
-			if err := json.Unmarshal(v, &req.ParallelToolCalls); err != nil {
-				return badRequest("parallel_tool_calls", "invalid_type", "Invalid type for 'parallel_tool_calls': expected a boolean, but got %s instead.", jsonKind(v))
+			if err := json.Unmarshal(parallel, &req.ParallelToolCalls); err != nil {
+				return badRequest("parallel_tool_calls", "invalid_type", "Invalid type for 'parallel_tool_calls': expected a boolean, but got %s instead.", jsonKind(parallel))
 			}
 		}
 	}

@@ -756,14 +756,7 @@ func (d *fastDecoder) skip() bool {
 	for d.i < len(d.b) {
 		switch d.b[d.i] {
 		case '"':
-			d.i++
-			for d.i < len(d.b) && d.b[d.i] != '"' {
-				if d.b[d.i] == '\\' {
-					d.i++
-				}
-				d.i++
-			}
-			if d.i >= len(d.b) {
+			if d.i = stringEnd(d.b, d.i+1); d.i >= len(d.b) {
 				return false
 			}
 		case '{', '[':

@@ -102,7 +102,7 @@ var numberParams = map[string]numberRange{
 // additionalProperties: false or does not require every property, and the
 // parameters the fake model does not support (the legacy functions and the
 // like); tools, tool_choice, parallel_tool_calls and tool messages are
-// checked as OpenAI checks them (see decodeTools).
+// checked as OpenAI checks them (see applyTools).
 func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -178,7 +178,7 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 			return nil, badRequest(k, "unsupported_parameter", "Unsupported parameter: '%s' is not supported by drill's fake model, which only answers with message content.", k)
 		}
 	}
-	if e := decodeTools(raw, req); e != nil {
+	if e := applyTools(req, raw["tools"], raw["tool_choice"], raw["parallel_tool_calls"]); e != nil {
 		return nil, e
 	}
 	if v, ok := raw["modalities"]; ok && !isNull(v) {
