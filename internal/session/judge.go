@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/plain"
@@ -25,11 +24,7 @@ func Judge(sum scoring.Summary, hyps []scoring.Expr) ([]scoring.Verdict, error) 
 	if len(failed) == 0 {
 		return vs, nil
 	}
-	var lines []string
-	for _, v := range failed {
-		lines = append(lines, fmt.Sprintf("  %s (measured %s)", v.Expr, scoring.FormatValue(v.Value)))
-	}
-	return vs, fmt.Errorf("%s/%s: %d of %d hypotheses failed:\n%s", sum.OutageLabel(), sum.Policy, len(failed), len(vs), strings.Join(lines, "\n"))
+	return vs, errors.New(plain.FailedHypotheses(sum, scoring.RunVerdict{Verdicts: vs, Failed: failed}))
 }
 
 // Verdict judges one finished run and returns the error its exit code
