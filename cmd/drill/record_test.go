@@ -44,7 +44,7 @@ func recRecordRun(t *testing.T, cfg workload.Config, path string, stopAfter time
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := plain.SummaryJSON(&buf, sum); err != nil {
+	if err := plain.JSON(&buf, sum); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String(), status

@@ -148,7 +148,7 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 	case jsonOut && len(hyps) > 0:
 		return firstErr(encodeJSON(out, judged{sum, vs}), verr)
 	case jsonOut:
-		return firstErr(plain.SummaryJSON(out, sum), verr)
+		return firstErr(plain.JSON(out, sum), verr)
 	}
 	return firstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
 }

@@ -116,10 +116,6 @@ func WrapWords(text string, width int) []string {
 	return append(lines, cur)
 }
 
-// SummaryJSON writes a run summary as indented JSON, as drill replay --json
-// prints it.
-func SummaryJSON(w io.Writer, s scoring.Summary) error { return JSON(w, s) }
-
 // JSON writes v as indented JSON, every string redacted in place
 // (redact.JSONText: a key, a URL's password, query credentials and
 // fragment, an sk- value): the one JSON printer of drill's commands.
