@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/vclock"
@@ -86,7 +85,7 @@ func main() {
 	case errors.Is(err, exit.ErrInterrupted):
 		fmt.Fprintln(os.Stderr, "drill: interrupted")
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "drill:", redact.String(format.CleanLines(err.Error())))
+		fmt.Fprintln(os.Stderr, "drill:", redact.TerminalLines(err.Error()))
 	}
 	stop()
 	os.Exit(exit.Code(err))

@@ -53,8 +53,13 @@ func (t *TerminalWriter) Write(p []byte) (int, error) {
 		}
 	}
 	t.partial = append(t.partial[:0], b[cut:]...)
-	if _, err := io.WriteString(t.w, String(format.CleanLines(string(b[:cut])))); err != nil {
+	if _, err := io.WriteString(t.w, TerminalLines(string(b[:cut]))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
+
+// TerminalLines is text of several lines as a terminal may get it: every
+// control character removed but its newlines and tabs (format.CleanLines),
+// and its secrets redacted (String).
+func TerminalLines(s string) string { return String(format.CleanLines(s)) }
