@@ -286,6 +286,18 @@ func BufferBody(req *http.Request) (*http.Request, []byte, error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return req, nil, nil
 	}
+	if req.GetBody != nil {
+		// The SDK's requests can give their body again: read a copy and
+		// leave the request as it is, so nothing holds the copy while a
+		// fault keeps the request waiting.
+		if rc, err := req.GetBody(); err == nil {
+			b, err := io.ReadAll(rc)
+			rc.Close()
+			if err == nil {
+				return req, b, nil
+			}
+		}
+	}
 	b, err := io.ReadAll(req.Body)
 	req.Body.Close()
 	if err != nil {

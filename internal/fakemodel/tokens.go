@@ -1,15 +1,10 @@
 package fakemodel
 
-import (
-	"sync"
-
-	tiktoken "github.com/pkoukk/tiktoken-go"
-)
+import "sync"
 
 // Token counts use o200k_base, the encoding of OpenAI's GPT-4o and later
-// model families, through github.com/pkoukk/tiktoken-go with our own
-// loader of the one encoding embedded in the binary (o200k.go): nothing is
-// downloaded.
+// model families, with the one encoding embedded in the binary and a
+// compact encoder of our own (o200k.go): nothing is downloaded.
 //
 // Byte-pair encoding costs time quadratic in the length of one unbroken
 // word, so a text is counted exactly only when it is at most
@@ -17,26 +12,19 @@ import (
 // without a space; any other text is estimated at one token per four bytes,
 // rounded up (what OpenAI's own rule of thumb gives for English).
 const (
-	tokenEncoding   = "o200k_base"
 	exactTokenBytes = 16 << 10
 	exactTokenRun   = 256
 )
 
-var (
-	encOnce sync.Once
-	enc     *tiktoken.Tiktoken
-)
-
-func encoding() *tiktoken.Tiktoken {
-	encOnce.Do(func() {
-		tiktoken.SetBpeLoader(o200kLoader{})
-		e, err := tiktoken.GetEncoding(tokenEncoding)
-		if err == nil {
-			enc = e
-		}
-	})
-	return enc
-}
+// encoding returns o200k_base, loaded on first use; nil if the embedded
+// table cannot be read (counts then fall back to the estimate).
+var encoding = sync.OnceValue(func() *bpe {
+	b, err := loadO200k()
+	if err != nil {
+		return nil
+	}
+	return b
+})
 
 // tokenCounts caches exact counts of texts seen again and again (the system
 // prompt of every triage request), bounded in bytes.
@@ -78,12 +66,12 @@ func countOnce(s string) int {
 		if n, ok := tokenCounts.Get(s); ok {
 			return n
 		}
-		return len(encoding().Encode(s, nil, nil)) // evicted already
+		return encoding().count(s) // evicted already
 	}
 	done := make(chan struct{})
 	counting.m[s] = done
 	counting.Unlock()
-	n := len(encoding().Encode(s, nil, nil))
+	n := encoding().count(s)
 	tokenCounts.Put(s, n)
 	counting.Lock()
 	delete(counting.m, s)
@@ -126,9 +114,5 @@ func truncateTokens(s string, n int) (string, bool) {
 		}
 		return s[:4*n], true
 	}
-	toks := encoding().Encode(s, nil, nil)
-	if len(toks) <= n {
-		return s, false
-	}
-	return encoding().Decode(toks[:n]), true
+	return encoding().prefix(s, n)
 }

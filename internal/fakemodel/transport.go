@@ -7,16 +7,19 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+
+	"github.com/drill-dev/drill/internal/jsonscan"
 )
 
 // Transport returns an http.RoundTripper that calls the server's handler
 // in-process, without sockets, so a client can use the fake model inside a
 // testing/synctest bubble, in fake time.
 //
-// A round trip reads and closes the request body, runs the handler in a new
-// goroutine and returns once the handler has written the response header and
-// first body bytes (for a non-streamed answer: the whole answer, after the
-// latency wait) or has returned. A streamed answer's body is a pipe the
+// A round trip reads and closes the request body and runs the handler: on
+// the caller's goroutine for a request that asks for no stream, returning
+// the whole answer after the latency wait; otherwise in a new goroutine,
+// returning once the handler has written the response header and first
+// body bytes or has returned. A streamed answer's body is a pipe the
 // handler keeps writing to. If the request's context ends first, RoundTrip
 // returns the context's error at once, and the handler, which waits on the
 // same context, returns without writing. Closing a streamed body early
@@ -64,6 +67,9 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		in.Host = req.URL.Host
 	}
 
+	if !streamWanted(body) {
+		return t.serveWhole(in, buffer)
+	}
 	pr, pw := io.Pipe()
 	rw := &pipeWriter{header: http.Header{}, pw: pw, ready: make(chan struct{})}
 	done := make(chan struct{})
@@ -103,6 +109,48 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.ContentLength = -1
 	resp.Body = &pipeBody{pr: pr, done: done}
 	return resp, nil
+}
+
+// serveWhole serves a request that asks for no stream on the caller's
+// goroutine: the answer comes whole, so nothing reads it while the handler
+// writes, and a drill with thousands of calls in flight holds one
+// goroutine (and its stack) for each instead of two. If the request's
+// context ends first, the handler, which waits on it, returns, and so does
+// the round trip, with the context's error.
+func (t transport) serveWhole(in *http.Request, buffer *[]byte) (*http.Response, error) {
+	rw := &pipeWriter{header: http.Header{}, whole: true}
+	t.s.ServeHTTP(rw, in)
+	putBodyBuffer(buffer) // the handler is done with the body
+	if err := in.Context().Err(); err != nil {
+		return nil, err
+	}
+	rw.writeHeaderLocked(http.StatusOK) // the handler has returned: no lock needed
+	return &http.Response{
+		Status:     statusLine(rw.status),
+		StatusCode: rw.status,
+		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:        rw.sent,
+		Request:       in,
+		Body:          io.NopCloser(bytes.NewReader(rw.buf)),
+		ContentLength: int64(len(rw.buf)),
+	}, nil
+}
+
+// streamWanted reports whether a request body asks for a stream ("stream":
+// true at its top level). A body it cannot read counts as asking: such a
+// request is served on a goroutine of its own, which works either way.
+func streamWanted(body []byte) bool {
+	s := jsonscan.New(body)
+	stream := false
+	read := s.Object(func(key []byte) bool {
+		if string(key) != "stream" {
+			return s.Skip()
+		}
+		v, ok := s.Bool()
+		stream = v
+		return ok
+	})
+	return stream || !read || !s.End()
 }
 
 // statusLine is a response's Status for code, "200 OK" without building it.
@@ -174,6 +222,7 @@ type pipeWriter struct {
 	buf       []byte
 	streaming bool
 	signalled bool
+	whole     bool // serveWhole's: Flush does not stream, the answer is released whole
 }
 
 // Header returns the response header the handler fills in.
@@ -212,7 +261,7 @@ func (w *pipeWriter) Write(p []byte) (int, error) {
 func (w *pipeWriter) Flush() {
 	w.mu.Lock()
 	w.writeHeaderLocked(http.StatusOK)
-	if w.streaming {
+	if w.streaming || w.whole {
 		w.mu.Unlock()
 		return
 	}

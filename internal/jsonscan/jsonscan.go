@@ -1,7 +1,7 @@
 // Package jsonscan reads the few values a hot path needs straight from a
 // JSON text that is already known to be valid, without reflection: an
 // object's members, an array's elements, a plain string, a string's text,
-// a small unsigned integer, or any value skipped. Every method reports
+// a small unsigned integer, a boolean, or any value skipped. Every method reports
 // false on anything it does not read directly, so its caller hands that
 // text to encoding/json (or the SDK) instead: the scanner is a fast path,
 // never the only reader.
@@ -101,6 +101,20 @@ func (s *Scanner) Uint() (int, bool) {
 		digits++
 	}
 	return n, digits > 0 && digits <= 18
+}
+
+// Bool reads true or false.
+func (s *Scanner) Bool() (v, ok bool) {
+	rest := s.b[s.i:]
+	switch {
+	case len(rest) >= 4 && string(rest[:4]) == "true":
+		s.i += 4
+		return true, true
+	case len(rest) >= 5 && string(rest[:5]) == "false":
+		s.i += 5
+		return false, true
+	}
+	return false, false
 }
 
 // PlainString reads a string with no escapes and returns its bytes.

@@ -142,6 +142,8 @@ func playBaseline(ctx context.Context, bcfg workload.Config, stderr io.Writer) (
 	if err != nil {
 		return nil, err
 	}
+	undo := vclock.Beside() // the live run and this process share the memory
+	defer undo()
 	outs, err := vclock.Drills(ctx, []vclock.Job{{Config: bcfg, Journal: path, Header: &h}}, 1, stderr)
 	if err != nil {
 		return nil, FromChild(err)

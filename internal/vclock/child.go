@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"reflect"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,40 @@ const EnvChild = "DRILL_VCLOCK_CHILD"
 
 // testName is the synthetic test the child runs.
 const testName = "drill_virtual_clock"
+
+// sharedGCPercent is the GOGC of a virtual-clock process, and of drill
+// while one plays beside a real-clock run (Beside), unless the environment
+// sets GOGC.
+const sharedGCPercent = 50
+
+var beside struct {
+	sync.Mutex
+	n   int // Beside calls not yet undone
+	old int // the GC percent before the first
+}
+
+// Beside lowers this process's GOGC to the virtual-clock process's while
+// one plays beside a real-clock run (a baseline), so that the two stay
+// small together; the returned function puts it back. Nothing changes when
+// the environment sets GOGC.
+func Beside() (undo func()) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return func() {}
+	}
+	beside.Lock()
+	if beside.n == 0 {
+		beside.old = debug.SetGCPercent(sharedGCPercent)
+	}
+	beside.n++
+	beside.Unlock()
+	return sync.OnceFunc(func() {
+		beside.Lock()
+		defer beside.Unlock()
+		if beside.n--; beside.n == 0 {
+			debug.SetGCPercent(beside.old)
+		}
+	})
+}
 
 // PollInterval is how often, in virtual time, a bubble looks whether the
 // process was asked to stop (Ctrl-C, SIGTERM).
@@ -134,7 +169,7 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 
 	var chatter bytes.Buffer
 	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), EnvChild+"="+name)
+	cmd.Env = append(childGODEBUG(os.Environ()), EnvChild+"="+name)
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = &chatter
 	cmd.Stderr = stderr
@@ -201,6 +236,34 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 	return nil
 }
 
+// childGODEBUG returns env with adaptivestackstart=0 added to its GODEBUG
+// unless that names it already. By default a new goroutine's stack starts
+// at the average size stacks have grown to, and a drill's are deep (the
+// SDK, net/http, the fake model): each of the small goroutines net/http
+// starts per attempt with a time limit then starts that big too, about a
+// sixth of a large virtual drill's stack memory. The deep goroutines are
+// reused from email to email, so they keep the stacks they grew.
+func childGODEBUG(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	found := false
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			found = true
+			switch {
+			case v == "":
+				kv = "GODEBUG=adaptivestackstart=0"
+			case !strings.Contains(v, "adaptivestackstart="):
+				kv += ",adaptivestackstart=0"
+			}
+		}
+		out = append(out, kv)
+	}
+	if !found {
+		out = append(out, "GODEBUG=adaptivestackstart=0")
+	}
+	return out
+}
+
 // Main makes this process a virtual-clock child if EnvChild is set: it runs
 // the body named there and exits. Otherwise it returns at once. Call it
 // first thing in main, and in TestMain of any test package that uses Call,
@@ -241,6 +304,13 @@ func serve(name string) int {
 		return fail(1, fmt.Errorf("vclock: reading the input of %s: %w", name, err))
 	}
 
+	if _, set := os.LookupEnv("GOGC"); !set {
+		// A virtual-clock process is a batch job beside drill itself: it
+		// trades some CPU for a heap that grows to 1.5× what it holds
+		// rather than 2× (GOGC=100), so that it and a real-clock run
+		// playing beside it stay small together.
+		debug.SetGCPercent(sharedGCPercent)
+	}
 	stop := &atomic.Bool{}
 	unwatch := watchSignals(stop)
 	defer unwatch()
