@@ -68,7 +68,7 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 
 	if !streamWanted(body) {
-		return t.serveWhole(in, buffer)
+		return t.serveWhole(req, in, buffer)
 	}
 	pr, pw := io.Pipe()
 	rw := &pipeWriter{header: http.Header{}, pw: pw, ready: make(chan struct{})}
@@ -111,13 +111,13 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// serveWhole serves a request that asks for no stream on the caller's
-// goroutine: the answer comes whole, so nothing reads it while the handler
+// serveWhole serves a request that asks for no stream (in, the handler's
+// copy of req) on the caller's goroutine: the answer comes whole, so nothing reads it while the handler
 // writes, and a drill with thousands of calls in flight holds one
 // goroutine (and its stack) for each instead of two. If the request's
 // context ends first, the handler, which waits on it, returns, and so does
 // the round trip, with the context's error.
-func (t transport) serveWhole(in *http.Request, buffer *[]byte) (*http.Response, error) {
+func (t transport) serveWhole(req, in *http.Request, buffer *[]byte) (*http.Response, error) {
 	rw := &pipeWriter{header: http.Header{}, whole: true}
 	t.s.ServeHTTP(rw, in)
 	putBodyBuffer(buffer) // the handler is done with the body
@@ -130,7 +130,7 @@ func (t transport) serveWhole(in *http.Request, buffer *[]byte) (*http.Response,
 		StatusCode: rw.status,
 		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header:        rw.sent,
-		Request:       in,
+		Request:       req,
 		Body:          io.NopCloser(bytes.NewReader(rw.buf)),
 		ContentLength: int64(len(rw.buf)),
 	}, nil
