@@ -287,14 +287,22 @@ func BufferBody(req *http.Request) (*http.Request, []byte, error) {
 		return req, nil, nil
 	}
 	if req.GetBody != nil {
-		// The SDK's requests can give their body again: read a copy and
-		// leave the request as it is, so nothing holds the copy while a
-		// fault keeps the request waiting.
+		// The SDK's requests can give their body again: read one copy to
+		// decide with, and send another, so that nothing holds the copy
+		// while a fault keeps the request waiting. The body sent is asked
+		// for after the read: GetBody may rewind and return one shared
+		// reader (openai-go's, for a *bytes.Reader body), which the read
+		// has just drained.
 		if rc, err := req.GetBody(); err == nil {
 			b, err := io.ReadAll(rc)
 			rc.Close()
 			if err == nil {
-				return req, b, nil
+				if again, err := req.GetBody(); err == nil {
+					req.Body.Close()
+					out := req.WithContext(req.Context())
+					out.Body = again
+					return out, b, nil
+				}
 			}
 		}
 	}

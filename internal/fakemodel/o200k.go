@@ -138,7 +138,8 @@ func (b *bpe) count(s string) int {
 	return n
 }
 
-// prefix returns the text of s's first n tokens and whether that cuts s.
+// prefix returns the text of s's first n tokens and whether that cuts s;
+// s itself when it does not.
 func (b *bpe) prefix(s string, n int) (string, bool) {
 	var out strings.Builder
 	var parts []int
@@ -155,7 +156,10 @@ func (b *bpe) prefix(s string, n int) (string, bool) {
 		n -= k
 		return true
 	})
-	return out.String(), cut
+	if !cut {
+		return s, false
+	}
+	return out.String(), true
 }
 
 // merge byte-pair encodes one piece: it returns the start of every token

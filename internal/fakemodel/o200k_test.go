@@ -86,11 +86,9 @@ func TestEncoderAgreesWithTiktoken(t *testing.T) {
 			if n <= 0 {
 				continue
 			}
-			want, wantCut := s, false
+			want, wantCut := s, false // uncut, the text itself, as truncateTokens always gave
 			if n < len(toks) {
 				want, wantCut = ref.Decode(toks[:n]), true
-			} else {
-				want = ref.Decode(toks)
 			}
 			got, cut := ours.prefix(s, n)
 			if got != want || cut != wantCut {
@@ -108,5 +106,25 @@ func TestCountTokensWithTheEmbeddedEncoding(t *testing.T) {
 	}
 	if n := countTokens("hello world"); n != 2 {
 		t.Fatalf("countTokens(hello world) = %d, want 2", n)
+	}
+}
+
+// TestExactlyCountable: a run of one kind longer than exactTokenRun — a
+// word or white space, each one piece to the encoder — is estimated, not
+// encoded, so one request cannot cost seconds of byte-pair merging.
+func TestExactlyCountable(t *testing.T) {
+	for s, want := range map[string]bool{
+		"an ordinary sentence, with punctuation.":  true,
+		strings.Repeat("a", exactTokenRun):         true,
+		strings.Repeat("a", exactTokenRun+1):       false,
+		strings.Repeat(" ", exactTokenRun):         true,
+		strings.Repeat(" ", exactTokenRun+1):       false,
+		strings.Repeat("\t\n", exactTokenRun):      false,
+		strings.Repeat("ab ", exactTokenBytes/3):   true,
+		strings.Repeat("ab ", exactTokenBytes/3+1): false, // too long in all
+	} {
+		if got := exactlyCountable(s); got != want {
+			t.Errorf("exactlyCountable(%.20q… %d bytes) = %v, want %v", s, len(s), got, want)
+		}
 	}
 }

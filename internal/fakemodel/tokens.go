@@ -9,7 +9,8 @@ import "sync"
 // Byte-pair encoding costs time quadratic in the length of one unbroken
 // word, so a text is counted exactly only when it is at most
 // exactTokenBytes long and has no run of more than exactTokenRun bytes
-// without a space; any other text is estimated at one token per four bytes,
+// without a space, nor of white space (the pre-tokenizer keeps either whole
+// as one piece); any other text is estimated at one token per four bytes,
 // rounded up (what OpenAI's own rule of thumb gives for English).
 const (
 	exactTokenBytes = 16 << 10
@@ -86,16 +87,18 @@ func exactlyCountable(s string) bool {
 	if len(s) > exactTokenBytes {
 		return false
 	}
-	run := 0
+	word, space := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case ' ', '\n', '\t', '\r':
-			run = 0
+			word = 0
+			space++
 		default:
-			run++
-			if run > exactTokenRun {
-				return false
-			}
+			space = 0
+			word++
+		}
+		if word > exactTokenRun || space > exactTokenRun {
+			return false
 		}
 	}
 	return true

@@ -48,7 +48,7 @@ var beside struct {
 // small together; the returned function puts it back. Nothing changes when
 // the environment sets GOGC.
 func Beside() (undo func()) {
-	if _, set := os.LookupEnv("GOGC"); set {
+	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
 	beside.Lock()
@@ -304,7 +304,7 @@ func serve(name string) int {
 		return fail(1, fmt.Errorf("vclock: reading the input of %s: %w", name, err))
 	}
 
-	if _, set := os.LookupEnv("GOGC"); !set {
+	if os.Getenv("GOGC") == "" {
 		// A virtual-clock process is a batch job beside drill itself: it
 		// trades some CPU for a heap that grows to 1.5× what it holds
 		// rather than 2× (GOGC=100), so that it and a real-clock run
