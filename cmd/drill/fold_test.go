@@ -86,6 +86,34 @@ func TestDefaultWindowFollowsTheSending(t *testing.T) {
 	if code != 0 || strings.Contains(stderr, "the outage runs") {
 		t.Errorf("with --outage-from given: exit %d, stderr %q", code, stderr)
 	}
+	// One end given: the other is the default window's, so the outage ends
+	// (or starts) inside the sending, not at the chapter's 40 s (or 15 s).
+	for _, c := range []struct {
+		flag, value, says string
+		from, to          float64
+	}{
+		{"--outage-from", "5s", "the outage runs 5s–8s, ending two thirds", 5, 8},
+		{"--outage-to", "6s", "the outage runs 3s–6s, starting a quarter", 3, 6},
+	} {
+		stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--json", "--clock", "virtual", "--rate", "10", c.flag, c.value)
+		if code != 0 || !strings.Contains(stderr, c.says) {
+			t.Errorf("%s %s: exit %d, stderr does not say %q:\n%s", c.flag, c.value, code, c.says, stderr)
+			continue
+		}
+		var sum scoring.Summary
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatal(err)
+		}
+		if len(sum.OutageWindows) != 1 || sum.OutageWindows[0].EndS == nil ||
+			sum.OutageWindows[0].StartS != c.from || *sum.OutageWindows[0].EndS != c.to {
+			t.Errorf("%s %s: outage windows %+v, want %gs–%gs", c.flag, c.value, sum.OutageWindows, c.from, c.to)
+		}
+	}
+	// An end the default window cannot pair with keeps the chapter's other end.
+	stdout, stderr, code = execute(t.Context(), "run", "--no-tui", "--json", "--clock", "virtual", "--rate", "10", "--outage-from", "10s")
+	if code != 0 || strings.Contains(stderr, "the outage runs") {
+		t.Errorf("--outage-from 10s past the default window's end: exit %d, stderr %q", code, stderr)
+	}
 }
 
 // TestCompareJSONHasOverrides: compare --json says what each run was run with.

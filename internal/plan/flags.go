@@ -114,11 +114,30 @@ func FromFlags(fl Flags, fs *pflag.FlagSet, outage, policy string, note func(str
 // defaultWindow places the outage of a drill whose window the flags do
 // not give by its sending (workload.DefaultWindow), once the emails sent
 // are known; note says so when that is not the chapter's 15 s to 40 s.
+// With one end given, the other is the default window's when that keeps
+// the window the right way round (else the chapter's), so a short drill
+// given only --outage-from still gets an outage that ends in its sending.
 func defaultWindow(cfg *workload.Config, fs *pflag.FlagSet, note func(string)) {
-	if fs.Changed("outage-from") || fs.Changed("outage-to") || cfg.Outage == workload.OutageNone {
+	fromSet, toSet := fs.Changed("outage-from"), fs.Changed("outage-to")
+	if (fromSet && toSet) || cfg.Outage == workload.OutageNone {
 		return
 	}
 	from, to := workload.DefaultWindow(cfg.Emails, cfg.Rate)
+	where := "a quarter to two thirds of the way through the sending (--outage-from and --outage-to choose it)"
+	switch {
+	case fromSet:
+		if to <= cfg.OutageFrom {
+			return
+		}
+		from = cfg.OutageFrom
+		where = "ending two thirds of the way through the sending (--outage-to chooses the end)"
+	case toSet:
+		if from >= cfg.OutageTo {
+			return
+		}
+		to = cfg.OutageTo
+		where = "starting a quarter of the way through the sending (--outage-from chooses the start)"
+	}
 	if from == cfg.OutageFrom && to == cfg.OutageTo {
 		return
 	}
@@ -130,9 +149,9 @@ func defaultWindow(cfg *workload.Config, fs *pflag.FlagSet, note func(string)) {
 	if cfg.Emails == 1 {
 		take = "takes"
 	}
-	note(fmt.Sprintf("%s sent at %v a second %s %s: the outage runs %s–%s, a quarter to two thirds of the way through the sending (--outage-from and --outage-to choose it)",
+	note(fmt.Sprintf("%s sent at %v a second %s %s: the outage runs %s–%s, %s",
 		format.Plural(cfg.Emails, "email"), cfg.Rate, take, format.GoDuration(workload.Sending(cfg.Emails, cfg.Rate)),
-		format.GoDuration(from), format.GoDuration(to)))
+		format.GoDuration(from), format.GoDuration(to), where))
 }
 
 // fileSending is how many emails a drill file sends and how fast, as far
