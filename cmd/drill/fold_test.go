@@ -110,7 +110,7 @@ func TestDefaultWindowFollowsTheSending(t *testing.T) {
 		}
 	}
 	// An end the default window cannot pair with keeps the chapter's other end.
-	stdout, stderr, code = execute(t.Context(), "run", "--no-tui", "--json", "--clock", "virtual", "--rate", "10", "--outage-from", "10s")
+	_, stderr, code = execute(t.Context(), "run", "--no-tui", "--json", "--clock", "virtual", "--rate", "10", "--outage-from", "10s")
 	if code != 0 || strings.Contains(stderr, "the outage runs") {
 		t.Errorf("--outage-from 10s past the default window's end: exit %d, stderr %q", code, stderr)
 	}
