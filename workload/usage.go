@@ -311,16 +311,11 @@ var usageKeys = []string{"prompt_tokens", "completion_tokens", "total_tokens"}
 // memberValue returns the value after a key that ends just before i in
 // valid JSON (":" then the value), or false if the string was not a key.
 func memberValue(body []byte, i int) ([]byte, bool) {
-	for i < len(body) && isSpace(body[i]) {
-		i++
-	}
+	i = jsonscan.Space(body, i)
 	if i >= len(body) || body[i] != ':' {
 		return nil, false // a string value, not a key
 	}
-	i++
-	for i < len(body) && isSpace(body[i]) {
-		i++
-	}
+	i = jsonscan.Space(body, i+1)
 	start, depth, inString := i, 0, false
 	for ; i < len(body); i++ {
 		c := body[i]
@@ -357,8 +352,6 @@ func memberValue(body []byte, i int) ([]byte, bool) {
 	}
 	return body[start:], true
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // formatCost writes an amount of money with enough digits for a cheap call.
 func formatCost(c float64) string { return strconv.FormatFloat(c, 'f', 6, 64) }

@@ -8,6 +8,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/drill-dev/drill/internal/jsonscan"
 )
 
 // The fake model's request path decodes each body once, by hand, when it
@@ -242,16 +244,7 @@ type fastDecoder struct {
 	i int
 }
 
-func (d *fastDecoder) space() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *fastDecoder) space() { d.i = jsonscan.Space(d.b, d.i) }
 
 func (d *fastDecoder) peek() byte {
 	if d.i < len(d.b) {
@@ -302,7 +295,7 @@ func (d *fastDecoder) str() (string, bool) {
 	// A long string seen before is found by its closing quote alone
 	// (stringEnd, with IndexByte): the cache holds only texts the loop
 	// below has taken, so a hit needs no byte-by-byte check.
-	if end := stringEnd(d.b, start); end < len(d.b) {
+	if end := jsonscan.StringEnd(d.b, start); end < len(d.b) {
 		if n := end - start; n >= textCacheMinBytes && n <= textCacheMaxBytes {
 			texts.RLock()
 			s, ok := texts.m[string(d.b[start:end])]
@@ -756,7 +749,7 @@ func (d *fastDecoder) skip() bool {
 	for d.i < len(d.b) {
 		switch d.b[d.i] {
 		case '"':
-			if d.i = stringEnd(d.b, d.i+1); d.i >= len(d.b) {
+			if d.i = jsonscan.StringEnd(d.b, d.i+1); d.i >= len(d.b) {
 				return false
 			}
 		case '{', '[':

@@ -100,26 +100,29 @@ func (b *bpe) tokens() int { return len(b.off) - 1 }
 func (b *bpe) token(r int) []byte { return b.raw[b.off[r]:b.off[r+1]] }
 
 // rank returns p's rank, or -1 if p is not a token.
-func (b *bpe) rank(p []byte) int {
-	h := maphash.Bytes(b.seed, p) & b.mask
+func (b *bpe) rank(p string) int {
+	h := maphash.String(b.seed, p) & b.mask // the same hash as maphash.Bytes of its bytes
 	for {
 		v := b.index[h]
 		if v == 0 {
 			return -1
 		}
-		if bytes.Equal(b.token(int(v-1)), p) {
+		if string(b.token(int(v-1))) == p {
 			return int(v - 1)
 		}
 		h = (h + 1) & b.mask
 	}
 }
 
-// pieces calls f with each piece of s the pattern splits it into, and
-// stops when f returns false.
-func (b *bpe) pieces(s string, f func(piece string) bool) {
+// encode splits s into the pattern's pieces, byte-pair encodes each and
+// calls f with the piece and the start of every token in it (and, last,
+// len(piece)); it stops when f returns false.
+func (b *bpe) encode(s string, f func(piece string, starts []int) bool) {
+	var starts []int
 	m, _ := b.pat.FindStringMatch(s)
 	for m != nil {
-		if !f(m.String()) {
+		piece := m.String()
+		if starts = b.merge(piece, starts[:0]); !f(piece, starts) {
 			return
 		}
 		m, _ = b.pat.FindNextMatch(m)
@@ -129,10 +132,8 @@ func (b *bpe) pieces(s string, f func(piece string) bool) {
 // count returns the number of tokens in s.
 func (b *bpe) count(s string) int {
 	n := 0
-	var parts []int
-	b.pieces(s, func(piece string) bool {
-		parts = b.merge([]byte(piece), parts[:0])
-		n += len(parts) - 1
+	b.encode(s, func(_ string, starts []int) bool {
+		n += len(starts) - 1
 		return true
 	})
 	return n
@@ -142,19 +143,16 @@ func (b *bpe) count(s string) int {
 // s itself when it does not.
 func (b *bpe) prefix(s string, n int) (string, bool) {
 	var out strings.Builder
-	var parts []int
 	cut := false
-	b.pieces(s, func(piece string) bool {
-		parts = b.merge([]byte(piece), parts[:0])
-		k := len(parts) - 1
-		if k > n {
-			out.WriteString(piece[:parts[n]])
-			cut = true
-			return false
+	b.encode(s, func(piece string, starts []int) bool {
+		if k := len(starts) - 1; k <= n {
+			out.WriteString(piece)
+			n -= k
+			return true
 		}
-		out.WriteString(piece)
-		n -= k
-		return true
+		out.WriteString(piece[:starts[n]])
+		cut = true
+		return false
 	})
 	if !cut {
 		return s, false
@@ -166,7 +164,7 @@ func (b *bpe) prefix(s string, n int) (string, bool) {
 // in it and, last, len(piece). It merges as tiktoken does: the adjacent
 // pair whose joined bytes have the lowest rank first, the leftmost on a
 // tie, until no joined pair is a token.
-func (b *bpe) merge(piece []byte, parts []int) []int {
+func (b *bpe) merge(piece string, parts []int) []int {
 	if len(piece) == 1 || b.rank(piece) >= 0 {
 		return append(parts, 0, len(piece))
 	}

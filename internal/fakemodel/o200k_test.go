@@ -29,11 +29,11 @@ func TestO200kMatchesTheOfflineLoader(t *testing.T) {
 		t.Fatalf("embedded o200k_base has %d tokens, the .tiktoken file %d", got.tokens(), len(want))
 	}
 	for tok, rank := range want {
-		if g := got.rank([]byte(tok)); g != rank {
+		if g := got.rank(tok); g != rank {
 			t.Fatalf("token %q: embedded rank %d, want %d", tok, g, rank)
 		}
 	}
-	if r := got.rank([]byte("not one token at all, surely")); r != -1 {
+	if r := got.rank("not one token at all, surely"); r != -1 {
 		t.Fatalf("a long phrase has rank %d, want -1 (not a token)", r)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drill-dev/drill/internal/answer"
+	"github.com/drill-dev/drill/internal/jsonscan"
 )
 
 // DefaultSeed is the latency seed of the fake model's own tests and
@@ -245,13 +246,13 @@ func requestBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 
 // jsonDepth is the deepest nesting of objects and arrays in a JSON text,
 // counted in one pass outside strings, without decoding it. Strings, most
-// of a request's bytes, are passed over by stringEnd.
+// of a request's bytes, are passed over by jsonscan.StringEnd.
 func jsonDepth(b []byte) int {
 	depth, deepest := 0, 0
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = stringEnd(b, i+1)
+			i = jsonscan.StringEnd(b, i+1)
 		case '{', '[':
 			depth++
 			deepest = max(deepest, depth)
@@ -260,27 +261,6 @@ func jsonDepth(b []byte) int {
 		}
 	}
 	return deepest
-}
-
-// stringEnd is the index of the quote that ends a string whose text starts
-// at i (one a backslash does not escape: after an even run of them), or
-// len(b) if none does.
-func stringEnd(b []byte, i int) int {
-	for {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return len(b)
-		}
-		q := i + j
-		k := q - 1
-		for k >= i && b[k] == '\\' {
-			k--
-		}
-		if (q-1-k)%2 == 0 {
-			return q
-		}
-		i = q + 1
-	}
 }
 
 // bigRequest is the body size from which a request's memory is handed back

@@ -1,13 +1,17 @@
 // Package jsonscan reads the few values a hot path needs straight from a
 // JSON text that is already known to be valid, without reflection: an
 // object's members, an array's elements, a plain string, a string's text,
-// a small unsigned integer, a boolean, or any value skipped. Every method reports
-// false on anything it does not read directly, so its caller hands that
-// text to encoding/json (or the SDK) instead: the scanner is a fast path,
-// never the only reader.
+// a small unsigned integer, a boolean, or any value skipped. Every method
+// reports false on anything it does not read directly, so its caller hands
+// that text to encoding/json (or the SDK) instead: the scanner is a fast
+// path, never the only reader. Space and StringEnd are its two steps for
+// readers that keep their own position.
 package jsonscan
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Scanner walks a valid JSON text from its start.
 type Scanner struct {
@@ -18,17 +22,43 @@ type Scanner struct {
 // New returns a Scanner at the start of b.
 func New(b []byte) *Scanner { return &Scanner{b: b} }
 
-// ws passes over white space.
-func (s *Scanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
+// Space returns the index of the first byte at or after i in b that is
+// not JSON white space (len(b) if none is).
+func Space(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
 		case ' ', '\t', '\n', '\r':
-			s.i++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
+
+// StringEnd returns the index of the quote that ends the JSON string whose
+// text starts at i in b (just after its opening quote), or len(b) if the
+// string does not end.
+func StringEnd(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		q := i + j
+		k := q - 1
+		for k >= i && b[k] == '\\' {
+			k--
+		}
+		if (q-1-k)%2 == 0 { // an even run of backslashes: the quote is not escaped
+			return q
+		}
+		i = q + 1
+	}
+}
+
+// ws passes over white space.
+func (s *Scanner) ws() { s.i = Space(s.b, s.i) }
 
 // End reports whether only white space is left.
 func (s *Scanner) End() bool {
@@ -142,14 +172,8 @@ func (s *Scanner) Text() (string, bool) {
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
 		return "", false
 	}
-	start, escapes := s.i+1, false
-	j := start
-	for ; j < len(s.b) && s.b[j] != '"'; j++ {
-		if s.b[j] == '\\' {
-			escapes = true
-			j++
-		}
-	}
+	start := s.i + 1
+	j := StringEnd(s.b, start)
 	if j >= len(s.b) {
 		return "", false
 	}
@@ -158,7 +182,7 @@ func (s *Scanner) Text() (string, bool) {
 	if !utf8.Valid(raw) {
 		return "", false
 	}
-	if !escapes {
+	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw), true
 	}
 	out := make([]byte, 0, len(raw))
@@ -196,16 +220,12 @@ func (s *Scanner) Skip() bool {
 	}
 	switch s.b[s.i] {
 	case '"':
-		for j := s.i + 1; j < len(s.b); j++ {
-			switch s.b[j] {
-			case '\\':
-				j++
-			case '"':
-				s.i = j + 1
-				return true
-			}
+		j := StringEnd(s.b, s.i+1)
+		if j >= len(s.b) {
+			return false
 		}
-		return false
+		s.i = j + 1
+		return true
 	case '{', '[':
 		depth := 0
 		for j := s.i; j < len(s.b); j++ {

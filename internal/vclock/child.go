@@ -48,7 +48,7 @@ var beside struct {
 // small together; the returned function puts it back. Nothing changes when
 // the environment sets GOGC.
 func Beside() (undo func()) {
-	if os.Getenv("GOGC") != "" {
+	if gcSetByEnv() {
 		return func() {}
 	}
 	beside.Lock()
@@ -65,6 +65,10 @@ func Beside() (undo func()) {
 		}
 	})
 }
+
+// gcSetByEnv reports whether the environment chooses GOGC (an empty value
+// does not: the runtime takes it as unset).
+func gcSetByEnv() bool { return os.Getenv("GOGC") != "" }
 
 // PollInterval is how often, in virtual time, a bubble looks whether the
 // process was asked to stop (Ctrl-C, SIGTERM).
@@ -304,7 +308,7 @@ func serve(name string) int {
 		return fail(1, fmt.Errorf("vclock: reading the input of %s: %w", name, err))
 	}
 
-	if os.Getenv("GOGC") == "" {
+	if !gcSetByEnv() {
 		// A virtual-clock process is a batch job beside drill itself: it
 		// trades some CPU for a heap that grows to 1.5× what it holds
 		// rather than 2× (GOGC=100), so that it and a real-clock run
