@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"sync"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -327,7 +326,7 @@ func (d *fastDecoder) str() (string, bool) {
 	cacheable := len(raw) >= textCacheMinBytes && len(raw) <= textCacheMaxBytes
 	var s string
 	if escaped {
-		b, ok := unescape(raw)
+		b, ok := jsonscan.Unescape(raw)
 		if !ok {
 			return "", false
 		}
@@ -366,85 +365,6 @@ const (
 	textCacheMaxBytes   = 16 << 10
 	textCacheTotalBytes = 4 << 20
 )
-
-// unescape decodes the text of a JSON string that has escapes. It declines
-// invalid UTF-8, control bytes, unknown escapes and lone surrogates.
-func unescape(raw []byte) ([]byte, bool) {
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		j := i
-		for j < len(raw) && raw[j] != '\\' {
-			j++
-		}
-		out = append(out, raw[i:j]...)
-		if j == len(raw) {
-			break
-		}
-		if j+1 >= len(raw) {
-			return nil, false
-		}
-		i = j + 2
-		switch e := raw[j+1]; e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(raw[i:])
-			if !ok {
-				return nil, false
-			}
-			i += 4
-			if utf16.IsSurrogate(r) {
-				if len(raw)-i < 6 || raw[i] != '\\' || raw[i+1] != 'u' {
-					return nil, false
-				}
-				lo, ok := hex4(raw[i+2:])
-				if !ok {
-					return nil, false
-				}
-				i += 6
-				if r = utf16.DecodeRune(r, lo); r == utf8.RuneError {
-					return nil, false
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return nil, false
-		}
-	}
-	return out, utf8.Valid(out)
-}
-
-// hex4 reads the four hex digits of a \u escape at the start of b.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
 
 func (d *fastDecoder) literal(s string) bool {
 	if len(d.b)-d.i >= len(s) && string(d.b[d.i:d.i+len(s)]) == s {

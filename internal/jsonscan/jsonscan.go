@@ -4,12 +4,13 @@
 // a small unsigned integer, a boolean, or any value skipped. Every method
 // reports false on anything it does not read directly, so its caller hands
 // that text to encoding/json (or the SDK) instead: the scanner is a fast
-// path, never the only reader. Space and StringEnd are its two steps for
-// readers that keep their own position.
+// path, never the only reader. Space, StringEnd and Unescape are its steps
+// for readers that keep their own position.
 package jsonscan
 
 import (
 	"bytes"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -166,8 +167,8 @@ func (s *Scanner) PlainString() ([]byte, bool) {
 	return nil, false
 }
 
-// Text reads a string value in valid UTF-8 whose escapes are all of the
-// two-character kind, and returns it unescaped.
+// Text reads a string value and returns it unescaped; it declines what
+// Unescape declines.
 func (s *Scanner) Text() (string, bool) {
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
 		return "", false
@@ -177,25 +178,47 @@ func (s *Scanner) Text() (string, bool) {
 	if j >= len(s.b) {
 		return "", false
 	}
-	raw := s.b[start:j]
 	s.i = j + 1
-	if !utf8.Valid(raw) {
+	out, ok := Unescape(s.b[start:j])
+	if !ok {
 		return "", false
 	}
+	return string(out), true
+}
+
+// Unescape decodes the text between a JSON string's quotes. It declines
+// invalid UTF-8, control bytes, unknown escapes and lone surrogates, where
+// decoders differ (encoding/json writes U+FFFD for the last). Text with no
+// escapes is returned as it is, not copied.
+func Unescape(raw []byte) ([]byte, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw), true
+		for _, c := range raw {
+			if c < 0x20 {
+				return nil, false
+			}
+		}
+		return raw, utf8.Valid(raw)
 	}
 	out := make([]byte, 0, len(raw))
-	for k := 0; k < len(raw); k++ {
-		c := raw[k]
-		if c != '\\' {
-			out = append(out, c)
-			continue
+	for i := 0; i < len(raw); {
+		j := i
+		for j < len(raw) && raw[j] != '\\' {
+			if raw[j] < 0x20 {
+				return nil, false
+			}
+			j++
 		}
-		k++
-		switch raw[k] {
+		out = append(out, raw[i:j]...)
+		if j == len(raw) {
+			break
+		}
+		if j+1 >= len(raw) {
+			return nil, false
+		}
+		i = j + 2
+		switch e := raw[j+1]; e {
 		case '"', '\\', '/':
-			out = append(out, raw[k])
+			out = append(out, e)
 		case 'b':
 			out = append(out, '\b')
 		case 'f':
@@ -206,11 +229,53 @@ func (s *Scanner) Text() (string, bool) {
 			out = append(out, '\r')
 		case 't':
 			out = append(out, '\t')
-		default: // \u: left to the SDK
-			return "", false
+		case 'u':
+			r, ok := hex4(raw[i:])
+			if !ok {
+				return nil, false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				if len(raw)-i < 6 || raw[i] != '\\' || raw[i+1] != 'u' {
+					return nil, false
+				}
+				lo, ok := hex4(raw[i+2:])
+				if !ok {
+					return nil, false
+				}
+				i += 6
+				if r = utf16.DecodeRune(r, lo); r == utf8.RuneError {
+					return nil, false
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return nil, false
 		}
 	}
-	return string(out), true
+	return out, utf8.Valid(out)
+}
+
+// hex4 reads the four hex digits of a \u escape at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // Skip passes over one value of any kind.

@@ -1,6 +1,11 @@
 package jsonscan
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestBool(t *testing.T) {
 	for in, want := range map[string]struct{ v, ok bool }{
@@ -15,5 +20,60 @@ func TestBool(t *testing.T) {
 		if ok && !s.End() {
 			t.Errorf("Bool(%q) left %q", in, in[s.i:])
 		}
+	}
+}
+
+// unescapeCases are JSON strings, quotes included: escapes of every kind,
+// surrogate pairs, lone surrogates, control bytes and invalid UTF-8.
+var unescapeCases = []string{
+	`"plain"`, `"caf\u00e9 \"q\" \\ \/ \b\f\n\r\t"`, `"\ud83d\ude00 smile"`,
+	`"lone \ud83d here"`, `"\ude00 low first"`, `"bad \x escape"`, `"short \u12"`,
+	"\"tab\there\"", "\"\xff\xfe\"", `"Gr\u00f6\u00dfe ✓"`, `"end \\"`,
+}
+
+// TestUnescape checks Unescape against encoding/json: the same text where
+// it reads a string, and declined where encoding/json rejects it or writes
+// U+FFFD for a lone surrogate or invalid byte.
+func TestUnescape(t *testing.T) {
+	for _, c := range unescapeCases {
+		checkUnescape(t, []byte(c))
+	}
+	got, ok := Unescape([]byte(`caf\u00e9`))
+	if !ok || string(got) != "café" {
+		t.Errorf(`Unescape(caf\u00e9) = %q, %v; want "café", true`, got, ok)
+	}
+	if _, ok := Unescape([]byte(`\ud83d`)); ok {
+		t.Error("Unescape read a lone surrogate")
+	}
+}
+
+// FuzzUnescape checks Unescape against encoding/json on any JSON string.
+func FuzzUnescape(f *testing.F) {
+	for _, c := range unescapeCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(checkUnescape)
+}
+
+// checkUnescape compares Unescape and Scanner.Text on the JSON string q
+// with encoding/json.
+func checkUnescape(t *testing.T, q []byte) {
+	if len(q) < 2 || q[0] != '"' || StringEnd(q, 1) != len(q)-1 {
+		return // not one JSON string
+	}
+	var want string
+	wantErr := json.Unmarshal(q, &want)
+	got, ok := Unescape(q[1 : len(q)-1])
+	text, textOK := New(q).Text()
+	if ok != textOK || (ok && text != string(got)) {
+		t.Errorf("%q: Text %q, %v; Unescape %q, %v", q, text, textOK, got, ok)
+	}
+	switch {
+	case ok && wantErr != nil:
+		t.Errorf("%q: Unescape read %q; encoding/json: %v", q, got, wantErr)
+	case ok && string(got) != want:
+		t.Errorf("%q: Unescape read %q; encoding/json %q", q, got, want)
+	case !ok && wantErr == nil && !strings.ContainsRune(want, utf8.RuneError):
+		t.Errorf("%q: Unescape declined what encoding/json reads as %q", q, want)
 	}
 }
