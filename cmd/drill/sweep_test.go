@@ -100,6 +100,52 @@ func TestSweepVirtualJSON(t *testing.T) {
 	}
 }
 
+// TestSweepFrontIsTheReports: the table marks the front the report marks
+// from the same runs' journals (and the dashboard, which folds the same
+// events): one rule with the same answers, McNemar's test included. With
+// one repeat the table once judged all 4 right by its zero spread alone
+// and put settings on the front the report called dominated.
+func TestSweepFrontIsTheReports(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := execute(t.Context(), "sweep", "--clock", "virtual", "--json", "--no-tui",
+		"--primary-timeout", "1s,2s,5s", "--trip-failures", "3,5", "--outages", "busy,hang", "--record", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res sweepJSON
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("decoding %s: %v", stdout, err)
+	}
+	var runs []*report.Run
+	table := map[string]bool{}
+	for _, r := range res.Rows {
+		table[r.Flags] = r.Dominated
+		for _, path := range r.Journals {
+			run, err := report.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, run)
+		}
+	}
+	to := report.TradeOffOf(runs)
+	if to == nil || len(to.Points) != len(res.Rows) {
+		t.Fatalf("the report found %v settings, the table %d", to, len(res.Rows))
+	}
+	front := 0
+	for _, p := range to.Points {
+		if d, ok := table[p.Flags]; !ok || d != p.Dominated {
+			t.Errorf("%s: report dominated %v, table %v (listed %v)", p.Flags, p.Dominated, d, ok)
+		}
+		if !p.Dominated {
+			front++
+		}
+	}
+	if front == 0 || front == len(to.Points) {
+		t.Errorf("%d of %d settings on the front: the rule decided nothing", front, len(to.Points))
+	}
+}
+
 // TestSweepMarkdownSortTop: --sort and --top keep the best rows, in order.
 func TestSweepMarkdownSortTop(t *testing.T) {
 	stdout, stderr, code := execute(t.Context(), "sweep", "--clock", "virtual", "--primary-timeout", "1s..4s..1s",

@@ -51,7 +51,9 @@ type SweepPoint struct {
 	// share), Calls the calls to the broken model during the outage.
 	P95, All4, Calls scoring.Stat
 	// Dominated: another setting of the scenario is clearly better on one
-	// of the three figures and clearly worse on none (clearBetter).
+	// of the three figures and clearly worse on none (scoring.Dominated:
+	// by more than the repeats' spread, and for all 4 right significant by
+	// McNemar's test on each setting's first run's answers).
 	Dominated bool
 }
 
@@ -86,9 +88,12 @@ func TradeOffOf(runs []*Run) *TradeOff {
 	if len(order) < 2 {
 		return nil
 	}
+	// The front rule's McNemar test pairs each setting's first run's
+	// answers, as drill sweep's table and dashboard do.
 	settings := make([]scoring.SweepSetting, len(order))
 	for k, n := range order {
-		settings[k] = scoring.SweepSetting{Scenario: bySetting[n].Scenario, Summaries: summaries[n]}
+		p := bySetting[n]
+		settings[k] = scoring.SweepSetting{Scenario: p.Scenario, Summaries: summaries[n], All4ByEmail: runs[p.Runs[0]].all4ByAnswered()}
 	}
 	rows, err := scoring.AggregateSweep(settings)
 	if err != nil {
@@ -99,47 +104,16 @@ func TradeOffOf(runs []*Run) *TradeOff {
 		p := bySetting[n]
 		figs := rows[k].Figures
 		p.P95, p.All4, p.Calls = figs["p95_wait_outage_s"], figs["all4_right"], figs["calls_to_broken_outage"]
+		p.Dominated = rows[k].Dominated
 		if !slices.Contains(t.Scenarios, p.Scenario) {
 			t.Scenarios = append(t.Scenarios, p.Scenario)
 		}
 		t.Points = append(t.Points, *p)
 	}
-	t.markDominated(runs)
 	slices.SortStableFunc(t.Points, func(a, b SweepPoint) int {
 		return cmp.Or(cmp.Compare(slices.Index(t.Scenarios, a.Scenario), slices.Index(t.Scenarios, b.Scenario)), cmp.Compare(a.Setting, b.Setting))
 	})
 	return t
-}
-
-// markDominated marks, within each scenario, the points another point
-// clearly dominates by the front rule drill sweep's table and dashboard
-// read too (scoring.Dominated): clearly better on at least one of p95
-// wait, all 4 right and calls, and clearly worse on none. A gap the
-// repeats' spread covers, or (all 4 right) that McNemar's test on the
-// same emails (each setting's first run) calls chance, neither puts a
-// setting on the front nor takes it off.
-func (t *TradeOff) markDominated(runs []*Run) {
-	for _, sc := range t.Scenarios {
-		idx := t.scenario(sc)
-		rows := make([]scoring.FrontRow, len(idx))
-		for k, i := range idx {
-			rows[k] = t.Points[i].frontRow(runs)
-		}
-		for k, d := range scoring.Dominated(rows, scoring.TradeOffObjectives) {
-			t.Points[idx[k]].Dominated = d
-		}
-	}
-}
-
-// frontRow is the point as the front rule reads it: its trade-off
-// figures and its first run's per-email answers.
-func (p SweepPoint) frontRow(runs []*Run) scoring.FrontRow {
-	row := scoring.FrontRow{Figures: map[string]scoring.Stat{
-		"p95_wait_outage_s": p.P95, "all4_right": p.All4, "calls_to_broken_outage": p.Calls}}
-	if len(p.Runs) > 0 {
-		row.All4ByEmail = runs[p.Runs[0]].all4ByAnswered()
-	}
-	return row
 }
 
 // faultParams are the --fault values in a setting's flags: "status=503".

@@ -94,7 +94,7 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 	for i, row := range rows {
 		planned[i] = sweep.Planned{Setting: row.Setting, Outage: row.Config.OutageLabel(), Policy: row.Config.Policy.Name, Seed: row.Config.Seed}
 		for _, k := range row.Runs {
-			planned[i].Runs = append(planned[i].Runs, sweep.Ran{Status: outs[k].Status, Summary: outs[k].Summary, Journal: paths[k]})
+			planned[i].Runs = append(planned[i].Runs, sweep.Ran{Status: outs[k].Status, Summary: outs[k].Summary, Journal: paths[k], All4ByEmail: outs[k].All4ByEmail})
 		}
 	}
 	clock := clockName(opts.Virtual)

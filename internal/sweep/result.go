@@ -43,8 +43,9 @@ type Row struct {
 	Figures map[string]scoring.Stat `json:"figures"`
 	// Dominated: another row of the same outage (kind and --fault values)
 	// is clearly better on one objective and clearly worse on none, by
-	// more than the repeats' spread (scoring.Dominated, the report's rule;
-	// the table has no per-email answers, so no McNemar test).
+	// more than the repeats' spread and, for all 4 right, by McNemar's
+	// test on the first repeat's answers (scoring.Dominated, the rule the
+	// dashboard and the report read).
 	Dominated bool `json:"dominated"`
 	// Journals are the recorded journals (--record), one per repeat.
 	Journals []string `json:"journals,omitempty"`
@@ -66,6 +67,10 @@ type Ran struct {
 	Status  string
 	Summary scoring.Summary
 	Journal string
+	// All4ByEmail is the run's per-email all-4-right (nil if it never
+	// ran): the first repeat's are the pairs the front rule's McNemar test
+	// reads, as the dashboard and the report read them.
+	All4ByEmail map[int]bool
 }
 
 // Tabulate aggregates the settings' runs into rows with the fold's sweep
@@ -89,6 +94,9 @@ func Tabulate(ctx context.Context, g Grid, planned []Planned, repeats int, clock
 				row.Journals = append(row.Journals, run.Journal)
 			}
 			settings[i].Summaries = append(settings[i].Summaries, run.Summary)
+			if settings[i].All4ByEmail == nil {
+				settings[i].All4ByEmail = run.All4ByEmail
+			}
 		}
 		res.Rows = append(res.Rows, row)
 	}

@@ -54,6 +54,17 @@ type Outcome struct {
 	// Ended is how the run ended, its run_end detail ("aborted: max spend
 	// ..." when a safeguard of its own stopped it).
 	Ended string `json:"ended,omitempty"`
+	// All4ByEmail maps each email the run answered to whether all four
+	// fields were right (scoring.Fold.All4ByAnswered): the pairs a sweep's
+	// front rule tests, as the dashboard and the report do.
+	All4ByEmail map[int]bool `json:"all4_by_email,omitempty"`
+}
+
+// NewOutcome is the outcome of a drill that ran: its summary sum (the
+// fold's, with anything the caller adds), its status, and the rest read
+// from its fold f.
+func NewOutcome(f *scoring.Fold, sum scoring.Summary, status string) Outcome {
+	return Outcome{Summary: sum, Status: status, Failed: f.FailedCalls(), Ended: f.Ended(), All4ByEmail: f.All4ByAnswered()}
 }
 
 // ErrNotVirtual means a drill cannot run in virtual time: it would wait on
@@ -151,7 +162,7 @@ func runOne(ctx context.Context, job Job) Outcome {
 	if status == event.StatusCompleted {
 		sum.Baseline = job.Baseline // whole runs compared whole
 	}
-	o := Outcome{Summary: sum, Status: status, Failed: fold.FailedCalls(), Ended: fold.Ended()}
+	o := NewOutcome(fold, sum, status)
 	if rec != nil {
 		if err := finishJournal(rec, sum, status, job.Hypotheses); err != nil {
 			o.Error = fmt.Sprintf("recording %s: %v", job.Journal, err)
