@@ -30,8 +30,9 @@ const (
 	// MaxEmails is the most emails a run_start may configure, and the
 	// highest email id allowed before the run_start event.
 	MaxEmails = 10_000_000
-	// MaxAttempt is the highest SDK retry count an attempt may carry.
-	MaxAttempt = 1000
+	// MaxAttempt is the highest SDK retry count an attempt may carry: the
+	// most retries a run accepts.
+	MaxAttempt = edge.MaxRetries
 )
 
 // EventRules checks a recorded run's events, one at a time and in log
@@ -140,9 +141,11 @@ func (v *EventRules) checkRunStart(e event.Event, line int) string {
 		return fmt.Sprintf("field \"run.outage_to_s\" is %v, want 0..%v", r.OutageToS, maxOffsetS)
 	}
 	for i, rg := range r.Rungs {
-		if rg.TimeLimit < 0 || rg.Retries < 0 || rg.Retries > MaxAttempt {
-			return fmt.Sprintf("field \"run.rungs[%d]\": time_limit_ns %s and retries %d must not be negative (retries at most %d)",
-				i, format.Nanos(rg.TimeLimit), rg.Retries, MaxAttempt)
+		if rg.TimeLimit < 0 {
+			return fmt.Sprintf("field \"run.rungs[%d].time_limit_ns\" is %s, must not be negative", i, format.Nanos(rg.TimeLimit))
+		}
+		if err := edge.Retries(rg.Retries); err != nil {
+			return fmt.Sprintf("field \"run.rungs[%d].retries\" %v", i, err)
 		}
 	}
 	v.emails, v.emailsFrom = r.Emails, fmt.Sprintf("run.emails on line %d", line)

@@ -232,8 +232,8 @@ func (c Config) Validate() error {
 		} else if err := edge.Duration(r.p.TimeLimit); err != nil {
 			errs = append(errs, fmt.Errorf("%s time limit %w", r.name, err))
 		}
-		if r.p.Retries < 0 {
-			errs = append(errs, fmt.Errorf("%s retries must not be negative, got %d", r.name, r.p.Retries))
+		if err := edge.Retries(r.p.Retries); err != nil {
+			errs = append(errs, fmt.Errorf("%s retries %w", r.name, err))
 		}
 		if b := r.p.Breaker; b != nil {
 			if err := b.Validate(); err != nil {

@@ -109,7 +109,7 @@ func TestRouteValidation(t *testing.T) {
 		{"unknown hold", Route{Class: "safety", Policy: ff, Hold: "later"}, "unknown hold"},
 		{"wait without a breaker", Route{Class: "safety", Policy: fb, Hold: event.HoldWaitForPrimary}, "give policy fallback a breaker"},
 		{"two breakers for one model", Route{Class: "safety", Policy: br}, "a model has one breaker"},
-		{"negative retries", Route{Class: "safety", Policy: func() Policy { p := ff; p.Primary.Retries = -1; return p }()}, "retries must not be negative"},
+		{"negative retries", Route{Class: "safety", Policy: func() Policy { p := ff; p.Primary.Retries = -1; return p }()}, "retries must be 0..1000"},
 		{"queue without hold", Route{Class: "safety", Policy: ff, Queue: 3}, "wait and queue"},
 		{"backup-only never", Route{Class: "safety", Policy: func() Policy { p, _ := Preset("backup-only"); return p }(), Hold: event.HoldPerson}, "keeps no model rung"},
 	} {

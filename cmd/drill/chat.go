@@ -14,8 +14,6 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
-	"github.com/drill-dev/drill/internal/drillfile"
-	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
@@ -52,7 +50,7 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string
 		jobs[i].Config, jobs[i].Hypotheses = cfg, hyps
 		if recordDir != "" {
 			jobs[i].Journal = journal.ChatRunPath(recordDir, i, cfg.Incident, cfg.Policy.Name, cfg.Seed)
-			if err := journal.RefuseOverwrite(jobs[i].Journal, force); err != nil {
+			if err := journal.CheckRecord(jobs[i].Journal, force); err != nil {
 				return err
 			}
 		}
@@ -164,26 +162,26 @@ func (c *chatPredictFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.within, "within", 0, "chat: the wait a conversation should fit in; each case then says the setting that makes it fit")
 	fs.Float64Var(&c.trickle, "trickle", d.TrickleTokensPerS, "chat: the trickling provider's tokens a second")
 	fs.IntVar(&c.answerTokens, "answer-tokens", d.AnswerTokens, "chat: an answer's length in tokens when the policy sets no --max-tokens")
+	plan.MarkChatOnly(fs, "within", "trickle", "answer-tokens")
 }
+
+// predictUnread are the chat flags a prediction does not read: it is the
+// arithmetic of one conversation under the policy.
+var predictUnread = []string{"seed", "seeds", "incident", "conversations", "conversation-rate", "tool-breakers", "tool-breaker-scope", "tool-outage", "profile-fault"}
 
 // predictChat is `drill predict --workload chat`: the worst case of one
 // conversation under the policy (and the chat policy flags given) for a
 // silent, a trickling and an overloaded provider.
-func predictChat(cmd *cobra.Command, policy string, c chatPredictFlags, asJSON bool) error {
+func predictChat(cmd *cobra.Command, policy string, cf plan.ChatFlags, c chatPredictFlags, asJSON bool) error {
 	fs := cmd.Flags()
-	if !fs.Changed("policy") {
-		policy = chat.PresetDefaults
+	for _, name := range predictUnread {
+		if fs.Changed(name) {
+			return exit.Usagef("drill predict --workload chat reads the policy of one conversation, not --%s", name)
+		}
 	}
-	pol, err := chat.PolicyByName(policy)
-	if err != nil {
-		return exit.Usagef("--policy: %v", err)
-	}
-	over, err := plan.ChatPolicyFlags(fs)
+	pol, err := cf.Policy(fs, policy)
 	if err != nil {
 		return err
-	}
-	if err := over.Apply(&pol, func(k string) string { return "--" + drillfile.FlagName(k) }); err != nil {
-		return exit.UsageError(err)
 	}
 	if !(c.trickle > 0) || c.answerTokens < 1 || c.within < 0 {
 		return exit.Usagef("--trickle must be above 0, --answer-tokens at least 1 and --within not negative")
@@ -226,9 +224,6 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, expect []string, policy strin
 	if !fs.Changed("policy") {
 		policy = chat.PresetDefaults
 	}
-	if err := edge.Factor(speed, false); err != nil {
-		return exit.Usagef("--speed %v", err)
-	}
 	cfgs, err := plan.ChatConfigs(fs, c, []string{policy})
 	if err != nil {
 		return err
@@ -243,7 +238,7 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, expect []string, policy strin
 	}
 	job := session.ChatJob{Config: cfgs[0], Journal: record, Hypotheses: hyps}
 	if record != "" {
-		if err := journal.RefuseOverwrite(record, force); err != nil {
+		if err := journal.CheckRecord(record, force); err != nil {
 			return err
 		}
 	}

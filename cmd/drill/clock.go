@@ -12,6 +12,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
@@ -44,6 +45,19 @@ func registerClock(fs *pflag.FlagSet, c *clockValue) {
 		`with the same SDK, retries, breakers and latencies, in seconds instead of minutes`)
 }
 
+// checkSpeed checks drill run's --speed: a replay speed above 0, given
+// only where it is read, the dashboard that plays a virtual run (a
+// real-clock drill runs at the clock's own pace).
+func checkSpeed(fs *pflag.FlagSet, speed float64, virtual bool) error {
+	if err := edge.Factor(speed, false); err != nil {
+		return exit.Usagef("--speed %v", err)
+	}
+	if fs.Changed("speed") && !virtual {
+		return exit.Usagef("--speed sets the pace of a --clock virtual run's dashboard; a real-clock drill runs in real time")
+	}
+	return nil
+}
+
 // runVirtual is `drill run --clock virtual`: the drill runs to its end in
 // virtual time, recorded when asked to or when it is to be shown; on a
 // terminal the recording then plays in the replay dashboard at speed, and
@@ -55,9 +69,7 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if err := session.NoLiveAborts(opts.checks.Abort); err != nil {
 		return err
 	}
-	if err := edge.Factor(speed, false); err != nil {
-		return exit.Usagef("--speed %v", err)
-	}
+	warn(cmd, cfg.Warnings())
 	var show func(context.Context, []event.Event) error
 	if opts.tui {
 		show = func(ctx context.Context, evs []event.Event) error {
@@ -79,5 +91,6 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	if err != nil {
 		return err
 	}
+	warn(cmd, plain.AfterWarnings(o.Summary))
 	return printJudged(cmd, o.Summary, o.Status, opts.checks, o.Failed, opts.json)
 }

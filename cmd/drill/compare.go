@@ -74,7 +74,7 @@ there unless --force is given.`,
 // summaries in the order given; watch, if set, serves their metrics and
 // receives alerts for them.
 func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, tables tableFormat, virtual bool, recordDir string, force bool, watch *session.Watch) error {
-	if len(cfgs) > 0 && !virtual {
+	if len(cfgs) > 0 {
 		warn(cmd, cfgs[0].Warnings())
 	}
 	outs, err := session.Compare(cmd.Context(), cfgs, session.CompareOptions{Virtual: virtual, RecordDir: recordDir, Force: force,

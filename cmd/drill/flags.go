@@ -16,6 +16,36 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error { return exit.UsageError(check(cmd, args)) }
 }
 
+// pathFlags are the flags that name a file or directory, on any command.
+var pathFlags = []string{"record", "output", "emails-file", "file", "log"}
+
+// emptyPaths refuses a path flag given an empty value (--record ""): taken
+// as given, it would quietly mean "not recording", "no file".
+func emptyPaths(cmd *cobra.Command, _ []string) error {
+	for _, name := range pathFlags {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed && f.Value.String() == "" {
+			return exit.Usagef("--%s needs a path; an empty one was given", name)
+		}
+	}
+	return nil
+}
+
+// commandArgs is the root command's check of its arguments: drill takes
+// none of its own, so one is a command that does not exist, answered with
+// the nearest command and the list of them.
+func commandArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return exit.Usagef("unknown command %q%s (commands: %s)", args[0], suggest.DidYouMean(args[0], "", names), strings.Join(names, ", "))
+}
+
 // flagError is cobra's flag error function: drill's words, exit 2, and for
 // an unknown flag the nearest of the command's flags ("did you mean").
 func flagError(cmd *cobra.Command, err error) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/history"
+	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/report"
 )
 
@@ -46,7 +47,7 @@ tables, and each headline figure's trend per run date as a chart.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			t, err := history.Read(args, groupBy, expect)
 			if err != nil {
-				return err
+				return journal.ReadError(cmd.Context(), err)
 			}
 			if err := history.WriteTable(cmd.OutOrStdout(), t.Groups, t.Judgements); err != nil {
 				return err

@@ -51,12 +51,13 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
-		Args:          usageArgs(cobra.NoArgs),
+		Args:          commandArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDefault(cmd)
 		},
 	}
 	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRunE = emptyPaths
 	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
 		newPredictCmd())
 	root.AddCommand(newInitCmd(), newValidateCmd())

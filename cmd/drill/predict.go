@@ -40,7 +40,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
-				return predictChat(cmd, policy, ci, jsonOut)
+				return predictChat(cmd, policy, cf, ci, jsonOut)
 			}
 			cfgs, _, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy},
 				OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())

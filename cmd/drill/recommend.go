@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/recommend"
 	"github.com/drill-dev/drill/workload"
@@ -39,8 +40,8 @@ and whose quality clears --min-all4-right, with drill predict's arithmetic
 beside the measured figures and a drill-file snippet to paste. A class whose
 route says backup: never keeps it. Exit 1, with the reason and the closest
 setting, when a class's bounds cannot be met. docs/routes.md.`,
-		Example: `  drill recommend --within 5s --outages busy,hang --clock virtual
-  drill recommend -f examples/routes.yaml --clock virtual --json
+		Example: `  drill recommend --within 5s --outages busy,hang
+  drill recommend -f examples/routes.yaml --json
   drill recommend --within 5s --route safety=breaker,never,person --grid primary-timeout=1s,2s,3s`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return rf.run(cmd) },
@@ -56,6 +57,10 @@ setting, when a class's bounds cannot be met. docs/routes.md.`,
 	fs.StringArrayVar(&rf.grid, "grid", nil, "a policy setting to search, FLAG=VALUES as drill sweep takes them (a comma list or a range), repeatable (default: "+defaultGridText()+")")
 	fs.BoolVar(&rf.json, "json", false, "print the recommendation as JSON")
 	registerClock(fs, &rf.clock)
+	// The search runs on the virtual clock only, so that is its default;
+	// --clock virtual, as scripts write it, still reads.
+	rf.clock = event.ClockVirtual
+	fs.Lookup("clock").DefValue = event.ClockVirtual
 	return cmd
 }
 
@@ -70,7 +75,7 @@ func defaultGridText() string {
 // run is drill recommend.
 func (rf *recommendFlags) run(cmd *cobra.Command) error {
 	if !rf.clock.virtual() {
-		return exit.Usagef("drill recommend searches on the virtual clock only: add --clock virtual (a grid in real time takes hours)")
+		return exit.Usagef("drill recommend searches on the virtual clock only (a grid in real time takes hours): leave --clock out")
 	}
 	if rf.within < 0 || rf.minAll4 < 0 || rf.minAll4 > 1 {
 		return exit.Usagef("--within must not be negative and --min-all4-right must be a share from 0 to 1")

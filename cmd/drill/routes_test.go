@@ -69,10 +69,11 @@ func TestRecommendExitsOneWhenTheBoundCannotBeMet(t *testing.T) {
 	}
 }
 
-// TestRecommendRefusesTheRealClock: the search runs on the virtual clock.
+// TestRecommendRefusesTheRealClock: the search runs on the virtual clock
+// (its default), and searches policy settings only.
 func TestRecommendRefusesTheRealClock(t *testing.T) {
-	_, errOut, code := execute(t.Context(), "recommend", "--within", "5s")
-	if code != 2 || !strings.Contains(errOut, "--clock virtual") {
+	_, errOut, code := execute(t.Context(), "recommend", "--within", "5s", "--clock", "real")
+	if code != 2 || !strings.Contains(errOut, "virtual clock only") {
 		t.Errorf("exit %d, %s", code, errOut)
 	}
 	_, errOut, code = execute(t.Context(), "recommend", "--within", "5s", "--clock", "virtual", "--grid", "rate=1,2")

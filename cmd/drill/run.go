@@ -42,6 +42,9 @@ summary to stdout (a table, or JSON with --json).
   drill run --workload chat --policy agent-all-checks --clock virtual --record chat.jsonl`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkSpeed(cmd.Flags(), speed, clock.virtual()); err != nil {
+				return err
+			}
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {

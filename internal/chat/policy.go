@@ -7,6 +7,7 @@ import (
 
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/chain"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/suggest"
 )
@@ -223,9 +224,10 @@ func (p Policy) Normalized() Policy {
 
 // Validate says what is wrong with p.
 func (p Policy) Validate() error {
+	if err := edge.Retries(p.Retries); err != nil {
+		return fmt.Errorf("retries %w", err)
+	}
 	switch {
-	case p.Retries < 0:
-		return fmt.Errorf("retries must not be negative, got %d", p.Retries)
 	case p.TurnLimit < 0:
 		return fmt.Errorf("turn_limit must not be negative, got %d", p.TurnLimit)
 	case p.ReadTimeout < 0:

@@ -29,6 +29,10 @@ const (
 	// context comes near it. A usage past it is taken as no usage, so a
 	// hostile or broken upstream cannot make a cost of a trillion dollars.
 	MaxTokens = 100_000_000
+	// MaxRetries is the most retries a call may make: far past any useful
+	// setting, and the highest attempt a journal reader accepts
+	// (scoring.MaxAttempt), so a run that retries that often is readable.
+	MaxRetries = 1000
 )
 
 // Finite returns an error unless v is a number (not NaN, not ±Inf).
@@ -80,6 +84,15 @@ func Span(v float64, unit time.Duration) time.Duration {
 		return MaxDuration
 	}
 	return time.Duration(v * float64(unit))
+}
+
+// Retries returns an error unless n is a retry count drill runs with:
+// 0..MaxRetries.
+func Retries(n int) error {
+	if n < 0 || n > MaxRetries {
+		return fmt.Errorf("must be 0..%d, got %d", MaxRetries, n)
+	}
+	return nil
 }
 
 // Tokens reports whether a token count a call's usage reports is

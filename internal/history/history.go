@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -138,18 +137,15 @@ func Load(paths []string, groupBy string) ([]Group, error) {
 	if !slices.Contains(GroupBys, groupBy) {
 		return nil, fmt.Errorf("group by %q: valid are %s", groupBy, strings.Join(GroupBys, ", "))
 	}
-	files, err := expand(paths)
+	files, err := journal.Expand(paths)
 	if err != nil {
 		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no journals in %s", strings.Join(paths, ", "))
 	}
 	byKey := map[string]*Group{}
 	for _, path := range files {
 		run, meta, err := load(path)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+			return nil, err // it names the journal
 		}
 		key := run.Summary.OutageLabel() + " × " + run.Summary.Policy
 		if run.Chat != nil {
@@ -202,34 +198,14 @@ func load(path string) (Run, journal.Meta, error) {
 		sum := cf.Summary()
 		run.Chat = &sum
 		run.Figures, err = scoring.ChatFiguresOf(sum)
-		return run, meta, err
+	} else {
+		run.Summary = f.Summary()
+		run.Figures, err = scoring.FiguresOf(run.Summary)
 	}
-	run.Summary = f.Summary()
-	run.Figures, err = scoring.FiguresOf(run.Summary)
-	return run, meta, err
-}
-
-// expand lists the journals paths name: files as given, directories as
-// their *.jsonl files, sorted.
-func expand(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", p, err)
-		}
-		if !st.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		matches, err := filepath.Glob(filepath.Join(p, "*.jsonl"))
-		if err != nil {
-			return nil, fmt.Errorf("listing %s: %w", p, err)
-		}
-		slices.Sort(matches)
-		out = append(out, matches...)
+	if err != nil {
+		return run, meta, fmt.Errorf("%s: %w", path, err)
 	}
-	return out, nil
+	return run, meta, nil
 }
 
 // drillFile is the base name of the drill file a journal's configuration

@@ -56,13 +56,24 @@ func PrepareDir(dir string) error {
 	return nil
 }
 
-// RefuseOverwrite is the one check every --record makes before anything
-// runs (run, compare, sweep, fleet and proxy, on either clock): a journal is
-// a record of a drill, and recording over one loses it. An existing path is
-// a usage error (exit 2) that points at --force; with force, or with no path
-// (not recording), there is nothing to refuse.
-func RefuseOverwrite(path string, force bool) error {
-	if path == "" || force {
+// CheckRecord is the one check every --record makes before anything runs
+// (run, compare, sweep, fleet and proxy, on either clock): a journal is a
+// record of a drill, and recording over one loses it, so an existing path
+// is a usage error (exit 2) that points at --force; and a journal whose
+// directory does not exist could only fail once the drill had run, so that
+// is one too. With no path (not recording) there is nothing to check.
+func CheckRecord(path string, force bool) error {
+	if path == "" {
+		return nil
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if st, err := os.Stat(dir); err != nil {
+			return exit.UsageError(fmt.Errorf("--record %s: %w", path, err))
+		} else if !st.IsDir() {
+			return exit.Usagef("--record %s: %s is not a directory", path, dir)
+		}
+	}
+	if force {
 		return nil
 	}
 	if _, err := os.Lstat(path); err == nil {
@@ -107,7 +118,7 @@ func Expand(args []string) ([]string, error) {
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
-			return nil, exit.UsageError(fmt.Errorf("report: %w", err))
+			return nil, exit.UsageError(err)
 		}
 		if !st.IsDir() {
 			paths = append(paths, a)
@@ -115,10 +126,10 @@ func Expand(args []string) ([]string, error) {
 		}
 		found, err := filepath.Glob(filepath.Join(a, "*.jsonl"))
 		if err != nil {
-			return nil, exit.UsageError(fmt.Errorf("report: %w", err))
+			return nil, exit.UsageError(err)
 		}
 		if len(found) == 0 {
-			return nil, exit.Usagef("report: %s holds no journals (*.jsonl)", a)
+			return nil, exit.Usagef("%s holds no journals (*.jsonl)", a)
 		}
 		slices.Sort(found)
 		paths = append(paths, found...)

@@ -56,23 +56,23 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-// TestRefuseOverwrite: an existing path is refused unless force; no path
+// TestCheckRecord: an existing path is refused unless force; no path
 // (not recording) and a path that does not exist are not.
-func TestRefuseOverwrite(t *testing.T) {
+func TestCheckRecord(t *testing.T) {
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "j.jsonl")
 	if err := os.WriteFile(existing, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := RefuseOverwrite(existing, false); err == nil || !strings.Contains(err.Error(), "--force") {
+	if err := CheckRecord(existing, false); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Errorf("existing file without force: %v, want a refusal naming --force", err)
 	}
 	for _, tc := range []struct {
 		path  string
 		force bool
 	}{{existing, true}, {"", false}, {filepath.Join(dir, "new.jsonl"), false}} {
-		if err := RefuseOverwrite(tc.path, tc.force); err != nil {
-			t.Errorf("RefuseOverwrite(%q, %v) = %v, want nil", tc.path, tc.force, err)
+		if err := CheckRecord(tc.path, tc.force); err != nil {
+			t.Errorf("CheckRecord(%q, %v) = %v, want nil", tc.path, tc.force, err)
 		}
 	}
 }

@@ -48,6 +48,13 @@ type ChatFlags struct {
 // Register binds the chat flags to fs (check 2 and the breaker's trip
 // failures and cooldown are the triage flags of the same names).
 func (c *ChatFlags) Register(fs *pflag.FlagSet) {
+	before := map[string]bool{}
+	fs.VisitAll(func(fl *pflag.Flag) { before[fl.Name] = true })
+	defer fs.VisitAll(func(fl *pflag.Flag) {
+		if !before[fl.Name] && fl.Name != "workload" {
+			MarkChatOnly(fs, fl.Name)
+		}
+	})
 	d := chat.DefaultConfig()
 	fs.StringVar(&c.workload, "workload", event.WorkloadTriage, "the workload: triage (120 support emails through the chain) or chat (support conversations with tool calls)")
 	fs.StringSliceVar(&c.incidents, "incident", []string{chat.IncidentMixed}, "chat: the incident kinds to run: "+strings.Join(chat.IncidentKinds(), ", "))
@@ -118,10 +125,69 @@ func ChatPolicyFlags(fs *pflag.FlagSet) (drillfile.ChatPolicy, error) {
 	return o, nil
 }
 
+// chatOnly is the annotation that marks a flag only the chat workload
+// reads (MarkChatOnly).
+const chatOnly = "drill/chat-only"
+
+// MarkChatOnly marks flags of fs that only the chat workload reads: given
+// without it, they are a usage error (Chosen).
+func MarkChatOnly(fs *pflag.FlagSet, names ...string) {
+	for _, name := range names {
+		if err := fs.SetAnnotation(name, chatOnly, []string{"true"}); err != nil {
+			panic(err) // a flag not registered: a programming error
+		}
+	}
+}
+
+// bothWorkloads are the flags both workloads read, besides the chat
+// policy's keys that are triage flags too (--trip-failures, --cooldown,
+// the stream check's).
+var bothWorkloads = []string{"workload", "file", "seed", "policy", "policies", "clock", "json", "no-tui", "speed", "record", "force", "expect", "help"}
+
+// checkWorkloadFlags refuses, as a usage error, flags given that the chosen
+// workload does not read: a chat flag without the chat workload, or with it
+// a triage flag, rather than running as if they were not there.
+func checkWorkloadFlags(fs *pflag.FlagSet, isChat bool) error {
+	policyKeys := map[string]bool{}
+	for _, key := range drillfile.ChatPolicyKeys() {
+		policyKeys[drillfile.FlagName(key)] = true
+	}
+	var unread []string
+	fs.Visit(func(fl *pflag.Flag) {
+		_, onlyChat := fl.Annotations[chatOnly]
+		switch {
+		case isChat && !onlyChat && !policyKeys[fl.Name] && !slices.Contains(bothWorkloads, fl.Name):
+			unread = append(unread, "--"+fl.Name)
+		case !isChat && onlyChat:
+			unread = append(unread, "--"+fl.Name)
+		}
+	})
+	names, is, a, s := strings.Join(unread, ", "), "is", "a ", ""
+	if len(unread) > 1 {
+		is, a, s = "are", "", "s"
+	}
+	switch {
+	case len(unread) == 0:
+		return nil
+	case isChat:
+		return exit.Usagef("%s %s not %ssetting%s of the chat workload", names, is, a, s)
+	}
+	return exit.Usagef("%s %s %schat flag%s: add --workload chat", names, is, a, s)
+}
+
 // Chosen reports whether the chat workload was asked for (--workload chat,
-// or a drill file with a chat: section), refusing an unknown workload, and
-// loads that section.
+// or a drill file with a chat: section), refusing an unknown workload,
+// loads that section, and refuses flags the chosen workload does not read
+// (checkWorkloadFlags).
 func (c *ChatFlags) Chosen(fs *pflag.FlagSet) (bool, error) {
+	isChat, err := c.chosen(fs)
+	if err != nil {
+		return false, err
+	}
+	return isChat, checkWorkloadFlags(fs, isChat)
+}
+
+func (c *ChatFlags) chosen(fs *pflag.FlagSet) (bool, error) {
 	explicit := fs.Changed("workload")
 	switch {
 	case explicit && c.workload != event.WorkloadChat && c.workload != event.WorkloadTriage:
@@ -263,12 +329,9 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 			prof.Faults[class] = w.FaultSpec
 		}
 		for _, name := range policies {
-			pol, err := chat.PolicyByName(name)
+			pol, err := resolvePolicy(fs, name, over)
 			if err != nil {
-				return nil, exit.Usagef("--policies: %v", err)
-			}
-			if err := over.Apply(&pol, func(k string) string { return "--" + drillfile.FlagName(k) }); err != nil {
-				return nil, exit.UsageError(err)
+				return nil, err
 			}
 			for _, s := range seeds {
 				cfg := chat.DefaultConfig()
@@ -283,6 +346,42 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 		}
 	}
 	return cfgs, nil
+}
+
+// Policy is the one chat policy drill predict reads: name (--policy; else
+// the drill file's first policy, else agent-defaults) with the file's
+// policy keys and then the flags given laid over it.
+func (c *ChatFlags) Policy(fs *pflag.FlagSet, name string) (chat.Policy, error) {
+	policies := []string{chat.PresetDefaults}
+	if fs.Changed("policy") {
+		policies = []string{name}
+	}
+	over, err := c.fromFile(fs, &policies)
+	if err != nil {
+		return chat.Policy{}, err
+	}
+	return resolvePolicy(fs, policies[0], over)
+}
+
+// resolvePolicy is the chat preset name with over's settings applied.
+func resolvePolicy(fs *pflag.FlagSet, name string, over drillfile.ChatPolicy) (chat.Policy, error) {
+	pol, err := chat.PolicyByName(name)
+	if err != nil {
+		return chat.Policy{}, exit.Usagef("%s: %v", policyFlag(fs), err)
+	}
+	if err := over.Apply(&pol, func(k string) string { return "--" + drillfile.FlagName(k) }); err != nil {
+		return chat.Policy{}, exit.UsageError(err)
+	}
+	return pol, nil
+}
+
+// policyFlag is how fs's command names its chat policies: --policy (run,
+// predict) or --policies (compare, sweep).
+func policyFlag(fs *pflag.FlagSet) string {
+	if fs.Lookup("policies") == nil {
+		return "--policy"
+	}
+	return "--policies"
 }
 
 // RegisterWorkload adds --workload to a command that runs the triage

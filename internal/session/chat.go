@@ -202,7 +202,7 @@ func ChatSweep(ctx context.Context, g sweep.Grid, rows []plan.ChatSweepRow, virt
 			j := ChatJob{Config: cfg}
 			if recordDir != "" {
 				j.Journal = journal.SweepRunPath(recordDir, i, r, "chat-"+cfg.Incident, cfg.Policy.Name) // FileSafe makes the names file names
-				if err := journal.RefuseOverwrite(j.Journal, force); err != nil {
+				if err := journal.CheckRecord(j.Journal, force); err != nil {
 					return nil, nil, err
 				}
 			}

@@ -47,7 +47,7 @@ func Compare(ctx context.Context, cfgs []workload.Config, opts CompareOptions) (
 		}
 		for i, cfg := range cfgs {
 			paths[i] = journal.RunPath(opts.RecordDir, i, cfg.OutageLabel(), cfg.Policy.Name)
-			if err := journal.RefuseOverwrite(paths[i], opts.Force); err != nil {
+			if err := journal.CheckRecord(paths[i], opts.Force); err != nil {
 				return nil, err
 			}
 		}

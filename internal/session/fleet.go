@@ -65,7 +65,7 @@ func CheckFleets(cfgs []fleet.Config, journals []string, force bool) error {
 			return exit.UsageError(err)
 		}
 		if k < len(journals) {
-			if err := journal.RefuseOverwrite(journals[k], force); err != nil {
+			if err := journal.CheckRecord(journals[k], force); err != nil {
 				return err
 			}
 		}

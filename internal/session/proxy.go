@@ -71,7 +71,7 @@ type ProxyOptions struct {
 // that cannot work (an upstream that does not answer, an address in use) are
 // usage errors (exit 2).
 func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
-	if err := journal.RefuseOverwrite(opts.Record, opts.Force); err != nil {
+	if err := journal.CheckRecord(opts.Record, opts.Force); err != nil {
 		return err
 	}
 	popts := proxy.Options{Windows: cfg.Windows, MaxBody: cfg.MaxBodyBytes, Models: cfg.OutageModels, Prices: cfg.Prices, ModelMap: cfg.ModelMap}

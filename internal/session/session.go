@@ -93,7 +93,7 @@ type Result struct {
 // soon as the run ends, even while the dashboard stays open on the final
 // state. A drill that cannot start is a usage error (exit 2).
 func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, error) {
-	if err := journal.RefuseOverwrite(opts.Journal, opts.Force); err != nil {
+	if err := journal.CheckRecord(opts.Journal, opts.Force); err != nil {
 		return Result{}, err
 	}
 	run, err := Start(ctx, cfg)

@@ -69,7 +69,7 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 		for i, row := range rows {
 			for r, k := range row.Runs {
 				paths[k] = journal.SweepRunPath(opts.Record, i, r, row.Config.OutageLabel(), row.Config.Policy.Name)
-				if err := journal.RefuseOverwrite(paths[k], opts.Force); err != nil {
+				if err := journal.CheckRecord(paths[k], opts.Force); err != nil {
 					return nil, nil, err
 				}
 			}

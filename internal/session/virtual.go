@@ -94,7 +94,7 @@ func FromChild(err error) error {
 // could not be recorded, is an error.
 func VirtualRun(ctx context.Context, cfg workload.Config, hyps []scoring.Expr, path string, force bool,
 	show func(context.Context, []event.Event) error, stderr io.Writer, baseline *scoring.BaselineSummary) (vclock.Outcome, error) {
-	if err := journal.RefuseOverwrite(path, force); err != nil {
+	if err := journal.CheckRecord(path, force); err != nil {
 		return vclock.Outcome{}, err
 	}
 	if path == "" && show != nil {

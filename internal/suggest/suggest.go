@@ -3,14 +3,44 @@
 // or figure. It imports nothing of drill's, so every layer may use it.
 package suggest
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Nearest returns the candidate nearest to word by edit distance (optimal
 // string alignment: an insertion, deletion, substitution or swap of two
 // neighbouring letters each counts one; case is ignored), and whether it is
 // near enough to be what was meant: at most 2 edits, or a third of word's
-// length for longer words. Ties go to the first candidate.
+// length for longer words. Ties go to the first candidate. Failing that,
+// the one candidate that has word as a whole part between dashes
+// ("breaker" in "agent-breaker") is meant.
 func Nearest(word string, candidates []string) (string, bool) {
+	if c, ok := nearestByEdits(word, candidates); ok {
+		return c, true
+	}
+	return onlyPart(word, candidates)
+}
+
+// onlyPart is the one candidate with word as a part between dashes, if
+// exactly one has it.
+func onlyPart(word string, candidates []string) (string, bool) {
+	w := strings.ToLower(word)
+	found := ""
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		if lc == w || !slices.Contains(strings.Split(lc, "-"), w) {
+			continue
+		}
+		if found != "" {
+			return "", false
+		}
+		found = c
+	}
+	return found, found != ""
+}
+
+func nearestByEdits(word string, candidates []string) (string, bool) {
 	w := strings.ToLower(word)
 	best, bestDist := "", -1
 	for _, c := range candidates {

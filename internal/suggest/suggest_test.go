@@ -16,6 +16,10 @@ func TestNearest(t *testing.T) {
 		{"yolo", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "", false},
 		{"breaker", []string{"breaker"}, "", false}, // the word itself is no suggestion
 		{"x", nil, "", false},
+		// A whole part of one name between dashes: the triage preset's name
+		// given where the chat presets are meant.
+		{"breaker", []string{"agent-defaults", "agent-breaker", "agent-all-checks"}, "agent-breaker", true},
+		{"agent", []string{"agent-defaults", "agent-breaker"}, "", false}, // a part of two names says nothing
 	} {
 		got, ok := Nearest(tc.word, tc.candidates)
 		if got != tc.want || ok != tc.ok {
