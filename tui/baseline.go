@@ -26,12 +26,29 @@ type BaselineSource interface {
 	Email(id int) (scoring.EmailRecord, bool)
 }
 
+// recordedBaseline is the baseline a journal's summary line recorded
+// beside the run (report.RecordedBaseline): its figures at the end of the
+// live run (over its whole run when the live run completed), the same at
+// every replayed time, and no log, so no per-email bars.
+type recordedBaseline struct{ sum scoring.BaselineSummary }
+
+// Name is the baseline policy the journal recorded.
+func (r recordedBaseline) Name() string { return r.sum.Policy }
+
+// At is the recorded figures, whatever the elapsed time.
+func (r recordedBaseline) At(time.Duration, bool) (scoring.BaselineSummary, bool) { return r.sum, true }
+
+// Email is never known: the journal holds no baseline log.
+func (r recordedBaseline) Email(int) (scoring.EmailRecord, bool) { return scoring.EmailRecord{}, false }
+
 // baselineView is what the panes show of the baseline: nothing without
-// one, "playing" until its figures are known, then its figures at now.
+// one, "playing" until its figures are known, then its figures at now
+// (or, replaying a journal, the figures it recorded at the run's end).
 type baselineView struct {
-	name string // "" without a baseline
-	sum  *scoring.BaselineSummary
-	src  BaselineSource // for the per-email bars; nil without a baseline
+	name     string // "" without a baseline
+	sum      *scoring.BaselineSummary
+	src      BaselineSource // for the per-email bars; nil without a baseline
+	recorded bool           // the journal's recorded figures, not at the replayed time
 }
 
 // baselineAt reads src at the live run's elapsed time now; whole once the
@@ -40,7 +57,8 @@ func baselineAt(src BaselineSource, s *state, now time.Duration) baselineView {
 	if src == nil {
 		return baselineView{}
 	}
-	v := baselineView{name: src.Name(), src: src}
+	_, recorded := src.(recordedBaseline)
+	v := baselineView{name: src.Name(), src: src, recorded: recorded}
 	whole := s.ended() && s.fold.Status() == event.StatusCompleted
 	if sum, ok := src.At(now, whole); ok {
 		v.sum = &sum
@@ -48,9 +66,23 @@ func baselineAt(src BaselineSource, s *state, now time.Duration) baselineView {
 	return v
 }
 
-// replayed reports whether the baseline was played and its figures are
-// known: only then has it per-email bars.
-func (v baselineView) replayed() bool { return v.sum != nil && v.sum.Replayed() }
+// replayed reports whether the baseline was played beside this run and
+// its figures are known: only then has it per-email bars (a journal's
+// recorded figures have none).
+func (v baselineView) replayed() bool { return !v.recorded && v.sum != nil && v.sum.Replayed() }
+
+// when says what time a recorded baseline's figures are from: "whole run",
+// or "at 45.0 s" where the live run stopped; "" for a baseline played
+// beside the run (its figures are at the same elapsed time).
+func (v baselineView) when() string {
+	switch {
+	case !v.recorded || v.sum == nil || !v.sum.Replayed():
+		return ""
+	case v.sum.Complete:
+		return "whole run"
+	}
+	return "at " + format.Secs(v.sum.AtS)
+}
 
 // email is email id in the replayed baseline at the live run's elapsed
 // time, from the baseline's own fold.
@@ -68,6 +100,8 @@ func (v baselineView) toggleRefusal() string {
 	switch {
 	case v.name == "":
 		return "no baseline here (a replay, or --baseline none): no baseline bars to show"
+	case v.recorded && v.sum.Replayed():
+		return "no replayed baseline: the journal holds only the baseline's figures (" + v.when() + ", in the header), no per-email bars"
 	case v.sum != nil && !v.sum.Replayed():
 		return "no replayed baseline: against real endpoints the baseline is predicted, with no per-email bars"
 	}
@@ -94,6 +128,8 @@ func (v baselineView) headlineSegment(st Styles) string {
 		return st.Dim.Render("baseline playing…")
 	case !v.sum.Replayed():
 		return st.Dim.Render("baseline " + v.label() + " " + plain.CallsRange(v.sum.PredictedCallsToBroken) + " calls (predicted)")
+	case v.recorded:
+		return st.Dim.Render(fmt.Sprintf("recorded baseline, %s: %d %s", v.when(), v.sum.CallsToBrokenOutage, v.label()))
 	}
 	return st.Dim.Render(fmt.Sprintf("vs %d %s", v.sum.CallsToBrokenOutage, v.label()))
 }
@@ -113,6 +149,12 @@ func (v baselineView) breakerLines(st Styles, s *state, w int) []string {
 			fmt.Sprintf("calls to broken: live %d, %s %s (predicted)", live, v.label(), plain.CallsRange(v.sum.PredictedCallsToBroken)),
 			fmt.Sprintf("calls live %d, baseline %s (pred.)", live, plain.CallsRange(v.sum.PredictedCallsToBroken)))}
 	}
+	if v.recorded {
+		return []string{pick(w,
+			fmt.Sprintf("calls to broken: now %d; recorded baseline %s, %s: %d (opens %d)", live, v.label(), v.when(), v.sum.CallsToBrokenOutage, v.sum.BreakerOpens),
+			fmt.Sprintf("calls now %d; baseline %s: %d", live, v.when(), v.sum.CallsToBrokenOutage),
+			fmt.Sprintf("calls %d, base %s %d", live, v.when(), v.sum.CallsToBrokenOutage))}
+	}
 	return []string{pick(w,
 		fmt.Sprintf("calls to broken: live %d, %s %d (opens %d)", live, v.label(), v.sum.CallsToBrokenOutage, v.sum.BreakerOpens),
 		fmt.Sprintf("calls to broken: live %d, baseline %d", live, v.sum.CallsToBrokenOutage),
@@ -127,9 +169,13 @@ func (v baselineView) qualityLines(w int) []string {
 	}
 	b := v.sum
 	sv := b.Served
+	name := "baseline"
+	if v.recorded {
+		name = "baseline (" + v.when() + ")" // the journal's figures, not at the replayed time
+	}
 	out := []string{pick(w,
-		fmt.Sprintf("baseline %s: primary %d  backup %d  canned %d  error %d", v.label(), sv.Primary, sv.Backup, sv.Canned, sv.Error),
-		fmt.Sprintf("baseline: P %d  B %d  C %d  E %d", sv.Primary, sv.Backup, sv.Canned, sv.Error))}
+		fmt.Sprintf("%s %s: primary %d  backup %d  canned %d  error %d", name, v.label(), sv.Primary, sv.Backup, sv.Canned, sv.Error),
+		fmt.Sprintf("%s: P %d  B %d  C %d  E %d", name, sv.Primary, sv.Backup, sv.Canned, sv.Error))}
 	all4 := plain.All4Share(b.All4Right, b.EmailsAnswered)
 	if b.WaitsOutage > 0 {
 		med, p95 := format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS)

@@ -351,38 +351,62 @@ func columnGrid(st Styles, s *state, rung string, cols []callCol, tc timeCols, r
 	return out
 }
 
-// timeAxis is the row under the time charts: ticks at round seconds, the
-// unit at the right.
+// timeAxis is the row under the time charts: the gutter's corner, then
+// axisLabels.
 func timeAxis(st Styles, tc timeCols) string {
-	secs := int(tc.axis / time.Second)
-	step := 5
-	for _, s := range []int{5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600} {
-		step = s
-		// Room for a label (up to 5 cells and a space) per tick.
-		if secs/s*6 <= tc.gw {
+	return st.Dim.Render(strings.Repeat(" ", gutter-1) + "└" + strings.TrimRight(axisLabels(tc.axis, tc.gw), " "))
+}
+
+// axisLabels is the one time axis formatter of every pane (the Emails
+// pane's column head, the breaker strips, the Calls charts): gw cells of
+// ticks at round seconds, "0" at the left and the axis's end with its unit
+// ("80 s") at the right, so every pane of a drill reads the same extent.
+// The step is the smallest that leaves room for a label (up to 5 cells and
+// a space) per tick, preferring one that divides the extent.
+func axisLabels(axis time.Duration, gw int) string {
+	if gw <= 0 {
+		return ""
+	}
+	secs := max(int(axis/time.Second), 1)
+	steps := []int{5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600}
+	step := 0
+	for _, s := range steps {
+		if secs%s == 0 && secs/s*6 <= gw {
+			step = s
 			break
 		}
 	}
-	cells := []rune(strings.Repeat(" ", tc.gw))
-	prevEnd := 0
-	for t := 0; t <= secs; t += step {
-		c := t * tc.gw / max(secs, 1)
-		lab := fmt.Sprint(t)
-		if t+step > secs {
-			lab += " s"
-		}
-		if c+len(lab) > tc.gw {
-			c = tc.gw - len(lab)
-		}
-		if c < 0 || c < prevEnd {
-			continue
-		}
-		prevEnd = c + len(lab) + 1
-		for i, r := range lab {
-			cells[c+i] = r
+	if step == 0 {
+		step = steps[len(steps)-1]
+		for _, s := range steps {
+			if secs/s*6 <= gw {
+				step = s
+				break
+			}
 		}
 	}
-	return st.Dim.Render(strings.Repeat(" ", gutter-1) + "└" + strings.TrimRight(string(cells), " "))
+	cells := []rune(strings.Repeat(" ", gw))
+	put := func(c int, lab string) {
+		for i, r := range lab {
+			if c+i >= 0 && c+i < gw {
+				cells[c+i] = r
+			}
+		}
+	}
+	endLab := fmt.Sprint(secs) + " s"
+	endAt := max(gw-len(endLab), 0)
+	put(endAt, endLab)
+	prevEnd := 0
+	for t := 0; t < secs; t += step {
+		c := t * gw / secs
+		lab := fmt.Sprint(t)
+		if c < prevEnd || c+len(lab)+1 >= endAt {
+			continue // it would touch the previous label or the end's
+		}
+		prevEnd = c + len(lab) + 1
+		put(c, lab)
+	}
+	return string(cells)
 }
 
 // columnBars is an ntcharts bar chart of w one-cell columns side by side

@@ -141,3 +141,31 @@ func TestBucketCallsMaxPerColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeAxesAgree: the Emails pane's column head and the Breaker and
+// Calls panes' time axes of one drill read the same extent with the same
+// formatter ("80 s" at the right end of each), at 80 and 120 columns.
+func TestTimeAxesAgree(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {
+		m := modelAt(t, 120, 45*time.Second, size[0], size[1], nil)
+		ends := map[string]int{}
+		for _, l := range strings.Split(m.View(), "\n") {
+			for _, seg := range strings.Split(l, "│") {
+				seg = strings.TrimRight(strings.Trim(seg, "┃"), " ")
+				isAxis := strings.Contains(seg, "└")
+				isHead := strings.Contains(seg, "# from")
+				if !isAxis && !isHead {
+					continue
+				}
+				f := strings.Fields(seg)
+				if len(f) < 2 {
+					continue
+				}
+				ends[f[len(f)-2]+" "+f[len(f)-1]]++
+			}
+		}
+		if len(ends) != 1 || ends["80 s"] < 2 {
+			t.Errorf("%dx%d: the time axes end at %v, want every one at 80 s:\n%s", size[0], size[1], ends, m.View())
+		}
+	}
+}

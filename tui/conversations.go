@@ -47,7 +47,9 @@ type ConversationsView struct {
 	trace     *scoring.ChatTrace
 	traceFold *scoring.ChatFold
 	traceID   int
-	tOff      int // the trace's scroll offset
+	tOff      int    // the trace's scroll offset
+	showHelp  bool   // the key help is up (?)
+	flash     string // a one-key message in the key line ("" for the keys)
 }
 
 var _ tea.Model = (*ConversationsView)(nil)
@@ -122,7 +124,8 @@ func (v *ConversationsView) tickCmd() tea.Cmd {
 
 // Update implements tea.Model: ticks read the feed, the keys move the
 // selection, enter opens the trace (folded in a command, not here), esc
-// closes it, q quits; space, + and - pause and pace a recording.
+// closes it (or the help), ? shows the key help, q and ctrl+c quit; space,
+// + and - pause and pace a recording.
 func (v *ConversationsView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -155,14 +158,25 @@ func (v *ConversationsView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return v, nil
 }
 
-// key handles one key.
+// key handles one key. The help overlay takes every key but quit; esc
+// closes the help or the trace and never quits.
 func (v *ConversationsView) key(k string) tea.Cmd {
+	v.flash = ""
+	if v.showHelp && k != "q" && k != "ctrl+c" {
+		if k == "?" || k == "esc" {
+			v.showHelp = false
+		}
+		return nil
+	}
 	switch k {
 	case "q", "ctrl+c":
 		return tea.Quit
+	case "?":
+		v.showHelp = true
 	case "esc":
 		if v.traceID == 0 {
-			return tea.Quit
+			v.flash = "esc closes a trace or the help; q quits"
+			return nil
 		}
 		v.trace, v.traceFold, v.traceID = nil, nil, 0
 	case "up", "k":
@@ -298,11 +312,19 @@ func (v *ConversationsView) View() string {
 	if v.rp != nil {
 		keys += " · space pause · +/- speed"
 	}
+	keys += " · ? help"
 	if v.feed != nil && !v.done && v.rp == nil {
 		keys = strings.Replace(keys, "q quit", "q quit (stops the drill)", 1)
 	}
+	if v.showHelp {
+		pane = overlay(pane, v.helpBox(paneH), v.w)
+	}
+	foot := v.st.Dim.Render(fit(keys, v.w))
+	if v.flash != "" {
+		foot = v.st.Alert.Render(fit(" "+v.flash, v.w))
+	}
 	lines := append(head, pane...)
-	lines = append(lines, v.st.Dim.Render(fit(keys, v.w)))
+	lines = append(lines, foot)
 	if len(lines) > v.h {
 		lines = lines[:max(v.h, 0)] // a tiny terminal keeps the figures
 	}
@@ -310,6 +332,33 @@ func (v *ConversationsView) View() string {
 		lines[i] = fit(l, v.w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// helpBox is the key help over the pane, as the email dashboard's: every
+// key the view answers to, h lines at most.
+func (v *ConversationsView) helpBox(h int) []string {
+	rows := []string{
+		"↑/k ↓/j    select a conversation (scroll a trace)",
+		"pgup pgdn  a page up / down",
+		"home/g     the first conversation",
+		"end/G      the newest (and follow it)",
+		"enter      the selected conversation's trace",
+		"esc        close the trace or this help",
+	}
+	if v.rp != nil {
+		rows = append(rows, "space      pause / play", "+ -        faster / slower")
+	}
+	quit := "q ctrl+c   quit"
+	if v.feed != nil && !v.done && v.rp == nil {
+		quit += " (stops the drill)"
+	}
+	rows = append(rows, "?          this help", quit)
+	bw := min(v.w-4, 60)
+	bh := min(len(rows)+2, h)
+	if len(rows) > bh-2 {
+		rows = rows[:max(bh-2, 0)]
+	}
+	return box(v.st, "Help (? or esc closes)", true, bw, bh, rows)
 }
 
 // outcomeWords is a row's outcome in words, and the style and glyph of its

@@ -75,3 +75,36 @@ func TestConversationsPaneTraceOnEnter(t *testing.T) {
 		t.Error("q does not quit")
 	}
 }
+
+// TestConversationsHelpAndEsc: ? toggles the key help as in the other
+// dashboards; esc on the list shows a hint and never quits (q and ctrl+c
+// do); esc closes the help.
+func TestConversationsHelpAndEsc(t *testing.T) {
+	v := NewConversationsView(asciiStyles(), chatRun())
+	v.Update(tea.WindowSizeMsg{Width: 160, Height: 24})
+	if !strings.Contains(v.View(), "? help") {
+		t.Errorf("the key line does not offer ? help:\n%s", v.View())
+	}
+	v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
+	if got := v.View(); !strings.Contains(got, "Help (? or esc closes)") || !strings.Contains(got, "enter      the selected conversation's trace") {
+		t.Errorf("? shows no help:\n%s", got)
+	}
+	if _, cmd := v.Update(tea.KeyMsg{Type: tea.KeyEsc}); cmd != nil {
+		t.Error("esc on the help returns a command")
+	}
+	if strings.Contains(v.View(), "Help (") {
+		t.Error("esc leaves the help open")
+	}
+	if _, cmd := v.Update(tea.KeyMsg{Type: tea.KeyEsc}); cmd != nil {
+		t.Error("esc on the conversation list quits")
+	}
+	if got := v.View(); !strings.Contains(got, "esc closes a trace or the help; q quits") {
+		t.Errorf("esc on the list shows no hint:\n%s", got)
+	}
+	if lines := strings.Split(v.View(), "\n"); len(lines) != 24 {
+		t.Errorf("%d lines, want 24", len(lines))
+	}
+	if _, cmd := v.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); cmd == nil {
+		t.Error("ctrl+c does not quit")
+	}
+}

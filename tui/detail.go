@@ -35,14 +35,14 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 	} else {
 		out = append(out, fmt.Sprintf("sent %s · waiting %s", format.Dur(r.Sent), format.Dur(r.WaitAt(now))))
 	}
-	out = append(out, "", st.Dim.Render(fmt.Sprintf("%-8s %-16s %3s %8s %8s  %-14s %s", "rung", "model", "try", "start", "took", "outcome", "breaker met")))
-	if len(r.Attempts) == 0 {
-		out = append(out, st.Dim.Render("no calls yet"))
-	}
+	// The text columns are as wide as their widest cell (an outcome
+	// "http_5xx 503 (busy)"), so every column, "breaker met" too, starts
+	// on the same column on every row.
+	type callRow struct{ rung, model, try, start, took, outcome, met string }
+	var calls []callRow
 	for _, a := range r.Attempts {
 		if a.Skipped {
-			out = append(out, fmt.Sprintf("%-8s %-16s %3s %8s %8s  %-14s %s",
-				format.Text(a.Rung), redact.Terminal(a.Model), "—", format.Cell(a.Start, 1), "—", "skipped", stateWord(stateOpen)))
+			calls = append(calls, callRow{format.Text(a.Rung), redact.Terminal(a.Model), "—", format.Cell(a.Start, 1), "—", "skipped", stateWord(stateOpen)})
 			continue
 		}
 		took, outcome := "…", "running"
@@ -65,8 +65,21 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 				met += " (probe)"
 			}
 		}
-		out = append(out, fmt.Sprintf("%-8s %-16s %3d %8s %8s  %-14s %s",
-			format.Text(a.Rung), redact.Terminal(a.Model), a.N, format.Cell(a.Start, 1), took, outcome, met))
+		calls = append(calls, callRow{format.Text(a.Rung), redact.Terminal(a.Model), fmt.Sprint(a.N), format.Cell(a.Start, 1), took, redact.Terminal(outcome), met})
+	}
+	rw, mw, ow := len("rung"), len("model"), len("outcome")
+	for _, c := range calls {
+		rw, mw, ow = max(rw, cellWidth(c.rung)), max(mw, cellWidth(c.model)), max(ow, cellWidth(c.outcome))
+	}
+	line := func(c callRow) string {
+		return fmt.Sprintf("%s  %s %3s %8s %8s  %s %s", fit(c.rung, rw), fit(c.model, mw), c.try, c.start, c.took, fit(c.outcome, ow), c.met)
+	}
+	out = append(out, "", st.Dim.Render(line(callRow{"rung", "model", "try", "start", "took", "outcome", "breaker met"})))
+	if len(calls) == 0 {
+		out = append(out, st.Dim.Render("no calls yet"))
+	}
+	for _, c := range calls {
+		out = append(out, line(c))
 	}
 	for _, e := range r.Streams {
 		first := "no token"

@@ -294,9 +294,8 @@ func (p *emailsPane) render(st Styles, s *state, now time.Duration) []string {
 	if cw > 0 {
 		head = fmt.Sprintf(" %5s %-*s %-*s %6s %6s %s ", "#", sw, "from", cw, "class", "sent", "wait", " ")
 	}
-	lo, hi := format.Cell(0, 0), format.Cell(axis, 0)
-	axisLabel := lo + strings.Repeat(" ", max(bw-len(lo)-len(hi), 1)) + hi
-	out = append(out, st.Dim.Render(fit(head+axisLabel, w)))
+	// The time axis reads as the Breaker and Calls panes' (axisLabels).
+	out = append(out, st.Dim.Render(fit(head+axisLabels(axis, bw), w)))
 
 	n := p.count(s)
 	for i := p.top; i < n && len(out) < h; i++ {

@@ -82,10 +82,12 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is the help shown after `?`.
 func (k keyMap) FullHelp() [][]key.Binding {
-	nav := []key.Binding{k.Focus, k.Back, k.Up, k.Down, k.PgUp, k.PgDown, k.Follow, k.Filter, k.Jump, k.Base}
+	nav := []key.Binding{k.Focus, k.Back, k.Up, k.Down, k.PgUp, k.PgDown, k.Follow, k.Filter, k.Jump}
 	detail := []key.Binding{k.Open, k.Close, k.Help, k.Quit}
 	if k.live {
-		return [][]key.Binding{{k.Pause, k.Outage, k.Kind}, nav, detail}
+		// b only in a live run: a replay has no baseline log to draw
+		// bars from (b says so in the footer).
+		return [][]key.Binding{{k.Pause, k.Outage, k.Kind}, append(nav, k.Base), detail}
 	}
 	return [][]key.Binding{{k.Play, k.Rewind, k.Skip, k.Faster, k.Slower}, nav, detail}
 }

@@ -360,3 +360,34 @@ func TestOutageMenuListsEveryKind(t *testing.T) {
 	}
 	checkFrame(t, v, 80, 24)
 }
+
+// TestReplaySpeedWhilePaused: + and - change the replay speed shown in the
+// header while the replay is paused, in the email dashboard and in the
+// chat view, and the clock stays put.
+func TestReplaySpeedWhilePaused(t *testing.T) {
+	rp := newReplayFeed(synthRun(120), 1)
+	rp.pos, rp.paused = 20*time.Second, true // as drill replay --at 20s opens it
+	m := newModel(asciiStyles(), rp, nil, 0, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	t0 := time.Unix(0, 0)
+	m.Update(tickMsg{T: t0})
+	m.Update(tickMsg{T: t0.Add(time.Second)})
+	for _, step := range []struct{ key, want string }{{"+", "replay 2× 20.0/"}, {"+", "replay 4× 20.0/"}, {"-", "replay 2× 20.0/"}, {"-", "replay 1× 20.0/"}, {"-", "replay 0.5× 20.0/"}} {
+		m.Update(keyMsg(step.key))
+		m.Update(tickMsg{T: t0.Add(2 * time.Second)})
+		if v := m.View(); !strings.Contains(v, step.want) || !strings.Contains(v, "PAUSED") {
+			t.Errorf("after %s while paused, the header lacks %q:\n%s", step.key, step.want, strings.SplitN(v, "\n", 3)[0])
+		}
+	}
+	v := newConversations(asciiStyles(), newReplayFeed(chatRun(), 1), 0)
+	v.Update(tea.WindowSizeMsg{Width: 120, Height: 12})
+	v.Update(tickMsg{T: t0})
+	v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" ")})
+	for _, step := range []struct{ key, want string }{{"+", "replay 2× "}, {"-", "replay 1× "}, {"-", "replay 0.5× "}} {
+		v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(step.key)})
+		v.Update(tickMsg{T: t0.Add(time.Second)})
+		if got := v.View(); !strings.Contains(got, step.want) || !strings.Contains(got, "PAUSED") {
+			t.Errorf("chat: after %s while paused, the header lacks %q:\n%s", step.key, step.want, strings.SplitN(got, "\n", 2)[0])
+		}
+	}
+}

@@ -65,6 +65,12 @@ type ReplayOptions struct {
 	At time.Duration
 	// Hypotheses are judged live on the replayed figures, as in Source.
 	Hypotheses []scoring.Expr
+	// Baseline is the baseline the journal recorded beside the run
+	// (report.RecordedBaseline: its figures where the live run ended, over
+	// its whole run when it completed); nil for none. A replay cannot play
+	// it again, so the panes show these figures, labelled as recorded, and
+	// no per-email bars.
+	Baseline *scoring.BaselineSummary
 }
 
 // Run shows the dashboard for a live drill until the user quits. Quitting
@@ -90,7 +96,11 @@ func Replay(ctx context.Context, events []event.Event, opts ReplayOptions) error
 	if opts.At > 0 {
 		f.pos, f.paused = min(opts.At, f.end), true
 	}
-	return runProgram(ctx, f, nil, opts.Hypotheses, opts.Options, nil)
+	var base BaselineSource
+	if opts.Baseline != nil {
+		base = recordedBaseline{*opts.Baseline}
+	}
+	return runProgram(ctx, f, nil, opts.Hypotheses, opts.Options, base)
 }
 
 func runProgram(ctx context.Context, feed feeder, ctl Controls, hyps []scoring.Expr, opts Options, base BaselineSource) error {

@@ -55,25 +55,27 @@ type sweepRunState struct {
 
 // sweepModel is the sweep dashboard.
 type sweepModel struct {
-	src     SweepSource
-	runs    [][]*sweepRunState
-	stats   []map[string]scoring.Stat // per row, the figures over its runs so far
-	dom     []bool                    // per row: another row of its outage beats it
-	setCols []string                  // the settings' flags, one column each
-	setVals [][]string                // per row, its value of each flag in setCols
-	fixed   []string                  // the flags every row sets alike
-	emails  []int                     // per row: emails answered of emails planned
-	planned []int
-	order   []int // rows in display order
-	sortBy  int   // index into sweepSortKeys
-	reverse bool
-	sel     int // position of the selection in order
-	open    int // the row whose run to open on quit; -1 for none
-	tick    time.Duration
-	width   int
-	height  int
-	bold    lipgloss.Style
-	faint   lipgloss.Style
+	src      SweepSource
+	runs     [][]*sweepRunState
+	stats    []map[string]scoring.Stat // per row, the figures over its runs so far
+	dom      []bool                    // per row: another row of its outage beats it
+	setCols  []string                  // the settings' flags, one column each
+	setVals  [][]string                // per row, its value of each flag in setCols
+	fixed    []string                  // the flags every row sets alike
+	emails   []int                     // per row: emails answered of emails planned
+	planned  []int
+	order    []int // rows in display order
+	sortBy   int   // index into sweepSortKeys
+	reverse  bool
+	sel      int  // position of the selection in order
+	hoff     int  // the first figure column shown (←/→) when they do not all fit
+	showHelp bool // the key help (?) is shown under the table
+	open     int  // the row whose run to open on quit; -1 for none
+	tick     time.Duration
+	width    int
+	height   int
+	bold     lipgloss.Style
+	faint    lipgloss.Style
 }
 
 // sweepState is what survives a visit to a run's dashboard.
@@ -184,11 +186,25 @@ func (m *sweepModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		if msg.Width > 0 && msg.Height > 0 { // 0: a terminal that does not say
 			m.width, m.height = msg.Width, msg.Height
+			m.reveal()
 		}
 	case tea.KeyMsg:
+		if m.showHelp && (msg.String() == "?" || msg.String() == "esc") {
+			m.showHelp = false
+			return m, nil
+		}
 		switch msg.String() {
+		case "?":
+			m.showHelp = true
 		case "q", "ctrl+c", "esc":
 			return m, tea.Quit
+		case "left", "h":
+			m.hoff = max(m.hoff-1, 0)
+		case "right", "l":
+			frozen, figs := m.columns()
+			if m.hoff+m.shown(frozen, figs, m.hoff) < len(figs) {
+				m.hoff++
+			}
 		case "up", "k":
 			m.sel = max(m.sel-1, 0)
 		case "down", "j":
@@ -200,6 +216,7 @@ func (m *sweepModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "s":
 			m.sortBy = (m.sortBy + 1) % len(sweepSortKeys)
 			m.sort()
+			m.reveal()
 		case "r":
 			m.reverse = !m.reverse
 			m.sort()
@@ -220,6 +237,166 @@ func (m *sweepModel) cell(row int, figure string, f func(float64) string) string
 		return "—"
 	}
 	return f(s.Median)
+}
+
+// sweepCol is one column of the sweep table: its head, its cell per row
+// (by row index, not display order) and whether it is right-aligned.
+type sweepCol struct {
+	key   string // the sort key's name (sweepSortKeys), "" for none
+	head  string
+	cells []string
+	right bool
+}
+
+func (c sweepCol) width() int {
+	w := utf8.RuneCountInString(c.head)
+	for _, v := range c.cells {
+		w = max(w, utf8.RuneCountInString(v))
+	}
+	return w
+}
+
+func (c sweepCol) cell(s string) string {
+	if c.right {
+		return fmt.Sprintf("%*s", c.width(), s)
+	}
+	return fmt.Sprintf("%-*s", c.width(), s)
+}
+
+// columns are the table's columns for the window's width: the frozen ones
+// (# and a column per setting) and the figures, which scroll sideways
+// (hoff) when they do not all fit. A table wider than the window first
+// drops the flags' "--", letters the served counts tighter and moves
+// progress (the title totals it) last, then shortens the settings' heads
+// at a "-" ("primary…", spelt out above the table) until the served
+// counts, p95 wait, all 4 right and calls fit: the figures a user sorts by
+// stay in view at 80 columns.
+func (m *sweepModel) columns() (frozen, figs []sweepCol) {
+	n := len(m.src.Labels)
+	num := sweepCol{head: "#", cells: make([]string, n), right: true}
+	for i := range n {
+		num.cells[i] = fmt.Sprint(i + 1)
+	}
+	num.cells = append(num.cells, "0000") // four digits, as before
+	sets := make([]sweepCol, len(m.setCols))
+	for k, name := range m.setCols {
+		sets[k] = sweepCol{key: "setting", head: flagHead(name), cells: make([]string, n)}
+		for i := range n {
+			sets[k].cells[i] = m.setVals[i][k]
+		}
+	}
+	// Who served: P / B / C / E, with H and R when any run handed emails
+	// over or its worker pool rejected some, as drill sweep's table.
+	servers := plain.ServedColumnsOfFigures(m.stats)
+	letters := make([]string, len(servers))
+	for k, server := range servers {
+		letters[k] = tagFor(server)
+	}
+	served := func(sep string, pad int) sweepCol {
+		c := sweepCol{head: strings.Join(letters, sep), cells: make([]string, n)}
+		for i := range n {
+			c.cells[i] = "—"
+			if len(m.runs[i]) > 0 {
+				parts := make([]string, len(servers))
+				for k, server := range servers {
+					parts[k] = m.cell(i, "served."+server, format.Count)
+				}
+				c.cells[i] = strings.Join(parts, sep)
+			}
+		}
+		c.cells = append(c.cells, strings.Repeat(" ", utf8.RuneCountInString(c.head)+pad)) // room for counts to grow
+		return c
+	}
+	progress := sweepCol{key: "progress", head: "progress", cells: make([]string, n)}
+	p95 := sweepCol{key: "p95 wait", head: "p95 wait", cells: make([]string, n), right: true}
+	all4 := sweepCol{key: "all 4 right", head: "all 4 right", cells: make([]string, n), right: true}
+	calls := sweepCol{key: "calls", head: "calls", cells: make([]string, n), right: true}
+	front := sweepCol{head: "trade-off", cells: make([]string, n)}
+	for i := range n {
+		progress.cells[i], front.cells[i] = "waiting", "—"
+		if len(m.runs[i]) > 0 {
+			progress.cells[i] = fmt.Sprintf("%d/%d", m.emails[i], m.planned[i])
+			front.cells[i] = "front"
+			if m.dom[i] {
+				front.cells[i] = "dominated"
+			}
+		}
+		p95.cells[i] = m.cell(i, "p95_wait_outage_s", func(v float64) string { return format.Secs2(v) + " s" })
+		all4.cells[i] = m.cell(i, "all4_right", func(v float64) string { return format.Percent1(v) + "%" })
+		calls.cells[i] = m.cell(i, "calls_to_broken_outage", format.Count)
+	}
+	wide := func(cols []sweepCol) int {
+		w := 0
+		for _, c := range cols {
+			w += 2 + c.width()
+		}
+		return w
+	}
+	frozenOf := func() []sweepCol { return append([]sweepCol{num}, sets...) }
+	figs = []sweepCol{progress, served(" / ", 4), p95, all4, calls, front}
+	if wide(frozenOf())+wide(figs) <= m.width {
+		return frozenOf(), figs
+	}
+	for k := range sets {
+		sets[k].head = strings.TrimPrefix(sets[k].head, "--")
+	}
+	figs = []sweepCol{served("/", 2), p95, all4, calls, front, progress}
+	for k := range sets {
+		// Until the figures a user sorts by fit; the rest scroll.
+		if wide(frozenOf())+wide(figs[:4])+3 <= m.width { // 3: the "  →" saying more scroll in
+
+			break
+		}
+		sets[k].head = shortHead(sets[k].head)
+	}
+	return frozenOf(), figs
+}
+
+// shortHead shortens a setting's head ("primary-timeout") to its first
+// "-"-separated word and an ellipsis ("primary…"), or leaves it.
+func shortHead(head string) string {
+	if i := strings.IndexAny(head, "- "); i > 0 {
+		return head[:i] + "…"
+	}
+	return head
+}
+
+// shown is how many figure columns fit from hoff.
+func (m *sweepModel) shown(frozen, figs []sweepCol, hoff int) int {
+	used := 0
+	for _, c := range frozen {
+		used += 2 + c.width()
+	}
+	n := 0
+	rest := figs[min(hoff, len(figs)):]
+	for k, c := range rest {
+		room := m.width
+		if k < len(rest)-1 {
+			room -= 3 // the "  →" saying more columns scroll in
+		}
+		if used+2+c.width() > room && n > 0 {
+			break
+		}
+		used += 2 + c.width()
+		n++
+	}
+	return n
+}
+
+// reveal scrolls the figures sideways so the sorted column is in view.
+func (m *sweepModel) reveal() {
+	frozen, figs := m.columns()
+	name := sweepSortKeys[m.sortBy].name
+	idx := slices.IndexFunc(figs, func(c sweepCol) bool { return c.key == name })
+	if idx < 0 {
+		return
+	}
+	if idx < m.hoff {
+		m.hoff = idx
+	}
+	for m.hoff < idx && idx >= m.hoff+m.shown(frozen, figs, m.hoff) {
+		m.hoff++
+	}
 }
 
 func (m *sweepModel) View() string {
@@ -248,78 +425,60 @@ func (m *sweepModel) View() string {
 		}
 		return lines
 	}
+	frozen, figs := m.columns()
+	m.hoff = min(m.hoff, len(figs)-1)
+	shown := m.shown(frozen, figs, m.hoff)
 	top := wrap(m.bold, fmt.Sprintf("drill sweep  %d settings, %d runs started, %d/%d emails answered · sorted by %s, %s",
 		len(m.src.Labels), started, done, planned, sweepSortKeys[m.sortBy].name, dir))
 	if len(m.fixed) > 0 {
 		top = append(top, wrap(m.faint, "every row: "+strings.Join(m.fixed, " "))...)
 	}
-	top = append(top, wrap(m.faint, "↑/↓ select · enter: the marked row's run dashboard · s: sort by the next column · r: reverse · q: quit (stops the sweep)")...)
+	var short []string // the settings' heads shortened to fit, spelt out
+	for k, name := range m.setCols {
+		if h := frozen[1+k].head; strings.HasSuffix(h, "…") {
+			short = append(short, h+" "+flagHead(name))
+		}
+	}
+	if len(short) > 0 {
+		top = append(top, wrap(m.faint, "columns: "+strings.Join(short, " · "))...)
+	}
+	keys := "↑/↓ select · enter: the marked row's run dashboard · s: sort by the next column · r: reverse · ? help · q: quit (stops the sweep)"
+	if m.hoff > 0 || m.hoff+shown < len(figs) {
+		keys = "←/→ more columns · " + keys
+	}
+	top = append(top, wrap(m.faint, keys)...)
 	// The front rule (scoring.Dominated) is the table's and the report's.
 	note := wrap(m.faint, "Figures are medians over the runs so far; dominated: another setting of the outage is better "+
 		"on p95 wait, all 4 right or calls beyond the repeats' spread, worse on none.")
+	if m.showHelp {
+		note = wrap(m.faint, sweepHelp)
+	}
 	b.WriteString(strings.Join(top, "\n") + "\n\n")
 	// The settings come first, a column per flag that varies, so rows
-	// never read the same however narrow the terminal.
-	setting := func(vals func(k int) string) string {
+	// never read the same however narrow the terminal; the figures from
+	// hoff follow, as many as fit.
+	cols := append(append([]sweepCol(nil), frozen...), figs[m.hoff:m.hoff+shown]...)
+	line := func(cell func(c sweepCol) string) string {
 		var sb strings.Builder
-		for k, name := range m.setCols {
-			w := len(flagHead(name))
-			for _, v := range m.setVals {
-				w = max(w, len(v[k]))
-			}
-			fmt.Fprintf(&sb, "  %-*s", w, vals(k))
+		for _, c := range cols {
+			sb.WriteString("  " + c.cell(cell(c)))
 		}
-		return sb.String()
+		return strings.TrimRight(sb.String(), " ")
 	}
-	// Who served: P / B / C / E, with H and R when any run handed emails
-	// over or its worker pool rejected some, as drill sweep's table.
-	servers := plain.ServedColumnsOfFigures(m.stats)
-	letters := make([]string, len(servers))
-	for k, server := range servers {
-		letters[k] = tagFor(server)
+	head := line(func(c sweepCol) string { return c.head })
+	if m.hoff+shown < len(figs) {
+		head += "  →"
 	}
-	servedHead := strings.Join(letters, " / ")
-	servedCell := func(i int) string {
-		if len(m.runs[i]) == 0 {
-			return "—"
-		}
-		parts := make([]string, len(servers))
-		for k, server := range servers {
-			parts[k] = m.cell(i, "served."+server, format.Count)
-		}
-		return strings.Join(parts, " / ")
-	}
-	servedW := len(servedHead) + 4 // room for two-digit counts before the column moves
-	for i := range m.order {
-		servedW = max(servedW, utf8.RuneCountInString(servedCell(i)))
-	}
-	head := fmt.Sprintf("  %4s%s  %-9s  %-*s  %10s  %11s  %6s  %s", "#", setting(func(k int) string { return flagHead(m.setCols[k]) }),
-		"progress", servedW, servedHead, "p95 wait", "all 4 right", "calls", "trade-off")
 	b.WriteString(m.bold.Render(clip(head, m.width)) + "\n")
 	rows := max(m.height-len(top)-len(note)-3, 3)
 	first := min(max(m.sel-rows/2, 0), max(len(m.order)-rows, 0))
 	for pos := first; pos < min(first+rows, len(m.order)); pos++ {
 		i := m.order[pos]
-		progress := "waiting"
-		if len(m.runs[i]) > 0 {
-			progress = fmt.Sprintf("%d/%d", m.emails[i], m.planned[i])
-		}
-		front := "—"
-		if len(m.runs[i]) > 0 {
-			front = "front"
-			if m.dom[i] {
-				front = "dominated"
-			}
-		}
-		line := fmt.Sprintf("  %4d%s  %-9s  %-*s  %10s  %11s  %6s  %s", i+1, setting(func(k int) string { return m.setVals[i][k] }), progress, servedW, servedCell(i),
-			m.cell(i, "p95_wait_outage_s", func(v float64) string { return format.Secs2(v) + " s" }),
-			m.cell(i, "all4_right", func(v float64) string { return format.Percent1(v) + "%" }),
-			m.cell(i, "calls_to_broken_outage", format.Count), front)
-		line = clip(line, m.width)
+		l := clip(line(func(c sweepCol) string { return c.cells[i] }), m.width)
 		if pos == m.sel {
-			line = m.bold.Render(">" + line[1:])
+			l = m.bold.Render(">" + l[1:])
 		}
-		b.WriteString(line + "\n")
+		b.WriteString(l + "\n")
 	}
 	if len(m.order) > rows {
 		b.WriteString(m.faint.Render(fmt.Sprintf("  rows %d–%d of %d", first+1, min(first+rows, len(m.order)), len(m.order))) + "\n")
@@ -327,6 +486,12 @@ func (m *sweepModel) View() string {
 	b.WriteString(strings.Join(note, "\n"))
 	return b.String()
 }
+
+// sweepHelp is the sweep dashboard's key help (?), shown in place of the
+// note under the table.
+const sweepHelp = "Keys: ↑/↓ or k/j select · g/home first · G/end last · enter: the marked row's run dashboard (q there comes back) · " +
+	"s: sort by the next column (setting, p95 wait, all 4 right, calls, progress) · r: reverse the order · " +
+	"←/→: scroll the figure columns when they do not all fit · ? or esc: close this help · q or ctrl+c: quit (stops the sweep)"
 
 // settingColumns splits the rows' labels ("--primary-timeout 1s --trip
 // count") into a column per flag, in the order first seen ("fault KEY" for

@@ -235,3 +235,71 @@ func TestSweepDashboardFrontInsideSpread(t *testing.T) {
 		t.Errorf("want both rows on the front:\n%s", v)
 	}
 }
+
+// TestSweepDashboard80Columns: the sweep of the brief (two outages × three
+// timeouts × two trip counts) at 80×24 shows the figures a user sorts by,
+// the sorted column is always on screen (progress scrolls into view), the
+// shortened setting heads are spelt out, and ? shows the key help.
+func TestSweepDashboard80Columns(t *testing.T) {
+	src, _ := sweepLogs(t)
+	var labels []string
+	for _, o := range []string{"busy", "hang"} {
+		for _, pt := range []string{"1s", "2s", "5s"} {
+			for _, tf := range []string{"3", "5"} {
+				labels = append(labels, "--outage "+o+" --primary-timeout "+pt+" --trip-failures "+tf)
+			}
+		}
+	}
+	logs := src.Logs
+	src.Labels = labels
+	src.Logs = func(row int) []*event.Log { return logs(row % 2) }
+	m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	head := func() string {
+		for _, l := range strings.Split(m.View(), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "#") {
+				return l
+			}
+		}
+		t.Fatalf("no head:\n%s", m.View())
+		return ""
+	}
+	check := func() {
+		t.Helper()
+		v := m.View()
+		lines := strings.Split(v, "\n")
+		if len(lines) > 24 {
+			t.Errorf("%d lines on a terminal of 24", len(lines))
+		}
+		for _, l := range lines {
+			if lipgloss.Width(l) > 80 {
+				t.Errorf("line of %d cells: %q", lipgloss.Width(l), l)
+			}
+		}
+	}
+	check()
+	for _, want := range []string{"p95 wait", "all 4 right", "calls", "P/B/C/E"} {
+		if !strings.Contains(head(), want) {
+			t.Errorf("80 columns: no %q column: %q\n%s", want, head(), m.View())
+		}
+	}
+	if !strings.Contains(m.View(), "--primary-timeout") {
+		t.Errorf("a shortened setting head is not spelt out:\n%s", m.View())
+	}
+	for range len(sweepSortKeys) {
+		m.Update(sweepKey("s"))
+		check()
+		k := sweepSortKeys[m.sortBy]
+		if k.figure != "" && !strings.Contains(head(), k.name) {
+			t.Errorf("sorted by %s, which is off screen: %q", k.name, head())
+		}
+	}
+	m.Update(sweepKey("?"))
+	if v := m.View(); !strings.Contains(v, "Keys:") || !strings.Contains(v, "s: sort by the next column") {
+		t.Errorf("? shows no help:\n%s", v)
+	}
+	check()
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEsc}); cmd != nil || strings.Contains(m.View(), "Keys:") {
+		t.Error("esc does not just close the help")
+	}
+}

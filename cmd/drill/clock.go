@@ -70,12 +70,6 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		return err
 	}
 	warn(cmd, cfg.Warnings())
-	var show func(context.Context, []event.Event) error
-	if opts.tui {
-		show = func(ctx context.Context, evs []event.Event) error {
-			return tui.Replay(ctx, evs, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.Hypotheses})
-		}
-	}
 	// The baseline plays first (about half a second), so the run's
 	// summary and journal carry it.
 	baseline, err := session.StartBaseline(cmd.Context(), cfg, opts.baseline)
@@ -86,6 +80,13 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 	whole := baseline.Whole(cmd.Context())
 	if err := baseline.Err(); err != nil && cmd.Context().Err() == nil { // not when Ctrl-C stopped it too
 		warn(cmd, []string{"no baseline: " + err.Error()})
+	}
+	var show func(context.Context, []event.Event) error
+	if opts.tui {
+		show = func(ctx context.Context, evs []event.Event) error {
+			// The baseline's whole-run figures, as its journal records them.
+			return tui.Replay(ctx, evs, tui.ReplayOptions{Speed: speed, Hypotheses: opts.checks.Hypotheses, Baseline: whole})
+		}
 	}
 	o, err := session.VirtualRun(cmd.Context(), cfg, opts.checks.Hypotheses, opts.record, opts.force, show, cmd.ErrOrStderr(), whole)
 	if err != nil {

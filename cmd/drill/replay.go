@@ -98,6 +98,7 @@ func replayDashboard(cmd *cobra.Command, path string, opts tui.ReplayOptions) er
 	if err != nil {
 		return journal.ReadError(ctx, err)
 	}
+	opts.Baseline = report.RecordedBaseline(j.Meta) // shown as recorded: a replay cannot play it again
 	if err := tui.Replay(ctx, j.Events, opts); err != nil {
 		if ctx.Err() != nil {
 			return exit.ErrInterrupted // Ctrl-C or SIGTERM: exit 130
@@ -106,8 +107,10 @@ func replayDashboard(cmd *cobra.Command, path string, opts tui.ReplayOptions) er
 	}
 	fold := scoring.NewFold()
 	fold.AddAll(j.Events)
-	vs, verr := session.Judge(fold.Summary(), opts.Hypotheses)
-	return firstErr(printRun(cmd, fold.Summary(), vs, fold.FailedCalls()), verr)
+	sum := fold.Summary()
+	sum.Baseline = opts.Baseline // as replay --no-tui prints it
+	vs, verr := session.Judge(sum, opts.Hypotheses)
+	return firstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
 }
 
 // replaySummary prints the summary recomputed from the journal's events,
