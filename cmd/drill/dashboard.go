@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/plan"
@@ -50,17 +48,3 @@ func dashboard(hyps []scoring.Expr) func(context.Context, *workload.Run, *sessio
 // stdoutIsTerminal reports whether stdout is a terminal (the dashboard's
 // condition, with neither --no-tui nor --json).
 func stdoutIsTerminal() bool { return session.IsTerminal(os.Stdout) }
-
-// terminalWidth is the width in cells of the terminal w writes to, or 0
-// when w is not a terminal (nothing is wrapped then).
-func terminalWidth(w io.Writer) int {
-	f, ok := w.(*os.File)
-	if !ok || !session.IsTerminal(f) {
-		return 0
-	}
-	width, _, err := term.GetSize(f.Fd())
-	if err != nil {
-		return 0
-	}
-	return width
-}

@@ -135,7 +135,7 @@ func printRun(cmd *cobra.Command, sum scoring.Summary, verdicts []scoring.Verdic
 	if err := printVerdicts(out, verdicts); err != nil {
 		return err
 	}
-	if err := plain.SummaryWidth(out, sum, terminalWidth(out)); err != nil {
+	if err := plain.SummaryWidth(out, sum, session.TerminalWidth(out)); err != nil {
 		return err
 	}
 	plain.FailedCalls(out, failed)
@@ -153,7 +153,7 @@ func warn(cmd *cobra.Command, warnings []string) {
 // width when stderr is a terminal.
 func printWarning(stderr io.Writer, warning string) {
 	text := "drill: warning: " + warning
-	if w := terminalWidth(stderr); w > 0 {
+	if w := session.TerminalWidth(stderr); w > 0 {
 		text = strings.Join(plain.WrapWords(text, w), "\n")
 	}
 	fmt.Fprintln(stderr, text)

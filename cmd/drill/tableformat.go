@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/internal/plain"
+	"github.com/drill-dev/drill/internal/session"
 )
 
 // tableFormat is --format: how compare and sweep print their tables.
@@ -36,7 +37,7 @@ func registerTableFormat(fs *pflag.FlagSet, f *tableFormat) {
 // width is the terminal width the table is written as text for, or -1
 // when it is written as Markdown: auto is text on a terminal only.
 func (f tableFormat) width(out io.Writer) int {
-	w := terminalWidth(out)
+	w := session.TerminalWidth(out)
 	switch {
 	case f == plain.FormatMD, f == plain.FormatAuto && w == 0:
 		return -1

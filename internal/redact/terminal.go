@@ -30,6 +30,10 @@ type TerminalWriter struct {
 // NewTerminalWriter returns w behind a TerminalWriter.
 func NewTerminalWriter(w io.Writer) *TerminalWriter { return &TerminalWriter{w: w} }
 
+// Unwrap is the writer t writes to: a terminal's width and whether it is
+// one are read from it.
+func (t *TerminalWriter) Unwrap() io.Writer { return t.w }
+
 // Write writes p cleaned; it reports len(p) written when the cleaned text
 // was.
 func (t *TerminalWriter) Write(p []byte) (int, error) {

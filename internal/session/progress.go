@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/term"
 	"io"
 	"os"
 	"sync"
@@ -108,8 +109,38 @@ func StartProgress(w io.Writer, label, unit string, total int, poll func() int) 
 	}
 }
 
-// IsTerminal reports whether w is a terminal.
+// IsTerminal reports whether w writes to a terminal.
 func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := File(w)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// TerminalWidth is the width in cells of the terminal w writes to, or 0
+// when w does not write to a terminal (nothing is wrapped then).
+func TerminalWidth(w io.Writer) int {
+	f, ok := File(w)
+	if !ok || !IsTerminal(f) {
+		return 0
+	}
+	width, _, err := term.GetSize(f.Fd())
+	if err != nil {
+		return 0
+	}
+	return width
+}
+
+// File is the file w writes to: w itself, or what a writer that passes
+// its text on (one with an Unwrap method, as the redacting writer drill's
+// commands print through) writes to.
+func File(w io.Writer) (*os.File, bool) {
+	for {
+		switch v := w.(type) {
+		case *os.File:
+			return v, true
+		case interface{ Unwrap() io.Writer }:
+			w = v.Unwrap()
+		default:
+			return nil, false
+		}
+	}
 }

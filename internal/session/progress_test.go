@@ -2,12 +2,15 @@ package session
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // syncBuffer is a buffer a progress goroutine writes to while the test reads.
@@ -59,5 +62,26 @@ func TestProgressOfNothing(t *testing.T) {
 	StartProgress(&b, "x", "emails", 0, func() int { return 0 })()
 	if b.Len() != 0 {
 		t.Errorf("progress of nothing printed %q", b.String())
+	}
+}
+
+// TestFileUnwraps: a terminal is found through the writers drill's
+// commands print through (the redacting one wraps stdout), so a table on a
+// terminal is aligned text and a summary is wrapped to its width; a writer
+// that is no file and wraps none is no terminal.
+func TestFileUnwraps(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, ok := File(redact.NewTerminalWriter(redact.NewTerminalWriter(f))); !ok || got != f {
+		t.Errorf("File(wrapped file) = %v, %v; want the file", got, ok)
+	}
+	if _, ok := File(&bytes.Buffer{}); ok {
+		t.Error("a buffer is a file")
+	}
+	if IsTerminal(redact.NewTerminalWriter(f)) || TerminalWidth(f) != 0 {
+		t.Error("a regular file is a terminal")
 	}
 }
