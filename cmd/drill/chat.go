@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"slices"
@@ -26,9 +27,28 @@ import (
 	"github.com/drill-dev/drill/tui"
 )
 
+// writeChatTables writes the chat comparison (report.ChatTables) in the
+// format asked for: aligned text on a terminal, Markdown in a file or a
+// pipe, as drill compare's table.
+func writeChatTables(out io.Writer, f tableFormat, sums []scoring.ChatSummary) error {
+	for k, t := range report.ChatTables(sums) {
+		sep := ""
+		if k > 0 {
+			sep = "\n"
+		}
+		if _, err := fmt.Fprintf(out, "%s%s\n\n", sep, t.Title); err != nil {
+			return err
+		}
+		if err := f.write(out, t.Table, func() error { return t.Table.Markdown(out) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // compareChat is `drill compare --workload chat`: every incident × policy
 // × seed at once, printed side by side (or as a JSON array of summaries).
-func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string, asJSON, virtual bool, recordDir string, force bool) error {
+func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string, asJSON bool, tables tableFormat, virtual bool, recordDir string, force bool) error {
 	if !cmd.Flags().Changed("policies") {
 		policies = chat.PresetNames()
 	}
@@ -70,7 +90,7 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string
 	if asJSON {
 		errs = append(errs, encodeJSON(cmd.OutOrStdout(), sums))
 	} else {
-		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
+		errs = append(errs, writeChatTables(cmd.OutOrStdout(), tables, sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
 	}
 	errs = append(errs, session.ChatFailed(sums))
 	if slices.ContainsFunc(outs, func(o session.ChatOutcome) bool { return o.Status == "interrupted" }) {
@@ -147,7 +167,7 @@ func replayChat(cmd *cobra.Command, path string, conversation int, expect []stri
 	if asJSON {
 		return errors.Join(encodeJSON(out, sum), session.ChatFailed(sums))
 	}
-	return errors.Join(report.ChatCompare(out, sums), plain.ChatVerdicts(out, sums), session.ChatFailed(sums))
+	return errors.Join(writeChatTables(out, plain.FormatAuto, sums), plain.ChatVerdicts(out, sums), session.ChatFailed(sums))
 }
 
 // chatPredictFlags are drill predict's chat inputs.
@@ -276,7 +296,7 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, expect []string, policy strin
 	if asJSON {
 		errs = append(errs, encodeJSON(cmd.OutOrStdout(), o.Summary))
 	} else {
-		errs = append(errs, report.ChatCompare(cmd.OutOrStdout(), sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
+		errs = append(errs, writeChatTables(cmd.OutOrStdout(), plain.FormatAuto, sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
 	}
 	errs = append(errs, session.ChatFailed(sums))
 	if o.Status == event.StatusInterrupted || cmd.Context().Err() != nil {

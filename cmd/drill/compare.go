@@ -41,7 +41,7 @@ there unless --force is given.`,
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
-				return compareChat(cmd, cf, f.Expect(), policies, jsonOut, clock.virtual(), record, force)
+				return compareChat(cmd, cf, f.Expect(), policies, jsonOut, tables, clock.virtual(), record, force)
 			}
 			outages, err := f.CompareOutages(cmd.Flags(), outages)
 			if err != nil {

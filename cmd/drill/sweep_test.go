@@ -363,13 +363,15 @@ abort:
 	}
 }
 
-// TestTableFormats: compare and sweep print aligned text with --format
+// TestTableFormats: compare (both workloads) and sweep print aligned text with --format
 // text (no Markdown pipes), Markdown with --format md, and refuse another.
 func TestTableFormats(t *testing.T) {
 	base := []string{"--clock", "virtual", "--outages", "busy", "--emails", "6", "--rate", "10", "--follow", "0"}
 	for _, c := range [][]string{
 		append([]string{"compare", "--policies", "fail-fast,breaker"}, base...),
 		append([]string{"sweep", "--primary-timeout", "1s,2s"}, base...),
+		// The chat workload's comparison is a table like the others.
+		{"compare", "--workload", "chat", "--clock", "virtual", "--conversations", "4", "--policies", "agent-defaults,agent-breaker"},
 	} {
 		text, stderr, code := execute(t.Context(), append(c, "--format", "text")...)
 		if code != 0 {

@@ -142,7 +142,7 @@ func MarkChatOnly(fs *pflag.FlagSet, names ...string) {
 // bothWorkloads are the flags both workloads read, besides the chat
 // policy's keys that are triage flags too (--trip-failures, --cooldown,
 // the stream check's).
-var bothWorkloads = []string{"workload", "file", "seed", "policy", "policies", "clock", "json", "no-tui", "speed", "record", "force", "expect", "help"}
+var bothWorkloads = []string{"workload", "file", "seed", "policy", "policies", "clock", "json", "no-tui", "speed", "record", "force", "expect", "format", "help"}
 
 // checkWorkloadFlags refuses, as a usage error, flags given that the chosen
 // workload does not read: a chat flag without the chat workload, or with it

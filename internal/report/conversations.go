@@ -20,6 +20,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -56,11 +57,18 @@ var chatFigures = []chatFigure{
 	{"synthetic tool probes", func(s scoring.ChatSummary) float64 { return float64(s.ToolProbes) }, countCell},
 }
 
-// ChatCompare writes the chat comparison as Markdown: one table per
-// incident, a column per policy in the order first seen, a row per figure,
-// then a row per breaker's openings. With several seeds a cell is the
-// range across them (low–high).
-func ChatCompare(w io.Writer, sums []scoring.ChatSummary) error {
+// ChatTable is one incident's chat comparison: its title line and its
+// table, a column per policy in the order first seen and a row per figure,
+// then a row per breaker's openings. With several seeds a cell is the range
+// across them (low – high).
+type ChatTable struct {
+	Title string
+	Table plain.Table
+}
+
+// ChatTables are the chat comparison's tables, one per incident in the
+// order first seen.
+func ChatTables(sums []scoring.ChatSummary) []ChatTable {
 	var incidents, policies []string
 	var seeds []int64
 	for _, s := range sums {
@@ -74,14 +82,20 @@ func ChatCompare(w io.Writer, sums []scoring.ChatSummary) error {
 			seeds = append(seeds, s.Seed)
 		}
 	}
-	var b strings.Builder
-	for k, inc := range incidents {
-		if k > 0 {
-			b.WriteString("\n")
+	var deps []string
+	for _, s := range sums {
+		for d := range s.BreakerOpens {
+			if !slices.Contains(deps, d) {
+				deps = append(deps, d)
+			}
 		}
-		cells := func(value func(scoring.ChatSummary) float64, cell func(float64) string) []string {
-			row := make([]string, len(policies))
-			for i, p := range policies {
+	}
+	sort.Strings(deps)
+	out := make([]ChatTable, 0, len(incidents))
+	for _, inc := range incidents {
+		row := func(label string, value func(scoring.ChatSummary) float64, cell func(float64) string) []string {
+			r := []string{label}
+			for _, p := range policies {
 				var vs []float64
 				for _, s := range sums {
 					if s.Incident == inc && s.Policy == p {
@@ -90,45 +104,57 @@ func ChatCompare(w io.Writer, sums []scoring.ChatSummary) error {
 				}
 				switch {
 				case len(vs) == 0:
-					row[i] = "–"
+					r = append(r, "–")
 				case slices.Min(vs) == slices.Max(vs):
-					row[i] = cell(vs[0])
+					r = append(r, cell(vs[0]))
 				default:
-					row[i] = cell(slices.Min(vs)) + " – " + cell(slices.Max(vs))
+					r = append(r, cell(slices.Min(vs))+" – "+cell(slices.Max(vs)))
 				}
 			}
-			return row
+			return r
 		}
-		n := 0
-		clock := ""
+		n, clock := 0, ""
 		for _, s := range sums {
 			if s.Incident == inc {
 				n, clock = s.Conversations, s.Clock
 				break
 			}
 		}
-		fmt.Fprintf(&b, "Chat workload · incident %s · %d conversations · %s clock · %s\n\n", inc, n, clock, seedWords(seeds))
-		fmt.Fprintf(&b, "| figure | %s |\n|---|%s\n", strings.Join(policies, " | "), strings.Repeat("---|", len(policies)))
-		for _, f := range chatFigures {
-			fmt.Fprintf(&b, "| %s | %s |\n", f.label, strings.Join(cells(f.value, f.cell), " | "))
+		t := ChatTable{
+			Title: fmt.Sprintf("Chat workload · incident %s · %d conversations · %s clock · %s", inc, n, clock, seedWords(seeds)),
+			Table: plain.Table{Head: append([]string{"figure"}, policies...)},
 		}
-		var deps []string
-		for _, s := range sums {
-			for d := range s.BreakerOpens {
-				if !slices.Contains(deps, d) {
-					deps = append(deps, d)
-				}
+		for _, f := range chatFigures {
+			t.Table.Rows = append(t.Table.Rows, row(f.label, f.value, f.cell))
+		}
+		for _, d := range deps {
+			t.Table.Rows = append(t.Table.Rows, row("breaker opens: "+d, func(s scoring.ChatSummary) float64 {
+				return float64(s.BreakerOpens[d])
+			}, countCell))
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// ChatCompare writes the chat comparison as Markdown (ChatTables): each
+// incident's title, a blank line and its table, a blank line between
+// incidents.
+func ChatCompare(w io.Writer, sums []scoring.ChatSummary) error {
+	for k, t := range ChatTables(sums) {
+		if k > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
 			}
 		}
-		sort.Strings(deps)
-		for _, d := range deps {
-			fmt.Fprintf(&b, "| breaker opens: %s | %s |\n", d, strings.Join(cells(func(s scoring.ChatSummary) float64 {
-				return float64(s.BreakerOpens[d])
-			}, countCell), " | "))
+		if _, err := io.WriteString(w, t.Title+"\n\n"); err != nil {
+			return err
+		}
+		if err := t.Table.Markdown(w); err != nil {
+			return err
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return nil
 }
 
 func seedWords(seeds []int64) string {
