@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -210,7 +211,12 @@ func predictChat(cmd *cobra.Command, policy string, cf plan.ChatFlags, c chatPre
 	if asJSON {
 		return encodeJSON(cmd.OutOrStdout(), p)
 	}
-	return report.ChatPrediction(cmd.OutOrStdout(), pol.Name, p)
+	out := cmd.OutOrStdout()
+	intro, table := report.ChatPrediction(pol.Name, p)
+	if _, err := fmt.Fprintf(out, "%s\n\n", strings.Join(intro, "\n")); err != nil {
+		return err
+	}
+	return tableFormat(plain.FormatAuto).write(out, table, func() error { return table.Markdown(out) })
 }
 
 // reportChat is `drill report` of chat journals: the comparison table and

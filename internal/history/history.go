@@ -122,10 +122,15 @@ type Group struct {
 }
 
 // Headline is the figures the group's table shows: ChatHeadline for chat
-// drills, else Headline.
+// drills, else Headline, without the cost when no run of the group knows
+// a price (the built-in fake model without --price costs 0 only because
+// nothing is priced).
 func (g Group) Headline() []Figure {
 	if g.Chat {
 		return ChatHeadline
+	}
+	if !slices.ContainsFunc(g.Runs, func(r Run) bool { return r.Summary.Cost.Known() }) {
+		return slices.DeleteFunc(slices.Clone(Headline), func(f Figure) bool { return f.Kind == KindMoney })
 	}
 	return Headline
 }

@@ -3,6 +3,7 @@ package history_test
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -196,4 +197,21 @@ func line(text, prefix string) string {
 		}
 	}
 	return ""
+}
+
+// TestHeadlineCostOnlyWhenPriced: a drill whose models have no price (the
+// built-in fake model) shows no cost row of zeros; one priced run of the
+// drill brings the row back.
+func TestHeadlineCostOnlyWhenPriced(t *testing.T) {
+	hasCost := func(g history.Group) bool {
+		return slices.ContainsFunc(g.Headline(), func(f history.Figure) bool { return f.Name == "cost.total" })
+	}
+	unpriced := history.Run{Summary: scoring.Summary{Cost: scoring.CostSummary{ByRung: map[string]float64{"primary": 0}, Unpriced: []string{"gpt-5.4-mini"}}}}
+	priced := history.Run{Summary: scoring.Summary{Cost: scoring.CostSummary{Total: 0.12, ByRung: map[string]float64{"primary": 0.12}}}}
+	if hasCost(history.Group{Runs: []history.Run{unpriced, unpriced}}) {
+		t.Error("unpriced runs show a cost row")
+	}
+	if !hasCost(history.Group{Runs: []history.Run{unpriced, priced}}) {
+		t.Error("a priced run shows no cost row")
+	}
 }

@@ -206,33 +206,32 @@ func endingWords(c scoring.ConversationRow) string {
 	return c.Ending + " (" + c.Reason + ")"
 }
 
-// ChatPrediction writes drill predict's chat worst cases: the SDK's
-// defaults it started from, then one block per provider.
-func ChatPrediction(w io.Writer, policy string, p predict.ChatPrediction) error {
-	var b strings.Builder
+// ChatPrediction is drill predict's chat worst cases: the lines that say
+// the SDK's defaults it started from and its inputs, then a table with a
+// row per provider (and whether it fits the wait asked for).
+func ChatPrediction(policy string, p predict.ChatPrediction) (intro []string, t plain.Table) {
 	opt := func(v *float64) string {
 		if v == nil {
 			return "unbounded"
 		}
 		return format.Secs(*v)
 	}
-	fmt.Fprintf(&b, "chat policy %s · openai-go's defaults: %d retries, request timeout %s\n", policy, p.SDKRetries, sdkTimeout(p.SDKRequestTimeout))
-	fmt.Fprintf(&b, "worst case of one conversation (trickle %g tokens/s, answers of %d tokens unless max_tokens)\n\n", p.Inputs.TrickleTokensPerS, p.Inputs.AnswerTokens)
-	fmt.Fprintf(&b, "| provider | attempt | call | conversation | what stops it |")
+	intro = []string{
+		fmt.Sprintf("chat policy %s · openai-go's defaults: %d retries, request timeout %s", policy, p.SDKRetries, sdkTimeout(p.SDKRequestTimeout)),
+		fmt.Sprintf("worst case of one conversation (trickle %g tokens/s, answers of %d tokens unless max_tokens)", p.Inputs.TrickleTokensPerS, p.Inputs.AnswerTokens),
+	}
+	t.Head = []string{"provider", "attempt", "call", "conversation", "what stops it"}
 	if p.Inputs.Within > 0 {
-		fmt.Fprintf(&b, " within %s? |\n|---|---|---|---|---|---|\n", format.Dur(p.Inputs.Within))
-	} else {
-		b.WriteString("\n|---|---|---|---|---|\n")
+		t.Head = append(t.Head, "within "+format.Dur(p.Inputs.Within)+"?")
 	}
 	for _, c := range p.Cases {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |", c.Provider, opt(c.AttemptS), opt(c.CallS), opt(c.ConversationS), c.StoppedBy)
+		row := []string{c.Provider, opt(c.AttemptS), opt(c.CallS), opt(c.ConversationS), c.StoppedBy}
 		if p.Inputs.Within > 0 {
-			fmt.Fprintf(&b, " %s |", c.Within)
+			row = append(row, c.Within)
 		}
-		b.WriteString("\n")
+		t.Rows = append(t.Rows, row)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return intro, t
 }
 
 func sdkTimeout(s float64) string {

@@ -63,11 +63,12 @@ func TestChatReportWritesTheChart(t *testing.T) {
 
 func TestChatPredictionTable(t *testing.T) {
 	p, _ := chat.Preset(chat.PresetDefaults)
+	intro, table := ChatPrediction(p.Name, predict.Chat(p, predict.DefaultChatInputs()))
 	var out bytes.Buffer
-	if err := ChatPrediction(&out, p.Name, predict.Chat(p, predict.DefaultChatInputs())); err != nil {
+	if err := table.Markdown(&out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "| silent | 600.0 s | 1801.5 s | 1801.5 s | read timeout") {
-		t.Errorf("prediction:\n%s", out.String())
+	if len(intro) != 2 || !strings.Contains(out.String(), "| silent | 600.0 s | 1801.5 s | 1801.5 s | read timeout") {
+		t.Errorf("prediction:\n%s\n%s", strings.Join(intro, "\n"), out.String())
 	}
 }
