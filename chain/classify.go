@@ -80,7 +80,8 @@ func IsProbe(ctx context.Context) bool {
 }
 
 // ClassifyAttempt sorts one HTTP attempt's error, seen below the SDK. run
-// is the run's context: if it has ended, the attempt was cancelled. An
+// is the run's context: if it has ended, the attempt was cancelled. One the
+// email's deadline cut is a deadline, as its rung call is. An
 // attempt whose own context deadline has passed (the http.Client time limit
 // of attempt scope, or the SDK's request timeout) timed out, whatever the
 // transport says: on a real socket, net/http reports a Client.Timeout as
@@ -96,6 +97,9 @@ func ClassifyAttempt(run context.Context, req *http.Request, err error) event.Ou
 	}
 	if req != nil {
 		ctx := req.Context()
+		if ctx.Err() != nil && errors.Is(context.Cause(ctx), errEmailDeadline) {
+			return event.Deadline // the email's deadline cut it, as its rung call says: no failure of the model's
+		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return event.Timeout
 		}

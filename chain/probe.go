@@ -25,7 +25,7 @@ func (r *Rung) Probe(ctx context.Context) breaker.Result {
 	if err != nil {
 		return CountResult(r.cfg.Count, Classify(ctx, err))
 	}
-	if len(resp.Choices) == 0 {
+	if resp == nil || len(resp.Choices) == 0 { // a body of null decodes to no completion
 		return CountResult(r.cfg.Count, event.Invalid)
 	}
 	if _, err := triage.Parse(resp.Choices[0].Message.Content); err != nil {

@@ -38,11 +38,14 @@ func (r *reply) UnmarshalJSON(b []byte) error {
 }
 
 // first returns the number of choices and the first choice's content, as
-// the SDK's decoding gives them. Like a nil *ChatCompletion, a body of null
-// has no choices to count and panics here as it did before.
+// the SDK's decoding gives them. A body of null decodes to no completion:
+// no choices, an invalid answer like any other, not a crash of the drill.
 func (r *reply) first() (choices int, content string) {
 	if !r.sdk {
 		return r.choices, r.content
+	}
+	if r.completion == nil {
+		return 0, ""
 	}
 	choices = len(r.completion.Choices)
 	if choices > 0 {
@@ -55,7 +58,7 @@ func (r *reply) first() (choices int, content string) {
 // content from b, a valid JSON value. ok is false unless b is an object
 // whose "choices" member is an array of objects, each with one "message"
 // object holding one "content" string, with no key escaped anywhere it
-// looks, no repeated member it reads and no \u escape or invalid UTF-8 in
+// looks, no repeated member it reads and no lone surrogate or invalid UTF-8 in
 // the content: then the figures are the ones the SDK's decoding gives.
 func readReply(b []byte) (choices int, content string, ok bool) {
 	s := jsonscan.New(b)
