@@ -274,7 +274,7 @@ func (f *Fold) CallsToBroken() int {
 	}
 	n := 0
 	for _, at := range f.starts[f.Target()] {
-		if ws[0].From <= at && at <= ws[0].To {
+		if ws[0].Contains(at) {
 			n++
 		}
 	}

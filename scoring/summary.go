@@ -348,7 +348,7 @@ func (f *Fold) observedSummary(rung string) (ObservedSummary, bool) {
 		StartS: round(w.From.Seconds(), 3), EndS: round(w.To.Seconds(), 3),
 		FailedAttempts: t.failed, Attempts: t.attempts}
 	for _, at := range f.starts[rung] {
-		if w.From <= at && at <= w.To {
+		if w.Contains(at) {
 			o.CallsInWindow++
 		}
 	}

@@ -37,6 +37,18 @@ type Window struct {
 	ScheduledEnd time.Duration
 }
 
+// Contains reports whether a call starting at offset at falls in the
+// window, the one rule every figure reads: an injected window is
+// end-exclusive (event.Window.Contains); an observed one holds its end, the
+// last failure's, so an instant failure (a 503 on the virtual clock starts
+// and ends at once) is inside its own window.
+func (w Window) Contains(at time.Duration) bool {
+	if w.Basis == BasisObserved {
+		return at >= w.From && at <= w.To
+	}
+	return w.Window.Contains(at)
+}
+
 // outageStart folds an outage_start: the window as the injector applied it,
 // taken from the event's Window (older journals without it fall back to
 // the event's own offset, fault and detail). Its To stays open (-1) until
@@ -117,7 +129,8 @@ func (f *Fold) attemptEnded(e event.Event, started time.Duration) {
 	t.failed++
 }
 
-// Observed returns rung's observed failure window, if any attempt to it failed.
+// Observed returns rung's observed failure window, if any attempt to it
+// failed: from its first failed call's start to its last one's end.
 func (f *Fold) Observed(rung string) (Window, bool) {
 	t := f.failures[rung]
 	if t == nil || t.failed == 0 {

@@ -40,8 +40,8 @@ func TestHistoryPage(t *testing.T) {
 		}
 	}
 	imgs := regexp.MustCompile(`src="data:image/png;base64,([^"]+)"`).FindAllStringSubmatch(page, -1)
-	if len(imgs) != len(history.Headline) {
-		t.Fatalf("%d charts, want one per headline figure (%d)", len(imgs), len(history.Headline))
+	if len(imgs) != len(g.Headline()) {
+		t.Fatalf("%d charts, want one per headline figure of the drill (%d)", len(imgs), len(g.Headline()))
 	}
 	for _, m := range imgs {
 		b, err := base64.StdEncoding.DecodeString(html.UnescapeString(m[1]))
