@@ -343,15 +343,22 @@ func (b *Breaker) probeVerdict(now time.Time) (time.Time, string, bool) {
 		if !f.probe || f.generation != b.generation {
 			continue
 		}
-		limit, why := b.s.ProbeTimeout, "probe lost: no result within "+format.GoDuration(b.s.ProbeTimeout)
-		if b.inFlight && b.s.Trip.InFlightAge < limit {
-			limit, why = b.s.Trip.InFlightAge, "probe unanswered after "+format.GoDuration(b.s.Trip.InFlightAge)
-		}
+		limit, why := b.probeLimit()
 		if due := f.start.Add(limit); !now.Before(due) && (at.IsZero() || due.Before(at)) {
 			at, reason = due, why
 		}
 	}
 	return at, reason, !at.IsZero()
+}
+
+// probeLimit is how long a probe may go unanswered before it counts as
+// failed, and why: its timeout, or the in-flight age when that rule is on
+// and sooner.
+func (b *Breaker) probeLimit() (time.Duration, string) {
+	if b.inFlight && b.s.Trip.InFlightAge < b.s.ProbeTimeout {
+		return b.s.Trip.InFlightAge, "probe unanswered after " + format.GoDuration(b.s.Trip.InFlightAge)
+	}
+	return b.s.ProbeTimeout, "probe lost: no result within " + format.GoDuration(b.s.ProbeTimeout)
 }
 
 // set changes state and starts a new generation.
@@ -398,10 +405,10 @@ func (b *Breaker) armFlight(f *flight) {
 	}
 	var d time.Duration
 	switch {
+	case f.probe:
+		d, _ = b.probeLimit()
 	case b.inFlight:
 		d = b.s.Trip.InFlightAge
-	case f.probe:
-		d = b.s.ProbeTimeout
 	default:
 		return
 	}

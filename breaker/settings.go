@@ -333,10 +333,15 @@ func Scopes() []string { return []string{string(ScopeRung), string(ScopeEndpoint
 // their defaults filled in, as the breaker applies them.
 func (s Settings) Record() *event.BreakerSettings {
 	d := s.WithDefaults()
-	r := &event.BreakerSettings{Rule: d.Trip.String(), Consecutive: s.Trip.Consecutive, Failures: d.Trip.Failures,
-		Cooldown: d.Cooldown, ProbeTimeout: d.ProbeTimeout}
-	if !r.Consecutive {
-		r.Window = d.Trip.Window // the consecutive rule has no window
+	// However the rules were given (--trip consecutive, or the older
+	// consecutive: true), the consecutive rule without the count rule is
+	// "consecutive"; the window is recorded where a rule counts in one.
+	r := &event.BreakerSettings{Rule: d.Trip.String(), Consecutive: d.Trip.Has(RuleConsecutive) && !d.Trip.Has(RuleCount),
+		Failures: d.Trip.Failures, Cooldown: d.Cooldown, ProbeTimeout: d.ProbeTimeout}
+	if slices.ContainsFunc(d.Trip.Rules, func(name string) bool {
+		return name == RuleCount || name == RuleRate || name == RuleSlowRate || name == RuleP99
+	}) {
+		r.Window = d.Trip.Window
 	}
 	return r
 }

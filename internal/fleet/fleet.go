@@ -118,29 +118,35 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// sharedPolicy checks that every breaker of the policy can be shared.
+// sharedPolicy checks that every breaker can be shared: the run policy's
+// and each route's (a route's breakers share the store too, and one the
+// store cannot keep would never trip).
 func (c Config) sharedPolicy() []error {
-	p := c.Run.Policy
-	rungs := []*workload.RungPolicy{&p.Primary, p.Backup}
+	policies := []workload.Policy{c.Run.Policy}
+	for _, r := range c.Run.Routes {
+		policies = append(policies, r.Policy)
+	}
 	var errs []error
 	found := false
-	for k, rp := range rungs {
-		if rp == nil || rp.Breaker == nil || (k == 0 && !p.HasPrimary()) {
-			continue
-		}
-		found = true
-		if _, err := breaker.SharedTrip(*rp.Breaker); err != nil {
-			errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
-		}
-		bp := rp.Breaker
-		if bp.Probe == breaker.ProbeSynthetic || (bp.Probes != 0 && bp.Probes != 1) || bp.RetryAfter == breaker.RetryAfterHonour ||
-			bp.Stale == breaker.StaleCount {
-			errs = append(errs, fmt.Errorf("policy %s: a shared breaker store keeps one customer probe, drops stale results and ignores Retry-After; "+
-				"leave --probe, --probes, --stale and --retry-after at their defaults", p.Name))
+	for _, p := range policies {
+		for k, rp := range []*workload.RungPolicy{&p.Primary, p.Backup} {
+			if rp == nil || rp.Breaker == nil || (k == 0 && !p.HasPrimary()) {
+				continue
+			}
+			found = true
+			if _, err := breaker.SharedTrip(*rp.Breaker); err != nil {
+				errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
+			}
+			bp := rp.Breaker
+			if bp.Probe == breaker.ProbeSynthetic || (bp.Probes != 0 && bp.Probes != 1) || bp.RetryAfter == breaker.RetryAfterHonour ||
+				bp.Stale == breaker.StaleCount {
+				errs = append(errs, fmt.Errorf("policy %s: a shared breaker store keeps one customer probe, drops stale results and ignores Retry-After; "+
+					"leave --probe, --probes, --stale and --retry-after at their defaults", p.Name))
+			}
 		}
 	}
 	if !found {
-		errs = append(errs, fmt.Errorf("a shared breaker store needs a policy with breakers; %s has none (e.g. --policy breaker)", p.Name))
+		errs = append(errs, fmt.Errorf("a shared breaker store needs a policy with breakers; %s has none (e.g. --policy breaker)", c.Run.Policy.Name))
 	}
 	return errs
 }

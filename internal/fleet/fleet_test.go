@@ -113,6 +113,17 @@ func TestValidate(t *testing.T) {
 		!strings.Contains(err.Error(), "only the count rule") {
 		t.Errorf("consecutive rule with a shared store: %v, want an error naming the count rule", err)
 	}
+	// A route's breakers share the store too: one the store cannot keep
+	// would never trip.
+	routed := workload.DefaultConfig()
+	p99 := workload.DefaultConfig().Policy
+	p99.Name = "p99-breaker"
+	p99.Primary.Breaker.Trip.Rules = []string{breaker.RuleP99}
+	routed.Routes = []workload.Route{{Class: "safety", Policy: p99}}
+	if err := (fleet.Config{Run: routed, Replicas: 2, Store: "redis://127.0.0.1:1/0"}).Validate(); err == nil ||
+		!strings.Contains(err.Error(), "policy p99-breaker") {
+		t.Errorf("a route's p99 breaker with a shared store: %v, want an error naming the route's policy", err)
+	}
 }
 
 // One bad replica, local breakers: only replica 3 meets the fault and
