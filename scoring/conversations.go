@@ -161,7 +161,11 @@ func (f *ChatFold) Add(e event.Event) {
 		f.step(e, TraceStep{Model: e.Model, Rung: e.Rung, Fault: e.Fault, Outcome: attemptOutcome(e)})
 	case event.ModelCall:
 		c := e.Chat
-		s.ModelCalls++
+		// A model call is a turn: a stream the stream-rate check aborted and
+		// the call retried on the fallback is one call, its retry two streams.
+		if r := f.rows[c.Conversation]; r == nil || c.Turn > r.Turns {
+			s.ModelCalls++
+		}
 		if e.Rung == "fallback" {
 			s.FallbackCalls++
 		}

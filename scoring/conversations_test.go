@@ -135,3 +135,19 @@ func TestChatChecks(t *testing.T) {
 		t.Error("a chat figure parsed as a triage figure")
 	}
 }
+
+// TestModelCallsAreTurns: a stream the stream-rate check aborts and the
+// call retries on the fallback is one model call (its retry), not two.
+func TestModelCallsAreTurns(t *testing.T) {
+	s := time.Second
+	evs := []event.Event{
+		{Kind: event.RunStart, Run: &event.RunInfo{Workload: "chat", Outage: "mixed", Policy: "agent-all-checks"}},
+		{At: 0, Kind: event.ConversationStart, Chat: &event.Chat{Conversation: 1}},
+		{At: 3 * s, Kind: event.ModelCall, Rung: "primary", Chat: &event.Chat{Conversation: 1, Turn: 1, Step: event.StepAborted}},
+		{At: 5 * s, Kind: event.ModelCall, Rung: "fallback", Chat: &event.Chat{Conversation: 1, Turn: 1, Step: event.StepInterpret}},
+		{At: 6 * s, Kind: event.ModelCall, Rung: "fallback", Chat: &event.Chat{Conversation: 1, Turn: 2, Step: event.StepToolCall}},
+	}
+	if got := FoldChat(evs); got.ModelCalls != 2 || got.Aborted != 1 || got.FallbackCalls != 2 {
+		t.Errorf("model calls %d, aborted %d, on the fallback %d; want 2 turns, 1 abort, 2 fallback streams", got.ModelCalls, got.Aborted, got.FallbackCalls)
+	}
+}

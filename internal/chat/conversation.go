@@ -58,6 +58,7 @@ type callResult struct {
 	step               string
 	content            string
 	calls              []toolCall
+	malformed          int // the calls whose arguments do not parse
 	prompt, completion int
 	outcome            event.Outcome
 	err                error
@@ -118,7 +119,7 @@ func (c *conversation) run(ctx context.Context) {
 			c.end(event.EndingAnswered, "")
 			return
 		case event.StepMalformed:
-			c.malformed++
+			c.malformed += res.malformed // each unparsable call counts, parallel ones too
 			if pol.Validity > 0 && c.malformed >= pol.Validity {
 				c.stop(event.StopInvalid, true)
 				return
@@ -180,7 +181,7 @@ func (c *conversation) callModel(ctx context.Context) callResult {
 				first = nil
 			}
 		}
-		res, used := c.stream(ctx, rung, first, left-1)
+		res, used := c.stream(ctx, rung, first, left-1, c.r.cfg.Policy.Retries+1-left)
 		res.prompt += total.prompt
 		res.completion += total.completion
 		total = res
@@ -193,9 +194,12 @@ func (c *conversation) callModel(ctx context.Context) callResult {
 
 // stream makes one SDK call (its own retries included) on rung and reads
 // its stream; it returns how the call ended and the attempts it used.
-func (c *conversation) stream(ctx context.Context, rung string, first *breaker.Ticket, retries int) (callResult, int) {
+// usedBefore is the attempts the model call used on streams before this
+// one (a stream aborted and retried on the fallback): its attempts are
+// numbered on from them, so each draws its own fault.
+func (c *conversation) stream(ctx context.Context, rung string, first *breaker.Ticket, retries, usedBefore int) (callResult, int) {
 	pol := c.r.cfg.Policy
-	tr := &callTrace{conv: c.id, turn: c.turns, rung: rung, first: first, stuck: c.stuck[rung]}
+	tr := &callTrace{conv: c.id, turn: c.turns, rung: rung, first: first, stuck: c.stuck[rung], usedBefore: usedBefore}
 	cctx, cancel := context.WithCancelCause(withTrace(ctx, tr))
 	defer cancel(nil)
 	params := openai.ChatCompletionNewParams{
@@ -279,6 +283,7 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 		for _, k := range calls {
 			if !json.Valid([]byte(k.args)) {
 				res.step, res.outcome = event.StepMalformed, event.Invalid
+				res.malformed++
 			}
 		}
 		if res.step == event.StepToolCall {
@@ -286,7 +291,9 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 			if key == c.lastCall {
 				c.sameInRow++
 				res.step = event.StepRepeat
-				if c.r.cfg.Profile.LoopPersists {
+				// Only the loop fault sticks: the agent calling a tool again
+				// after it failed is no model stuck in a loop.
+				if c.r.cfg.Profile.LoopPersists && last != nil && last.class == ClassLoop {
 					c.stuck[rung] = true
 				}
 			} else {

@@ -43,6 +43,9 @@ type callTrace struct {
 	// stuck marks a call to a model that has looped in this conversation
 	// (Profile.LoopPersists): an attempt drawn good repeats the call too.
 	stuck bool
+	// usedBefore is the attempts the model call made on earlier streams:
+	// this stream's attempts are numbered on from them for their draws.
+	usedBefore int
 
 	mu       sync.Mutex
 	attempts []*attempt
@@ -107,7 +110,7 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	tr.attempts = append(tr.attempts, a)
 	tr.mu.Unlock()
 
-	rng := t.r.attemptRand(tr.conv, tr.turn, n, tr.rung)
+	rng := t.r.attemptRand(tr.conv, tr.turn, tr.usedBefore+n, tr.rung)
 	a.class = t.r.cfg.Profile.draw(tr.rung, a.start.Sub(t.r.start), rng)
 	if a.class == "" && tr.stuck {
 		a.class = ClassLoop
