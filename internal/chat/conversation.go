@@ -331,10 +331,16 @@ func (c *conversation) finishAttempt(tr *callTrace, a *attempt, res callResult, 
 		c.r.modelBreaker.Done(*a.ticket, r)
 		a.ticket = nil
 	}
+	fault := a.class
+	if fault == ClassMalformed && len(res.calls) == 0 {
+		// The reply had no tool call to break: it passed through as it was,
+		// and is not the fault's (as a loop with nothing to repeat).
+		fault = ""
+	}
 	ch := c.chat()
 	ch.Step, ch.PromptTokens, ch.CompletionTokens = res.step, res.prompt, res.completion
 	c.r.log.Append(event.Event{Kind: event.ModelAttempt, Email: c.email.ID, Rung: a.rung, Model: a.model, Outcome: res.outcome,
-		Status: a.status, Fault: a.class, Detail: errText(err), Chat: ch})
+		Status: a.status, Fault: fault, Detail: errText(err), Chat: ch})
 }
 
 // callsKey is a model call's tool calls as one comparable text.

@@ -67,3 +67,25 @@ func TestToolFailureRetryIsNoLoop(t *testing.T) {
 		t.Errorf("%d conversations reached the turn limit with no loop fault drawn", sum.TurnLimit)
 	}
 }
+
+// TestMalformedFaultOnlyWhereItBroke: the malformed fault breaks tool-call
+// arguments; drawn for a reply without tool calls (the interpretation, the
+// answer) it changes nothing, and the attempt is not logged as its.
+func TestMalformedFaultOnlyWhereItBroke(t *testing.T) {
+	cfg := fakeConfig(30, PresetDefaults, IncidentNone)
+	cfg.Profile.Primary.Normal, cfg.Profile.Fallback.Normal = Rates{Malformed: 1}, Rates{}
+	_, events := runChat(t, cfg)
+	broke := 0
+	for _, e := range events {
+		if e.Kind != event.ModelAttempt || e.Fault != ClassMalformed {
+			continue
+		}
+		if e.Chat.Step != event.StepMalformed {
+			t.Fatalf("conversation %d turn %d: fault malformed on a %s reply", e.Chat.Conversation, e.Chat.Turn, e.Chat.Step)
+		}
+		broke++
+	}
+	if broke == 0 {
+		t.Error("no attempt was broken by the malformed fault")
+	}
+}
