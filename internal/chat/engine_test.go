@@ -74,13 +74,18 @@ func (s scriptAgent) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		delta(`{"content":` + fmt.Sprintf("%q", a) + `}`)
 	}
+	return sseResponse(req, chunks), nil
+}
+
+// sseResponse is a 200 streaming chunks, then a usage chunk and [DONE].
+func sseResponse(req *http.Request, chunks []string) *http.Response {
 	chunks = append(chunks, `{"id":"c","object":"chat.completion.chunk","model":"m","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}}`)
 	var b bytes.Buffer
 	for _, c := range chunks {
 		b.WriteString("data: " + c + "\n\n")
 	}
 	b.WriteString("data: [DONE]\n\n")
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(&b), Request: req}, nil
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(&b), Request: req}
 }
 
 // runChat runs cfg in a bubble and folds its log.

@@ -1,9 +1,7 @@
 package chat
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 
@@ -32,13 +30,7 @@ func (twoBrokenCalls) RoundTrip(req *http.Request) (*http.Response, error) {
 		d(`{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"get_delivery_status","arguments":"{\"order_id\":"}}]}`)
 		d(`{"tool_calls":[{"index":1,"id":"b","type":"function","function":{"name":"get_tracking_events","arguments":"{\"order_id\":"}}]}`)
 	}
-	chunks = append(chunks, `{"id":"c","object":"chat.completion.chunk","model":"m","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}}`)
-	var b bytes.Buffer
-	for _, c := range chunks {
-		b.WriteString("data: " + c + "\n\n")
-	}
-	b.WriteString("data: [DONE]\n\n")
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(&b), Request: req}, nil
+	return sseResponse(req, chunks), nil
 }
 
 // TestValidityCountsEachUnparsableCall: check 3 hands a conversation over
