@@ -229,12 +229,23 @@ func (b *Baseline) Email(id int) (scoring.EmailRecord, bool) {
 // Final.
 func (b *Baseline) Whole(ctx context.Context) *scoring.BaselineSummary { return b.wait(ctx, 0, true) }
 
-// Final waits for the baseline (or ctx's end) and returns its figures
-// beside a finished live run: summary's elapsed time, or the whole
-// baseline when the live run completed. Nil when no baseline was played,
-// it failed (Err says why) or ctx ended first.
+// Final returns the baseline's figures beside a finished live run:
+// summary's elapsed time, or the whole baseline when the live run
+// completed, waiting for the baseline (or ctx's end) if it still plays. A
+// live run stopped early (q, Ctrl-C, an abort) does not wait: a large
+// drill's baseline may take many seconds more, and quitting must not hang,
+// so its summary goes without one unless the baseline is ready. Nil when no
+// baseline was played, it failed (Err says why) or ctx ended first.
 func (b *Baseline) Final(ctx context.Context, live scoring.Summary) *scoring.BaselineSummary {
-	return b.wait(ctx, time.Duration(live.WallS*float64(time.Second)), live.Status == event.StatusCompleted)
+	whole := live.Status == event.StatusCompleted
+	if b != nil && !whole {
+		select {
+		case <-b.ready:
+		default:
+			return nil
+		}
+	}
+	return b.wait(ctx, time.Duration(live.WallS*float64(time.Second)), whole)
 }
 
 // wait waits for the baseline (or ctx's end) and returns At(at, whole);
