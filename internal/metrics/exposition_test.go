@@ -103,3 +103,24 @@ func TestEmailsTotalCountsRejectedAndHandedOver(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsHoldNoKey: a client may send its key as the model name; the
+// journal redacts it, and so does every label value of the exposition.
+func TestLabelsHoldNoKey(t *testing.T) {
+	const key = "sk-proj-abcdefghijklmnopqrstuvwxyz012345"
+	x := metrics.NewLabelled(nil, metrics.Labels{"proxy": "http://bob:" + key + "@upstream.invalid/v1"})
+	x.Add([]event.Event{
+		{Kind: event.RunStart, Run: &event.RunInfo{Outage: "busy", Policy: "proxy", Emails: 1}},
+		{Kind: event.AttemptStart, Email: 1, Rung: "primary", Model: key},
+		{At: time.Second, Kind: event.AttemptEnd, Email: 1, Rung: "primary", Model: key, Outcome: event.OK, Status: 200},
+	})
+	rec := httptest.NewRecorder()
+	x.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, metrics.Path, nil))
+	text := rec.Body.String()
+	if !strings.Contains(text, "drill_attempts_total") {
+		t.Fatalf("no attempts exported:\n%s", text)
+	}
+	if strings.Contains(text, key) {
+		t.Errorf("the exposition holds the key:\n%s", text)
+	}
+}

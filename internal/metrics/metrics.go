@@ -25,6 +25,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -216,11 +217,13 @@ func (x *Exporter) collect(byName map[string]*family) {
 		names := append(slices.Clone(runLabels), m.Labels...)
 		values := append(slices.Clone(run), labels...)
 		s := series{labels: make([]labelPair, 0, len(names)+len(x.labels))}
+		// Label values come from input (a model name a client sent may be
+		// its key): redacted as the journal's texts are.
 		for i, n := range names {
-			s.labels = append(s.labels, labelPair{n, values[i]})
+			s.labels = append(s.labels, labelPair{n, redact.Text(values[i])})
 		}
 		for n, v := range x.labels {
-			s.labels = append(s.labels, labelPair{n, v})
+			s.labels = append(s.labels, labelPair{n, redact.Text(v)})
 		}
 		slices.SortFunc(s.labels, func(a, b labelPair) int { return cmp.Compare(a.name, b.name) })
 		return s
