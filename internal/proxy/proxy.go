@@ -329,7 +329,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.retry, _ = strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
 	c.chat = strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/chat/completions")
 	if r.Body != nil && r.Body != http.NoBody {
-		body, err := readBody(w, r, p.maxBody)
+		body, err := readBody(p.ctx, w, r, p.maxBody)
 		if err != nil {
 			p.reject(w, c, err)
 			return
@@ -373,10 +373,16 @@ func (b *bodyError) Error() string { return b.err.Error() }
 // readBody reads a request's whole body, within the size limit and
 // BodyReadTimeout, then lifts the read deadline so that a long answer is not
 // cut by it.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+func readBody(closing context.Context, w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(BodyReadTimeout)) // not every writer supports deadlines
-	defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+	// Closing the proxy ends a read a client has stalled at once: the
+	// proxy waits for its requests, and a socket read sees no context.
+	stop := context.AfterFunc(closing, func() { _ = rc.SetReadDeadline(time.Now()) })
+	defer func() {
+		stop()
+		_ = rc.SetReadDeadline(time.Time{})
+	}()
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var mbe *http.MaxBytesError
 	switch {
