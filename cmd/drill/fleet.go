@@ -70,7 +70,11 @@ replicas: [3] on a window in a drill file.`,
 			if storeFallback == "" && ff.Store != "" && ff.Store != fleet.StoreLocal {
 				// A shared store that is down or refuses the password at the
 				// start would leave every replica on its own breakers.
-				if err := (fleet.Config{Store: ff.Store}).CheckStore(cmd.Context()); err != nil {
+				store := fleet.Config{Store: ff.Store}
+				if err := store.StoreURL(); err != nil {
+					return exit.UsageError(err) // no store to reach: what is wrong with its address
+				}
+				if err := store.CheckStore(cmd.Context()); err != nil {
 					return exit.UsageError(fmt.Errorf("%w (give --store-fallback local to run on each replica's own breakers instead)", err))
 				}
 			}

@@ -40,6 +40,7 @@ func TestUsageErrorsBeforeAnythingRuns(t *testing.T) {
 		{"history of an empty directory", []string{"history", t.TempDir()}, []string{"holds no journals"}},
 		{"record into a missing directory, virtual clock", []string{"run", "--clock", "virtual", "--no-tui", "--record", missingDir}, []string{"--record " + missingDir}},
 		{"record to an empty path", []string{"run", "--clock", "virtual", "--no-tui", "--record", ""}, []string{"--record needs a path"}},
+		{"fleet store of an unknown kind", []string{"fleet", "--breaker-store", "memcache://x"}, []string{`unknown breaker store "memcache://x" (valid: local, redis://HOST:PORT/DB)`}},
 		{"speed of no pace", []string{"run", "--no-tui", "--speed", "0"}, []string{"--speed must be positive"}},
 		{"speed on the real clock", []string{"run", "--no-tui", "--speed", "2"}, []string{"--speed sets the pace of a --clock virtual run"}},
 	} {

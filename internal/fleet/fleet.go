@@ -71,7 +71,8 @@ func (c Config) Shared() bool { return c.Store != "" && c.Store != StoreLocal }
 // storeCheckTimeout bounds CheckStore's wait for the Redis store.
 const storeCheckTimeout = 2 * time.Second
 
-// CheckStore reports whether the fleet's Redis store answers and takes its
+// CheckStore reports whether the fleet's Redis store (its address checked
+// first, StoreURL) answers and takes its
 // password, before any replica starts: nil for a local store. A fleet
 // started on a store that fails this check runs on each replica's own
 // breakers, which a drill of shared breakers must not do silently.
@@ -79,7 +80,22 @@ func (c Config) CheckStore(ctx context.Context) error {
 	if !c.Shared() {
 		return nil
 	}
+	if err := c.StoreURL(); err != nil {
+		return err
+	}
 	return redisstore.Ping(ctx, c.Store, storeCheckTimeout)
+}
+
+// StoreURL says what is wrong with a shared store's address: an unknown
+// scheme (listing the valid ones) or a Redis URL that does not parse.
+func (c Config) StoreURL() error {
+	if !strings.HasPrefix(c.Store, "redis://") {
+		return fmt.Errorf("unknown breaker store %q (valid: local, redis://HOST:PORT/DB)", redact.Text(c.Store))
+	}
+	if err := redisstore.CheckURL(c.Store); err != nil {
+		return fmt.Errorf("breaker store %q: %s", redact.URL(c.Store), redact.Text(err.Error()))
+	}
+	return nil
 }
 
 // StoreKind is "local" or "redis", as summaries name the store.
@@ -101,10 +117,8 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("unknown routing %q (valid: %s)", c.Routing, strings.Join(Routings(), ", ")))
 	}
 	if c.Shared() {
-		if !strings.HasPrefix(c.Store, "redis://") {
-			errs = append(errs, fmt.Errorf("unknown breaker store %q (valid: local, redis://HOST:PORT/DB)", redact.Text(c.Store)))
-		} else if err := redisstore.CheckURL(c.Store); err != nil {
-			errs = append(errs, fmt.Errorf("breaker store %q: %s", redact.URL(c.Store), redact.Text(err.Error())))
+		if err := c.StoreURL(); err != nil {
+			errs = append(errs, err)
 		}
 		errs = append(errs, c.sharedPolicy()...)
 	}
