@@ -72,10 +72,10 @@ func (c Config) Shared() bool { return c.Store != "" && c.Store != StoreLocal }
 const storeCheckTimeout = 2 * time.Second
 
 // CheckStore reports whether the fleet's Redis store (its address checked
-// first, StoreURL) answers and takes its
-// password, before any replica starts: nil for a local store. A fleet
-// started on a store that fails this check runs on each replica's own
-// breakers, which a drill of shared breakers must not do silently.
+// first, StoreURL) answers and takes its password, before any replica
+// starts: nil for a local store. A fleet started on a store that fails this
+// check runs on each replica's own breakers, which a drill of shared
+// breakers must not do silently.
 func (c Config) CheckStore(ctx context.Context) error {
 	if !c.Shared() {
 		return nil
