@@ -34,19 +34,29 @@ func (r *Report) hypotheses() []scoring.Expr {
 	return out
 }
 
-// hypothesesTable judges every hypothesis on every run, with the same
-// function that judged it at the end of the run: PASS or FAIL with the
-// measured value. No rows when there is no hypothesis.
+// hypothesesTable judges the hypotheses with the same function that judged
+// them at the end of the run: PASS or FAIL with the measured value. One
+// given to the report is judged on every run; one a journal recorded only
+// on the runs that recorded it ("—" on the others: a run is not judged on a
+// check it never had). No rows when there is no hypothesis.
 func (r *Report) hypothesesTable() table {
 	hyps := r.hypotheses()
 	t := table{Head: []string{"Hypothesis"}}
 	for i, run := range r.Runs {
 		t.Head = append(t.Head, runTag(i)+" "+run.Label())
 	}
+	given := map[string]bool{}
+	for _, h := range r.Hypotheses {
+		given[h.String()] = true
+	}
 	verdicts := r.judge(hyps)
 	for k, h := range hyps {
 		row := []string{h.String()}
-		for i := range r.Runs {
+		for i, run := range r.Runs {
+			if !given[h.String()] && !recorded(run, h) {
+				row = append(row, "—")
+				continue
+			}
 			v := verdicts[i][k]
 			word := "FAIL"
 			if v.Pass {
@@ -57,6 +67,19 @@ func (r *Report) hypothesesTable() table {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// recorded reports whether run's journal recorded hypothesis h.
+func recorded(run *Run, h scoring.Expr) bool {
+	if run.Meta.Summary == nil {
+		return false
+	}
+	for _, v := range run.Meta.Summary.Hypotheses {
+		if e, err := scoring.ParseExpr(v.Expr); err == nil && e.String() == h.String() {
+			return true
+		}
+	}
+	return false
 }
 
 // judge judges hyps on every run with the function that judged them at the

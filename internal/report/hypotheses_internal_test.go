@@ -1,0 +1,33 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/scoring"
+)
+
+// TestRecordedHypothesesOnlyOnTheirRuns: a hypothesis one run's journal
+// recorded is judged on that run only ("—" on a run that never had it,
+// which once showed a red FAIL while the report exited 0); one given to the
+// report is judged on every run.
+func TestRecordedHypothesesOnlyOnTheirRuns(t *testing.T) {
+	with := &Run{Summary: scoring.Summary{CallsToBrokenOutage: 30},
+		Meta: journal.Meta{Summary: &journal.SummaryLine{Hypotheses: []scoring.Verdict{{Expr: "calls_to_broken_outage <= 40", Pass: true}}}}}
+	without := &Run{Summary: scoring.Summary{CallsToBrokenOutage: 148}}
+	given, err := scoring.ParseExpr("served.error == 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Report{Runs: []*Run{with, without}, Hypotheses: []scoring.Expr{given}}
+	rows := map[string][]string{}
+	for _, row := range r.hypothesesTable().Rows {
+		rows[row[0]] = row[1:]
+	}
+	if got := rows["served.error == 0"]; len(got) != 2 || got[0][:4] != "PASS" || got[1][:4] != "PASS" {
+		t.Errorf("given hypothesis: %v, want judged on both runs", got)
+	}
+	if got := rows["calls_to_broken_outage <= 40"]; len(got) != 2 || got[0][:4] != "PASS" || got[1] != "—" {
+		t.Errorf("recorded hypothesis: %v, want PASS on its run and — on the other", got)
+	}
+}
