@@ -357,8 +357,21 @@ type ProxyCall struct {
 	InputTokens  int `json:"input_tokens,omitempty"`
 	OutputTokens int `json:"output_tokens,omitempty"`
 	// Cost is what those tokens cost by the proxy's price table
-	// (attempt_end; zero when the model has no price).
-	Cost float64 `json:"cost,omitempty"`
+	// (attempt_end; zero when the model has no price); Priced is true when
+	// the table has the model's price.
+	Cost   float64 `json:"cost,omitempty"`
+	Priced bool    `json:"priced,omitempty"`
+}
+
+// ProxyUsage is a proxied attempt_end's usage as the engine's attempts
+// carry theirs (Usage): the one form the fold's tokens and cost read. Nil
+// for an event of no proxied call, or one that reported no usage.
+func (e Event) ProxyUsage() *Usage {
+	p := e.Proxy
+	if p == nil || e.Kind != AttemptEnd || (p.InputTokens == 0 && p.OutputTokens == 0 && p.Cost == 0) {
+		return nil
+	}
+	return &Usage{InputTokens: p.InputTokens, OutputTokens: p.OutputTokens, Cost: p.Cost, Priced: p.Priced || p.Cost > 0}
 }
 
 // SlowStream is the outcome of a streamed answer cut because it delivered

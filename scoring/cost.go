@@ -64,6 +64,9 @@ type costTrack struct {
 func (c *costTrack) add(e event.Event) {
 	u := e.Usage
 	if u == nil {
+		u = e.ProxyUsage() // a proxied call records its usage with the call
+	}
+	if u == nil {
 		return
 	}
 	if c.tokens.InputByRung == nil {

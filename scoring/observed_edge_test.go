@@ -32,3 +32,20 @@ func TestObservedWindowHoldsItsEnd(t *testing.T) {
 			s.CallsToBrokenOutage, s.Observed[0].CallsInWindow, f.InOutage(sec(10)), s.WaitsOutage)
 	}
 }
+
+// TestProxyUsageIsTheRunsTokens: the tokens and cost a proxied call
+// records are the run's tokens and cost, as the request rows show them;
+// the summary said 0 while the request lines said 8 in, 45 out.
+func TestProxyUsageIsTheRunsTokens(t *testing.T) {
+	f := NewFold()
+	f.Add(event.Event{Kind: event.RunStart, Run: &event.RunInfo{Outage: "none", Policy: "proxy", Target: "proxy"}})
+	call := &event.ProxyCall{ID: 1, Method: "POST", Path: "/v1/chat/completions"}
+	f.Add(event.Event{Kind: event.AttemptStart, Rung: "proxy", Model: "gpt-5.4-mini", Proxy: call})
+	end := *call
+	end.InputTokens, end.OutputTokens, end.Cost, end.Priced = 8, 45, 0.000092, true
+	f.Add(event.Event{At: sec(1), Kind: event.AttemptEnd, Rung: "proxy", Model: "gpt-5.4-mini", Outcome: event.OK, Status: 200, Proxy: &end})
+	s := f.Summary()
+	if s.Tokens.Input != 8 || s.Tokens.Output != 45 || s.Cost.Total != 0.000092 || !s.Cost.Known() {
+		t.Errorf("tokens %+v, cost %+v; want 8 in, 45 out, 0.000092 priced", s.Tokens, s.Cost)
+	}
+}

@@ -79,7 +79,7 @@ func (p *Proxy) end(c *call, s endState) {
 		RetryAfter: s.retryAfter, Proxy: c.proxyCall()}
 	wait := time.Since(c.arrived)
 	e.Proxy.Wait, e.Proxy.TTFT, e.Proxy.InputTokens, e.Proxy.OutputTokens = wait, s.ttft, s.in, s.out
-	e.Proxy.Cost, _ = p.prices.Cost(c.model, s.in, s.out)
+	e.Proxy.Cost, e.Proxy.Priced = p.prices.Cost(c.model, s.in, s.out)
 	switch {
 	case s.err != nil && p.ctx.Err() != nil:
 		e.Outcome, e.Detail = event.Canceled, "the proxy closed while the request was in flight"
