@@ -44,8 +44,8 @@ func TestResetDropsTheClientsConnection(t *testing.T) {
 }
 
 // TestStoppingAnswersHangs503Closing: stopping the proxy's server while a
-// request hangs answers it 503 drill_proxy_closing, with an x-request-id;
-// a stream cut mid-answer ends with an error, not a clean end.
+// request hangs answers it 503 drill_proxy_closing, with an x-request-id,
+// and its attempt_end records the 503 the client heard (it recorded none).
 func TestStoppingAnswersHangs503Closing(t *testing.T) {
 	s := start(t, Options{Windows: window("hang", nil)})
 	type answer struct {
@@ -72,6 +72,10 @@ func TestStoppingAnswersHangs503Closing(t *testing.T) {
 	a := <-got
 	if a.err != nil || a.status != http.StatusServiceUnavailable || !strings.Contains(a.body, "drill_proxy_closing") || a.id == "" {
 		t.Fatalf("hang at stop: status %d body %q id %q err %v; want 503 drill_proxy_closing with an id", a.status, a.body, a.id, a.err)
+	}
+	ends := kinds(s.p.Log().Events(), event.AttemptEnd)
+	if len(ends) != 1 || ends[0].Status != http.StatusServiceUnavailable {
+		t.Errorf("attempt ends %+v: want one with the 503 the client heard", ends)
 	}
 }
 

@@ -46,7 +46,8 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := next.RoundTrip(req)
 	if err != nil {
-		o.p.end(c, endState{err: err, ctx: req.Context()})
+		// The status the error handler then sends the client.
+		o.p.end(c, endState{err: err, ctx: req.Context(), status: o.p.errorAnswer(req.Context(), err)})
 		return nil, err
 	}
 	if resp.Header == nil {

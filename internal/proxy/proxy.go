@@ -447,28 +447,41 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	pr.Out.Header.Del("Accept-Encoding")
 }
 
-// errorHandler answers a request the upstream could not: a 503
-// drill_proxy_closing when the proxy is closing (a hang it ends), the
-// connection dropped when the upstream's was reset (a reset outage is a
-// reset for the client too), nothing when the client has already gone, and
-// otherwise a 502 in OpenAI's error shape.
+// errorAnswer is the status a client hears for a request the upstream
+// could not answer (errorHandler sends it; the attempt's end records it):
+// 503 drill_proxy_closing when the proxy is closing (a hang it ends), none
+// (0) when the client has already gone or the upstream's connection was
+// reset (a reset outage is a reset for the client too), otherwise 502.
+func (p *Proxy) errorAnswer(reqCtx context.Context, err error) int {
+	switch {
+	case p.ctx.Err() != nil:
+		return http.StatusServiceUnavailable
+	case reqCtx.Err() != nil, errors.Is(err, syscall.ECONNRESET):
+		return 0
+	}
+	return http.StatusBadGateway
+}
+
+// errorHandler answers a request the upstream could not, as errorAnswer
+// says: a 503 drill_proxy_closing, the connection dropped, nothing, or a
+// 502 in OpenAI's error shape.
 func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	if c := callOf(r.Context()); c != nil {
 		w.Header().Set(requestIDHeader, p.requestID(c.id))
 	}
-	switch {
-	case p.ctx.Err() != nil:
+	switch p.errorAnswer(r.Context(), err) {
+	case http.StatusServiceUnavailable:
 		writeError(w, http.StatusServiceUnavailable, "server_error", "drill_proxy_closing", "drill proxy is shutting down")
 		// Sent now: the server closes the connections once every handler
 		// has returned, before it would flush a buffered answer.
 		_ = http.NewResponseController(w).Flush()
-	case r.Context().Err() != nil:
-		// The client gave up: nobody to answer.
-	case errors.Is(err, syscall.ECONNRESET):
-		dropConnection(w)
-	default:
+	case http.StatusBadGateway:
 		writeError(w, http.StatusBadGateway, "server_error", "drill_proxy_upstream",
 			"drill proxy: the upstream did not answer: "+redact.String(err.Error()))
+	default:
+		if r.Context().Err() == nil {
+			dropConnection(w) // a reset upstream; a client already gone hears nothing
+		}
 	}
 }
 
