@@ -1,7 +1,9 @@
 package report
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
@@ -29,5 +31,18 @@ func TestRecordedHypothesesOnlyOnTheirRuns(t *testing.T) {
 	}
 	if got := rows["calls_to_broken_outage <= 40"]; len(got) != 2 || got[0][:4] != "PASS" || got[1] != "—" {
 		t.Errorf("recorded hypothesis: %v, want PASS on its run and — on the other", got)
+	}
+}
+
+// TestOutageStillOnAtTheEnd: a window still on when the journal ends (a
+// proxy stopped mid-outage) is said to be, as the summary's null end says,
+// not given the run's end as if it had ended then.
+func TestOutageStillOnAtTheEnd(t *testing.T) {
+	w := scoring.Window{Basis: scoring.BasisInjected, Target: "proxy"}
+	w.Kind, w.From, w.To = "hang", 0, 4500*time.Millisecond
+	run := &Run{Windows: []scoring.Window{w}, StillOn: []bool{true}, End: 4500 * time.Millisecond}
+	got := strings.Join(runFacts(run), " ")
+	if !strings.Contains(got, "still on when the journal ends at 4.5 s") {
+		t.Errorf("facts: %s", got)
 	}
 }

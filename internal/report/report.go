@@ -258,7 +258,7 @@ func runFacts(run *Run) []string {
 		facts = append(facts, fmt.Sprintf("Of %d emails, %d were sent and %d answered (%d not sent: %s); quality is over the %d answered.",
 			s.Emails, s.EmailsSent, s.EmailsAnswered, s.NotSent, format.Text(s.NotSentReason), s.EmailsAnswered))
 	}
-	for _, w := range run.Windows {
+	for i, w := range run.Windows {
 		if w.Basis != scoring.BasisInjected {
 			continue // observed windows are listed below
 		}
@@ -266,7 +266,11 @@ func runFacts(run *Run) []string {
 		if w.ByHand {
 			how = "by hand"
 		}
-		facts = append(facts, fmt.Sprintf("Outage %s on the %s model %s (injected, %s).", orDash(w.Kind), orDash(w.Target), format.DurSpan(w.From, w.To), how))
+		span := format.DurSpan(w.From, w.To)
+		if i < len(run.StillOn) && run.StillOn[i] {
+			span = "from " + format.Dur(w.From) + ", still on when the journal ends at " + format.Dur(w.To)
+		}
+		facts = append(facts, fmt.Sprintf("Outage %s on the %s model %s (injected, %s).", orDash(w.Kind), orDash(w.Target), span, how))
 	}
 	for _, o := range run.Summary.Observed {
 		facts = append(facts, fmt.Sprintf("Observed failures of the %s model (%s): %s, %d failed calls.", o.Rung, orDash(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts))

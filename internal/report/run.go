@@ -46,7 +46,10 @@ type Run struct {
 	Summary scoring.Summary // recomputed from the events
 	// Windows are the outage windows figures are relative to: the injected
 	// ones, or the broken model's observed failure window (Basis observed).
+	// A window still on when the journal ends is shaded to its end, and
+	// StillOn says which were.
 	Windows []scoring.Window
+	StillOn []bool
 	Emails  []Email // in ID order
 	// BreakerOpen are the periods the broken rung's breaker was open
 	// (from opening to half-open or closed).
@@ -110,9 +113,11 @@ func Load(path string) (*Run, error) {
 	// outage drill did not inject, the broken model's observed window.
 	_, basis := f.Basis()
 	r.Windows = append([]scoring.Window(nil), basis...)
+	r.StillOn = make([]bool, len(r.Windows))
 	for i := range r.Windows {
 		if r.Windows[i].To < 0 {
 			r.Windows[i].To = max(r.End, r.Windows[i].From)
+			r.StillOn[i] = true
 		}
 	}
 	for _, rg := range f.Info.Rungs {
