@@ -58,12 +58,16 @@ func ProxySummary(w io.Writer, t *scoring.ProxyTally) {
 	}
 }
 
-// ProxyWindows are the proxy's outage windows that opened and closed, in
-// the order they closed: "busy 15.0s–40.0s".
+// ProxyWindows are the proxy's outage windows so far: those that opened and
+// closed, in the order they closed ("busy 15.0s–40.0s"), then the one on
+// now, if any ("hang 0.0s– (still on)").
 func ProxyWindows(t *scoring.ProxyTally) []string {
-	out := make([]string, len(t.Windows))
-	for i, w := range t.Windows {
-		out[i] = fmt.Sprintf("%s %s–%s", w.Fault, format.Cell(w.Start, 1), format.Cell(w.End, 1))
+	out := make([]string, 0, len(t.Windows)+1)
+	for _, w := range t.Windows {
+		out = append(out, fmt.Sprintf("%s %s–%s", w.Fault, format.Cell(w.Start, 1), format.Cell(w.End, 1)))
+	}
+	if a := t.Active; a.Fault != "" {
+		out = append(out, fmt.Sprintf("%s %s– (still on)", a.Fault, format.Cell(a.At, 1)))
 	}
 	return out
 }
