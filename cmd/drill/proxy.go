@@ -118,7 +118,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		return exit.UsageError(fmt.Errorf("--price: %w", err))
 	}
 	cfg := session.ProxyConfig{Listen: f.listen, Windows: ws, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody, OutageFromJournal: f.outage.Journal,
-		File: f.outage.File, Model: f.outage.JournalModel, OutageModels: f.outageModels, ModelMap: modelMap, Prices: prices, Seed: f.seed, LatencyScale: f.latencyScale}
+		File: f.outage.File, Model: f.outage.JournalModel, OutageModels: f.outageModels, ModelMap: modelMap, Prices: prices, Seed: &f.seed, LatencyScale: &f.latencyScale}
 	opts := session.ProxyOptions{Upstream: f.upstream, PreflightTimeout: f.preflightTimeout, Record: f.record, Force: f.force, Notes: notes,
 		Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()}
 	if !f.noTUI && stdoutIsTerminal() {

@@ -147,6 +147,10 @@ func TestProxyCommandRecordsAJournalReplayAndReportRead(t *testing.T) {
 	if bytes.Contains(raw, []byte("must-not-be-recorded")) {
 		t.Fatal("the journal holds the client's key")
 	}
+	// --latency-scale 0 is recorded as it was given, not dropped as a zero.
+	if header := raw[:bytes.IndexByte(raw, '\n')]; !bytes.Contains(header, []byte(`"latency_scale":0`)) {
+		t.Errorf("the header does not record --latency-scale 0: %s", header)
+	}
 	replayOut, replayErr, code := execute(t.Context(), "replay", rec, "--json")
 	if code != 0 || !strings.Contains(replayOut, `"policy": "proxy"`) || !strings.Contains(replayOut, `"calls_to_broken_outage": 1`) {
 		t.Errorf("replay: exit %d, %s %s", code, replayOut, replayErr)

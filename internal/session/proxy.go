@@ -37,10 +37,12 @@ type ProxyConfig struct {
 	OutageModels      []string          `json:"outage_models,omitempty"`
 	ModelMap          map[string]string `json:"model_map,omitempty"`
 	Prices            price.Table       `json:"prices,omitempty"`
-	Seed              int64             `json:"seed,omitempty"`
-	LatencyScale      float64           `json:"latency_scale,omitempty"`
-	MaxConns          int               `json:"max_conns"`
-	MaxBodyBytes      int64             `json:"max_body_bytes"`
+	// Seed and LatencyScale are the built-in fake model's (nil with a real
+	// upstream): recorded even at 0, a scale that means no latency.
+	Seed         *int64   `json:"seed,omitempty"`
+	LatencyScale *float64 `json:"latency_scale,omitempty"`
+	MaxConns     int      `json:"max_conns"`
+	MaxBodyBytes int64    `json:"max_body_bytes"`
 }
 
 // ProxyOptions say how Proxy runs the proxy, beyond its settings.
@@ -82,7 +84,14 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		// The fake model answers for its two models only: any other name
 		// goes to its mini, so an application drills unchanged.
 		popts.KnownModels, popts.DefaultModel = fakemodel.Models(), fakemodel.ModelMini
-		popts.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: cfg.LatencyScale, NoLatency: cfg.LatencyScale == 0}).Transport()
+		seed, scale := int64(0), 1.0
+		if cfg.Seed != nil {
+			seed = *cfg.Seed
+		}
+		if cfg.LatencyScale != nil {
+			scale = *cfg.LatencyScale
+		}
+		popts.Transport = fakemodel.New(fakemodel.Options{Seed: seed, LatencyScale: scale, NoLatency: scale == 0}).Transport()
 		cfg.Upstream = popts.UpstreamName
 	} else {
 		u, err := proxy.CheckUpstream(ctx, opts.Upstream, opts.PreflightTimeout)
@@ -98,7 +107,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 				secrets = append(secrets, vals...)
 			}
 		}
-		cfg.Upstream, cfg.Seed, cfg.LatencyScale = proxy.Name(u), 0, 0
+		cfg.Upstream, cfg.Seed, cfg.LatencyScale = proxy.Name(u), nil, nil
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
