@@ -163,6 +163,10 @@ func TestProxyCommandRecordsAJournalReplayAndReportRead(t *testing.T) {
 	if !strings.Contains(string(report), "gpt-5.4-nano") {
 		t.Errorf("the report does not show the proxy's requests:\n%s", report)
 	}
+	// A proxy's run has no emails: no email-by-email chart, no "Email 0".
+	if strings.Contains(string(report), "email by email](") || strings.Contains(string(report), "Email 0") {
+		t.Errorf("the report charts or follows emails a proxy never had:\n%s", report)
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		t.Fatal("timed out")
 	}

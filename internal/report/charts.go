@@ -416,6 +416,9 @@ const (
 // SmallEmailChart is run's email-by-email chart as a small multiple: on the
 // report's shared time axis, small enough to set every run side by side.
 func SmallEmailChart(r *Run, tag string, dpi int, sc Scales) ([]byte, error) {
+	if len(r.Emails) == 0 {
+		return nil, nil // a proxy's run: no emails to chart
+	}
 	p := emailChart(r, sc)
 	p.Title.Text = tag + " " + r.Label()
 	p.Legend = plot.NewLegend() // one legend for all, in the page
@@ -480,8 +483,10 @@ func RenderCharts(r *Run, dpi int) (Charts, error) { return renderCharts(r, dpi,
 func renderCharts(r *Run, dpi int, sc Scales) (Charts, error) {
 	var c Charts
 	var err error
-	if c.Emails, err = renderPNG(emailChart(r, sc), chartW, emailChartHeight(r), dpi); err != nil {
-		return c, err
+	if len(r.Emails) > 0 { // a proxy's run has none to chart
+		if c.Emails, err = renderPNG(emailChart(r, sc), chartW, emailChartHeight(r), dpi); err != nil {
+			return c, err
+		}
 	}
 	ap, err := callsChart(r, sc)
 	if err != nil {

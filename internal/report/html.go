@@ -97,5 +97,8 @@ func (r *Report) htmlData() (*htmlData, error) {
 
 // dataURI inlines a PNG image.
 func dataURI(png []byte) string {
+	if png == nil {
+		return "" // no chart
+	}
 	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)
 }

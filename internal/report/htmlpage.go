@@ -118,6 +118,9 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 	b.WriteString(htmlRunsNote)
 	b.WriteString("<div class=\"multiples\">")
 	for _, s := range d.Sections {
+		if s.Small == "" {
+			continue // a run without emails
+		}
 		b.WriteString("<a href=\"#")
 		htmlFragment(b, s.Tag)
 		b.WriteString("\"><img alt=\"")
@@ -184,12 +187,17 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 			b.WriteString("</li>")
 		}
 		b.WriteString("</ul>\n")
-		b.WriteString(htmlEmailsNote)
+		if s.Emails != "" {
+			b.WriteString(htmlEmailsNote)
+		}
 		for _, img := range []struct{ alt, src string }{
 			{": email by email", s.Emails},
 			{": calls per second to each model", s.Attempts},
 			{": histogram of waits", s.Waits},
 		} {
+			if img.src == "" {
+				continue
+			}
 			b.WriteString("<img alt=\"")
 			htmlText(b, s.Tag)
 			b.WriteString(img.alt)

@@ -45,17 +45,17 @@ func (r *Report) WriteMarkdown(path string) error {
 			fmt.Sprintf("run-%d-waits.png", i+1),
 			fmt.Sprintf("run-%d-small.png", i+1),
 		}
+		var links [4]string
 		for k, data := range [4][]byte{c.Emails, c.Attempts, c.Waits, small} {
+			if data == nil {
+				continue // no chart (a run without emails)
+			}
 			if err := os.WriteFile(filepath.Join(filepath.Dir(path), chartDir, names[k]), data, 0o644); err != nil {
 				return fmt.Errorf("report: writing a chart: %w", err)
 			}
+			links[k] = chartDir + "/" + names[k]
 		}
-		images[i] = runImages{
-			Emails:   chartDir + "/" + names[0],
-			Attempts: chartDir + "/" + names[1],
-			Waits:    chartDir + "/" + names[2],
-			Small:    chartDir + "/" + names[3],
-		}
+		images[i] = runImages{Emails: links[0], Attempts: links[1], Waits: links[2], Small: links[3]}
 	}
 	var tradeOff []string
 	if r.TradeOff != nil {
@@ -118,7 +118,9 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 		"primary back after from its end.\n\n")
 	fmt.Fprintf(w, "All runs, email by email, on one time axis (blue primary, orange backup, grey canned, red error; outage shaded grey, breaker open red):\n\n")
 	for i := range r.Runs {
-		fmt.Fprintf(w, "![%s: email by email](%s) ", runTag(i), images[i].Small)
+		if images[i].Small != "" {
+			fmt.Fprintf(w, "![%s: email by email](%s) ", runTag(i), images[i].Small)
+		}
 	}
 	fmt.Fprint(w, "\n\n")
 
@@ -151,8 +153,10 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 			fmt.Fprintf(w, "- %s\n", mdEscape(f))
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Email by email: each row one email, a bar from sent to answered coloured by who served it (blue primary, orange backup, grey canned, red error); the outage is shaded grey and the breaker's open periods red. Every run's charts share their scales.\n\n")
-		fmt.Fprintf(w, "![%s: email by email](%s)\n\n", runTag(i), images[i].Emails)
+		if images[i].Emails != "" {
+			fmt.Fprintf(w, "Email by email: each row one email, a bar from sent to answered coloured by who served it (blue primary, orange backup, grey canned, red error); the outage is shaded grey and the breaker's open periods red. Every run's charts share their scales.\n\n")
+			fmt.Fprintf(w, "![%s: email by email](%s)\n\n", runTag(i), images[i].Emails)
+		}
 		fmt.Fprintf(w, "![%s: calls per second to each model](%s)\n\n", runTag(i), images[i].Attempts)
 		fmt.Fprintf(w, "![%s: histogram of waits](%s)\n\n", runTag(i), images[i].Waits)
 	}

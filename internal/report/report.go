@@ -141,13 +141,13 @@ func (r *Report) runsTable() table {
 // SummaryTable is the chapter's table, one row per run summary: the
 // report's, and what a command prints as text or Markdown.
 func SummaryTable(sums []scoring.Summary) plain.Table {
-	follow := 0
-	if len(sums) > 0 {
-		follow = sums[0].Followed.Email
+	followed := "Followed email" // none followed (a proxy's run has no emails)
+	if len(sums) > 0 && sums[0].Followed.Email > 0 {
+		followed = fmt.Sprintf("Email %d", sums[0].Followed.Email)
 	}
 	t := table{Head: []string{
 		"Outage", "Policy", "primary / backup / canned / error", "All 4 right (95% CI)",
-		"Typical wait, outage", "p95 wait, outage", fmt.Sprintf("Email %d", follow), "Calls to broken model, outage",
+		"Typical wait, outage", "p95 wait, outage", followed, "Calls to broken model, outage",
 		"Breaker first open", "Primary back after", "Status",
 	}}
 	for _, s := range sums {
