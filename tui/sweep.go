@@ -208,11 +208,12 @@ func (m *sweepModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "up", "k":
 			m.sel = max(m.sel-1, 0)
 		case "down", "j":
-			m.sel = min(m.sel+1, len(m.order)-1)
+			m.sel = max(min(m.sel+1, len(m.order)-1), 0)
 		case "home", "g":
 			m.sel = 0
 		case "end", "G":
-			m.sel = len(m.order) - 1
+			m.sel = max(len(m.order)-1, 0) // an empty table keeps row 0
+
 		case "s":
 			m.sortBy = (m.sortBy + 1) % len(sweepSortKeys)
 			m.sort()
@@ -221,7 +222,7 @@ func (m *sweepModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.reverse = !m.reverse
 			m.sort()
 		case "enter":
-			if m.sel < len(m.order) && len(m.runs[m.order[m.sel]]) > 0 {
+			if m.sel >= 0 && m.sel < len(m.order) && len(m.runs[m.order[m.sel]]) > 0 {
 				m.open = m.order[m.sel]
 				return m, tea.Quit
 			}

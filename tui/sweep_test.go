@@ -303,3 +303,18 @@ func TestSweepDashboard80Columns(t *testing.T) {
 		t.Error("esc does not just close the help")
 	}
 }
+
+// TestSweepEmptyTableKeys: on a table with no rows yet, moving to the end
+// or down and pressing enter opens nothing and does not panic (the row
+// index went to -1).
+func TestSweepEmptyTableKeys(t *testing.T) {
+	m := newSweepModel(SweepSource{Logs: func(int) []*event.Log { return nil }}, 0, sweepState{}, asciiRenderer())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, k := range []string{"G", "enter", "j", "enter", "k", "g", "enter"} {
+		m.Update(keyMsg(k))
+		_ = m.View()
+	}
+	if m.open >= 0 || m.sel != 0 {
+		t.Errorf("open %d, selected %d: want nothing opened, row 0", m.open, m.sel)
+	}
+}
