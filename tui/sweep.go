@@ -450,7 +450,7 @@ func (m *sweepModel) View() string {
 	top = append(top, wrap(m.faint, keys)...)
 	// The front rule (scoring.Dominated) is the table's and the report's.
 	note := wrap(m.faint, "Figures are medians over the runs so far; dominated: another setting of the outage is better "+
-		"on p95 wait, all 4 right or calls beyond the repeats' spread, worse on none.")
+		"on p95 wait, all 4 right or calls beyond the repeats' spread (all 4 right: and by McNemar's test), worse on none.")
 	if m.showHelp {
 		note = wrap(m.faint, sweepHelp)
 	}
