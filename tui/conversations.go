@@ -378,7 +378,8 @@ func outcomeWords(st Styles, r scoring.ConversationRow) (string, rune, func(...s
 }
 
 // conversationLines renders the rows from top, n of them, w cells wide;
-// the bar is the conversation's time on an axis of the slowest one. A
+// the bar is the conversation's time on an axis of the slowest one (at
+// least one cell for any time). A
 // conversation still running shows the time since its start on the run's
 // clock now (0: unknown), its bar capped at the axis, as the Emails pane
 // shows a waiting email. The outcome column narrows on a narrow terminal so
@@ -398,8 +399,9 @@ func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n
 		took := r.TimeAt(now)
 		line := fmt.Sprintf("%s %5d %8s %8s %5d %7d  %-*s", mark, r.ID, format.Dur(r.Start), format.Dur(took), r.Turns, r.Tokens, ow, fit(words, ow))
 		bar := 0
-		if axis > 0 {
-			bar = min(int(float64(barW)*float64(took)/float64(axis)), barW)
+		if axis > 0 && took > 0 {
+			// Rounded, and at least a cell: a short conversation shows too.
+			bar = min(max(int(float64(barW)*float64(took)/float64(axis)+0.5), 1), barW)
 		}
 		out = append(out, fit(line+" "+paint(strings.Repeat(string(glyph), bar)), w))
 	}

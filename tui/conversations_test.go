@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/scoring"
 )
 
 func chatRun() []event.Event {
@@ -106,5 +107,16 @@ func TestConversationsHelpAndEsc(t *testing.T) {
 	}
 	if _, cmd := v.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); cmd == nil {
 		t.Error("ctrl+c does not quit")
+	}
+}
+
+// TestShortConversationHasABar: a conversation far shorter than the
+// slowest still shows a cell of bar (it showed none, beside a neighbour of
+// almost the same time that did).
+func TestShortConversationHasABar(t *testing.T) {
+	rows := []scoring.ConversationRow{{ID: 1, Time: 10 * time.Second, Ending: event.EndingAnswered}}
+	lines := conversationLines(NewStyles(asciiRenderer()), rows, 0, -1, 80, 1, 175*time.Second, 0)
+	if len(lines) != 2 || !strings.Contains(lines[1], "█") {
+		t.Errorf("no bar for a 10 s conversation on a 175 s axis:\n%s", strings.Join(lines, "\n"))
 	}
 }
