@@ -379,11 +379,10 @@ func outcomeWords(st Styles, r scoring.ConversationRow) (string, rune, func(...s
 
 // conversationLines renders the rows from top, n of them, w cells wide;
 // the bar is the conversation's time on an axis of the slowest one (at
-// least one cell for any time). A
-// conversation still running shows the time since its start on the run's
-// clock now (0: unknown), its bar capped at the axis, as the Emails pane
-// shows a waiting email. The outcome column narrows on a narrow terminal so
-// the bar keeps some room.
+// least one cell for any time). A conversation still running shows the
+// time since its start on the run's clock now (0: unknown), its bar capped
+// at the axis, as the Emails pane shows a waiting email. The outcome
+// column narrows on a narrow terminal so the bar keeps some room.
 func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n int, axis, now time.Duration) []string {
 	ow := min(max(w-41-12, 12), 34)
 	head := fmt.Sprintf("  %5s %8s %8s %5s %7s  %-*s", "#", "start", "time", "turns", "tokens", ow, "outcome")

@@ -213,7 +213,6 @@ func (m *sweepModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.sel = 0
 		case "end", "G":
 			m.sel = max(len(m.order)-1, 0) // an empty table keeps row 0
-
 		case "s":
 			m.sortBy = (m.sortBy + 1) % len(sweepSortKeys)
 			m.sort()
@@ -345,7 +344,6 @@ func (m *sweepModel) columns() (frozen, figs []sweepCol) {
 	for k := range sets {
 		// Until the figures a user sorts by fit; the rest scroll.
 		if wide(frozenOf())+wide(figs[:4])+3 <= m.width { // 3: the "  →" saying more scroll in
-
 			break
 		}
 		sets[k].head = shortHead(sets[k].head)

@@ -115,9 +115,8 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // copy of req) on the caller's goroutine: the answer comes whole, so
 // nothing reads it while the handler writes, and a drill with thousands of
 // calls in flight holds one goroutine (and its stack) for each instead of
-// two. If the request's
-// context ends first, the handler, which waits on it, returns, and so does
-// the round trip, with the context's error.
+// two. If the request's context ends first, the handler, which waits on
+// it, returns, and so does the round trip, with the context's error.
 func (t transport) serveWhole(req, in *http.Request, buffer *[]byte) (*http.Response, error) {
 	rw := &pipeWriter{header: http.Header{}, whole: true}
 	t.s.ServeHTTP(rw, in)

@@ -2,13 +2,13 @@ package session
 
 import (
 	"fmt"
-	"github.com/charmbracelet/x/term"
 	"io"
 	"os"
 	"sync"
 	"time"
 
 	bprogress "github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/x/term"
 	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
 
@@ -118,10 +118,10 @@ func IsTerminal(w io.Writer) bool {
 // TerminalWidth is the width in cells of the terminal w writes to, or 0
 // when w does not write to a terminal (nothing is wrapped then).
 func TerminalWidth(w io.Writer) int {
-	f, ok := File(w)
-	if !ok || !IsTerminal(f) {
+	if !IsTerminal(w) {
 		return 0
 	}
+	f, _ := File(w)
 	width, _, err := term.GetSize(f.Fd())
 	if err != nil {
 		return 0
