@@ -28,23 +28,11 @@ import (
 	"github.com/drill-dev/drill/tui"
 )
 
-// writeChatTables writes the chat comparison (report.ChatTables) in the
-// format asked for: aligned text on a terminal, Markdown in a file or a
+// writeChatTables writes the chat comparison (report.WriteChatTables) in
+// the format asked for: aligned text on a terminal, Markdown in a file or a
 // pipe, as drill compare's table.
 func writeChatTables(out io.Writer, f tableFormat, sums []scoring.ChatSummary) error {
-	for k, t := range report.ChatTables(sums) {
-		sep := ""
-		if k > 0 {
-			sep = "\n"
-		}
-		if _, err := fmt.Fprintf(out, "%s%s\n\n", sep, t.Title); err != nil {
-			return err
-		}
-		if err := f.write(out, t.Table, func() error { return t.Table.Markdown(out) }); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.WriteChatTables(out, sums, func(t plain.Table) error { return f.writeTable(out, t) })
 }
 
 // compareChat is `drill compare --workload chat`: every incident × policy
@@ -216,7 +204,7 @@ func predictChat(cmd *cobra.Command, policy string, cf plan.ChatFlags, c chatPre
 	if _, err := fmt.Fprintf(out, "%s\n\n", strings.Join(intro, "\n")); err != nil {
 		return err
 	}
-	return tableFormat(plain.FormatAuto).write(out, table, func() error { return table.Markdown(out) })
+	return tableFormat(plain.FormatAuto).writeTable(out, table)
 }
 
 // reportChat is `drill report` of chat journals: the comparison table and

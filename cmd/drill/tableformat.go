@@ -54,3 +54,9 @@ func (f tableFormat) write(out io.Writer, t plain.Table, md func() error) error 
 	}
 	return t.Text(out, w)
 }
+
+// writeTable writes a plain table in the format asked for, its Markdown
+// being plain.Table's own.
+func (f tableFormat) writeTable(out io.Writer, t plain.Table) error {
+	return f.write(out, t, func() error { return t.Markdown(out) })
+}

@@ -57,18 +57,18 @@ var chatFigures = []chatFigure{
 	{"synthetic tool probes", func(s scoring.ChatSummary) float64 { return float64(s.ToolProbes) }, countCell},
 }
 
-// ChatTable is one incident's chat comparison: its title line and its
+// chatTable is one incident's chat comparison: its title line and its
 // table, a column per policy in the order first seen and a row per figure,
 // then a row per breaker's openings. With several seeds a cell is the range
 // across them (low – high).
-type ChatTable struct {
-	Title string
-	Table plain.Table
+type chatTable struct {
+	title string
+	table plain.Table
 }
 
-// ChatTables are the chat comparison's tables, one per incident in the
+// chatTables are the chat comparison's tables, one per incident in the
 // order first seen.
-func ChatTables(sums []scoring.ChatSummary) []ChatTable {
+func chatTables(sums []scoring.ChatSummary) []chatTable {
 	var incidents, policies []string
 	var seeds []int64
 	for _, s := range sums {
@@ -91,7 +91,7 @@ func ChatTables(sums []scoring.ChatSummary) []ChatTable {
 		}
 	}
 	sort.Strings(deps)
-	out := make([]ChatTable, 0, len(incidents))
+	out := make([]chatTable, 0, len(incidents))
 	for _, inc := range incidents {
 		row := func(label string, value func(scoring.ChatSummary) float64, cell func(float64) string) []string {
 			r := []string{label}
@@ -120,15 +120,15 @@ func ChatTables(sums []scoring.ChatSummary) []ChatTable {
 				break
 			}
 		}
-		t := ChatTable{
-			Title: fmt.Sprintf("Chat workload · incident %s · %d conversations · %s clock · %s", inc, n, clock, seedWords(seeds)),
-			Table: plain.Table{Head: append([]string{"figure"}, policies...)},
+		t := chatTable{
+			title: fmt.Sprintf("Chat workload · incident %s · %d conversations · %s clock · %s", inc, n, clock, seedWords(seeds)),
+			table: plain.Table{Head: append([]string{"figure"}, policies...)},
 		}
 		for _, f := range chatFigures {
-			t.Table.Rows = append(t.Table.Rows, row(f.label, f.value, f.cell))
+			t.table.Rows = append(t.table.Rows, row(f.label, f.value, f.cell))
 		}
 		for _, d := range deps {
-			t.Table.Rows = append(t.Table.Rows, row("breaker opens: "+d, func(s scoring.ChatSummary) float64 {
+			t.table.Rows = append(t.table.Rows, row("breaker opens: "+d, func(s scoring.ChatSummary) float64 {
 				return float64(s.BreakerOpens[d])
 			}, countCell))
 		}
@@ -137,24 +137,28 @@ func ChatTables(sums []scoring.ChatSummary) []ChatTable {
 	return out
 }
 
-// ChatCompare writes the chat comparison as Markdown (ChatTables): each
-// incident's title, a blank line and its table, a blank line between
-// incidents.
-func ChatCompare(w io.Writer, sums []scoring.ChatSummary) error {
-	for k, t := range ChatTables(sums) {
+// WriteChatTables writes the chat comparison: each incident's title, a
+// blank line and its table, written by table (aligned text or Markdown), a
+// blank line between incidents.
+func WriteChatTables(w io.Writer, sums []scoring.ChatSummary, table func(plain.Table) error) error {
+	for k, t := range chatTables(sums) {
+		sep := ""
 		if k > 0 {
-			if _, err := io.WriteString(w, "\n"); err != nil {
-				return err
-			}
+			sep = "\n"
 		}
-		if _, err := io.WriteString(w, t.Title+"\n\n"); err != nil {
+		if _, err := fmt.Fprintf(w, "%s%s\n\n", sep, t.title); err != nil {
 			return err
 		}
-		if err := t.Table.Markdown(w); err != nil {
+		if err := table(t.table); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ChatCompare writes the chat comparison as Markdown (WriteChatTables).
+func ChatCompare(w io.Writer, sums []scoring.ChatSummary) error {
+	return WriteChatTables(w, sums, func(t plain.Table) error { return t.Markdown(w) })
 }
 
 func seedWords(seeds []int64) string {
