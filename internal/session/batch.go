@@ -118,7 +118,7 @@ func runOne(ctx context.Context, job vclock.Job, opts BatchOptions, onStart func
 	status := r.Wait()
 	f := fold(r)
 	sum := f.Summary()
-	o := vclock.NewOutcome(f, sum, status)
+	o := vclock.NewOutcome(job, f, sum, status)
 	if err := Finish(rec, sum, status, opts.Hypotheses); err != nil {
 		o.Error = err.Error()
 	}

@@ -126,7 +126,8 @@ func sweepJobs(rows plan.SweepRows, cfgs []workload.Config, paths []string, repe
 	for i, row := range rows {
 		for r, k := range row.Runs {
 			c := cfgs[k]
-			jobs[k] = vclock.Job{Config: c, Journal: paths[k]}
+			// The front rule pairs each setting's first repeat's answers.
+			jobs[k] = vclock.Job{Config: c, Journal: paths[k], Answers: r == 0}
 			if paths[k] == "" {
 				continue
 			}

@@ -67,9 +67,9 @@ type Ran struct {
 	Status  string
 	Summary scoring.Summary
 	Journal string
-	// All4ByEmail is the run's per-email all-4-right (nil if it never
-	// ran): the first repeat's are the pairs the front rule's McNemar test
-	// reads, as the dashboard and the report read them.
+	// All4ByEmail is the first repeat's per-email all-4-right (nil for the
+	// other repeats, and if it never ran): the pairs the front rule's
+	// McNemar test reads, as the dashboard and the report read them.
 	All4ByEmail map[int]bool
 }
 

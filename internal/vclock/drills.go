@@ -39,6 +39,10 @@ type Job struct {
 	// before it): a drill that completes carries it on its summary and its
 	// journal's summary line, as a real-time run records its own.
 	Baseline *scoring.BaselineSummary `json:"baseline,omitempty"`
+	// Answers asks for the run's per-email answers in its outcome
+	// (All4ByEmail): a sweep's front rule pairs its settings' first
+	// repeats; other drills leave them out.
+	Answers bool `json:"answers,omitempty"`
 }
 
 // Outcome is how one job's drill ended.
@@ -55,16 +59,21 @@ type Outcome struct {
 	// ..." when a safeguard of its own stopped it).
 	Ended string `json:"ended,omitempty"`
 	// All4ByEmail maps each email the run answered to whether all four
-	// fields were right (scoring.Fold.All4ByAnswered): the pairs a sweep's
-	// front rule tests, as the dashboard and the report do.
+	// fields were right (scoring.Fold.All4ByAnswered), when its job asked
+	// (Answers): the pairs a sweep's front rule tests, as the dashboard and
+	// the report do.
 	All4ByEmail map[int]bool `json:"all4_by_email,omitempty"`
 }
 
-// NewOutcome is the outcome of a drill that ran: its summary sum (the
+// NewOutcome is the outcome of job's drill that ran: its summary sum (the
 // fold's, with anything the caller adds), its status, and the rest read
 // from its fold f.
-func NewOutcome(f *scoring.Fold, sum scoring.Summary, status string) Outcome {
-	return Outcome{Summary: sum, Status: status, Failed: f.FailedCalls(), Ended: f.Ended(), All4ByEmail: f.All4ByAnswered()}
+func NewOutcome(job Job, f *scoring.Fold, sum scoring.Summary, status string) Outcome {
+	o := Outcome{Summary: sum, Status: status, Failed: f.FailedCalls(), Ended: f.Ended()}
+	if job.Answers {
+		o.All4ByEmail = f.All4ByAnswered()
+	}
+	return o
 }
 
 // ErrNotVirtual means a drill cannot run in virtual time: it would wait on
@@ -162,7 +171,7 @@ func runOne(ctx context.Context, job Job) Outcome {
 	if status == event.StatusCompleted {
 		sum.Baseline = job.Baseline // whole runs compared whole
 	}
-	o := NewOutcome(fold, sum, status)
+	o := NewOutcome(job, fold, sum, status)
 	if rec != nil {
 		if err := finishJournal(rec, sum, status, job.Hypotheses); err != nil {
 			o.Error = fmt.Sprintf("recording %s: %v", job.Journal, err)
