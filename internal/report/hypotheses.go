@@ -9,51 +9,55 @@ import (
 
 // hypotheses are the hypotheses the report judges: those given to drill
 // report (--expect), then those any run's journal recorded, each once.
-func (r *Report) hypotheses() []scoring.Expr {
-	var out []scoring.Expr
-	seen := map[string]bool{}
-	add := func(e scoring.Expr) {
-		if !seen[e.String()] {
-			seen[e.String()] = true
-			out = append(out, e)
+// recordedBy[k] is nil for a given hypothesis (judged on every run), else
+// the runs whose journals recorded it (a run is not judged on a check it
+// never had).
+func (r *Report) hypotheses() (hyps []scoring.Expr, recordedBy []map[int]bool) {
+	index := map[string]int{}
+	for _, h := range r.Hypotheses {
+		if _, seen := index[h.String()]; !seen {
+			index[h.String()] = len(hyps)
+			hyps, recordedBy = append(hyps, h), append(recordedBy, nil)
 		}
 	}
-	for _, h := range r.Hypotheses {
-		add(h)
-	}
-	for _, run := range r.Runs {
+	for i, run := range r.Runs {
 		if run.Meta.Summary == nil {
 			continue
 		}
 		for _, v := range run.Meta.Summary.Hypotheses {
-			if e, err := scoring.ParseExpr(v.Expr); err == nil {
-				add(e)
+			e, err := scoring.ParseExpr(v.Expr)
+			if err != nil {
+				continue
+			}
+			k, seen := index[e.String()]
+			if !seen {
+				k = len(hyps)
+				index[e.String()] = k
+				hyps, recordedBy = append(hyps, e), append(recordedBy, map[int]bool{})
+			}
+			if recordedBy[k] != nil {
+				recordedBy[k][i] = true
 			}
 		}
 	}
-	return out
+	return hyps, recordedBy
 }
 
 // hypothesesTable judges the hypotheses with the same function that judged
-// them at the end of the run: PASS or FAIL with the measured value. One
-// given to the report is judged on every run; one a journal recorded only
-// on the runs that recorded it ("—" on the others: a run is not judged on a
-// check it never had). No rows when there is no hypothesis.
+// them at the end of the run: PASS or FAIL with the measured value, on the
+// runs each is judged on (hypotheses; "—" on the others). No rows when
+// there is no hypothesis.
 func (r *Report) hypothesesTable() table {
-	hyps := r.hypotheses()
+	hyps, recordedBy := r.hypotheses()
 	t := table{Head: []string{"Hypothesis"}}
 	for i, run := range r.Runs {
 		t.Head = append(t.Head, runTag(i)+" "+run.Label())
 	}
-	given := map[string]bool{}
-	for _, h := range r.Hypotheses {
-		given[h.String()] = true
-	}
 	verdicts := r.judge(hyps)
 	for k, h := range hyps {
 		row := []string{h.String()}
-		for i, run := range r.Runs {
-			if !given[h.String()] && !recorded(run, h) {
+		for i := range r.Runs {
+			if recordedBy[k] != nil && !recordedBy[k][i] {
 				row = append(row, "—")
 				continue
 			}
@@ -67,19 +71,6 @@ func (r *Report) hypothesesTable() table {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
-}
-
-// recorded reports whether run's journal recorded hypothesis h.
-func recorded(run *Run, h scoring.Expr) bool {
-	if run.Meta.Summary == nil {
-		return false
-	}
-	for _, v := range run.Meta.Summary.Hypotheses {
-		if e, err := scoring.ParseExpr(v.Expr); err == nil && e.String() == h.String() {
-			return true
-		}
-	}
-	return false
 }
 
 // judge judges hyps on every run with the function that judged them at the
