@@ -121,6 +121,14 @@ func (t Trip) WithDefaults() Trip {
 // Has reports whether rule name is in force.
 func (t Trip) Has(name string) bool { return slices.Contains(t.WithDefaults().Rules, name) }
 
+// Windowed reports whether a rule in force judges over Window (count,
+// rate, slow-rate, p99), where consecutive and in-flight do not.
+func (t Trip) Windowed() bool {
+	return slices.ContainsFunc(t.WithDefaults().Rules, func(name string) bool {
+		return name == RuleCount || name == RuleRate || name == RuleSlowRate || name == RuleP99
+	})
+}
+
 // Validate says what is wrong with t: unknown or repeated rule names (listing
 // the valid ones), negative durations or counts, rates outside [0, 1]. Each
 // problem is a *SettingError; several are joined.

@@ -338,9 +338,7 @@ func (s Settings) Record() *event.BreakerSettings {
 	// "consecutive"; the window is recorded where a rule counts in one.
 	r := &event.BreakerSettings{Rule: d.Trip.String(), Consecutive: d.Trip.Has(RuleConsecutive) && !d.Trip.Has(RuleCount),
 		Failures: d.Trip.Failures, Cooldown: d.Cooldown, ProbeTimeout: d.ProbeTimeout}
-	if slices.ContainsFunc(d.Trip.Rules, func(name string) bool {
-		return name == RuleCount || name == RuleRate || name == RuleSlowRate || name == RuleP99
-	}) {
+	if d.Trip.Windowed() {
 		r.Window = d.Trip.Window
 	}
 	return r

@@ -38,9 +38,9 @@ func (c *clockValue) Set(s string) error {
 // virtual reports whether --clock virtual was given.
 func (c clockValue) virtual() bool { return string(c) == event.ClockVirtual }
 
-// registerClock adds --clock to fs.
-func registerClock(fs *pflag.FlagSet, c *clockValue) {
-	*c = event.ClockReal
+// registerClock adds --clock to fs, def its default.
+func registerClock(fs *pflag.FlagSet, c *clockValue, def string) {
+	*c = clockValue(def)
 	fs.Var(c, "clock", `real, or virtual: run against the built-in fake model in a testing/synctest bubble's fake time, `+
 		`with the same SDK, retries, breakers and latencies, in seconds instead of minutes`)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/workload"
@@ -62,7 +63,7 @@ there unless --force is given.`,
 	registerTableFormat(fs, &tables)
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
-	registerClock(fs, &clock)
+	registerClock(fs, &clock, event.ClockReal)
 	cf.Register(fs)
 	f.Register(fs)
 	f.RegisterFile(fs)

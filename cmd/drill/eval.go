@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/eval"
 	"github.com/drill-dev/drill/internal/exit"
@@ -66,6 +67,6 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 	f.StringVar(&emailsFile, "emails-file", "", "evaluate your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
 	f.Int64Var(&seed, "seed", workload.DefaultSeed, "latency seed of the built-in fake model (the default, 1, is drill run's and drill compare's)")
 	f.Float64Var(&latencyScale, "latency-scale", 1, "built-in fake model: multiply its latencies (0 = answer at once)")
-	registerClock(f, &clock)
+	registerClock(f, &clock, event.ClockReal)
 	return cmd
 }

@@ -56,11 +56,9 @@ setting, when a class's bounds cannot be met. docs/routes.md.`,
 	fs.StringArrayVar(&rf.routes, "route", nil, "without -f, a built-in class to recommend for, CLASS=PRESET[,never,MODE], repeatable (default: every built-in class on "+recommend.DefaultBase+")")
 	fs.StringArrayVar(&rf.grid, "grid", nil, "a policy setting to search, FLAG=VALUES as drill sweep takes them (a comma list or a range), repeatable (default: "+defaultGridText()+")")
 	fs.BoolVar(&rf.json, "json", false, "print the recommendation as JSON")
-	registerClock(fs, &rf.clock)
 	// The search runs on the virtual clock only, so that is its default;
 	// --clock virtual, as scripts write it, still reads.
-	rf.clock = event.ClockVirtual
-	fs.Lookup("clock").DefValue = event.ClockVirtual
+	registerClock(fs, &rf.clock, event.ClockVirtual)
 	return cmd
 }
 

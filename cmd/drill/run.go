@@ -75,7 +75,7 @@ summary to stdout (a table, or JSON with --json).
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
 	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
-	registerClock(fs, &clock)
+	registerClock(fs, &clock, event.ClockReal)
 	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
 	f.Register(fs)
 	f.RegisterFile(fs)

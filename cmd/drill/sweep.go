@@ -61,7 +61,7 @@ Bool flags take true,false (--rules=true,false).`,
 	fs.StringVar(&sf.record, "record", "", "record every run's journal in this directory (then: drill report DIR/*.jsonl)")
 	fs.BoolVar(&sf.force, "force", false, "let --record overwrite journals already in the directory")
 	fs.BoolVar(&sf.noTUI, "no-tui", false, "no sweep dashboard: progress on stderr, then the table (the default when stdout is no terminal)")
-	registerClock(fs, &sf.clock)
+	registerClock(fs, &sf.clock, event.ClockReal)
 	sf.Register(fs)
 	return cmd
 }
