@@ -246,10 +246,11 @@ type sweepCol struct {
 	head  string
 	cells []string
 	right bool
+	minW  int // the least width, so the column does not move as counts grow
 }
 
 func (c sweepCol) width() int {
-	w := utf8.RuneCountInString(c.head)
+	w := max(c.minW, utf8.RuneCountInString(c.head))
 	for _, v := range c.cells {
 		w = max(w, utf8.RuneCountInString(v))
 	}
@@ -273,11 +274,10 @@ func (c sweepCol) cell(s string) string {
 // stay in view at 80 columns.
 func (m *sweepModel) columns() (frozen, figs []sweepCol) {
 	n := len(m.src.Labels)
-	num := sweepCol{head: "#", cells: make([]string, n), right: true}
+	num := sweepCol{head: "#", cells: make([]string, n), right: true, minW: 4}
 	for i := range n {
 		num.cells[i] = fmt.Sprint(i + 1)
 	}
-	num.cells = append(num.cells, "0000") // four digits, as before
 	sets := make([]sweepCol, len(m.setCols))
 	for k, name := range m.setCols {
 		sets[k] = sweepCol{key: "setting", head: flagHead(name), cells: make([]string, n)}
@@ -294,6 +294,7 @@ func (m *sweepModel) columns() (frozen, figs []sweepCol) {
 	}
 	served := func(sep string, pad int) sweepCol {
 		c := sweepCol{head: strings.Join(letters, sep), cells: make([]string, n)}
+		c.minW = utf8.RuneCountInString(c.head) + pad // room for counts to grow
 		for i := range n {
 			c.cells[i] = "—"
 			if len(m.runs[i]) > 0 {
@@ -304,7 +305,6 @@ func (m *sweepModel) columns() (frozen, figs []sweepCol) {
 				c.cells[i] = strings.Join(parts, sep)
 			}
 		}
-		c.cells = append(c.cells, strings.Repeat(" ", utf8.RuneCountInString(c.head)+pad)) // room for counts to grow
 		return c
 	}
 	progress := sweepCol{key: "progress", head: "progress", cells: make([]string, n)}
