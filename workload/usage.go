@@ -8,12 +8,12 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/edge"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/jsonscan"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/sse"
@@ -109,7 +109,7 @@ func (m *meter) admit(model string, size int64, allowedOut int) (float64, error)
 		spent, reserved := m.spent, m.reserved
 		m.mu.Unlock()
 		reason := fmt.Sprintf("max spend %s: the next call to %s (estimated %s) would bring the spend to %s (spent %s, %s in flight)",
-			formatCost(m.max), model, formatCost(est), formatCost(total), formatCost(spent), formatCost(reserved))
+			format.Money(m.max), model, format.Money(est), format.Money(total), format.Money(spent), format.Money(reserved))
 		m.abort(reason)
 		return 0, fmt.Errorf("%w: %s", ErrMaxSpend, reason)
 	}
@@ -352,9 +352,6 @@ func memberValue(body []byte, i int) ([]byte, bool) {
 	}
 	return body[start:], true
 }
-
-// formatCost writes an amount of money with enough digits for a cheap call.
-func formatCost(c float64) string { return strconv.FormatFloat(c, 'f', 6, 64) }
 
 // plausible reports whether a reported usage is one any model could give
 // (edge.Tokens); past it the usage is estimated instead, so a broken
