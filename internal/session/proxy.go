@@ -84,7 +84,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		// The fake model answers for its two models only: any other name
 		// goes to its mini, so an application drills unchanged.
 		popts.KnownModels, popts.DefaultModel = fakemodel.Models(), fakemodel.ModelMini
-		seed, scale := int64(0), 1.0
+		seed, scale := int64(fakemodel.DefaultSeed), 1.0 // drill proxy's flags' defaults
 		if cfg.Seed != nil {
 			seed = *cfg.Seed
 		}
