@@ -105,8 +105,10 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 				return ""
 			case strings.HasPrefix(cell, "PASS"):
 				return "pass"
+			case strings.HasPrefix(cell, "FAIL"):
+				return "fail"
 			}
-			return "fail"
+			return "" // "—": not judged on that run
 		})
 		b.WriteString("</table></div>\n")
 	} else {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -44,5 +45,15 @@ func TestOutageStillOnAtTheEnd(t *testing.T) {
 	got := strings.Join(runFacts(run), " ")
 	if !strings.Contains(got, "still on when the journal ends at 4.5 s") {
 		t.Errorf("facts: %s", got)
+	}
+}
+
+// TestNotJudgedCellIsNotAFailure: on the page, a run a recorded hypothesis
+// was not judged on ("—") is not painted as a FAIL.
+func TestNotJudgedCellIsNotAFailure(t *testing.T) {
+	var b bytes.Buffer
+	writeHTMLPage(&b, &htmlData{Hyps: table{Head: []string{"Hypothesis", "R1", "R2"}, Rows: [][]string{{"served.error == 0", "PASS (0)", "—"}}}})
+	if page := b.String(); strings.Contains(page, `class="fail">—`) || !strings.Contains(page, `class="pass">PASS (0)`) {
+		t.Errorf("the overview paints a cell not judged as a failure:\n%.600s", page)
 	}
 }
