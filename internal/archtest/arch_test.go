@@ -82,6 +82,7 @@ var place = map[string]layer{
 	"internal/session":                    machinery,
 	"internal/preflight":                  machinery,
 	"internal/archtest":                   machinery,
+	"internal/docfig":                     machinery,
 	"internal/history":                    machinery,
 	"internal/alerts":                     machinery,
 	"internal/listen":                     machinery,
