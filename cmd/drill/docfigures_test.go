@@ -34,7 +34,7 @@ func TestDocFigures(t *testing.T) {
 	run := func(args []string) (string, error) {
 		if len(args) == 2 && args[0] == "file" {
 			// A frame the document shows from a file of the repository
-			// (a golden frame, a tmux capture), fenced as text.
+			// (a golden frame, a tmux capture).
 			b, err := os.ReadFile(filepath.Join("../../docs", args[1]))
 			if err != nil {
 				return "", err
@@ -43,7 +43,7 @@ func TestDocFigures(t *testing.T) {
 			for i, l := range lines {
 				lines[i] = strings.TrimRight(l, " ")
 			}
-			return "```text\n" + strings.Join(lines, "\n") + "\n```\n", nil
+			return strings.Join(lines, "\n") + "\n", nil
 		}
 		out, errOut, code := execute(context.Background(), args...)
 		if code != 0 {

@@ -8,7 +8,8 @@
 //	<!-- figures: end -->
 //
 // is a block: the lines between the markers are exactly what drill prints for
-// those arguments.
+// those arguments. A block may sit in a code fence, with a "$ drill …" line
+// under the opening fence; the fences and that line stay as written.
 //
 //	<!-- figures pool: run --clock virtual --outage none --json -->
 //
@@ -197,13 +198,23 @@ func process(doc string, run Runner) (string, []Mismatch, error) {
 			if err != nil {
 				return "", nil, fmt.Errorf("line %d: %w", i+1, err)
 			}
-			have := lines[i+1 : end]
+			// A fenced block keeps its fences and a "$ drill …" prompt line
+			// as written; what lies between is drill's output.
+			body := lines[i+1 : end]
+			var head, tail []string
+			for len(body) > 0 && (strings.HasPrefix(body[0], "```") || strings.HasPrefix(body[0], "$ ")) {
+				head, body = append(head, body[0]), body[1:]
+			}
+			if len(head) > 0 && len(body) > 0 && strings.HasPrefix(body[len(body)-1], "```") {
+				tail, body = body[len(body)-1:], body[:len(body)-1]
+			}
+			have := body
 			gotLines := strings.Split(trimLines(got), "\n")
 			same := len(have) == len(gotLines)
 			for j := 0; same && j < len(have); j++ {
 				same = within(strings.TrimRight(have[j], " \t"), gotLines[j], tol)
 			}
-			out = append(out, line)
+			out = append(append(out, line), head...)
 			if same {
 				out = append(out, have...)
 			} else {
@@ -211,7 +222,7 @@ func process(doc string, run Runner) (string, []Mismatch, error) {
 				mismatches = append(mismatches, Mismatch{Line: i + 1, What: "drill " + args, Doc: firstDiff(h, got), Got: firstDiff(got, h)})
 				out = append(out, gotLines...)
 			}
-			out = append(out, blockEnd)
+			out = append(append(out, tail...), blockEnd)
 			i = end
 			continue
 		}

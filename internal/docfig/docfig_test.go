@@ -160,3 +160,16 @@ func TestTolerance(t *testing.T) {
 		t.Error("~x taken as a tolerance")
 	}
 }
+
+func TestFencedBlock(t *testing.T) {
+	d := "<!-- figures: predict -->\n```\n$ drill predict\nfirst: 18.1 s\n```\n<!-- figures: end -->\n"
+	run := fake(map[string]string{"predict": "first: 18.3 s\n"})
+	got, ms, err := Update(d, run)
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("Update: %v, %v", ms, err)
+	}
+	want := "<!-- figures: predict -->\n```\n$ drill predict\nfirst: 18.3 s\n```\n<!-- figures: end -->\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
