@@ -19,7 +19,7 @@
 //
 // quotes the value at the dotted path served.backup, written at the
 // precision the document gives it (a suffix ×100 reads a share as a
-// percentage).
+// percentage, ×1e-6 a count in millions).
 //
 // The SDK's retry backoff has random jitter that no seed reaches, so a wait
 // differs by a few tenths of a second from run to run even on the virtual
@@ -48,7 +48,7 @@ var (
 	blockStart = regexp.MustCompile(`^<!-- figures: (.+) -->$`)
 	blockEnd   = "<!-- figures: end -->"
 	named      = regexp.MustCompile(`<!-- figures ([a-z][a-z0-9-]*): (.+?) -->`)
-	inline     = regexp.MustCompile(`<!-- fig ([a-z][a-z0-9-]*) ([^ ]+?)( ×100)?(?: ~([0-9.]+))? -->(.*?)<!-- /fig -->`)
+	inline     = regexp.MustCompile(`<!-- fig ([a-z][a-z0-9-]*) ([^ ]+?)(?: ×([0-9.e+-]+))?(?: ~([0-9.]+))? -->(.*?)<!-- /fig -->`)
 	number     = regexp.MustCompile(`-?[0-9][0-9,]*(?:\.[0-9]+)?( s\b)?`)
 )
 
@@ -235,7 +235,14 @@ func process(doc string, run Runner) (string, []Mismatch, error) {
 				return s
 			}
 			have := m[5]
-			got, err := quote(v, have, m[3] != "")
+			scale := 1.0
+			if m[3] != "" {
+				if scale, err = strconv.ParseFloat(m[3], 64); err != nil {
+					lineErr = fmt.Errorf("fig %s %s: ×%s is no factor", m[1], m[2], m[3])
+					return s
+				}
+			}
+			got, err := quote(v, have, scale)
 			if err != nil {
 				lineErr = fmt.Errorf("fig %s %s: %w", m[1], m[2], err)
 				return s
@@ -303,14 +310,12 @@ func splitPath(path string) []string {
 
 // quote writes v as the document wrote have: a string as it is, a number at
 // have's number of decimals, with a thousands comma where have has one.
-func quote(v any, have string, percent bool) (string, error) {
+func quote(v any, have string, scale float64) (string, error) {
 	switch x := v.(type) {
 	case string:
 		return x, nil
 	case float64:
-		if percent {
-			x *= 100
-		}
+		x *= scale
 		decimals := 0
 		if i := strings.IndexByte(have, '.'); i >= 0 {
 			decimals = len(have) - i - 1

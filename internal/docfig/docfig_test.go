@@ -101,21 +101,22 @@ func TestQuote(t *testing.T) {
 	for _, tc := range []struct {
 		v    any
 		have string
-		pct  bool
+		pct  float64
 		want string
 	}{
-		{12345.0, "1,000", false, "12,345"},
-		{-0.01, "0.0", false, "0.0"},
-		{0.256, "25", true, "26"},
-		{"hang", "busy", false, "hang"},
-		{1.25, "1.0", false, "1.2"}, // strconv rounds half to even on the binary value
+		{12345.0, "1,000", 1, "12,345"},
+		{-0.01, "0.0", 1, "0.0"},
+		{0.256, "25", 100, "26"},
+		{10198527.0, "9.99", 1e-6, "10.20"},
+		{"hang", "busy", 1, "hang"},
+		{1.25, "1.0", 1, "1.2"}, // strconv rounds half to even on the binary value
 	} {
 		got, err := quote(tc.v, tc.have, tc.pct)
 		if err != nil || got != tc.want {
 			t.Errorf("quote(%v, %q) = %q, %v; want %q", tc.v, tc.have, got, err, tc.want)
 		}
 	}
-	if _, err := quote([]any{}, "1", false); err == nil {
+	if _, err := quote([]any{}, "1", 1); err == nil {
 		t.Error("a list quoted as a figure")
 	}
 }
