@@ -26,16 +26,18 @@ var updateDocs = flag.Bool("update-docs", false, "rewrite the figures quoted in 
 // rewrites them; read the diff before committing it. The race detector's
 // build leaves it out: CI runs it on its own, without -race.
 func TestDocFigures(t *testing.T) {
-	docs, err := filepath.Glob("../../docs/*.md")
+	// The commands run from the repository's root, where a reader runs them.
+	t.Chdir("../..")
+	docs, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs = append(docs, "../../README.md")
+	docs = append(docs, "README.md")
 	run := func(args []string) (string, error) {
 		if len(args) == 2 && args[0] == "file" {
 			// A frame the document shows from a file of the repository
 			// (a golden frame, a tmux capture).
-			b, err := os.ReadFile(filepath.Join("../../docs", args[1]))
+			b, err := os.ReadFile(filepath.Join("docs", args[1]))
 			if err != nil {
 				return "", err
 			}
