@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/drill-dev/drill/emails"
@@ -150,5 +151,21 @@ func TestCutOffConversationsAreNotSilent(t *testing.T) {
 	}
 	if tr := f.Trace(); len(tr) != 1 || tr[0].Outcome != "cut_off (run ended)" {
 		t.Errorf("trace %+v; want the ending cut_off (run ended)", tr)
+	}
+}
+
+// TestOlderSummariesGetTheNewKeys: a summary recorded before rejected and
+// cut_off existed reads with them from its served counts; a newer one
+// keeps what it says.
+func TestOlderSummariesGetTheNewKeys(t *testing.T) {
+	var old, cur Summary
+	if err := json.Unmarshal([]byte(`{"served":{"cancelled":3,"rejected":2}}`), &old); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(`{"rejected":0,"cut_off":0,"served":{"cancelled":3,"rejected":2}}`), &cur); err != nil {
+		t.Fatal(err)
+	}
+	if old.CutOff != 3 || old.Rejected != 2 || cur.CutOff != 0 || cur.Rejected != 0 {
+		t.Errorf("older summary cut off %d, rejected %d (want 3, 2); newer %d, %d (want 0, 0)", old.CutOff, old.Rejected, cur.CutOff, cur.Rejected)
 	}
 }

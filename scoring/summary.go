@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"encoding/json"
 	"maps"
 	"math"
 	"slices"
@@ -468,4 +469,31 @@ func MedianDuration(ds []time.Duration) time.Duration {
 		xs[i] = float64(d)
 	}
 	return time.Duration(math.Round(Median(xs)))
+}
+
+// UnmarshalJSON reads a summary as drill wrote it, in any version: a
+// summary recorded before the rejected and cut_off keys existed gets them
+// from the counts it did hold (served.rejected, served.cancelled), so an
+// older journal's recorded summary reads as what its events fold into.
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	type bare Summary // without this method
+	var v bare
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	var has struct {
+		Rejected *int `json:"rejected"`
+		CutOff   *int `json:"cut_off"`
+	}
+	if err := json.Unmarshal(b, &has); err != nil {
+		return err
+	}
+	if has.Rejected == nil {
+		v.Rejected = v.Served.Rejected
+	}
+	if has.CutOff == nil {
+		v.CutOff = v.Served.Cancelled
+	}
+	*s = Summary(v)
+	return nil
 }

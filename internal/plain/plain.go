@@ -59,11 +59,12 @@ func Followed(f scoring.Followed) string {
 }
 
 // Status formats how a run ended and what it covered: "completed", or for
-// a run cut short "interrupted: 50 of 120 sent (70 not sent: run stopped),
-// 45 answered".
+// a run cut short or short of workers "interrupted: 50 of 120 sent (70 not
+// sent: run stopped), 45 answered, 5 cut off" (then "N rejected" when the
+// worker pool turned emails away).
 func Status(s scoring.Summary) string {
 	st := format.Text(s.Status)
-	if s.NotSent == 0 && s.NeverAnswered == 0 {
+	if s.NotSent == 0 && s.NeverAnswered == 0 && s.Served.Rejected == 0 && s.Served.Cancelled == 0 {
 		return st
 	}
 	parts := []string{fmt.Sprintf("%d of %d sent", s.EmailsSent, s.Emails)}
@@ -71,8 +72,19 @@ func Status(s scoring.Summary) string {
 		parts[0] += fmt.Sprintf(" (%d not sent: %s)", s.NotSent, format.Text(s.NotSentReason))
 	}
 	parts = append(parts, fmt.Sprintf("%d answered", s.EmailsAnswered))
+	if n := s.Served.Cancelled; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d cut off", n))
+	}
+	if n := s.Served.Rejected; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d rejected", n))
+	}
 	return st + ": " + strings.Join(parts, ", ")
 }
+
+// NoOutage reports whether a run's figures cover no outage, injected or
+// observed (its summary's outage_basis is none): its failed calls are
+// failures on a healthy day, and no figure of it is about a broken model.
+func NoOutage(s scoring.Summary) bool { return s.OutageBasis == scoring.BasisNone }
 
 // Basis labels outage-relative figures that are relative to an observed
 // failure window rather than an injected outage: " (observed)", else "".
