@@ -1,7 +1,6 @@
 package scoring
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/drill-dev/drill/emails"
@@ -158,11 +157,12 @@ func TestCutOffConversationsAreNotSilent(t *testing.T) {
 // cut_off existed reads with them from its served counts; a newer one
 // keeps what it says.
 func TestOlderSummariesGetTheNewKeys(t *testing.T) {
-	var old, cur Summary
-	if err := json.Unmarshal([]byte(`{"served":{"cancelled":3,"rejected":2}}`), &old); err != nil {
+	old, err := DecodeSummary([]byte(`{"served":{"cancelled":3,"rejected":2}}`))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal([]byte(`{"rejected":0,"cut_off":0,"served":{"cancelled":3,"rejected":2}}`), &cur); err != nil {
+	cur, err := DecodeSummary([]byte(`{"rejected":0,"cut_off":0,"served":{"cancelled":3,"rejected":2}}`))
+	if err != nil {
 		t.Fatal(err)
 	}
 	if old.CutOff != 3 || old.Rejected != 2 || cur.CutOff != 0 || cur.Rejected != 0 {

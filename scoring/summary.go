@@ -471,29 +471,28 @@ func MedianDuration(ds []time.Duration) time.Duration {
 	return time.Duration(math.Round(Median(xs)))
 }
 
-// UnmarshalJSON reads a summary as drill wrote it, in any version: a
+// DecodeSummary reads a summary as drill wrote it, in any version: a
 // summary recorded before the rejected and cut_off keys existed gets them
 // from the counts it did hold (served.rejected, served.cancelled), so an
-// older journal's recorded summary reads as what its events fold into.
-func (s *Summary) UnmarshalJSON(b []byte) error {
-	type bare Summary // without this method
-	var v bare
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
+// older journal's recorded summary reads as what its events fold into. (A
+// method on Summary would be promoted to every struct that embeds it.)
+func DecodeSummary(b []byte) (Summary, error) {
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Summary{}, err
 	}
 	var has struct {
 		Rejected *int `json:"rejected"`
 		CutOff   *int `json:"cut_off"`
 	}
 	if err := json.Unmarshal(b, &has); err != nil {
-		return err
+		return Summary{}, err
 	}
 	if has.Rejected == nil {
-		v.Rejected = v.Served.Rejected
+		s.Rejected = s.Served.Rejected
 	}
 	if has.CutOff == nil {
-		v.CutOff = v.Served.Cancelled
+		s.CutOff = s.Served.Cancelled
 	}
-	*s = Summary(v)
-	return nil
+	return s, nil
 }
