@@ -64,3 +64,18 @@ func TestCutOffConversationsInTheHeader(t *testing.T) {
 		t.Errorf("chat figures %q; want silent 3 and cut off 16", segs)
 	}
 }
+
+// TestNoOutageBaselineComparesOpens: with no outage the Breaker pane's
+// baseline line compares breaker opens, not calls to a broken model.
+func TestNoOutageBaselineComparesOpens(t *testing.T) {
+	st := asciiStyles()
+	s := newState(nil)
+	s.addAll([]event.Event{{Kind: event.RunStart, Run: &event.RunInfo{Outage: "none", Emails: 1, Rate: 2, Target: "primary",
+		Rungs: []event.Rung{{Name: "primary", Model: "m", HasBreaker: true, BuiltIn: true}}}}})
+	s.baseline = baselineAt(baselineStub{scoring.BaselineSummary{Basis: scoring.BaselineReplayed,
+		BaselineMeasured: &scoring.BaselineMeasured{BreakerOpens: 2}}}, s, secs(1))
+	text := strings.Join(s.baseline.breakerLines(st, s, 60), "\n")
+	if strings.Contains(text, "broken") || !strings.Contains(text, "no outage: breaker opens live 0") {
+		t.Errorf("baseline line of a run without an outage: %q", text)
+	}
+}
