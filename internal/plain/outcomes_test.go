@@ -62,3 +62,12 @@ func TestSummaryWithoutOutage(t *testing.T) {
 		t.Errorf("summary lacks %q:\n%s", want, out)
 	}
 }
+
+// TestFollowedCutOff: the followed email the run's end cut off reads "cut
+// off", as every other view names it.
+func TestFollowedCutOff(t *testing.T) {
+	sent, wait := 17.0, 20.0
+	if got := Followed(scoring.Followed{Email: 35, SentS: &sent, WaitS: &wait, ServedBy: "cancelled"}); got != "cut off, 20.0 s" {
+		t.Errorf("followed %q, want cut off, 20.0 s", got)
+	}
+}

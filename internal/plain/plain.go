@@ -40,7 +40,8 @@ func Served(s scoring.Served) string {
 }
 
 // Followed formats the followed email's fate, as the chapter's Marcus
-// column: "2.3 s (backup)", "error, 1.4 s", "cancelled", "not answered",
+// column: "2.3 s (backup)", "error, 1.4 s", "cut off, 2.5 s" (the run's
+// end cut it off), "not answered",
 // "not sent", or Dash when no email is followed.
 func Followed(f scoring.Followed) string {
 	switch {
@@ -51,7 +52,7 @@ func Followed(f scoring.Followed) string {
 	case f.WaitS == nil:
 		return "not answered"
 	case f.ServedBy == "cancelled":
-		return "cancelled, " + format.Seconds(f.WaitS)
+		return "cut off, " + format.Seconds(f.WaitS)
 	case f.ServedBy == event.ServedError:
 		return "error, " + format.Seconds(f.WaitS)
 	}
