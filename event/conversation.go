@@ -42,6 +42,11 @@ const (
 	EndingHandedOver = "handed_over"
 	// EndingSilent: no answer and nobody told.
 	EndingSilent = "silent"
+	// EndingCutOff: the run ended (stopped, aborted, its ceiling) while
+	// the conversation was going on: it has no ending of its own (Reason
+	// StopCanceled). Journals from before it existed log such a
+	// conversation as EndingSilent with Reason StopCanceled.
+	EndingCutOff = "cut_off"
 )
 
 // Why a conversation stopped without an answer (Chat.Reason on

@@ -159,6 +159,11 @@ type Event struct {
 	// Unscored marks, on email_sent, an email whose right answer is
 	// unknown (a team's email without truth): its answer is not scored.
 	Unscored bool `json:"unscored,omitempty"`
+	// Rejected marks, on email_sent, an email the workload's worker pool
+	// (--max-in-flight) had no worker for: it never entered the pool, and
+	// its email_done (served by ServedRejected) follows. Journals from
+	// before it existed lack it.
+	Rejected bool `json:"rejected,omitempty"`
 	// Class is, on email_sent, the class the run's routes put the email in
 	// before any model call (route.go); empty for a run without routes.
 	Class string `json:"class,omitempty"`
@@ -241,6 +246,12 @@ type Rung struct {
 	TimeLimit  time.Duration `json:"time_limit_ns,omitempty"`
 	Retries    int           `json:"retries"`
 	HasBreaker bool          `json:"breaker"`
+	// BuiltIn is true when the rung calls drill's built-in fake model,
+	// which fails only when drill injects a fault: with no outage its
+	// failures are the policy's own (a time limit below the model's
+	// latency), never an outage. False for a real endpoint and in journals
+	// from before it existed.
+	BuiltIn bool `json:"built_in,omitempty"`
 
 	// Breaker is the breaker's full settings, when HasBreaker.
 	Breaker *BreakerSettings `json:"breaker_settings,omitempty"`

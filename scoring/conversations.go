@@ -31,8 +31,13 @@ type ChatSummary struct {
 	Conversations int `json:"conversations"`
 	Answered      int `json:"answered"`
 	HandedOver    int `json:"handed_over"`
-	Silent        int `json:"silent"`
-	TurnLimit     int `json:"turn_limit"`
+	// Silent counts the conversations that ended with no answer and
+	// nobody told; not those the run's end cut off (CutOff).
+	Silent int `json:"silent"`
+	// CutOff counts the conversations still going on when the run ended
+	// (stopped, aborted, its ceiling): no ending of their own.
+	CutOff    int `json:"cut_off"`
+	TurnLimit int `json:"turn_limit"`
 	// Stopped counts the conversations that ended without an answer by
 	// why (event's Stop* reasons).
 	Stopped map[string]int `json:"stopped"`
@@ -204,12 +209,22 @@ func (f *ChatFold) Add(e event.Event) {
 			f.rows[c.Conversation] = r
 			f.order = append(f.order, c.Conversation)
 		}
-		r.Running, r.Time, r.Ending, r.Reason, r.Turns = false, c.Elapsed, c.Ending, c.Reason, c.Turns
+		r.Running, r.Time, r.Ending, r.Reason, r.Turns = false, c.Elapsed, ending(c), c.Reason, c.Turns
 		r.Tokens = c.PromptTokens + c.CompletionTokens
 		if f.traceOf == c.Conversation {
-			f.trace = append(f.trace, TraceStep{At: c.Elapsed, Turn: c.Turns, Outcome: c.Ending + reasonSuffix(c.Reason)})
+			f.trace = append(f.trace, TraceStep{At: c.Elapsed, Turn: c.Turns, Outcome: r.Ending + reasonSuffix(c.Reason)})
 		}
 	}
+}
+
+// ending is how a conversation_end says the conversation ended; a
+// conversation the run's end cut off is cut off, also in journals that
+// logged it as silent (before event.EndingCutOff existed).
+func ending(c *event.Chat) string {
+	if c.Ending == event.EndingSilent && c.Reason == event.StopCanceled {
+		return event.EndingCutOff
+	}
+	return c.Ending
 }
 
 func reasonSuffix(r string) string {
@@ -317,6 +332,8 @@ func (f *ChatFold) Summary() ChatSummary {
 			s.HandedOver++
 		case event.EndingSilent:
 			s.Silent++
+		case event.EndingCutOff:
+			s.CutOff++
 		}
 		if r.Reason != "" {
 			s.Stopped[r.Reason]++

@@ -28,14 +28,17 @@ type Served struct {
 	Rejected int `json:"rejected,omitempty"`
 }
 
-// Total is the number of emails done: every server, cancelled included.
-func (s Served) Total() int { return s.Answered() + s.Cancelled }
+// Total is the number of emails done: every server, cut off (cancelled)
+// and rejected included.
+func (s Served) Total() int { return s.Answered() + s.Cancelled + s.Rejected }
 
-// Answered is the number of emails finished with a result of their own
-// (primary, backup, canned, rules, handed over, error, or rejected by the
-// worker pool): every done email but the cancelled ones. Quality is over these.
+// Answered is the number of emails the chain finished with a result of its
+// own (primary, backup, canned, rules, handed over, or an error while the
+// run went on): every done email but the ones the run's end cut off
+// (Cancelled) and the ones the worker pool turned away (Rejected), which
+// never reached the chain. Quality is over these.
 func (s Served) Answered() int {
-	return s.Primary + s.Backup + s.Canned + s.Error + s.Rules + s.HandedOver + s.Rejected
+	return s.Primary + s.Backup + s.Canned + s.Error + s.Rules + s.HandedOver
 }
 
 // Attempt is one HTTP attempt (or a rung passed over) of one email.
@@ -63,8 +66,14 @@ type EmailRecord struct {
 	Done      bool
 	DoneAt    time.Duration
 	Result    event.Result // valid when Done
-	// Answered is Done and not cancelled by the end of the run.
+	// Answered is Done, not cut off by the end of the run (cancelled) and
+	// not rejected by the worker pool: the chain finished it.
 	Answered bool
+	// Rejected is true for an email the worker pool turned away: its
+	// email_sent said so, or (older journals) its result.
+	Rejected bool
+	// pooled is true while the email counts in the emails in flight.
+	pooled bool
 	// Scored is true when the email's right answer is known (and it is Answered).
 	Scored bool
 	// Truth is the right answer the email_sent event carried; nil if it
@@ -124,10 +133,12 @@ func (f *Fold) sentEmail(e event.Event) {
 		return
 	}
 	r.Sent, r.SentKnown = e.At, true
-	r.Truth, r.Unscored = e.Truth, e.Unscored
+	r.Truth, r.Unscored, r.Rejected = e.Truth, e.Unscored, e.Rejected
 	r.Version++
 	f.order = append(f.order, e.Email)
-	if !r.Done {
+	if !r.Done && !e.Rejected {
+		// An email the pool turned away was never in flight.
+		r.pooled = true
 		f.inflight.emails.set(e.At, 1)
 	}
 }
@@ -151,10 +162,17 @@ func (f *Fold) doneEmail(e event.Event) {
 	}
 	res := *e.Result
 	r.Done, r.DoneAt, r.Result, r.Version = true, e.At, res, r.Version+1
-	if r.SentKnown {
+	if r.pooled {
+		r.pooled = false
 		f.inflight.emails.set(e.At, -1)
 	}
 	f.served.add(res)
+	if res.ServedBy == event.ServedRejected && !res.Cancelled {
+		// Turned away before any model call: counted apart, not answered,
+		// and left out of quality (Served.Rejected).
+		r.Rejected = true
+		return
+	}
 	if res.Cancelled {
 		return
 	}
@@ -205,7 +223,8 @@ func (s *Served) add(res event.Result) {
 func (f *Fold) Served() Served { return f.served }
 
 // Quality is the all-fields and per-field tally of every email answered so
-// far (cancelled emails are not answered).
+// far (emails cut off by the run's end or rejected by the worker pool are
+// not answered).
 func (f *Fold) Quality() FieldCounts { return f.quality }
 
 // QualityBy is the tally of the emails one server (primary, backup, canned,

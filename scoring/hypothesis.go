@@ -48,7 +48,7 @@ const (
 // one place (derive): the emails answered so far and each rung's share of
 // them. A share is null until an email is answered.
 var DerivedFigures = map[string]string{
-	"answered":      "emails done so far: every served.* count but cancelled (the summary's emails_answered)",
+	"answered":      "emails the chain finished so far: every served.* count but cancelled and rejected (the summary's emails_answered)",
 	"primary_share": "served.primary / answered",
 	"backup_share":  "served.backup / answered",
 	"canned_share":  "served.canned / answered",
@@ -363,8 +363,8 @@ func flatten(v any, prefix string, out map[string]any) {
 }
 
 // derive adds the derived figures (DerivedFigures) to figs: answered is
-// every served.* count but cancelled, as Served.Answered counts (a test
-// keeps the two alike), and each rung's share of it.
+// every served.* count but cancelled and rejected, as Served.Answered
+// counts (a test keeps the two alike), and each rung's share of it.
 func derive(figs map[string]any) {
 	rungs := []string{"primary", "backup", "canned", "error"}
 	answered := 0.0
@@ -380,7 +380,7 @@ func derive(figs map[string]any) {
 		answered += n
 	}
 	// The counts omitted when 0.
-	for _, r := range []string{"rules", "handed_over", "rejected"} {
+	for _, r := range []string{"rules", "handed_over"} {
 		if n, ok := figs["served."+r].(float64); ok {
 			answered += n
 		}

@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"encoding/json"
 	"maps"
 	"math"
 	"slices"
@@ -93,10 +94,22 @@ type Summary struct {
 	EmailsAnswered int    `json:"emails_answered"`
 	NotSent        int    `json:"not_sent"`
 	NotSentReason  string `json:"not_sent_reason"`
-	NeverAnswered  int    `json:"never_answered"`
-	Served         Served `json:"served"`
-	// All4Right is the share of the emails answered with all four fields
-	// right (canned replies and errors count as wrong).
+	// NeverAnswered is the emails sent that the chain never finished:
+	// cut off by the run's end, or still in flight in a log without its
+	// end. Rejected emails are counted apart.
+	NeverAnswered int `json:"never_answered"`
+	// Rejected counts the emails the worker pool turned away
+	// (served.rejected, 0 without a pool): not answered, and not in
+	// quality's denominator.
+	Rejected int `json:"rejected"`
+	// CutOff counts the emails still running when the run was stopped,
+	// aborted or reached its ceiling (served.cancelled): not answered, not
+	// errors, not in quality.
+	CutOff int    `json:"cut_off"`
+	Served Served `json:"served"`
+	// All4Right is the share of the emails answered (EmailsAnswered) with
+	// all four fields right (canned replies and errors count as wrong;
+	// rejected and cut-off emails are not answered).
 	All4Right     float64            `json:"all4_right"`
 	All4RightCI95 [2]float64         `json:"all4_right_ci95"`
 	FieldsRight   map[string]float64 `json:"fields_right"`
@@ -187,9 +200,7 @@ func (f *Fold) waitsIn(ws []Window) []float64 {
 // it was answered (an email cancelled by the end of the run has no real
 // wait), and not rejected at once by the worker pool (counted in
 // served.rejected), whose zero wait would make a starved service look fast.
-func (r *EmailRecord) hasWait() bool {
-	return r.Answered && r.Result.ServedBy != event.ServedRejected
-}
+func (r *EmailRecord) hasWait() bool { return r.Answered }
 
 // WaitsOutage returns the waits (seconds) of emails sent during the outage
 // basis's windows and answered so far.
@@ -260,9 +271,11 @@ func (f *Fold) Summary() Summary {
 			s.NotSentReason = "cut short"
 		}
 	}
-	s.NeverAnswered = s.EmailsSent - s.EmailsAnswered
-	// Quality is over the emails answered: an email never sent or cut off
-	// by the end of the run says nothing about the models.
+	s.Rejected, s.CutOff = f.served.Rejected, f.served.Cancelled
+	s.NeverAnswered = max(0, s.EmailsSent-s.EmailsAnswered-s.Rejected)
+	// Quality is over the emails answered: an email never sent, turned
+	// away by the worker pool or cut off by the end of the run says
+	// nothing about the models.
 	if n := f.quality.N; n > 0 {
 		s.All4Right = round(float64(f.quality.All4)/float64(n), 4)
 		for _, name := range FieldNames {
@@ -456,4 +469,30 @@ func MedianDuration(ds []time.Duration) time.Duration {
 		xs[i] = float64(d)
 	}
 	return time.Duration(math.Round(Median(xs)))
+}
+
+// DecodeSummary reads a summary as drill wrote it, in any version: a
+// summary recorded before the rejected and cut_off keys existed gets them
+// from the counts it did hold (served.rejected, served.cancelled), so an
+// older journal's recorded summary reads as what its events fold into. (A
+// method on Summary would be promoted to every struct that embeds it.)
+func DecodeSummary(b []byte) (Summary, error) {
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Summary{}, err
+	}
+	var has struct {
+		Rejected *int `json:"rejected"`
+		CutOff   *int `json:"cut_off"`
+	}
+	if err := json.Unmarshal(b, &has); err != nil {
+		return Summary{}, err
+	}
+	if has.Rejected == nil {
+		s.Rejected = s.Served.Rejected
+	}
+	if has.CutOff == nil {
+		s.CutOff = s.Served.Cancelled
+	}
+	return s, nil
 }

@@ -144,18 +144,51 @@ func (f *Fold) Observed(rung string) (Window, bool) {
 // failure window, else none. While a run that plans to inject an outage
 // has not opened it yet, the basis is none: failures before the outage
 // (a slow answer, a stray 5xx) are not the outage, and figures about the
-// "broken" model wait for it.
+// "broken" model wait for it. A target on drill's built-in model has no
+// observed outage: that model fails only when drill injects a fault, so
+// with none injected its failures are the policy's own (a time limit
+// below its latency on a healthy day), not a broken model.
 func (f *Fold) Basis() (string, []Window) {
 	if len(f.Windows) > 0 {
 		return BasisInjected, f.Windows
 	}
-	if f.outagePending() {
+	if f.outagePending() || f.builtIn(f.Target()) {
 		return BasisNone, nil
 	}
 	if w, ok := f.Observed(f.Target()); ok {
 		return BasisObserved, []Window{w}
 	}
 	return BasisNone, nil
+}
+
+// builtIn reports whether rung calls drill's built-in fake model, as the
+// run's info says (event.Rung.BuiltIn; false in journals from before it).
+func (f *Fold) builtIn(rung string) bool {
+	for _, r := range f.Info.Rungs {
+		if r.Name == rung {
+			return r.BuiltIn
+		}
+	}
+	return false
+}
+
+// NoOutage reports whether the run, as folded so far, had no outage: none
+// injected (none configured, or one configured that never started before
+// the run ended) and none observed. Its failed calls are then failures on
+// a healthy day (FailedAttempts), never calls to a broken model.
+func (f *Fold) NoOutage() bool {
+	basis, _ := f.Basis()
+	return basis == BasisNone && !f.outagePending()
+}
+
+// FailedAttempts counts the attempts, to any rung, that failed (timeout,
+// 5xx, 429, connection error), over the whole run.
+func (f *Fold) FailedAttempts() int {
+	n := 0
+	for _, t := range f.failures {
+		n += t.failed
+	}
+	return n
 }
 
 // outagePending reports whether the run plans to inject an outage that has
@@ -203,13 +236,14 @@ func (w Window) startedByHand() bool {
 // FirstOpen is the first open of rung's breaker at or after the start of
 // the outage that concerns it, relative to that start: the first injected
 // window when drill injected any, else the rung's own observed failure
-// window; nil when it never opened then. It is the one first-open figure:
+// window (none on the built-in model: with nothing injected it had no
+// outage); nil when it never opened then. It is the one first-open figure:
 // the summary, its observed rows and the dashboard all read it.
 func (f *Fold) FirstOpen(rung string) *time.Duration {
 	ws := f.Windows
 	if len(ws) == 0 {
-		if f.outagePending() {
-			return nil
+		if f.outagePending() || f.builtIn(rung) {
+			return nil // no outage: the built-in model's failures are not one
 		}
 		w, ok := f.Observed(rung)
 		if !ok {

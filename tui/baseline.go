@@ -135,7 +135,8 @@ func (v baselineView) headlineSegment(st Styles) string {
 }
 
 // breakerLines are the Breaker pane's baseline lines: calls to the broken
-// model and breaker opens at the same elapsed time.
+// model and breaker opens at the same elapsed time (the opens alone in a
+// run with no outage).
 func (v baselineView) breakerLines(st Styles, s *state, w int) []string {
 	if v.name == "" {
 		return nil
@@ -148,6 +149,12 @@ func (v baselineView) breakerLines(st Styles, s *state, w int) []string {
 		return []string{pick(w,
 			fmt.Sprintf("calls to broken: live %d, %s %s (predicted)", live, v.label(), plain.CallsRange(v.sum.PredictedCallsToBroken)),
 			fmt.Sprintf("calls live %d, baseline %s (pred.)", live, plain.CallsRange(v.sum.PredictedCallsToBroken)))}
+	}
+	if s.fold.NoOutage() && !v.recorded {
+		// No outage: no model was broken, so only the opens compare.
+		return []string{pick(w,
+			fmt.Sprintf("no outage: breaker opens live %d, %s %d", s.fold.Breaker(s.fold.Target()).Opens, v.label(), v.sum.BreakerOpens),
+			fmt.Sprintf("opens live %d, base %d", s.fold.Breaker(s.fold.Target()).Opens, v.sum.BreakerOpens))}
 	}
 	if v.recorded {
 		return []string{pick(w,

@@ -280,11 +280,17 @@ func chatFigures(st Styles, s scoring.ChatSummary) []string {
 		fmt.Sprintf("answered %s", b(strconv.Itoa(s.Answered))),
 		fmt.Sprintf("handed over %s", b(strconv.Itoa(s.HandedOver))),
 		fmt.Sprintf("silent %s", b(strconv.Itoa(s.Silent))),
+	}
+	if s.CutOff > 0 {
+		// Still going on when the run ended: no ending of their own.
+		segs = append(segs, fmt.Sprintf("cut off %s", b(strconv.Itoa(s.CutOff))))
+	}
+	segs = append(segs,
 		fmt.Sprintf("turn limit %s", b(strconv.Itoa(s.TurnLimit))),
 		fmt.Sprintf("p99 %s", b(format.Secs(s.TimeP99S))),
 		fmt.Sprintf("over 2 min %s", b(strconv.Itoa(s.Over120s))),
 		fmt.Sprintf("tokens %s", b(format.Millions(float64(s.TokensBilled)))),
-	}
+	)
 	names := slices.Sorted(maps.Keys(s.BreakerOpens))
 	if len(names) == 0 {
 		return append(segs, "breaker opens: none")
@@ -373,6 +379,8 @@ func outcomeWords(st Styles, r scoring.ConversationRow) (string, rune, func(...s
 		return "answered", '█', st.Primary.Render
 	case r.Ending == event.EndingHandedOver:
 		return "handed over: " + r.Reason, '▒', st.Canned.Render
+	case r.Ending == event.EndingCutOff:
+		return "cut off: " + r.Reason, '░', st.Dim.Render
 	}
 	return "silent: " + r.Reason, '×', st.Error.Render
 }

@@ -28,7 +28,7 @@ func renderDetail(st Styles, s *state, id int, now time.Duration) []string {
 	if r.Done {
 		served := r.Result.ServedBy
 		if r.Result.Cancelled {
-			served += " (cancelled by the run's end)"
+			served += " (cut off by the run's end)"
 		}
 		out = append(out, fmt.Sprintf("sent %s · answered %s · wait %s · served by %s",
 			format.Dur(r.Sent), format.Dur(r.DoneAt), format.Dur(r.Result.Wait), served))

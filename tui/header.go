@@ -131,9 +131,16 @@ func outageText(st Styles, s *state, now time.Duration) []string {
 func headlineSegments(st Styles, s *state) []string {
 	sum := s.summary
 	target := s.fold.Target()
-	segs := []string{st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), format.Text(target))) + plain.Basis(sum)}
-	if b := s.baseline.headlineSegment(st); b != "" {
-		segs = append(segs, b)
+	var segs []string
+	if s.fold.NoOutage() {
+		// No outage, injected or observed: failed calls are the policy's
+		// own on a healthy day, never calls to a broken model.
+		segs = append(segs, st.Bold.Render(fmt.Sprintf("%d failed calls, no outage", s.fold.FailedAttempts())))
+	} else {
+		segs = append(segs, st.Bold.Render(fmt.Sprintf("%d calls to broken %s", s.fold.CallsToBroken(), format.Text(target)))+plain.Basis(sum))
+		if b := s.baseline.headlineSegment(st); b != "" {
+			segs = append(segs, b)
+		}
 	}
 	sv := s.fold.Served()
 	errs := fmt.Sprintf("errors %d", sv.Error)
@@ -141,6 +148,10 @@ func headlineSegments(st Styles, s *state) []string {
 		errs = st.Alert.Render(errs)
 	}
 	segs = append(segs, errs, fmt.Sprintf("canned %d", sv.Canned))
+	if sv.Rejected > 0 {
+		// Turned away by the worker pool: not answered, not in quality.
+		segs = append(segs, st.Alert.Render(fmt.Sprintf("rejected %d", sv.Rejected)))
+	}
 	if sv.Cancelled > 0 {
 		segs = append(segs, fmt.Sprintf("cut off %d", sv.Cancelled))
 	}
@@ -249,21 +260,29 @@ func servedSegment(s scoring.Served) string {
 // --json` prints, as short labelled segments, formatted as everywhere else.
 func summarySegments(st Styles, sum scoring.Summary) []string {
 	basis := plain.Basis(sum)
+	noOutage := plain.NoOutage(sum)
 	segs := []string{
 		st.Bold.Render(plain.Status(sum)),
 		servedSegment(sum.Served),
 		"all 4 right " + plain.All4(sum) + fmt.Sprintf(" of %d answered", sum.EmailsAnswered),
-		"outage wait median " + format.Seconds(sum.MedianWaitOutageS) + ", p95 " + format.Seconds(sum.P95WaitOutageS) + basis,
+	}
+	if !noOutage {
+		segs = append(segs, "outage wait median "+format.Seconds(sum.MedianWaitOutageS)+", p95 "+format.Seconds(sum.P95WaitOutageS)+basis)
 	}
 	if f := sum.Followed; f.Email > 0 {
 		segs = append(segs, fmt.Sprintf("#%d %s", f.Email, plain.Followed(f)))
 	}
-	segs = append(segs,
-		fmt.Sprintf("calls to broken %d", sum.CallsToBrokenOutage)+basis,
-		"first open "+format.Seconds(sum.BreakerFirstOpenS),
-		fmt.Sprintf("opens %d", sum.BreakerOpens),
-		"primary back "+format.Seconds(sum.PrimaryBackS),
-		"wall "+format.Secs(sum.WallS),
-	)
-	return segs
+	if noOutage {
+		for _, o := range sum.Observed {
+			segs = append(segs, fmt.Sprintf("%s failed %d of %d calls, no outage", format.Text(o.Rung), o.FailedAttempts, o.Attempts))
+		}
+		segs = append(segs, fmt.Sprintf("opens %d", sum.BreakerOpens))
+	} else {
+		segs = append(segs,
+			fmt.Sprintf("calls to broken %d", sum.CallsToBrokenOutage)+basis,
+			"first open "+format.Seconds(sum.BreakerFirstOpenS),
+			fmt.Sprintf("opens %d", sum.BreakerOpens),
+			"primary back "+format.Seconds(sum.PrimaryBackS))
+	}
+	return append(segs, "wall "+format.Secs(sum.WallS))
 }

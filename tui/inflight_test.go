@@ -73,6 +73,8 @@ func TestBaselineBesideLive(t *testing.T) {
 	if v := baselineAt(nil, s, secs(1)); v.headlineSegment(st) != "" || v.breakerLines(st, s, 60) != nil || v.qualityLines(60) != nil {
 		t.Error("lines shown without a baseline")
 	}
+	// An outage on: with none, only the breaker opens compare.
+	s.addAll([]event.Event{{At: secs(1), Kind: event.OutageStart, Rung: "primary", Fault: "hang"}})
 	s.baseline = baselineAt(baselineStub{scoring.BaselineSummary{Basis: scoring.BaselineReplayed,
 		BaselineMeasured: &scoring.BaselineMeasured{CallsToBrokenOutage: 148, Served: scoring.Served{Primary: 72, Backup: 48}, EmailsAnswered: 120, All4Right: 0.925}}}, s, secs(1))
 	text := strings.Join(append(append([]string{s.baseline.headlineSegment(st)}, s.baseline.breakerLines(st, s, 60)...), s.baseline.qualityLines(60)...), "\n")

@@ -9,8 +9,9 @@ import (
 )
 
 // renderQuality draws the Quality pane's content, most important first: who
-// served the emails (errors and canned replies included), all-4-right so
-// far with its 95 % interval, split by the models that answered; the
+// served the emails (errors and canned replies included; rejected and cut
+// off apart), all-4-right so far over the emails answered with its 95 %
+// interval, split by the models that answered; the
 // median and p95 wait of emails sent during the outage; per-field
 // accuracy. Each row has shorter forms it falls back to before anything
 // is cut.
@@ -20,9 +21,14 @@ func renderQuality(st Styles, s *state, w, h int) []string {
 	var out []string
 	add := func(forms ...string) { out = append(out, pick(w, forms...)) }
 
+	// Emails not answered, counted apart: turned away by the worker pool,
+	// cut off by the run's end. Neither is in the all-4-right below.
 	cut := ""
+	if sv.Rejected > 0 {
+		cut += fmt.Sprintf("  rejected %d", sv.Rejected)
+	}
 	if sv.Cancelled > 0 {
-		cut = fmt.Sprintf("  cut off %d", sv.Cancelled)
+		cut += fmt.Sprintf("  cut off %d", sv.Cancelled)
 	}
 	errs := fmt.Sprint(sv.Error)
 	if sv.Error > 0 {

@@ -350,7 +350,7 @@ func (c Config) Info() event.RunInfo {
 	info.MaxInFlight = c.MaxInFlight
 	for _, r := range c.rungPolicies() {
 		rg := event.Rung{Name: r.name, Model: r.model, TimeLimit: r.p.TimeLimit,
-			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil}
+			Retries: r.p.Retries, HasBreaker: r.p.Breaker != nil, BuiltIn: c.RungEndpoint(r.name).BaseURL == ""}
 		if b := r.p.Breaker; b != nil {
 			rg.Breaker = b.Record()
 		}

@@ -29,11 +29,16 @@ func TestWorkerPoolRejectsDuringAHang(t *testing.T) {
 			t.Fatalf("served %+v, rejected in the outage %d: want rejections during the hang", s.Served, s.InFlight.RejectedOutage)
 		}
 		sent := map[int]time.Duration{}
+		turnedAway := map[int]bool{} // email_sent said the pool had no worker
 		for _, e := range evs {
 			switch {
 			case e.Kind == event.EmailSent:
 				sent[e.Email] = e.At
+				turnedAway[e.Email] = e.Rejected
 			case e.Kind == event.EmailDone && e.Result.ServedBy == event.ServedRejected:
+				if !turnedAway[e.Email] {
+					t.Errorf("email %d rejected, but its email_sent does not say so", e.Email)
+				}
 				if sent[e.Email] < 15*time.Second {
 					t.Errorf("email %d rejected, sent at %s: before the hang the pool has room", e.Email, sent[e.Email])
 				}
@@ -44,6 +49,11 @@ func TestWorkerPoolRejectsDuringAHang(t *testing.T) {
 		}
 		if s.Served.Total() != s.Emails {
 			t.Errorf("served %+v adds up to %d, want all %d emails", s.Served, s.Served.Total(), s.Emails)
+		}
+		// Rejected emails are counted apart: never answered, never in flight.
+		if s.Rejected != s.Served.Rejected || s.EmailsAnswered+s.Rejected != s.EmailsSent || s.InFlight.PeakEmails > s.MaxInFlight {
+			t.Errorf("answered %d + rejected %d, sent %d; peak in flight %d of %d workers: want answered + rejected = sent, the peak within the pool",
+				s.EmailsAnswered, s.Rejected, s.EmailsSent, s.InFlight.PeakEmails, s.MaxInFlight)
 		}
 	})
 	synctest.Test(t, func(t *testing.T) {

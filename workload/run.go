@@ -207,9 +207,20 @@ func (r *Run) arrivals(s *servers) int {
 			ev.Truth = &truth
 		}
 		ev.Class, ev.TruthClass = r.routes.classify(e) // before any model call
+		// The worker is claimed before the email is logged, so its
+		// email_sent says whether it entered the pool: an email turned away
+		// was never in flight, however long its rejection takes to log.
+		ev.Rejected = !r.pool.take()
 		sent := r.log.Append(ev)
+		if ev.Rejected {
+			r.reject(e, sent.At)
+			continue
+		}
 		c := r.routes.chainFor(ev.Class, r.chain)
-		s.run(func() { r.serve(c, e, sent.At) })
+		s.run(func() {
+			defer r.pool.give()
+			r.serve(c, e, sent.At)
+		})
 	}
 	return r.cfg.Emails
 }
@@ -223,12 +234,9 @@ func (r *Run) due(start time.Time, i int) time.Time {
 	return start.Add(shift + time.Duration(float64(i)*float64(time.Second)/r.cfg.Rate))
 }
 
+// serve runs email e through chain c on a worker the caller claimed from
+// the pool (the caller gives it back).
 func (r *Run) serve(c *chain.Chain, e emails.Email, sentAt time.Duration) {
-	if !r.pool.take() {
-		r.reject(e, sentAt)
-		return
-	}
-	defer r.pool.give()
 	ctx := context.WithValue(r.ctx, emailKey{}, e.ID)
 	res := c.Serve(ctx, e)
 	wait := time.Since(r.log.Start()) - sentAt

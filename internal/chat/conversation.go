@@ -81,7 +81,7 @@ func (c *conversation) run(ctx context.Context) {
 	pol := c.r.cfg.Policy
 	for {
 		if ctx.Err() != nil {
-			c.end(event.EndingSilent, event.StopCanceled)
+			c.end(event.EndingCutOff, event.StopCanceled)
 			return
 		}
 		if c.turns >= pol.TurnLimit {
@@ -103,7 +103,7 @@ func (c *conversation) run(ctx context.Context) {
 		switch res.step {
 		case event.StepFailed, event.StepAborted:
 			if ctx.Err() != nil {
-				c.end(event.EndingSilent, event.StopCanceled)
+				c.end(event.EndingCutOff, event.StopCanceled)
 			} else {
 				c.stop(event.StopModelFailed, false)
 			}

@@ -56,6 +56,7 @@ func appendEventLine(dst []byte, e *event.Event) (line []byte, ok bool) {
 		l.answer(`,"truth":`, e.Truth)
 	}
 	l.optBool(`,"unscored":true`, e.Unscored)
+	l.optBool(`,"rejected":true`, e.Rejected)
 	l.optStr(`,"class":`, e.Class)
 	l.optStr(`,"truth_class":`, e.TruthClass)
 	l.optInt(`,"replica":`, int64(e.Replica))

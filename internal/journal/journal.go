@@ -84,6 +84,28 @@ type SummaryLine struct {
 	Chat *scoring.ChatSummary `json:"chat,omitempty"`
 }
 
+// UnmarshalJSON reads a summary line of any version: its summary through
+// scoring.DecodeSummary, which fills the keys older drills did not write.
+func (l *SummaryLine) UnmarshalJSON(b []byte) error {
+	type bare SummaryLine // without this method
+	var v struct {
+		bare
+		Summary json.RawMessage `json:"summary"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*l = SummaryLine(v.bare)
+	if len(v.Summary) > 0 && string(v.Summary) != "null" {
+		s, err := scoring.DecodeSummary(v.Summary)
+		if err != nil {
+			return fmt.Errorf("reading the summary line's summary: %w", err)
+		}
+		l.Summary = s
+	}
+	return nil
+}
+
 // NewHeader returns a header for a run that started at start with the given
 // configuration, filled with this binary's versions. The configuration is
 // marshalled to JSON and scrubbed of secret-looking fields (see Scrub).

@@ -30,9 +30,11 @@ func baselineRows(row func(k, v string), s scoring.Summary) {
 		at = "whole run"
 	}
 	row("baseline", fmt.Sprintf("%s, replayed on the virtual clock (%s)", format.Text(b.Policy), at))
-	row("baseline calls to the broken model", fmt.Sprintf("%d (live %d)", b.CallsToBrokenOutage, s.CallsToBrokenOutage))
-	row("baseline wait during outage", fmt.Sprintf("%s / %s (live %s / %s)",
-		format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS), format.Seconds(s.MedianWaitOutageS), format.Seconds(s.P95WaitOutageS)))
+	if !NoOutage(s) {
+		row("baseline calls to the broken model", fmt.Sprintf("%d (live %d)", b.CallsToBrokenOutage, s.CallsToBrokenOutage))
+		row("baseline wait during outage", fmt.Sprintf("%s / %s (live %s / %s)",
+			format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS), format.Seconds(s.MedianWaitOutageS), format.Seconds(s.P95WaitOutageS)))
+	}
 	row("baseline all 4 right", fmt.Sprintf("%s (live %s)", All4Share(b.All4Right, b.EmailsAnswered), All4Share(s.All4Right, s.EmailsAnswered)))
 	row("baseline errors", fmt.Sprintf("%d (live %d)", b.Served.Error, s.Served.Error))
 	if s.Served.Rejected > 0 || b.Served.Rejected > 0 {
@@ -48,8 +50,8 @@ func inFlightRows(row func(k, v string), s scoring.Summary) {
 	if s.MaxInFlight == 0 || in == nil {
 		return
 	}
-	row("worker pool (--max-in-flight)", fmt.Sprintf("%d workers: %d emails rejected, %d of them sent during the outage; at most %d emails in flight",
-		s.MaxInFlight, s.Served.Rejected, in.RejectedOutage, in.PeakEmails))
+	row("worker pool (--max-in-flight)", fmt.Sprintf("%d workers: %d emails rejected, %d of them sent during the outage; at most %d of %d workers busy",
+		s.MaxInFlight, s.Served.Rejected, in.RejectedOutage, in.PeakEmails, s.MaxInFlight))
 	for _, r := range in.Rungs {
 		little := format.Dash
 		if r.LittleCalls != nil {

@@ -40,7 +40,8 @@ func Served(s scoring.Served) string {
 }
 
 // Followed formats the followed email's fate, as the chapter's Marcus
-// column: "2.3 s (backup)", "error, 1.4 s", "cancelled", "not answered",
+// column: "2.3 s (backup)", "error, 1.4 s", "cut off, 2.5 s" (the run's
+// end cut it off), "not answered",
 // "not sent", or Dash when no email is followed.
 func Followed(f scoring.Followed) string {
 	switch {
@@ -51,7 +52,7 @@ func Followed(f scoring.Followed) string {
 	case f.WaitS == nil:
 		return "not answered"
 	case f.ServedBy == "cancelled":
-		return "cancelled, " + format.Seconds(f.WaitS)
+		return "cut off, " + format.Seconds(f.WaitS)
 	case f.ServedBy == event.ServedError:
 		return "error, " + format.Seconds(f.WaitS)
 	}
@@ -59,11 +60,12 @@ func Followed(f scoring.Followed) string {
 }
 
 // Status formats how a run ended and what it covered: "completed", or for
-// a run cut short "interrupted: 50 of 120 sent (70 not sent: run stopped),
-// 45 answered".
+// a run cut short or short of workers "interrupted: 50 of 120 sent (70 not
+// sent: run stopped), 45 answered, 5 cut off" (then "N rejected" when the
+// worker pool turned emails away).
 func Status(s scoring.Summary) string {
 	st := format.Text(s.Status)
-	if s.NotSent == 0 && s.NeverAnswered == 0 {
+	if s.NotSent == 0 && s.NeverAnswered == 0 && s.Served.Rejected == 0 && s.Served.Cancelled == 0 {
 		return st
 	}
 	parts := []string{fmt.Sprintf("%d of %d sent", s.EmailsSent, s.Emails)}
@@ -71,8 +73,19 @@ func Status(s scoring.Summary) string {
 		parts[0] += fmt.Sprintf(" (%d not sent: %s)", s.NotSent, format.Text(s.NotSentReason))
 	}
 	parts = append(parts, fmt.Sprintf("%d answered", s.EmailsAnswered))
+	if n := s.Served.Cancelled; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d cut off", n))
+	}
+	if n := s.Served.Rejected; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d rejected", n))
+	}
 	return st + ": " + strings.Join(parts, ", ")
 }
+
+// NoOutage reports whether a run's figures cover no outage, injected or
+// observed (its summary's outage_basis is none): its failed calls are
+// failures on a healthy day, and no figure of it is about a broken model.
+func NoOutage(s scoring.Summary) bool { return s.OutageBasis == scoring.BasisNone }
 
 // Basis labels outage-relative figures that are relative to an observed
 // failure window rather than an injected outage: " (observed)", else "".

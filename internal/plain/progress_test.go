@@ -26,8 +26,9 @@ func TestProgressDoesNotCountCancelledAsAnswered(t *testing.T) {
 	done(2, event.Result{ServedBy: event.ServedBackup, Wait: time.Second})
 	done(3, event.Result{ServedBy: event.ServedError, Cancelled: true})
 	done(4, event.Result{ServedBy: event.ServedError, Cancelled: true})
+	done(5, event.Result{ServedBy: event.ServedRejected})
 	line := Progress(f, 3*time.Second)
-	for _, want := range []string{"sent 5/5", "answered 2 ", "cancelled 2"} {
+	for _, want := range []string{"sent 5/5", "answered 2 ", "rejected 1", "cut off 2"} {
 		if !strings.Contains(line+" ", want) {
 			t.Errorf("progress line %q lacks %q", line, want)
 		}

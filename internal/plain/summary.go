@@ -40,24 +40,31 @@ func SummaryWidth(w io.Writer, s scoring.Summary, width int) error {
 	if len(s.Overrides) > 0 {
 		row("overrides", Overrides(s.Overrides))
 	}
-	served := fmt.Sprintf("%s of %d answered", Served(s.Served), s.EmailsAnswered)
-	if s.Served.Cancelled > 0 {
-		served += fmt.Sprintf(", %d cancelled by the run's end", s.Served.Cancelled)
-	}
-	if s.Served.Rejected > 0 {
-		served += fmt.Sprintf(", %d of them rejected by the worker pool", s.Served.Rejected)
-	}
-	row("served (primary/backup/canned/error)", served)
+	row("served (primary/backup/canned/error)", ServedLine(s))
 	row("all 4 right (of emails answered)", All4(s))
-	row("wait during outage (median / p95)"+basis, format.Seconds(s.MedianWaitOutageS)+" / "+format.Seconds(s.P95WaitOutageS))
+	noOutage := NoOutage(s)
+	if !noOutage {
+		row("wait during outage (median / p95)"+basis, format.Seconds(s.MedianWaitOutageS)+" / "+format.Seconds(s.P95WaitOutageS))
+	}
 	if s.Followed.Email != 0 {
 		row(fmt.Sprintf("email %d", s.Followed.Email), followedLine(s.Followed))
 	}
-	row("calls to the broken model, outage"+basis, fmt.Sprint(s.CallsToBrokenOutage))
-	row("breaker first open (after outage start)"+basis, format.Seconds(s.BreakerFirstOpenS))
+	if !noOutage {
+		row("calls to the broken model, outage"+basis, fmt.Sprint(s.CallsToBrokenOutage))
+		row("breaker first open (after outage start)"+basis, format.Seconds(s.BreakerFirstOpenS))
+	}
 	row("breaker opens", fmt.Sprint(s.BreakerOpens))
-	row("primary back (after outage end)"+basis, format.Seconds(s.PrimaryBackS))
+	if !noOutage {
+		row("primary back (after outage end)"+basis, format.Seconds(s.PrimaryBackS))
+	}
 	for _, o := range s.Observed {
+		if noOutage {
+			// No outage, injected or observed: the failures are the
+			// policy's own, on a healthy day, not a broken model's.
+			row("failed calls, "+o.Rung+" (no outage)", fmt.Sprintf("%d of %d calls to %s failed, %s",
+				o.FailedAttempts, o.Attempts, format.Text(o.Model), format.Span(o.StartS, o.EndS)))
+			continue
+		}
 		row("observed failures, "+o.Rung, fmt.Sprintf("%s %s, %d failed calls, %d calls in window, breaker first open %s",
 			format.Text(o.Model), format.Span(o.StartS, o.EndS), o.FailedAttempts, o.CallsInWindow, format.Seconds(o.BreakerFirstOpenS)))
 	}
@@ -67,6 +74,21 @@ func SummaryWidth(w io.Writer, s scoring.Summary, width int) error {
 	costRows(row, s)
 	row("wall time", format.Secs(s.WallS))
 	return KeyValues(w, rows, width)
+}
+
+// ServedLine is the summary's served row: who served the emails answered
+// and how many were answered, then the emails that were not: "70 / 0 / 0
+// / 0 of 70 answered; 50 rejected by the worker pool; 4 cut off by the
+// run's end".
+func ServedLine(s scoring.Summary) string {
+	line := fmt.Sprintf("%s of %d answered", Served(s.Served), s.EmailsAnswered)
+	if n := s.Served.Rejected; n > 0 {
+		line += fmt.Sprintf("; %d rejected by the worker pool", n)
+	}
+	if n := s.Served.Cancelled; n > 0 {
+		line += fmt.Sprintf("; %d cut off by the run's end", n)
+	}
+	return line
 }
 
 // KeyValues writes rows of a key and a value as two aligned columns two

@@ -41,6 +41,7 @@ var chatFigures = []chatFigure{
 	{"answered", func(s scoring.ChatSummary) float64 { return float64(s.Answered) }, countCell},
 	{"handed over", func(s scoring.ChatSummary) float64 { return float64(s.HandedOver) }, countCell},
 	{"silent (no answer, nobody told)", func(s scoring.ChatSummary) float64 { return float64(s.Silent) }, countCell},
+	{"cut off (the run ended first)", func(s scoring.ChatSummary) float64 { return float64(s.CutOff) }, countCell},
 	{"turn-limit endings", func(s scoring.ChatSummary) float64 { return float64(s.TurnLimit) }, countCell},
 	{"time p50", func(s scoring.ChatSummary) float64 { return s.TimeP50S }, secsCell},
 	{"time p95", func(s scoring.ChatSummary) float64 { return s.TimeP95S }, secsCell},

@@ -52,7 +52,7 @@ const htmlHead = `<!DOCTYPE html>
 
 // htmlRunsNote explains the runs table; htmlLegend is the overview
 // charts' legend.
-const htmlRunsNote = `<p class="note">Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95% interval.
+const htmlRunsNote = `<p class="note">Served counts cover the emails answered (emails rejected by the worker pool or cut off by the run's end are counted apart in Status, not in error); all 4 right is over the emails answered, with a Wilson 95% interval.
 Typical wait is the median wait of emails sent during the outage. Calls are HTTP requests to a model, SDK retries included. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)),
 primary back after from its end.</p>
 <p class="legend"><strong>All runs, email by email</strong> (one time axis): <span><i style="background:#1f77b4"></i>primary</span><span><i style="background:#ff7f0e"></i>backup</span><span><i style="background:#7f7f7f"></i>canned</span><span><i style="background:#d62728"></i>error</span><span><i style="background:#d0d0d0"></i>outage</span><span><i style="background:#f2bcbc"></i>breaker open</span></p>

@@ -113,7 +113,7 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 		fmt.Fprintf(w, "No hypotheses were given; `drill report --expect 'served.error == 0'` judges one on every run (PASS or FAIL).\n\n")
 	}
 	mdTable(w, r.runsTable())
-	fmt.Fprintf(w, "Served counts cover the emails done (emails cancelled by the run's end are in Status, not in error); all 4 right is over the emails answered, with a Wilson 95%% interval. "+
+	fmt.Fprintf(w, "Served counts cover the emails answered (emails rejected by the worker pool or cut off by the run's end are counted apart in Status, not in error); all 4 right is over the emails answered, with a Wilson 95%% interval. "+
 		"Typical wait is the median wait of emails sent during the outage. Calls are HTTP requests to a model, SDK retries included. Breaker first open is measured from the start of the outage (an injected one, or the broken model's observed failure window, marked (observed)), "+
 		"primary back after from its end.\n\n")
 	fmt.Fprintf(w, "All runs, email by email, on one time axis (blue primary, orange backup, grey canned, red error; outage shaded grey, breaker open red):\n\n")

@@ -254,9 +254,22 @@ func runFacts(run *Run) []string {
 		}
 		facts = append(facts, fmt.Sprintf("The run was cut short (%s); the figures cover the %d events up to the cut, %s.", cut, run.Meta.Events, format.Dur(run.End)))
 	}
-	if s := run.Summary; s.NotSent > 0 || s.NeverAnswered > 0 {
-		facts = append(facts, fmt.Sprintf("Of %d emails, %d were sent and %d answered (%d not sent: %s); quality is over the %d answered.",
-			s.Emails, s.EmailsSent, s.EmailsAnswered, s.NotSent, format.Text(s.NotSentReason), s.EmailsAnswered))
+	if s := run.Summary; s.NotSent > 0 || s.NeverAnswered > 0 || s.Served.Rejected > 0 || s.Served.Cancelled > 0 {
+		fact := fmt.Sprintf("Of %d emails, %d were sent and %d answered", s.Emails, s.EmailsSent, s.EmailsAnswered)
+		var apart []string
+		if s.NotSent > 0 {
+			apart = append(apart, fmt.Sprintf("%d not sent: %s", s.NotSent, format.Text(s.NotSentReason)))
+		}
+		if n := s.Served.Rejected; n > 0 {
+			apart = append(apart, fmt.Sprintf("%d rejected by the worker pool", n))
+		}
+		if n := s.Served.Cancelled; n > 0 {
+			apart = append(apart, fmt.Sprintf("%d cut off by the run's end", n))
+		}
+		if len(apart) > 0 {
+			fact += " (" + strings.Join(apart, "; ") + ")"
+		}
+		facts = append(facts, fact+fmt.Sprintf("; quality is over the %d answered.", s.EmailsAnswered))
 	}
 	for i, w := range run.Windows {
 		if w.Basis != scoring.BasisInjected {
