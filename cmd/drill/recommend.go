@@ -21,7 +21,7 @@ import (
 // recommendFlags are drill recommend's flags.
 type recommendFlags struct {
 	within   time.Duration
-	minAll4  float64
+	minAll4  shareValue
 	normal   normalFlags
 	outages  []string
 	repeat   int
@@ -61,13 +61,13 @@ cannot be met. docs/routes.md.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return rf.run(cmd) },
 	}
 	fs := cmd.Flags()
-	fs.DurationVar(&rf.within, "within", 0, "what every class's customers can wait: the bound on its p95 wait during each outage (a route's within: wins)")
-	fs.Float64Var(&rf.minAll4, "min-all4-right", 0, "quality floor: a class's share of emails with all four fields right, in every outage (0: none)")
+	fs.DurationVar(&rf.within, "within", 0, "what every class's customers can wait: the bound on its p95 wait during each outage (a route's within: wins; 0: the drill file's recommend: within, if any)")
+	fs.Var(&rf.minAll4, "min-all4-right", "quality floor: a class's share of emails with all four fields right, in every outage (0.8 or 80%; 0: none)")
 	rf.normal.register(fs)
 	fs.StringSliceVar(&rf.outages, "outages", recommend.DefaultOutages, "the outages to hold against, comma list (a day with no outage is always played besides): "+strings.Join(slices.DeleteFunc(workload.OutageKinds(), func(k string) bool { return k == recommend.NormalDay }), ", "))
 	fs.IntVar(&rf.repeat, "repeat", recommend.DefaultRepeat, "run each setting this many times, with latency seeds seed, seed+1, ...")
 	fs.IntVar(&rf.parallel, "max-parallel", 0, "run at most this many drills at once (0: all)")
-	fs.StringVarP(&rf.file, "file", "f", "", "a drill file whose routes: are the classes (with their backup: never and within:)")
+	fs.StringVarP(&rf.file, "file", "f", "", "a drill file whose routes: are the classes (with their backup: never and within:); its recommend: section sets the bounds no flag gives")
 	fs.StringArrayVar(&rf.routes, "route", nil, "without -f, a built-in class to recommend for, CLASS=PRESET[,never,MODE], repeatable (default: every built-in class on "+recommend.DefaultBase+")")
 	fs.StringArrayVar(&rf.grid, "grid", nil, "a policy setting to search, FLAG=VALUES as drill sweep takes them (a comma list or a range), repeatable (default: "+defaultGridText()+")")
 	fs.BoolVar(&rf.json, "json", false, "print the recommendation as JSON")
@@ -93,7 +93,7 @@ func (rf *recommendFlags) run(cmd *cobra.Command) error {
 	if rf.file != "" && len(rf.routes) > 0 {
 		return exit.Usagef("--route names built-in classes without a drill file; with -f the file's routes: are the classes")
 	}
-	opts := recommend.Options{Within: rf.within, MinAll4Right: rf.minAll4, Outages: rf.outages, Repeat: rf.repeat,
+	opts := recommend.Options{Within: rf.within, MinAll4Right: float64(rf.minAll4), Outages: rf.outages, Repeat: rf.repeat,
 		Parallel: rf.parallel, File: rf.file, Routes: rf.routes, Progress: cmd.ErrOrStderr()}
 	rf.normal.apply(cmd.Flags(), &opts)
 	for _, g := range rf.grid {
@@ -140,7 +140,7 @@ func (n *normalFlags) register(fs *pflag.FlagSet) {
 	n.maxFallback = shareValue(scoring.DefaultNormalMaxFallback)
 	n.minAll4 = normalQualityValue{PrimaryAlone: true}
 	fs.Var(&n.maxFallback, "normal-max-fallback", "with no outage, the largest share of a class's emails the primary may leave to the backup, the canned reply or a person, in every repeat (5% or 0.05; 100% for no bound)")
-	fs.Var(&n.minAll4, "normal-min-all4-right", "with no outage, a class's all-4-right floor: primary (not below the primary alone's 95 % interval on the same day), a share (90% or 0.9), or 0 for none")
+	fs.Var(&n.minAll4, "normal-min-all4-right", "with no outage, a class's all-4-right floor: primary (not below the primary alone's 95 % interval on the same day), a share (90% or 0.9), or none")
 }
 
 // apply sets the bounds given on the command line; the others are the

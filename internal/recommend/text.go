@@ -55,8 +55,8 @@ func (p Pick) writeText(w io.Writer, tried int) error {
 			quality += ")"
 		}
 	}
-	fmt.Fprintf(w, "  no outage (worst repeat): %s of its %d emails left to the backup or a person; all 4 right %s\n",
-		format.Percent(n.Fallback.Max), n.Emails, quality)
+	fmt.Fprintf(w, "  no outage (worst repeat): %s of its %d emails (%s) left to the backup or a person; all 4 right %s\n",
+		format.Count(n.Fallback.Max*float64(n.Emails)), n.Emails, format.Percent(n.Fallback.Max), quality)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  outage\tp95 wait (median, max)\tall 4 right\tbackup\thanded over\tpredicted first open\tpredicted worst wait")
 	for _, o := range p.Outages {
