@@ -90,6 +90,9 @@ func (rf *recommendFlags) run(cmd *cobra.Command) error {
 	if !rf.clock.virtual() {
 		return exit.Usagef("drill recommend searches on the virtual clock only (a grid in real time takes hours): leave --clock out")
 	}
+	if rf.repeat < 1 {
+		return exit.Usagef("--repeat must be at least 1, got %d", rf.repeat)
+	}
 	if rf.file != "" && len(rf.routes) > 0 {
 		return exit.Usagef("--route names built-in classes without a drill file; with -f the file's routes: are the classes")
 	}

@@ -58,6 +58,8 @@ func TestRecommendBadBoundsExitTwo(t *testing.T) {
 		{"--within", "5s", "--normal-min-all4-right", "Inf"},
 		{"--within", "5s", "--normal-min-all4-right", "best"},
 		{"--within", "5s", "--outages", "none"},
+		{"--within", "5s", "--repeat", "0"},
+		{"--within", "5s", "--max-parallel", "-1"},
 	} {
 		_, errOut, code := execute(t.Context(), append([]string{"recommend"}, args...)...)
 		if code != 2 || strings.Contains(errOut, "drills in virtual time") {

@@ -160,13 +160,17 @@ func TestEveryPickKeepsTheNormalDay(t *testing.T) {
 	}
 }
 
-// TestOutputSaysWhy: the text is headed by drill recommend, states the
-// rule, and gives each class's reason, its eligible settings and every
+// TestOutputSaysWhy: the text and the progress are headed by drill
+// recommend (not drill sweep), the text states the rule, and gives each class's reason, its eligible settings and every
 // rejected one's missed bound.
 func TestOutputSaysWhy(t *testing.T) {
-	res, err := Run(t.Context(), Options{Within: 5 * time.Second, Repeat: 1, Routes: []string{"returns=breaker"}})
+	var progress strings.Builder
+	res, err := Run(t.Context(), Options{Within: 5 * time.Second, Repeat: 1, Routes: []string{"returns=breaker"}, Progress: &progress})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.HasPrefix(progress.String(), "drill recommend: 37 drills") {
+		t.Errorf("progress %q", progress.String())
 	}
 	var b strings.Builder
 	if err := res.WriteText(&b); err != nil {
