@@ -285,18 +285,43 @@ func RankEligible(vs []RecommendVerdict) []int {
 	return out
 }
 
-// better reports whether eligible a ranks above eligible b: the best
-// quality in its worst outage, then the shorter worst p95 wait (none
-// measured: no wait), then the fewer emails left off the primary on the
-// normal day.
+// The keys the rule ranks eligible settings by, in its order (Ahead):
+// the quality in the worst outage, the p95 wait in the worst outage, the
+// share left off the primary with no outage, and the order searched.
+const (
+	RankQuality  = "quality"
+	RankWait     = "wait"
+	RankFallback = "fallback"
+	RankOrder    = "order"
+)
+
+// Ahead is the first of the rule's keys on which eligible a and b differ:
+// the one that decides between them (RankOrder when they tie on every
+// figure).
+func Ahead(a, b RecommendVerdict) string {
+	switch {
+	case a.WorstAll4 != b.WorstAll4:
+		return RankQuality
+	case max(a.WorstP95S, 0) != max(b.WorstP95S, 0): // none measured: no wait
+		return RankWait
+	case a.Normal.Fallback.Max != b.Normal.Fallback.Max:
+		return RankFallback
+	}
+	return RankOrder
+}
+
+// better reports whether eligible a ranks above eligible b on the key
+// that decides between them (Ahead).
 func better(a, b RecommendVerdict) bool {
-	if a.WorstAll4 != b.WorstAll4 {
+	switch Ahead(a, b) {
+	case RankQuality:
 		return a.WorstAll4 > b.WorstAll4
+	case RankWait:
+		return max(a.WorstP95S, 0) < max(b.WorstP95S, 0)
+	case RankFallback:
+		return a.Normal.Fallback.Max < b.Normal.Fallback.Max
 	}
-	if wa, wb := max(a.WorstP95S, 0), max(b.WorstP95S, 0); wa != wb {
-		return wa < wb
-	}
-	return a.Normal.Fallback.Max < b.Normal.Fallback.Max
+	return false
 }
 
 // closer reports whether a misses the bounds by less than b: keeping the

@@ -127,6 +127,14 @@ func TestChooseSetting(t *testing.T) {
 	if i, met := ChooseSetting(none); i != 2 || met {
 		t.Errorf("closest %d (%v), want 2", i, met)
 	}
+	for _, c := range []struct {
+		a, b int
+		want string
+	}{{2, 1, RankQuality}, {3, 2, RankWait}, {4, 3, RankFallback}, {4, 4, RankOrder}} {
+		if got := Ahead(vs[c.a], vs[c.b]); got != c.want {
+			t.Errorf("%d ahead of %d by %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
 	if i, _ := ChooseSetting(nil); i != -1 {
 		t.Errorf("no settings: %d", i)
 	}

@@ -138,7 +138,8 @@ func pick(c class, settings []*setting, alone []scoring.Summary, opts Options) P
 		p.Reason = "no setting was searched"
 		return p
 	}
-	for _, i := range scoring.RankEligible(verdicts) {
+	ranked := scoring.RankEligible(verdicts)
+	for _, i := range ranked {
 		p.Eligible = append(p.Eligible, candidate(settings[i].flags, verdicts[i]))
 	}
 	for i, v := range verdicts {
@@ -150,7 +151,11 @@ func pick(c class, settings []*setting, alone []scoring.Summary, opts Options) P
 	s := settings[chosen]
 	p.Met = met
 	if met {
-		p.Reason = fmt.Sprintf("%d of %d settings meet the bounds; of those, %s: %s", p.Candidates, len(settings), Rule, choiceWhy(p.Eligible))
+		decided := ""
+		if len(ranked) > 1 {
+			decided = scoring.Ahead(verdicts[ranked[0]], verdicts[ranked[1]])
+		}
+		p.Reason = fmt.Sprintf("%d of %d settings meet the bounds; of those, %s: %s", p.Candidates, len(settings), Rule, choiceWhy(p.Eligible, decided))
 	} else {
 		what := "in every outage (" + strings.Join(opts.Outages, ", ") + ") and on the normal day"
 		p.Reason = fmt.Sprintf("no setting of %d meets class %s's bounds %s; the closest, %s, %s",
@@ -175,37 +180,28 @@ func candidate(flags string, v scoring.RecommendVerdict) Candidate {
 	return c
 }
 
-// choiceWhy says what put the first eligible setting ahead of the second.
-func choiceWhy(eligible []Candidate) string {
+// choiceWhy says what put the first eligible setting ahead of the
+// second: decided is the rule's key that did (scoring.Ahead; "" for a
+// single one).
+func choiceWhy(eligible []Candidate, decided string) string {
 	first := eligible[0]
-	quality := func(c Candidate) string {
-		if c.WorstAll4Right == nil {
-			return format.Dash
-		}
-		return format.Percent(*c.WorstAll4Right)
-	}
-	wait := func(c Candidate) string {
-		if c.WorstP95WaitS == nil {
-			return format.Dash
-		}
-		return format.Secs(*c.WorstP95WaitS)
-	}
 	if len(eligible) == 1 {
-		return fmt.Sprintf("the only one (%s all 4 right, %s p95 wait in its worst outage)", quality(first), wait(first))
+		return fmt.Sprintf("the only one (%s all 4 right, %s p95 wait in its worst outage)", optShare(first.WorstAll4Right), optSecs(first.WorstP95WaitS))
 	}
 	next := eligible[1]
-	switch {
-	case first.WorstAll4Right != nil && (next.WorstAll4Right == nil || *first.WorstAll4Right > *next.WorstAll4Right):
-		return fmt.Sprintf("%s all 4 right in its worst outage, against %s for the next, %s", quality(first), quality(next), next.Flags)
-	case first.WorstP95WaitS != nil && next.WorstP95WaitS != nil && *first.WorstP95WaitS < *next.WorstP95WaitS:
+	switch decided {
+	case scoring.RankQuality:
+		return fmt.Sprintf("%s all 4 right in its worst outage, against %s for the next, %s",
+			optShare(first.WorstAll4Right), optShare(next.WorstAll4Right), next.Flags)
+	case scoring.RankWait:
 		return fmt.Sprintf("%s all 4 right in its worst outage, as the next (%s), and the shorter p95 wait: %s against %s",
-			quality(first), next.Flags, wait(first), wait(next))
-	case first.NormalFallback < next.NormalFallback:
+			optShare(first.WorstAll4Right), next.Flags, optSecs(first.WorstP95WaitS), optSecs(next.WorstP95WaitS))
+	case scoring.RankFallback:
 		return fmt.Sprintf("%s all 4 right and %s p95 wait in its worst outage, as the next (%s), and fewer emails left off the primary with no outage: %s against %s",
-			quality(first), wait(first), next.Flags, format.Percent(first.NormalFallback), format.Percent(next.NormalFallback))
+			optShare(first.WorstAll4Right), optSecs(first.WorstP95WaitS), next.Flags, format.Percent(first.NormalFallback), format.Percent(next.NormalFallback))
 	}
 	return fmt.Sprintf("%s all 4 right and %s p95 wait in its worst outage, tied with the next (%s) on every figure: the first searched",
-		quality(first), wait(first), next.Flags)
+		optShare(first.WorstAll4Right), optSecs(first.WorstP95WaitS), next.Flags)
 }
 
 // missText says one missed bound in words.
