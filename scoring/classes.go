@@ -23,6 +23,9 @@ type ClassSummary struct {
 	// All4Right is the share of the class's scored answered emails with
 	// all four fields right; null when none was scored.
 	All4Right *float64 `json:"all4_right"`
+	// All4RightCI95 is the Wilson 95 % interval of All4Right; null when
+	// none was scored.
+	All4RightCI95 *[2]float64 `json:"all4_right_ci95"`
 	// MedianWaitOutageS and P95WaitOutageS are over the class's emails
 	// sent during the outage whose wait counts, as the run-wide waits (a
 	// handed-over email's wait is until the customer was told; a rejected
@@ -174,6 +177,8 @@ func (f *Fold) classSummary(name string, ws []Window) ClassSummary {
 	cs.HandedOver = cs.Served.HandedOver
 	if quality.N > 0 {
 		cs.All4Right = ptr(round(float64(quality.All4)/float64(quality.N), 4))
+		lo, hi := Wilson(quality.All4, quality.N)
+		cs.All4RightCI95 = &[2]float64{round(lo, 4), round(hi, 4)}
 	}
 	if len(waits) > 0 {
 		sort.Float64s(waits)

@@ -63,6 +63,10 @@ func TestClassFigures(t *testing.T) {
 	if safety.WaitsOutage != 2 || *safety.P95WaitOutageS != 2.85 || *safety.P95ToldS != 0.95 || *safety.All4Right != 0.5 {
 		t.Errorf("safety waits %d, p95 %v, told %v, all4 %v", safety.WaitsOutage, *safety.P95WaitOutageS, *safety.P95ToldS, *safety.All4Right)
 	}
+	// Its quality's interval is the run-wide one's rule over its own emails.
+	if lo, hi := Wilson(1, 2); safety.All4RightCI95 == nil || *safety.All4RightCI95 != [2]float64{round(lo, 4), round(hi, 4)} {
+		t.Errorf("safety's all-4-right interval %v", safety.All4RightCI95)
+	}
 	if def.Emails != 6 || def.Served.Backup != 2 || def.Misclassified != 1 || safety.Missed != 1 || def.HandedOver != 0 {
 		t.Errorf("default: %+v", def)
 	}

@@ -173,6 +173,7 @@ func (f *File) Check() error {
 	}
 
 	errs = append(errs, f.checkRoutes()...)
+	errs = append(errs, f.checkRecommend()...)
 
 	parse := scoring.ParseExpr
 	if f.Chat != nil {

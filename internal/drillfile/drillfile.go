@@ -40,6 +40,9 @@ type File struct {
 	Abort      []string `yaml:"abort"`
 	// Sweep is the grid `drill sweep -f` runs (sweep.go); others ignore it.
 	Sweep Sweep `yaml:"sweep"`
+	// Recommend are the bounds `drill recommend -f` judges settings by
+	// (recommend.go); others ignore it.
+	Recommend *Recommend `yaml:"recommend"`
 	// Fleet, if set, runs the drill as a fleet of replicas (drill fleet).
 	Fleet *Fleet `yaml:"fleet"`
 	// Prices are per model (as the rungs name it) the price of a million

@@ -3,7 +3,6 @@ package recommend
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -94,84 +93,140 @@ func predicted(c class, s *setting, o string) (firstOpen, worstWait *predict.Ran
 	return p.FirstOpenS, p.WorstWaitS, p.Note
 }
 
-// verdict is how a setting fares against a class's bounds: whether it
-// meets them, by how much it misses (0 when it meets them), and the
-// figures candidates are ranked by.
-type verdict struct {
-	meets     bool
-	miss      float64 // the largest relative shortfall over the bounds
-	worstP95  float64 // the largest p95 wait over the outages and repeats; 0 when unmeasured
-	worstAll4 float64 // the smallest median all-4-right over the outages; -1 when unmeasured
-	why       string  // the first bound missed, in words
+// outageStats are class c's figures for setting s in every outage, as
+// the fold's rule reads them.
+func outageStats(figs []OutageFigures) []scoring.OutageStats {
+	out := make([]scoring.OutageStats, len(figs))
+	for i, f := range figs {
+		out[i] = scoring.OutageStats{Outage: f.Outage, P95WaitS: f.P95WaitS, All4Right: f.All4Right}
+	}
+	return out
 }
 
-func judge(c class, figs []OutageFigures, floor float64) verdict {
-	v := verdict{meets: true, worstAll4: math.Inf(1)}
-	for _, f := range figs {
-		if p := f.P95WaitS; p != nil {
-			v.worstP95 = max(v.worstP95, p.Max)
-			if c.within > 0 && p.Max > c.within.Seconds() {
-				miss := p.Max/c.within.Seconds() - 1
-				if miss > v.miss {
-					v.miss = miss
-					v.why = fmt.Sprintf("waits %s at p95 during %s (bound %s)", format.Secs(p.Max), f.Outage, format.Dur(c.within))
-				}
-				v.meets = false
-			}
-		}
-		if a := f.All4Right; a != nil {
-			v.worstAll4 = min(v.worstAll4, a.Median)
-			if floor > 0 && a.Median < floor {
-				if miss := (floor - a.Median) / floor; miss > v.miss {
-					v.miss = miss
-					v.why = fmt.Sprintf("has %s all 4 right during %s (floor %s)", format.Percent(a.Median), f.Outage, format.Percent(floor))
-				}
-				v.meets = false
-			}
+// normalDay pairs class c's normal-day figures for setting s with the
+// primary alone's, repeat by repeat.
+func normalDay(c class, s *setting, alone []scoring.Summary) []scoring.NormalDayRun {
+	runs := make([]scoring.NormalDayRun, len(s.normal))
+	for i, sum := range s.normal {
+		runs[i].Setting = sum.Classes[c.name]
+		if i < len(alone) {
+			runs[i].PrimaryAlone = alone[i].Classes[c.name]
 		}
 	}
-	if math.IsInf(v.worstAll4, 1) {
-		v.worstAll4 = -1
-	}
-	return v
+	return runs
 }
 
-// pick recommends a setting for class c: of those that meet its bounds,
-// the one with the best quality in its worst outage, then the shortest
-// p95 wait (so it is on the front of wait against quality); when none
-// meets them, the one that misses them least.
-func pick(c class, settings []*setting, opts Options) Pick {
-	p := Pick{Class: c.name, Hold: c.hold, MinAll4Right: opts.MinAll4Right}
+// pick recommends a setting for class c by the fold's rule: every setting
+// judged against the class's bounds (scoring.JudgeRecommend), then the
+// chosen one among those that meet them (scoring.ChooseSetting), or the
+// closest when none does.
+func pick(c class, settings []*setting, alone []scoring.Summary, opts Options) Pick {
+	b := opts.bounds(c)
+	p := Pick{Class: c.name, Hold: c.hold, MinAll4Right: b.MinAll4Right, NormalMaxFallback: b.NormalMaxFallback,
+		NormalQuality: b.NormalQuality, Eligible: []Candidate{}, Rejected: []Rejected{}}
 	if c.within > 0 {
 		w := c.within.Seconds()
 		p.WithinS = &w
 	}
-	var best, closest *setting
-	var bestV, closestV verdict
-	for _, s := range settings {
+	verdicts := make([]scoring.RecommendVerdict, len(settings))
+	for i, s := range settings {
 		// The prediction is worked out for the chosen setting alone, below.
-		v := judge(c, measured(c, s, opts.Outages), opts.MinAll4Right)
-		if v.meets {
-			p.Candidates++
-			if best == nil || v.worstAll4 > bestV.worstAll4 || (v.worstAll4 == bestV.worstAll4 && v.worstP95 < bestV.worstP95) {
-				best, bestV = s, v
-			}
-		} else if closest == nil || v.miss < closestV.miss {
-			closest, closestV = s, v
+		verdicts[i] = scoring.JudgeRecommend(b, outageStats(measured(c, s, opts.Outages)), normalDay(c, s, alone))
+	}
+	chosen, met := scoring.ChooseSetting(verdicts)
+	if chosen < 0 {
+		p.Reason = "no setting was searched"
+		return p
+	}
+	ranked := scoring.RankEligible(verdicts)
+	for _, i := range ranked {
+		p.Eligible = append(p.Eligible, candidate(settings[i].flags, verdicts[i]))
+	}
+	for i, v := range verdicts {
+		if !v.Eligible() {
+			p.Rejected = append(p.Rejected, Rejected{Flags: settings[i].flags, Misses: v.Misses})
 		}
 	}
-	chosen := best
-	if best == nil {
-		chosen = closest
-		p.Reason = fmt.Sprintf("no setting of %d meets class %s's bounds in every outage (%s); the closest, %s, %s",
-			len(settings), c.name, strings.Join(opts.Outages, ", "), chosen.flags, closestV.why)
+	p.Candidates = len(p.Eligible)
+	s := settings[chosen]
+	p.Met = met
+	if met {
+		decided := ""
+		if len(ranked) > 1 {
+			decided = scoring.Ahead(verdicts[ranked[0]], verdicts[ranked[1]])
+		}
+		p.Reason = fmt.Sprintf("%d of %d settings meet the bounds; of those, %s: %s", p.Candidates, len(settings), Rule, choiceWhy(p.Eligible, decided))
 	} else {
-		p.Met = true
+		what := "in every outage (" + strings.Join(opts.Outages, ", ") + ") and on the normal day"
+		p.Reason = fmt.Sprintf("no setting of %d meets class %s's bounds %s; the closest, %s, %s",
+			len(settings), c.name, what, s.flags, missText(verdicts[chosen].Worst()))
 	}
-	p.Flags = chosen.flags
-	p.Policy = policyOf(c, chosen)
-	p.Outages = figures(c, chosen, opts.Outages)
+	p.Flags = s.flags
+	p.Policy = policyOf(c, s)
+	p.NormalDay = verdicts[chosen].Normal
+	p.Outages = figures(c, s, opts.Outages)
 	return p
+}
+
+// candidate is an eligible setting as the output lists it.
+func candidate(flags string, v scoring.RecommendVerdict) Candidate {
+	c := Candidate{Flags: flags, NormalFallback: v.Normal.Fallback.Max}
+	if v.WorstAll4 >= 0 {
+		c.WorstAll4Right = &v.WorstAll4
+	}
+	if v.WorstP95S >= 0 {
+		c.WorstP95WaitS = &v.WorstP95S
+	}
+	return c
+}
+
+// choiceWhy says what put the first eligible setting ahead of the
+// second: decided is the rule's key that did (scoring.Ahead; "" for a
+// single one).
+func choiceWhy(eligible []Candidate, decided string) string {
+	first := eligible[0]
+	if len(eligible) == 1 {
+		return fmt.Sprintf("the only one (%s all 4 right, %s p95 wait in its worst outage)", optShare(first.WorstAll4Right), optSecs(first.WorstP95WaitS))
+	}
+	next := eligible[1]
+	switch decided {
+	case scoring.RankQuality:
+		return fmt.Sprintf("%s all 4 right in its worst outage, against %s for the next, %s",
+			optShare(first.WorstAll4Right), optShare(next.WorstAll4Right), next.Flags)
+	case scoring.RankWait:
+		return fmt.Sprintf("%s all 4 right in its worst outage, as the next (%s), and the shorter p95 wait: %s against %s",
+			optShare(first.WorstAll4Right), next.Flags, optSecs(first.WorstP95WaitS), optSecs(next.WorstP95WaitS))
+	case scoring.RankFallback:
+		return fmt.Sprintf("%s all 4 right and %s p95 wait in its worst outage, as the next (%s), and fewer emails left off the primary with no outage: %s against %s",
+			optShare(first.WorstAll4Right), optSecs(first.WorstP95WaitS), next.Flags, format.Percent(first.NormalFallback), format.Percent(next.NormalFallback))
+	}
+	return fmt.Sprintf("%s all 4 right and %s p95 wait in its worst outage, tied with the next (%s) on every figure: the first searched",
+		optShare(first.WorstAll4Right), optSecs(first.WorstP95WaitS), next.Flags)
+}
+
+// missText says one missed bound in words.
+func missText(m scoring.BoundMiss) string {
+	switch m.Bound {
+	case scoring.BoundWithin:
+		return fmt.Sprintf("waits %s at p95 during %s (bound %s)", format.Secs(m.Got), m.Outage, format.Secs(m.Want))
+	case scoring.BoundMinAll4Right:
+		return fmt.Sprintf("has %s all 4 right during %s (floor %s)", format.Percent(m.Got), m.Outage, format.Percent(m.Want))
+	case scoring.BoundNormalMaxFallback:
+		return fmt.Sprintf("with no outage, leaves %s of the class's emails to the backup, the canned reply or a person (bound %s)",
+			format.Percent(m.Got), format.Percent(m.Want))
+	case scoring.BoundNormalMinAll4Right:
+		return fmt.Sprintf("has %s all 4 right with no outage (floor %s)", format.Percent(m.Got), format.Percent(m.Want))
+	}
+	return m.Bound
+}
+
+// missesText says every missed bound of a rejected setting.
+func missesText(ms []scoring.BoundMiss) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = missText(m)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // policyOf is setting s as class c's policy in a drill file: its base

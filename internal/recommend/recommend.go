@@ -1,12 +1,15 @@
 // Package recommend is the search behind `drill recommend`: for each class
 // of email, the policy setting to ship. It runs a grid of settings against
-// the outages to hold against, on the virtual clock with repeats, through
-// drill sweep's own machinery (plan.Sweep and session.Sweep), every class
-// routed as the drill file routes it; then, per class, it keeps the
-// settings whose measured p95 wait during every outage is within what the
-// class's customers can wait (and whose quality clears the floor) and
-// recommends the best of them, with drill predict's arithmetic beside the
-// measured figures and a drill-file snippet to paste.
+// the outages to hold against and a day with no outage (the normal day),
+// on the virtual clock with repeats, through drill sweep's own machinery
+// (plan.Sweep and session.Sweep), every class routed as the drill file
+// routes it, beside the primary alone on the same normal days; then, per
+// class, the fold's rule (scoring.JudgeRecommend, scoring.ChooseSetting)
+// keeps the settings that meet the class's bounds on the normal day and
+// during every outage and picks the best of them. The result lists the
+// settings kept, says why each other one was rejected, and gives drill
+// predict's arithmetic beside the measured figures and a drill-file snippet
+// to paste.
 package recommend
 
 import (
@@ -16,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +28,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/plan"
@@ -31,14 +36,15 @@ import (
 	"github.com/drill-dev/drill/internal/route"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/internal/vclock"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
 
 // DefaultGrid is the settings searched when no axis is given: the
 // primary's time limit and retries, the two settings that decide how fast
-// a failure is counted. 12 settings; with busy and hang and 3 repeats, 72
-// virtual drills.
+// a failure is counted. 12 settings; with busy, hang and the normal day and
+// 3 repeats, 108 virtual drills, and 3 of the primary alone's normal day.
 var DefaultGrid = []Axis{
 	{Flag: "primary-timeout", Values: "1s,2s,3s,5s"},
 	{Flag: "primary-retries", Values: "0,1,2"},
@@ -55,6 +61,18 @@ const DefaultBase = "breaker"
 // seed+1, …).
 const DefaultRepeat = 3
 
+// NormalDay is the outage kind of the normal day every setting also plays.
+const NormalDay = workload.OutageNone
+
+// PrimaryAlone is the preset the normal day's quality is compared with:
+// the primary model answering every email, with no time limit short
+// enough to give any up.
+const PrimaryAlone = "primary-only"
+
+// Rule is how drill recommend picks among a class's eligible settings
+// (scoring.ChooseSetting), as its output says it.
+const Rule = "the best all-4-right share in its worst outage, then the shortest p95 wait in its worst outage, then the fewest emails left off the primary with no outage"
+
 // Axis is one swept drill flag and its values (a comma list or a range, as
 // drill sweep takes it).
 type Axis struct {
@@ -65,12 +83,22 @@ type Axis struct {
 // Options say what to search and what each class needs.
 type Options struct {
 	// Within is what every class's customers can wait during an outage,
-	// unless its route says (within:). 0 leaves only the routes' bounds.
+	// unless its route says (within:). 0 takes the drill file's
+	// recommend: within, else leaves only the routes' bounds. Every bound
+	// left unset (0 or nil) takes the drill file's recommend: key.
 	Within time.Duration
 	// MinAll4Right is the quality floor: a class's share of emails with all
 	// four fields right, in every outage; 0 for none.
 	MinAll4Right float64
-	// Outages are the outage kinds to hold against (default busy, hang).
+	// NormalMaxFallback bounds the share of a class's emails the primary
+	// leaves to others on the normal day, in every repeat; nil for
+	// scoring.DefaultNormalMaxFallback.
+	NormalMaxFallback *float64
+	// NormalQuality is the quality bound on the normal day; nil for the
+	// default, not below the primary alone's 95 % interval.
+	NormalQuality *scoring.NormalQuality
+	// Outages are the outage kinds to hold against (default busy, hang);
+	// the normal day is played besides.
 	Outages []string
 	// Repeat is how many times each setting runs (default 3).
 	Repeat int
@@ -92,13 +120,17 @@ type Options struct {
 // Result is a recommendation: `drill recommend --json` prints it.
 type Result struct {
 	// Tried is how many settings were searched; Drills how many drills ran
-	// (settings × outages × repeats).
+	// (settings × (outages + the normal day) × repeats, and the primary
+	// alone's normal day × repeats).
 	Tried   int      `json:"tried"`
 	Drills  int      `json:"drills"`
 	Repeats int      `json:"repeats"`
 	Outages []string `json:"outages"`
 	Grid    []Axis   `json:"grid"`
 	WallS   float64  `json:"wall_s"`
+	// Rule is how a class's setting is chosen among those that meet its
+	// bounds.
+	Rule string `json:"rule"`
 	// Classes are the recommendations, in route order, the default last.
 	Classes []Pick `json:"classes"`
 	// Met is true when every class has a setting that meets its bounds.
@@ -117,18 +149,49 @@ type Pick struct {
 	// null for none. MinAll4Right is the quality floor (0: none).
 	WithinS      *float64 `json:"within_s"`
 	MinAll4Right float64  `json:"min_all4_right"`
-	// Met says whether a setting meets the bounds; Reason says why not.
+	// NormalMaxFallback and NormalQuality are the normal day's bounds.
+	NormalMaxFallback float64               `json:"normal_max_fallback"`
+	NormalQuality     scoring.NormalQuality `json:"normal_quality"`
+	// Met says whether a setting meets the bounds; Reason says why it was
+	// chosen, or why none meets them.
 	Met    bool   `json:"met"`
-	Reason string `json:"reason,omitempty"`
+	Reason string `json:"reason"`
 	// Setting is the recommended setting when Met, else the closest one:
 	// its flags (drill run's) and its policy as a drill file writes it.
 	Flags  string            `json:"flags"`
 	Policy map[string]string `json:"policy"`
-	// Candidates is how many settings met the bounds.
-	Candidates int `json:"candidates"`
+	// Candidates is how many settings met the bounds; Eligible lists them
+	// in the rule's order (the chosen first), Rejected the others with the
+	// bounds each missed.
+	Candidates int         `json:"candidates"`
+	Eligible   []Candidate `json:"eligible"`
+	Rejected   []Rejected  `json:"rejected"`
+	// NormalDay are the setting's figures on the normal day.
+	NormalDay scoring.NormalDayFigures `json:"normal_day"`
 	// Outages are the setting's measured figures and drill predict's
 	// arithmetic, per outage.
 	Outages []OutageFigures `json:"outages"`
+}
+
+// Candidate is a setting that meets a class's bounds, with the figures
+// the rule ranks it by.
+type Candidate struct {
+	Flags string `json:"flags"`
+	// WorstAll4Right is its smallest median all-4-right share over the
+	// outages (null when none was scored); WorstP95WaitS its largest p95
+	// wait (null when none was measured).
+	WorstAll4Right *float64 `json:"worst_all4_right"`
+	WorstP95WaitS  *float64 `json:"worst_p95_wait_s"`
+	// NormalFallback is the largest share of the class's emails the
+	// primary left to others on the normal day.
+	NormalFallback float64 `json:"normal_fallback"`
+}
+
+// Rejected is a setting that misses a class's bounds, and every bound it
+// misses.
+type Rejected struct {
+	Flags  string              `json:"flags"`
+	Misses []scoring.BoundMiss `json:"misses"`
 }
 
 // OutageFigures are one class's figures for one setting in one outage:
@@ -162,37 +225,121 @@ type class struct {
 	match  route.Match
 }
 
+// search is what a search ran: the rows of every setting and outage, and
+// each drill's outcome.
+type searched struct {
+	res     *sweep.Result
+	rows    plan.SweepRows
+	outs    []vclock.Outcome
+	classes []class
+	alone   int // the index of the primary alone's row in rows and res.Rows
+}
+
 // Run searches and recommends. An error is a usage or run error; a class
 // whose bounds no setting meets is in the Result (Met false), not an error.
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	start := time.Now()
 	opts = withDefaults(opts)
-	res, rows, classes, cfgs, err := search(ctx, opts)
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	sr, err := search(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	out := &Result{Drills: len(cfgs), Repeats: opts.Repeat, Outages: opts.Outages, Grid: opts.Grid, Met: true}
-	bySetting := groupRows(res, rows)
+	out := &Result{Drills: len(sr.outs), Repeats: opts.Repeat, Outages: opts.Outages, Grid: opts.Grid, Rule: Rule, Met: true}
+	bySetting, alone := groupRows(sr)
 	out.Tried = len(bySetting)
-	for _, c := range classes {
-		p := pick(c, bySetting, opts)
+	for _, c := range sr.classes {
+		p := pick(c, bySetting, alone, opts)
 		out.Met = out.Met && p.Met
 		out.Classes = append(out.Classes, p)
 	}
-	out.Snippet = snippet(classes, out.Classes)
+	out.Snippet = snippet(sr.classes, out.Classes)
 	out.WallS = time.Since(start).Seconds()
 	return out, nil
 }
 
-// search plans the grid over the classes' drill file and runs it. An
-// error before anything runs (a bad file, class, outage or grid value) is
-// a usage error.
-func search(ctx context.Context, opts Options) (*sweep.Result, plan.SweepRows, []class, []workload.Config, error) {
-	usage := func(err error) (*sweep.Result, plan.SweepRows, []class, []workload.Config, error) {
+// validate refuses bounds that are not numbers a bound can be, and an
+// outage list that names the normal day (always played), before any
+// drill runs: usage errors.
+func (o Options) validate() error {
+	share := func(name string, v float64) error {
+		if math.IsNaN(v) || v < 0 || v > 1 {
+			return exit.Usagef("%s must be a share from 0 to 1 (or 0%% to 100%%), got %v", name, v)
+		}
+		return nil
+	}
+	if o.Within < 0 {
+		return exit.Usagef("--within must not be negative, got %s", o.Within)
+	}
+	if err := share("--min-all4-right", o.MinAll4Right); err != nil {
+		return err
+	}
+	if o.NormalMaxFallback != nil {
+		if err := share("--normal-max-fallback", *o.NormalMaxFallback); err != nil {
+			return err
+		}
+	}
+	if o.NormalQuality != nil {
+		if err := share("--normal-min-all4-right", o.NormalQuality.Floor); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(o.Outages, NormalDay) {
+		return exit.Usagef("--outages %s: every setting plays the normal day (no outage) besides the outages; name the outages to hold against (%s)",
+			strings.Join(o.Outages, ","), strings.Join(slices.DeleteFunc(workload.OutageKinds(), func(k string) bool { return k == NormalDay }), ", "))
+	}
+	return nil
+}
+
+// withFile takes the drill file's recommend: bounds where the options
+// give none (a flag given wins).
+func withFile(o Options, df *drillfile.File) Options {
+	r := df.Recommend
+	if r == nil {
+		return o
+	}
+	if o.Within == 0 && r.Within != nil {
+		o.Within = r.Within.D()
+	}
+	if o.MinAll4Right == 0 && r.MinAll4Right != nil {
+		o.MinAll4Right = float64(*r.MinAll4Right)
+	}
+	if o.NormalMaxFallback == nil && r.NormalMaxFallback != nil {
+		v := float64(*r.NormalMaxFallback)
+		o.NormalMaxFallback = &v
+	}
+	if o.NormalQuality == nil && r.NormalMinAll4Right != nil {
+		v := scoring.NormalQuality(*r.NormalMinAll4Right)
+		o.NormalQuality = &v
+	}
+	return o
+}
+
+// bounds are class c's bounds as the fold's rule reads them.
+func (o Options) bounds(c class) scoring.RecommendBounds {
+	b := scoring.RecommendBounds{WithinS: c.within.Seconds(), MinAll4Right: o.MinAll4Right,
+		NormalMaxFallback: scoring.DefaultNormalMaxFallback, NormalQuality: scoring.NormalQuality{PrimaryAlone: true}}
+	if o.NormalMaxFallback != nil {
+		b.NormalMaxFallback = *o.NormalMaxFallback
+	}
+	if o.NormalQuality != nil {
+		b.NormalQuality = *o.NormalQuality
+	}
+	return b
+}
+
+// search plans the grid over the classes' drill file, the normal day
+// added to its outages and the primary alone's normal day after it, and
+// runs it. An error before anything runs (a bad file, class, outage or
+// grid value) is a usage error.
+func search(ctx context.Context, opts Options) (*searched, error) {
+	usage := func(err error) (*searched, error) {
 		if exit.Code(err) == exit.Failed {
 			err = exit.UsageError(err)
 		}
-		return nil, nil, nil, nil, err
+		return nil, err
 	}
 	file := opts.File
 	if file == "" {
@@ -207,6 +354,7 @@ func search(ctx context.Context, opts Options) (*sweep.Result, plan.SweepRows, [
 	if err != nil {
 		return usage(err)
 	}
+	opts = withFile(opts, df)
 	classes, err := classesOf(df, opts)
 	if err != nil {
 		return usage(err)
@@ -215,7 +363,8 @@ func search(ctx context.Context, opts Options) (*sweep.Result, plan.SweepRows, [
 	fs.SetOutput(io.Discard)
 	var s plan.Sweep
 	s.Register(fs)
-	set := map[string]string{sweep.AxisOutages: strings.Join(opts.Outages, ","), "repeat": fmt.Sprint(opts.Repeat),
+	outages := append(slices.Clone(opts.Outages), NormalDay)
+	set := map[string]string{sweep.AxisOutages: strings.Join(outages, ","), "repeat": fmt.Sprint(opts.Repeat),
 		"max-parallel": fmt.Sprint(opts.Parallel)}
 	for _, a := range opts.Grid {
 		set[a.Flag] = a.Values
@@ -237,16 +386,52 @@ func search(ctx context.Context, opts Options) (*sweep.Result, plan.SweepRows, [
 	if err != nil {
 		return usage(err)
 	}
+	rows, cfgs, alone, err := withPrimaryAlone(rows, cfgs)
+	if err != nil {
+		return usage(err)
+	}
 	res, outs, err := session.Sweep(ctx, g, rows, cfgs, session.SweepOptions{Virtual: true, Parallel: opts.Parallel,
-		Repeat: opts.Repeat, Progress: opts.Progress})
+		Repeat: opts.Repeat, Progress: opts.Progress, Command: "drill recommend"})
 	if err == nil {
 		// A drill that did not complete measured nothing to recommend on.
 		err = exit.Worst(session.Errs(cfgs, outs))
 	}
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, err
 	}
-	return res, rows, classes, cfgs, nil
+	return &searched{res: res, rows: rows, outs: outs, classes: classes, alone: alone}, nil
+}
+
+// withPrimaryAlone adds the primary alone's normal day to the planned
+// rows: the first normal-day row's drills, every route and the default
+// taking the PrimaryAlone preset and no route kept off the backup (the
+// primary is the only model either way), so each class's quality on a
+// normal day can be compared with the primary's own on the same emails and
+// seeds. It returns the row's index.
+func withPrimaryAlone(rows plan.SweepRows, cfgs []workload.Config) (plan.SweepRows, []workload.Config, int, error) {
+	i := slices.IndexFunc(rows, func(r plan.SweepRow) bool { return r.Config.Outage == NormalDay })
+	if i < 0 {
+		return nil, nil, 0, errors.New("the sweep planned no normal day")
+	}
+	p, err := workload.Preset(PrimaryAlone)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	row := plan.SweepRow{Setting: sweep.Setting{{Name: sweep.AxisOutages, Value: NormalDay}, {Name: sweep.AxisPolicies, Value: PrimaryAlone}}}
+	for r, k := range rows[i].Runs {
+		c := cfgs[k]
+		c.Policy = p
+		c.Routes = slices.Clone(c.Routes)
+		for j := range c.Routes {
+			c.Routes[j].Policy, c.Routes[j].Hold, c.Routes[j].Wait, c.Routes[j].Queue = p, "", 0, 0
+		}
+		if r == 0 {
+			row.Config = c
+		}
+		row.Runs = append(row.Runs, len(cfgs))
+		cfgs = append(cfgs, c)
+	}
+	return append(rows, row), cfgs, len(rows), nil
 }
 
 func withDefaults(o Options) Options {
@@ -267,7 +452,9 @@ func withDefaults(o Options) Options {
 
 // builtinFile writes the drill file of the built-in classes --route names
 // (all of them when none) to a temporary directory: the sweep's planner
-// reads its drill from a file.
+// reads its drill from a file. A class the shop's checklist keeps off the
+// backup (route.BuiltinNever: safety, billing-error) is routed backup:
+// never, person unless --route gives it another never mode.
 func builtinFile(routes []string) (path string, cleanup func(), err error) {
 	specs := make([]plan.RouteSpec, 0, len(routes))
 	for _, r := range routes {
@@ -285,6 +472,9 @@ func builtinFile(routes []string) (path string, cleanup func(), err error) {
 	var b strings.Builder
 	b.WriteString("policies:\n  - preset: " + DefaultBase + "\nroutes:\n")
 	for _, s := range specs {
+		if s.Hold == "" && route.BuiltinNever(s.Class) {
+			s.Hold = event.HoldPerson // the shop's checklist: never the backup's answer
+		}
 		m, ok := route.Builtin[s.Class]
 		if !ok {
 			return "", nil, fmt.Errorf("--route: no built-in class %q (built-in: %s); a drill file's routes: defines others",
@@ -356,33 +546,49 @@ func basePreset(df *drillfile.File, r drillfile.Route) string {
 	return DefaultBase
 }
 
-// setting is one searched setting: its rows (one per outage) and the
-// flags that tell it apart.
+// setting is one searched setting: its rows (one per outage, the normal
+// day's included) and the flags that tell it apart.
 type setting struct {
 	flags  string
 	values map[string]string // swept flag -> value, outages left out
 	rows   map[string]sweep.Row
 	cfgs   map[string]workload.Config // outage -> the first repeat's drill
+	normal []scoring.Summary          // the normal day's summaries, one per repeat
 }
 
-// groupRows groups the sweep's rows by setting, outage apart, in the
-// sweep's order.
-func groupRows(res *sweep.Result, rows plan.SweepRows) []*setting {
+// groupRows groups the search's rows by setting, outage apart, in the
+// sweep's order, and returns the primary alone's normal-day summaries
+// apart, one per repeat.
+func groupRows(sr *searched) ([]*setting, []scoring.Summary) {
+	summaries := func(i int) []scoring.Summary {
+		var out []scoring.Summary
+		for _, k := range sr.rows[i].Runs {
+			out = append(out, sr.outs[k].Summary)
+		}
+		return out
+	}
 	var out []*setting
 	index := map[string]*setting{}
-	for i, r := range res.Rows {
+	for i, r := range sr.res.Rows {
+		if i == sr.alone {
+			continue
+		}
 		values := maps.Clone(r.Setting)
 		delete(values, sweep.AxisOutages)
 		// The setting as drill run's flags, its outage apart.
-		key := slices.DeleteFunc(slices.Clone(rows[i].Setting), func(a sweep.Assignment) bool { return a.Name == sweep.AxisOutages }).Flags()
+		key := slices.DeleteFunc(slices.Clone(sr.rows[i].Setting), func(a sweep.Assignment) bool { return a.Name == sweep.AxisOutages }).Flags()
 		s := index[key]
 		if s == nil {
 			s = &setting{flags: key, values: values, rows: map[string]sweep.Row{}, cfgs: map[string]workload.Config{}}
 			index[key] = s
 			out = append(out, s)
 		}
+		if sr.rows[i].Config.Outage == NormalDay {
+			s.normal = summaries(i)
+			continue
+		}
 		s.rows[r.Outage] = r
-		s.cfgs[r.Outage] = rows[i].Config
+		s.cfgs[r.Outage] = sr.rows[i].Config
 	}
-	return out
+	return out, summaries(sr.alone)
 }

@@ -67,13 +67,25 @@ type compiled struct {
 var Builtin = map[string]Match{
 	// A safety risk: fire, burns, a swollen battery, anyone injured.
 	"safety": {Safety: true},
-	// Money taken in error: a refund the keyword triage marks high.
-	"billing-error": {Intent: []string{"refund"}, Urgency: []string{"high"}},
+	// Money taken in error, by the phrases customers write it in (any
+	// case): charged twice, a double charge, a charge for a cancelled
+	// order.
+	"billing-error": {Keywords: BillingErrorPhrases},
 	// Sending an item back or swapping it.
 	"returns": {Intent: []string{"return", "exchange"}},
 	// Where an order is.
 	"order-status": {Intent: []string{"order_status"}},
 }
+
+// BillingErrorPhrases are the phrases of money taken in error that put an
+// email in the built-in billing-error class, matched in any case.
+var BillingErrorPhrases = []string{"charged twice", "charged me twice", "charged us twice", "double charge", "double-charge",
+	"two charges", "charged for a cancelled", "charged for my cancelled"}
+
+// BuiltinNever reports whether the shop's checklist keeps a built-in
+// class off the backup model: a safety report and money taken in error
+// are answered by the primary or by a person, never by the weaker model.
+func BuiltinNever(class string) bool { return class == "safety" || class == "billing-error" }
 
 // BuiltinNames lists the built-in classes in the order they are matched
 // when all are routed: a safety report first, whatever else it asks for.

@@ -1,6 +1,7 @@
 package route
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,17 +41,22 @@ func TestFirstMatchWins(t *testing.T) {
 }
 
 // TestTruthClassReadsTheRightAnswer: an email the keyword triage misreads
-// lands in another class than its right answer's; the built-in set's
-// billing errors show it (email 22: "charged anyway" for a cancelled order).
+// lands in another class than its right answer's; a class by the triage's
+// reading of money taken in error shows it (email 22: "charged anyway" for
+// a cancelled order reads as a cancellation; email 71, "YOU CHARGED ME
+// TWICE", as a refund of normal urgency).
 func TestTruthClassReadsTheRightAnswer(t *testing.T) {
-	c, err := New([]Rule{{Class: "safety", Match: Builtin["safety"]}, {Class: "billing-error", Match: Builtin["billing-error"]}})
+	c, err := New([]Rule{{Class: "safety", Match: Builtin["safety"]},
+		{Class: "refund-high", Match: Match{Intent: []string{"refund"}, Urgency: []string{"high"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, _ := emails.ByID(22)
-	truth, ok := c.TruthClass(e)
-	if got := c.Classify(e); got != DefaultClass || !ok || truth != "billing-error" {
-		t.Errorf("email 22: class %s, truth class %s (%v)", got, truth, ok)
+	for _, id := range []int{22, 71} {
+		e, _ := emails.ByID(id)
+		truth, ok := c.TruthClass(e)
+		if got := c.Classify(e); got != DefaultClass || !ok || truth != "refund-high" {
+			t.Errorf("email %d: class %s, truth class %s (%v)", id, got, truth, ok)
+		}
 	}
 	wrong := 0
 	for _, e := range emails.All() {
@@ -63,6 +69,35 @@ func TestTruthClassReadsTheRightAnswer(t *testing.T) {
 	}
 	if _, ok := c.TruthClass(emails.Email{Unscored: true}); ok {
 		t.Error("an email without a right answer has a truth class")
+	}
+}
+
+// TestBuiltinBillingErrorCatchesEveryDoubleCharge: the built-in
+// billing-error class, by the phrases of money taken in error in any case,
+// holds every built-in email whose right answer is an urgent refund and
+// no safety report (22, 71 "YOU CHARGED ME TWICE", 74), and no other; it
+// is kept off the backup, as safety is.
+func TestBuiltinBillingErrorCatchesEveryDoubleCharge(t *testing.T) {
+	rules := []Rule{{Class: "safety", Match: Builtin["safety"]}, {Class: "billing-error", Match: Builtin["billing-error"]}}
+	c, err := New(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, e := range emails.All() {
+		if c.Classify(e) != "billing-error" {
+			continue
+		}
+		got = append(got, e.ID)
+		if e.Truth.Intent != "refund" || e.Truth.Urgency != "high" {
+			t.Errorf("email %d (%q) is no urgent refund", e.ID, e.Subject)
+		}
+	}
+	if fmt.Sprint(got) != "[22 71 74]" {
+		t.Errorf("billing-error holds %v, want [22 71 74]", got)
+	}
+	if !BuiltinNever("safety") || !BuiltinNever("billing-error") || BuiltinNever("returns") || BuiltinNever("order-status") {
+		t.Error("the classes kept off the backup are safety and billing-error")
 	}
 }
 

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,6 +38,9 @@ type SweepOptions struct {
 	Abort []scoring.Expr
 	// Progress gets the progress of the runs when no dashboard shows them.
 	Progress io.Writer
+	// Command names the command in the progress lines (default "drill
+	// sweep"): drill recommend runs its search through Sweep.
+	Command string
 	// ShowLive, if set, shows real-time runs as they go (the sweep
 	// dashboard), row by row: logs(row) are the logs of the row's runs
 	// started so far. Quitting it early stops the runs (interrupted).
@@ -166,7 +170,8 @@ func sweepVirtual(ctx context.Context, rows plan.SweepRows, cfgs []workload.Conf
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(opts.Progress, "drill sweep: %d drills in virtual time…\n", len(jobs))
+	command := cmp.Or(opts.Command, "drill sweep")
+	fmt.Fprintf(opts.Progress, "%s: %d drills in virtual time…\n", command, len(jobs))
 	outs, err := vclock.Drills(ctx, jobs, opts.Parallel, opts.Progress)
 	if err != nil {
 		return nil, FromChild(err)
