@@ -67,20 +67,26 @@ type compiled struct {
 var Builtin = map[string]Match{
 	// A safety risk: fire, burns, a swollen battery, anyone injured.
 	"safety": {Safety: true},
-	// Money taken in error, by the phrases customers write it in (any
-	// case): charged twice, a double charge, a charge for a cancelled
-	// order.
-	"billing-error": {Keywords: BillingErrorPhrases},
+	// Money taken in error (any case): a payment taken twice, however a
+	// customer words it, or a charge for a cancelled order.
+	"billing-error": {Pattern: BillingErrorPattern},
 	// Sending an item back or swapping it.
 	"returns": {Intent: []string{"return", "exchange"}},
 	// Where an order is.
 	"order-status": {Intent: []string{"order_status"}},
 }
 
-// BillingErrorPhrases are the phrases of money taken in error that put an
-// email in the built-in billing-error class, matched in any case.
-var BillingErrorPhrases = []string{"charged twice", "charged me twice", "charged us twice", "double charge", "double-charge",
-	"two charges", "charged for a cancelled", "charged for my cancelled"}
+// BillingErrorPattern is the built-in billing-error class's rule, written
+// from how customers say money was taken in error rather than from any one
+// email: a word for taking money (charged, billed, debited, taken, a
+// payment, a transaction, "my card got hit") within a few words of a word
+// for doing it twice (twice, two times, double, duplicate, two identical
+// payments), in either order and in one sentence; or a cancellation and a
+// charge (or the money) in one sentence. It errs towards the class: an
+// email that only mentions such a charge ("I thought you had charged me
+// twice, but…") is kept off the backup too, which costs a person's reply,
+// never a wrong answer from the weaker model.
+const BillingErrorPattern = `(?is)\b(?:charg\w*|bill(?:ed|ing)?|debit\w*|paid|payments?|pay|taken|took|hit|transactions?|withdrawn|deducted)\b[^.!?\n]{0,40}\b(?:twice|two times|2 times|double\w*|duplicat\w*|two (?:identical |separate |same )?(?:payments|charges|transactions|amounts))|\b(?:twice|two times|2 times|double\w*|duplicat\w*|two (?:identical |separate |same )?(?:payments|charges|transactions|amounts))\b[^.!?\n]{0,40}\b(?:charg\w*|bill(?:ed|ing)?|debit\w*|paid|payments?|pay|taken|took|hit|transactions?|withdrawn|deducted)\b|\bcancel\w*\b[^.!?\n]{0,120}\b(?:charg\w*|billed|debited|taken|paid|money)\b|\b(?:charg\w*|billed|debited)\b[^.!?\n]{0,40}\bcancel\w*`
 
 // BuiltinNever reports whether the shop's checklist keeps a built-in
 // class off the backup model: a safety report and money taken in error

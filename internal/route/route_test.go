@@ -131,3 +131,33 @@ func TestBuiltinNamesAreEveryBuiltin(t *testing.T) {
 		}
 	}
 }
+
+// TestBillingErrorByMeaning: the billing-error rule reads how customers say
+// money was taken in error, in words the built-in emails never use, and
+// leaves alone emails that only talk about money or cancelling.
+func TestBillingErrorByMeaning(t *testing.T) {
+	c, err := New([]Rule{{Class: "billing-error", Match: Builtin["billing-error"]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		subject, body string
+		want          string
+	}{
+		{"Same amount taken twice", "my statement shows $159 taken out twice", "billing-error"},
+		{"billed two times", "I was billed two times for my order", "billing-error"},
+		{"Double payment", "the payment was debited double from my card", "billing-error"},
+		{"card hit twice?", "looks like my card got hit twice, two identical transactions", "billing-error"},
+		{"duplicate charge", "there is a duplicate charge on my account", "billing-error"},
+		{"Money still gone", "You cancelled my order yourselves but the money is still gone from my account.", "billing-error"},
+		{"Cancelled but charged", "I cancelled on Monday but the charge went through anyway.", "billing-error"},
+		{"Where is my order", "I paid last week and nothing has arrived.", DefaultClass},
+		{"Cancel please", "Please cancel order 123456.", DefaultClass},
+		{"Two tents", "I bought two tents and want to return one.", DefaultClass},
+		{"Double-wall tent", "Is the Summit 4 a double-wall tent? Does shipping cost extra?", DefaultClass},
+	} {
+		if got := c.Classify(emails.Email{Subject: tc.subject, Body: tc.body}); got != tc.want {
+			t.Errorf("%q / %q: %s, want %s", tc.subject, tc.body, got, tc.want)
+		}
+	}
+}
