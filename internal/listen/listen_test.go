@@ -146,4 +146,3 @@ func TestHealthyRequestServed(t *testing.T) {
 		}
 	})
 }
-
