@@ -1,6 +1,10 @@
 package plain
 
 import (
+	"maps"
+	"slices"
+	"strings"
+
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -10,8 +14,14 @@ import (
 // opened)", "... (0.4 s before the breaker opened)", without a breaker open
 // no parenthesis, and without an outage "alert BreakerOpen firing at
 // 12.0 s".
+//
+// An alert that is not the run's says so: "alert BreakerOpen firing at
+// 0.8 s: stale, started 9.2 s before this run".
 func AlertNote(n scoring.AlertNote) string {
 	s := "alert " + format.Text(n.Name) + " " + format.Text(n.Status)
+	if n.Not != "" {
+		return s + " at " + format.Dur(n.At) + ": " + notTheRuns(n.ReceivedAlert)
+	}
 	if n.IntoOutage == nil {
 		return s + " at " + format.Dur(n.At)
 	}
@@ -28,4 +38,42 @@ func AlertNote(n scoring.AlertNote) string {
 	default:
 		return s + " (" + format.Dur(*n.AfterOpen) + " after the breaker opened)"
 	}
+}
+
+// notTheRuns says why a received alert is not the run's: "stale, started
+// 9.2 s before this run" or "foreign: drill_run names another run".
+func notTheRuns(a scoring.ReceivedAlert) string {
+	switch {
+	case a.Not == scoring.AlertStale && a.StartRun != nil:
+		return "stale, started " + format.Dur(-*a.StartRun) + " before this run"
+	case a.Not == scoring.AlertStale:
+		return "stale, started before this run"
+	}
+	return "foreign: its drill_run label names another run"
+}
+
+// NotTheRunsAlerts lists the alerts received that are not the run's and
+// were never counted as fired, one line each, by name: "alert BreakerOpen:
+// 1 stale firing (started 9.2 s before this run), not counted"; none when
+// every alert received was the run's.
+func NotTheRunsAlerts(s scoring.Summary) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(s.Alerts)) {
+		a := s.Alerts[name]
+		var parts []string
+		if a.Stale > 0 {
+			p := format.Plural(a.Stale, "stale firing")
+			if a.StaleStartRunS != nil {
+				p += " (the first started " + format.Secs(-*a.StaleStartRunS) + " before this run)"
+			}
+			parts = append(parts, p)
+		}
+		if a.Foreign > 0 {
+			parts = append(parts, format.Plural(a.Foreign, "foreign firing")+" (drill_run "+format.Text(a.ForeignRun)+", another run)")
+		}
+		if len(parts) > 0 {
+			out = append(out, "alert "+format.Text(name)+": "+strings.Join(parts, ", ")+", not counted as fired")
+		}
+	}
+	return out
 }
