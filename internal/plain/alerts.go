@@ -77,3 +77,39 @@ func NotTheRunsAlerts(s scoring.Summary) []string {
 	}
 	return out
 }
+
+// alertRows are the summary's rows of the alerts received, one per alert
+// name: what fired of the run's own, and what was not the run's.
+func alertRows(row func(k, v string), s scoring.Summary) {
+	for _, name := range slices.Sorted(maps.Keys(s.Alerts)) {
+		a := s.Alerts[name]
+		var parts []string
+		if a.Fired > 0 || a.Notifications > 0 {
+			p := format.Plural(a.Fired, "firing")
+			if a.FirstS != nil {
+				p += ", the first at " + format.Seconds(a.FirstS)
+			}
+			if a.ResolvedS != nil {
+				p += ", resolved at " + format.Seconds(a.ResolvedS)
+			}
+			if a.FirstS != nil || a.ResolvedS != nil {
+				p += " (from the outage's start)"
+			}
+			parts = append(parts, p)
+		}
+		if a.Stale > 0 {
+			p := format.Plural(a.Stale, "stale firing")
+			if a.StaleStartRunS != nil {
+				p += " (started " + format.Secs(-*a.StaleStartRunS) + " before this run)"
+			}
+			parts = append(parts, p+", not counted")
+		}
+		if a.Foreign > 0 {
+			parts = append(parts, format.Plural(a.Foreign, "foreign firing")+" (drill_run "+format.Text(a.ForeignRun)+"), not counted")
+		}
+		row("alert "+format.Text(name), strings.Join(parts, "; "))
+	}
+	if s.AlertsDropped > 0 {
+		row("alerts dropped", format.Plural(s.AlertsDropped, "alert")+" past the receiver's bounds")
+	}
+}
