@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/alerts"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/metrics"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -85,8 +87,9 @@ func roundTrip(t *testing.T, log *event.Log) (int, scoring.Summary) {
 
 // TestAlertFloodIsBounded: eight notifications of 15,000 differently named
 // alerts (3.8 MB each) leave the run with at most MaxAlertNames names and
-// the rest counted as dropped; the journal reads back, and memory stays
-// far from the hundreds of megabytes a flood used to take.
+// the rest counted as dropped; the journal reads back, a metrics scrape
+// holds the kept alerts alone, and memory stays far from the hundreds of
+// megabytes a flood used to take.
 func TestAlertFloodIsBounded(t *testing.T) {
 	r := alerts.NewReceiver()
 	log := startedLog()
@@ -118,6 +121,15 @@ func TestAlertFloodIsBounded(t *testing.T) {
 	if ms.HeapInuse > 300<<20 {
 		t.Errorf("heap in use after the flood: %d MiB, want under 300", ms.HeapInuse>>20)
 	}
+	// The metrics follow the kept alerts: a scrape stays bounded too.
+	x := metrics.New(nil)
+	x.Add(log.Events())
+	rec := httptest.NewRecorder()
+	x.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, metrics.Path, nil))
+	if n := strings.Count(rec.Body.String(), "\ndrill_alerts_received_total{"); n != alerts.MaxAlertNames {
+		t.Errorf("a scrape after the flood has %d alert series, want %d", n, alerts.MaxAlertNames)
+	}
+	t.Logf("scrape after the flood: %d bytes", rec.Body.Len())
 	longest, sum := roundTrip(t, log)
 	if len(sum.Alerts) != alerts.MaxAlertNames || sum.AlertsDropped != posts*each-alerts.MaxAlertNames {
 		t.Errorf("summary read back: %d alerts, %d dropped; want %d and %d", len(sum.Alerts), sum.AlertsDropped,
