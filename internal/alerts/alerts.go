@@ -65,6 +65,11 @@ const (
 	MaxLabelName = 256
 	// MaxLabelValue is the most bytes of a label or annotation value.
 	MaxLabelValue = 4096
+	// MaxReading is the most notifications read and decoded at once: a
+	// notification's body and its decoded alerts take tens of megabytes
+	// at MaxBody. Past it a notification is refused with 503, which
+	// Alertmanager retries.
+	MaxReading = 4
 )
 
 // Notification is Alertmanager's webhook payload (version 4).
@@ -95,6 +100,8 @@ type Alert struct {
 // Receiver turns webhook notifications into events of the runs attached to
 // it. It is safe for concurrent use.
 type Receiver struct {
+	reading chan struct{} // a slot per notification being read (MaxReading)
+
 	mu   sync.Mutex
 	runs []*attached
 }
@@ -124,7 +131,7 @@ func newAttached(log *event.Log, labels map[string]string) *attached {
 }
 
 // NewReceiver returns a receiver with no run attached.
-func NewReceiver() *Receiver { return &Receiver{} }
+func NewReceiver() *Receiver { return &Receiver{reading: make(chan struct{}, MaxReading)} }
 
 // Attach makes the receiver log alerts to log alone (a run's, from its
 // start); nil detaches every run.
@@ -250,7 +257,8 @@ func Decode(body io.Reader) (Notification, error) {
 // ServeHTTP receives one webhook notification (POST, on any path): 200 once
 // its alerts are logged (those past the bounds counted as dropped), 400 for
 // a body that is not exactly one notification, 503 while no run is
-// attached or after it ended, 429 when a run has dropped alerts of
+// attached or after it ended, or while MaxReading others are being read,
+// 429 when a run has dropped alerts of
 // MaxDropEvents notifications already and would drop more.
 func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if req.Method != http.MethodPost {
@@ -258,7 +266,14 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "POST an Alertmanager webhook notification", http.StatusMethodNotAllowed)
 		return
 	}
+	select {
+	case r.reading <- struct{}{}:
+	default:
+		http.Error(w, fmt.Sprintf("busy: %d notifications are being read; retry", MaxReading), http.StatusServiceUnavailable)
+		return
+	}
 	n, err := Decode(req.Body)
+	<-r.reading
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

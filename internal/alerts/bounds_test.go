@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/drill-dev/drill/event"
@@ -209,4 +210,39 @@ func TestOversizeAlertsDropped(t *testing.T) {
 func jsonBody(n alerts.Notification) (string, error) {
 	b, err := json.Marshal(n)
 	return string(b), err
+}
+
+// TestReadingIsBounded: while MaxReading notifications are being read (a
+// slow client's body), the next is refused with 503 at once, which
+// Alertmanager retries; once one is read, the next is taken.
+func TestReadingIsBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := alerts.NewReceiver()
+		r.Attach(startedLog())
+		var writers []*io.PipeWriter
+		codes := make(chan int, alerts.MaxReading)
+		for range alerts.MaxReading {
+			pr, pw := io.Pipe()
+			writers = append(writers, pw)
+			go func() {
+				rec := httptest.NewRecorder()
+				r.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, alerts.Path, pr))
+				codes <- rec.Code
+			}()
+		}
+		synctest.Wait() // every one is reading its body
+		if rec := post(r, `{"version":"4","alerts":[]}`); rec.Code != http.StatusServiceUnavailable {
+			t.Errorf("with %d notifications being read: %d, want 503", alerts.MaxReading, rec.Code)
+		}
+		for _, pw := range writers {
+			_, _ = io.WriteString(pw, `{"version":"4","alerts":[]}`)
+			pw.Close()
+			if code := <-codes; code != http.StatusOK {
+				t.Errorf("a slow notification: %d, want 200", code)
+			}
+		}
+		if rec := post(r, `{"version":"4","alerts":[]}`); rec.Code != http.StatusOK {
+			t.Errorf("after the slow ones were read: %d, want 200", rec.Code)
+		}
+	})
 }
