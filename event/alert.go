@@ -7,6 +7,17 @@ import "time"
 // webhook call that groups several alerts logs one event per alert.
 const AlertReceived Kind = "alert"
 
+// AlertsDropped records alerts of a notification that drill's receiver did
+// not log because they went past its bounds (distinct alerts, alert names,
+// label sizes, notifications a run keeps): Alert.Dropped counts them and
+// Detail names the bound. It carries Alert with no name.
+const AlertsDropped Kind = "alerts_dropped"
+
+// RunLabel is the label every series drill exports carries with the run's
+// ID (RunInfo.ID): an alert rule on them keeps it, so an alert names the
+// run it fired in.
+const RunLabel = "drill_run"
+
 // Alert statuses, as Alertmanager sends them.
 const (
 	AlertFiring   = "firing"
@@ -32,4 +43,7 @@ type Alert struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Receiver is the Alertmanager receiver that sent the notification.
 	Receiver string `json:"receiver,omitempty"`
+	// Dropped is, on alerts_dropped, how many alerts of one notification
+	// the receiver did not log.
+	Dropped int `json:"dropped,omitempty"`
 }

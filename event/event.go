@@ -8,6 +8,8 @@
 package event
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"time"
 
 	"github.com/drill-dev/drill/emails"
@@ -237,6 +239,29 @@ type RunInfo struct {
 	// Workload is the run's workload kind: "" (triage, 120 emails through
 	// the chain) or WorkloadChat (support conversations with tool calls).
 	Workload string `json:"workload,omitempty"`
+	// ID names this run apart from every other (NewRunID, fresh each run):
+	// the metrics carry it as the drill_run label, so an alert rule on them
+	// names the run it fired in. Empty in journals from before it was
+	// recorded.
+	ID string `json:"id,omitempty"`
+	// StartedAt is the wall-clock time the run started, its offsets'
+	// origin: an alert that started before it is not the run's. Zero in
+	// journals from before it was recorded.
+	StartedAt time.Time `json:"started_at,omitzero"`
+}
+
+// Stamp gives the run its identity: a fresh ID and the wall-clock time it
+// started at.
+func (i *RunInfo) Stamp(start time.Time) {
+	i.ID = NewRunID()
+	i.StartedAt = start
+}
+
+// NewRunID returns a fresh run id: 12 random hex digits.
+func NewRunID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b[:])
 }
 
 // Rung describes one rung of the chain for display.

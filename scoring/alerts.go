@@ -6,20 +6,39 @@ import (
 	"github.com/drill-dev/drill/event"
 )
 
+// AlertClockSkew is how much earlier than the run's start an alert may
+// have started and still be the run's: Prometheus stamps startsAt with its
+// own clock, which may run a little behind drill's.
+const AlertClockSkew = 2 * time.Second
+
+// Why an alert received is not the run's (ReceivedAlert.Not).
+const (
+	// AlertStale is an alert that started before the run (by more than
+	// AlertClockSkew): a firing of an earlier run Alertmanager re-sent.
+	AlertStale = "stale"
+	// AlertForeign is an alert whose drill_run label names another run.
+	AlertForeign = "foreign"
+)
+
 // AlertSummary is what the run heard of one alert (by its alertname) from
 // the team's Alertmanager: the summary's "alert" map, keyed by the name, so
 // a hypothesis names `alert.BreakerOpen.fired` or
 // `alert.BreakerOpen.first_s - breaker_first_open_s < 60`. An alert never
 // received is absent, and a check on it does not hold.
+//
+// Only the run's own alerts count as fired: one that started inside the
+// run (its startsAt at or after the run's start, less AlertClockSkew) and,
+// when it carries a drill_run label, names this run. The others are
+// counted apart as stale or foreign and satisfy no check on fired.
 type AlertSummary struct {
 	// Fired counts the alert's firings received: distinct (fingerprint,
 	// starts at) pairs with status firing, however often Alertmanager
-	// repeated each notification.
+	// repeated each notification, of the run's own alerts.
 	Fired int `json:"fired"`
 	// Resolved counts the firings whose resolved notification came.
 	Resolved int `json:"resolved"`
-	// Notifications counts every notification of the alert received,
-	// firing and resolved, repeats included.
+	// Notifications counts every notification of the run's own alert
+	// received, firing and resolved, repeats included.
 	Notifications int `json:"notifications"`
 	// FirstS is when its first firing notification was received, in
 	// seconds from the outage's start (the outage basis's first window,
@@ -28,6 +47,23 @@ type AlertSummary struct {
 	FirstS *float64 `json:"first_s"`
 	// FirstRunS is the same moment in seconds from the run's start.
 	FirstRunS *float64 `json:"first_run_s"`
+	// ResolvedS is when the first resolved notification of one of its
+	// firings was received, from the same origin as FirstS; null if none
+	// came.
+	ResolvedS *float64 `json:"resolved_s"`
+	// ResolvedRunS is the same moment in seconds from the run's start.
+	ResolvedRunS *float64 `json:"resolved_run_s"`
+	// Stale counts the firings received that started before the run:
+	// distinct (fingerprint, starts at) pairs, not counted in Fired.
+	Stale int `json:"stale"`
+	// StaleStartRunS is when the first stale firing received started, in
+	// seconds from the run's start (negative); null without one.
+	StaleStartRunS *float64 `json:"stale_start_run_s"`
+	// Foreign counts the firings received whose drill_run label names
+	// another run, not counted in Fired.
+	Foreign int `json:"foreign"`
+	// ForeignRun is the drill_run label of the first foreign firing.
+	ForeignRun string `json:"foreign_run,omitempty"`
 }
 
 // alertKey names one firing of one alert.
@@ -38,9 +74,12 @@ type alertKey struct {
 
 // alertTrack is the fold's running state of one alert.
 type alertTrack struct {
-	fired, resolved map[alertKey]bool
-	notifications   int
-	first           *time.Duration
+	fired, resolved   map[alertKey]bool // the run's own firings
+	stale, foreign    map[alertKey]bool // firings that are not the run's
+	notifications     int
+	first, resolvedAt *time.Duration
+	staleStart        *time.Duration // from the run's start
+	foreignRun        string
 }
 
 // ReceivedAlert is one alert notification as the fold saw it: the
@@ -50,6 +89,25 @@ type ReceivedAlert struct {
 	Name   string
 	Status string
 	Labels map[string]string
+	// Not is why the alert is not the run's (AlertStale, AlertForeign);
+	// "" for the run's own.
+	Not string
+	// StartRun is when the alert started, from the run's start (negative:
+	// before it); nil when the run's start or the alert's is unknown.
+	StartRun *time.Duration
+}
+
+// alertBelongs says whether an alert is the run's: "" if it is, else
+// AlertStale or AlertForeign. A run recorded without its start or its id
+// (older journals) skips that check.
+func (f *Fold) alertBelongs(a *event.Alert) string {
+	if !f.Info.StartedAt.IsZero() && a.StartsAt.Before(f.Info.StartedAt.Add(-AlertClockSkew)) {
+		return AlertStale
+	}
+	if run, ok := a.Labels[event.RunLabel]; ok && f.Info.ID != "" && run != f.Info.ID {
+		return AlertForeign
+	}
+	return ""
 }
 
 // alertReceived folds an alert event.
@@ -63,22 +121,53 @@ func (f *Fold) alertReceived(e event.Event) {
 	}
 	t := f.alerts[a.Name]
 	if t == nil {
-		t = &alertTrack{fired: map[alertKey]bool{}, resolved: map[alertKey]bool{}}
+		t = &alertTrack{fired: map[alertKey]bool{}, resolved: map[alertKey]bool{},
+			stale: map[alertKey]bool{}, foreign: map[alertKey]bool{}}
 		f.alerts[a.Name] = t
 	}
-	t.notifications++
 	k := alertKey{a.Fingerprint, a.StartsAt}
+	r := ReceivedAlert{At: e.At, Name: a.Name, Status: a.Status, Labels: a.Labels, Not: f.alertBelongs(a)}
+	if !f.Info.StartedAt.IsZero() && !a.StartsAt.IsZero() {
+		start := a.StartsAt.Sub(f.Info.StartedAt)
+		r.StartRun = &start
+	}
+	f.received = append(f.received, r)
+	switch r.Not {
+	case AlertStale:
+		t.stale[k] = true
+		if t.staleStart == nil && r.StartRun != nil {
+			t.staleStart = r.StartRun
+		}
+		return
+	case AlertForeign:
+		t.foreign[k] = true
+		if t.foreignRun == "" {
+			t.foreignRun = a.Labels[event.RunLabel]
+		}
+		return
+	}
+	t.notifications++
+	at := e.At
 	switch a.Status {
 	case event.AlertFiring:
 		t.fired[k] = true
 		if t.first == nil {
-			at := e.At
 			t.first = &at
 		}
 	case event.AlertResolved:
 		t.resolved[k] = true
+		if t.resolvedAt == nil {
+			t.resolvedAt = &at
+		}
 	}
-	f.received = append(f.received, ReceivedAlert{At: e.At, Name: a.Name, Status: a.Status, Labels: a.Labels})
+}
+
+// alertsDropped folds an alerts_dropped event: alerts the receiver did
+// not log, past its bounds.
+func (f *Fold) alertsDropped(e event.Event) {
+	if e.Alert != nil && e.Alert.Dropped > 0 {
+		f.droppedAlerts += e.Alert.Dropped
+	}
 }
 
 // Alerts lists the alert notifications received so far, in order.
@@ -94,18 +183,24 @@ func (f *Fold) alertSummaries(ws []Window) map[string]AlertSummary {
 	if len(ws) > 0 {
 		origin = ws[0].From
 	}
+	secs := func(d *time.Duration, from time.Duration) *float64 {
+		if d == nil {
+			return nil
+		}
+		return ptr(round((*d - from).Seconds(), 3))
+	}
 	out := make(map[string]AlertSummary, len(f.alerts))
 	for name, t := range f.alerts {
-		s := AlertSummary{Fired: len(t.fired), Notifications: t.notifications}
+		s := AlertSummary{Fired: len(t.fired), Notifications: t.notifications, Stale: len(t.stale),
+			Foreign: len(t.foreign), ForeignRun: t.foreignRun}
 		for k := range t.resolved {
 			if t.fired[k] {
 				s.Resolved++
 			}
 		}
-		if t.first != nil {
-			s.FirstS = ptr(round((*t.first - origin).Seconds(), 3))
-			s.FirstRunS = ptr(round(t.first.Seconds(), 3))
-		}
+		s.FirstS, s.FirstRunS = secs(t.first, origin), secs(t.first, 0)
+		s.ResolvedS, s.ResolvedRunS = secs(t.resolvedAt, origin), secs(t.resolvedAt, 0)
+		s.StaleStartRunS = secs(t.staleStart, 0)
 		out[name] = s
 	}
 	return out

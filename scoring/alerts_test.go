@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -60,5 +61,86 @@ func TestAlertFigures(t *testing.T) {
 	}
 	if Summarize(evs[:3]).Alerts != nil {
 		t.Error("a run without alerts has an alert map")
+	}
+}
+
+// TestAlertsBelongToTheirRun: an alert that started before the run (beyond
+// the clock-skew allowance) is stale, one whose drill_run label names
+// another run is foreign; neither counts as fired, so a fired check fails
+// on them alone, and each is counted with its start or its run. The run's
+// own alert, even one started a little before the run's start by
+// Prometheus's clock, fires, and its resolution is recorded.
+func TestAlertsBelongToTheirRun(t *testing.T) {
+	s := time.Second
+	start := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	alert := func(at time.Duration, status, fp string, startsAt time.Time, run string) event.Event {
+		labels := map[string]string{"alertname": "BreakerOpen"}
+		if run != "" {
+			labels[event.RunLabel] = run
+		}
+		return event.Event{At: at, Kind: event.AlertReceived, Alert: &event.Alert{Name: "BreakerOpen", Status: status,
+			Fingerprint: fp, StartsAt: startsAt, Labels: labels}}
+	}
+	runStart := event.Event{Kind: event.RunStart, Run: &event.RunInfo{Target: event.ServedPrimary, ID: "b2", StartedAt: start,
+		Rungs: []event.Rung{{Name: event.ServedPrimary, HasBreaker: true}}}}
+	outage := event.Event{At: 10 * s, Kind: event.OutageStart, Rung: event.ServedPrimary, Window: &event.Window{From: 10 * s, To: 30 * s}}
+	stale := []event.Event{runStart, outage,
+		alert(800*time.Millisecond, event.AlertFiring, "a", start.Add(-9200*time.Millisecond), ""),
+		alert(5*s, event.AlertFiring, "a", start.Add(-9200*time.Millisecond), ""), // a repeat
+		alert(12*s, event.AlertFiring, "c", start.Add(11*s), "a1"),                // another run's
+		alert(13*s, event.AlertResolved, "a", start.Add(-9200*time.Millisecond), ""),
+	}
+	sum := Summarize(stale)
+	got := sum.Alerts["BreakerOpen"]
+	if got.Fired != 0 || got.Resolved != 0 || got.Notifications != 0 || got.FirstS != nil || got.ResolvedS != nil {
+		t.Errorf("stale and foreign alerts counted as the run's: %+v", got)
+	}
+	if got.Stale != 1 || got.StaleStartRunS == nil || *got.StaleStartRunS != -9.2 {
+		t.Errorf("stale = %d, stale_start_run_s = %v; want 1 and -9.2", got.Stale, got.StaleStartRunS)
+	}
+	if got.Foreign != 1 || got.ForeignRun != "a1" {
+		t.Errorf("foreign = %d (%q), want 1 (a1)", got.Foreign, got.ForeignRun)
+	}
+	figs, err := FiguresOf(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := ParseExpr("alert.BreakerOpen.fired >= 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pass, v := e.Holds(figs); pass || v != 0.0 {
+		t.Errorf("fired >= 1 on stale alerts alone: holds %v, measured %v", pass, v)
+	}
+	f := NewFold()
+	f.AddAll(stale)
+	var nots []string
+	for _, a := range f.Alerts() {
+		nots = append(nots, a.Not)
+	}
+	if want := []string{AlertStale, AlertStale, AlertForeign, AlertStale}; !slices.Equal(nots, want) {
+		t.Errorf("received alerts marked %q, want %q", nots, want)
+	}
+
+	fresh := []event.Event{runStart, outage,
+		alert(12*s, event.AlertFiring, "a", start.Add(-time.Second), "b2"), // within the skew allowance
+		alert(35*s, event.AlertResolved, "a", start.Add(-time.Second), "b2"),
+	}
+	got = Summarize(fresh).Alerts["BreakerOpen"]
+	if got.Fired != 1 || got.Resolved != 1 || got.Stale != 0 || got.Foreign != 0 {
+		t.Errorf("the run's own alert: %+v, want fired 1, resolved 1", got)
+	}
+	if got.ResolvedS == nil || *got.ResolvedS != 25 || got.ResolvedRunS == nil || *got.ResolvedRunS != 35 {
+		t.Errorf("resolved_s = %v, resolved_run_s = %v, want 25 and 35", got.ResolvedS, got.ResolvedRunS)
+	}
+}
+
+// TestAlertsDroppedCounted: the receiver's drops add up in the summary.
+func TestAlertsDroppedCounted(t *testing.T) {
+	evs := []event.Event{{Kind: event.RunStart, Run: &event.RunInfo{}},
+		{At: time.Second, Kind: event.AlertsDropped, Alert: &event.Alert{Dropped: 14900}, Detail: "alert names"},
+		{At: 2 * time.Second, Kind: event.AlertsDropped, Alert: &event.Alert{Dropped: 15000}, Detail: "alert names"}}
+	if got := Summarize(evs).AlertsDropped; got != 29900 {
+		t.Errorf("alerts_dropped = %d, want 29900", got)
 	}
 }

@@ -55,6 +55,8 @@ type Fold struct {
 
 	alerts   map[string]*alertTrack // alert name -> what was received of it (alerts.go)
 	received []ReceivedAlert
+	// droppedAlerts counts the alerts the receiver did not log (alerts.go).
+	droppedAlerts int
 
 	paused bool
 	clock  string // the RunClock event's detail; "" means real
@@ -181,6 +183,8 @@ func (f *Fold) Add(e event.Event) {
 		f.clock = e.Detail
 	case event.AlertReceived:
 		f.alertReceived(e)
+	case event.AlertsDropped:
+		f.alertsDropped(e)
 	case event.Paused:
 		f.paused = true
 	case event.Resumed:

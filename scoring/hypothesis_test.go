@@ -22,7 +22,7 @@ func TestParseExpr(t *testing.T) {
 		{in: "followed.served_by != error", want: "followed.served_by != error"},
 		{in: `policy == "fail-fast"`, want: "policy == fail-fast"},
 		{in: "served.eror == 0", err: `unknown figure "served.eror"; did you mean "served.error"?`},
-		{in: "zzz_nothing_near == 0", err: `unknown figure "zzz_nothing_near" (valid: alert.*.fired, alert.*.first_run_s, alert.*.first_s, alert.*.notifications, alert.*.resolved, all4_right, all4_right_ci95.0,`},
+		{in: "zzz_nothing_near == 0", err: `unknown figure "zzz_nothing_near" (valid: alert.*.fired, alert.*.first_run_s, alert.*.first_s, alert.*.foreign, alert.*.foreign_run, alert.*.notifications, alert.*.resolved, alert.*.resolved_run_s, alert.*.resolved_s, alert.*.stale, alert.*.stale_start_run_s, alerts_dropped, all4_right, all4_right_ci95.0,`},
 		{in: "alert.BreakerOpen.first_s - breaker_first_open_s < 60", want: "alert.BreakerOpen.first_s - breaker_first_open_s < 60"},
 		{in: "alert.BreakerOpen.first_s - breaker_opnes < 60", err: `unknown figure "breaker_opnes"`},
 		{in: "alert.BreakerOpen.first_s - policy < 60", err: "policy is a string, and only numbers subtract"},

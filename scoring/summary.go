@@ -164,6 +164,9 @@ type Summary struct {
 	// Alerts are the alerts received from the team's Alertmanager
 	// (--alert-listen), by alertname (alerts.go); omitted when none came.
 	Alerts map[string]AlertSummary `json:"alert,omitempty"`
+	// AlertsDropped counts the alerts the receiver did not log because
+	// they went past its bounds (a flood); omitted when none was dropped.
+	AlertsDropped int `json:"alerts_dropped,omitempty"`
 
 	// Classes are the figures of each class of emails in a run with
 	// routes, by class (classes.go); omitted without routes. Classifier
@@ -289,6 +292,7 @@ func (f *Fold) Summary() Summary {
 	s.OutageBasis = basis
 	f.classesInto(&s, ws)
 	s.Alerts = f.alertSummaries(ws)
+	s.AlertsDropped = f.droppedAlerts
 	if info.MaxInFlight > 0 {
 		in := f.inFlightSummary(ws)
 		s.MaxInFlight, s.InFlight = info.MaxInFlight, &in

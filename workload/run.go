@@ -97,6 +97,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	}
 
 	info := cfg.Info()
+	info.Stamp(start)
 	r.log.Append(event.Event{Kind: event.RunStart, Run: &info})
 	if cfg.Clock != "" {
 		// Before any arrival: every reader knows the clock from the start.

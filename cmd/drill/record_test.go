@@ -128,7 +128,10 @@ func TestReplayTruncatedJournal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
+		// Cut a few bytes into the line that holds the middle of the file,
+		// never at a line's end.
+		cut := bytes.LastIndexByte(data[:len(data)/2], '\n') + 10
+		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
 			t.Fatal(err)
 		}
 		out, errOut, code := execute(t.Context(), "replay", path, "--no-tui", "--json")

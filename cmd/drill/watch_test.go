@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -36,15 +37,22 @@ func freeAddr(t *testing.T) string {
 }
 
 // notification is an Alertmanager webhook notification of one firing
-// alert with labels.
+// alert with labels. Its start is stamped when it is posted (startsAt
+// below): an alert that started before the run would be stale.
 func notification(labels map[string]string) string {
 	b, _ := json.Marshal(map[string]any{
 		"version": "4", "status": "firing", "receiver": "drill",
 		"alerts": []map[string]any{{"status": "firing", "labels": labels,
-			"startsAt": time.Now().UTC().Format(time.RFC3339), "fingerprint": "f1"}},
+			"startsAt": startsAtNow, "fingerprint": "f1"}},
 	})
 	return string(b)
 }
+
+// startsAtNow is replaced by the time a notification is posted.
+const startsAtNow = "STARTS_AT_NOW"
+
+// runLabel is the drill_run label of a scraped series: the run's id.
+var runLabel = regexp.MustCompile(`drill_run="[0-9a-f]{12}",`)
 
 // watched is what a drill served while it ran.
 type watched struct {
@@ -71,13 +79,20 @@ func duringDrill(t *testing.T, metrics, want, alerts, note string, done <-chan s
 			if resp, err := http.Get("http://" + metrics + "/metrics"); err == nil {
 				body, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
-				if resp.StatusCode == http.StatusOK && strings.Contains(string(body), want) {
-					w.scrape = string(body)
+				// Every series names its run (drill_run, a fresh id each run):
+				// matched apart, so want can name the other labels.
+				scrape := runLabel.ReplaceAllString(string(body), "")
+				if resp.StatusCode == http.StatusOK && strings.Contains(scrape, want) {
+					if !runLabel.Match(body) {
+						t.Errorf("the scrape has no drill_run label:\n%s", body)
+					}
+					w.scrape = scrape
 				}
 			}
 		}
 		if !w.posted && w.scrape != "" { // posted once the run is surely attached
-			if resp, err := http.Post("http://"+alerts+"/alerts", "application/json", strings.NewReader(note)); err == nil {
+			body := strings.ReplaceAll(note, startsAtNow, time.Now().UTC().Format(time.RFC3339Nano))
+			if resp, err := http.Post("http://"+alerts+"/alerts", "application/json", strings.NewReader(body)); err == nil {
 				resp.Body.Close()
 				w.posted = resp.StatusCode == http.StatusOK
 			}

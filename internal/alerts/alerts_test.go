@@ -59,21 +59,32 @@ func TestEachAlertBecomesAnEvent(t *testing.T) {
 	}
 }
 
-// TestBadNotificationsAreRefused: anything but a version-4 notification
-// with named alerts is a 400 that says why; a GET is 405.
+// TestBadNotificationsAreRefused: anything but exactly one version-4
+// notification with named alerts is a 400 that says why, and logs nothing;
+// a GET is 405.
 func TestBadNotificationsAreRefused(t *testing.T) {
 	r := alerts.NewReceiver()
-	r.Attach(event.NewLog(time.Now()))
+	log := event.NewLog(time.Now())
+	r.Attach(log)
 	for _, c := range []struct{ body, want string }{
 		{`{"version":"3","alerts":[]}`, `webhook version "3"`},
 		{`{"version":"4","alerts":[{"status":"firing","labels":{}}]}`, "no alertname"},
 		{`{"version":"4","alerts":[{"status":"pending","labels":{"alertname":"X"}}]}`, "neither firing nor resolved"},
 		{`not json`, "reading the notification"},
+		// Exactly one notification per request: trailing garbage, or a
+		// second notification that would be dropped silently, is refused.
+		{`{"version":"4","alerts":[]} garbage`, "data after the first JSON value"},
+		{`{"version":"4","alerts":[]}{"version":"4","alerts":[{"status":"firing","labels":{"alertname":"X"}}]}`,
+			"data after the first JSON value"},
+		{`{"version":"4","alerts":[]}` + strings.Repeat(" ", 4<<20), "larger than 4194304 bytes"},
 	} {
 		rec := post(r, c.body)
 		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), c.want) {
-			t.Errorf("%s: %d %q, want 400 saying %q", c.body, rec.Code, rec.Body, c.want)
+			t.Errorf("%.80s: %d %q, want 400 saying %q", c.body, rec.Code, rec.Body, c.want)
 		}
+	}
+	if n := log.Len(); n != 0 {
+		t.Errorf("refused notifications logged %d events", n)
 	}
 	rec := httptest.NewRecorder()
 	r.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, alerts.Path, nil))

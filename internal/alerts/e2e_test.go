@@ -2,7 +2,9 @@ package alerts_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -13,12 +15,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/alerts"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/listen"
 	"github.com/drill-dev/drill/internal/metrics"
 	"github.com/drill-dev/drill/internal/plan"
+	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -86,6 +91,65 @@ func TestAlertReachesTheDrill(t *testing.T) {
 	})
 }
 
+// TestStaleAlertDoesNotPass is the two-run scenario: the example drill
+// runs once (its alert fires, every hypothesis passes), the alert rule is
+// removed from Prometheus, and the same drill runs again on the same
+// ports. Alertmanager still holds the first run's alert and sends it again
+// during the second run; that alert started before the second run and
+// names the first run, so it is stale: the second run's fired hypothesis
+// fails (exit 1) and the failure names the stale alert.
+//
+// Alertmanager's repeat_interval is cut from the example's hour to a few
+// seconds, so its re-sending falls inside the 25 s drill every time.
+func TestStaleAlertDoesNotPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end with Prometheus and Alertmanager: a minute of real time (-short)")
+	}
+	prom, am := lookBinary(t, "prometheus"), lookBinary(t, "prometheus-alertmanager", "alertmanager")
+	st := newStack(t, prom, am, true, "repeat_interval: 1h", "repeat_interval: 3s")
+
+	first, verdicts := st.drill(t)
+	if _, err := session.Judge(first, st.hyps); err != nil {
+		t.Fatalf("the first run, its alert fresh: %v", err)
+	}
+	if a := first.Alerts["BreakerOpen"]; a.Fired < 1 || a.Stale != 0 {
+		t.Fatalf("first run: BreakerOpen %+v, want fired and not stale", a)
+	}
+	t.Logf("first run: %d hypotheses pass; BreakerOpen fired %d, first_s %.3f", len(verdicts), first.Alerts["BreakerOpen"].Fired,
+		*first.Alerts["BreakerOpen"].FirstS)
+
+	// The first run's alert is still firing in Alertmanager when the rule
+	// goes: the alert the second run must not count as its own.
+	st.waitActive(t, "BreakerOpen")
+	st.reloadWithoutRule(t)
+	second, _ := st.drill(t)
+	a, ok := second.Alerts["BreakerOpen"]
+	// Started before the second run, the alert is stale; had it started
+	// within the clock-skew allowance of the run's start, its drill_run
+	// label (the first run's) would still make it foreign.
+	if !ok || a.Stale+a.Foreign < 1 {
+		t.Fatalf("second run: BreakerOpen %+v (received: %v), want the first run's alert received as stale", a, ok)
+	}
+	if a.Fired != 0 || a.FirstS != nil {
+		t.Errorf("second run: the stale alert counted as fired: %+v", a)
+	}
+	if a.StaleStartRunS != nil {
+		t.Logf("second run: BreakerOpen stale %d, started %.3f s from the run's start, notifications of its own %d",
+			a.Stale, *a.StaleStartRunS, a.Notifications)
+	}
+	t.Logf("second run: BreakerOpen stale %d, foreign %d (drill_run %s)", a.Stale, a.Foreign, a.ForeignRun)
+	_, _, err := session.Verdict(second, event.StatusCompleted, st.hyps)
+	if code := exit.Code(err); code != exit.Failed {
+		t.Fatalf("second run: exit %d (%v), want %d", code, err, exit.Failed)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "alert.BreakerOpen.fired") || !strings.Contains(msg, "alert BreakerOpen: ") ||
+		!strings.Contains(msg, "not counted as fired") {
+		t.Errorf("the failure does not name the stale alert:\n%s", msg)
+	}
+	t.Logf("second run fails:\n%s", msg)
+}
+
 // lookBinary finds the first of names on PATH, or skips the test.
 func lookBinary(t *testing.T, names ...string) string {
 	for _, n := range names {
@@ -102,6 +166,27 @@ func lookBinary(t *testing.T, names ...string) string {
 // in real time and returns its summary and the file's hypotheses judged on
 // it. Every process is stopped when the test ends.
 func drillWithStack(t *testing.T, prom, am string, withRule bool) (scoring.Summary, []scoring.Verdict) {
+	return newStack(t, prom, am, withRule).drill(t)
+}
+
+// stack is a real Prometheus and Alertmanager configured from the example
+// files, with drill's metrics endpoint and receiver on the ports they
+// name, for one or more drills in turn (as successive `drill run`s on the
+// same ports).
+type stack struct {
+	dir      string
+	prom     *exec.Cmd
+	promAddr string
+	amAddr   string
+	exporter *metrics.Exporter
+	receiver *alerts.Receiver
+	hyps     []scoring.Expr
+	run      plan.Run
+}
+
+// newStack starts the stack; amReplace are old, new pairs replaced in the
+// Alertmanager configuration beside the receiver's address.
+func newStack(t *testing.T, prom, am string, withRule bool, amReplace ...string) *stack {
 	file, err := drillfile.Load(filepath.Join(exampleDir, "breaker-alert.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -114,28 +199,91 @@ func drillWithStack(t *testing.T, prom, am string, withRule bool) (scoring.Summa
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("plan: %v (%d runs, want 1)", err, len(runs))
 	}
-
-	exporter := metrics.New(hyps)
-	receiver := alerts.NewReceiver()
-	metricsSrv := serve(t, exporter.Handler())
-	receiverSrv := serve(t, receiver)
+	st := &stack{dir: t.TempDir(), exporter: metrics.New(hyps), receiver: alerts.NewReceiver(), hyps: hyps, run: runs[0]}
+	metricsSrv := serve(t, st.exporter.Handler())
+	receiverSrv := serve(t, st.receiver)
 	amAddr := freeAddr(t)
+	st.amAddr = amAddr
 
-	dir := t.TempDir()
-	writeExample(t, dir, "alertmanager.yml", exampleReceiver, receiverSrv.Addr())
+	dir := st.dir
+	writeExample(t, dir, "alertmanager.yml", append([]string{exampleReceiver, receiverSrv.Addr()}, amReplace...)...)
 	writeExample(t, dir, "prometheus.yml", exampleMetrics, metricsSrv.Addr(), exampleAlertmanager, amAddr)
 	if withRule {
 		writeExample(t, dir, "rules.yml")
-	} else if err := os.WriteFile(filepath.Join(dir, "rules.yml"), []byte("groups: []\n"), 0o644); err != nil {
-		t.Fatal(err)
+	} else {
+		st.removeRule(t)
 	}
 	start(t, dir, am, "alertmanager", amAddr, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
 		"--storage.path="+filepath.Join(dir, "am-data"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
 	promAddr := freeAddr(t)
-	start(t, dir, prom, "prometheus", promAddr, "--config.file="+filepath.Join(dir, "prometheus.yml"),
+	st.promAddr = promAddr
+	st.prom = start(t, dir, prom, "prometheus", promAddr, "--config.file="+filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path="+filepath.Join(dir, "prom-data"), "--web.listen-address="+promAddr)
+	return st
+}
 
-	cfg := runs[0].Config
+// removeRule empties the rule file; a running Prometheus reads it on
+// reload.
+func (st *stack) removeRule(t *testing.T) {
+	if err := os.WriteFile(filepath.Join(st.dir, "rules.yml"), []byte("groups: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitActive waits until Alertmanager holds an active (firing) alert
+// named name, for up to 30 s. A breaker that flapped at the end of a run
+// may have resolved the alert an instant before: the rule fires it again
+// on the next evaluation while the metrics still show the breaker open.
+func (st *stack) waitActive(t *testing.T, name string) {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + st.amAddr + "/api/v2/alerts?active=true&silenced=false&inhibited=false")
+		if err == nil {
+			var got []struct {
+				Labels map[string]string `json:"labels"`
+				Status struct {
+					State string `json:"state"`
+				} `json:"status"`
+			}
+			err = json.NewDecoder(resp.Body).Decode(&got)
+			resp.Body.Close()
+			for _, a := range got {
+				if err == nil && a.Labels["alertname"] == name && a.Status.State == "active" {
+					return
+				}
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("Alertmanager holds no active %s alert 30 s after the first run", name)
+}
+
+// reloadWithoutRule removes the rule and has Prometheus reload its rule
+// files (SIGHUP), waiting until it serves no rule group.
+func (st *stack) reloadWithoutRule(t *testing.T) {
+	st.removeRule(t)
+	if err := st.prom.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + st.promAddr + "/api/v1/rules")
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(b), `"groups":[]`) {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("Prometheus still serves the rule 30 s after SIGHUP")
+}
+
+// drill runs the example drill in real time on the stack and returns its
+// summary and the file's hypotheses judged on it.
+func (st *stack) drill(t *testing.T) (scoring.Summary, []scoring.Verdict) {
+	cfg := st.run.Config
 	cfg.Emails = e2eEmails
 	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
@@ -144,9 +292,9 @@ func drillWithStack(t *testing.T, prom, am string, withRule bool) (scoring.Summa
 	if err != nil {
 		t.Fatal(err)
 	}
-	receiver.Attach(run.Log())
+	st.receiver.Attach(run.Log())
 	followed := make(chan error, 1)
-	go func() { followed <- exporter.Follow(ctx, run.Log()) }()
+	go func() { followed <- st.exporter.Follow(ctx, run.Log()) }()
 	run.Wait()
 	if err := <-followed; err != nil {
 		t.Fatal(err)
@@ -158,7 +306,7 @@ func drillWithStack(t *testing.T, prom, am string, withRule bool) (scoring.Summa
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sum, scoring.Judge(figs, hyps)
+	return sum, scoring.Judge(figs, st.hyps)
 }
 
 // serve listens on a free loopback port until the test ends.
@@ -204,8 +352,9 @@ func writeExample(t *testing.T, dir, name string, oldNew ...string) {
 }
 
 // start runs a server binary until the test ends (SIGTERM, then SIGKILL
-// after ten seconds) and waits until it answers /-/ready on addr.
-func start(t *testing.T, dir, bin, name, addr string, args ...string) {
+// after ten seconds), waits until it answers /-/ready on addr and returns
+// its command.
+func start(t *testing.T, dir, bin, name, addr string, args ...string) *exec.Cmd {
 	out, err := os.Create(filepath.Join(dir, name+".log"))
 	if err != nil {
 		t.Fatal(err)
@@ -239,6 +388,7 @@ func start(t *testing.T, dir, bin, name, addr string, args ...string) {
 		b, _ := os.ReadFile(out.Name())
 		t.Fatalf("%s: %v\n%s", name, err, tail(string(b), 3000))
 	}
+	return cmd
 }
 
 // waitReady polls http://addr/-/ready for up to 30 s.

@@ -202,7 +202,9 @@ func (r *Run) Start(ctx context.Context) string {
 		defer r.modelBreaker.Close()
 	}
 	defer r.toolGuard.close()
-	r.log.Append(event.Event{Kind: event.RunStart, Run: r.Info()})
+	info := r.Info()
+	info.Stamp(r.log.Start())
+	r.log.Append(event.Event{Kind: event.RunStart, Run: info})
 	if r.cfg.Clock != "" {
 		r.log.Append(event.Event{Kind: event.RunClock, Detail: r.cfg.Clock})
 	}

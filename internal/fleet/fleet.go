@@ -9,8 +9,6 @@ package fleet
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -229,9 +227,10 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 	info.Overrides["replicas"] = strconv.Itoa(cfg.Replicas)
 	info.Overrides["routing"] = cfg.Routing
 	info.Overrides["breaker-store"] = cfg.StoreKind()
+	info.Stamp(f.log.Start())
 	f.append(event.Event{Kind: event.RunStart, Run: &info})
 	route := cfg.Route(cfg.Run.Emails)
-	prefix := "drill:" + runID()
+	prefix := "drill:" + info.ID
 	ok := false
 	defer func() {
 		if !ok {
@@ -276,13 +275,6 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 	}
 	go f.gather()
 	return f, nil
-}
-
-// runID names one fleet drill's keys in a shared Redis.
-func runID() string {
-	var b [6]byte
-	_, _ = crand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // onStatus logs replica r's store going away or coming back.

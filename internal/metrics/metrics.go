@@ -42,11 +42,13 @@ const (
 var WaitBuckets = []float64{0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120}
 
 // runLabels are on every metric: which drill the figures belong to (drill
-// compare runs several, one after the other).
-var runLabels = []string{"outage", "policy"}
+// compare runs several, one after the other) and the run's id
+// (event.RunLabel, drill_run), so an alert rule on them names the run it
+// fired in and a later run can tell an earlier run's alert from its own.
+var runLabels = []string{"outage", "policy", event.RunLabel}
 
 // Metric is one metric drill serves: its name, type, labels beyond the
-// run's (outage, policy) and HELP text.
+// run's (outage, policy, drill_run) and HELP text.
 type Metric struct {
 	Name   string
 	Type   string // counter, gauge or histogram
@@ -212,7 +214,7 @@ func (x *Exporter) collect(byName map[string]*family) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	f := x.fold
-	run := []string{f.Info.Outage, f.Info.Policy}
+	run := []string{f.Info.Outage, f.Info.Policy, f.Info.ID}
 	newSeries := func(m Metric, labels []string) series {
 		names := append(slices.Clone(runLabels), m.Labels...)
 		values := append(slices.Clone(run), labels...)
@@ -220,6 +222,9 @@ func (x *Exporter) collect(byName map[string]*family) {
 		// Label values come from input (a model name a client sent may be
 		// its key): redacted as the journal's texts are.
 		for i, n := range names {
+			if n == event.RunLabel && values[i] == "" {
+				continue // a run recorded without an id (a fold fed by hand)
+			}
 			s.labels = append(s.labels, labelPair{n, redact.Text(values[i])})
 		}
 		for n, v := range x.labels {

@@ -102,6 +102,11 @@ func TestCountersEqualTheSummary(t *testing.T) {
 		if v, _ := value(live, "drill_breaker_state", map[string]string{"breaker": "primary"}); v != metrics.BreakerOpen {
 			t.Errorf("drill_breaker_state{breaker=primary} at 20 s = %v, want %d (open)", v, metrics.BreakerOpen)
 		}
+		// Every series names the run: its id, as its run_start logged it.
+		id := run.Log().Events()[0].Run.ID
+		if _, ok := value(live, "drill_breaker_state", map[string]string{"breaker": "primary", event.RunLabel: id}); !ok || id == "" {
+			t.Errorf("no drill_breaker_state series with drill_run=%q (the run's id)", id)
+		}
 		if v, _ := value(live, "drill_outage_active", nil); v != 1 {
 			t.Errorf("drill_outage_active at 20 s = %v, want 1", v)
 		}

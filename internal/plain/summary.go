@@ -72,6 +72,7 @@ func SummaryWidth(w io.Writer, s scoring.Summary, width int) error {
 	inFlightRows(row, s)
 	baselineRows(row, s)
 	costRows(row, s)
+	alertRows(row, s)
 	row("wall time", format.Secs(s.WallS))
 	return KeyValues(w, rows, width)
 }

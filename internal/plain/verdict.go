@@ -66,6 +66,9 @@ func FailedHypotheses(sum scoring.Summary, v scoring.RunVerdict) string {
 	for _, f := range v.Failed {
 		lines = append(lines, fmt.Sprintf("  %s (measured %s)", f.Expr, scoring.FormatValue(f.Value)))
 	}
+	for _, l := range NotTheRunsAlerts(sum) {
+		lines = append(lines, "  "+l)
+	}
 	return fmt.Sprintf("%s/%s: %d of %d hypotheses failed:\n%s", format.Text(sum.OutageLabel()), format.Text(sum.Policy), len(v.Failed), len(v.Verdicts), strings.Join(lines, "\n"))
 }
 

@@ -190,6 +190,7 @@ func New(opts Options) (*Proxy, error) {
 		name = Name(opts.Upstream)
 	}
 	info := runInfo(opts.Windows, name)
+	info.Stamp(p.log.Start())
 	p.log.Append(event.Event{Kind: event.RunStart, Run: &info})
 	p.windows, p.ended = opts.Windows, map[int]bool{}
 	for i, w := range opts.Windows {
