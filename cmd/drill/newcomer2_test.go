@@ -1,0 +1,46 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPredictSaysWhatItDoes: predict -f on a file of several drills says
+// it predicts the first (it runs nothing), and a range whose ends agree is
+// one number ("30", never "30–30").
+func TestPredictSaysWhatItDoes(t *testing.T) {
+	out, stderr, code := execute(t.Context(), "predict", "-f", "../../examples/chapter.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "running") || !strings.Contains(stderr, "predicting the first") {
+		t.Errorf("predict -f's note %q, want it to say it predicts the first drill", stderr)
+	}
+	out, stderr, code = execute(t.Context(), "predict", "--outage", "busy", "--policy", "breaker")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for l := range strings.SplitSeq(out, "\n") {
+		if i := strings.LastIndex(l, ": "); i >= 0 {
+			if lo, hi, ok := strings.Cut(strings.TrimSuffix(l[i+2:], " s"), "–"); ok && lo == hi {
+				t.Errorf("a range with equal ends: %q", l)
+			}
+		}
+	}
+	if !strings.Contains(out, "calls to the broken model during the outage: 30\n") {
+		t.Errorf("predict busy/breaker:\n%s\nwant the calls as one number, 30", out)
+	}
+}
+
+// TestVirtualRunTimeIsNotWallTime: the summary of a virtual-clock run
+// names its length as the virtual clock's, not as wall time.
+func TestVirtualRunTimeIsNotWallTime(t *testing.T) {
+	out, stderr, code := execute(t.Context(), "run", "--clock", "virtual", "--no-tui", "--emails", "4", "--rate", "20",
+		"--outage-from", "0s", "--outage-to", "1s")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(out, "wall time") || !strings.Contains(out, "run time on the virtual clock") {
+		t.Errorf("a virtual run's summary:\n%s\nwant its length named as the virtual clock's, not wall time", out)
+	}
+}
