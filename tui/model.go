@@ -97,6 +97,9 @@ type Model struct {
 	input    string
 	flash    string
 	quitting bool
+	// early: q stopped the drill before its end (a normal end, judged on
+	// what ran); ctrl+c interrupts it instead.
+	early bool
 }
 
 // Prompts the footer can hold.
@@ -284,6 +287,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.Quit) {
 		if m.ctl != nil && !m.done {
 			m.ctl.Stop()
+			m.early = msg.Type != tea.KeyCtrlC // q ends the drill; ctrl+c interrupts it
 		}
 		m.quitting = true
 		return tea.Quit

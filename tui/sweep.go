@@ -621,7 +621,7 @@ func Sweep(ctx context.Context, src SweepSource, opts Options) error {
 		if src.Open != nil {
 			err = src.Open(ctx, m.open)
 		} else {
-			err = Run(ctx, Source{Log: src.Logs(m.open)[0]}, opts)
+			_, err = Run(ctx, Source{Log: src.Logs(m.open)[0]}, opts)
 		}
 		if err != nil {
 			return err
