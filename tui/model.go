@@ -357,9 +357,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case m.rp != nil && key.Matches(msg, k.Slower):
 		m.rp.setSpeed(m.rp.speed / 2)
 	case key.Matches(msg, k.Focus):
-		m.focus = (m.focus + 1) % paneCount
+		m.focus = m.nextDrawn(1)
 	case key.Matches(msg, k.Back):
-		m.focus = (m.focus + paneCount - 1) % paneCount
+		m.focus = m.nextDrawn(-1)
 	case key.Matches(msg, k.Up):
 		m.scroll(-1)
 	case key.Matches(msg, k.Down):
