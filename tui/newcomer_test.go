@@ -48,3 +48,61 @@ func TestWaitFigureAt80x24(t *testing.T) {
 		t.Errorf("no wait figure at 80×24:\n%s", frame)
 	}
 }
+
+// TestAxisLabelsSitAtTheirTicks: every number on a time axis starts in
+// the cell its second falls in (the end's ends in the last cell), and the
+// ticks are evenly spaced: none between two labelled ones is left out
+// (the Emails pane at 120×40 read `0 20 40   80 s`, 60 dropped and 80
+// four cells early).
+func TestAxisLabelsSitAtTheirTicks(t *testing.T) {
+	for _, secs := range []int{20, 45, 60, 61, 80, 120, 300, 1000} {
+		for gw := 6; gw <= 120; gw++ {
+			axis := axisLabels(time.Duration(secs)*time.Second, gw)
+			if n := len([]rune(axis)); n != gw {
+				t.Fatalf("%d s over %d cells: %d cells wide", secs, gw, n)
+			}
+			var ticks []int
+			for _, f := range axisNumbers(axis) {
+				if f.n == secs {
+					if f.end != gw-1 {
+						t.Errorf("%d s over %d cells %q: the end ends in cell %d, want %d", secs, gw, axis, f.end, gw-1)
+					}
+					continue
+				}
+				if want := f.n * gw / secs; f.at != want {
+					t.Errorf("%d s over %d cells %q: %d starts in cell %d, want %d", secs, gw, axis, f.n, f.at, want)
+				}
+				ticks = append(ticks, f.n)
+			}
+			for i := 2; i < len(ticks); i++ {
+				if ticks[i]-ticks[i-1] != ticks[1]-ticks[0] {
+					t.Errorf("%d s over %d cells %q: ticks %v unevenly spaced", secs, gw, axis, ticks)
+					break
+				}
+			}
+		}
+	}
+	if got := strings.TrimRight(axisLabels(80*time.Second, 28), " "); got != "0 s    20     40     60   80" {
+		t.Errorf("80 s over 28 cells (the Emails pane at 120×40) = %q", got)
+	}
+}
+
+type axisNumber struct{ n, at, end int }
+
+// axisNumbers are the numbers on an axis row with the cells they span.
+func axisNumbers(axis string) []axisNumber {
+	var out []axisNumber
+	rs := []rune(axis)
+	for i := 0; i < len(rs); i++ {
+		if rs[i] < '0' || rs[i] > '9' {
+			continue
+		}
+		j, n := i, 0
+		for ; j < len(rs) && rs[j] >= '0' && rs[j] <= '9'; j++ {
+			n = n*10 + int(rs[j]-'0')
+		}
+		out = append(out, axisNumber{n: n, at: i, end: j - 1})
+		i = j
+	}
+	return out
+}
