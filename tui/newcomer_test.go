@@ -5,7 +5,11 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/drill-dev/drill/event"
 )
 
 // TestTabCyclesOnlyDrawnPanes: at 80×24 the layout hides the Quality
@@ -105,4 +109,43 @@ func axisNumbers(axis string) []axisNumber {
 		i = j
 	}
 	return out
+}
+
+// TestSweepTradeOffOnScreen: the sweep of examples/sweep.yaml (two
+// policies × four timeouts × three retry counts × two trip counts) shows
+// the trade-off column (front or dominated) beside the figures a user
+// sorts by at 120 and 100 columns, without scrolling.
+func TestSweepTradeOffOnScreen(t *testing.T) {
+	src, _ := sweepLogs(t)
+	var labels []string
+	for _, pol := range []string{"breaker", "fail-fast"} {
+		for _, pt := range []string{"1s", "2s", "3s", "5s"} {
+			for _, pr := range []string{"0", "1", "2"} {
+				for _, tf := range []string{"3", "5"} {
+					labels = append(labels, "--policy "+pol+" --primary-timeout "+pt+" --primary-retries "+pr+" --trip-failures "+tf)
+				}
+			}
+		}
+	}
+	logs := src.Logs
+	src.Labels = labels
+	src.Logs = func(row int) []*event.Log { return logs(row % 2) }
+	for _, w := range []int{120, 100} {
+		m := newSweepModel(src, time.Second, sweepState{}, asciiRenderer())
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
+		var head string
+		for _, l := range strings.Split(m.View(), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "#") {
+				head = l
+			}
+			if lipgloss.Width(l) > w {
+				t.Errorf("%d columns: a line of %d cells", w, lipgloss.Width(l))
+			}
+		}
+		for _, want := range []string{"p95 wait", "all 4 right", "calls", "trade-off"} {
+			if !strings.Contains(head, want) {
+				t.Errorf("%d columns: no %q column on screen: %q\n%s", w, want, head, m.View())
+			}
+		}
+	}
 }
