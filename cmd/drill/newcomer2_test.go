@@ -1,8 +1,11 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/drill-dev/drill/internal/journal"
 )
 
 // TestPredictSaysWhatItDoes: predict -f on a file of several drills says
@@ -42,5 +45,30 @@ func TestVirtualRunTimeIsNotWallTime(t *testing.T) {
 	}
 	if strings.Contains(out, "wall time") || !strings.Contains(out, "run time on the virtual clock") {
 		t.Errorf("a virtual run's summary:\n%s\nwant its length named as the virtual clock's, not wall time", out)
+	}
+}
+
+// TestRootExampleNamesWhatCompareWrites: the root help's replay example
+// names a journal the example's compare line writes (its runs are
+// numbered: runs/07-hang-breaker.jsonl), computed from compare's default
+// policies.
+func TestRootExampleNamesWhatCompareWrites(t *testing.T) {
+	root := newRootCmd()
+	compare, _, err := root.Find([]string{"compare"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policies, err := compare.Flags().GetStringSlice("policies")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outages := []string{"busy", "hang"}
+	if !strings.Contains(root.Example, "drill compare --outages "+strings.Join(outages, ",")+" --record runs/") {
+		t.Fatalf("the root example's compare line changed:\n%s", root.Example)
+	}
+	i := slices.Index(outages, "hang")*len(policies) + slices.Index(policies, "breaker")
+	want := "drill replay " + journal.RunPath("runs", i, "hang", "breaker")
+	if !strings.Contains(root.Example, want) {
+		t.Errorf("the root example does not replay what compare writes (%s):\n%s", want, root.Example)
 	}
 }
