@@ -397,7 +397,8 @@ func (m *Model) promptKey(msg tea.KeyMsg) {
 		m.prompt = promptNone
 		if p == promptFilter {
 			if in != "" && !validFilter(in) {
-				m.flash = fmt.Sprintf("filter %q: write errors, backup, canned, wrong or an email number", in)
+				names := filterNames(len(m.s.fold.Info.Routes) > 0)
+				m.flash = fmt.Sprintf("filter %q: write %s or %s", in, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 				return
 			}
 			m.ep.setFilter(in)
@@ -494,7 +495,9 @@ func (m *Model) footer(w int) []string {
 	case m.prompt == promptFilter:
 		// The hint that fits whole, never a cut one.
 		line := st.Bold.Render("/ filter: ") + m.input + "▏"
-		hint := pick(w-cellWidth(line), "  errors · backup · canned · wrong · an email number · enter · esc", "  enter · esc", "")
+		names := filterNames(len(m.s.fold.Info.Routes) > 0)
+		hint := pick(w-cellWidth(line), "  "+strings.Join(names, " · ")+" · enter · esc",
+			"  "+strings.Join(names, " ")+" · enter · esc", "  "+strings.Join(names[:len(names)-1], " ")+" or #", "  enter · esc", "")
 		return []string{fit(line+st.Dim.Render(hint), w)}
 	case m.prompt == promptJump:
 		line := st.Bold.Render("go to email #") + m.input + "▏"

@@ -149,3 +149,30 @@ func TestSweepTradeOffOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterPromptListsEveryFilter: the `/` prompt lists every filter word
+// the Emails pane accepts (primary and waiting included) at 120 and at 80
+// columns, and a filter it does not know names them all.
+func TestFilterPromptListsEveryFilter(t *testing.T) {
+	for _, w := range []int{120, 80} {
+		m := modelAt(t, 120, 30*time.Second, w, 40, &fakeControls{})
+		m.Update(keyMsg("/"))
+		foot := ansi.Strip(strings.Join(m.footer(w), "\n"))
+		for word := range filterWords {
+			if !strings.Contains(foot, word) {
+				t.Errorf("%d columns: the filter prompt omits %q: %q", w, word, foot)
+			}
+		}
+	}
+	m := modelAt(t, 120, 30*time.Second, 120, 40, &fakeControls{})
+	m.Update(keyMsg("/"))
+	for _, r := range "nope" {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	m.Update(keyMsg("enter"))
+	for word := range filterWords {
+		if !strings.Contains(m.flash, word) {
+			t.Errorf("the unknown filter's message omits %q: %q", word, m.flash)
+		}
+	}
+}
