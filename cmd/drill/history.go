@@ -51,10 +51,10 @@ the page appears whole or not at all.
 
 The first Ctrl-C (or SIGTERM) stops drill history within a second, exit 130,
 with nothing written.`,
-		Example: `  drill history drills/chapter/
+		Example: `  drill history drills/monthly/
   drill history runs/2026-*.jsonl --expect 'calls_to_broken_outage <= previous * 1.2'
   drill history runs/ --expect 'breaker_first_open_s <= max + 2' --expect 'all4_right >= mean - 0.05'
-  drill history drills/chapter/ -o history.html`,
+  drill history drills/monthly/ -o history.html`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()

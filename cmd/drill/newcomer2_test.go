@@ -1,9 +1,14 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/journal"
 )
@@ -71,4 +76,39 @@ func TestRootExampleNamesWhatCompareWrites(t *testing.T) {
 	if !strings.Contains(root.Example, want) {
 		t.Errorf("the root example does not replay what compare writes (%s):\n%s", want, root.Example)
 	}
+}
+
+// TestNoChapterJargon: the docs, the README and every command's help speak
+// of "the lab drill", never of "the chapter" a user has not read; the
+// example file's name (chapter.yaml), test names and the case study's
+// account of where the lab drill comes from are the exceptions.
+func TestNoChapterJargon(t *testing.T) {
+	word := regexp.MustCompile(`(?i)chapter`)
+	allowed := regexp.MustCompile(`(?i)chapter\.yaml|TestChapter\w*|chapter of a course`)
+	check := func(where, text string) {
+		for i, line := range strings.Split(text, "\n") {
+			if word.MatchString(allowed.ReplaceAllString(line, "")) {
+				t.Errorf("%s:%d: %q", where, i+1, line)
+			}
+		}
+	}
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(files, "../../README.md") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(filepath.Base(f), string(b))
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		check(c.CommandPath(), c.Short+"\n"+c.Long+"\n"+c.Example)
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd())
 }

@@ -117,7 +117,7 @@ type Run struct {
 
 // Group is one drill's runs, oldest first.
 type Group struct {
-	Key  string // "busy × breaker", "chapter.yaml: busy × breaker", "chat: mixed × agent-defaults"
+	Key  string // "busy × breaker", "monthly.yaml: busy × breaker", "chat: mixed × agent-defaults"
 	Runs []Run
 	// Chat: the group's runs are chat drills (never mixed with triage).
 	Chat bool
