@@ -359,54 +359,81 @@ func timeAxis(st Styles, tc timeCols) string {
 
 // axisLabels is the one time axis formatter of every pane (the Emails
 // pane's column head, the breaker strips, the Calls charts): gw cells of
-// ticks at round seconds, "0" at the left and the axis's end with its unit
-// ("80 s") at the right, so every pane of a drill reads the same extent.
-// The step is the smallest that leaves room for a label (up to 5 cells and
-// a space) per tick, preferring one that divides the extent.
+// ticks at round seconds, so every pane of a drill reads the same extent.
+// Every label sits at its tick: a tick's number starts in the cell its
+// second falls in (the cell a bar puts it in), the axis's end ends in the
+// last cell, and the unit follows the first label ("0 s   20   40   80").
+// The step is the smallest at which every tick's label fits with a space
+// before the next, preferring one that divides the extent; no tick between
+// two labelled ones is ever left out.
 func axisLabels(axis time.Duration, gw int) string {
 	if gw <= 0 {
 		return ""
 	}
 	secs := max(int(axis/time.Second), 1)
-	steps := []int{5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600}
-	step := 0
-	for _, s := range steps {
-		if secs%s == 0 && secs/s*6 <= gw {
-			step = s
-			break
-		}
-	}
-	if step == 0 {
-		step = steps[len(steps)-1]
-		for _, s := range steps {
-			if secs/s*6 <= gw {
-				step = s
+	var labs []axisLabel
+	for _, divides := range []bool{true, false} {
+		for _, step := range axisSteps {
+			if (divides && secs%step != 0) || secs/step*minTickCells > gw {
+				continue // it does not divide, or packs the ticks too tight to read
+			}
+			if l, ok := axisTicks(secs, step, gw); ok {
+				labs = l
 				break
 			}
 		}
+		if labs != nil {
+			break
+		}
+	}
+	if labs == nil {
+		// Too narrow for any step: the start and the end alone, or the end.
+		if l, ok := axisTicks(secs, secs, gw); ok {
+			labs = l
+		} else {
+			labs = []axisLabel{{at: max(gw-len(fmt.Sprint(secs)), 0), text: fmt.Sprint(secs)}}
+		}
 	}
 	cells := []rune(strings.Repeat(" ", gw))
-	put := func(c int, lab string) {
-		for i, r := range lab {
-			if c+i >= 0 && c+i < gw {
-				cells[c+i] = r
+	for _, l := range labs {
+		for i, r := range l.text {
+			if l.at+i >= 0 && l.at+i < gw {
+				cells[l.at+i] = r
 			}
 		}
 	}
-	endLab := fmt.Sprint(secs) + " s"
-	endAt := max(gw-len(endLab), 0)
-	put(endAt, endLab)
-	prevEnd := 0
-	for t := 0; t < secs; t += step {
-		c := t * gw / secs
-		lab := fmt.Sprint(t)
-		if c < prevEnd || c+len(lab)+1 >= endAt {
-			continue // it would touch the previous label or the end's
-		}
-		prevEnd = c + len(lab) + 1
-		put(c, lab)
-	}
 	return string(cells)
+}
+
+// minTickCells is the least room a tick takes on an axis, label and gap.
+const minTickCells = 6
+
+// axisSteps are the tick steps axisLabels tries, in seconds.
+var axisSteps = []int{5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600}
+
+// An axisLabel is a tick's text and the cell it starts in.
+type axisLabel struct {
+	at   int
+	text string
+}
+
+// axisTicks lays out the ticks of an axis of secs seconds over gw cells
+// every step seconds: 0 with the unit, each multiple of step before the
+// end, and the end ending in the last cell. ok is false when two labels
+// would touch.
+func axisTicks(secs, step, gw int) ([]axisLabel, bool) {
+	labs := []axisLabel{{at: 0, text: "0 s"}}
+	for t := step; t < secs; t += step {
+		labs = append(labs, axisLabel{at: t * gw / secs, text: fmt.Sprint(t)})
+	}
+	end := fmt.Sprint(secs)
+	labs = append(labs, axisLabel{at: gw - len(end), text: end})
+	for i := 1; i < len(labs); i++ {
+		if labs[i].at < labs[i-1].at+len(labs[i-1].text)+1 {
+			return nil, false
+		}
+	}
+	return labs, true
 }
 
 // columnBars is an ntcharts bar chart of w one-cell columns side by side

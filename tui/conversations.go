@@ -38,6 +38,7 @@ type ConversationsView struct {
 	axis   time.Duration // the bar scale: the slowest conversation
 	now    time.Duration // the run's clock, as the feed last said
 	done   bool          // the feed is read to its end
+	early  bool          // q quit a live drill before its end (not ctrl+c)
 	w, h   int
 	top    int  // first row shown
 	sel    int  // selected row
@@ -170,6 +171,9 @@ func (v *ConversationsView) key(k string) tea.Cmd {
 	}
 	switch k {
 	case "q", "ctrl+c":
+		// q on a drill still running ends it early (a normal end, judged
+		// on what ran); ctrl+c interrupts it.
+		v.early = k == "q" && v.feed != nil && !v.done
 		return tea.Quit
 	case "?":
 		v.showHelp = true
@@ -470,15 +474,17 @@ func PlayChat(ctx context.Context, events []event.Event, opts ReplayOptions) err
 // LiveChat shows a live chat drill in the Conversations view, following
 // its log with a cursor on a tick (it never blocks the drill), until the
 // user quits; the view stays on the final figures once the drill ends.
-// The caller stops the drill if it is still going when LiveChat returns.
-func LiveChat(ctx context.Context, log *event.Log, opts Options) error {
+// The caller stops the drill if it is still going when LiveChat returns;
+// early is true when q (not ctrl+c) quit before the drill ended: a normal
+// end, judged on what ran.
+func LiveChat(ctx context.Context, log *event.Log, opts Options) (early bool, err error) {
 	if log == nil {
-		return errors.New("conversations: no event log")
+		return false, errors.New("conversations: no event log")
 	}
 	cur := log.Cursor()
 	defer cur.Close()
 	term := opts.Terminal()
 	v := newConversations(NewStyles(term.Renderer), &liveFeed{log: log, cur: cur}, opts.Tick)
-	_, err := RunProgram(ctx, "conversations", v, term, opts)
-	return err
+	how, err := RunProgram(ctx, "conversations", v, term, opts)
+	return err == nil && how == Quit && v.early, err
 }

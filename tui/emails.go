@@ -53,15 +53,43 @@ func newEmailsPane() *emailsPane {
 	return &emailsPane{follow: true, cache: map[int]cachedRow{}, idxGen: -1}
 }
 
-// Filter words the Emails pane's `/` accepts besides an email number.
-var filterWords = map[string]func(r *row) bool{
-	"errors":  func(r *row) bool { return r.Done && r.Result.ServedBy == "error" },
-	"backup":  func(r *row) bool { return r.Done && r.Result.ServedBy == "backup" },
-	"canned":  func(r *row) bool { return r.Done && r.Result.ServedBy == "canned" },
-	"primary": func(r *row) bool { return r.Done && r.Result.ServedBy == "primary" },
-	"wrong":   func(r *row) bool { return r.Answered && r.Scored && !r.All4 },
-	"waiting": func(r *row) bool { return !r.Done },
-	"handed":  func(r *row) bool { return r.Done && r.Result.ServedBy == event.ServedHandedOver },
+// filters are the words the Emails pane's `/` accepts besides an email
+// number and "class NAME", in the order the prompt lists them: the one
+// place that defines them (filterWords, the prompt and its error message
+// read it).
+var filters = []struct {
+	word  string
+	match func(r *row) bool
+}{
+	{"primary", func(r *row) bool { return r.Done && r.Result.ServedBy == "primary" }},
+	{"backup", func(r *row) bool { return r.Done && r.Result.ServedBy == "backup" }},
+	{"canned", func(r *row) bool { return r.Done && r.Result.ServedBy == "canned" }},
+	{"errors", func(r *row) bool { return r.Done && r.Result.ServedBy == "error" }},
+	{"handed", func(r *row) bool { return r.Done && r.Result.ServedBy == event.ServedHandedOver }},
+	{"wrong", func(r *row) bool { return r.Answered && r.Scored && !r.All4 }},
+	{"waiting", func(r *row) bool { return !r.Done }},
+}
+
+// filterWords maps each filter word to its test.
+var filterWords = func() map[string]func(r *row) bool {
+	m := make(map[string]func(r *row) bool, len(filters))
+	for _, f := range filters {
+		m[f.word] = f.match
+	}
+	return m
+}()
+
+// filterNames lists the filters for the prompt: every word, then "class
+// NAME" when the run has routes, then an email number.
+func filterNames(routes bool) []string {
+	names := make([]string, 0, len(filters)+2)
+	for _, f := range filters {
+		names = append(names, f.word)
+	}
+	if routes {
+		names = append(names, "class NAME")
+	}
+	return append(names, "an email number")
 }
 
 // classFilter reads a class filter, "class NAME" (a run with routes): the

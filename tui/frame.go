@@ -200,6 +200,9 @@ func (m *Model) layout(k layoutKey) {
 			m.quality.SetSize(rect{lw, y + eH + cH, w - lw, rowH})
 		}
 	}
+	if r := m.panel(m.focus).rect; !k.detail && (r.w == 0 || r.h == 0) {
+		m.focus = paneEmails // the focused pane is no longer drawn
+	}
 }
 
 // View draws the frame, or nothing once quitting (the screen is left

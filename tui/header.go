@@ -48,13 +48,17 @@ func renderHeaderWith(st Styles, s *state, w int, now time.Duration, extra strin
 	lines := wrapSegments(segs, " · ", w)
 	head := headlineSegments(st, s)
 	if quality {
-		// On the first line that has room for it, else the headline's.
+		// The hidden Quality pane's headline figures, all 4 right and the
+		// p95 wait in the outage: each on the first line that has room for
+		// it, else the headline's.
 		q := s.fold.Quality()
-		seg := "all 4 right " + format.PercentOf(q.All4, q.N)
-		if withQ := wrapSegments(append(segs[:len(segs):len(segs)], seg), " · ", w); len(withQ) == len(lines) {
-			lines = withQ
-		} else {
-			head = append(head, seg)
+		for _, seg := range []string{"all 4 right " + format.PercentOf(q.All4, q.N),
+			"p95 wait " + format.Seconds(s.summary.P95WaitOutageS)} {
+			if withQ := wrapSegments(append(segs[:len(segs):len(segs)], seg), " · ", w); len(withQ) == len(lines) {
+				segs, lines = append(segs[:len(segs):len(segs)], seg), withQ
+			} else {
+				head = append(head, seg)
+			}
 		}
 	}
 	lines = append(lines, wrapSegments(head, " · ", w)...)

@@ -120,3 +120,17 @@ func kindMenu() []string {
 	}
 	return append(segs, "esc cancel")
 }
+
+// nextDrawn is the pane tab (step 1) or shift+tab (step -1) moves the
+// focus to: the next one in tab order that the layout drew. A pane the
+// layout hid (the Quality pane on a short narrow terminal) never takes the
+// focus; with none drawn (an email's detail is open) the focus stays.
+func (m *Model) nextDrawn(step int) int {
+	for i := 1; i < paneCount; i++ {
+		p := ((m.focus+step*i)%paneCount + paneCount) % paneCount
+		if r := m.panel(p).rect; r.w > 0 && r.h > 0 {
+			return p
+		}
+	}
+	return m.focus
+}

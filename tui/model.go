@@ -97,6 +97,9 @@ type Model struct {
 	input    string
 	flash    string
 	quitting bool
+	// early: q stopped the drill before its end (a normal end, judged on
+	// what ran); ctrl+c interrupts it instead.
+	early bool
 }
 
 // Prompts the footer can hold.
@@ -284,6 +287,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.Quit) {
 		if m.ctl != nil && !m.done {
 			m.ctl.Stop()
+			m.early = msg.Type != tea.KeyCtrlC // q ends the drill; ctrl+c interrupts it
 		}
 		m.quitting = true
 		return tea.Quit
@@ -353,9 +357,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case m.rp != nil && key.Matches(msg, k.Slower):
 		m.rp.setSpeed(m.rp.speed / 2)
 	case key.Matches(msg, k.Focus):
-		m.focus = (m.focus + 1) % paneCount
+		m.focus = m.nextDrawn(1)
 	case key.Matches(msg, k.Back):
-		m.focus = (m.focus + paneCount - 1) % paneCount
+		m.focus = m.nextDrawn(-1)
 	case key.Matches(msg, k.Up):
 		m.scroll(-1)
 	case key.Matches(msg, k.Down):
@@ -393,7 +397,8 @@ func (m *Model) promptKey(msg tea.KeyMsg) {
 		m.prompt = promptNone
 		if p == promptFilter {
 			if in != "" && !validFilter(in) {
-				m.flash = fmt.Sprintf("filter %q: write errors, backup, canned, wrong or an email number", in)
+				names := filterNames(len(m.s.fold.Info.Routes) > 0)
+				m.flash = fmt.Sprintf("filter %q: write %s or %s", in, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 				return
 			}
 			m.ep.setFilter(in)
@@ -490,7 +495,9 @@ func (m *Model) footer(w int) []string {
 	case m.prompt == promptFilter:
 		// The hint that fits whole, never a cut one.
 		line := st.Bold.Render("/ filter: ") + m.input + "▏"
-		hint := pick(w-cellWidth(line), "  errors · backup · canned · wrong · an email number · enter · esc", "  enter · esc", "")
+		names := filterNames(len(m.s.fold.Info.Routes) > 0)
+		hint := pick(w-cellWidth(line), "  "+strings.Join(names, " · ")+" · enter · esc",
+			"  "+strings.Join(names, " ")+" · enter · esc", "  "+strings.Join(names[:len(names)-1], " ")+" or #", "  enter · esc", "")
 		return []string{fit(line+st.Dim.Render(hint), w)}
 	case m.prompt == promptJump:
 		line := st.Bold.Render("go to email #") + m.input + "▏"

@@ -74,19 +74,20 @@ type ReplayOptions struct {
 }
 
 // Run shows the dashboard for a live drill until the user quits. Quitting
-// (q, ctrl+c) while the drill runs stops it; when the drill ends the
-// dashboard stays on the final state with the summary row. If ctx ends
-// first the drill is stopped and ctx's error returned.
-func Run(ctx context.Context, src Source, opts Options) error {
+// while the drill runs stops it: q ends it early (early is true: a normal
+// end, the drill judged on what ran), ctrl+c interrupts it; when the drill
+// ends the dashboard stays on the final state with the summary row. If ctx
+// ends first the drill is stopped and ctx's error returned.
+func Run(ctx context.Context, src Source, opts Options) (early bool, err error) {
 	if src.Log == nil {
-		return errors.New("dashboard: no event log")
+		return false, errors.New("dashboard: no event log")
 	}
 	feed := &liveFeed{log: src.Log, cur: src.Log.Cursor()}
-	err := runProgram(ctx, feed, src.Controls, src.Hypotheses, opts, src.Baseline)
+	m, err := runProgram(ctx, feed, src.Controls, src.Hypotheses, opts, src.Baseline)
 	if err != nil && src.Controls != nil && !src.Log.Closed() {
 		src.Controls.Stop()
 	}
-	return err
+	return err == nil && m.early, err
 }
 
 // Replay shows a recorded run's events as the live dashboard would, paced by
@@ -100,19 +101,22 @@ func Replay(ctx context.Context, events []event.Event, opts ReplayOptions) error
 	if opts.Baseline != nil {
 		base = recordedBaseline{*opts.Baseline}
 	}
-	return runProgram(ctx, f, nil, opts.Hypotheses, opts.Options, base)
+	_, err := runProgram(ctx, f, nil, opts.Hypotheses, opts.Options, base)
+	return err
 }
 
-func runProgram(ctx context.Context, feed feeder, ctl Controls, hyps []scoring.Expr, opts Options, base BaselineSource) error {
+func runProgram(ctx context.Context, feed feeder, ctl Controls, hyps []scoring.Expr, opts Options, base BaselineSource) (*Model, error) {
 	term := opts.Terminal()
 	m := newModel(NewStyles(term.Renderer), feed, ctl, opts.Tick, hyps)
 	m.base = base
 	how, err := RunProgram(ctx, "dashboard", m, term, opts, tea.WithMouseCellMotion())
 	if how == Interrupted && ctl != nil && !m.done {
-		// SIGINT reached the program rather than a ctrl+c key: same as quit.
+		// SIGINT reached the program rather than a ctrl+c key: an
+		// interruption, as ctrl+c.
 		ctl.Stop()
+		m.early = false
 	}
-	return err
+	return m, err
 }
 
 // replayFeed paces recorded events by their offsets on a replay clock that

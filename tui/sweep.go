@@ -270,8 +270,8 @@ func (c sweepCol) cell(s string) string {
 // drops the flags' "--", letters the served counts tighter and moves
 // progress (the title totals it) last, then shortens the settings' heads
 // at a "-" ("primary…", spelt out above the table) until the served
-// counts, p95 wait, all 4 right and calls fit: the figures a user sorts by
-// stay in view at 80 columns.
+// counts, p95 wait, all 4 right, calls and the trade-off fit: the figures
+// a user sorts by stay in view at 80 columns, the trade-off too from 100.
 func (m *sweepModel) columns() (frozen, figs []sweepCol) {
 	n := len(m.src.Labels)
 	num := sweepCol{head: "#", cells: make([]string, n), right: true, minW: 4}
@@ -342,8 +342,9 @@ func (m *sweepModel) columns() (frozen, figs []sweepCol) {
 	}
 	figs = []sweepCol{served("/", 2), p95, all4, calls, front, progress}
 	for k := range sets {
-		// Until the figures a user sorts by fit; the rest scroll.
-		if wide(frozenOf())+wide(figs[:4])+3 <= m.width { // 3: the "  →" saying more scroll in
+		// Until the figures a user sorts by and the trade-off (front or
+		// dominated: the sweep's answer) fit; the rest scroll.
+		if wide(frozenOf())+wide(figs[:5])+3 <= m.width { // 3: the "  →" saying more scroll in
 			break
 		}
 		sets[k].head = shortHead(sets[k].head)
@@ -621,7 +622,7 @@ func Sweep(ctx context.Context, src SweepSource, opts Options) error {
 		if src.Open != nil {
 			err = src.Open(ctx, m.open)
 		} else {
-			err = Run(ctx, Source{Log: src.Logs(m.open)[0]}, opts)
+			_, err = Run(ctx, Source{Log: src.Logs(m.open)[0]}, opts)
 		}
 		if err != nil {
 			return err

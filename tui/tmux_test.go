@@ -140,7 +140,7 @@ func TestTeaFilter(t *testing.T) {
 		final.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
 	final.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if final.ep.filter != "" || !strings.Contains(final.View(), "errors, backup, canned, wrong") {
+	if final.ep.filter != "" || !strings.Contains(final.View(), "primary, backup, canned, errors, handed, wrong, waiting") {
 		t.Errorf("bad filter accepted or not explained:\n%s", final.View())
 	}
 }

@@ -258,10 +258,13 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, expect []string, policy strin
 	}
 	var o session.ChatOutcome
 	var showErr error
+	early := false // q ended the live drill early: a normal end, not 130
 	switch {
 	case show && !virtual:
 		o, showErr = session.ShownChatDrill(cmd.Context(), job, func(ctx context.Context, log *event.Log) error {
-			return tui.LiveChat(ctx, log, tui.Options{Output: os.Stdout})
+			var err error
+			early, err = tui.LiveChat(ctx, log, tui.Options{Output: os.Stdout})
+			return err
 		})
 	case show:
 		var err error
@@ -293,7 +296,7 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, expect []string, policy strin
 		errs = append(errs, writeChatTables(cmd.OutOrStdout(), plain.FormatAuto, sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
 	}
 	errs = append(errs, session.ChatFailed(sums))
-	if o.Status == event.StatusInterrupted || cmd.Context().Err() != nil {
+	if (o.Status == event.StatusInterrupted && !early) || cmd.Context().Err() != nil {
 		errs = append(errs, exit.ErrInterrupted)
 	}
 	return errors.Join(errs...)

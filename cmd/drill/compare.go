@@ -26,7 +26,7 @@ func newCompareCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "compare",
-		Short: "Run every outage × policy combination at once and print the chapter's table",
+		Short: "Run every outage × policy combination at once and print the lab drill's table of them",
 		Long: `Run every combination of outage and policy concurrently, each with its own fake
 model and clients, so the runs take about as long as one. Prints the table as
 aligned text on a terminal and Markdown in a file or a pipe (--format text|md

@@ -27,14 +27,17 @@ func runDefault(cmd *cobra.Command) error {
 // dashboard shows the live dashboard for a run on the terminal until the
 // user quits; quitting early stops the run. It returns once the terminal is
 // restored; the caller then waits for the run and prints its summary.
-// The hypotheses are judged live in the dashboard's header.
-func dashboard(hyps []scoring.Expr) func(context.Context, *workload.Run, *session.Baseline) error {
+// The hypotheses are judged live in the dashboard's header. early is set
+// when the user ended the drill early with q (a normal end: its exit code
+// is its verdict's), not ctrl+c (an interruption, exit 130).
+func dashboard(hyps []scoring.Expr, early *bool) func(context.Context, *workload.Run, *session.Baseline) error {
 	return func(ctx context.Context, run *workload.Run, baseline *session.Baseline) error {
 		src := tui.Source{Log: run.Log(), Controls: run, Hypotheses: hyps}
 		if baseline != nil {
 			src.Baseline = baseline
 		}
-		err := tui.Run(ctx, src, tui.Options{Output: os.Stdout})
+		var err error
+		*early, err = tui.Run(ctx, src, tui.Options{Output: os.Stdout})
 		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			// Interrupted by a signal: the run stops with ctx and its partial
 			// summary is still printed.

@@ -45,7 +45,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
   drill run --outage hang --clock virtual --no-tui --json
   drill compare --outages busy,hang --record runs/
   drill report runs/ -o report.html             # every journal in runs/
-  drill replay runs/hang-breaker.jsonl --at 45s
+  drill replay runs/07-hang-breaker.jsonl --at 45s
   drill init && drill run -f drill.yaml         # a drill file with hypotheses
   source <(drill completion bash)               # completion, flag values too`,
 		SilenceUsage:  true,

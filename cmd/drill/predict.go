@@ -43,7 +43,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 				return predictChat(cmd, policy, cf, ci, jsonOut)
 			}
 			cfgs, _, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy},
-				OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
+				OutagesFlag: "outage", PoliciesFlag: "policy", Verb: "predicting"}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -26,7 +26,7 @@ func newReportCmd() *cobra.Command {
 		Short: "Turn recorded drills into an HTML or Markdown report",
 		Long: `Turn journals written by --record into one report. It opens with a one-screen
 overview: the hypotheses given with --expect, PASS or FAIL on every run; the
-chapter-style table across the runs; and every run's email-by-email chart side
+table across the runs laid out as the lab drill's; and every run's email-by-email chart side
 by side on one time axis. Then the paired comparisons (all-4-right by
 McNemar's exact test, and the difference in median wait during the outage) of
 runs of the same outage, each against the first listed, or the pairs named

@@ -103,12 +103,18 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	warn(cmd, cfg.Warnings())
 	sopts := session.Options{Journal: opts.record, Force: opts.force, Hypotheses: opts.checks.Hypotheses,
 		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr(), Watch: opts.watch, Baseline: opts.baseline}
+	early := false
 	if opts.tui {
-		sopts.Show = dashboard(opts.checks.Hypotheses)
+		sopts.Show = dashboard(opts.checks.Hypotheses, &early)
 	}
 	res, err := session.Drill(cmd.Context(), cfg, sopts)
 	if err != nil {
 		return err
+	}
+	if early && res.Status == event.StatusInterrupted && cmd.Context().Err() == nil {
+		// q ended the drill early: a normal end, judged on what ran (exit
+		// 0 or 1), not an interruption (130, Ctrl-C or SIGTERM).
+		res.Status = event.StatusCompleted
 	}
 	if err := res.Baseline.Err(); err != nil && cmd.Context().Err() == nil { // not when Ctrl-C stopped it too
 		warn(cmd, []string{"no baseline: " + err.Error()})

@@ -14,6 +14,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/suggest"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -90,7 +91,8 @@ func (f *File) Check() error {
 		case win.Kind == "":
 			add(path, "outage %d has no kind (valid: %s)", i+1, strings.Join(inject.Kinds(), ", "))
 		case !slices.Contains(inject.Kinds(), win.Kind):
-			add(path+".kind", "unknown fault kind %q (valid: %s)", win.Kind, strings.Join(inject.Kinds(), ", "))
+			add(path+".kind", "unknown fault kind %q%s (valid: %s)", win.Kind, suggest.DidYouMean(win.Kind, "", inject.Kinds()),
+				strings.Join(inject.Kinds(), ", "))
 		default:
 			// Each parameter through the fault's own parser, at its key.
 			for _, k := range slices.Sorted(maps.Keys(win.Params)) {
@@ -111,7 +113,7 @@ func (f *File) Check() error {
 		}
 		for j, m := range win.Models {
 			if !slices.Contains(Rungs, m) {
-				add(fmt.Sprintf("%s.models[%d]", path, j), "unknown model rung %q (valid: %s)", m, strings.Join(Rungs, ", "))
+				add(fmt.Sprintf("%s.models[%d]", path, j), "unknown model rung %q%s (valid: %s)", m, suggest.DidYouMean(m, "", Rungs), strings.Join(Rungs, ", "))
 			} else if slices.Index(win.Models, m) != j {
 				add(fmt.Sprintf("%s.models[%d]", path, j), "model rung %q is listed twice", m)
 			}
@@ -126,7 +128,8 @@ func (f *File) Check() error {
 		path := fmt.Sprintf("$.policies[%d]", i)
 		if p.Preset != "" {
 			if !slices.Contains(workload.PresetNames(), p.Preset) {
-				add(path+".preset", "unknown policy preset %q (valid: %s)", p.Preset, strings.Join(workload.PresetNames(), ", "))
+				add(path+".preset", "unknown policy preset %q%s (valid: %s)", p.Preset, suggest.DidYouMean(p.Preset, "", workload.PresetNames()),
+					strings.Join(workload.PresetNames(), ", "))
 				continue
 			}
 			for _, x := range []struct {

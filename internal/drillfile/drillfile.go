@@ -12,12 +12,14 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/input"
@@ -334,8 +336,10 @@ func Parse(name string, data []byte) (*File, error) {
 				errs = append(errs, e)
 			}
 		}
-		if err := joinErrors(name, errs); err != nil {
-			return nil, err
+		if len(errs) > 0 {
+			// Every problem at once: the values that do not decode, then
+			// what Check finds in the rest.
+			return nil, joinErrors(name, append(errs, f.leniently(name, data)...))
 		}
 	}
 	if f.Workload.Kind == event.WorkloadChat && f.Chat == nil {
@@ -345,4 +349,107 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// maxDecodeRetries bounds the decodes leniently makes, one per value that
+// does not decode.
+const maxDecodeRetries = MaxErrors
+
+// leniently finds the problems a strict decode hid behind its first one:
+// it decodes data again without the strict check (unknown keys are
+// reported apart), each value that does not decode replaced by null and
+// reported, then checks what decoded (Check). A problem Check finds on a
+// line whose value did not decode is left out: it is that value's
+// absence, not a problem of its own.
+func (f *File) leniently(name string, data []byte) []*Error {
+	src, err := parser.ParseBytes(data, 0)
+	if err != nil || len(src.Docs) != 1 || src.Docs[0].Body == nil {
+		return nil
+	}
+	var errs []*Error
+	bad := map[int]bool{} // lines of values that did not decode
+	g := &File{Path: name, src: f.src}
+	for range maxDecodeRetries {
+		g = &File{Path: name, src: f.src}
+		err := yaml.NodeToValue(src.Docs[0].Body, g)
+		if err == nil {
+			break
+		}
+		var e *Error
+		if errors.As(yamlError(name, err), &e) && !bad[e.Line] {
+			errs = append(errs, e)
+			bad[e.Line] = true
+		}
+		if !nullValue(src.Docs[0].Body, errToken(err)) {
+			return errs // nothing to check: the rest did not decode
+		}
+	}
+	if g.Workload.Kind == event.WorkloadChat && g.Chat == nil {
+		g.Chat = &ChatFile{}
+	}
+	var checked []error
+	if err := g.Check(); err != nil {
+		checked = unjoin(err)
+	}
+	for _, c := range checked {
+		var e *Error
+		if errors.As(c, &e) && !bad[e.Line] {
+			errs = append(errs, e)
+		}
+	}
+	return errs
+}
+
+// errToken is the token a decoding error is at, or nil.
+func errToken(err error) *token.Token {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		return te.Token
+	}
+	var ne *nodeError
+	if errors.As(err, &ne) {
+		return ne.tk
+	}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		return ye.GetToken()
+	}
+	return nil
+}
+
+// nullValue takes the mapping value at tk out of the document (its key
+// and value; replaced by null where it is a map's only key), reporting
+// whether it found one.
+func nullValue(body ast.Node, tk *token.Token) bool {
+	if tk == nil {
+		return false
+	}
+	at := func(n ast.Node) bool {
+		vt := n.GetToken()
+		return vt != nil && vt.Position.Line == tk.Position.Line && vt.Position.Column == tk.Position.Column
+	}
+	for _, n := range ast.Filter(ast.MappingType, body) {
+		m, ok := n.(*ast.MappingNode)
+		if !ok {
+			continue
+		}
+		for i, mv := range m.Values {
+			if mv.Value != nil && at(mv.Value) {
+				m.Values = slices.Delete(m.Values, i, i+1)
+				return true
+			}
+		}
+	}
+	for _, n := range ast.Filter(ast.MappingValueType, body) {
+		mv, ok := n.(*ast.MappingValueNode)
+		if !ok || mv.Value == nil || !at(mv.Value) {
+			continue
+		}
+		if _, null := mv.Value.(*ast.NullNode); null {
+			return false
+		}
+		mv.Value = ast.Null(token.New("null", "null", mv.Value.GetToken().Position))
+		return true
+	}
+	return false
 }

@@ -95,6 +95,16 @@ func Span(start, end float64) string {
 	return fmt.Sprintf("%.1f–%s", noNegZero(start, 10), Secs(end))
 }
 
+// CountRange formats a range of counts, "6–29", or one number, "30", when
+// both ends round to the same count.
+func CountRange(lo, hi float64) string {
+	l, h := math.Round(lo), math.Round(hi)
+	if l == h {
+		return fmt.Sprintf("%.0f", noNegZero(l, 1))
+	}
+	return fmt.Sprintf("%.0f–%.0f", noNegZero(l, 1), noNegZero(h, 1))
+}
+
 // DurSpan formats a period given as durations: "5.3–10.3 s".
 func DurSpan(start, end time.Duration) string { return Span(start.Seconds(), end.Seconds()) }
 

@@ -111,8 +111,10 @@ type Judgement struct {
 	Bound *float64
 	Value any
 	// Judged is false when there was nothing to judge against (a group of
-	// one run, or no earlier run measured the figure): not a failure.
+	// one run, or no earlier run measured the figure); Reason says which.
+	// drill history refuses such an expectation (Trend.Err).
 	Judged bool
+	Reason string
 	Pass   bool
 }
 
@@ -131,6 +133,7 @@ func Judge(groups []Group, exps []Expectation) []Judgement {
 func (e Expectation) judge(g Group) Judgement {
 	j := Judgement{Group: g.Key, Expectation: e.Text}
 	if len(g.Runs) == 0 {
+		j.Reason = "no run"
 		return j
 	}
 	latest := g.Runs[len(g.Runs)-1]
@@ -139,11 +142,25 @@ func (e Expectation) judge(g Group) Judgement {
 	check.Value = bound
 	_, j.Value = check.Holds(latest.Figures)
 	if !ok {
+		j.Reason = e.noHistory(g)
 		return j
 	}
 	j.Bound, j.Judged = &bound, true
 	j.Pass, _ = check.Holds(latest.Figures)
 	return j
+}
+
+// noHistory says why the expectation's reference has no value on the
+// group: a lone run, or no earlier run (or not the previous one) that
+// measured the figure.
+func (e Expectation) noHistory(g Group) string {
+	if len(g.Runs) == 1 {
+		return fmt.Sprintf("one run: %s needs an earlier run of the same drill", e.ref)
+	}
+	if e.ref == "previous" {
+		return "the run before the latest did not measure the figure"
+	}
+	return fmt.Sprintf("none of the %d earlier runs measured the figure", len(g.Runs)-1)
 }
 
 // bound is the expectation's bound for the group's latest run.

@@ -10,6 +10,7 @@ package history
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -115,7 +117,7 @@ type Run struct {
 
 // Group is one drill's runs, oldest first.
 type Group struct {
-	Key  string // "busy × breaker", "chapter.yaml: busy × breaker", "chat: mixed × agent-defaults"
+	Key  string // "busy × breaker", "monthly.yaml: busy × breaker", "chat: mixed × agent-defaults"
 	Runs []Run
 	// Chat: the group's runs are chat drills (never mixed with triage).
 	Chat bool
@@ -137,8 +139,9 @@ func (g Group) Headline() []Figure {
 
 // Load reads every journal named (a directory stands for the *.jsonl files
 // in it) and groups the runs, each group oldest first and the groups by
-// key. A journal that cannot be read is an error naming it.
-func Load(paths []string, groupBy string) ([]Group, error) {
+// key. A journal that cannot be read is an error naming it. Load stops
+// with ctx's error once ctx ends (the first Ctrl-C).
+func Load(ctx context.Context, paths []string, groupBy string) ([]Group, error) {
 	if !slices.Contains(GroupBys, groupBy) {
 		return nil, fmt.Errorf("group by %q: valid are %s", groupBy, strings.Join(GroupBys, ", "))
 	}
@@ -148,7 +151,10 @@ func Load(paths []string, groupBy string) ([]Group, error) {
 	}
 	byKey := map[string]*Group{}
 	for _, path := range files {
-		run, meta, err := load(path)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		run, meta, err := load(ctx, path)
 		if err != nil {
 			return nil, err // it names the journal
 		}
@@ -181,10 +187,10 @@ func Load(paths []string, groupBy string) ([]Group, error) {
 
 // load reads one journal: its figures recomputed by the fold of its
 // workload (the triage fold, or the chat fold for a chat drill's journal).
-func load(path string) (Run, journal.Meta, error) {
+func load(ctx context.Context, path string) (Run, journal.Meta, error) {
 	f, cf := scoring.NewFold(), scoring.NewChatFold(0)
 	isChat, seen := false, false
-	meta, err := journal.Scan(path, func(e event.Event) error {
+	meta, err := journal.ScanContext(ctx, path, func(e event.Event) error {
 		if !seen { // a journal starts with its run_start
 			seen, isChat = true, scoring.IsChat([]event.Event{e})
 		}
@@ -317,20 +323,34 @@ type Trend struct {
 
 // Read reads the journals, groups them and judges the expectations. Bad
 // expectations are a usage error (exit 2).
-func Read(paths []string, groupBy string, expects []string) (Trend, error) {
+func Read(ctx context.Context, paths []string, groupBy string, expects []string) (Trend, error) {
 	exps, err := ParseExpectations(expects)
 	if err != nil {
 		return Trend{}, exit.UsageError(err)
 	}
-	groups, err := Load(paths, groupBy)
+	groups, err := Load(ctx, paths, groupBy)
 	if err != nil {
 		return Trend{}, err
 	}
 	return Trend{Groups: groups, Judgements: Judge(groups, exps)}, nil
 }
 
-// Err is the error of the expectations that failed (exit 1), or nil.
+// Err is the error of the expectations: a usage error (exit 2) when an
+// expectation against the earlier runs (previous, max, min…) had nothing
+// to compare with in some drill — a lone run, or no earlier run that
+// measured the figure: a gate that checked nothing must not pass —, else
+// the error of those that failed (exit 1), or nil.
 func (t Trend) Err() error {
+	var unjudged []string
+	for _, j := range t.Judgements {
+		if !j.Judged {
+			unjudged = append(unjudged, fmt.Sprintf("  %s: %s (%s)", j.Group, j.Expectation, j.Reason))
+		}
+	}
+	if len(unjudged) > 0 {
+		return exit.Usagef("%s nothing to compare with:\n%s\njudge against a number, or give the journals of earlier runs of the same drill",
+			format.Plural(len(unjudged), "expectation")+" had", strings.Join(unjudged, "\n"))
+	}
 	failed := Failed(t.Judgements)
 	if len(failed) == 0 {
 		return nil
@@ -344,9 +364,10 @@ func (t Trend) Err() error {
 
 // Report is drill history's whole job on the terminal: read the journals,
 // group them, write the trend table and judge the expectations. It returns
-// an error when an expectation failed (exit 1); bad input is a usage error.
-func Report(w io.Writer, paths []string, groupBy string, expects []string) error {
-	t, err := Read(paths, groupBy, expects)
+// an error when an expectation failed (exit 1); bad input, or an
+// expectation with nothing to compare with, is a usage error (exit 2).
+func Report(ctx context.Context, w io.Writer, paths []string, groupBy string, expects []string) error {
+	t, err := Read(ctx, paths, groupBy, expects)
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func TestHistoryFlagsTheRegression(t *testing.T) {
 	if j, m := sums["jan"].CallsToBrokenOutage, sums["mar"].CallsToBrokenOutage; m <= j*12/10 {
 		t.Fatalf("March's drill is no regression: calls to the broken model %d, January %d", m, j)
 	}
-	groups, err := history.Load([]string{dir}, history.ByOutagePolicy)
+	groups, err := history.Load(t.Context(), []string{dir}, history.ByOutagePolicy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +108,16 @@ func TestHistoryFlagsTheRegression(t *testing.T) {
 	}
 
 	var out bytes.Buffer
-	err = history.Report(&out, []string{dir}, history.ByOutagePolicy,
+	err = history.Report(t.Context(), &out, []string{dir}, history.ByOutagePolicy,
 		[]string{"calls_to_broken_outage <= previous * 1.2", "all4_right >= 0.5"})
 	text := out.String()
 	t.Logf("drill history:\n%s", text)
+	// The hang drill's lone run has nothing to compare with: exit 2.
+	if err == nil || exit.Code(err) != exit.Usage || !strings.Contains(err.Error(), "hang × breaker: calls_to_broken_outage <= previous * 1.2") {
+		t.Errorf("Report = %v (exit %d), want exit 2 naming the lone hang run's expectation", err, exit.Code(err))
+	}
+	busyOnly := []string{filepath.Join(dir, "a-mar.jsonl"), filepath.Join(dir, "b-feb.jsonl"), filepath.Join(dir, "c-jan.jsonl")}
+	err = history.Report(t.Context(), &bytes.Buffer{}, busyOnly, history.ByOutagePolicy, []string{"calls_to_broken_outage <= previous * 1.2"})
 	if err == nil || exit.Code(err) != exit.Failed || !strings.Contains(err.Error(), "calls_to_broken_outage <= previous * 1.2") {
 		t.Errorf("Report = %v (exit %d), want exit 1 naming the failed expectation", err, exit.Code(err))
 	}
@@ -132,7 +138,7 @@ func TestHistoryFlagsTheRegression(t *testing.T) {
 	}
 
 	// Without March, the history holds.
-	if err := history.Report(&bytes.Buffer{}, []string{filepath.Join(dir, "c-jan.jsonl"), filepath.Join(dir, "b-feb.jsonl")},
+	if err := history.Report(t.Context(), &bytes.Buffer{}, []string{filepath.Join(dir, "c-jan.jsonl"), filepath.Join(dir, "b-feb.jsonl")},
 		history.ByOutagePolicy, []string{"calls_to_broken_outage <= previous * 1.2"}); err != nil {
 		t.Errorf("January and February: %v, want no failure", err)
 	}
@@ -176,8 +182,56 @@ func TestExpectationBounds(t *testing.T) {
 			t.Errorf("%q parsed", bad)
 		}
 	}
-	if err := history.Report(&bytes.Buffer{}, []string{t.TempDir()}, history.ByOutagePolicy, []string{"x <= previous"}); exit.Code(err) != exit.Usage {
+	if err := history.Report(t.Context(), &bytes.Buffer{}, []string{t.TempDir()}, history.ByOutagePolicy, []string{"x <= previous"}); exit.Code(err) != exit.Usage {
 		t.Errorf("a bad expectation: %v, want a usage error", err)
+	}
+}
+
+// TestNothingToCompareIsAUsageError: an expectation against the earlier
+// runs (previous, max, min…) on a lone run, or on runs none of which
+// measured the figure, checked nothing: exit 2 saying so, never a pass.
+func TestNothingToCompareIsAUsageError(t *testing.T) {
+	one := history.Group{Key: "busy × breaker", Runs: []history.Run{{Figures: map[string]any{"calls_to_broken_outage": 10.0, "breaker_first_open_s": nil}}}}
+	two := history.Group{Key: "hang × breaker", Runs: []history.Run{
+		{Figures: map[string]any{"calls_to_broken_outage": 10.0, "breaker_first_open_s": nil}},
+		{Figures: map[string]any{"calls_to_broken_outage": 12.0, "breaker_first_open_s": 3.0}}}}
+	for _, c := range []struct {
+		group history.Group
+		expr  string
+		why   string
+	}{
+		{one, "calls_to_broken_outage <= previous", "one run"},
+		{one, "calls_to_broken_outage <= max + 2", "one run"},
+		{one, "calls_to_broken_outage >= min", "one run"},
+		{two, "breaker_first_open_s <= previous", "did not measure"},
+		{two, "breaker_first_open_s <= max", "none of the 1 earlier runs"},
+	} {
+		e, err := history.ParseExpectation(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := history.Trend{Groups: []history.Group{c.group}, Judgements: history.Judge([]history.Group{c.group}, []history.Expectation{e})}
+		err = tr.Err()
+		if exit.Code(err) != exit.Usage || !strings.Contains(err.Error(), "nothing to compare") || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%s on %s: %v (exit %d), want exit 2 saying nothing to compare (%s)", c.expr, c.group.Key, err, exit.Code(err), c.why)
+		}
+	}
+	// A plain number needs no history.
+	e, _ := history.ParseExpectation("calls_to_broken_outage <= 20")
+	if err := (history.Trend{Judgements: history.Judge([]history.Group{one}, []history.Expectation{e})}).Err(); err != nil {
+		t.Errorf("a plain bound on one run: %v", err)
+	}
+}
+
+// TestDatesNameEachRun: runs on one day are told apart by the minute,
+// runs in one minute by the second, runs in one second by a number.
+func TestDatesNameEachRun(t *testing.T) {
+	at := func(h, m, s int) history.Run { return history.Run{Date: time.Date(2026, 12, 4, h, m, s, 0, time.UTC)} }
+	g := history.Group{Runs: []history.Run{at(9, 0, 0), at(16, 20, 5), at(16, 20, 41), at(16, 20, 41), {Date: time.Date(2026, 11, 4, 9, 0, 0, 0, time.UTC)}}}
+	got := history.Dates(g)
+	want := []string{"2026-12-04 09:00", "2026-12-04 16:20:05", "2026-12-04 16:20:41 #1", "2026-12-04 16:20:41 #2", "2026-11-04"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Dates = %q, want %q", got, want)
 	}
 }
 

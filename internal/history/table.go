@@ -84,22 +84,47 @@ func (j Judgement) Cells() (result, measured, bound string) {
 	return result, scoring.FormatValue(j.Value), bound
 }
 
-// Dates labels each run of a group by its date, with the time when two
-// runs share a day.
+// Dates labels each run of a group by its date, finer where runs share a
+// label: the minute when two runs share a day, the second when they share
+// a minute, and a run number (#2, #3…) when they share even the second,
+// so every column heading names one run.
 func Dates(g Group) []string {
 	out := make([]string, len(g.Runs))
-	seen := map[string]int{}
-	for _, r := range g.Runs {
-		seen[r.Date.Format("2006-01-02")]++
-	}
+	layouts := []string{"2006-01-02", "2006-01-02 15:04", "2006-01-02 15:04:05"}
 	for i, r := range g.Runs {
-		d := r.Date.Format("2006-01-02")
-		if seen[d] > 1 {
-			d = r.Date.Format("2006-01-02 15:04")
+		out[i] = r.Date.Format(layouts[0])
+	}
+	for _, layout := range layouts[1:] {
+		dup := duplicated(out)
+		for i, r := range g.Runs {
+			if dup[out[i]] {
+				out[i] = r.Date.Format(layout)
+			}
 		}
-		out[i] = d
+	}
+	dup, nth := duplicated(out), map[string]int{}
+	for i, d := range out {
+		if dup[d] {
+			nth[d]++
+			out[i] = fmt.Sprintf("%s #%d", d, nth[d])
+		}
 	}
 	return out
+}
+
+// duplicated is the set of labels that occur more than once.
+func duplicated(labels []string) map[string]bool {
+	n := map[string]int{}
+	for _, l := range labels {
+		n[l]++
+	}
+	dup := map[string]bool{}
+	for l, c := range n {
+		if c > 1 {
+			dup[l] = true
+		}
+	}
+	return dup
 }
 
 // Value formats a headline figure's value as the rest of drill shows it.

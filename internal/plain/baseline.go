@@ -61,13 +61,17 @@ func inFlightRows(row func(k, v string), s scoring.Summary) {
 	}
 }
 
-// CallsRange formats a predicted range of calls: "140–150", or Dash when
-// there is none.
+// CallsRange formats a predicted range of calls: "140–150", one number
+// when both ends agree, or Dash when there is none.
 func CallsRange(r *[2]float64) string {
 	if r == nil {
 		return format.Dash
 	}
-	return format.Count(r[0]) + "–" + format.Count(r[1])
+	lo, hi := format.Count(r[0]), format.Count(r[1])
+	if lo == hi {
+		return lo
+	}
+	return lo + "–" + hi
 }
 
 // All4Share formats a share of emails all 4 right without its interval:

@@ -46,9 +46,5 @@ func BesideCount(measured int, predicted predict.Range) string {
 	case gap > 0:
 		diff = fmt.Sprintf("%.0f more", gap)
 	}
-	pred := fmt.Sprintf("%.0f–%.0f", predicted[0], predicted[1])
-	if predicted[0] == predicted[1] {
-		pred = fmt.Sprintf("%.0f", predicted[0])
-	}
-	return fmt.Sprintf("measured %d, predicted %s: %s", measured, pred, diff)
+	return fmt.Sprintf("measured %d, predicted %s: %s", measured, format.CountRange(predicted[0], predicted[1]), diff)
 }

@@ -73,7 +73,7 @@ func SummaryWidth(w io.Writer, s scoring.Summary, width int) error {
 	baselineRows(row, s)
 	costRows(row, s)
 	alertRows(row, s)
-	row("wall time", format.Secs(s.WallS))
+	row(runTimeLabel(s.Clock), format.Secs(s.WallS))
 	return KeyValues(w, rows, width)
 }
 
@@ -90,6 +90,16 @@ func ServedLine(s scoring.Summary) string {
 		line += fmt.Sprintf("; %d cut off by the run's end", n)
 	}
 	return line
+}
+
+// runTimeLabel names the run's length as its clock measured it: wall time
+// on the real clock; on the virtual clock the drill's own time, which is
+// not how long it took to play.
+func runTimeLabel(clock string) string {
+	if clock == event.ClockVirtual {
+		return "run time on the virtual clock"
+	}
+	return "wall time"
 }
 
 // KeyValues writes rows of a key and a value as two aligned columns two

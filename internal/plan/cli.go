@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -243,8 +244,12 @@ func (c *CLI) Plan(fs *pflag.FlagSet, sel Selection, single io.Writer) ([]worklo
 			return nil, Expectations{}, err
 		}
 		if single != nil && len(runs) > 1 {
-			fmt.Fprintf(single, "drill: %s describes %d drills; running outage %s with policy %s (choose with --outage and --policy, or run them all with drill compare -f)\n",
-				c.file, len(runs), runs[0].Outage.Name, runs[0].Policy.PolicyName())
+			verb, all := cmp.Or(sel.Verb, "running"), ", or run them all with drill compare -f"
+			if verb != "running" {
+				all = ""
+			}
+			fmt.Fprintf(single, "drill: %s describes %d drills; %s the first, outage %s with policy %s (choose with --outage and --policy%s)\n",
+				c.file, len(runs), verb, runs[0].Outage.Name, runs[0].Policy.PolicyName(), all)
 			runs = runs[:1]
 		}
 		if x.Hypotheses, x.Abort, err = Checks(df); err != nil {

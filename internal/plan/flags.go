@@ -177,6 +177,10 @@ func fileSending(df *drillfile.File) (emails int, rate float64) {
 type Selection struct {
 	Outages, Policies         []string
 	OutagesFlag, PoliciesFlag string
+	// Verb says what the command does with the one drill it takes from a
+	// file that describes several, for the note: "running" (the default)
+	// or "predicting".
+	Verb string
 }
 
 // Layered lays the flags the user gave over a drill file (a flag replaces

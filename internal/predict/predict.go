@@ -199,7 +199,7 @@ func Compute(cfg workload.Config) (Prediction, error) {
 	} else {
 		p.Lines = append(p.Lines, "worst wait: unbounded (a hang with no time limit waits until the run's ceiling)")
 	}
-	p.Lines = append(p.Lines, fmt.Sprintf("calls to the broken model during the outage: %.0f–%.0f", calls[0], calls[1]))
+	p.Lines = append(p.Lines, "calls to the broken model during the outage: "+format.CountRange(calls[0], calls[1]))
 	return p, nil
 }
 
@@ -360,8 +360,12 @@ func (m *model) failureLine(f Range, ok bool) string {
 		per = format.GoDuration(m.rp.TimeLimit) + " limit"
 	}
 	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)
-	s := fmt.Sprintf("one failure: %d attempt(s) × %s + backoff %s–%s s (0.5 s doubling, minus up to 25 %% jitter) = %s",
-		n, per, format.Secs3(bl.Seconds()), format.Secs3(bh.Seconds()), f)
+	backoff := format.Secs3(bl.Seconds()) + "–" + format.Secs3(bh.Seconds())
+	if format.Secs3(bl.Seconds()) == format.Secs3(bh.Seconds()) {
+		backoff = format.Secs3(bl.Seconds())
+	}
+	s := fmt.Sprintf("one failure: %d attempt(s) × %s + backoff %s s (0.5 s doubling, minus up to 25 %% jitter) = %s",
+		n, per, backoff, f)
 	if m.request {
 		s += fmt.Sprintf(" (request scope: at most the %s request timeout, not retried on a hang)", format.GoDuration(m.rp.TimeLimit))
 	}

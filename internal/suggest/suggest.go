@@ -14,12 +14,35 @@ import (
 // near enough to be what was meant: at most 2 edits, or a third of word's
 // length for longer words. Ties go to the first candidate. Failing that,
 // the one candidate that has word as a whole part between dashes
-// ("breaker" in "agent-breaker") is meant.
+// ("breaker" in "agent-breaker") is meant; failing that, the one that
+// begins with word and goes on past a separator ("calls_to_broken" in
+// "calls_to_broken_outage").
 func Nearest(word string, candidates []string) (string, bool) {
 	if c, ok := nearestByEdits(word, candidates); ok {
 		return c, true
 	}
-	return onlyPart(word, candidates)
+	if c, ok := onlyPart(word, candidates); ok {
+		return c, true
+	}
+	return onlyExtension(word, candidates)
+}
+
+// onlyExtension is the one candidate that begins with word followed by
+// '_', '-' or '.', if exactly one does.
+func onlyExtension(word string, candidates []string) (string, bool) {
+	w := strings.ToLower(word)
+	found := ""
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		if len(w) < 3 || len(lc) <= len(w) || !strings.HasPrefix(lc, w) || !strings.ContainsRune("_-.", rune(lc[len(w)])) {
+			continue
+		}
+		if found != "" {
+			return "", false
+		}
+		found = c
+	}
+	return found, found != ""
 }
 
 // onlyPart is the one candidate with word as a part between dashes, if

@@ -47,3 +47,19 @@ func TestDidYouMean(t *testing.T) {
 		t.Errorf("DidYouMean with nothing near = %q, want empty", got)
 	}
 }
+
+// TestNearestExtension: a name cut short at a separator means the one
+// candidate it begins ("calls_to_broken" → "calls_to_broken_outage"), not
+// one of several.
+func TestNearestExtension(t *testing.T) {
+	figures := []string{"calls_to_broken_outage", "baseline.calls_to_broken_outage", "breaker_first_open_s", "served.error", "served.backup"}
+	if got, ok := Nearest("calls_to_broken", figures); !ok || got != "calls_to_broken_outage" {
+		t.Errorf("Nearest(calls_to_broken) = %q, %v", got, ok)
+	}
+	if got, ok := Nearest("servd", []string{"served.error", "served.backup", "seed"}); ok && got != "seed" {
+		t.Errorf("a prefix of several candidates suggested %q", got)
+	}
+	if _, ok := Nearest("se", []string{"served.error"}); ok {
+		t.Error("a two-letter prefix suggested a name")
+	}
+}
