@@ -23,8 +23,8 @@ var goProfile = Profile{
 	Errors: Errors{Status5xx: "*openai.Error", Status429: "*openai.Error",
 		Timeout: "*url.Error (deadline)", RequestTimeout: "context.DeadlineExceeded",
 		BodyTimeout: "a read error wrapping the deadline", StreamTimeout: "stream.Err(): the deadline",
-		Conn: "*url.Error", BodyReset: "a read error (\"error reading response body\")", StreamReset: "stream.Err(): the read error"},
-	Measured: []string{"the error types of a timeout and a reset, measured against a loopback server (drill's own tests)"},
+		Conn: "*url.Error", BodyReset: "a read or JSON error (unexpected EOF)", StreamReset: "stream.Err(): the read error"},
+	Measured: []string{"the error types of a timeout and a reset, measured through drill proxy in drill's own tests"},
 }
 
 // nodeProfile is the openai npm package.

@@ -126,6 +126,15 @@ type Profile struct {
 // Label is the profile's package and version: "openai-node 7.60.0".
 func (p Profile) Label() string { return p.Package + " " + p.Version }
 
+// Files are the source files of Sources, without the functions named.
+func (p Profile) Files() []string {
+	out := make([]string, len(p.Sources))
+	for i, s := range p.Sources {
+		out[i], _, _ = strings.Cut(s, " (")
+	}
+	return out
+}
+
 // retried is what every profile here retries.
 const retried = "408, 409, 429, 5xx and connection errors (x-should-retry: true/false overrides)"
 
