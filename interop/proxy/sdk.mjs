@@ -1,0 +1,132 @@
+// The npm package's profile, checked against the real client: for each
+// fault, `drill proxy` applies it to every request (window 0 to 1 h), the
+// official openai npm package calls through it with its defaults (2
+// retries) and the timeout given, and the attempts the proxy saw, the
+// call's duration and the error class must be what
+// `drill predict --sdk node --json` says of the same fault and settings.
+// Exits non-zero, with the reason, if any differs.
+//
+// Environment: DRILL (the drill binary), WORK (a directory for journals).
+
+import { spawn, execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import OpenAI from "openai";
+import { VERSION } from "openai/version";
+
+const DRILL = process.env.DRILL ?? "drill";
+const WORK = process.env.WORK ?? ".";
+const SLACK = 0.75; // seconds of real-time overhead allowed past the prediction (process start, sockets)
+
+let failed = false;
+function fail(msg) {
+  console.error(`interop sdk: FAIL: ${msg}`);
+  failed = true;
+}
+
+// The upstream answers every chat completion, streamed or not.
+const upstream = http.createServer((req, res) => {
+  let body = "";
+  req.on("data", (c) => (body += c));
+  req.on("end", () => {
+    const r = JSON.parse(body || "{}");
+    const usage = { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 };
+    if (!r.stream) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "c1", object: "chat.completion", created: 0, model: r.model,
+        choices: [{ index: 0, message: { role: "assistant", content: "pong pong pong pong pong pong" }, finish_reason: "stop" }], usage }));
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    for (const w of ["one ", "two ", "three ", "four ", "five"]) {
+      res.write(`data: ${JSON.stringify({ id: "c2", object: "chat.completion.chunk", created: 0, model: r.model,
+        choices: [{ index: 0, delta: { content: w }, finish_reason: null }] })}\n\n`);
+    }
+    res.end("data: [DONE]\n\n");
+  });
+});
+await new Promise((r) => upstream.listen(0, "127.0.0.1", r));
+const upstreamURL = `http://127.0.0.1:${upstream.address().port}/v1`;
+
+async function startProxy(args, journal) {
+  const proc = spawn(DRILL, ["proxy", "--listen", "127.0.0.1:0", "--upstream", upstreamURL, "--no-tui",
+    "--record", journal, "--outage-from", "0s", "--outage-to", "1h", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  const exited = new Promise((r) => proc.on("exit", r));
+  const baseURL = await new Promise((resolve, reject) => {
+    proc.stderr.on("data", (d) => {
+      err += d;
+      const m = err.match(/http:\/\/(127\.0\.0\.1:\d+)\/v1/);
+      if (m) resolve(`http://${m[1]}/v1`);
+    });
+    exited.then((code) => reject(new Error(`drill proxy exited ${code}: ${err}`)));
+  });
+  return { baseURL, stop: async () => { proc.kill("SIGINT"); await exited; } };
+}
+
+function predict(outage, faults, timeoutMs, stream) {
+  const args = ["predict", "--sdk", "node", "--outage", outage, "--policy", "primary-only", "--json"];
+  for (const f of faults) args.push("--fault", f);
+  if (timeoutMs) args.push("--primary-timeout", `${timeoutMs}ms`);
+  if (stream) args.push("--stream");
+  return JSON.parse(execFileSync(DRILL, args, { encoding: "utf8" }));
+}
+
+const cases = [
+  { name: "rate-limit, Retry-After 90 s", outage: "rate-limit", faults: ["retry_after=90s"], error: OpenAI.RateLimitError },
+  { name: "busy", outage: "busy", faults: [], error: OpenAI.InternalServerError },
+  { name: "hang, 800 ms timeout", outage: "hang", faults: [], timeout: 800, error: OpenAI.APIConnectionTimeoutError },
+  { name: "stall, not streamed, 800 ms timeout", outage: "stall", faults: ["after_chunks=2"], timeout: 800, error: OpenAI.APIConnectionTimeoutError },
+  { name: "stall, streamed, 800 ms timeout", outage: "stall", faults: [], timeout: 800, stream: true, never: true },
+  { name: "reset before the headers", outage: "reset", faults: [], error: OpenAI.APIConnectionError },
+  { name: "reset mid-body, not streamed", outage: "reset", faults: ["at=body", "after_chunks=2"], errorName: "TypeError" },
+];
+
+console.log(`interop sdk: openai ${VERSION} (node ${process.version}) against drill predict --sdk node`);
+let n = 0;
+for (const c of cases) {
+  const want = predict(c.outage, c.faults, c.timeout, c.stream);
+  const journal = `${WORK}/sdk-${n++}.jsonl`;
+  const proxy = await startProxy(["--outage", c.outage, ...c.faults.flatMap((f) => ["--fault", f])], journal);
+  const client = new OpenAI({ baseURL: proxy.baseURL, apiKey: "sk-interop-not-a-real-key", ...(c.timeout ? { timeout: c.timeout } : {}) });
+  const t0 = Date.now();
+  let err = null;
+  let took;
+  let guarded = false;
+  try {
+    if (c.stream) {
+      const ac = new AbortController();
+      const guard = setTimeout(() => { guarded = true; ac.abort(); }, 3 * c.timeout + 1500);
+      try {
+        const s = await client.chat.completions.create({ model: "interop-model", stream: true, messages: [{ role: "user", content: "ping" }] }, { signal: ac.signal });
+        for await (const _ of s) { /* the stall holds the stream open */ }
+      } finally {
+        clearTimeout(guard);
+      }
+    } else {
+      await client.chat.completions.create({ model: "interop-model", messages: [{ role: "user", content: "ping" }] });
+    }
+  } catch (e) {
+    err = e;
+  }
+  took = (Date.now() - t0) / 1000;
+  await proxy.stop();
+  const attempts = readFileSync(journal, "utf8").split("\n").filter((l) => l.includes('"kind":"attempt_start"')).length;
+  const fs = want.predicted_failure_s;
+  const errName = err ? err.constructor.name : "none";
+  let ok = attempts === want.attempts;
+  if (c.never) {
+    // Predicted never to end: still open when the guard aborted it, long
+    // after three of its timeouts.
+    ok = ok && fs === null && guarded && took >= 3 * c.timeout / 1000;
+  } else {
+    ok = ok && fs !== null && took >= fs[0] - 0.05 && took <= fs[1] + SLACK;
+    ok = ok && (c.error ? err instanceof c.error && err.constructor === c.error : err?.constructor?.name === c.errorName);
+  }
+  const line = `${c.name}: measured ${attempts} attempts, ${took.toFixed(2)} s, ${errName}; predicted ${want.attempts} attempts, ${fs ? fs.join("–") + " s" : "never ends"}`;
+  if (ok) console.log(`interop sdk: ok: ${line}`);
+  else fail(line);
+}
+upstream.close();
+if (failed) process.exit(1);
+console.log(`== interop/proxy/sdk: ${cases.length} faults through drill proxy: the npm package did what drill predict --sdk node says`);
