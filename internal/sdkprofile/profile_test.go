@@ -99,7 +99,7 @@ func TestIdentify(t *testing.T) {
 		pkg, version string
 	}{
 		{"node", map[string]string{"X-Stainless-Lang": "js", "X-Stainless-Package-Version": "7.60.0", "User-Agent": "OpenAI/JS 7.60.0"}, "openai-node", "7.60.0"},
-		{"python", map[string]string{"X-Stainless-Lang": "python", "X-Stainless-Package-Version": "2.54.0", "User-Agent": "OpenAI/Python 2.54.0"}, "openai-python", "2.54.0"},
+		{"python", map[string]string{"X-Stainless-Lang": "python", "X-Stainless-Package-Version": "2.54.0", "User-Agent": "OpenAI/Python 2.54.0", "X-Stainless-Read-Timeout": "600.0"}, "openai-python", "2.54.0"},
 		{"go", map[string]string{"X-Stainless-Lang": "go", "X-Stainless-Package-Version": "3.98.0"}, "openai-go", "3.98.0"},
 		{"user agent only", map[string]string{"User-Agent": "OpenAI/Python 3.3.1"}, "openai-python", "3.3.1"},
 		{"another stainless SDK", map[string]string{"X-Stainless-Lang": "kotlin", "X-Stainless-Package-Version": "4.0.0"}, "stainless-kotlin", "4.0.0"},
@@ -111,9 +111,9 @@ func TestIdentify(t *testing.T) {
 			for k, v := range tc.headers {
 				h.Set(k, v)
 			}
-			pkg, v := Identify(h)
-			if pkg != tc.pkg || v != tc.version {
-				t.Errorf("Identify = %q %q, want %q %q", pkg, v, tc.pkg, tc.version)
+			c := Identify(h)
+			if c.Package != tc.pkg || c.Version != tc.version {
+				t.Errorf("Identify = %q %q, want %q %q", c.Package, c.Version, tc.pkg, tc.version)
 			}
 		})
 	}
@@ -134,5 +134,36 @@ func TestProfilesNameTheirSource(t *testing.T) {
 		if p.Version == "" || len(p.Sources) == 0 || p.Lang == "" || p.UserAgent == "" {
 			t.Errorf("%s: version %q, sources %v, lang %q, user agent %q", p.Name, p.Version, p.Sources, p.Lang, p.UserAgent)
 		}
+	}
+}
+
+func TestDeclaredTimeout(t *testing.T) {
+	h := http.Header{}
+	h.Set("X-Stainless-Lang", "python")
+	h.Set("X-Stainless-Read-Timeout", "2.5")
+	if c := Identify(h); c.Timeout != 2500*time.Millisecond || c.Label() != "openai-python" {
+		t.Errorf("python, read timeout 2.5: %+v %q", c, c.Label())
+	}
+	h = http.Header{}
+	h.Set("X-Stainless-Lang", "js")
+	h.Set("X-Stainless-Timeout", "0")
+	if c := Identify(h); c.Timeout != 0 {
+		t.Errorf("node, X-Stainless-Timeout 0: %v, want none", c.Timeout)
+	}
+	if c := Identify(http.Header{}); c.Label() != "unknown client" {
+		t.Errorf("no headers: %q", c.Label())
+	}
+}
+
+func TestFaultOf(t *testing.T) {
+	f := FaultOf("rate-limit", map[string]string{"retry_after": "90s"}, false)
+	if f.RetryAfter != 90*time.Second || f.Kind != RateLimit {
+		t.Errorf("rate-limit retry_after=90s: %+v", f)
+	}
+	if f := FaultOf("rate-limit", map[string]string{"spend_cap": "true"}, false); f.RetryAfter != 0 {
+		t.Errorf("spend cap: hint %v, want none", f.RetryAfter)
+	}
+	if f := FaultOf("reset", map[string]string{"at": "body"}, true); !f.AtBody || !f.Stream {
+		t.Errorf("reset at=body streamed: %+v", f)
 	}
 }
