@@ -1,8 +1,9 @@
 // The npm package's profile, checked against the real client: for each
-// fault, `drill proxy` applies it to every request (window 0 to 1 h), the
-// official openai npm package calls through it with its defaults (2
-// retries) and the timeout given, and the attempts the proxy saw, the
-// call's duration and the error class must be what
+// fault, streamed and not, and through the chat.completions.stream() and
+// runTools() helpers, `drill proxy` applies it to every request (window 0
+// to 1 h), the official openai npm package calls through it with its
+// defaults (2 retries) and the timeout given, and the attempts the proxy
+// saw, the call's duration and the error class must be what
 // `drill predict --sdk node --json` says of the same fault and settings.
 // Exits non-zero, with the reason, if any differs.
 //
@@ -80,7 +81,41 @@ const cases = [
   { name: "stall, streamed, 800 ms timeout", outage: "stall", faults: [], timeout: 800, stream: true, never: true },
   { name: "reset before the headers", outage: "reset", faults: [], error: OpenAI.APIConnectionError },
   { name: "reset mid-body, not streamed", outage: "reset", faults: ["at=body", "after_chunks=2"], errorName: "TypeError" },
+  // Streamed: everything before the headers is retried as for a plain call.
+  { name: "busy, streamed", outage: "busy", faults: [], stream: true, error: OpenAI.InternalServerError },
+  { name: "rate-limit, Retry-After 90 s, streamed", outage: "rate-limit", faults: ["retry_after=90s"], stream: true, error: OpenAI.RateLimitError },
+  { name: "hang, streamed, 800 ms timeout", outage: "hang", faults: [], timeout: 800, stream: true, error: OpenAI.APIConnectionTimeoutError },
+  { name: "reset before the headers, streamed", outage: "reset", faults: [], stream: true, error: OpenAI.APIConnectionError },
+  { name: "reset mid-stream", outage: "reset", faults: ["at=body", "after_chunks=2"], stream: true, errorName: "TypeError" },
+  // The helpers: chat.completions.stream() and runTools() make the same
+  // calls, so they meet the same retries.
+  { name: "stall, chat.completions.stream(), 800 ms timeout", outage: "stall", faults: [], timeout: 800, stream: true, helper: "stream", never: true },
+  { name: "busy, chat.completions.stream()", outage: "busy", faults: [], stream: true, helper: "stream", error: OpenAI.InternalServerError },
+  { name: "busy, runTools()", outage: "busy", faults: [], helper: "runTools", error: OpenAI.InternalServerError },
+  { name: "rate-limit, Retry-After 90 s, runTools()", outage: "rate-limit", faults: ["retry_after=90s"], helper: "runTools", error: OpenAI.RateLimitError },
 ];
+
+// call makes case c's call with client, as the application would.
+async function call(client, c, signal) {
+  const params = { model: "interop-model", messages: [{ role: "user", content: "ping" }] };
+  if (c.helper === "runTools") {
+    const runner = client.chat.completions.runTools({ ...params,
+      tools: [{ type: "function", function: { name: "lookup", description: "look an order up", parameters: { type: "object", properties: {} }, function: () => "{}" } }] },
+    { signal });
+    return runner.finalContent();
+  }
+  if (c.helper === "stream") {
+    const s = client.chat.completions.stream(params, { signal });
+    for await (const _ of s) { /* chunk by chunk */ }
+    return s.finalChatCompletion();
+  }
+  if (c.stream) {
+    const s = await client.chat.completions.create({ ...params, stream: true }, { signal });
+    for await (const _ of s) { /* the stall holds the stream open */ }
+    return;
+  }
+  return client.chat.completions.create(params, { signal });
+}
 
 console.log(`interop sdk: openai ${VERSION} (node ${process.version}) against drill predict --sdk node`);
 let n = 0;
@@ -94,17 +129,12 @@ for (const c of cases) {
   let took;
   let guarded = false;
   try {
-    if (c.stream) {
-      const ac = new AbortController();
-      const guard = setTimeout(() => { guarded = true; ac.abort(); }, 3 * c.timeout + 1500);
-      try {
-        const s = await client.chat.completions.create({ model: "interop-model", stream: true, messages: [{ role: "user", content: "ping" }] }, { signal: ac.signal });
-        for await (const _ of s) { /* the stall holds the stream open */ }
-      } finally {
-        clearTimeout(guard);
-      }
-    } else {
-      await client.chat.completions.create({ model: "interop-model", messages: [{ role: "user", content: "ping" }] });
+    const ac = new AbortController();
+    const guard = c.never ? setTimeout(() => { guarded = true; ac.abort(); }, 3 * c.timeout + 1500) : undefined;
+    try {
+      await call(client, c, ac.signal);
+    } finally {
+      clearTimeout(guard);
     }
   } catch (e) {
     err = e;
