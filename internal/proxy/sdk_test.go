@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -78,7 +79,9 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 				pw.CloseWithError(syscall.ECONNRESET)
 				return
 			}
-			pw.Close()
+			// A handler ended by the client's time limit: the client
+			// reads that, as from a socket, not a clean end.
+			pw.CloseWithError(cmp.Or(ctx.Err(), io.EOF))
 		}()
 		t.h.ServeHTTP(rw, in)
 	}()

@@ -17,7 +17,7 @@ import { VERSION } from "openai/version";
 
 const DRILL = process.env.DRILL ?? "drill";
 const WORK = process.env.WORK ?? ".";
-const SLACK = 0.75; // seconds of real-time overhead allowed past the prediction (process start, sockets)
+const SLACK = 1.0; // seconds of real-time overhead allowed past the prediction (process start, sockets)
 
 let failed = false;
 function fail(msg) {
