@@ -9,7 +9,10 @@ import (
 )
 
 func newSDKsCmd() *cobra.Command {
-	var tf tableFormat
+	var (
+		tf      tableFormat
+		jsonOut bool
+	)
 	cmd := &cobra.Command{
 		Use:   "sdks",
 		Short: "What each OpenAI client library does against each fault, from its SDK profile",
@@ -20,10 +23,14 @@ each SDK's default retries; then what each profile was read from and says
 (retries, backoff, Retry-After rules, what the time limit covers, what is
 retried, what was measured rather than read).`,
 		Example: `  drill sdks
-  drill sdks --format md`,
+  drill sdks --format md
+  drill sdks --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
+			if jsonOut {
+				return plain.SDKJSON(out)
+			}
 			md := tf.width(out) < 0
 			if err := tf.writeTable(out, plain.SDKBehaviour(md)); err != nil {
 				return err
@@ -35,5 +42,6 @@ retried, what was measured rather than read).`,
 		},
 	}
 	registerTableFormat(cmd.Flags(), &tf)
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print every profile and what one call does in each case as JSON")
 	return cmd
 }

@@ -2,6 +2,7 @@ package plain
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/drill-dev/drill/internal/format"
@@ -87,4 +88,47 @@ func mdCell(s string, md bool) string {
 		return s
 	}
 	return strings.NewReplacer("*", `\*`, "|", `\|`).Replace(s)
+}
+
+// sdkCaseJSON is one case of one SDK in drill sdks --json.
+type sdkCaseJSON struct {
+	Case     string      `json:"case"`
+	Kind     string      `json:"kind"`
+	Stream   bool        `json:"stream"`
+	TimeoutS float64     `json:"timeout_s"` // the application's time limit in the case; 0: the SDK's default
+	Attempts int         `json:"attempts"`
+	TookS    *[2]float64 `json:"took_s"` // low and high over the jitter; null: never ends
+	Failed   bool        `json:"failed"`
+	Error    string      `json:"error"`
+}
+
+// sdkJSON is one profile in drill sdks --json.
+type sdkJSON struct {
+	SDK     string        `json:"sdk"`
+	Package string        `json:"package"`
+	Version string        `json:"version"`
+	Sources []string      `json:"sources"`
+	Retries int           `json:"retries"`
+	Cases   []sdkCaseJSON `json:"cases"`
+}
+
+// SDKJSON writes every profile and what one call of it does in each case,
+// as JSON: an array with sdk, package, version, sources, retries and
+// cases (case, kind, stream, timeout_s, attempts, took_s, failed, error).
+func SDKJSON(w io.Writer) error {
+	var out []sdkJSON
+	for _, p := range sdkprofile.All() {
+		j := sdkJSON{SDK: p.Name, Package: p.Package, Version: p.Version, Sources: p.Sources, Retries: p.Retries}
+		for _, c := range sdkprofile.Cases() {
+			call := p.Play(c.Fault, c.Settings)
+			cj := sdkCaseJSON{Case: c.Label, Kind: c.Fault.Kind, Stream: c.Fault.Stream, TimeoutS: c.Settings.Timeout.Seconds(),
+				Attempts: call.Attempts, Failed: call.Failed, Error: call.Error}
+			if call.Took[0] != sdkprofile.Forever {
+				cj.TookS = &[2]float64{call.Took[0].Seconds(), call.Took[1].Seconds()}
+			}
+			j.Cases = append(j.Cases, cj)
+		}
+		out = append(out, j)
+	}
+	return JSON(w, out)
 }

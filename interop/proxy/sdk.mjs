@@ -93,7 +93,24 @@ const cases = [
   { name: "busy, chat.completions.stream()", outage: "busy", faults: [], stream: true, helper: "stream", error: OpenAI.InternalServerError },
   { name: "busy, runTools()", outage: "busy", faults: [], helper: "runTools", error: OpenAI.InternalServerError },
   { name: "rate-limit, Retry-After 90 s, runTools()", outage: "rate-limit", faults: ["retry_after=90s"], helper: "runTools", error: OpenAI.RateLimitError },
+  // drill predict does not read a trickle: these two check the profile's
+  // own rows (drill sdks --json). Not streamed, the timeout covers the
+  // whole body and is retried; streamed, nothing covers the body.
+  { name: "trickle, not streamed, 1 s timeout", outage: "trickle", faults: ["tokens_per_s=2"], timeout: 1000,
+    profile: "trickle (20 s body), not streamed, 1 s timeout", error: OpenAI.APIConnectionTimeoutError },
+  { name: "trickle, streamed, 1 s timeout", outage: "trickle", faults: ["tokens_per_s=2"], timeout: 1000, stream: true,
+    profile: "trickle (20 s body), streamed, 1 s timeout", answers: true },
 ];
+
+const nodeProfile = JSON.parse(execFileSync(DRILL, ["sdks", "--json"], { encoding: "utf8" })).find((p) => p.sdk === "node");
+
+// fromProfile is a profile row as drill predict --json would say it: the
+// attempts and, for a call that fails, how long it takes.
+function fromProfile(label) {
+  const row = nodeProfile.cases.find((c) => c.case === label);
+  if (!row) throw new Error(`drill sdks --json has no node row ${label}`);
+  return { attempts: row.attempts, predicted_failure_s: row.failed ? row.took_s : null, answers: !row.failed };
+}
 
 // call makes case c's call with client, as the application would.
 async function call(client, c, signal) {
@@ -120,7 +137,7 @@ async function call(client, c, signal) {
 console.log(`interop sdk: openai ${VERSION} (node ${process.version}) against drill predict --sdk node`);
 let n = 0;
 for (const c of cases) {
-  const want = predict(c.outage, c.faults, c.timeout, c.stream);
+  const want = c.profile ? fromProfile(c.profile) : predict(c.outage, c.faults, c.timeout, c.stream);
   const journal = `${WORK}/sdk-${n++}.jsonl`;
   const proxy = await startProxy(["--outage", c.outage, ...c.faults.flatMap((f) => ["--fault", f])], journal);
   const client = new OpenAI({ baseURL: proxy.baseURL, apiKey: "sk-interop-not-a-real-key", ...(c.timeout ? { timeout: c.timeout } : {}) });
@@ -145,7 +162,10 @@ for (const c of cases) {
   const fs = want.predicted_failure_s;
   const errName = err ? err.constructor.name : "none";
   let ok = attempts === want.attempts;
-  if (c.never) {
+  if (c.answers) {
+    // Answered, after longer than the timeout: no limit covered the body.
+    ok = ok && want.answers && err === null && took > c.timeout / 1000;
+  } else if (c.never) {
     // Predicted never to end: still open when the guard aborted it, long
     // after three of its timeouts.
     ok = ok && fs === null && guarded && took >= 3 * c.timeout / 1000;
@@ -153,10 +173,11 @@ for (const c of cases) {
     ok = ok && fs !== null && took >= fs[0] - 0.05 && took <= fs[1] + SLACK;
     ok = ok && (c.error ? err instanceof c.error && err.constructor === c.error : err?.constructor?.name === c.errorName);
   }
-  const line = `${c.name}: measured ${attempts} attempts, ${took.toFixed(2)} s, ${errName}; predicted ${want.attempts} attempts, ${fs ? fs.join("–") + " s" : "never ends"}`;
+  const said = fs ? fs.join("–") + " s" : want.answers ? "answers" : "never ends";
+  const line = `${c.name}: measured ${attempts} attempts, ${took.toFixed(2)} s, ${errName}; predicted ${want.attempts} attempts, ${said}`;
   if (ok) console.log(`interop sdk: ok: ${line}`);
   else fail(line);
 }
 upstream.close();
 if (failed) process.exit(1);
-console.log(`== interop/proxy/sdk: ${cases.length} faults through drill proxy: the npm package did what drill predict --sdk node says`);
+console.log(`== interop/proxy/sdk: ${cases.length} faults through drill proxy: the npm package did what drill predict --sdk node and its profile say`);
