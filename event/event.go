@@ -382,6 +382,14 @@ type ProxyCall struct {
 	Method string `json:"method"`           // HTTP method
 	Path   string `json:"path"`             // request path as the client sent it, without the query
 	Stream bool   `json:"stream,omitempty"` // a chat completion that asked for a stream
+	// SDK and SDKVersion name the client library that sent the request, as
+	// its headers say (X-Stainless-Lang and X-Stainless-Package-Version,
+	// else the User-Agent): "openai-node", "7.60.0"; empty when they name
+	// none. SDKTimeout is the time limit the client declares
+	// (X-Stainless-Read-Timeout, else X-Stainless-Timeout); 0 when none.
+	SDK        string        `json:"sdk,omitempty"`
+	SDKVersion string        `json:"sdk_version,omitempty"`
+	SDKTimeout time.Duration `json:"sdk_timeout_ns,omitempty"`
 	// Wait is from the request's arrival to the end of its response (attempt_end).
 	Wait time.Duration `json:"wait_ns,omitempty"`
 	// TTFT is from the request's arrival to its first token: for a stream, the

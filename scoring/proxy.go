@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/sdkprofile"
 )
 
 // ProxyRequest is one finished request through drill proxy, as its log line
@@ -40,6 +41,9 @@ type ProxyTally struct {
 	// order they finished. A tally's memory does not grow with requests.
 	FirstFailed []ProxyRequest
 	Models      map[string]*ProxyModelTally
+	// Clients are the requests per client library, by its label
+	// ("openai-node 7.60.0", "unknown client").
+	Clients map[string]*ProxyClientTally
 	// Windows are the outage windows that opened and closed, in the order
 	// they closed.
 	Windows []ProxyWindow
@@ -83,9 +87,50 @@ type ProxyModelTally struct {
 	Cost     float64               // what the tokens cost, by the price table
 }
 
+// MaxProxyGapsKept is how many retry gaps a client's tally keeps.
+const MaxProxyGapsKept = 8
+
+// ProxyClientTally is what one client library did through the proxy, as
+// its requests' headers name it (event.ProxyCall's SDK fields).
+type ProxyClientTally struct {
+	Label        string // "openai-node 7.60.0", or "unknown client"
+	SDK, Version string
+	// Timeout is the time limit the client declared last (0: none).
+	Timeout time.Duration
+	// Calls are its requests with retry count 0, Retries those above 0;
+	// Requests those that finished, Failed those that did not end ok.
+	Calls, Retries, Requests, Failed int
+	Outcomes                         map[event.Outcome]int
+	// RetryGaps are the waits before its first MaxProxyGapsKept retries:
+	// from the end of the client's previous request to the retry's
+	// arrival.
+	RetryGaps []time.Duration
+	// Fault and FaultParams are the last fault the proxy applied to its
+	// requests, Stream whether that request asked for a stream ("": none
+	// yet).
+	Fault       string
+	FaultParams map[string]string
+	Stream      bool
+	lastEnd     time.Duration
+	ended       bool
+}
+
 // NewProxyTally returns an empty proxy tally.
 func NewProxyTally() *ProxyTally {
-	return &ProxyTally{faults: map[int]string{}, Models: map[string]*ProxyModelTally{}, open: map[string]time.Duration{}}
+	return &ProxyTally{faults: map[int]string{}, Models: map[string]*ProxyModelTally{}, Clients: map[string]*ProxyClientTally{},
+		open: map[string]time.Duration{}}
+}
+
+// client returns the tally of the client a request names, made on first sight.
+func (t *ProxyTally) client(p *event.ProxyCall) *ProxyClientTally {
+	c := sdkprofile.Client{Package: p.SDK, Version: p.SDKVersion}
+	label := c.Label()
+	ct := t.Clients[label]
+	if ct == nil {
+		ct = &ProxyClientTally{Label: label, SDK: p.SDK, Version: p.SDKVersion, Outcomes: map[event.Outcome]int{}}
+		t.Clients[label] = ct
+	}
+	return ct
 }
 
 // Add folds one event; it returns the request an attempt_end finished, if
@@ -104,6 +149,22 @@ func (t *ProxyTally) Step(e event.Event) ProxyStep {
 	case event.Fault:
 		if e.Proxy != nil {
 			t.faults[e.Proxy.ID] = e.Fault
+			c := t.client(e.Proxy)
+			c.Fault, c.FaultParams, c.Stream = e.Fault, e.FaultParams, e.Proxy.Stream
+		}
+	case event.AttemptStart:
+		if e.Proxy == nil {
+			break
+		}
+		c := t.client(e.Proxy)
+		c.Timeout = e.Proxy.SDKTimeout
+		if e.Attempt == 0 {
+			c.Calls++
+			break
+		}
+		c.Retries++
+		if c.ended && len(c.RetryGaps) < MaxProxyGapsKept {
+			c.RetryGaps = append(c.RetryGaps, max(e.At-c.lastEnd, 0))
 		}
 	case event.OutageStart:
 		t.open[e.Fault] = e.At
@@ -126,6 +187,13 @@ func (t *ProxyTally) Step(e event.Event) ProxyStep {
 			Wait: e.Proxy.Wait, TTFT: e.Proxy.TTFT, In: e.Proxy.InputTokens, Out: e.Proxy.OutputTokens, Cost: e.Proxy.Cost, Detail: e.Detail}
 		delete(t.faults, e.Proxy.ID)
 		t.Requests++
+		c := t.client(e.Proxy)
+		c.Requests++
+		c.lastEnd, c.ended = e.At, true
+		if r.Outcome != event.OK {
+			c.Failed++
+			c.Outcomes[r.Outcome]++
+		}
 		if r.Outcome != event.OK {
 			t.Failed++
 			if len(t.FirstFailed) < MaxProxyFailedKept {

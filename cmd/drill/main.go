@@ -61,7 +61,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
 		newPredictCmd())
 	root.AddCommand(newInitCmd(), newValidateCmd())
-	root.AddCommand(newProxyCmd(), newVersionCmd())
+	root.AddCommand(newProxyCmd(), newVersionCmd(), newSDKsCmd())
 	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
 	registerCompletions(root)
 	root.AddCommand(newSweepCmd(), newRecommendCmd())

@@ -118,9 +118,9 @@ func TestPredictTakesFileAndEveryKind(t *testing.T) {
 	if strings.Contains(help, "busy or hang") {
 		t.Error(`predict --help still says --outage is "busy or hang"`)
 	}
-	out, stderr, code = execute(t.Context(), "predict", "--outage", "reset", "--json")
+	out, stderr, code = execute(t.Context(), "predict", "--outage", "trickle", "--json")
 	if code != 0 {
-		t.Fatalf("predict --outage reset: exit %d (stderr: %s)", code, stderr)
+		t.Fatalf("predict --outage trickle: exit %d (stderr: %s)", code, stderr)
 	}
 	var predicted struct {
 		Note  string      `json:"predicted_note"`
@@ -129,9 +129,9 @@ func TestPredictTakesFileAndEveryKind(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &predicted); err != nil {
 		t.Fatalf("predict --json: %v\n%s", err, out)
 	}
-	out, stderr, code = execute(t.Context(), "run", "--clock", "virtual", "--json", "--outage", "reset", "--emails", "2", "--follow", "1")
+	out, stderr, code = execute(t.Context(), "run", "--clock", "virtual", "--json", "--outage", "trickle", "--emails", "2", "--follow", "1")
 	if code != 0 {
-		t.Fatalf("run --outage reset: exit %d (stderr: %s)", code, stderr)
+		t.Fatalf("run --outage trickle: exit %d (stderr: %s)", code, stderr)
 	}
 	var sum struct {
 		Note string `json:"predicted_note"`
@@ -218,5 +218,56 @@ func TestCostOnlyWhenPriced(t *testing.T) {
 	out, stderr, code = execute(t.Context(), append(base, "--price", "gpt-5.4-mini=0.25/2")...)
 	if code != 0 || !strings.Contains(out, "\ncost ") {
 		t.Errorf("a priced run: exit %d, no cost line:\n%s%s", code, out, stderr)
+	}
+}
+
+// TestPredictSDK: --sdk picks the client library predicted for (the
+// issue's 429 storm with Retry-After 90 s: 3 attempts for the npm package,
+// 1 for openai-python), the drill file's predict.sdk does too, and an
+// unknown name exits 2 listing the valid ones.
+func TestPredictSDK(t *testing.T) {
+	attempts := func(args ...string) (int, string) {
+		t.Helper()
+		out, stderr, code := execute(t.Context(), append([]string{"predict", "--outage", "rate-limit", "--fault", "retry_after=90s", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("predict %v: exit %d (stderr: %s)", args, code, stderr)
+		}
+		var p struct {
+			Attempts int    `json:"attempts"`
+			SDK      string `json:"sdk"`
+		}
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatalf("predict --json: %v\n%s", err, out)
+		}
+		return p.Attempts, p.SDK
+	}
+	if n, sdk := attempts("--sdk", "node"); n != 3 || sdk != "openai-node 7.60.0" {
+		t.Errorf("--sdk node: %d attempts (%s), want 3", n, sdk)
+	}
+	if n, sdk := attempts("--sdk", "python"); n != 1 || sdk != "openai-python 3.3.1" {
+		t.Errorf("--sdk python: %d attempts (%s), want 1", n, sdk)
+	}
+	if n, sdk := attempts(); n != 1 || sdk != "openai-go 3.98.0" {
+		t.Errorf("no --sdk: %d attempts (%s), want openai-go's 1", n, sdk)
+	}
+	file := filepath.Join(t.TempDir(), "drill.yaml")
+	if err := os.WriteFile(file, []byte("predict:\n  sdk: node\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n, sdk := attempts("-f", file); n != 3 || sdk != "openai-node 7.60.0" {
+		t.Errorf("predict.sdk node in the drill file: %d attempts (%s), want 3", n, sdk)
+	}
+	if n, _ := attempts("-f", file, "--sdk", "go"); n != 1 {
+		t.Errorf("--sdk go over the file's node: %d attempts, want 1", n)
+	}
+	_, stderr, code := execute(t.Context(), "predict", "--sdk", "ruby")
+	if code != 2 || !strings.Contains(stderr, "valid: go, node, python") {
+		t.Errorf("--sdk ruby: exit %d, stderr %q", code, stderr)
+	}
+	if err := os.WriteFile(file, []byte("predict:\n  sdk: ruby\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := execute(t.Context(), "predict", "-f", file); code != 2 || !strings.Contains(stderr, "predict.sdk") {
+		t.Errorf("predict.sdk ruby: exit %d, stderr %q", code, stderr)
 	}
 }

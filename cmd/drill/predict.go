@@ -1,12 +1,17 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
+	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/predict"
+	"github.com/drill-dev/drill/internal/sdkprofile"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -14,6 +19,7 @@ func newPredictCmd() *cobra.Command {
 	var (
 		f              plan.CLI
 		outage, policy string
+		sdk            string
 		jsonOut        bool
 		cf             plan.ChatFlags
 		ci             chatPredictFlags
@@ -49,7 +55,11 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 			}
 			warn(cmd, f.Warnings())
 			cfg := cfgs[0]
-			p, err := predict.Compute(cfg)
+			prof, err := predictSDK(cmd.Flags(), sdk, f.File())
+			if err != nil {
+				return err
+			}
+			p, err := predict.ComputeFor(cfg, prof)
 			if err != nil {
 				return exit.UsageError(err)
 			}
@@ -60,10 +70,32 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 	fs := cmd.Flags()
 	fs.StringVar(&outage, "outage", d.Outage, plan.OutageHelp())
 	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
+	fs.StringVar(&sdk, "sdk", sdkprofile.Go, "the client library of the service predicted for: "+strings.Join(sdkprofile.Names(), ", ")+
+		" (its retries' waits, Retry-After rules and what its time limit covers; drill file: predict.sdk)")
 	fs.BoolVar(&jsonOut, "json", false, "print the predicted_* figures and the arithmetic as JSON")
 	f.Register(fs)
 	f.RegisterDrillFile(fs)
 	cf.Register(fs)
 	ci.register(fs)
 	return cmd
+}
+
+// predictSDK is the SDK profile drill predict uses: --sdk, else the drill
+// file's predict.sdk, else openai-go. An unknown name exits 2 with the
+// valid ones.
+func predictSDK(fs *pflag.FlagSet, sdk, file string) (sdkprofile.Profile, error) {
+	if !fs.Changed("sdk") && file != "" {
+		df, err := drillfile.Load(file)
+		if err != nil {
+			return sdkprofile.Profile{}, exit.UsageError(err)
+		}
+		if df.Predict.SDK != "" {
+			sdk = df.Predict.SDK
+		}
+	}
+	p, err := sdkprofile.Lookup(sdk)
+	if err != nil {
+		return p, exit.Usagef("--sdk: %v", err)
+	}
+	return p, nil
 }

@@ -58,6 +58,7 @@ var place = map[string]layer{
 	"internal/suggest":                    base,
 	"internal/route":                      base,
 	"internal/tools":                      base,
+	"internal/sdkprofile":                 base,
 	"breaker":                             engine,
 	"inject":                              engine,
 	"chain":                               engine,

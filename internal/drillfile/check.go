@@ -14,6 +14,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/sdkprofile"
 	"github.com/drill-dev/drill/internal/suggest"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -50,6 +51,12 @@ func (f *File) Check() error {
 
 	if w.Kind == event.WorkloadTriage && f.Chat != nil {
 		add("$.workload", "workload: triage with a chat: section: a chat drill says workload: chat, or leaves workload out")
+	}
+
+	if sdk := f.Predict.SDK; sdk != "" {
+		if _, err := sdkprofile.Lookup(sdk); err != nil {
+			add("$.predict.sdk", "predict.sdk: %v", err)
+		}
 	}
 
 	errs = append(errs, f.checkFleet()...)

@@ -66,8 +66,17 @@ type File struct {
 	// Chat, if set, makes the file a chat drill (chat.go): support
 	// conversations with tool calls instead of the emails' triage.
 	Chat *ChatFile `yaml:"chat"`
+	// Predict holds drill predict's own settings; other commands ignore it.
+	Predict Predict `yaml:"predict"`
 
 	src *ast.File // the parsed source, for positions in later checks
+}
+
+// Predict is drill predict's section of a drill file.
+type Predict struct {
+	// SDK is the client library of the service the drill stands for (go,
+	// node, python: sdkprofile's names), as --sdk; "" is go.
+	SDK string `yaml:"sdk"`
 }
 
 // Workload is what is sent. Unset fields take `drill run`'s defaults.

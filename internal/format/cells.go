@@ -28,6 +28,16 @@ func DurFine(d time.Duration) string {
 // more digits than it has: "5 s", "2.5 s".
 func Setting(d time.Duration) string { return fmt.Sprintf("%g s", d.Seconds()) }
 
+// SettingSpan formats a range of configured-style durations, such as an
+// SDK's backoff with its jitter: "0.375–0.5 s", or Setting(lo) when both
+// ends agree.
+func SettingSpan(lo, hi time.Duration) string {
+	if lo == hi {
+		return Setting(lo)
+	}
+	return fmt.Sprintf("%g–%g s", lo.Seconds(), hi.Seconds())
+}
+
 // Rate formats a per-second figure to a tenth with its unit: Rate(12.34,
 // "tokens") is "12.3 tokens/s".
 func Rate(v float64, unit string) string {

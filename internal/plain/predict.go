@@ -18,6 +18,7 @@ func Prediction(w io.Writer, cfg workload.Config, p predict.Prediction, asJSON b
 	if asJSON {
 		keys := p.Keys()
 		keys["outage"], keys["policy"], keys["attempts"] = p.Outage, p.Policy, p.Attempts
+		keys["sdk"] = p.SDK
 		keys["options"] = append([]string{}, opts...)
 		keys["arithmetic"] = p.Lines
 		return JSON(w, keys)

@@ -11,6 +11,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/redact"
+	"github.com/drill-dev/drill/internal/sdkprofile"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -56,6 +57,75 @@ func ProxySummary(w io.Writer, t *scoring.ProxyTally) {
 	for _, win := range ProxyWindows(t) {
 		fmt.Fprintf(w, "  outage %s\n", win)
 	}
+	if lines := ProxyClientLines(t); len(lines) > 0 {
+		fmt.Fprintln(w, "clients:")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+}
+
+// ProxyClientLines describe each client library the proxy served, by its
+// label (requests naming none are left out), three lines each: its name, what its SDK profile predicts the
+// outage it met (or the one on now) does to one call, and what it did:
+//
+//	openai-node 7.60.0
+//	  predicted (rate-limit retry_after=1m30s spend_cap=false): ignores your Retry-After of 90 s (over its 60 s cap) and retries after 0.5 s and 1 s: 3 attempts, RateLimitError after 1.1–1.5 s
+//	  did: 1 call, 2 retries (after 0.47 s, 0.98 s), 3 failed (http_429 3)
+func ProxyClientLines(t *scoring.ProxyTally) []string {
+	var lines []string
+	for _, label := range slices.Sorted(maps.Keys(t.Clients)) {
+		c := t.Clients[label]
+		if c.SDK == "" {
+			continue // a request that names no library: the models' lines count it
+		}
+		lines = append(lines, redact.Terminal(label), "  "+proxyClientPrediction(t, c), "  did: "+proxyClientDid(c))
+	}
+	return lines
+}
+
+// proxyClientPrediction is what the client's SDK profile says one call does
+// against the last fault it met, else the outage on now.
+func proxyClientPrediction(t *scoring.ProxyTally, c *scoring.ProxyClientTally) string {
+	kind, params := c.Fault, c.FaultParams
+	if kind == "" {
+		kind = t.Active.Fault
+	}
+	prof, ok := sdkprofile.ByPackage(c.SDK)
+	switch {
+	case kind == "":
+		return "predicted: nothing (it met no outage)"
+	case !ok:
+		return "predicted: nothing (no SDK profile for this client)"
+	case !slices.Contains(sdkprofile.Kinds(), kind):
+		return fmt.Sprintf("predicted: nothing (the %s profile does not play %s)", prof.Package, kind)
+	}
+	f := sdkprofile.FaultOf(kind, params, c.Stream)
+	s := sdkprofile.Settings{Timeout: c.Timeout}
+	return fmt.Sprintf("predicted (%s%s): %s", kind, paramText(params), prof.Describe(f, s))
+}
+
+// proxyClientDid is what the client did: its calls, its retries with their
+// waits, and its failures by outcome.
+func proxyClientDid(c *scoring.ProxyClientTally) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, %s", format.Plural(c.Calls, "call"), format.Plural(c.Retries, "retry"))
+	if len(c.RetryGaps) > 0 {
+		gaps := make([]string, len(c.RetryGaps))
+		for i, g := range c.RetryGaps {
+			gaps[i] = format.DurFine(g)
+		}
+		fmt.Fprintf(&b, " (after %s)", strings.Join(gaps, ", "))
+	}
+	fmt.Fprintf(&b, ", %d failed", c.Failed)
+	if len(c.Outcomes) > 0 {
+		var outs []string
+		for _, o := range slices.Sorted(maps.Keys(c.Outcomes)) {
+			outs = append(outs, fmt.Sprintf("%s %d", o, c.Outcomes[o]))
+		}
+		b.WriteString(" (" + strings.Join(outs, ", ") + ")")
+	}
+	return b.String()
 }
 
 // ProxyWindows are the proxy's outage windows so far: those that opened and

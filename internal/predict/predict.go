@@ -20,6 +20,7 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/format"
+	"github.com/drill-dev/drill/internal/sdkprofile"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -47,7 +48,11 @@ func (r Range) widen(x float64) Range {
 type Prediction struct {
 	Outage string
 	Policy string
-	// Attempts is how many attempts one call makes against the outage.
+	// SDK is the client library predicted for, with its version
+	// ("openai-go 3.98.0").
+	SDK string
+	// Attempts is how many attempts one call sent in the outage makes
+	// while the outage lasts.
 	Attempts int
 	// FailureS is how long one call against the outage takes to fail and
 	// be counted; nil when it never fails (a hang with no time limit).
@@ -108,19 +113,33 @@ func (p Prediction) Keys() map[string]any {
 
 func round(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-// Compute predicts cfg's drill. It assumes the fault hits every attempt to
-// the target rung that starts inside the outage window: busy fails an
-// attempt at once, hang holds it until its time limit.
+// Compute predicts cfg's drill as drill runs it, with openai-go. It
+// assumes the fault hits every attempt to the target rung that starts
+// inside the outage window: busy fails an attempt at once, hang holds it
+// until its time limit.
 func Compute(cfg workload.Config) (Prediction, error) {
+	return ComputeFor(cfg, goSDK())
+}
+
+func goSDK() sdkprofile.Profile {
+	p, _ := sdkprofile.Lookup(sdkprofile.Go)
+	return p
+}
+
+// ComputeFor predicts cfg's drill for a service whose client library is
+// sdk: the rung's retries and time limit are that library's settings
+// (its timeout option; its default when the rung sets none), and its
+// backoff, Retry-After rules and time-limit coverage are the profile's.
+func ComputeFor(cfg workload.Config, sdk sdkprofile.Profile) (Prediction, error) {
 	if err := cfg.Validate(); err != nil {
 		return Prediction{}, err
 	}
-	p := Prediction{Outage: cfg.Outage, Policy: cfg.Policy.Name}
+	p := Prediction{Outage: cfg.Outage, Policy: cfg.Policy.Name, SDK: sdk.Label()}
 	if cfg.Outage == workload.OutageNone {
 		p.Lines = []string{"no outage: nothing to predict"}
 		return p, nil
 	}
-	m, err := newModel(cfg)
+	m, err := newModel(cfg, sdk)
 	if np, ok := errors.AsType[*NotPredicted](err); ok {
 		p.Note = np.Reason
 		p.Lines = []string{"not predicted: " + np.Reason}
@@ -133,6 +152,9 @@ func Compute(cfg workload.Config) (Prediction, error) {
 	fail, ok := m.failure()
 	if ok {
 		p.FailureS = &fail
+	}
+	if m.sdk.Name != sdkprofile.Go {
+		p.Lines = append(p.Lines, m.sdkLine())
 	}
 	p.Lines = append(p.Lines, m.failureLine(fail, ok))
 
@@ -161,7 +183,7 @@ func Compute(cfg workload.Config) (Prediction, error) {
 		p.WorstWaitS = &worst
 	}
 	if b := m.bp; b != nil {
-		if ok && (b.Trip.Has(breaker.RuleCount) || b.Trip.Has(breaker.RuleConsecutive)) {
+		if ok && m.counted() && (b.Trip.Has(breaker.RuleCount) || b.Trip.Has(breaker.RuleConsecutive)) {
 			nth := m.nthFailure(fail)
 			p.NthFailureS = &nth
 			p.Lines = append(p.Lines, m.nthLine(fail, nth))
@@ -197,7 +219,11 @@ func Compute(cfg workload.Config) (Prediction, error) {
 	if p.WorstWaitS != nil {
 		p.Lines = append(p.Lines, fmt.Sprintf("worst wait of an email sent in the outage: %s", *p.WorstWaitS))
 	} else {
-		p.Lines = append(p.Lines, "worst wait: unbounded (a hang with no time limit waits until the run's ceiling)")
+		if m.hang {
+			p.Lines = append(p.Lines, "worst wait: unbounded (a hang with no time limit waits until the run's ceiling)")
+		} else {
+			p.Lines = append(p.Lines, "worst wait: unbounded (no time limit covers the attempt: it waits until the run's ceiling)")
+		}
 	}
 	p.Lines = append(p.Lines, "calls to the broken model during the outage: "+format.CountRange(calls[0], calls[1]))
 	return p, nil
@@ -206,6 +232,9 @@ func Compute(cfg workload.Config) (Prediction, error) {
 // model is the drill reduced to what the arithmetic needs.
 type model struct {
 	cfg      workload.Config
+	sdk      sdkprofile.Profile
+	kind     string
+	fault    sdkprofile.Fault
 	rp       workload.RungPolicy // the broken rung's
 	bp       *breaker.Settings   // the rung's breaker, defaults filled in; nil for none
 	trip     breaker.Trip
@@ -214,7 +243,7 @@ type model struct {
 	slow     bool          // the slow fault: answers after an added delay
 	delay    time.Duration // the slow fault's delay
 	jitter   time.Duration // ... plus up to this much
-	request  bool          // the time limit is the SDK's request timeout
+	request  bool          // the time limit is openai-go's request timeout
 	from, to float64
 	interval float64
 	lat      latency // the broken model's healthy latency
@@ -224,7 +253,7 @@ type model struct {
 }
 
 // Outages lists the outage kinds predict knows.
-func Outages() []string { return []string{"busy", "hang", "slow"} }
+func Outages() []string { return []string{"busy", "hang", "rate-limit", "reset", "slow", "stall"} }
 
 // NotPredicted is why the arithmetic does not read a drill's outage: a kind
 // other than Outages, or a window with a rate, ramp or flap. It is no
@@ -234,7 +263,7 @@ type NotPredicted struct{ Reason string }
 
 func (e *NotPredicted) Error() string { return e.Reason }
 
-func newModel(cfg workload.Config) (*model, error) {
+func newModel(cfg workload.Config, sdk sdkprofile.Profile) (*model, error) {
 	ws := cfg.Windows()
 	if len(ws) != 1 || ws[0].Rate != 0 || ws[0].Ramp || ws[0].Flap != nil {
 		return nil, &NotPredicted{"predict reads one outage window hitting every attempt (no rate, ramp or flap)"}
@@ -243,16 +272,22 @@ func newModel(cfg workload.Config) (*model, error) {
 	if !slices.Contains(Outages(), w.Kind) {
 		return nil, &NotPredicted{fmt.Sprintf("predict knows the %s outages, not %q", strings.Join(Outages(), ", "), w.Kind)}
 	}
-	m := &model{cfg: cfg, hang: w.Kind == "hang", slow: w.Kind == "slow", request: cfg.Policy.Scope == chain.ScopeRequest,
-		from: w.From.Seconds(), to: w.To.Seconds(), interval: 1 / cfg.Rate, delay: 5 * time.Second}
-	for key, dst := range map[string]*time.Duration{"delay": &m.delay, "jitter": &m.jitter} {
+	m := &model{cfg: cfg, sdk: sdk, kind: w.Kind, hang: w.Kind == "hang", slow: w.Kind == "slow",
+		request: cfg.Policy.Scope == chain.ScopeRequest && sdk.Name == sdkprofile.Go,
+		from:    w.From.Seconds(), to: w.To.Seconds(), interval: 1 / cfg.Rate, delay: 5 * time.Second}
+	m.fault = sdkprofile.Fault{Kind: w.Kind, Stream: cfg.Stream, RetryAfter: time.Second,
+		AtBody: w.Params["at"] == "body"}
+	for key, dst := range map[string]*time.Duration{"delay": &m.delay, "jitter": &m.jitter, "retry_after": &m.fault.RetryAfter} {
 		if v, ok := w.Params[key]; ok {
 			d, err := time.ParseDuration(v)
 			if err != nil {
-				return nil, fmt.Errorf("slow outage %s %q: %w", key, v, err)
+				return nil, fmt.Errorf("%s outage %s %q: %w", w.Kind, key, v, err)
 			}
 			*dst = d
 		}
+	}
+	if w.Params["spend_cap"] == "true" {
+		m.fault.RetryAfter = 0 // the quota 429 sends no hint
 	}
 	model, nextModel := cfg.PrimaryModel, cfg.BackupModel
 	if cfg.Target == event.ServedBackup || !cfg.Policy.HasPrimary() {
@@ -311,18 +346,80 @@ func (m *model) slowThreshold() time.Duration {
 	return slices.Min(ts)
 }
 
-// attempts is how many attempts one call makes against the outage.
+// attempts is how many attempts one call sent in the outage makes while
+// the outage lasts: every retry the SDK makes against busy or a hang, but
+// a rate limit's retry after a long Retry-After may land after the outage.
 func (m *model) attempts() int {
 	if (m.hang || m.slow) && m.request {
 		return 1 // the request timeout is not retried
 	}
-	return m.rp.Retries + 1
+	if m.kind == "busy" || m.hang || m.slow {
+		return m.rp.Retries + 1
+	}
+	c := m.call(m.firstIn(), m.lat.fast.Seconds(), scenario{})
+	return max(len(c.broken), 1)
+}
+
+// settings are the rung's client settings as the SDK's profile reads them.
+func (m *model) settings() sdkprofile.Settings {
+	return sdkprofile.Settings{Retries: &m.rp.Retries, Timeout: m.rp.TimeLimit, RequestScope: m.request, MaxRetryDelay: m.rp.MaxRetryDelay}
+}
+
+// limit is the time limit of an attempt: the rung's, else the SDK's
+// default (openai-go has none).
+func (m *model) limit() time.Duration {
+	if m.rp.TimeLimit > 0 {
+		return m.rp.TimeLimit
+	}
+	return m.sdk.Timeout.Default
+}
+
+// counted reports whether the breaker counts a failed call against this
+// outage: a rate limit only when it is asked to (count_429).
+func (m *model) counted() bool {
+	return m.kind != "rate-limit" || (m.bp != nil && m.bp.Count429)
+}
+
+// wait is the SDK's wait before retry k after a failure with hint, at the
+// low or high end of its jitter; false when it does not retry.
+func (m *model) wait(k int, hint time.Duration, high bool) (float64, bool) {
+	lo, hi, ok, _ := m.sdk.Wait(k, hint, m.settings())
+	if high {
+		return hi.Seconds(), ok
+	}
+	return lo.Seconds(), ok
+}
+
+// sdkLine says which client library the prediction is for, and what of
+// the rung's settings it reads differently from openai-go.
+func (m *model) sdkLine() string {
+	s := fmt.Sprintf("sdk: %s (its profile read from %s): %d retries, time limit %s",
+		m.sdk.Label(), strings.Join(m.sdk.Files(), ", "), m.rp.Retries, format.GoDuration(m.limit()))
+	if m.rp.TimeLimit == 0 {
+		s += " (its default)"
+	}
+	if m.cfg.Policy.Scope == chain.ScopeRequest {
+		s += "; the request scope is openai-go's option.WithRequestTimeout: " + m.sdk.Package + " has one timeout per attempt, used here"
+	}
+	return s
 }
 
 // failure is the range of how long a call started in the outage takes to
 // fail; false if it never does.
 func (m *model) failure() (Range, bool) {
-	limit := m.rp.TimeLimit.Seconds()
+	if !(m.kind == "busy" || m.hang || m.slow) {
+		// The profile plays the call against an outage that lasts.
+		c := m.sdk.Play(m.fault, m.settings())
+		if !c.Failed || c.Took[0] == sdkprofile.Forever {
+			return Range{}, false
+		}
+		r := Range{c.Took[0].Seconds(), c.Took[1].Seconds()}
+		if m.request && m.rp.TimeLimit > 0 {
+			r = Range{min(r[0], m.rp.TimeLimit.Seconds()), min(r[1], m.rp.TimeLimit.Seconds())}
+		}
+		return r, true
+	}
+	limit := m.limit().Seconds()
 	if m.slow {
 		// A slow attempt fails only when its limit cuts it: then it is a
 		// hang as far as the breaker can tell.
@@ -334,7 +431,7 @@ func (m *model) failure() (Range, bool) {
 		return Range{}, false
 	}
 	n := m.attempts()
-	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)
+	bl, bh := m.backoffSum(n - 1)
 	per := 0.0
 	if m.hang || m.slow {
 		per = limit
@@ -347,6 +444,9 @@ func (m *model) failure() (Range, bool) {
 }
 
 func (m *model) failureLine(f Range, ok bool) string {
+	if !(m.kind == "busy" || m.hang || m.slow) {
+		return m.profileLine(f, ok)
+	}
 	if !ok && m.slow {
 		return fmt.Sprintf("one failure: never counted (a slow answer, %s–%s late, fits the %s limit, or there is none)",
 			format.GoDuration(m.delay), format.GoDuration(m.delay+m.jitter), format.GoDuration(m.rp.TimeLimit))
@@ -357,9 +457,9 @@ func (m *model) failureLine(f Range, ok bool) string {
 	n := m.attempts()
 	per := "0 s (an instant 503)"
 	if m.hang || m.slow {
-		per = format.GoDuration(m.rp.TimeLimit) + " limit"
+		per = format.GoDuration(m.limit()) + " limit"
 	}
-	bl, bh := backoffSum(n-1, m.rp.MaxRetryDelay)
+	bl, bh := m.backoffSum(n - 1)
 	backoff := format.Secs3(bl.Seconds()) + "–" + format.Secs3(bh.Seconds())
 	if format.Secs3(bl.Seconds()) == format.Secs3(bh.Seconds()) {
 		backoff = format.Secs3(bl.Seconds())
@@ -435,4 +535,27 @@ func ForRun(cfg workload.Config) *event.Predicted {
 		return &event.Predicted{Note: p.Note}
 	}
 	return p.Event()
+}
+
+// profileLine is the failure line of an outage the SDK's profile plays
+// (rate-limit, reset, stall): what one call does while the outage lasts,
+// and, when its retries reach past the window, what a call sent at the
+// outage's first email does in it.
+func (m *model) profileLine(f Range, ok bool) string {
+	s := fmt.Sprintf("one call (%s): %s", m.sdk.Label(), m.sdk.Describe(m.fault, m.settings()))
+	if ok && !m.counted() {
+		s += "; the breaker does not count a rate limit (count_429 is off)"
+	}
+	t := m.firstIn()
+	lo := m.call(t, m.lat.fast.Seconds(), scenario{})
+	hi := m.call(t, m.lat.fast.Seconds(), scenario{jitterHigh: true})
+	if n := m.sdk.Play(m.fault, m.settings()).Attempts; len(lo.broken) < n && !math.IsInf(lo.end, 1) {
+		s += fmt.Sprintf("; in this outage (%s–%s) the call sent at %s makes %s in it and ends %s after it was sent",
+			format.Secs(m.from), format.Secs(m.to), format.Secs(t), format.Plural(len(lo.broken), "attempt"),
+			Range{lo.end - t, hi.end - t})
+		if !lo.failed {
+			s += ", answered by a retry after the outage"
+		}
+	}
+	return s
 }

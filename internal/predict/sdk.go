@@ -1,32 +1,25 @@
 package predict
 
 import (
-	"math"
 	"time"
+
+	"github.com/drill-dev/drill/internal/sdkprofile"
 )
 
-// sdkMaxBackoff is openai-go's cap on its own backoff (DefaultMaxServerDelay).
-const sdkMaxBackoff = 8 * time.Second
-
-// backoff returns the range of the SDK's wait before retry number k (0 for
-// the first retry): 0.5 s doubling, capped at 8 s (or at the max retry
-// delay, when one is set), minus up to 25 % jitter.
-func backoff(k int, maxDelay time.Duration) (lo, hi time.Duration) {
-	limit := sdkMaxBackoff
-	if maxDelay > 0 {
-		limit = maxDelay
-	}
-	b := time.Duration(0.5 * float64(time.Second) * math.Pow(2, float64(k)))
-	if b >= limit {
-		b = limit
-	}
-	return b - b/4, b
+// backoffSum is the range of openai-go's own waits over n retries (no
+// server hint), with maxDelay as its option.WithMaxRetryDelay (0: default).
+func backoffSum(n int, maxDelay time.Duration) (lo, hi time.Duration) {
+	return sumWaits(goSDK(), n, sdkprofile.Settings{MaxRetryDelay: maxDelay})
 }
 
-// backoffSum is the range of the SDK's waits over n retries.
-func backoffSum(n int, maxDelay time.Duration) (lo, hi time.Duration) {
+// backoffSum is the range of the model's SDK's own waits over n retries.
+func (m *model) backoffSum(n int) (lo, hi time.Duration) {
+	return sumWaits(m.sdk, n, m.settings())
+}
+
+func sumWaits(p sdkprofile.Profile, n int, s sdkprofile.Settings) (lo, hi time.Duration) {
 	for k := range n {
-		l, h := backoff(k, maxDelay)
+		l, h, _, _ := p.Wait(k, 0, s)
 		lo, hi = lo+l, hi+h
 	}
 	return lo, hi

@@ -6,21 +6,25 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/breaker"
+	"github.com/drill-dev/drill/internal/sdkprofile"
 )
 
 // call is one call to the broken rung on paper.
 type call struct {
-	end    float64 // when it ends, seconds from the run's start; +Inf: never
-	failed bool
-	broken []float64 // start times of the attempts that started during the outage
+	end     float64 // when it ends, seconds from the run's start; +Inf: never
+	failed  bool
+	ignored bool      // failed on a rate limit the breaker does not count
+	broken  []float64 // start times of the attempts that started during the outage
 }
 
 // call works out one call sent at t: each attempt that starts inside the
-// outage fails (busy at once, hang at its time limit); one that starts
-// outside gets the healthy latency lat (cut by an attempt-scope limit);
-// failed attempts are retried after the SDK's backoff.
+// outage fails (busy at once, hang at its time limit, the rest as the
+// SDK's profile plays them); one that starts outside gets the healthy
+// latency lat (cut by an attempt-scope limit); failed attempts are retried
+// after the SDK's wait (its backoff, or the server's Retry-After as the
+// profile reads it), unless the profile says the SDK does not retry them.
 func (m *model) call(t, lat float64, sc scenario) call {
-	limit := m.rp.TimeLimit.Seconds()
+	limit := m.limit().Seconds()
 	attemptLimit := limit
 	if m.request {
 		attemptLimit = 0
@@ -29,6 +33,7 @@ func (m *model) call(t, lat float64, sc scenario) call {
 	start := t
 	for j := range m.rp.Retries + 1 {
 		var failAt float64
+		retried, hint := true, time.Duration(0)
 		inOutage := start >= m.from && start < m.to
 		if inOutage {
 			c.broken = append(c.broken, start)
@@ -42,6 +47,24 @@ func (m *model) call(t, lat float64, sc scenario) call {
 		}
 		if inOutage && !m.slow {
 			switch {
+			case m.kind != "busy" && !m.hang:
+				a := m.sdk.Attempt(m.fault, m.settings())
+				retried, hint = a.Retried, a.Hint
+				if !a.Failed {
+					c.end = start + a.Duration.Seconds()
+					return c
+				}
+				failAt = math.Inf(1)
+				if a.Duration != sdkprofile.Forever {
+					failAt = start + a.Duration.Seconds()
+				}
+				// A fault in the body comes once the model has answered:
+				// a reset there after its latency, and an idle limit
+				// (python's read timeout) counts from its last byte.
+				if m.fault.AtBody || (m.kind == "stall" && m.sdk.Timeout.PerRead) {
+					failAt += lat
+				}
+				c.ignored = !m.counted()
 			case !m.hang:
 				failAt = start
 			case attemptLimit > 0:
@@ -57,16 +80,13 @@ func (m *model) call(t, lat float64, sc scenario) call {
 			}
 			failAt = start + attemptLimit
 		}
-		if j == m.rp.Retries || math.IsInf(failAt, 1) {
+		wait, again := m.wait(j, hint, sc.jitterHigh)
+		if j == m.rp.Retries || math.IsInf(failAt, 1) || !retried || !again {
 			c.end, c.failed = failAt, true
 			break
 		}
-		lo, hi := backoff(j, m.rp.MaxRetryDelay)
-		wait := lo
-		if sc.jitterHigh {
-			wait = hi
-		}
-		start = failAt + wait.Seconds()
+		c.ignored = false
+		start = failAt + wait
 	}
 	if m.request && limit > 0 && c.end-t > limit {
 		c.end, c.failed = t+limit, true
@@ -170,7 +190,10 @@ func (m *model) simulate(sc scenario) simResult {
 			}
 			c := m.call(t, l, sc)
 			r := breaker.Success
-			if c.failed {
+			switch {
+			case c.failed && c.ignored:
+				r = breaker.Ignored
+			case c.failed:
 				r = breaker.Failure
 			}
 			// The chain cuts a call that outlives the email's deadline or

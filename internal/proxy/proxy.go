@@ -38,6 +38,7 @@ import (
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/redact"
+	"github.com/drill-dev/drill/internal/sdkprofile"
 )
 
 // Rung is the rung name every proxied request is recorded under: the
@@ -293,6 +294,7 @@ type call struct {
 	stream  bool
 	chat    bool // a chat completion: its body is read for tokens
 	retry   int
+	client  sdkprofile.Client // the client library, as its headers name it
 
 	mu   sync.Mutex
 	gone bool // writing to the client failed
@@ -311,7 +313,8 @@ func (c *call) clientGone() bool {
 }
 
 func (c *call) proxyCall() *event.ProxyCall {
-	return &event.ProxyCall{ID: c.id, Method: c.method, Path: c.path, Stream: c.stream}
+	return &event.ProxyCall{ID: c.id, Method: c.method, Path: c.path, Stream: c.stream,
+		SDK: c.client.Package, SDKVersion: c.client.Version, SDKTimeout: c.client.Timeout}
 }
 
 // ServeHTTP implements http.Handler: it reads the request (its body up to
@@ -328,6 +331,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer p.inflight.Done()
 	c := &call{id: id, arrived: time.Now(), method: r.Method, path: r.URL.Path}
 	c.retry, _ = strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
+	c.client = sdkprofile.Identify(r.Header)
 	c.chat = strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/chat/completions")
 	if r.Body != nil && r.Body != http.NoBody {
 		body, err := readBody(p.ctx, w, r, p.maxBody)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The proxy with the official openai npm package as its client (pinned in
 # package.json): the client meets a hang window and a 429 window through
-# drill proxy, then drill replay and drill report read the proxies' journals.
-# Needs node (18 or newer) and npm; .ci/run calls it when node is present.
+# drill proxy, then drill replay and drill report read the proxies' journals;
+# then sdk.mjs checks the package's SDK profile fault by fault against
+# drill predict --sdk node.
+# Needs node (20 or newer: the package's engines field asks for 22, but
+# 7.60 runs these on 20) and npm; .ci/run calls it when node is present.
 set -euo pipefail
 cd "$(dirname "$0")"
 work=$(mktemp -d)
@@ -11,6 +14,9 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/drill" ../../cmd/drill
 npm ci --no-audit --no-fund --loglevel=error
 DRILL="$work/drill" JOURNAL="$work/proxy.jsonl" node client.mjs
+# The npm package's SDK profile against the real client: every fault's
+# attempts, duration and error as drill predict --sdk node says.
+DRILL="$work/drill" WORK="$work" node sdk.mjs
 
 for j in proxy proxy-429; do
   "$work/drill" replay "$work/$j.jsonl" --json > "$work/$j-replay.json"

@@ -172,6 +172,14 @@ func Render(st tui.Styles, m *Model, w, h int) string {
 	for _, l := range lines {
 		b = append(b, "  "+l)
 	}
+	if clients := plain.ProxyClientLines(m.tally); len(clients) > 0 {
+		// Each client library, what its SDK profile predicts of the
+		// outage it met, and what it did.
+		b = append(b, "", st.Title.Render("Clients"))
+		for _, l := range clients {
+			b = append(b, "  "+l)
+		}
+	}
 	b = append(b, "")
 	b = append(b, st.Title.Render(fmt.Sprintf("Requests (%d, newest first)", m.tally.Requests)))
 	b = append(b, st.Dim.Render(fmt.Sprintf("  %-6s %8s  %-16s %-6s %-10s %-6s %8s %8s %s", "#", "at", "model", "status", "outcome", "fault", "wait", "ttft", "tokens")))

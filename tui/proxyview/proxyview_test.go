@@ -136,3 +136,39 @@ func TestQuitsWhenTheProxyCloses(t *testing.T) {
 		t.Fatal("the view did not quit when the proxy closed")
 	}
 }
+
+// TestViewShowsEachClient: a Node client and a Python client in a busy
+// outage: the Clients pane names both, with what each SDK's profile
+// predicts and what each did.
+func TestViewShowsEachClient(t *testing.T) {
+	p := newProxy(t, []event.Window{{FaultSpec: event.FaultSpec{Kind: "busy"}, From: 0, To: time.Hour}})
+	for len(p.Log().Events()) < 2 { // the scheduled outage_start
+		time.Sleep(time.Millisecond)
+	}
+	for _, h := range []map[string]string{
+		{"X-Stainless-Lang": "js", "X-Stainless-Package-Version": "7.60.0"},
+		{"X-Stainless-Lang": "python", "X-Stainless-Package-Version": "2.54.0"},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/v1/chat/completions",
+			strings.NewReader(`{"model":"`+fakemodel.ModelMini+`","messages":[{"role":"user","content":"hi"}]}`))
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		p.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	m := New(asciiStyles(), p.Log(), p, Options{})
+	m.Update(tickMsg(time.Now()))
+	out := Render(m.st, m, 200, 30)
+	for _, want := range []string{
+		"Clients",
+		"  openai-node 7.60.0",
+		"predicted (busy status=503): an instant 503 and retries after 0.5 s and 1 s",
+		"InternalServerError after 1.1–1.5 s",
+		"  openai-python 2.54.0",
+		"did: 1 call, 0 retries, 1 failed (http_5xx 1)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("view lacks %q:\n%s", want, out)
+		}
+	}
+}
