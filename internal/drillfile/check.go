@@ -13,6 +13,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
@@ -34,8 +35,10 @@ func (f *File) Check() error {
 	if n := Int(workload.MaxEmails); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
 		add("$.workload.emails", "emails must be between 1 and %d, got %d", n, *w.Emails)
 	}
-	if w.Rate != nil && !(*w.Rate > 0) {
-		add("$.workload.rate", "rate must be above 0 emails per second, got %v", *w.Rate)
+	if w.Rate != nil && !(*w.Rate >= edge.MinRate && *w.Rate <= workload.MaxRate) {
+		add("$.workload.rate", "rate must be between %g and %d emails per second, got %v", edge.MinRate, workload.MaxRate, *w.Rate)
+	} else if w.Rate != nil && w.Emails != nil && *w.Emails >= 1 && float64(*w.Emails) / *w.Rate > edge.MaxDuration.Seconds() {
+		add("$.workload.rate", "sending %d emails at %v a second takes longer than %s, the longest drill runs", *w.Emails, *w.Rate, edge.MaxDuration)
 	}
 	if w.Follow != nil && *w.Follow < 0 {
 		add("$.workload.follow", "follow must be an email number, or 0 for none, got %d", *w.Follow)
@@ -108,6 +111,9 @@ func (f *File) Check() error {
 		}
 		if win.Flap != nil && (win.Flap.On <= 0 || win.Flap.Off <= 0) {
 			add(path+".flap", "flap needs on and off periods above 0 (got on %s, off %s)", win.Flap.On, win.Flap.Off)
+		}
+		if win.Models != nil && len(win.Models) == 0 {
+			add(path+".models", "models is empty: list the rungs whose model breaks (%s), or leave models out for the default", strings.Join(Rungs, ", "))
 		}
 		for j, m := range win.Models {
 			if !slices.Contains(Rungs, m) {
