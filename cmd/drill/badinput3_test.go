@@ -9,7 +9,7 @@ import (
 
 // TestChatBadArrivalsExitTwo: the chat workload's bad counts and rates are
 // usage errors (exit 2) before any work, naming the flag and the bound.
-// Before, `--incident ”` panicked, NaN and Inf failed encoding the
+// Before, an empty --incident panicked, NaN and Inf failed encoding the
 // virtual-clock input (exit 1), 0 and -1 failed in the run (exit 1), and
 // 100,000,000 conversations ran on with no end in sight.
 func TestChatBadArrivalsExitTwo(t *testing.T) {
