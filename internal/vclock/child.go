@@ -434,11 +434,6 @@ func watchStopPipe(f *os.File, stop *atomic.Bool) {
 // body is done. It must be called inside the bubble.
 func watchStop(parent context.Context, stop *atomic.Bool) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)
-	if stop.Load() {
-		// Asked to stop before the body began (an interrupt while the
-		// child started): the body starts stopped, not a poll later.
-		cancel()
-	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {

@@ -411,22 +411,6 @@ func TestWatchStop(t *testing.T) {
 	})
 }
 
-// TestWatchStopAlreadyStopped: a stop asked for before the body began
-// ends its context at once, not a poll of virtual time later (a short
-// body, such as drill eval's, could finish within that poll and ignore
-// the interrupt).
-func TestWatchStopAlreadyStopped(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var stop atomic.Bool
-		stop.Store(true)
-		ctx, done := watchStop(t.Context(), &stop)
-		defer done()
-		if ctx.Err() == nil {
-			t.Error("the body began with a stop asked for and its context still running")
-		}
-	})
-}
-
 // lockedWriter serialises writes to w with mu.
 type lockedWriter struct {
 	w  io.Writer
