@@ -35,9 +35,14 @@ func (f *File) Check() error {
 	if n := Int(workload.MaxEmails); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
 		add("$.workload.emails", "emails must be between 1 and %d, got %d", n, *w.Emails)
 	}
-	if w.Rate != nil && !(*w.Rate >= edge.MinRate && *w.Rate <= workload.MaxRate) {
-		add("$.workload.rate", "rate must be between %g and %d emails per second, got %v", edge.MinRate, workload.MaxRate, *w.Rate)
-	} else if w.Rate != nil && w.Emails != nil && *w.Emails >= 1 && float64(*w.Emails) / *w.Rate > edge.MaxDuration.Seconds() {
+	switch {
+	case w.Rate != nil && !(*w.Rate > 0):
+		add("$.workload.rate", "rate must be above 0 emails per second, got %v", *w.Rate)
+	case w.Rate != nil && *w.Rate < edge.MinRate:
+		add("$.workload.rate", "rate must be at least %g emails per second, got %v", edge.MinRate, *w.Rate)
+	case w.Rate != nil && *w.Rate > workload.MaxRate:
+		add("$.workload.rate", "rate must be at most %d emails per second, got %v", workload.MaxRate, *w.Rate)
+	case w.Rate != nil && w.Emails != nil && *w.Emails >= 1 && float64(*w.Emails) / *w.Rate > edge.MaxDuration.Seconds():
 		add("$.workload.rate", "sending %d emails at %v a second takes longer than %s, the longest drill runs", *w.Emails, *w.Rate, edge.MaxDuration)
 	}
 	if w.Follow != nil && *w.Follow < 0 {
