@@ -35,6 +35,11 @@ type BaselineSummary struct {
 	PredictedCallsToBroken *[2]float64 `json:"predicted_calls_to_broken"`
 	PredictedWorstWaitS    *[2]float64 `json:"predicted_worst_wait_s"`
 	PredictedNote          string      `json:"predicted_note"`
+	// NotComparable, when set, is why the baseline did not play what the
+	// live run played (HandChanges.NotComparable: arrivals paused by
+	// hand), so its figures are no fair comparison; outages started or
+	// ended by hand are replayed, and leave it empty.
+	NotComparable string `json:"not_comparable,omitempty"`
 }
 
 // BaselineMeasured are a replayed baseline's figures, each as the live

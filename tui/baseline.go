@@ -128,6 +128,8 @@ func (v baselineView) headlineSegment(st Styles) string {
 		return st.Dim.Render("baseline playing…")
 	case !v.sum.Replayed():
 		return st.Dim.Render("baseline " + v.label() + " " + plain.CallsRange(v.sum.PredictedCallsToBroken) + " calls (predicted)")
+	case v.sum.NotComparable != "":
+		return st.Dim.Render("baseline " + v.label() + " not comparable: " + format.Text(v.sum.NotComparable))
 	case v.recorded:
 		return st.Dim.Render(fmt.Sprintf("recorded baseline, %s: %d %s", v.when(), v.sum.CallsToBrokenOutage, v.label()))
 	}

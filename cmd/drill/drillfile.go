@@ -131,6 +131,12 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 					return exit.UsageError(err)
 				}
 			}
+			if len(df.Sweep) > 0 {
+				// The sweep: section, checked as drill sweep -f checks it.
+				if err := checkSweepFile(df.Path); err != nil {
+					return err
+				}
+			}
 			if df.Chat != nil {
 				if replayPath != "" {
 					return exit.Usagef("%s is a chat drill: --outage-from-journal replays a triage outage", df.Path)

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/drillfile"
@@ -15,7 +17,9 @@ import (
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
+	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
+	"github.com/drill-dev/drill/workload"
 )
 
 // sweepFlags are drill sweep's flags: the sweep (plan.Sweep) and how it
@@ -66,6 +70,63 @@ Bool flags take true,false (--rules=true,false).`,
 	return cmd
 }
 
+// checkSweepFile checks the drill file at path as drill sweep -f does
+// before it runs anything (its sweep: section's axes and values, every
+// setting's drills built as drill compare builds them), for drill
+// validate: a file validate accepts, sweep -f does not refuse.
+func checkSweepFile(path string) error {
+	sf := &sweepFlags{}
+	fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	sf.Register(fs)
+	if err := fs.Set("file", path); err != nil {
+		return exit.UsageError(err)
+	}
+	if _, _, err := sf.Validate(); err != nil {
+		return err
+	}
+	isChat, err := sf.Chat()
+	if err != nil {
+		return err
+	}
+	if isChat {
+		_, _, err := sf.planChat()
+		return err
+	}
+	_, err = sf.plan(func(string) {})
+	return err
+}
+
+// sweepPlan is a triage sweep ready to run: its grid, its rows, the
+// drills and the drill file's abort conditions.
+type sweepPlan struct {
+	grid  sweep.Grid
+	rows  plan.SweepRows
+	cfgs  []workload.Config
+	abort []scoring.Expr
+}
+
+// plan reads the drill file, if any, and builds the sweep's grid and
+// drills, checking every setting; warn is told what the user should know.
+func (sf *sweepFlags) plan(warn func(string)) (sweepPlan, error) {
+	var file *drillfile.File
+	if sf.File != "" {
+		var err error
+		if file, err = drillfile.Load(sf.File); err != nil {
+			return sweepPlan{}, exit.UsageError(err)
+		}
+	}
+	g, err := sf.Grid(file)
+	if err != nil {
+		return sweepPlan{}, err
+	}
+	rows, cfgs, abort, err := sf.Plan(g, warn)
+	if err != nil {
+		return sweepPlan{}, err
+	}
+	return sweepPlan{grid: g, rows: rows, cfgs: cfgs, abort: abort}, nil
+}
+
 // run is drill sweep.
 func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	sortFig, desc, err := sf.Validate()
@@ -77,18 +138,8 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	} else if isChat {
 		return sf.runChat(cmd, sortFig)
 	}
-	var file *drillfile.File
-	if sf.File != "" {
-		if file, err = drillfile.Load(sf.File); err != nil {
-			return exit.UsageError(err)
-		}
-	}
-	g, err := sf.Grid(file)
-	if err != nil {
-		return err
-	}
 	var warned []string
-	rows, cfgs, abort, err := sf.Plan(g, func(w string) {
+	p, err := sf.plan(func(w string) {
 		if !slices.Contains(warned, w) {
 			warned = append(warned, w)
 			warn(cmd, []string{w})
@@ -97,6 +148,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	g, rows, cfgs, abort := p.grid, p.rows, p.cfgs, p.abort
 	if sf.dryRun {
 		if sf.clock.virtual() {
 			for _, c := range cfgs {
@@ -150,11 +202,7 @@ func (sf *sweepFlags) runChat(cmd *cobra.Command, sortFig string) error {
 	if sortFig != "" {
 		return exit.Usagef("--sort is not supported with --workload chat yet: the rows keep the grid's order")
 	}
-	g, err := sf.ChatGrid()
-	if err != nil {
-		return err
-	}
-	rows, err := sf.PlanChat(g)
+	g, rows, err := sf.planChat()
 	if err != nil {
 		return err
 	}
@@ -191,4 +239,18 @@ func (sf *sweepFlags) runChat(cmd *cobra.Command, sortFig string) error {
 		}
 	}
 	return firstErr(err, exit.Worst(errs))
+}
+
+// planChat builds a chat sweep's grid and its settings' drills, checking
+// every setting.
+func (sf *sweepFlags) planChat() (sweep.Grid, []plan.ChatSweepRow, error) {
+	g, err := sf.ChatGrid()
+	if err != nil {
+		return sweep.Grid{}, nil, err
+	}
+	rows, err := sf.PlanChat(g)
+	if err != nil {
+		return sweep.Grid{}, nil, err
+	}
+	return g, rows, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/tools"
 )
 
@@ -80,13 +81,54 @@ func DefaultConfig() Config {
 		PrimaryModel: DefaultPrimaryModel, FallbackModel: DefaultFallbackModel}
 }
 
+// MaxConversations is the most conversations one chat drill starts. The
+// bound keeps a typo from asking for a drill that cannot end: the run and
+// its fold keep a record per conversation, and each runs for minutes.
+const MaxConversations = 100_000
+
+// MaxRate is the highest arrival rate, conversations a second.
+const MaxRate = 1_000
+
+// CheckConversations says what is wrong with n as the number of
+// conversations a drill starts: 1 to MaxConversations.
+func CheckConversations(n int) error {
+	if n < 1 || n > MaxConversations {
+		return fmt.Errorf("must be between 1 and %d conversations, got %d", MaxConversations, n)
+	}
+	return nil
+}
+
+// CheckRate says what is wrong with rate as conversations started a
+// second: edge.MinRate to MaxRate (NaN and infinities are refused).
+func CheckRate(rate float64) error {
+	if !(rate >= edge.MinRate && rate <= MaxRate) {
+		return fmt.Errorf("must be between %g and %d conversations a second, got %v", edge.MinRate, MaxRate, rate)
+	}
+	return nil
+}
+
+// CheckArrivals says what is wrong with n conversations started at rate a
+// second: each on its own (CheckConversations, CheckRate), and the starts
+// must fit in the longest drill (edge.MaxDuration).
+func CheckArrivals(n int, rate float64) error {
+	if err := CheckConversations(n); err != nil {
+		return fmt.Errorf("conversations %w", err)
+	}
+	if err := CheckRate(rate); err != nil {
+		return fmt.Errorf("rate %w", err)
+	}
+	if float64(n)/rate > edge.MaxDuration.Seconds() {
+		return fmt.Errorf("starting %d conversations at %v a second takes longer than %s, the longest drill runs", n, rate, edge.MaxDuration)
+	}
+	return nil
+}
+
 // Validate says what is wrong with c.
 func (c Config) Validate() error {
+	if err := CheckArrivals(c.Conversations, c.Rate); err != nil {
+		return err
+	}
 	switch {
-	case c.Conversations < 1:
-		return fmt.Errorf("conversations must be at least 1, got %d", c.Conversations)
-	case !(c.Rate > 0):
-		return fmt.Errorf("rate must be above 0, got %g", c.Rate)
 	case c.Models == nil:
 		return errors.New("chat: no transport to the models")
 	case c.Tools != nil && len(c.ToolOutages) > 0:

@@ -290,11 +290,23 @@ func (f *File) checkChat() []error {
 	}
 	var errs []error
 	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
-	if c.Conversations != nil && *c.Conversations < 1 {
-		add("$.chat.conversations", "conversations must be at least 1, got %d", *c.Conversations)
+	n, rate := chat.DefaultConfig().Conversations, chat.DefaultConfig().Rate
+	if c.Conversations != nil {
+		n = int(min(max(*c.Conversations, -1), Int(chat.MaxConversations)+1)) // no overflow on 32-bit int
+		if err := chat.CheckConversations(n); err != nil {
+			add("$.chat.conversations", "conversations must be between 1 and %d, got %d", chat.MaxConversations, *c.Conversations)
+		}
 	}
-	if c.Rate != nil && !(*c.Rate > 0) {
-		add("$.chat.rate", "rate must be above 0, got %v", *c.Rate)
+	if c.Rate != nil {
+		rate = *c.Rate
+		if err := chat.CheckRate(rate); err != nil {
+			add("$.chat.rate", "rate %v", err)
+		}
+	}
+	if chat.CheckConversations(n) == nil && chat.CheckRate(rate) == nil {
+		if err := chat.CheckArrivals(n, rate); err != nil {
+			add("$.chat.rate", "%v", err)
+		}
 	}
 	for i, inc := range c.Incidents {
 		if _, err := chat.IncidentProfile(inc); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/sdkprofile"
 	"github.com/drill-dev/drill/internal/suggest"
@@ -36,8 +37,15 @@ func (f *File) Check() error {
 	if n := Int(workload.MaxEmails); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
 		add("$.workload.emails", "emails must be between 1 and %d, got %d", n, *w.Emails)
 	}
-	if w.Rate != nil && !(*w.Rate > 0) {
+	switch {
+	case w.Rate != nil && !(*w.Rate > 0):
 		add("$.workload.rate", "rate must be above 0 emails per second, got %v", *w.Rate)
+	case w.Rate != nil && *w.Rate < edge.MinRate:
+		add("$.workload.rate", "rate must be at least %g emails per second, got %v", edge.MinRate, *w.Rate)
+	case w.Rate != nil && *w.Rate > workload.MaxRate:
+		add("$.workload.rate", "rate must be at most %d emails per second, got %v", workload.MaxRate, *w.Rate)
+	case w.Rate != nil && w.Emails != nil && *w.Emails >= 1 && float64(*w.Emails) / *w.Rate > edge.MaxDuration.Seconds():
+		add("$.workload.rate", "sending %d emails at %v a second takes longer than %s, the longest drill runs", *w.Emails, *w.Rate, edge.MaxDuration)
 	}
 	if w.Follow != nil && *w.Follow < 0 {
 		add("$.workload.follow", "follow must be an email number, or 0 for none, got %d", *w.Follow)
@@ -117,6 +125,9 @@ func (f *File) Check() error {
 		}
 		if win.Flap != nil && (win.Flap.On <= 0 || win.Flap.Off <= 0) {
 			add(path+".flap", "flap needs on and off periods above 0 (got on %s, off %s)", win.Flap.On, win.Flap.Off)
+		}
+		if win.Models != nil && len(win.Models) == 0 {
+			add(path+".models", "models is empty: list the rungs whose model breaks (%s), or leave models out for the default", strings.Join(Rungs, ", "))
 		}
 		for j, m := range win.Models {
 			if !slices.Contains(Rungs, m) {

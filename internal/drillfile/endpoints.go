@@ -34,6 +34,10 @@ func (m Model) KeyEnv() string {
 	return DefaultAPIKeyEnv
 }
 
+// IsEnvName reports whether s can name an environment variable: letters,
+// digits and underscores, not starting with a digit.
+func IsEnvName(s string) bool { return envName.MatchString(s) }
+
 // ResolveEndpoint reads one rung's endpoint: the base URL ("" or "fake":
 // the built-in fake model, the zero Endpoint) and its key from the
 // environment variable keyEnv (default OPENAI_API_KEY). A key of only

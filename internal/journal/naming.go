@@ -87,9 +87,9 @@ func CheckRecord(path string, force bool) error {
 // ReadError maps an error met reading journals to drill's exit codes: the
 // context ending is an interruption (exit 130); a path that cannot be
 // opened or is not a regular file (a directory, a named pipe, a device, a
-// symbolic link loop) and a journal that is missing, not a journal,
-// corrupt, invalid or from a newer drill are bad input (exit 2); anything
-// else is a failure (exit 1).
+// symbolic link loop), a file that opens but cannot be read, and a journal
+// that is missing, not a journal, corrupt, invalid or from a newer drill
+// are bad input (exit 2); anything else is a failure (exit 1).
 func ReadError(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
@@ -100,6 +100,11 @@ func ReadError(ctx context.Context, err error) error {
 	var pe *fs.PathError
 	if errors.Is(err, ErrNotFile) || (errors.As(err, &pe) && (pe.Op == "open" || pe.Op == "stat")) {
 		return exit.UsageError(err)
+	}
+	if errors.As(err, &pe) && pe.Op == "read" {
+		// A file that opens but cannot be read (/proc/self/mem, a device):
+		// not a journal drill can read, as a corrupt one is not.
+		return exit.UsageError(fmt.Errorf("%w: the file cannot be read as a journal", err))
 	}
 	for _, bad := range []error{ErrNotJournal, ErrNewerFormat, ErrCorrupt, ErrInvalid, fs.ErrNotExist, fs.ErrPermission, syscall.EISDIR} {
 		if errors.Is(err, bad) {

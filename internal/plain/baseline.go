@@ -30,6 +30,9 @@ func baselineRows(row func(k, v string), s scoring.Summary) {
 		at = "whole run"
 	}
 	row("baseline", fmt.Sprintf("%s, replayed on the virtual clock (%s)", format.Text(b.Policy), at))
+	if b.NotComparable != "" {
+		row("baseline not comparable", format.Text(b.NotComparable))
+	}
 	if !NoOutage(s) {
 		row("baseline calls to the broken model", fmt.Sprintf("%d (live %d)", b.CallsToBrokenOutage, s.CallsToBrokenOutage))
 		row("baseline wait during outage", fmt.Sprintf("%s / %s (live %s / %s)",

@@ -291,6 +291,21 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 			return nil, exit.UsageError(err)
 		}
 	}
+	switch {
+	case len(c.incidents) == 0:
+		return nil, exit.Usagef("--incident: name at least one incident kind (valid: %s)", strings.Join(chat.IncidentKinds(), ", "))
+	case len(policies) == 0:
+		return nil, exit.Usagef("--policies: name at least one chat policy (valid: %s)", strings.Join(chat.PresetNames(), ", "))
+	}
+	if err := chat.CheckConversations(c.conversations); err != nil {
+		return nil, exit.Usagef("--conversations %w", err)
+	}
+	if err := chat.CheckRate(c.rate); err != nil {
+		return nil, exit.Usagef("--conversation-rate %w", err)
+	}
+	if err := chat.CheckArrivals(c.conversations, c.rate); err != nil {
+		return nil, exit.Usagef("--conversations and --conversation-rate: %w", err)
+	}
 	var cfgs []chat.Config
 	for _, inc := range c.incidents {
 		prof, err := chat.IncidentProfile(inc)

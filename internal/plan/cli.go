@@ -220,6 +220,13 @@ func (c *CLI) Config(fs *pflag.FlagSet, outage, policy string) (workload.Config,
 // flag names say which. A non-nil single asks for one drill (drill run):
 // the first, with a note on single when the file describes more.
 func (c *CLI) Plan(fs *pflag.FlagSet, sel Selection, single io.Writer) ([]workload.Config, Expectations, error) {
+	for _, name := range []string{"primary-key-env", "backup-key-env"} {
+		// Checked even where the key is not read (the built-in model), so
+		// that a typo never passes silently.
+		if v, err := fs.GetString(name); err == nil && fs.Changed(name) && !drillfile.IsEnvName(v) {
+			return nil, Expectations{}, exit.Usagef("--%s %q does not name an environment variable (letters, digits and _, not starting with a digit)", name, v)
+		}
+	}
 	var x Expectations
 	var cfgs []workload.Config
 	if c.file == "" {

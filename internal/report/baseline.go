@@ -39,11 +39,15 @@ func baselineFacts(s scoring.Summary) []string {
 			name, calls, s.CallsToBrokenOutage)}
 	}
 	all4, live := plain.All4Share(b.All4Right, b.EmailsAnswered), plain.All4Share(s.All4Right, s.EmailsAnswered)
-	return []string{fmt.Sprintf("%s (the baseline: the same drill replayed on the virtual clock, %s): %d calls to the broken model during the outage against this run's %d; "+
+	var notComparable []string
+	if b.NotComparable != "" {
+		notComparable = []string{"The baseline is not comparable with this run: " + format.Text(b.NotComparable) + "."}
+	}
+	return append(notComparable, fmt.Sprintf("%s (the baseline: the same drill replayed on the virtual clock, %s): %d calls to the broken model during the outage against this run's %d; "+
 		"outage wait median %s, p95 %s against %s, %s; all 4 right %s against %s; errors %d against %d.",
 		name, atText(b), b.CallsToBrokenOutage, s.CallsToBrokenOutage,
 		format.Seconds(b.MedianWaitOutageS), format.Seconds(b.P95WaitOutageS), format.Seconds(s.MedianWaitOutageS), format.Seconds(s.P95WaitOutageS),
-		all4, live, b.Served.Error, s.Served.Error)}
+		all4, live, b.Served.Error, s.Served.Error))
 }
 
 // atText says when the baseline's figures were taken.

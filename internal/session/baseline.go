@@ -22,19 +22,36 @@ import (
 // Baseline is a drill's baseline, played in the background: on the
 // virtual clock when the models are built in (about half a second for the
 // chapter's drill), else drill predict's arithmetic for the baseline
-// policy. Its methods are safe for concurrent use.
+// policy. A replayed baseline plays what the live run played: when the
+// live run's log records an outage started or ended by hand (Follow), it
+// plays again with the timeline the live run played; a change it cannot
+// replay (arrivals paused by hand) marks its figures not comparable, with
+// the reason. Its methods are safe for concurrent use.
 type Baseline struct {
-	name   string // the baseline policy, as --baseline names it
-	ready  chan struct{}
-	cancel context.CancelFunc // stops a baseline still playing (Close)
+	name   string          // the baseline policy, as --baseline names it
+	cfg    workload.Config // the baseline's configuration, as first played
+	ctx    context.Context // the plays' parent; ends on Close
+	cancel context.CancelFunc
+	plays  sync.WaitGroup // every play's goroutine
 
-	mu        sync.Mutex
-	fold      *scoring.Baseline        // replayed: the baseline run's log, read as the live run goes
-	log       *baselineLog             // the file fold reads; closed at its end or by Close
-	closed    bool                     // Close was called: last are the figures, folded no further
-	last      *scoring.BaselineSummary // fold's figures the last time At took them
-	predicted *scoring.BaselineSummary // real endpoints: the prediction
-	err       error                    // why the baseline could not be played
+	mu            sync.Mutex
+	cur           *baselinePlay            // the play whose figures are shown: the newest
+	hand          scoring.HandChanges      // what the hand changed in the live run (Follow)
+	notComparable string                   // why the figures do not compare, or ""
+	closed        bool                     // Close was called: last are the figures, folded no further
+	last          *scoring.BaselineSummary // cur's figures the last time At took them
+	predicted     *scoring.BaselineSummary // real endpoints: the prediction
+}
+
+// baselinePlay is one play of the baseline: its figures once ready is
+// closed, or why it failed.
+type baselinePlay struct {
+	ready  chan struct{}
+	cancel context.CancelFunc
+	// Set before ready is closed, then guarded by Baseline.mu.
+	fold *scoring.Baseline // the play's log, read as the live run goes
+	log  *baselineLog      // the file fold reads; closed at its end, when superseded, or by Close
+	err  error             // why the play failed
 }
 
 // StartBaseline starts playing cfg's baseline policy name in the background
@@ -50,17 +67,34 @@ func StartBaseline(ctx context.Context, cfg workload.Config, name string) (*Base
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	b := &Baseline{name: name, ready: make(chan struct{}), cancel: cancel}
+	b := &Baseline{name: name, cfg: bcfg, ctx: ctx, cancel: cancel}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if vclock.CheckConfig(bcfg) != nil {
 		// Real models: a baseline cannot be replayed against them, so it
 		// is the arithmetic, labelled predicted.
 		p := scoring.PredictedBaseline(name, predict.ForRun(bcfg))
 		b.predicted = &p
-		close(b.ready)
+		b.cur = &baselinePlay{ready: make(chan struct{}), cancel: func() {}}
+		close(b.cur.ready)
 		return b, nil
 	}
-	go func() {
-		defer close(b.ready)
+	b.playLocked(bcfg)
+	return b, nil
+}
+
+// playLocked starts playing bcfg as the newest play and stops the one
+// before, whose figures are no longer shown. b.mu is held.
+func (b *Baseline) playLocked(bcfg workload.Config) {
+	ctx, cancel := context.WithCancel(b.ctx)
+	p := &baselinePlay{ready: make(chan struct{}), cancel: cancel}
+	if old := b.cur; old != nil {
+		old.cancel()
+		old.log.close() // nil while it plays: then it closes its own
+	}
+	b.cur, b.last = p, nil
+	b.plays.Go(func() {
+		defer close(p.ready)
 		var stderr bytes.Buffer
 		log, err := playBaseline(ctx, bcfg, &stderr)
 		if err != nil && stderr.Len() > 0 {
@@ -68,20 +102,57 @@ func StartBaseline(ctx context.Context, cfg workload.Config, name string) (*Base
 		}
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		if err != nil {
-			b.err = fmt.Errorf("baseline %s: %w", name, err)
+		if b.cur != p || b.closed {
+			log.close() // superseded by a newer play, or closed: never read
 			return
 		}
-		b.log = log
-		b.fold = scoring.NewBaselineFrom(name, func() (event.Event, bool) {
+		if err != nil {
+			p.err = fmt.Errorf("baseline %s: %w", b.name, err)
+			return
+		}
+		p.log = log
+		p.fold = scoring.NewBaselineFrom(b.name, func() (event.Event, bool) {
 			e, err := log.next()
-			if err != nil && b.err == nil && !errors.Is(err, io.EOF) {
-				b.err = fmt.Errorf("baseline %s: %w", name, err)
+			if err != nil && p.err == nil && !errors.Is(err, io.EOF) {
+				p.err = fmt.Errorf("baseline %s: %w", b.name, err)
 			}
 			return e, err == nil
 		})
-	}()
-	return b, nil
+	})
+}
+
+// Follow reads the live run's log through cur (a cursor attached before
+// the log may release events) until the log ends or ctx ends, and closes
+// cur. Whenever the hand changed the live run's timeline it replays the
+// baseline: an outage started or ended by hand plays it again with the
+// timeline the live run played (scoring.HandChanges.Timeline); arrivals
+// paused by hand, which no baseline can replay, mark its figures not
+// comparable. For a nil or predicted Baseline it returns at once.
+func (b *Baseline) Follow(ctx context.Context, cur *event.Cursor) {
+	defer cur.Close()
+	if b == nil || b.predicted != nil {
+		return
+	}
+	for {
+		evs, err := cur.Next(ctx)
+		if err != nil {
+			return
+		}
+		b.mu.Lock()
+		changed := false
+		for _, e := range evs {
+			changed = b.hand.Add(e) || changed
+		}
+		if changed && !b.closed {
+			b.notComparable = b.hand.NotComparable()
+			if b.notComparable == "" {
+				bcfg := b.cfg
+				bcfg.Outages = b.hand.Timeline(b.cfg.Windows())
+				b.playLocked(bcfg)
+			}
+		}
+		b.mu.Unlock()
+	}
 }
 
 // Close stops a baseline still playing and lets go of its log: the
@@ -91,12 +162,14 @@ func (b *Baseline) Close() {
 	if b == nil {
 		return
 	}
+	b.mu.Lock()
+	b.closed = true // no play starts after this
+	b.mu.Unlock()
 	b.cancel()
-	<-b.ready
+	b.plays.Wait()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.closed = true
-	b.log.close()
+	b.cur.log.close()
 }
 
 // baselineLog is a baseline run's journal, read one event at a time. The
@@ -165,8 +238,13 @@ func playBaseline(ctx context.Context, bcfg workload.Config, stderr io.Writer) (
 // Name is the baseline policy, as --baseline names it.
 func (b *Baseline) Name() string { return b.name }
 
-// Ready is closed once the baseline's figures are known (or it failed).
-func (b *Baseline) Ready() <-chan struct{} { return b.ready }
+// Ready is closed once the newest play's figures are known (or it
+// failed); a replay after a change by hand is a new play.
+func (b *Baseline) Ready() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cur.ready
+}
 
 // Err is why the baseline could not be played; nil while it plays, once
 // it is ready, and for no baseline (a nil Baseline).
@@ -176,21 +254,23 @@ func (b *Baseline) Err() error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.err
+	return b.cur.err
 }
 
 // At returns the baseline's figures at the live run's elapsed time, or
 // over the whole baseline when whole is set (the live run completed); false
-// while it still plays or if it failed. A predicted baseline has no time:
-// its figures are the same at every elapsed time.
+// while it still plays (again, after a change by hand) or if it failed. A
+// predicted baseline has no time: its figures are the same at every
+// elapsed time.
 func (b *Baseline) At(at time.Duration, whole bool) (scoring.BaselineSummary, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.cur
 	select {
-	case <-b.ready:
+	case <-p.ready:
 	default:
 		return scoring.BaselineSummary{}, false
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	switch {
 	case b.predicted != nil:
 		return *b.predicted, true
@@ -198,8 +278,9 @@ func (b *Baseline) At(at time.Duration, whole bool) (scoring.BaselineSummary, bo
 		if b.last != nil {
 			return *b.last, true
 		}
-	case b.fold != nil:
-		s := b.fold.At(at, whole)
+	case p.fold != nil:
+		s := p.fold.At(at, whole)
+		s.NotComparable = b.notComparable
 		b.last = &s
 		return s, true
 	}
@@ -211,17 +292,18 @@ func (b *Baseline) At(at time.Duration, whole bool) (scoring.BaselineSummary, bo
 // plays, for a predicted baseline (it has no log) and for an email the
 // baseline has not sent by then.
 func (b *Baseline) Email(id int) (scoring.EmailRecord, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.cur
 	select {
-	case <-b.ready:
+	case <-p.ready:
 	default:
 		return scoring.EmailRecord{}, false
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.fold == nil {
+	if p.fold == nil {
 		return scoring.EmailRecord{}, false
 	}
-	return b.fold.Email(id)
+	return p.fold.Email(id)
 }
 
 // Whole waits for the baseline (or ctx's end) and returns its figures over
@@ -235,12 +317,14 @@ func (b *Baseline) Whole(ctx context.Context) *scoring.BaselineSummary { return 
 // live run stopped early (q, Ctrl-C, an abort) does not wait: a large
 // drill's baseline may take many seconds more, and quitting must not hang,
 // so its summary goes without one unless the baseline is ready. Nil when no
-// baseline was played, it failed (Err says why) or ctx ended first.
+// baseline was played, it failed (Err says why) or ctx ended first. Call it
+// once Follow has returned, so that the baseline plays every change the
+// live run's log holds.
 func (b *Baseline) Final(ctx context.Context, live scoring.Summary) *scoring.BaselineSummary {
 	whole := live.Status == event.StatusCompleted
 	if b != nil && !whole {
 		select {
-		case <-b.ready:
+		case <-b.Ready():
 		default:
 			return nil
 		}
@@ -248,16 +332,22 @@ func (b *Baseline) Final(ctx context.Context, live scoring.Summary) *scoring.Bas
 	return b.wait(ctx, time.Duration(live.WallS*float64(time.Second)), whole)
 }
 
-// wait waits for the baseline (or ctx's end) and returns At(at, whole);
-// nil as for Final.
+// wait waits for the newest play (or ctx's end) and returns At(at,
+// whole); nil as for Final.
 func (b *Baseline) wait(ctx context.Context, at time.Duration, whole bool) *scoring.BaselineSummary {
 	if b == nil {
 		return nil
 	}
-	select {
-	case <-b.ready:
-	case <-ctx.Done():
-		return nil
+	for {
+		ready := b.Ready()
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil
+		}
+		if b.Ready() == ready { // no newer play began meanwhile
+			break
+		}
 	}
 	s, ok := b.At(at, whole)
 	if !ok {

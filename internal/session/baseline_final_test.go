@@ -14,7 +14,7 @@ import (
 // baseline still playing; it waited for the whole baseline, seconds for a
 // large drill, so quitting seemed to hang. A completed run still waits.
 func TestFinalDoesNotWaitForAStoppedRun(t *testing.T) {
-	b := &Baseline{name: "no-breakers", ready: make(chan struct{}), cancel: func() {}}
+	b := &Baseline{name: "no-breakers", cancel: func() {}, cur: &baselinePlay{ready: make(chan struct{}), cancel: func() {}}}
 	got := make(chan *scoring.BaselineSummary, 1)
 	go func() {
 		got <- b.Final(context.Background(), scoring.Summary{Status: event.StatusInterrupted, WallS: 12})

@@ -111,12 +111,21 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	// what they have all read (below).
 	opts.Watch.Follow(ctx, run.Log(), cfg.OutageLabel(), cfg.Policy.Name, nil)
 	live := livefold.Follow(run.Log())
+	// The dashboard can start and end outages by hand: the baseline
+	// follows the log and plays them too. It ends with the log.
+	var follow sync.WaitGroup
+	defer follow.Wait()
+	if baseline != nil && opts.Show != nil {
+		cur := run.Log().Cursor()
+		follow.Go(func() { baseline.Follow(ctx, cur) })
+	}
 	aborted := StartGuard(run, opts.Abort, GuardInterval)
 	// final is the run's summary with its baseline beside it, folded once
 	// for both the journal's summary line and the Result. The baseline is
 	// recorded: a replay cannot play it again from this log.
 	final := sync.OnceValue(func() scoring.Summary {
 		sum := live.Wait().Summary()
+		follow.Wait() // the baseline has seen every change by hand the log holds
 		sum.Baseline = baseline.Final(ctx, sum)
 		return sum
 	})

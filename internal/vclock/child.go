@@ -122,7 +122,9 @@ func (e *Error) Error() string { return e.Message }
 // body writes to out. The child's stderr is stderr (a panic's stack shows
 // there). When ctx ends the child is told to stop and given 10 s to
 // finish; the body sees its context end as on Ctrl-C, and what it wrote
-// stands. A child that dies of an interrupt first gives an *Error with
+// stands. A ctx that ended before the call still starts the child, told to
+// stop at once, so that the body says how far it got (an interrupted
+// journal) rather than nothing. A child that dies of an interrupt first gives an *Error with
 // Code 130.
 //
 // The stop is the end of a pipe (the child's fd 5), not a signal: a signal
@@ -172,15 +174,17 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 	defer stopChild()
 
 	var chatter bytes.Buffer
-	cmd := exec.CommandContext(ctx, exe)
+	// Not exec.CommandContext: it refuses to start once ctx has ended, and
+	// a Ctrl-C that came before this call (while a baseline played, say)
+	// must still give the body its run, stopped at once, so that it
+	// records how far it got (an interrupted journal) instead of nothing.
+	cmd := exec.Command(exe)
 	cmd.Env = append(childGODEBUG(os.Environ()), EnvChild+"="+name)
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = &chatter
 	cmd.Stderr = stderr
 	cmd.ExtraFiles = []*os.File{resW, errW, stopR} // fd 3, 4 and 5 in the child
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { stopChild(); return nil }
-	cmd.WaitDelay = 10 * time.Second
 
 	if err := cmd.Start(); err != nil {
 		resW.Close()
@@ -193,6 +197,9 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 	resW.Close()
 	errW.Close()
 	stopR.Close()
+	exited := make(chan struct{})
+	var watch sync.WaitGroup
+	watch.Go(func() { stopOnCancel(ctx, exited, stopChild, cmd.Process.Kill) })
 	if started != nil {
 		started()
 	}
@@ -207,6 +214,8 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 	wg.Go(func() { record, _ = io.ReadAll(errR) })
 	wg.Wait()
 	waitErr := cmd.Wait()
+	close(exited)
+	watch.Wait()
 	if waitErr != nil && ctx.Err() != nil && cmd.ProcessState != nil && cmd.ProcessState.Success() {
 		// Interrupted through ctx, and the body finished what it had: its
 		// output says how far it got.
@@ -238,6 +247,29 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 		return fmt.Errorf("vclock: copying the output of %s: %w", name, copyErr)
 	}
 	return nil
+}
+
+// stopGrace is how long a child told to stop (ctx ended) has to hand back
+// how far it got before it is killed.
+const stopGrace = 10 * time.Second
+
+// stopOnCancel tells the child to stop (stop) when ctx ends, also when it
+// had ended before the child started, and kills it (kill) if it has not
+// exited stopGrace later. It returns when exited is closed.
+func stopOnCancel(ctx context.Context, exited <-chan struct{}, stop func(), kill func() error) {
+	select {
+	case <-exited:
+		return
+	case <-ctx.Done():
+		stop()
+	}
+	grace := time.NewTimer(stopGrace)
+	defer grace.Stop()
+	select {
+	case <-exited:
+	case <-grace.C:
+		_ = kill()
+	}
 }
 
 // childGODEBUG returns env with adaptivestackstart=0 added to its GODEBUG

@@ -488,3 +488,20 @@ func TestCallInterruptDuringStartup(t *testing.T) {
 		mu.Unlock()
 	}
 }
+
+// TestCallAfterCancel: a context that ended before Call (a Ctrl-C while a
+// baseline played first) still runs the body, stopped at once, so that it
+// says how far it got. Before, the child was never started ("context
+// canceled"): drill exited 1 and wrote no journal.
+func TestCallAfterCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	var mu sync.Mutex
+	var out bytes.Buffer
+	err := Call(ctx, "test-wait-interrupt", nil, &lockedWriter{w: &out, mu: &mu}, &bytes.Buffer{})
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || out.String() != "stopped" {
+		t.Errorf("err %v, output %q; want the body run and stopped at once", err, out.String())
+	}
+}
