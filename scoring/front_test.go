@@ -230,3 +230,19 @@ func BenchmarkDominated10k(b *testing.B) {
 		})
 	}
 }
+
+// TestStarvedPoolDoesNotDominate: a setting whose worker pool rejected
+// half the emails answers the rest better (all4_right is over the emails
+// answered), but it does not dominate a setting that answered everyone:
+// rejected is an objective of its own.
+func TestStarvedPoolDoesNotDominate(t *testing.T) {
+	one := func(v float64) Stat { return Stat{Median: v, Min: v, Max: v, N: 1} }
+	starved := FrontRow{Figures: map[string]Stat{"p95_wait_outage_s": one(1), "all4_right": one(0.99), "calls_to_broken_outage": one(10), "rejected": one(50)}}
+	served := FrontRow{Figures: map[string]Stat{"p95_wait_outage_s": one(1), "all4_right": one(0.90), "calls_to_broken_outage": one(10), "rejected": one(0)}}
+	if got := Dominated([]FrontRow{starved, served}, TradeOffObjectives); got[0] || got[1] {
+		t.Errorf("dominated %v, want both on the front: one answers better, the other answers everyone", got)
+	}
+	if h, ok := HigherIsBetter("rejected"); !ok || h {
+		t.Errorf("rejected: higher %v, known %v; want lower is better", h, ok)
+	}
+}

@@ -62,12 +62,18 @@ type Objective struct {
 }
 
 // TradeOffObjectives are the figures a sweep setting is judged on: the p95 wait during the
-// outage, the share of emails answered with all four fields right, and the
-// calls made to the broken model during the outage.
+// outage, the share of emails answered with all four fields right, the
+// calls made to the broken model during the outage, and the emails a
+// worker pool rejected. all4_right is over the emails answered, so a
+// setting whose starved pool turns half the emails away can score well on
+// it; rejected, an objective of its own, keeps such a setting from
+// dominating one that answered everyone (it is 0 for every setting without
+// a pool, where it changes nothing).
 var TradeOffObjectives = []Objective{
 	{Figure: "p95_wait_outage_s"},
 	{Figure: "all4_right", Higher: true},
 	{Figure: "calls_to_broken_outage"},
+	{Figure: "rejected"},
 }
 
 // FrontSignificance is the p-value below which McNemar's exact test on
@@ -136,7 +142,7 @@ var (
 		"backup_share", "emails_answered", "answered", "emails_sent"}
 	lowerBetter = []string{"p95_wait_outage_s", "median_wait_outage_s", "followed.wait_s", "calls_to_broken_outage",
 		"breaker_first_open_s", "primary_back_s", "served.canned", "served.error", "canned_share", "error_share",
-		"never_answered", "not_sent", "breaker_opens", "wall_s"}
+		"never_answered", "not_sent", "breaker_opens", "wall_s", "rejected", "served.rejected", "cut_off", "served.cancelled"}
 )
 
 // HigherIsBetter says which way figure is better: higher (true) or lower
