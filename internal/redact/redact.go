@@ -61,15 +61,18 @@ func Field(name string) bool {
 }
 
 // minKeyLen is the shortest `sk-` value taken for an API key (prefix
-// included): shorter ones are ordinary words such as "sk-1".
-const minKeyLen = 20
+// included): any `sk-` starting a word and followed by a letter, digit, '-'
+// or '_' is key-shaped, however short. A length floor let a short key sent
+// as a model name ("sk-abc") through to stdout and the journal; no model
+// name drill knows starts with `sk-`.
+const minKeyLen = len("sk-") + 1
 
 // Value reports whether a whole string looks like a credential whatever its
 // field is called: an OpenAI-style key or an authorization header value.
 func Value(s string) bool {
 	t := strings.TrimSpace(s)
 	lower := strings.ToLower(t)
-	return (strings.HasPrefix(t, "sk-") && len(t) >= minKeyLen) ||
+	return (strings.HasPrefix(t, "sk-") && len(t) >= minKeyLen && isKeyByte(t[3])) ||
 		strings.HasPrefix(lower, "bearer ") || strings.HasPrefix(lower, "basic ")
 }
 
@@ -146,8 +149,8 @@ func params(q string) string {
 
 // Text redacts free text such as an error message or a model name: every
 // URL in it (see URL: each run of characters around a "://" up to a space,
-// a quote, '<', '>' or a backtick) and every `sk-` key (at least 20
-// characters of letters, digits, '-' and '_' starting a word).
+// a quote, '<', '>' or a backtick) and every `sk-` key (`sk-` starting a
+// word, with the letters, digits, '-' and '_' after it).
 func Text(s string) string {
 	return keys(urls(s))
 }
