@@ -80,7 +80,7 @@ func TestTextKeys(t *testing.T) {
 		"o4-mini-2025-04-16":                                   "o4-mini-2025-04-16",
 		"claude-sonnet-4-5":                                    "claude-sonnet-4-5",
 		"desk-model":                                           "desk-model",
-		"https://h/v1?api-key=k&x=sk-abcdefghijklmnopqrstu":    "https://h/v1?api-key=" + redact.Redacted + "&x=" + redact.Redacted,
+		"https://h/v1?api-key=k&x=sk-abcdefghijklmnopqrstu": "https://h/v1?api-key=" + redact.Redacted + "&x=" + redact.Redacted,
 	} {
 		if got := redact.Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)
