@@ -1,5 +1,8 @@
-// Package listen serves an HTTP handler on an address drill was given
-// (--metrics-listen, --alert-listen) for the length of a drill.
+// Package listen holds what every drill HTTP server shares: its Limits
+// (header, body and idle timeouts, a connection cap) and the FairListener
+// that serves healthy clients first; and Listen, which serves a handler on
+// an address drill was given (--metrics-listen, --alert-listen) for the
+// length of a drill.
 package listen
 
 import (
@@ -20,16 +23,17 @@ type Server struct {
 }
 
 // Listen starts serving h on addr ("127.0.0.1:9464", ":0" for any free
-// port). A bad or busy address is an error at once, before any drill starts.
+// port) with DefaultLimits. A bad or busy address is an error at once,
+// before any drill starts.
 func Listen(addr string, h http.Handler) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	s := &Server{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, addr: ln.Addr().String(),
-		done: make(chan error, 1)}
+	s := &Server{srv: &http.Server{Handler: h}, addr: ln.Addr().String(), done: make(chan error, 1)}
+	fair := Configure(s.srv, ln, DefaultLimits)
 	go func() {
-		err := s.srv.Serve(ln)
+		err := s.srv.Serve(fair)
 		if errors.Is(err, http.ErrServerClosed) {
 			err = nil
 		}
