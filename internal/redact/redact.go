@@ -228,10 +228,12 @@ func isURLEnd(c byte) bool {
 	return false
 }
 
-// String redacts a value drill is about to print or write: as Text does,
-// and every form of the API keys in the environment (see Env).
+// String redacts a value drill is about to print or write: every form of
+// the API keys in the environment (see Env), then as Text does. The keys
+// go first: a key holding a byte no `sk-` key has ('&', '<') would
+// otherwise lose its `sk-` head to Text and leave its tail unmatched.
 func String(s string) string {
-	return envSet().String(Text(s))
+	return Text(envSet().String(s))
 }
 
 // envSecrets are environment variables whose values must never be written.
