@@ -66,6 +66,14 @@ func (e *LoadError) Error() string {
 // *LoadError naming the file, line and field; a file with no emails is an
 // error too.
 func Load(path string) ([]Email, error) {
+	return LoadFirst(path, 0)
+}
+
+// LoadFirst is Load reading only the first n emails of the file (all of
+// them when n is not above 0): it stops reading there, so a drill that
+// sends 3 emails from a file of a million reads 3 (it read them all, past
+// 2 GB). Problems after the n-th email are not looked for.
+func LoadFirst(path string, n int) ([]Email, error) {
 	f, err := input.Open(path, fileKind)
 	if err != nil {
 		return nil, &LoadError{File: path, Msg: errMsg(err)}
@@ -81,9 +89,9 @@ func Load(path string) ([]Email, error) {
 		csvFormat = !startsWithBrace(br)
 	}
 	if csvFormat {
-		return ReadCSV(path, br)
+		return readCSV(path, br, n)
 	}
-	return ReadJSONL(path, br)
+	return readJSONL(path, br, n)
 }
 
 // fileKind is how input names an email file. The file is streamed and each
@@ -132,9 +140,14 @@ type fileTruth struct {
 // ReadJSONL reads emails in JSON Lines from r; name is the file name used in
 // errors. Blank lines are skipped. See Load for the format.
 func ReadJSONL(name string, r io.Reader) ([]Email, error) {
+	return readJSONL(name, r, 0)
+}
+
+// readJSONL is ReadJSONL stopping after limit emails (none: 0).
+func readJSONL(name string, r io.Reader, limit int) ([]Email, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	ld := newLoader(name)
-	for line := 1; ; line++ {
+	for line := 1; !ld.full(limit); line++ {
 		raw, err := readLine(br)
 		if err == errLineTooLong {
 			return nil, &LoadError{File: name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes", MaxEmailBytes)}
@@ -275,6 +288,11 @@ var columns = []string{"id", "from", "subject", "body"}
 // are optional and, when present, hold the truth (a row with all four empty
 // is unscored). See Load.
 func ReadCSV(name string, r io.Reader) ([]Email, error) {
+	return readCSV(name, r, 0)
+}
+
+// readCSV is ReadCSV stopping after limit emails (none: 0).
+func readCSV(name string, r io.Reader, limit int) ([]Email, error) {
 	// encoding/csv reads a whole record before returning it: bound the
 	// bytes it may take for one, so a huge field stops at the limit.
 	bound := &recordBound{r: r}
@@ -320,7 +338,7 @@ func ReadCSV(name string, r io.Reader) ([]Email, error) {
 		}
 	}
 	ld := newLoader(name)
-	for {
+	for !ld.full(limit) {
 		bound.next()
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -475,6 +493,10 @@ func (ld *loader) add(line int, e Email, truthPrefix string) *LoadError {
 	ld.out = append(ld.out, e)
 	return nil
 }
+
+// full reports whether the loader holds limit emails (never, for a limit
+// not above 0).
+func (ld *loader) full(limit int) bool { return limit > 0 && len(ld.out) >= limit }
 
 func (ld *loader) done() ([]Email, error) {
 	if len(ld.out) == 0 {

@@ -188,3 +188,31 @@ func TestLoadNamedPipe(t *testing.T) {
 		t.Errorf("Load(fifo) = %v, want a *LoadError naming the pipe", err)
 	}
 }
+
+// TestLoadFirstStopsReading: LoadFirst reads the first n emails and no
+// further: a file whose fourth line is broken loads its first 3, as CSV and
+// as JSON Lines, while Load (every email) refuses it at line 4.
+func TestLoadFirstStopsReading(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"e.jsonl": `{"id": 1, "from": "a@example.com", "subject": "s", "body": "b"}
+{"id": 2, "from": "a@example.com", "subject": "s", "body": "b"}
+{"id": 3, "from": "a@example.com", "subject": "s", "body": "b"}
+not json at all
+`,
+		"e.csv": "id,from,subject,body\n1,a@example.com,s,b\n2,a@example.com,s,b\n3,a@example.com,s,b\nx,a@example.com,s,b\n",
+	}
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		set, err := LoadFirst(path, 3)
+		if err != nil || len(set) != 3 || set[2].ID != 3 {
+			t.Errorf("%s: LoadFirst(3) = %d emails, %v; want the first 3", name, len(set), err)
+		}
+		if _, err := Load(path); err == nil {
+			t.Errorf("%s: Load read every email without refusing the broken one", name)
+		}
+	}
+}

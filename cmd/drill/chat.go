@@ -59,7 +59,7 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string
 		jobs[i].Config, jobs[i].Hypotheses = cfg, hyps
 		if recordDir != "" {
 			jobs[i].Journal = journal.ChatRunPath(recordDir, i, cfg.Incident, cfg.Policy.Name, cfg.Seed)
-			if err := journal.CheckRecord(jobs[i].Journal, force); err != nil {
+			if err := journal.CheckRecord(jobs[i].Journal, force, inputsOf(cmd)...); err != nil {
 				return err
 			}
 		}

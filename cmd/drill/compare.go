@@ -78,7 +78,7 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 	if len(cfgs) > 0 {
 		warn(cmd, cfgs[0].Warnings())
 	}
-	outs, err := session.Compare(cmd.Context(), cfgs, session.CompareOptions{Virtual: virtual, RecordDir: recordDir, Force: force,
+	outs, err := session.Compare(cmd.Context(), cfgs, session.CompareOptions{Virtual: virtual, RecordDir: recordDir, Force: force, Inputs: inputsOf(cmd),
 		Hypotheses: chk.Hypotheses, Abort: chk.Abort, Progress: cmd.ErrOrStderr(), Watch: watch})
 	if err != nil {
 		return err

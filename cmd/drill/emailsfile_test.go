@@ -72,3 +72,23 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestEmailsFileReadOnlyAsFarAsAsked: --emails 3 reads the first 3 emails
+// of --emails-file and stops (a million-row file was read whole, past
+// 2 GB): a file broken after its third email runs.
+func TestEmailsFileReadOnlyAsFarAsAsked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mine.jsonl")
+	body := `{"id": 1, "from": "a@example.com", "subject": "Late order", "body": "Where is DR-123456?"}
+{"id": 2, "from": "a@example.com", "subject": "Late order", "body": "Where is DR-123457?"}
+{"id": 3, "from": "a@example.com", "subject": "Late order", "body": "Where is DR-123458?"}
+` + strings.Repeat("x", 1000) + "\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := execute(t.Context(), "run", "--no-tui", "--clock", "virtual", "--emails", "3", "--emails-file", path); code != 0 {
+		t.Errorf("exit %d, want 0: the fourth line is never read; stderr: %s", code, stderr)
+	}
+	if _, _, code := execute(t.Context(), "run", "--no-tui", "--clock", "virtual", "--emails-file", path); code != 2 {
+		t.Errorf("every email asked for: exit %d, want 2 for the broken fourth line", code)
+	}
+}

@@ -69,7 +69,7 @@ and a cap on open connections.`,
 	f.BoolVar(&logRequests, "log", false, "log one line per request on stderr (time, request id, method, path, model, status, tokens, duration)")
 	f.DurationVar(&limits.ReadTimeout, "read-timeout", limits.ReadTimeout, "time a client has to send a whole request, body included")
 	f.DurationVar(&limits.IdleTimeout, "idle-timeout", limits.IdleTimeout, "time a keep-alive connection may wait for its next request")
-	f.IntVar(&limits.MaxConns, "max-conns", limits.MaxConns, "most connections open at once; at the cap a new client takes the longest-idle one's slot, and waits only while all serve requests")
+	f.IntVar(&limits.MaxConns, "max-conns", limits.MaxConns, "most connections served at once (those still sending their headers hold no slot); at the cap a new client takes the longest-idle one's slot, and waits only while all serve requests")
 	return cmd
 }
 

@@ -124,6 +124,11 @@ func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks
 		}
 		cfgs, paths = session.CompareStores(base, record)
 	}
+	for _, p := range paths {
+		if err := notInput(cmd, "--record", p); err != nil {
+			return err
+		}
+	}
 	if err := session.CheckFleets(cfgs, paths, force); err != nil {
 		return err
 	}

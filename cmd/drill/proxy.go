@@ -13,6 +13,7 @@ import (
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/listen"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
@@ -78,7 +79,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.BoolVar(&f.noTUI, "no-tui", false, "log one line per request instead of showing the dashboard (the default when stdout is not a terminal)")
 	fs.Int64Var(&f.seed, "seed", fakemodel.DefaultSeed, "the built-in fake model's latency seed")
 	fs.Float64Var(&f.latencyScale, "latency-scale", 1, "the built-in fake model's latency multiplier (0 = answer at once)")
-	fs.IntVar(&f.maxConns, "max-conns", 256, "most client connections open at once")
+	fs.IntVar(&f.maxConns, "max-conns", listen.DefaultLimits.MaxConns, "most client connections served at once (those still sending their headers hold no slot); at the cap a new client takes the longest-idle one's slot")
 	fs.Int64Var(&f.maxBody, "max-body", proxy.DefaultMaxBody, "largest request body accepted, in bytes (larger: 413)")
 	fs.DurationVar(&f.preflightTimeout, "preflight-timeout", 5*time.Second, "how long the start-up check of --upstream waits")
 	f.watch.register(fs)
@@ -87,6 +88,9 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 
 // runProxy checks drill proxy's flags and runs it (session.Proxy).
 func runProxy(cmd *cobra.Command, f proxyFlags) error {
+	if err := notInput(cmd, "--record", f.record); err != nil {
+		return err
+	}
 	if f.maxConns <= 0 {
 		return exit.Usagef("--max-conns must be positive, got %d", f.maxConns)
 	}

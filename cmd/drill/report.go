@@ -10,6 +10,7 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/outfile"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -18,6 +19,7 @@ func newReportCmd() *cobra.Command {
 	var (
 		out    string
 		dpi    int
+		force  bool
 		pairs  []string
 		expect []string
 	)
@@ -37,7 +39,8 @@ scales.
 -o report.html writes one self-contained HTML file (charts inline, no network
 needed to open it); -o report.md writes Markdown with its chart images in a
 directory beside it (report-charts/). A directory argument stands for the
-journals (*.jsonl) in it.
+journals (*.jsonl) in it. An existing -o file is refused unless --force is
+given, and one of the journals read is refused even with --force.
 
 The report is written whatever the verdicts; drill report exits 1 when a
 hypothesis given with --expect fails on any run, as drill run and drill
@@ -58,6 +61,9 @@ replay do.`,
 			}
 			paths, err := journal.Expand(args)
 			if err != nil {
+				return err
+			}
+			if err := outfile.Check("-o", out, force, inputsOf(cmd, paths...)); err != nil {
 				return err
 			}
 			if isChat, err := chatJournal(cmd, paths[0]); err != nil {
@@ -95,6 +101,7 @@ replay do.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "report.html", "the report to write: .html (self-contained) or .md (charts beside it)")
+	cmd.Flags().BoolVar(&force, "force", false, "let -o overwrite an existing file (never one of the journals read)")
 	cmd.Flags().IntVar(&dpi, "dpi", report.DefaultDPI, "resolution of the chart images")
 	cmd.Flags().StringArrayVar(&pairs, "pair", nil, "compare these two runs, `A,B` (R1,R3, or outage/policy labels); repeatable; replaces the default pairs")
 	cmd.Flags().StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged PASS or FAIL on every run in the overview (exit 1 if it fails on any); repeatable")

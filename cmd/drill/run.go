@@ -45,6 +45,9 @@ summary to stdout (a table, or JSON with --json).
 			if err := checkSpeed(cmd.Flags(), speed, clock.virtual()); err != nil {
 				return err
 			}
+			if err := notInput(cmd, "--record", record); err != nil {
+				return err
+			}
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {

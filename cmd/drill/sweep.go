@@ -163,7 +163,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		}
 		return plain.SweepDryRun(cmd.OutOrStdout(), d)
 	}
-	opts := session.SweepOptions{Virtual: sf.clock.virtual(), Record: sf.record, Force: sf.force, Parallel: sf.MaxParallel,
+	opts := session.SweepOptions{Virtual: sf.clock.virtual(), Record: sf.record, Force: sf.force, Inputs: inputsOf(cmd), Parallel: sf.MaxParallel,
 		Repeat: sf.Repeat, Abort: abort, Progress: cmd.ErrOrStderr()}
 	if !sf.noTUI && !sf.json && stdoutIsTerminal() {
 		opts.ShowRecorded = func(ctx context.Context, labels []string, runs [][]int, journals []string) error {

@@ -59,6 +59,9 @@ var place = map[string]layer{
 	"internal/route":                      base,
 	"internal/tools":                      base,
 	"internal/sdkprofile":                 base,
+	"internal/listen":                     base, // every listener's limits: imports nothing of drill's
+	"internal/listen/listentest":          base,
+	"internal/outfile":                    base, // the rule every output file follows
 	"breaker":                             engine,
 	"inject":                              engine,
 	"chain":                               engine,
@@ -86,7 +89,6 @@ var place = map[string]layer{
 	"internal/docfig":                     machinery,
 	"internal/history":                    machinery,
 	"internal/alerts":                     machinery,
-	"internal/listen":                     machinery,
 	"internal/metrics":                    machinery,
 	"internal/recommend":                  machinery,
 	"tui":                                 view,

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/outfile"
 )
 
 // RunPath is the journal of the i-th (from 0) run recorded into dir, named
@@ -61,27 +62,11 @@ func PrepareDir(dir string) error {
 // record of a drill, and recording over one loses it, so an existing path
 // is a usage error (exit 2) that points at --force; and a journal whose
 // directory does not exist could only fail once the drill had run, so that
-// is one too. With no path (not recording) there is nothing to check.
-func CheckRecord(path string, force bool) error {
-	if path == "" {
-		return nil
-	}
-	if dir := filepath.Dir(path); dir != "." {
-		if st, err := os.Stat(dir); err != nil {
-			return exit.UsageError(fmt.Errorf("--record %s: %w", path, err))
-		} else if !st.IsDir() {
-			return exit.Usagef("--record %s: %s is not a directory", path, dir)
-		}
-	}
-	if force {
-		return nil
-	}
-	if _, err := os.Lstat(path); err == nil {
-		return exit.Usagef("--record: %s already exists; pass --force to overwrite it", path)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return exit.UsageError(fmt.Errorf("--record: %w", err))
-	}
-	return nil
+// is one too; and a journal over one of the command's inputs is refused
+// even with --force (outfile.Check). With no path (not recording) there is
+// nothing to check.
+func CheckRecord(path string, force bool, inputs ...string) error {
+	return outfile.Check("--record", path, force, inputs)
 }
 
 // ReadError maps an error met reading journals to drill's exit codes: the

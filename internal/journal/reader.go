@@ -32,12 +32,18 @@ type Reader struct {
 	valid     *scoring.EventRules
 }
 
+// readBufferSize is a Reader's buffer: a line longer than it is gathered
+// in pieces (up to MaxLine), so it need not hold one. 64 KiB holds every
+// event line; a buffer of 1 MiB per journal cost a report of 2,000 small
+// journals 2 GB of allocation and clearing for nothing.
+const readBufferSize = 64 << 10
+
 // NewReader reads the journal header from r and returns a reader positioned
 // at the first event. name (usually the file name) prefixes every error. A
 // first line that is not a journal header is ErrNotJournal; a format newer
 // than Format is ErrNewerFormat.
 func NewReader(r io.Reader, name string) (*Reader, error) {
-	jr := &Reader{name: name, br: bufio.NewReaderSize(r, 1<<20)}
+	jr := &Reader{name: name, br: bufio.NewReaderSize(r, readBufferSize)}
 	line, complete, err := jr.readLine()
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err

@@ -42,7 +42,8 @@ func redactEvent(e event.Event, secrets redact.Set) event.Event {
 		if s == "" {
 			return s
 		}
-		return clipText(secrets.String(redact.Text(s)))
+		// The known secrets first: see redact.String.
+		return clipText(redact.Text(secrets.String(s)))
 	}
 	e.Detail = clean(e.Detail)
 	e.Model = clean(e.Model)

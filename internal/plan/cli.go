@@ -193,7 +193,11 @@ func (c *CLI) Config(fs *pflag.FlagSet, outage, policy string) (workload.Config,
 		return workload.Config{}, err
 	}
 	if c.EmailsFile != "" {
-		set, err := emails.Load(c.EmailsFile)
+		first := 0 // every email: the drill sends them all
+		if fs != nil && fs.Changed("emails") {
+			first = cfg.Emails // --emails N sends the first N (cycling when the file has fewer)
+		}
+		set, err := emails.LoadFirst(c.EmailsFile, first)
 		if err != nil {
 			return workload.Config{}, exit.UsageError(err) // a missing, unreadable or bad file: exit 2
 		}

@@ -76,7 +76,7 @@ type endState struct {
 
 // end logs an attempt's end.
 func (p *Proxy) end(c *call, s endState) {
-	e := event.Event{Kind: event.AttemptEnd, Rung: Rung, Model: c.model, Attempt: c.retry, Status: s.status,
+	e := event.Event{Kind: event.AttemptEnd, Rung: Rung, Model: c.logged, Attempt: c.retry, Status: s.status,
 		RetryAfter: s.retryAfter, Proxy: c.proxyCall()}
 	wait := time.Since(c.arrived)
 	e.Proxy.Wait, e.Proxy.TTFT, e.Proxy.InputTokens, e.Proxy.OutputTokens = wait, s.ttft, s.in, s.out

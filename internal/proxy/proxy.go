@@ -162,7 +162,7 @@ func New(opts Options) (*Proxy, error) {
 	p.injector = inject.New(next, opts.Start, inject.Options{Target: Rung, OnFault: func(req *http.Request, a inject.Applied) {
 		e := event.Event{Kind: event.Fault, Rung: Rung, Fault: a.Kind, FaultParams: a.Params}
 		if c := callOf(req.Context()); c != nil {
-			e.Model, e.Attempt, e.Proxy = c.model, c.retry, c.proxyCall()
+			e.Model, e.Attempt, e.Proxy = c.logged, c.retry, c.proxyCall()
 		}
 		p.log.Append(e)
 	}})
@@ -290,7 +290,8 @@ type call struct {
 	arrived time.Time
 	method  string
 	path    string
-	model   string
+	model   string // as the client sent it (clipped): matched, mapped and priced
+	logged  string // model as recorded, printed and tallied (see recordedModel)
 	stream  bool
 	chat    bool // a chat completion: its body is read for tokens
 	retry   int
@@ -310,6 +311,17 @@ func (c *call) clientGone() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.gone
+}
+
+// recordedModel is a client's model name as the run's events hold it: valid
+// UTF-8, with keys redacted (redact.String), exactly as the journal will
+// write it. The live fold (the summary, its sorted list of unpriced models,
+// the per-model tally) then sees the names a replay of the journal sees: a
+// name changed only on the way to disk (two `sk-` names both becoming
+// [redacted], a byte JSON cannot hold) made the recorded summary differ
+// from the one its events fold into.
+func recordedModel(model string) string {
+	return redact.String(strings.ToValidUTF8(model, "\uFFFD"))
 }
 
 func (c *call) proxyCall() *event.ProxyCall {
@@ -341,6 +353,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		c.model, c.stream = peek(body)
 		c.model = edge.Clip(c.model, MaxModelName) // recorded, printed and tallied: a 20 MB name must not be
+		c.logged = recordedModel(c.model)
 		if to := p.mapModel(c.model); to != c.model {
 			if mapped, err := setModel(body, to); err == nil {
 				body = mapped
@@ -351,7 +364,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
 	c.stream = c.stream && c.chat
-	p.log.Append(event.Event{Kind: event.AttemptStart, Rung: Rung, Model: c.model, Attempt: c.retry, Proxy: c.proxyCall()})
+	p.log.Append(event.Event{Kind: event.AttemptStart, Rung: Rung, Model: c.logged, Attempt: c.retry, Proxy: c.proxyCall()})
 	p.rp.ServeHTTP(clientWriter{ResponseWriter: w, c: c}, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
 }
 

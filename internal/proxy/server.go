@@ -8,14 +8,15 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/drill-dev/drill/internal/fakemodel"
+	"github.com/drill-dev/drill/internal/listen"
 )
 
 // Limits bound the proxy's HTTP server. The zero value takes every default.
 type Limits struct {
-	// MaxConns is the most client connections open at once (default 256).
-	// At the cap a new client takes the slot of the longest-idle one
-	// (fakemodel.FairListener); it waits only while every slot serves a
+	// MaxConns is the most client connections served at once (default
+	// listen.DefaultLimits'). Connections still sending their headers hold
+	// no slot; at the cap a new client takes the slot of the longest-idle
+	// one (listen.FairListener); it waits only while every slot serves a
 	// request.
 	MaxConns int
 	// ReadHeaderTimeout is how long a client has to send its request line
@@ -24,7 +25,8 @@ type Limits struct {
 	// IdleTimeout closes a kept-alive connection idle this long (default
 	// 5 s: idle connections hold slots of MaxConns).
 	IdleTimeout time.Duration
-	// MaxHeaderBytes bounds a request's headers (default 1 MiB).
+	// MaxHeaderBytes bounds a request's headers (default 64 KiB, as
+	// listen.DefaultLimits).
 	MaxHeaderBytes int
 	// ShutdownGrace is how long Serve waits, after its context ends, for
 	// responses in flight to finish before cutting them (default 2 s).
@@ -33,7 +35,7 @@ type Limits struct {
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxConns <= 0 {
-		l.MaxConns = 256
+		l.MaxConns = listen.DefaultLimits.MaxConns
 	}
 	if l.ReadHeaderTimeout <= 0 {
 		l.ReadHeaderTimeout = 10 * time.Second
@@ -42,7 +44,7 @@ func (l Limits) withDefaults() Limits {
 		l.IdleTimeout = 5 * time.Second
 	}
 	if l.MaxHeaderBytes <= 0 {
-		l.MaxHeaderBytes = 1 << 20
+		l.MaxHeaderBytes = listen.DefaultLimits.MaxHeaderBytes
 	}
 	if l.ShutdownGrace <= 0 {
 		l.ShutdownGrace = 2 * time.Second
@@ -57,16 +59,16 @@ func (l Limits) withDefaults() Limits {
 // long as the client waits; the connection cap bounds how many there are.
 func Serve(ctx context.Context, ln net.Listener, p *Proxy, lim Limits) error {
 	lim = lim.withDefaults()
-	fair := fakemodel.NewFairListener(ln, lim.MaxConns)
 	srv := &http.Server{
-		Handler:           p,
-		ReadHeaderTimeout: lim.ReadHeaderTimeout,
-		IdleTimeout:       lim.IdleTimeout,
-		MaxHeaderBytes:    lim.MaxHeaderBytes,
-		BaseContext:       func(net.Listener) context.Context { return p.Context() },
-		ErrorLog:          log.New(discard{}, "", 0),
-		ConnState:         fair.ConnState,
+		Handler:     p,
+		BaseContext: func(net.Listener) context.Context { return p.Context() },
+		ErrorLog:    log.New(discard{}, "", 0),
 	}
+	fair := listen.Configure(srv, ln, listen.Limits{MaxConns: lim.MaxConns, ReadHeaderTimeout: lim.ReadHeaderTimeout,
+		IdleTimeout: lim.IdleTimeout, MaxHeaderBytes: lim.MaxHeaderBytes})
+	// The body has BodyReadTimeout, lifted once it is read (readBody): a
+	// whole-request deadline would cut long answers and streams.
+	srv.ReadTimeout = 0
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(fair) }()
 	var err error

@@ -34,7 +34,7 @@ func jsonString(s string) string {
 	if Value(s) {
 		return Redacted
 	}
-	return Text(s)
+	return String(s)
 }
 
 func walkJSON(raw json.RawMessage, dropFields bool, str func(string) string) (json.RawMessage, error) {

@@ -61,15 +61,18 @@ func Field(name string) bool {
 }
 
 // minKeyLen is the shortest `sk-` value taken for an API key (prefix
-// included): shorter ones are ordinary words such as "sk-1".
-const minKeyLen = 20
+// included): any `sk-` starting a word and followed by a letter, digit, '-'
+// or '_' is key-shaped, however short. A length floor let a short key sent
+// as a model name ("sk-abc") through to stdout and the journal; no model
+// name drill knows starts with `sk-`.
+const minKeyLen = len("sk-") + 1
 
 // Value reports whether a whole string looks like a credential whatever its
 // field is called: an OpenAI-style key or an authorization header value.
 func Value(s string) bool {
 	t := strings.TrimSpace(s)
 	lower := strings.ToLower(t)
-	return (strings.HasPrefix(t, "sk-") && len(t) >= minKeyLen) ||
+	return (strings.HasPrefix(t, "sk-") && len(t) >= minKeyLen && isKeyByte(t[3])) ||
 		strings.HasPrefix(lower, "bearer ") || strings.HasPrefix(lower, "basic ")
 }
 
@@ -146,8 +149,8 @@ func params(q string) string {
 
 // Text redacts free text such as an error message or a model name: every
 // URL in it (see URL: each run of characters around a "://" up to a space,
-// a quote, '<', '>' or a backtick) and every `sk-` key (at least 20
-// characters of letters, digits, '-' and '_' starting a word).
+// a quote, '<', '>' or a backtick) and every `sk-` key (`sk-` starting a
+// word, with the letters, digits, '-' and '_' after it).
 func Text(s string) string {
 	return keys(urls(s))
 }
@@ -225,10 +228,12 @@ func isURLEnd(c byte) bool {
 	return false
 }
 
-// String redacts a value drill is about to print or write: as Text does,
-// and every form of the API keys in the environment (see Env).
+// String redacts a value drill is about to print or write: every form of
+// the API keys in the environment (see Env), then as Text does. The keys
+// go first: a key holding a byte no `sk-` key has ('&', '<') would
+// otherwise lose its `sk-` head to Text and leave its tail unmatched.
 func String(s string) string {
-	return envSet().String(Text(s))
+	return Text(envSet().String(s))
 }
 
 // envSecrets are environment variables whose values must never be written.

@@ -69,9 +69,18 @@ func TestTextKeys(t *testing.T) {
 		`"sk-abcdefghijklmnopqrstu","sk-0123456789abcdefghij"`: `"` + redact.Redacted + `","` + redact.Redacted + `"`,
 		"risk-averse-settings-for-the-drill":                   "risk-averse-settings-for-the-drill",
 		"task-sk-abcdefghijklmnopqrstu":                        "task-sk-abcdefghijklmnopqrstu",
-		"sk-short":                                             "sk-short",
+		"sk-short":                                             redact.Redacted,
+		"sk-a":                                                 redact.Redacted,
+		"model sk-1 failed":                                    "model " + redact.Redacted + " failed",
+		"sk-":                                                  "sk-",
+		"sk-...":                                               "sk-...",
 		"gpt-4o-mini":                                          "gpt-4o-mini",
-		"https://h/v1?api-key=k&x=sk-abcdefghijklmnopqrstu":    "https://h/v1?api-key=" + redact.Redacted + "&x=" + redact.Redacted,
+		"gpt-5.4-mini":                                         "gpt-5.4-mini",
+		"gpt-5.4-nano":                                         "gpt-5.4-nano",
+		"o4-mini-2025-04-16":                                   "o4-mini-2025-04-16",
+		"claude-sonnet-4-5":                                    "claude-sonnet-4-5",
+		"desk-model":                                           "desk-model",
+		"https://h/v1?api-key=k&x=sk-abcdefghijklmnopqrstu": "https://h/v1?api-key=" + redact.Redacted + "&x=" + redact.Redacted,
 	} {
 		if got := redact.Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)

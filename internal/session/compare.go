@@ -20,6 +20,9 @@ type CompareOptions struct {
 	// refused unless Force is set (on either clock).
 	RecordDir string
 	Force     bool
+	// Inputs are the files the command reads (its drill file, emails
+	// file): a journal recorded over one is refused even with Force.
+	Inputs []string
 	// Hypotheses are judged on each journal's summary line; Abort are the
 	// conditions checked live (real clock only).
 	Hypotheses, Abort []scoring.Expr
@@ -47,7 +50,7 @@ func Compare(ctx context.Context, cfgs []workload.Config, opts CompareOptions) (
 		}
 		for i, cfg := range cfgs {
 			paths[i] = journal.RunPath(opts.RecordDir, i, cfg.OutageLabel(), cfg.Policy.Name)
-			if err := journal.CheckRecord(paths[i], opts.Force); err != nil {
+			if err := journal.CheckRecord(paths[i], opts.Force, opts.Inputs...); err != nil {
 				return nil, err
 			}
 		}

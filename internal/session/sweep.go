@@ -30,6 +30,9 @@ type SweepOptions struct {
 	// (journal.SweepRunPath); existing journals are refused unless Force.
 	Record string
 	Force  bool
+	// Inputs are the files the command reads (its drill file, emails
+	// file): a journal recorded over one is refused even with Force.
+	Inputs []string
 	// Parallel is how many drills run at once (0: all); Repeat how many
 	// times each setting runs.
 	Parallel, Repeat int
@@ -73,7 +76,7 @@ func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []worklo
 		for i, row := range rows {
 			for r, k := range row.Runs {
 				paths[k] = journal.SweepRunPath(opts.Record, i, r, row.Config.OutageLabel(), row.Config.Policy.Name)
-				if err := journal.CheckRecord(paths[k], opts.Force); err != nil {
+				if err := journal.CheckRecord(paths[k], opts.Force, opts.Inputs...); err != nil {
 					return nil, nil, err
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/listen"
 )
 
 // Loopback serves the two services on loopback sockets (127.0.0.1, a free
@@ -23,8 +24,9 @@ func Loopback(ctx context.Context, set []emails.Email, latency time.Duration, wr
 		if err != nil {
 			return nil, fmt.Errorf("tools: listening for the %s service: %w", dep, err)
 		}
-		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
-		go srv.Serve(ln)
+		srv := &http.Server{Handler: h}
+		fair := listen.Configure(srv, ln, listen.Limits{IdleTimeout: time.Minute}) // drill's listener limits
+		go srv.Serve(fair)
 		go func() {
 			<-ctx.Done()
 			srv.Close()
