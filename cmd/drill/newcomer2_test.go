@@ -17,14 +17,14 @@ import (
 // it predicts the first (it runs nothing), and a range whose ends agree is
 // one number ("30", never "30–30").
 func TestPredictSaysWhatItDoes(t *testing.T) {
-	out, stderr, code := execute(t.Context(), "predict", "-f", "../../examples/chapter.yaml")
+	_, stderr, code := execute(t.Context(), "predict", "-f", "../../examples/chapter.yaml")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if strings.Contains(stderr, "running") || !strings.Contains(stderr, "predicting the first") {
 		t.Errorf("predict -f's note %q, want it to say it predicts the first drill", stderr)
 	}
-	out, stderr, code = execute(t.Context(), "predict", "--outage", "busy", "--policy", "breaker")
+	out, stderr, code := execute(t.Context(), "predict", "--outage", "busy", "--policy", "breaker")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
