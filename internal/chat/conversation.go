@@ -75,7 +75,7 @@ func (c *conversation) chat() *event.Chat {
 func (c *conversation) run(ctx context.Context) {
 	c.start = time.Now()
 	c.found, c.stuck = map[string]string{}, map[string]bool{}
-	c.msgs = []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(systemPrompt),
+	c.msgs = []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(c.r.system),
 		openai.UserMessage(c.email.Subject + "\n\n" + c.email.Body)}
 	c.r.log.Append(event.Event{Kind: event.ConversationStart, Email: c.email.ID, Chat: &event.Chat{Conversation: c.id}})
 	pol := c.r.cfg.Policy
@@ -199,7 +199,7 @@ func (c *conversation) callModel(ctx context.Context) callResult {
 // numbered on from them, so each draws its own fault.
 func (c *conversation) stream(ctx context.Context, rung string, first *breaker.Ticket, retries, usedBefore int) (callResult, int) {
 	pol := c.r.cfg.Policy
-	tr := &callTrace{conv: c.id, turn: c.turns, rung: rung, first: first, stuck: c.stuck[rung], usedBefore: usedBefore}
+	tr := &callTrace{conv: c.id, turn: c.turns, email: c.email.ID, start: c.start, rung: rung, first: first, stuck: c.stuck[rung], usedBefore: usedBefore}
 	cctx, cancel := context.WithCancelCause(withTrace(ctx, tr))
 	defer cancel(nil)
 	params := openai.ChatCompletionNewParams{
