@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,7 @@ type conversation struct {
 	sameInRow          int    // identical tool calls in a row, lastCall's
 	found              map[string]string
 	attempted          []string
+	refused            []string // dependencies a tool breaker refused
 	interpreted        bool
 	// stuck are the rungs whose model has repeated a tool call in this
 	// conversation and keeps doing so (Profile.LoopPersists).
@@ -140,7 +142,7 @@ func (c *conversation) run(ctx context.Context) {
 // silent otherwise.
 func (c *conversation) stop(reason string, checked bool) {
 	if checked || c.r.cfg.Policy.Budget.On() {
-		state := &event.HandoverState{Found: c.found, Attempted: c.attempted, Reason: reason, Told: toldCustomer}
+		state := &event.HandoverState{Found: c.found, Attempted: c.attempted, Refused: c.refused, Reason: reason, Told: toldCustomer}
 		ch := c.chat()
 		ch.Reason, ch.State = reason, state
 		c.r.log.Append(event.Event{Kind: event.ConversationHandover, Email: c.email.ID, Chat: ch})
@@ -389,6 +391,9 @@ func (c *conversation) runTool(ctx context.Context, k toolCall) string {
 		br = g.breakers[g.cfg.key(k.name)]
 		t, err := br.Allow()
 		if err != nil {
+			if !slices.Contains(c.refused, dep) {
+				c.refused = append(c.refused, dep)
+			}
 			c.r.log.Append(event.Event{Kind: event.ToolCall, Email: c.email.ID, Outcome: event.BreakerOpen, Chat: ch})
 			return tools.Unavailable(dep)
 		}
