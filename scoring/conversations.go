@@ -280,6 +280,15 @@ func (f *ChatFold) Row(id int) (ConversationRow, bool) {
 	return *r, true
 }
 
+// Planned is how many conversations the run starts (its run_start's
+// count), 0 before it is known.
+func (f *ChatFold) Planned() int {
+	if f.info == nil {
+		return 0
+	}
+	return f.info.Emails
+}
+
 // Trace is the kept conversation's trace, in order.
 func (f *ChatFold) Trace() []TraceStep { return slices.Clone(f.trace) }
 
