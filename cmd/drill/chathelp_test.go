@@ -44,3 +44,12 @@ func flagLine(help, flag string) string {
 	}
 	return line
 }
+
+// TestUnknownAgentProfileExitsTwo: --agent-profile with an unknown name is
+// a usage error that lists the valid profiles.
+func TestUnknownAgentProfileExitsTwo(t *testing.T) {
+	_, errOut, code := execute(context.Background(), "compare", "--workload", "chat", "--clock", "virtual", "--agent-profile", "tiny")
+	if code != 2 || !strings.Contains(errOut, `unknown agent profile "tiny" (valid: simulation, compact)`) {
+		t.Errorf("exit %d, %q: want 2 and the valid profiles", code, errOut)
+	}
+}
