@@ -176,7 +176,7 @@ func (c *chatPredictFlags) register(fs *pflag.FlagSet) {
 
 // predictUnread are the chat flags a prediction does not read: it is the
 // arithmetic of one conversation under the policy.
-var predictUnread = []string{"seed", "seeds", "incident", "conversations", "conversation-rate", "tool-breakers", "tool-breaker-scope", "tool-outage", "profile-fault"}
+var predictUnread = []string{"seed", "seeds", "incident", "conversations", "conversation-rate", "tool-breakers", "tool-breaker-scope", "tool-outage", "profile-fault", "agent-profile"}
 
 // predictChat is `drill predict --workload chat`: the worst case of one
 // conversation under the policy (and the chat policy flags given) for a
