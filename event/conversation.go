@@ -130,6 +130,10 @@ type HandoverState struct {
 	Found map[string]string `json:"found,omitempty"`
 	// Attempted are the tool calls asked for, in order, as "name(args)".
 	Attempted []string `json:"attempted,omitempty"`
+	// Refused are the dependencies whose open breaker refused a tool call
+	// of the conversation (the agent was told they were unavailable), in
+	// the order first refused.
+	Refused []string `json:"refused,omitempty"`
 	// Reason is why it stopped (Stop*).
 	Reason string `json:"reason"`
 	// Told is the message the customer was given.

@@ -148,6 +148,10 @@ type heldBody struct {
 	limit int
 	// then is what Read does once limit chunks have passed.
 	then func(ctx context.Context, closed <-chan struct{}) error
+	// hold, if set, returns how long the end of the body is held: called
+	// with each chunk (a stream's last event holds) and with nil at the
+	// body's end.
+	hold func(chunk []byte) time.Duration
 
 	pending []byte
 	passed  int
@@ -168,7 +172,17 @@ func (b *heldBody) Read(p []byte) (int, error) {
 		}
 		c, err := b.chunks.next()
 		if err != nil {
+			if err == io.EOF && b.hold != nil {
+				if err := b.sleep(b.hold(nil)); err != nil {
+					return 0, err
+				}
+			}
 			return 0, err
+		}
+		if b.hold != nil {
+			if err := b.sleep(b.hold(c)); err != nil {
+				return 0, err
+			}
 		}
 		if b.gate != nil {
 			if err := b.sleep(b.gate(b.chunks.tokens(c))); err != nil {

@@ -109,3 +109,49 @@ func TestTrickleToolCallStream(t *testing.T) {
 		}
 	})
 }
+
+// TestTrickleSecondsLastsWhateverTheLength: with seconds set, a short
+// tool call and a long streamed answer both last the incident's 150 s at 2
+// tokens a second, not their tokens' worth (a tool call's 7 s).
+func TestTrickleSecondsLastsWhateverTheLength(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		choice string
+	}{{"tool call", "auto"}, {"answer", "none"}} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				rig := newRig(t, parse(t, "trickle", "tokens_per_s=2", "seconds=150"))
+				start := time.Now()
+				msg, _, err := chatCall(t.Context(), rig.client(0, 2), question(0), c.choice, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				took := time.Since(start)
+				if c.choice == "auto" && len(msg.ToolCalls) == 0 || c.choice == "none" && msg.Content == "" {
+					t.Fatalf("reply %+v, want a %s", msg, c.name)
+				}
+				// From the headers: the model's own latency comes before.
+				if took < 150*time.Second || took > 155*time.Second {
+					t.Errorf("%s took %s, want 150 s whatever its length (and the model's latency)", c.name, took)
+				}
+			})
+		})
+	}
+}
+
+// TestTrickleSpreadDrawsEachAttempt: seconds ± spread is drawn per attempt,
+// inside the band.
+func TestTrickleSpreadDrawsEachAttempt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rig := newRig(t, parse(t, "trickle", "tokens_per_s=2", "seconds=100", "spread=20"))
+		for i := range 3 {
+			start := time.Now()
+			if _, _, err := chatCall(t.Context(), rig.client(0, 2), question(i), "auto", true); err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took < 80*time.Second || took > 125*time.Second {
+				t.Errorf("attempt %d took %s, want 80–120 s", i, took)
+			}
+		}
+	})
+}

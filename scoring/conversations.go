@@ -63,7 +63,8 @@ type ChatSummary struct {
 	// conversation's call; not in ToolCalls).
 	ToolProbes int `json:"tool_probes"`
 	// AnsweredWithout counts answered conversations that went without a
-	// dependency (a tool call refused by its breaker or failed).
+	// dependency: a tool call refused by its breaker or failed, and the
+	// dependency never answered one of theirs.
 	AnsweredWithout int `json:"answered_without_dependency"`
 	// BreakerOpens counts each breaker's openings by the dependency it
 	// guards ("primary" for the status breaker on the primary model).
@@ -85,8 +86,27 @@ type ConversationRow struct {
 	Reason  string        `json:"reason,omitempty"`
 	Running bool          `json:"running,omitempty"`
 	// Without are the dependencies the conversation went without: a tool
-	// call of theirs refused by an open breaker or failed.
+	// call of theirs refused by an open breaker or failed, and none of
+	// theirs answered, before or after.
 	Without []string `json:"without,omitempty"`
+	// got are the dependencies a tool call of the conversation got an
+	// answer from.
+	got []string
+}
+
+// toolResult notes a tool call of the conversation on dependency dep: one
+// answered (ok) takes dep off Without for good; one refused or failed puts
+// it there unless dep answered before.
+func (r *ConversationRow) toolResult(dep string, ok bool) {
+	switch {
+	case ok:
+		if !slices.Contains(r.got, dep) {
+			r.got = append(r.got, dep)
+		}
+		r.Without = slices.DeleteFunc(r.Without, func(d string) bool { return d == dep })
+	case !slices.Contains(r.got, dep) && !slices.Contains(r.Without, dep):
+		r.Without = append(r.Without, dep)
+	}
 }
 
 // TraceStep is one model attempt or tool call of a conversation's trace:
@@ -193,8 +213,8 @@ func (f *ChatFold) Add(e event.Event) {
 		if e.Outcome == event.BreakerOpen {
 			s.ToolsRefused++
 		}
-		if r := f.rows[c.Conversation]; r != nil && e.Outcome != event.OK && !slices.Contains(r.Without, c.Dependency) {
-			r.Without = append(r.Without, c.Dependency)
+		if r := f.rows[c.Conversation]; r != nil {
+			r.toolResult(c.Dependency, e.Outcome == event.OK)
 		}
 		f.step(e, TraceStep{Tool: c.Tool, Outcome: string(e.Outcome)})
 	case event.ConversationHandover:
@@ -273,6 +293,15 @@ func (f *ChatFold) Row(id int) (ConversationRow, bool) {
 		return ConversationRow{}, false
 	}
 	return *r, true
+}
+
+// Planned is how many conversations the run starts (its run_start's
+// count), 0 before it is known.
+func (f *ChatFold) Planned() int {
+	if f.info == nil {
+		return 0
+	}
+	return f.info.Emails
 }
 
 // Trace is the kept conversation's trace, in order.

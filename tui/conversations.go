@@ -273,14 +273,19 @@ func (v *ConversationsView) header() []string {
 	}
 	out := wrapSegments(title, " · ", v.w)
 	out[0] = v.st.Bold.Render(out[0])
-	return append(out, wrapSegments(chatFigures(v.st, s), " · ", v.w)...)
+	return append(out, wrapSegments(chatFigures(v.st, s, v.fold.Planned()), " · ", v.w)...)
 }
 
-// chatFigures are the chat header's figures, from the fold's summary.
-func chatFigures(st Styles, s scoring.ChatSummary) []string {
+// chatFigures are the chat header's figures, from the fold's summary;
+// planned is how many conversations the run starts (0: unknown).
+func chatFigures(st Styles, s scoring.ChatSummary, planned int) []string {
 	b := st.Bold.Render
+	started := fmt.Sprintf("%s conversations", b(strconv.Itoa(s.Conversations)))
+	if planned > 0 {
+		started = fmt.Sprintf("%s of %s conversations", b(strconv.Itoa(s.Conversations)), b(strconv.Itoa(planned)))
+	}
 	segs := []string{
-		fmt.Sprintf("%s conversations", b(strconv.Itoa(s.Conversations))),
+		started,
 		fmt.Sprintf("answered %s", b(strconv.Itoa(s.Answered))),
 		fmt.Sprintf("handed over %s", b(strconv.Itoa(s.HandedOver))),
 		fmt.Sprintf("silent %s", b(strconv.Itoa(s.Silent))),
@@ -398,8 +403,8 @@ func outcomeWords(st Styles, r scoring.ConversationRow) (string, rune, func(...s
 func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n int, axis, now time.Duration) []string {
 	ow := min(max(w-41-12, 12), 34)
 	head := fmt.Sprintf("  %5s %8s %8s %5s %7s  %-*s", "#", "start", "time", "turns", "tokens", ow, "outcome")
-	out := []string{st.Dim.Render(fit(head, w))}
 	barW := max(w-cellWidth(head)-1, 0)
+	out := []string{st.Dim.Render(fit(head+" "+barAxis(axis, barW), w))}
 	for i := top; i < min(top+n, len(rows)); i++ {
 		r := rows[i]
 		words, glyph, paint := outcomeWords(st, r)
@@ -417,6 +422,24 @@ func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n
 		out = append(out, fit(line+" "+paint(strings.Repeat(string(glyph), bar)), w))
 	}
 	return out
+}
+
+// barAxis is the time axis over the bars, barW cells: 0 at the left, the
+// axis (the slowest conversation) at the right, and its middle between
+// when there is room; "" when the bars have no room or no time yet.
+func barAxis(axis time.Duration, barW int) string {
+	if axis <= 0 {
+		return ""
+	}
+	left, mid, right := "0 s", format.Dur(axis/2), format.Dur(axis)
+	switch {
+	case barW >= len(left)+len(mid)+len(right)+4:
+		gap := barW - len(left) - len(mid) - len(right)
+		return left + strings.Repeat(" ", gap/2) + mid + strings.Repeat(" ", gap-gap/2) + right
+	case barW >= len(left)+len(right)+1:
+		return left + strings.Repeat(" ", barW-len(left)-len(right)) + right
+	}
+	return ""
 }
 
 // traceLines renders a trace from off: the write-up's conversation 350

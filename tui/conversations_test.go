@@ -120,3 +120,26 @@ func TestShortConversationHasABar(t *testing.T) {
 		t.Errorf("no bar for a 10 s conversation on a 175 s axis:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestConversationsHeaderTotalAndAxis: the header says how many of the
+// run's conversations have started, and the bars have a time axis, from 0
+// to the slowest conversation.
+func TestConversationsHeaderTotalAndAxis(t *testing.T) {
+	events := chatRun()
+	events[0].Run.Emails = 1000
+	v := NewConversationsView(asciiStyles(), events)
+	v.Update(tea.WindowSizeMsg{Width: 120, Height: 10})
+	got := v.View()
+	if !strings.Contains(got, "2 of 1000 conversations · answered 1") {
+		t.Errorf("the header lacks the total:\n%s", got)
+	}
+	var head string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.Contains(l, "outcome") {
+			head = l
+		}
+	}
+	if !strings.Contains(head, "0 s") || !strings.Contains(head, "10.0 s") || !strings.HasSuffix(strings.TrimRight(head, " |│┃"), "20.0 s") {
+		t.Errorf("the column heads lack a time axis 0 s … 10.0 s … 20.0 s:\n%q", head)
+	}
+}

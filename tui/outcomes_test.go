@@ -59,7 +59,7 @@ func TestNoOutageHeader(t *testing.T) {
 // conversations the run's end cut off apart from the silent ones.
 func TestCutOffConversationsInTheHeader(t *testing.T) {
 	sum := scoring.ChatSummary{Conversations: 40, Answered: 21, Silent: 3, CutOff: 16}
-	segs := strings.Join(chatFigures(asciiStyles(), sum), " · ")
+	segs := strings.Join(chatFigures(asciiStyles(), sum, 0), " · ")
 	if !strings.Contains(segs, "silent 3") || !strings.Contains(segs, "cut off 16") {
 		t.Errorf("chat figures %q; want silent 3 and cut off 16", segs)
 	}

@@ -176,7 +176,7 @@ func (c *chatPredictFlags) register(fs *pflag.FlagSet) {
 
 // predictUnread are the chat flags a prediction does not read: it is the
 // arithmetic of one conversation under the policy.
-var predictUnread = []string{"seed", "seeds", "incident", "conversations", "conversation-rate", "tool-breakers", "tool-breaker-scope", "tool-outage", "profile-fault"}
+var predictUnread = []string{"seed", "seeds", "incident", "conversations", "conversation-rate", "tool-breakers", "tool-breaker-scope", "tool-outage", "profile-fault", "agent-profile"}
 
 // predictChat is `drill predict --workload chat`: the worst case of one
 // conversation under the policy (and the chat policy flags given) for a
@@ -329,4 +329,26 @@ func playVirtualChat(cmd *cobra.Command, job session.ChatJob, speed float64) (o 
 		return o, nil, journal.ReadError(cmd.Context(), err)
 	}
 	return o, tui.PlayChat(cmd.Context(), j.Events, tui.ReplayOptions{Speed: speed}), nil
+}
+
+// withChatHelp makes cmd's help, given --workload chat, describe its policy
+// flag (--policy or --policies) as the chat workload reads it: the chat
+// presets (with checks added by name) and the chat default, def.
+func withChatHelp(cmd *cobra.Command, def ...string) *cobra.Command {
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if w, _ := c.Flags().GetString("workload"); w == event.WorkloadChat {
+			for _, name := range []string{"policy", "policies"} {
+				if fl := c.Flags().Lookup(name); fl != nil {
+					fl.Usage = "chat policy presets: " + strings.Join(chat.PresetNames(), ", ") + ", each with checks added by name (agent-defaults+budget; checks: " +
+						strings.Join([]string{chat.CheckBreaker, chat.CheckStream, chat.CheckValidity, chat.CheckLoop, chat.CheckBudget}, ", ") + ")"
+					fl.DefValue = strings.Join(def, ",")
+					if name == "policies" {
+						fl.DefValue = "[" + fl.DefValue + "]"
+					}
+				}
+			}
+		}
+		c.Parent().HelpFunc()(c, args)
+	})
+	return cmd
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/chat"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/redact"
@@ -58,13 +59,13 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 	}
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentPreRunE = emptyPaths
-	root.AddCommand(newRunCmd(), newCompareCmd(), newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(),
-		newPredictCmd())
+	root.AddCommand(withChatHelp(newRunCmd(), chat.PresetDefaults), withChatHelp(newCompareCmd(), chat.PresetNames()...),
+		newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(), withChatHelp(newPredictCmd(), chat.PresetDefaults))
 	root.AddCommand(newInitCmd(), newValidateCmd())
 	root.AddCommand(newProxyCmd(), newVersionCmd(), newSDKsCmd())
 	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
 	registerCompletions(root)
-	root.AddCommand(newSweepCmd(), newRecommendCmd())
+	root.AddCommand(withChatHelp(newSweepCmd(), chat.PresetDefaults), newRecommendCmd())
 	root.AddCommand(newHistoryCmd())
 	strictCompletion(root)
 	return root

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,7 @@ type conversation struct {
 	sameInRow          int    // identical tool calls in a row, lastCall's
 	found              map[string]string
 	attempted          []string
+	refused            []string // dependencies a tool breaker refused
 	interpreted        bool
 	// stuck are the rungs whose model has repeated a tool call in this
 	// conversation and keeps doing so (Profile.LoopPersists).
@@ -75,7 +77,7 @@ func (c *conversation) chat() *event.Chat {
 func (c *conversation) run(ctx context.Context) {
 	c.start = time.Now()
 	c.found, c.stuck = map[string]string{}, map[string]bool{}
-	c.msgs = []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(systemPrompt),
+	c.msgs = []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(c.r.system),
 		openai.UserMessage(c.email.Subject + "\n\n" + c.email.Body)}
 	c.r.log.Append(event.Event{Kind: event.ConversationStart, Email: c.email.ID, Chat: &event.Chat{Conversation: c.id}})
 	pol := c.r.cfg.Policy
@@ -140,7 +142,7 @@ func (c *conversation) run(ctx context.Context) {
 // silent otherwise.
 func (c *conversation) stop(reason string, checked bool) {
 	if checked || c.r.cfg.Policy.Budget.On() {
-		state := &event.HandoverState{Found: c.found, Attempted: c.attempted, Reason: reason, Told: toldCustomer}
+		state := &event.HandoverState{Found: c.found, Attempted: c.attempted, Refused: c.refused, Reason: reason, Told: toldCustomer}
 		ch := c.chat()
 		ch.Reason, ch.State = reason, state
 		c.r.log.Append(event.Event{Kind: event.ConversationHandover, Email: c.email.ID, Chat: ch})
@@ -199,7 +201,7 @@ func (c *conversation) callModel(ctx context.Context) callResult {
 // numbered on from them, so each draws its own fault.
 func (c *conversation) stream(ctx context.Context, rung string, first *breaker.Ticket, retries, usedBefore int) (callResult, int) {
 	pol := c.r.cfg.Policy
-	tr := &callTrace{conv: c.id, turn: c.turns, rung: rung, first: first, stuck: c.stuck[rung], usedBefore: usedBefore}
+	tr := &callTrace{conv: c.id, turn: c.turns, email: c.email.ID, start: c.start, rung: rung, first: first, stuck: c.stuck[rung], usedBefore: usedBefore}
 	cctx, cancel := context.WithCancelCause(withTrace(ctx, tr))
 	defer cancel(nil)
 	params := openai.ChatCompletionNewParams{
@@ -389,6 +391,9 @@ func (c *conversation) runTool(ctx context.Context, k toolCall) string {
 		br = g.breakers[g.cfg.key(k.name)]
 		t, err := br.Allow()
 		if err != nil {
+			if !slices.Contains(c.refused, dep) {
+				c.refused = append(c.refused, dep)
+			}
 			c.r.log.Append(event.Event{Kind: event.ToolCall, Email: c.email.ID, Outcome: event.BreakerOpen, Chat: ch})
 			return tools.Unavailable(dep)
 		}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -122,6 +123,13 @@ var (
 	incidentOverload = Rates{Overloaded: 0.60, Slow: 0.05, Malformed: 0.06, Loop: 0.02}
 )
 
+// SlowCallSeconds is how long a slow call lasts in the built-in incidents,
+// whatever its reply's length: the write-up's "at two tokens a second, one
+// slow answer takes about 150 seconds", which its conversation 350's first
+// call (150.8 s) and its budget-only run (every conversation that meets a
+// slow call runs past two minutes) bear out for tool-call turns too.
+const SlowCallSeconds = 150
+
 // The incident window's default offsets: seconds 300 to 600.
 const (
 	DefaultIncidentFrom = 300 * time.Second
@@ -129,12 +137,13 @@ const (
 )
 
 // DefaultFaults are the transport faults that play each class: a 529
-// refusal, a stream at 2 tokens a second, a tool call whose arguments do
-// not parse, and the previous tool call repeated.
+// refusal, a stream at 2 tokens a second that lasts SlowCallSeconds
+// whatever its length (tool-call turns too), a tool call whose arguments
+// do not parse, and the previous tool call repeated.
 func DefaultFaults() map[string]event.FaultSpec {
 	return map[string]event.FaultSpec{
 		ClassOverloaded: {Kind: "overloaded", Params: map[string]string{"status": "529"}},
-		ClassSlow:       {Kind: "trickle", Params: map[string]string{"tokens_per_s": "2"}},
+		ClassSlow:       {Kind: "trickle", Params: map[string]string{"tokens_per_s": "2", "seconds": strconv.Itoa(SlowCallSeconds)}},
 		ClassMalformed:  {Kind: "malformed-tool-call"},
 		ClassLoop:       {Kind: "loop"},
 	}

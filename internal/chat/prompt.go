@@ -16,11 +16,9 @@ import (
 //go:embed support.md
 var supportPolicy string
 
-// systemPrompt is the agent's system message, the same for every call of
-// every conversation (built once).
-var systemPrompt = SystemPrompt()
-
-// SystemPrompt returns the agent's system message as a support agent's is
+// SystemPrompt returns the built-in agent's system message (the compact
+// agent's; AgentSystemPrompt adds a profile's length and worked examples),
+// as a support agent's is
 // built: its instructions (the loop, the tools, when and how to hand
 // over), the shop's support policy, and the shop's rules for reading a
 // customer's message with the catalogue (the triage prompt's rules,

@@ -46,6 +46,9 @@ type Config struct {
 	Incident string  `json:"incident"`
 	Policy   Policy  `json:"policy"`
 	Profile  Profile `json:"profile"`
+	// Agent is the agent's size: its fixed prompt and its answers' length.
+	// The zero value is the built-in prompt alone (AgentCompact's sizes).
+	Agent AgentProfile `json:"agent"`
 	// PrimaryModel and FallbackModel are the models' names.
 	PrimaryModel  string `json:"primary_model"`
 	FallbackModel string `json:"fallback_model"`
@@ -73,11 +76,12 @@ type Config struct {
 }
 
 // DefaultConfig is the write-up's simulation: 1,000 conversations one a
-// second, the mixed incident from 300 s to 600 s, the SDK's defaults.
+// second, the mixed incident from 300 s to 600 s, the SDK's defaults, the
+// simulation's agent.
 func DefaultConfig() Config {
 	p, _ := Preset(PresetDefaults)
 	prof, _ := IncidentProfile(IncidentMixed)
-	return Config{Conversations: 1000, Rate: 1, Seed: 1, Incident: IncidentMixed, Policy: p, Profile: prof,
+	return Config{Conversations: 1000, Rate: 1, Seed: 1, Incident: IncidentMixed, Policy: p, Profile: prof, Agent: DefaultAgentProfile(),
 		PrimaryModel: DefaultPrimaryModel, FallbackModel: DefaultFallbackModel}
 }
 
@@ -145,6 +149,9 @@ func (c Config) Validate() error {
 	if err := c.Policy.Validate(); err != nil {
 		return err
 	}
+	if err := c.Agent.Validate(); err != nil {
+		return err
+	}
 	return c.Profile.Validate()
 }
 
@@ -161,6 +168,7 @@ type Run struct {
 	ended        atomic.Int64            // conversations ended, for progress lines
 	set          []emails.Email
 	tools        []openai.ChatCompletionToolUnionParam
+	system       string // the agent's system message (AgentSystemPrompt)
 }
 
 // New prepares a chat run logging to a new log that starts now.
@@ -178,6 +186,7 @@ func New(cfg Config) (*Run, error) {
 	if r.set == nil {
 		r.set = emails.All()
 	}
+	r.system = AgentSystemPrompt(cfg.Agent, r.tools)
 	if b := cfg.Policy.Breaker; b != nil {
 		s := *b
 		s.Name = RungPrimary
@@ -305,8 +314,9 @@ func (r *Run) attemptFailed(tr *callTrace, a *attempt) {
 		r.modelBreaker.Done(*a.ticket, chain.CountResult(r.modelBreaker.Settings().Counting, outcome))
 		a.ticket = nil
 	}
-	r.log.Append(event.Event{Kind: event.ModelAttempt, Rung: a.rung, Model: a.model, Outcome: outcome, Status: a.status,
-		Fault: a.class, Detail: errText(a.err), Chat: &event.Chat{Conversation: tr.conv, Turn: tr.turn, Step: event.StepFailed}})
+	r.log.Append(event.Event{Kind: event.ModelAttempt, Email: tr.email, Rung: a.rung, Model: a.model, Outcome: outcome, Status: a.status,
+		Fault: a.class, Detail: errText(a.err), Chat: &event.Chat{Conversation: tr.conv, Turn: tr.turn, Step: event.StepFailed,
+			Elapsed: time.Since(tr.start)}})
 }
 
 func errText(err error) string {

@@ -6,23 +6,29 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// TestShapeOfTheSimulation runs the simulation's 1,000 conversations under
-// the mixed incident (seed 1) with the three presets, only the budget and
-// only the stream-rate check, and checks the shape the write-up reports
-// that drill's mechanics give with the fake model's agent (docs/workloads.md
-// says which parts do not, and why).
+// TestShapeOfTheSimulation runs the simulation's 1,000 conversations with
+// the simulation's agent (seed 1) under the mixed incident with the three
+// presets, only the budget and only the stream-rate check, and under the
+// mostly-slow incident with the defaults, the status breaker alone and the
+// breaker fed by the stream-rate check; it checks the shapes the write-up
+// reports that drill's mechanics give. The bands hold on seeds 1 to 7 as
+// measured (docs/workloads.md, "Beside the simulation", gives the spread
+// and says which shapes do not hold, and why); a run's figures move a
+// little between runs of one seed (the SDK's backoff jitter is unseeded),
+// so the checks are bands and comparisons, never single values. CI runs
+// seed 1 alone: seven seeds are 56 drills, minutes on two cores.
 func TestShapeOfTheSimulation(t *testing.T) {
 	if testing.Short() {
-		t.Skip("five 1,000-conversation drills")
+		t.Skip("eight 1,000-conversation drills")
 	}
 	if raceDetector {
 		// Figures, not concurrency: the engine's concurrency is under -race
-		// in the other tests, and the race detector makes these five drills
-		// take most of a package's time limit. CI runs it without -race.
-		t.Skip("five 1,000-conversation drills: run without -race")
+		// in the other tests, and the race detector makes these drills take
+		// most of a package's time limit. CI runs it without -race.
+		t.Skip("eight 1,000-conversation drills: run without -race")
 	}
-	run := func(policy string) scoring.ChatSummary {
-		cfg := fakeConfig(1000, PresetDefaults, IncidentMixed)
+	run := func(incident, policy string) scoring.ChatSummary {
+		cfg := fakeConfig(1000, PresetDefaults, incident)
 		var err error
 		if cfg.Policy, err = PolicyByName(policy); err != nil {
 			t.Fatal(err)
@@ -30,25 +36,51 @@ func TestShapeOfTheSimulation(t *testing.T) {
 		sum, _ := runChat(t, cfg)
 		return sum
 	}
-	def, brk, all := run(PresetDefaults), run(PresetBreaker), run(PresetAllChecks)
-	stream := run(PresetDefaults + "+" + CheckStream)
-	budget := run(PresetDefaults + "+" + CheckBudget)
-	if all.Over120s != 0 || all.Silent != 0 || all.HandedOver == 0 {
-		t.Errorf("all checks: %d over 2 minutes, %d silent, %d handed over: want none, none, some", all.Over120s, all.Silent, all.HandedOver)
+	mixed := func(policy string) scoring.ChatSummary { return run(IncidentMixed, policy) }
+	def, brk, all := mixed(PresetDefaults), mixed(PresetBreaker), mixed(PresetAllChecks)
+	stream := mixed(PresetDefaults + "+" + CheckStream)
+	budget := mixed(PresetDefaults + "+" + CheckBudget)
+
+	// Every slow call lasts 150 s: the defaults' slowest 1 % meet two.
+	if def.TimeP99S <= 250 || def.Silent == 0 || def.TurnLimit == 0 {
+		t.Errorf("defaults: p99 %g s, %d silent, %d at the turn limit: want a p99 over 250 s, silent and turn-limit endings", def.TimeP99S, def.Silent, def.TurnLimit)
 	}
-	if def.Silent == 0 || def.TurnLimit == 0 || def.TimeP99S <= all.TimeP99S || def.Over120s == 0 {
-		t.Errorf("defaults: %d silent, %d at the turn limit, p99 %g s, %d over 2 minutes: want silent endings, turn-limit endings, a p99 above all checks' %g s and waits over two minutes",
-			def.Silent, def.TurnLimit, def.TimeP99S, def.Over120s, all.TimeP99S)
+	if all.Over120s != 0 || all.Silent != 0 || all.HandedOver == 0 || all.TimeP99S >= 60 {
+		t.Errorf("all checks: %d over 2 minutes, %d silent, %d handed over, p99 %g s: want none, none, some, under a minute",
+			all.Over120s, all.Silent, all.HandedOver, all.TimeP99S)
 	}
-	// The budget is checked between calls: a slow answer already streaming
-	// runs on past it.
-	if budget.Over120s == 0 || budget.Silent != 0 {
-		t.Errorf("only the budget: %d over 2 minutes, %d silent: want some over two minutes and none silent", budget.Over120s, budget.Silent)
+	// The budget is checked between calls: a slow call already streaming
+	// runs on past it, so about as many as meet a slow call wait two minutes.
+	if budget.Over120s < 150 || budget.Over120s > 300 || budget.Silent != 0 {
+		t.Errorf("only the budget: %d over 2 minutes, %d silent: want about two hundred (150–300) and none silent", budget.Over120s, budget.Silent)
 	}
-	if brk.BreakerOpens[RungPrimary] == 0 || brk.TokensBilled <= def.TokensBilled {
-		t.Errorf("breaker: %d opens, %d tokens: want it to open and bill more than the defaults' %d", brk.BreakerOpens[RungPrimary], brk.TokensBilled, def.TokensBilled)
+	// The breaker opens, bills more (conversations that would have failed
+	// go on) and cuts the waits over two minutes, but leaves slow calls
+	// that started running.
+	if brk.BreakerOpens[RungPrimary] == 0 || brk.TokensBilled <= def.TokensBilled || brk.Over120s >= def.Over120s || brk.Over120s == 0 {
+		t.Errorf("breaker: %d opens, %d tokens, %d over 2 minutes: want it to open, bill more than the defaults' %d and leave fewer than their %d (but some) over 2 minutes",
+			brk.BreakerOpens[RungPrimary], brk.TokensBilled, brk.Over120s, def.TokensBilled, def.Over120s)
 	}
-	if stream.Silent <= def.Silent {
-		t.Errorf("only the stream-rate check: %d silent, want more than the defaults' %d", stream.Silent, def.Silent)
+	if stream.Silent <= def.Silent || stream.Over120s != 0 {
+		t.Errorf("only the stream-rate check: %d silent, %d over 2 minutes: want more silent than the defaults' %d, none over 2 minutes", stream.Silent, stream.Over120s, def.Silent)
 	}
+
+	// Mostly slow: the status breaker alone has no signal and plays as the
+	// defaults do; fed by the stream-rate check it opens.
+	slow := func(policy string) scoring.ChatSummary { return run(IncidentMostlySlow, policy) }
+	sDef, sBrk, sFed := slow(PresetDefaults), slow(PresetBreaker), slow(PresetBreaker+"+"+CheckStream)
+	if sBrk.BreakerOpens[RungPrimary] != 0 || absDiff(sBrk.Answered, sDef.Answered) > 10 || absDiff(sBrk.Over120s, sDef.Over120s) > 10 {
+		t.Errorf("mostly slow, the breaker alone: %d opens, %d answered, %d over 2 minutes: want it never to open and the defaults' %d and %d (± 10)",
+			sBrk.BreakerOpens[RungPrimary], sBrk.Answered, sBrk.Over120s, sDef.Answered, sDef.Over120s)
+	}
+	if sFed.BreakerOpens[RungPrimary] == 0 || sFed.Over120s != 0 {
+		t.Errorf("mostly slow, the breaker fed by the stream check: %d opens, %d over 2 minutes: want it to open and none over 2 minutes", sFed.BreakerOpens[RungPrimary], sFed.Over120s)
+	}
+}
+
+func absDiff(a, b int) int {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }

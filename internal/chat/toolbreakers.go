@@ -12,6 +12,7 @@ import (
 	"github.com/drill-dev/drill/chain"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/tools"
 )
 
@@ -98,10 +99,18 @@ func (r *Run) newToolGuard() *toolGuard {
 			// the shop has, logged as no conversation's call.
 			start := time.Now()
 			res, err := r.cfg.Tools.Call(ctx, probeTool, `{"order_id":"`+probeOrder+`"}`)
+			took := time.Since(start)
 			outcome := toolOutcome(ctx, res, err)
+			detail := errText(res.Err)
+			slow := outcome == event.OK && slowerThan(s.Trip, took)
+			if slow {
+				// The p99 rule calls a call this slow a failure: so is a
+				// probe, or the breaker closes into a dependency still slow.
+				detail = fmt.Sprintf("probe took %s, over the p99 threshold %s: failed", format.GoDuration(took), format.GoDuration(s.Trip.WithDefaults().P99))
+			}
 			r.log.Append(event.Event{Kind: event.ToolCall, Outcome: outcome, Status: res.Status, Synthetic: true, Probe: true,
-				Detail: errText(res.Err), Chat: &event.Chat{Tool: probeTool, Dependency: tools.Dependency(probeTool), Elapsed: time.Since(start)}})
-			if outcome == event.OK {
+				Detail: detail, Chat: &event.Chat{Tool: probeTool, Dependency: tools.Dependency(probeTool), Elapsed: took}})
+			if outcome == event.OK && !slow {
 				return breaker.Success
 			}
 			return breaker.Failure
@@ -175,4 +184,11 @@ func validateToolOutages(outages map[string][]event.Window) error {
 		}
 	}
 	return nil
+}
+
+// slowerThan reports whether a call that took d breaks trip's p99 rule
+// (when it has one): slower than its threshold.
+func slowerThan(trip breaker.Trip, d time.Duration) bool {
+	trip = trip.WithDefaults()
+	return trip.Has(breaker.RuleP99) && d > trip.P99
 }

@@ -68,3 +68,54 @@ func TestCarrierHangWithoutBreakersWaitsOutEveryTimeout(t *testing.T) {
 		t.Errorf("p50 %gs: without a breaker every carrier call waits 30 s and the agent tries again", sum.TimeP50S)
 	}
 }
+
+// TestSlowProbeKeepsTheBreakerOpen: a carrier answering every call after
+// 20 s (over the p99 rule's 10 s) for 300 s: the breaker opens once and its
+// probes, slow too, fail, so it does not close into a still-slow carrier
+// (it opened 6 times when a slow probe counted as a success); it closes
+// after the outage.
+func TestSlowProbeKeepsTheBreakerOpen(t *testing.T) {
+	cfg := carrierHang(400, DefaultToolBreakers())
+	cfg.ToolOutages = map[string][]event.Window{tools.Carrier: {{FaultSpec: event.FaultSpec{Kind: "slow", Params: map[string]string{"delay": "20s"}},
+		From: 0, To: 300 * time.Second}}}
+	sum, events := runChat(t, cfg)
+	if got := sum.BreakerOpens[tools.Carrier]; got != 1 {
+		t.Errorf("the carrier's breaker opened %d times in the 300 s of slowness, want once", got)
+	}
+	var closedAt time.Duration
+	for _, e := range events {
+		if e.Kind == event.BreakerChange && e.Breaker.Name == tools.Carrier && e.Breaker.To == "closed" {
+			closedAt = e.At
+		}
+	}
+	if closedAt < 300*time.Second {
+		t.Errorf("the carrier's breaker closed at %s, want after the slowness ends (300 s)", closedAt)
+	}
+}
+
+// TestHandoverNamesTheRefusedDependency: a conversation the agent hands
+// over after the carrier's breaker refused it says so in its handover
+// state, beside the reason (the model escalated).
+func TestHandoverNamesTheRefusedDependency(t *testing.T) {
+	_, events := runChat(t, carrierHang(60, DefaultToolBreakers()))
+	n := 0
+	for _, e := range events {
+		if e.Kind != event.ConversationHandover || e.Chat.State.Reason != event.StopEscalated {
+			continue
+		}
+		refusedHere := false
+		for _, x := range events {
+			refusedHere = refusedHere || x.Kind == event.ToolCall && x.Outcome == event.BreakerOpen && x.Chat.Conversation == e.Chat.Conversation
+		}
+		if !refusedHere {
+			continue
+		}
+		n++
+		if got := e.Chat.State.Refused; len(got) != 1 || got[0] != tools.Carrier {
+			t.Errorf("conversation %d: handover refused %v, want [carrier]", e.Chat.Conversation, got)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no conversation handed over after a refusal: the test shows nothing")
+	}
+}

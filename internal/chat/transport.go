@@ -38,6 +38,8 @@ type attempt struct {
 // engine reads it when the SDK returns.
 type callTrace struct {
 	conv, turn int
+	email      int       // the conversation's email, for the log
+	start      time.Time // the conversation's start: attempts are timed from it
 	rung       string
 	first      *breaker.Ticket // the ticket the call was routed with
 	// stuck marks a call to a model that has looped in this conversation

@@ -148,6 +148,9 @@ type ChatFile struct {
 	Policies []string `yaml:"policies"`
 	// Policy changes every policy's settings (the chat policy keys).
 	Policy ChatPolicy `yaml:"policy"`
+	// AgentProfile names the agent's size (simulation, compact): its fixed
+	// prompt and its answers' length.
+	AgentProfile string `yaml:"agent_profile"`
 	// Profile changes the incidents' profile: the window, the rates per
 	// model, the faults that play each class.
 	Profile *ChatProfile `yaml:"profile"`
@@ -311,6 +314,11 @@ func (f *File) checkChat() []error {
 	for i, inc := range c.Incidents {
 		if _, err := chat.IncidentProfile(inc); err != nil {
 			add(fmt.Sprintf("$.chat.incidents[%d]", i), "%v", err)
+		}
+	}
+	if c.AgentProfile != "" {
+		if _, err := chat.AgentProfileByName(c.AgentProfile); err != nil {
+			add("$.chat.agent_profile", "%v", err)
 		}
 	}
 	names := c.Policies

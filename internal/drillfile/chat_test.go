@@ -118,3 +118,16 @@ func TestChatPolicyMerge(t *testing.T) {
 		t.Errorf("merged %+v (file after: retries %d)", got, *file.Retries)
 	}
 }
+
+// TestChatAgentProfileKey: chat.agent_profile names a profile; an unknown
+// one is an error at its line that lists the valid ones.
+func TestChatAgentProfileKey(t *testing.T) {
+	f, err := Parse("c.yaml", []byte("chat:\n  agent_profile: compact\n"))
+	if err != nil || f.Chat.AgentProfile != "compact" {
+		t.Fatalf("agent_profile: compact: %+v, %v", f, err)
+	}
+	_, err = Parse("c.yaml", []byte("chat:\n  agent_profile: tiny\n"))
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:2:18: unknown agent profile "tiny" (valid: simulation, compact)`) {
+		t.Errorf("an unknown profile: %v", err)
+	}
+}

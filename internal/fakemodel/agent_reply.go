@@ -2,6 +2,7 @@ package fakemodel
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -17,7 +18,10 @@ import (
 // The reply is a support reply of a few hundred tokens: a greeting (by the
 // name the customer signed with), what they asked, what the tools found
 // (the order, the parcel, its latest scan), what happens next, the policy
-// that applies quoted from the system prompt, and a sign-off. A
+// that applies quoted from the system prompt, and a sign-off. When the
+// system prompt asks a length (a REPLY LENGTH section, "about N tokens"),
+// a shorter reply adds the related policy the customer will want to know
+// (relatedTopics), a sentence at a time, up to about that length. A
 // handover reply says why, the HandoverSentence, and what happens next
 // (the policy's HANDOVER section when it has one).
 //
@@ -359,8 +363,69 @@ func (c *conversation) finalAnswer() string {
 	if s, ok := c.intentSection(); ok {
 		fmt.Fprintf(&b, "\n\nHow this works under our %s policy: %s", strings.ToLower(s.title), s.text)
 	}
+	c.fillTo(&b, c.replyLength()-countTokens(signOff))
 	b.WriteString(signOff)
 	return b.String()
+}
+
+// relatedTopics are, per intent, the intents whose policy a customer asking
+// it will want to know next, most related first.
+var relatedTopics = map[string][]string{
+	"return":           {"refund", "exchange", "warranty_claim"},
+	"refund":           {"return", "order_status", "complaint"},
+	"exchange":         {"return", "refund", "order_status"},
+	"order_status":     {"change_order", "cancel", "refund"},
+	"cancel":           {"refund", "return", "change_order"},
+	"change_order":     {"order_status", "cancel", "exchange"},
+	"warranty_claim":   {"return", "complaint", "exchange"},
+	"product_question": {"exchange", "return", "warranty_claim"},
+	"complaint":        {"refund", "warranty_claim", "return"},
+	"feedback":         {"product_question", "return", "exchange"},
+}
+
+// replyLength is the answer length the system prompt asks for, in tokens:
+// its REPLY LENGTH section's "about N tokens"; 0 when it asks none.
+func (c *conversation) replyLength() int {
+	s, ok := c.section("reply", "length")
+	if !ok {
+		return 0
+	}
+	_, rest, ok := strings.Cut(s.text, "about ")
+	if !ok {
+		return 0
+	}
+	f := strings.Fields(rest)
+	if len(f) < 2 || !strings.HasPrefix(f[1], "token") {
+		return 0
+	}
+	n, err := strconv.Atoi(f[0])
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// fillTo adds to a reply shorter than want tokens the related policy the
+// customer will want to know (relatedTopics), a sentence at a time, until
+// it reaches about want: a reply written to the length its prompt asks.
+func (c *conversation) fillTo(b *strings.Builder, want int) {
+	if want <= 0 || countTokens(b.String()) >= want {
+		return
+	}
+	for _, topic := range relatedTopics[c.reading.Intent] {
+		s, ok := c.section(policyTopics[topic]...)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(b, "\n\nGood to know, from our %s policy:", strings.ToLower(s.title))
+		for sentence := range strings.SplitAfterSeq(s.text, ". ") {
+			b.WriteString(" ")
+			b.WriteString(strings.TrimSpace(sentence))
+			if countTokens(b.String()) >= want {
+				return
+			}
+		}
+	}
 }
 
 // handoverNext ends a handover reply: what happens next (the policy's

@@ -408,3 +408,40 @@ func TestAgentCannotCancelWhatHasShipped(t *testing.T) {
 		t.Errorf("order not shipped: %q, want the cancellation asked for", got)
 	}
 }
+
+// TestAgentWritesTheLengthItsPromptAsks: a system prompt whose REPLY
+// LENGTH asks about 300 tokens gets a final answer of about 300 (the
+// related policy added to it), where the same prompt without it gets the
+// agent's own, shorter reply.
+func TestAgentWritesTheLengthItsPromptAsks(t *testing.T) {
+	const related = `
+REFUNDS - A refund goes back to the payment method used for the order. When an item was returned, the
+  refund follows within 5 working days of it reaching our warehouse. A double charge is refunded the
+  same day it is confirmed. A price drop within 14 days of delivery is refunded as the difference.
+  Shipping is refunded when the mistake was ours.
+
+EXCHANGES - An item can be exchanged for another size, colour or model within 30 days of delivery. We
+  reserve the replacement as soon as the exchange is opened and ship it when the carrier first scans
+  the returned item. The exchange label is free; if the new item costs more we charge the difference.
+
+WARRANTY - Every product is covered for 2 years from delivery against defects in materials and
+  workmanship; tents, packs and sleeping bags for 5 years. We repair or replace the item, or refund it
+  when neither is possible, and we pay the shipping both ways.
+`
+	c := clients(t, fakemodel.Options{NoLatency: true})["in-process"]
+	plain := converseWith(t, c, fakemodel.ModelMini, policyPrompt+related, email(t, 1), true, services(t))
+	sized := converseWith(t, c, fakemodel.ModelMini, policyPrompt+related+"\nREPLY LENGTH - Write each answer to the customer in about 300 tokens.\n", email(t, 1), true, services(t))
+	if len(plain) != 4 || len(sized) != 4 {
+		t.Fatalf("%d and %d calls, want 4 each", len(plain), len(sized))
+	}
+	own, got := plain[3].usage.CompletionTokens, sized[3].usage.CompletionTokens
+	if own >= 270 {
+		t.Fatalf("the agent's own reply is %d tokens: the test needs a shorter one", own)
+	}
+	if got < 285 || got > 330 {
+		t.Errorf("asked for about 300 tokens, the answer has %d (its own %d):\n%s", got, own, sized[3].content)
+	}
+	if !strings.Contains(sized[3].content, "from our refunds policy") || !strings.HasPrefix(sized[3].content, plain[3].content[:40]) {
+		t.Errorf("the longer answer should be the reply with the related policy added:\n%s", sized[3].content)
+	}
+}

@@ -39,6 +39,8 @@ type ChatFlags struct {
 	toolOutages  []string
 	// profileFaults replace the fault that plays a class of the profile.
 	profileFaults []string
+	// agentProfile names the agent's size (--agent-profile).
+	agentProfile string
 	// file is the drill file's chat: section, if one was given;
 	// hypotheses are that file's hypotheses:.
 	file       *drillfile.ChatFile
@@ -75,6 +77,7 @@ func (c *ChatFlags) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.toolBreakers, "tool-breakers", false, "chat: breakers on the tools (failure rate or p99 over a window), probing with synthetic calls")
 	fs.StringVar(&c.toolScope, "tool-breaker-scope", chat.ToolScopeDependency, "chat: which tool calls share a breaker: dependency (the two carrier tools share one) or tool")
 	fs.StringArrayVar(&c.profileFaults, "profile-fault", nil, "chat: the fault that plays a class of the profile, CLASS=KIND[,KEY=VALUE...] (slow=trickle,tokens_per_s=0.5); classes: "+strings.Join(chat.Classes(), ", ")+"; repeatable")
+	fs.StringVar(&c.agentProfile, "agent-profile", d.Agent.Name, "chat: the agent's size, its fixed prompt and answer length: "+strings.Join(chat.AgentProfileNames(), ", "))
 	fs.StringArrayVar(&c.toolOutages, "tool-outage", nil, "chat: an outage on a service in the incident window, DEP=KIND[,KEY=VALUE...] (carrier=hang, orders=busy,status=503); repeatable")
 }
 
@@ -232,6 +235,9 @@ func (c *ChatFlags) fromFile(fs *pflag.FlagSet, policies *[]string) (drillfile.C
 	if len(f.Policies) > 0 && !fs.Changed("policies") && !fs.Changed("policy") {
 		*policies = f.Policies
 	}
+	if f.AgentProfile != "" && !fs.Changed("agent-profile") {
+		c.agentProfile = f.AgentProfile
+	}
 	if len(f.Seeds) > 0 && c.seeds == "" {
 		parts := make([]string, len(f.Seeds))
 		for i, s := range f.Seeds {
@@ -306,6 +312,10 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 	if err := chat.CheckArrivals(c.conversations, c.rate); err != nil {
 		return nil, exit.Usagef("--conversations and --conversation-rate: %w", err)
 	}
+	agent, err := chat.AgentProfileByName(c.agentProfile)
+	if err != nil {
+		return nil, exit.Usagef("--agent-profile: %v", err)
+	}
 	var cfgs []chat.Config
 	for _, inc := range c.incidents {
 		prof, err := chat.IncidentProfile(inc)
@@ -351,7 +361,7 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 			for _, s := range seeds {
 				cfg := chat.DefaultConfig()
 				cfg.Conversations, cfg.Rate, cfg.Seed = c.conversations, c.rate, s
-				cfg.Incident, cfg.Profile, cfg.Policy = inc, prof, pol
+				cfg.Incident, cfg.Profile, cfg.Policy, cfg.Agent = inc, prof, pol, agent
 				cfg.ToolBreakers, cfg.ToolOutages = tb, toolOutages
 				if set := over.Set(); len(set) > 0 {
 					cfg.Overrides = set

@@ -194,8 +194,12 @@ func ChatTrace(w io.Writer, t scoring.ChatTrace) error {
 	}
 	if h := t.Handover; h != nil {
 		found := slices.Sorted(maps.Keys(h.Found))
-		fmt.Fprintf(&b, "handed over (%s): found %s; attempted %s; the customer was told: %s\n",
-			h.Reason, strings.Join(found, ", "), strings.Join(h.Attempted, " → "), h.Told)
+		refused := ""
+		if len(h.Refused) > 0 {
+			refused = "; refused by its breaker: " + strings.Join(h.Refused, ", ")
+		}
+		fmt.Fprintf(&b, "handed over (%s%s): found %s; attempted %s; the customer was told: %s\n",
+			h.Reason, refused, strings.Join(found, ", "), strings.Join(h.Attempted, " → "), h.Told)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

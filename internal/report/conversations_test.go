@@ -72,3 +72,17 @@ func TestChatPredictionTable(t *testing.T) {
 		t.Errorf("prediction:\n%s\n%s", strings.Join(intro, "\n"), out.String())
 	}
 }
+
+// TestChatTraceNamesARefusal: a handover after a tool breaker refused a
+// dependency names it beside the reason.
+func TestChatTraceNamesARefusal(t *testing.T) {
+	var b strings.Builder
+	tr := scoring.ChatTrace{Conversation: scoring.ConversationRow{ID: 533, Ending: event.EndingHandedOver, Reason: event.StopEscalated},
+		Handover: &event.HandoverState{Reason: event.StopEscalated, Refused: []string{"carrier"}, Attempted: []string{"get_order(…)"}}}
+	if err := ChatTrace(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "handed over (model escalated; refused by its breaker: carrier)") {
+		t.Errorf("trace:\n%s\nwant the handover to name the carrier's refusal", b.String())
+	}
+}
