@@ -106,7 +106,12 @@ func TestStaleAlertDoesNotPass(t *testing.T) {
 		t.Skip("end-to-end with Prometheus and Alertmanager: a minute of real time (-short)")
 	}
 	prom, am := lookBinary(t, "prometheus"), lookBinary(t, "prometheus-alertmanager", "alertmanager")
-	st := newStack(t, prom, am, true, "repeat_interval: 1h", "repeat_interval: 3s")
+	// keep_firing_for holds the first run's alert firing after its breaker
+	// last left the open state: a run that ends while its breaker probes
+	// (half-open) would otherwise resolve it, and Alertmanager would have
+	// nothing to send the second run.
+	st := newStack(t, prom, am, true, []string{"        labels:\n          severity: page", "        keep_firing_for: 2m\n        labels:\n          severity: page"},
+		"repeat_interval: 1h", "repeat_interval: 3s")
 
 	first, verdicts := st.drill(t)
 	if _, err := session.Judge(first, st.hyps); err != nil {
@@ -166,7 +171,7 @@ func lookBinary(t *testing.T, names ...string) string {
 // in real time and returns its summary and the file's hypotheses judged on
 // it. Every process is stopped when the test ends.
 func drillWithStack(t *testing.T, prom, am string, withRule bool) (scoring.Summary, []scoring.Verdict) {
-	return newStack(t, prom, am, withRule).drill(t)
+	return newStack(t, prom, am, withRule, nil).drill(t)
 }
 
 // stack is a real Prometheus and Alertmanager configured from the example
@@ -184,9 +189,10 @@ type stack struct {
 	run      plan.Run
 }
 
-// newStack starts the stack; amReplace are old, new pairs replaced in the
-// Alertmanager configuration beside the receiver's address.
-func newStack(t *testing.T, prom, am string, withRule bool, amReplace ...string) *stack {
+// newStack starts the stack; ruleReplace are old, new pairs replaced in
+// the rule file (when withRule), amReplace in the Alertmanager
+// configuration beside the receiver's address.
+func newStack(t *testing.T, prom, am string, withRule bool, ruleReplace []string, amReplace ...string) *stack {
 	file, err := drillfile.Load(filepath.Join(exampleDir, "breaker-alert.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +215,7 @@ func newStack(t *testing.T, prom, am string, withRule bool, amReplace ...string)
 	writeExample(t, dir, "alertmanager.yml", append([]string{exampleReceiver, receiverSrv.Addr()}, amReplace...)...)
 	writeExample(t, dir, "prometheus.yml", exampleMetrics, metricsSrv.Addr(), exampleAlertmanager, amAddr)
 	if withRule {
-		writeExample(t, dir, "rules.yml")
+		writeExample(t, dir, "rules.yml", ruleReplace...)
 	} else {
 		st.removeRule(t)
 	}
