@@ -3,7 +3,6 @@ package fakemodel
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -31,23 +30,8 @@ func TestHealthyClientFirst(t *testing.T) {
 	go func() { done <- New(Options{NoLatency: true}).Serve(ctx, ln, DefaultLimits) }()
 	defer func() { cancel(); <-done }()
 	addr := ln.Addr().String()
-	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
-	healthy := func() error {
-		resp, err := client.Post("http://"+addr+"/v1/chat/completions", "application/json",
-			strings.NewReader(`{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"Where is DR-123456?"}]}`))
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-			return err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("status %d", resp.StatusCode)
-		}
-		return nil
-	}
-	listentest.HealthyFirst(t, addr, "/v1/chat/completions", healthy)
+	listentest.HealthyFirst(t, addr, "/v1/chat/completions", listentest.Healthy("http://"+addr+"/v1/chat/completions",
+		`{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"Where is DR-123456?"}]}`))
 }
 
 // TestDeepJSONRefusedBeforeDecoding: a json_schema nested 4,900 deep is a

@@ -1,7 +1,6 @@
 package listen
 
 import (
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -10,25 +9,6 @@ import (
 
 	"github.com/drill-dev/drill/internal/listen/listentest"
 )
-
-// get is a healthy client: one GET on a new connection, with a time limit.
-func get(url string) func() error {
-	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
-	return func() error {
-		resp, err := client.Get(url)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-			return err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("status %d", resp.StatusCode)
-		}
-		return nil
-	}
-}
 
 // ok reads the request's body, as the alert receiver does, and answers.
 var ok = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -47,7 +27,7 @@ func TestListenServesHealthyClientsFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	listentest.HealthyFirst(t, s.Addr(), "/metrics", get("http://"+s.Addr()+"/metrics"))
+	listentest.HealthyFirst(t, s.Addr(), "/metrics", listentest.Healthy("http://"+s.Addr()+"/metrics", ""))
 }
 
 // TestListenHasLimits: the server Listen starts has header, body and idle
@@ -83,7 +63,7 @@ func TestIdleAndSlowlorisHoldNoSlot(t *testing.T) {
 		<-done
 	}()
 	addr := ln.Addr().String()
-	listentest.HealthyFirstBehind(t, addr, "/", get("http://"+addr+"/"), listentest.Idle, listentest.Slowloris)
+	listentest.HealthyFirstBehind(t, addr, "/", listentest.Healthy("http://"+addr+"/", ""), listentest.Idle, listentest.Slowloris)
 }
 
 // TestKeptAliveIdleGivesWay: at the cap, a kept-alive connection idle
@@ -109,7 +89,7 @@ func TestKeptAliveIdleGivesWay(t *testing.T) {
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if err := get(url)(); err != nil {
+	if err := listentest.Healthy(url, "")(); err != nil {
 		t.Fatalf("new client behind a kept-alive idle one at a cap of 1: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -224,21 +223,6 @@ func TestHostileUpstreamAnswersAreBounded(t *testing.T) {
 // DRILL_FAIR_REPORT=1 prints the times.
 func TestHealthyClientFirst(t *testing.T) {
 	addr := start(t, Options{}).addr
-	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
-	healthy := func() error {
-		resp, err := client.Post("http://"+addr+"/v1/chat/completions", "application/json",
-			strings.NewReader(`{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"Where is DR-123456?"}]}`))
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-			return err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("status %d", resp.StatusCode)
-		}
-		return nil
-	}
-	listentest.HealthyFirst(t, addr, "/v1/chat/completions", healthy)
+	listentest.HealthyFirst(t, addr, "/v1/chat/completions", listentest.Healthy("http://"+addr+"/v1/chat/completions",
+		`{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"Where is DR-123456?"}]}`))
 }

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -171,5 +173,32 @@ func HealthyFirstBehind(t *testing.T, addr, path string, healthy func() error, k
 		if open != len(conns) {
 			t.Errorf("behind %d %s connections: the server closed %d of them", Held, kind, len(conns)-open)
 		}
+	}
+}
+
+// Healthy is a healthy client: one request on a new connection, with a
+// time limit of its own, that must read a whole 200 answer. An empty body
+// sends a GET, any other a POST of JSON.
+func Healthy(url, body string) func() error {
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	return func() error {
+		var resp *http.Response
+		var err error
+		if body == "" {
+			resp, err = client.Get(url)
+		} else {
+			resp, err = client.Post(url, "application/json", strings.NewReader(body))
+		}
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("status %d", resp.StatusCode)
+		}
+		return nil
 	}
 }
