@@ -110,6 +110,7 @@ type Mismatch struct {
 	Got  string // what drill printed, at the document's precision
 }
 
+// String says where the figure is, what the document says and what drill says.
 func (m Mismatch) String() string {
 	return fmt.Sprintf("line %d: %s: the document says %q, drill says %q", m.Line, m.What, m.Doc, m.Got)
 }
