@@ -43,16 +43,20 @@ func (p Profile) Describe(f Fault, s Settings) string {
 			b.WriteString(" (less up to " + format.Percent(p.Backoff.Jitter) + " jitter)")
 		}
 	}
-	fmt.Fprintf(&b, ": %s, ", format.Plural(c.Attempts, "attempt"))
+	fmt.Fprintf(&b, ": %s, %s", format.Plural(c.Attempts, "attempt"), ending(c))
+	return b.String()
+}
+
+// ending says how a call ends: never, failing with its error, or answered,
+// and after how long.
+func ending(c Call) string {
 	switch {
 	case c.Took[0] == Forever:
-		b.WriteString("never ends")
+		return "never ends"
 	case c.Failed:
-		fmt.Fprintf(&b, "%s after %s", c.Error, took(c.Took))
-	default:
-		fmt.Fprintf(&b, "answers after %s", took(c.Took))
+		return fmt.Sprintf("%s after %s", c.Error, took(c.Took))
 	}
-	return b.String()
+	return "answers after " + took(c.Took)
 }
 
 func took(t [2]time.Duration) string {

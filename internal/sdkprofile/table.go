@@ -56,13 +56,6 @@ func (p Profile) Cell(c Case) string {
 		}
 		fmt.Fprintf(&b, ", waits %s", strings.Join(ws, ", "))
 	}
-	switch {
-	case call.Took[0] == Forever:
-		b.WriteString(": never ends")
-	case call.Failed:
-		fmt.Fprintf(&b, ": %s after %s", call.Error, took(call.Took))
-	default:
-		fmt.Fprintf(&b, ": answers after %s", took(call.Took))
-	}
+	b.WriteString(": " + ending(call))
 	return b.String()
 }
