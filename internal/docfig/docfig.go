@@ -151,12 +151,9 @@ func process(doc string, run Runner) (string, []Mismatch, error) {
 		cache[args] = out
 		return out, nil
 	}
-	commands := map[string]string{}
-	for _, m := range named.FindAllStringSubmatch(doc, -1) {
-		if prev, ok := commands[m[1]]; ok && prev != m[2] {
-			return "", nil, fmt.Errorf("figures %s is named twice, for %q and %q", m[1], prev, m[2])
-		}
-		commands[m[1]] = m[2]
+	commands, err := namedCommands(doc)
+	if err != nil {
+		return "", nil, err
 	}
 	parsed := map[string]any{}
 	value := func(name, path string) (any, error) {
@@ -199,24 +196,10 @@ func process(doc string, run Runner) (string, []Mismatch, error) {
 			if err != nil {
 				return "", nil, fmt.Errorf("line %d: %w", i+1, err)
 			}
-			// A fenced block keeps its fences and a "$ drill …" prompt line
-			// as written; what lies between is drill's output.
-			body := lines[i+1 : end]
-			var head, tail []string
-			for len(body) > 0 && (strings.HasPrefix(body[0], "```") || strings.HasPrefix(body[0], "$ ")) {
-				head, body = append(head, body[0]), body[1:]
-			}
-			if len(head) > 0 && len(body) > 0 && strings.HasPrefix(body[len(body)-1], "```") {
-				tail, body = body[len(body)-1:], body[:len(body)-1]
-			}
-			have := body
+			head, have, tail := fenced(lines[i+1 : end])
 			gotLines := strings.Split(trimLines(got), "\n")
-			same := len(have) == len(gotLines)
-			for j := 0; same && j < len(have); j++ {
-				same = within(strings.TrimRight(have[j], " \t"), gotLines[j], tol)
-			}
 			out = append(append(out, line), head...)
-			if same {
+			if sameLines(have, gotLines, tol) {
 				out = append(out, have...)
 			} else {
 				h := strings.Join(have, "\n")
@@ -227,43 +210,96 @@ func process(doc string, run Runner) (string, []Mismatch, error) {
 			i = end
 			continue
 		}
-		var lineErr error
-		line = inline.ReplaceAllStringFunc(line, func(s string) string {
-			m := inline.FindStringSubmatch(s)
-			v, err := value(m[1], m[2])
-			if err != nil {
-				lineErr = err
-				return s
-			}
-			have := m[5]
-			scale := 1.0
-			if m[3] != "" {
-				if scale, err = strconv.ParseFloat(m[3], 64); err != nil {
-					lineErr = fmt.Errorf("fig %s %s: ×%s is no factor", m[1], m[2], m[3])
-					return s
-				}
-			}
-			got, err := quote(v, have, scale)
-			if err != nil {
-				lineErr = fmt.Errorf("fig %s %s: %w", m[1], m[2], err)
-				return s
-			}
-			var tol tolerance
-			if m[4] != "" {
-				tol.other, _ = strconv.ParseFloat(m[4], 64)
-			}
-			if within(have, got, tol) {
-				return s
-			}
-			mismatches = append(mismatches, Mismatch{Line: i + 1, What: "drill " + commands[m[1]] + " → " + m[2], Doc: have, Got: got})
-			return strings.Replace(s, "-->"+have+"<!--", "-->"+got+"<!--", 1)
-		})
-		if lineErr != nil {
-			return "", nil, fmt.Errorf("line %d: %w", i+1, lineErr)
+		line, ms, err := figures(line, i+1, value, commands)
+		if err != nil {
+			return "", nil, err
 		}
+		mismatches = append(mismatches, ms...)
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n"), mismatches, nil
+}
+
+// namedCommands reads the commands a document names for its inline
+// figures: name → arguments.
+func namedCommands(doc string) (map[string]string, error) {
+	commands := map[string]string{}
+	for _, m := range named.FindAllStringSubmatch(doc, -1) {
+		if prev, ok := commands[m[1]]; ok && prev != m[2] {
+			return nil, fmt.Errorf("figures %s is named twice, for %q and %q", m[1], prev, m[2])
+		}
+		commands[m[1]] = m[2]
+	}
+	return commands, nil
+}
+
+// figures checks (and rewrites) the inline figures of one line, line
+// number lineNo, reading each from value; commands names each figure's
+// command for the mismatches.
+func figures(line string, lineNo int, value func(name, path string) (any, error), commands map[string]string) (string, []Mismatch, error) {
+	var lineErr error
+	var mismatches []Mismatch
+	line = inline.ReplaceAllStringFunc(line, func(s string) string {
+		m := inline.FindStringSubmatch(s)
+		v, err := value(m[1], m[2])
+		if err != nil {
+			lineErr = err
+			return s
+		}
+		have := m[5]
+		scale := 1.0
+		if m[3] != "" {
+			if scale, err = strconv.ParseFloat(m[3], 64); err != nil {
+				lineErr = fmt.Errorf("fig %s %s: ×%s is no factor", m[1], m[2], m[3])
+				return s
+			}
+		}
+		got, err := quote(v, have, scale)
+		if err != nil {
+			lineErr = fmt.Errorf("fig %s %s: %w", m[1], m[2], err)
+			return s
+		}
+		var tol tolerance
+		if m[4] != "" {
+			tol.other, _ = strconv.ParseFloat(m[4], 64)
+		}
+		if within(have, got, tol) {
+			return s
+		}
+		mismatches = append(mismatches, Mismatch{Line: lineNo, What: "drill " + commands[m[1]] + " → " + m[2], Doc: have, Got: got})
+		return strings.Replace(s, "-->"+have+"<!--", "-->"+got+"<!--", 1)
+	})
+	if lineErr != nil {
+		return "", nil, fmt.Errorf("line %d: %w", lineNo, lineErr)
+	}
+	return line, mismatches, nil
+}
+
+// fenced splits a block's lines into the fences and "$ drill …" prompt
+// line a document wrote around drill's output (kept as written) and the
+// output itself.
+func fenced(body []string) (head, output, tail []string) {
+	for len(body) > 0 && (strings.HasPrefix(body[0], "```") || strings.HasPrefix(body[0], "$ ")) {
+		head, body = append(head, body[0]), body[1:]
+	}
+	if len(head) > 0 && len(body) > 0 && strings.HasPrefix(body[len(body)-1], "```") {
+		tail, body = body[len(body)-1:], body[:len(body)-1]
+	}
+	return head, body, tail
+}
+
+// sameLines reports whether a block says, line by line, what drill printed,
+// each number within tol.
+func sameLines(have, got []string, tol tolerance) bool {
+	if len(have) != len(got) {
+		return false
+	}
+	for j := range have {
+		if !within(strings.TrimRight(have[j], " \t"), got[j], tol) {
+			return false
+		}
+	}
+	return true
 }
 
 // walk reads the dotted path in v: object keys, or indexes into arrays.
