@@ -4,8 +4,6 @@ import (
 	"strconv"
 
 	"github.com/charmbracelet/bubbles/key"
-
-	"github.com/drill-dev/drill/inject"
 )
 
 // keyMap is every key the dashboard answers to. Live runs and replays show
@@ -36,16 +34,25 @@ type keyMap struct {
 	Faster key.Binding
 	Slower key.Binding
 
-	live bool
+	live  bool
+	kinds []string // the outage kinds 1, 2, … pick after o
 }
 
-func newKeyMap(live bool) keyMap {
+// newKeyMap is the key map of a live run (kinds: the outage kinds its
+// controls can start) or of a replay.
+func newKeyMap(live bool, kinds []string) keyMap {
+	keys := kindKeys(kinds)
+	kindHelp := "none"
+	if len(keys) > 0 {
+		kindHelp = "1–" + keys[len(keys)-1]
+	}
 	return keyMap{
 		live:   live,
+		kinds:  kinds,
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume arrivals")),
 		Outage: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "start/end outage now")),
-		Kind:   key.NewBinding(key.WithKeys(kindKeys()...), key.WithHelp("1–"+kindKeys()[len(kindKeys())-1], "outage kind, after o")),
+		Kind:   key.NewBinding(key.WithKeys(keys...), key.WithHelp(kindHelp, "outage kind, after o")),
 		Focus:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		Back:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
@@ -93,19 +100,19 @@ func (k keyMap) FullHelp() [][]key.Binding {
 }
 
 // kindKeys are the keys that pick an outage kind after o: 1 for the first
-// of inject.Kinds(), and so on.
-func kindKeys() []string {
+// of kinds, and so on.
+func kindKeys(kinds []string) []string {
 	var ks []string
-	for i := range inject.Kinds() {
+	for i := range kinds {
 		ks = append(ks, strconv.Itoa(i+1))
 	}
 	return ks
 }
 
 // kindForKey returns the outage kind a key picks after o.
-func kindForKey(k string) (string, bool) {
-	n, err := strconv.Atoi(k)
-	kinds := inject.Kinds()
+func (k keyMap) kindForKey(pressed string) (string, bool) {
+	n, err := strconv.Atoi(pressed)
+	kinds := k.kinds
 	if err != nil || n < 1 || n > len(kinds) {
 		return "", false
 	}
@@ -113,9 +120,9 @@ func kindForKey(k string) (string, bool) {
 }
 
 // kindMenu lists the outage kinds with their keys, for the footer.
-func kindMenu() []string {
+func (k keyMap) kindMenu() []string {
 	var segs []string
-	for i, kind := range inject.Kinds() {
+	for i, kind := range k.kinds {
 		segs = append(segs, strconv.Itoa(i+1)+" "+kind)
 	}
 	return append(segs, "esc cancel")
@@ -133,4 +140,12 @@ func (m *Model) nextDrawn(step int) int {
 		}
 	}
 	return m.focus
+}
+
+// outageKinds are the kinds a run's controls can start; none without controls.
+func outageKinds(ctl Controls) []string {
+	if ctl == nil {
+		return nil
+	}
+	return ctl.OutageKinds()
 }

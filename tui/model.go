@@ -154,7 +154,7 @@ func newModel(st Styles, feed feeder, ctl Controls, tick time.Duration, hyps []s
 		feed: feed,
 		ctl:  ctl,
 		tick: tick,
-		keys: newKeyMap(!replay),
+		keys: newKeyMap(!replay, outageKinds(ctl)),
 		ep:   newEmailsPane(),
 	}
 	m.breaker.title = paneTitles[paneBreaker]
@@ -300,7 +300,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.choosing {
-		if kind, ok := kindForKey(msg.String()); ok {
+		if kind, ok := m.keys.kindForKey(msg.String()); ok {
 			m.startOutage(kind)
 		} else if key.Matches(msg, k.Close) {
 			m.choosing = false
@@ -503,7 +503,7 @@ func (m *Model) footer(w int) []string {
 		line := st.Bold.Render("go to email #") + m.input + "▏"
 		return []string{fit(line+st.Dim.Render(pick(w-cellWidth(line), "  enter · esc", "")), w)}
 	case m.choosing:
-		segs := kindMenu()
+		segs := m.keys.kindMenu()
 		segs[0] = st.Alert.Render("outage kind:") + " " + segs[0]
 		lines := wrapSegments(segs, " · ", w)
 		for i := range lines {

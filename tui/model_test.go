@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -30,10 +31,11 @@ type fakeControls struct {
 	startErr error
 }
 
-func (c *fakeControls) Stop()        { c.calls = append(c.calls, "stop") }
-func (c *fakeControls) Pause()       { c.calls = append(c.calls, "pause"); c.paused = true }
-func (c *fakeControls) Resume()      { c.calls = append(c.calls, "resume"); c.paused = false }
-func (c *fakeControls) Paused() bool { return c.paused }
+func (c *fakeControls) Stop()                 { c.calls = append(c.calls, "stop") }
+func (c *fakeControls) Pause()                { c.calls = append(c.calls, "pause"); c.paused = true }
+func (c *fakeControls) Resume()               { c.calls = append(c.calls, "resume"); c.paused = false }
+func (c *fakeControls) Paused() bool          { return c.paused }
+func (c *fakeControls) OutageKinds() []string { return inject.Kinds() }
 func (c *fakeControls) StartOutage(kind string) error {
 	c.calls = append(c.calls, "start "+kind)
 	return c.startErr

@@ -22,7 +22,10 @@ type Controls interface {
 	Pause()
 	Resume()
 	Paused() bool
-	// StartOutage starts an outage of kind (one of inject.Kinds()) now,
+	// OutageKinds are the kinds StartOutage accepts, in the order the keys
+	// 1, 2, … pick them after o.
+	OutageKinds() []string
+	// StartOutage starts an outage of kind (one of OutageKinds()) now,
 	// with its default parameters; EndOutage
 	// ends the current one. Both are recorded like scheduled ones.
 	StartOutage(kind string) error

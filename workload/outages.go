@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/inject"
 )
 
 // outageLog is which outage windows the log has open: the scheduled ones
@@ -88,6 +89,10 @@ func (r *Run) scheduleOutage() {
 		r.mu.Unlock()
 	}
 }
+
+// OutageKinds are the kinds StartOutage accepts (inject.Kinds), in the
+// order a dashboard offers them.
+func (r *Run) OutageKinds() []string { return inject.Kinds() }
 
 // StartOutage starts an outage of kind by hand, now, on the target rung's
 // model, recorded like a scheduled one. It lasts until EndOutage.

@@ -161,6 +161,8 @@ func importAllowed(from, to string) (bool, string) {
 		return false, "the fold imports only the log, the data set and leaves (never the engine)"
 	case lf == base && lt != base:
 		return false, "a base package imports only other base packages"
+	case lf == view && lt == engine:
+		return false, "a view shows what the fold says; it imports no engine package"
 	case lt == view && lf < view:
 		return false, "only views and cmd/drill import a view"
 	case lt == command:

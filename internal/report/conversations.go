@@ -10,9 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -320,7 +318,7 @@ func ChatChart(run ChatRun, dpi int) ([]byte, error) {
 	p.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 		var ticks []plot.Tick
 		for i := 0; i <= int(hi); i += 15 {
-			ticks = append(ticks, plot.Tick{Value: float64(i), Label: strconv.Itoa(i * int(scoring.ChartInterval/time.Second))})
+			ticks = append(ticks, plot.Tick{Value: float64(i), Label: format.Count(float64(i) * scoring.ChartInterval.Seconds())})
 		}
 		return ticks
 	})
