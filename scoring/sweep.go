@@ -69,12 +69,7 @@ type Objective struct {
 // it; rejected, an objective of its own, keeps such a setting from
 // dominating one that answered everyone (it is 0 for every setting without
 // a pool, where it changes nothing).
-var TradeOffObjectives = []Objective{
-	{Figure: "p95_wait_outage_s"},
-	{Figure: "all4_right", Higher: true},
-	{Figure: "calls_to_broken_outage"},
-	{Figure: "rejected"},
-}
+var TradeOffObjectives = ObjectivesOf("p95_wait_outage_s", "all4_right", "calls_to_broken_outage", "rejected")
 
 // FrontSignificance is the p-value below which McNemar's exact test on
 // the same emails calls an all-4-right gap real rather than luck.
@@ -133,38 +128,6 @@ func ClearlyBetter(a, b Stat, higher bool) bool {
 		return a.Min > b.Max
 	}
 	return a.Max < b.Min
-}
-
-// higherBetter are figures (or prefixes, ending in ".") where more is
-// better; lowerBetter the ones where less is. Others have no direction.
-var (
-	higherBetter = []string{"all4_right", "fields_right.", "served.primary", "served.backup", "primary_share",
-		"backup_share", "emails_answered", "answered", "emails_sent"}
-	lowerBetter = []string{"p95_wait_outage_s", "median_wait_outage_s", "followed.wait_s", "calls_to_broken_outage",
-		"breaker_first_open_s", "primary_back_s", "served.canned", "served.error", "canned_share", "error_share",
-		"never_answered", "not_sent", "breaker_opens", "wall_s", "rejected", "served.rejected", "cut_off", "served.cancelled"}
-)
-
-// HigherIsBetter says which way figure is better: higher (true) or lower
-// (false), and whether drill knows (ok); for a figure with no direction,
-// ok is false.
-func HigherIsBetter(figure string) (higher, ok bool) {
-	match := func(list []string) bool {
-		for _, m := range list {
-			if figure == m || (strings.HasSuffix(m, ".") && strings.HasPrefix(figure, m)) ||
-				strings.HasPrefix(figure, "all4_right") && m == "all4_right" {
-				return true
-			}
-		}
-		return false
-	}
-	switch {
-	case match(higherBetter):
-		return true, true
-	case match(lowerBetter):
-		return false, true
-	}
-	return false, false
 }
 
 // OrderBy returns the indexes of rows sorted by figure's median, descending

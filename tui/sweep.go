@@ -35,16 +35,14 @@ type SweepSource struct {
 }
 
 // sweepSortKeys are the columns the sweep dashboard sorts by, in the
-// order `s` cycles through them; the figure and whether higher is better.
-var sweepSortKeys = []struct {
-	name, figure string
-	higher       bool
-}{
-	{"setting", "", false},
-	{"p95 wait", "p95_wait_outage_s", false},
-	{"all 4 right", "all4_right", true},
-	{"calls", "calls_to_broken_outage", false},
-	{"progress", "answered", true},
+// order `s` cycles through them, and their figures (the registry says
+// which way each is better).
+var sweepSortKeys = []struct{ name, figure string }{
+	{"setting", ""},
+	{"p95 wait", "p95_wait_outage_s"},
+	{"all 4 right", "all4_right"},
+	{"calls", "calls_to_broken_outage"},
+	{"progress", "answered"},
 }
 
 // sweepRunState follows one run of a row.
@@ -170,7 +168,8 @@ func (m *sweepModel) sort() {
 			slices.Reverse(m.order)
 		}
 	} else {
-		m.order = scoring.OrderBy(m.stats, k.figure, k.higher != m.reverse)
+		higher, _ := scoring.HigherIsBetter(k.figure)
+		m.order = scoring.OrderBy(m.stats, k.figure, higher != m.reverse)
 	}
 	if selected >= 0 {
 		m.sel = slices.Index(m.order, selected)

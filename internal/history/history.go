@@ -41,68 +41,23 @@ const (
 // GroupBys lists the valid groupings.
 var GroupBys = []string{ByOutagePolicy, ByFile}
 
-// Direction says which way a figure gets worse.
-type Direction int
-
-// Directions.
-const (
-	// LowerIsBetter: a rise is a regression (waits, calls to the broken model).
-	LowerIsBetter Direction = iota
-	// HigherIsBetter: a fall is a regression (quality).
-	HigherIsBetter
-)
-
-// Figure is a headline figure: a summary figure by its hypothesis name,
-// which way is worse, and whether its absence (null) is the worst value
-// (a breaker that never opened, a primary that never came back).
-type Figure struct {
-	Name      string
-	Better    Direction
-	NullWorst bool
-	// Neutral figures are shown but never flagged: neither way is worse.
-	Neutral bool
-	// Kind says how to show it: seconds, share, count or money.
-	Kind string
-}
-
-// Figure kinds, for the table.
-const (
-	KindSeconds = "seconds"
-	KindShare   = "share"
-	KindCount   = "count"
-	KindMoney   = "money"
-)
+// Figure is a headline figure: the registry's definition of a summary
+// figure (its name, unit, which way is better, whether null is its worst).
+type Figure = scoring.FigureDef
 
 // Headline lists the figures the history shows, in order: when the breaker
 // opened, what the outage cost in waits and calls to the broken model,
 // what the customers got, and what it cost.
-var Headline = []Figure{
-	{Name: "breaker_first_open_s", Better: LowerIsBetter, NullWorst: true, Kind: KindSeconds},
-	{Name: "calls_to_broken_outage", Better: LowerIsBetter, Kind: KindCount},
-	{Name: "median_wait_outage_s", Better: LowerIsBetter, Kind: KindSeconds},
-	{Name: "p95_wait_outage_s", Better: LowerIsBetter, Kind: KindSeconds},
-	{Name: "primary_back_s", Better: LowerIsBetter, NullWorst: true, Kind: KindSeconds},
-	{Name: "all4_right", Better: HigherIsBetter, Kind: KindShare},
-	{Name: "canned_share", Better: LowerIsBetter, Kind: KindShare},
-	{Name: "served.error", Better: LowerIsBetter, Kind: KindCount},
-	{Name: "cost.total", Better: LowerIsBetter, Kind: KindMoney},
-}
+var Headline = scoring.FiguresNamed("breaker_first_open_s", "calls_to_broken_outage", "median_wait_outage_s",
+	"p95_wait_outage_s", "primary_back_s", "all4_right", "canned_share", "served.error", "cost.total")
 
 // ChatHeadline lists the figures the history shows of a chat drill (its
 // summary's keys): what the conversations got, how long the slowest took,
 // what they cost, and the breakers that opened (in all; each dependency's
 // as breaker_opens.NAME for expectations). Handovers are shown, never
 // flagged: more of them is better when they replace silent endings.
-var ChatHeadline = []Figure{
-	{Name: "answered", Better: HigherIsBetter, Kind: KindCount},
-	{Name: "handed_over", Neutral: true, Kind: KindCount},
-	{Name: "silent", Better: LowerIsBetter, Kind: KindCount},
-	{Name: "turn_limit", Better: LowerIsBetter, Kind: KindCount},
-	{Name: "time_p99_s", Better: LowerIsBetter, Kind: KindSeconds},
-	{Name: "over_120s", Better: LowerIsBetter, Kind: KindCount},
-	{Name: "tokens_billed", Better: LowerIsBetter, Kind: KindCount},
-	{Name: "breaker_opens", Neutral: true, Kind: KindCount},
-}
+var ChatHeadline = scoring.ChatFiguresNamed("answered", "handed_over", "silent", "turn_limit", "time_p99_s",
+	"over_120s", "tokens_billed", "breaker_opens")
 
 // Run is one journal: when it ran and its figures.
 type Run struct {
@@ -132,7 +87,7 @@ func (g Group) Headline() []Figure {
 		return ChatHeadline
 	}
 	if !slices.ContainsFunc(g.Runs, func(r Run) bool { return r.Summary.Cost.Known() }) {
-		return slices.DeleteFunc(slices.Clone(Headline), func(f Figure) bool { return f.Kind == KindMoney })
+		return slices.DeleteFunc(slices.Clone(Headline), func(f Figure) bool { return f.Unit == scoring.UnitMoney })
 	}
 	return Headline
 }
@@ -271,7 +226,7 @@ func (g Group) Regressions() []Regression {
 	var out []Regression
 	for i := MinEarlier; i < len(g.Runs); i++ {
 		for _, f := range g.Headline() {
-			if f.Neutral {
+			if f.Better == scoring.Neutral {
 				continue
 			}
 			if r, ok := g.regression(i, f); ok {
@@ -303,7 +258,7 @@ func (g Group) regression(i int, f Figure) (Regression, bool) {
 	}
 	spread := r.High - r.Low
 	switch f.Better {
-	case LowerIsBetter:
+	case scoring.LowerBetter:
 		return r, v > r.High+max(spread, Margin*math.Abs(r.High))+tiny
 	default:
 		return r, v < r.Low-max(spread, Margin*math.Abs(r.Low))-tiny

@@ -133,12 +133,12 @@ func Value(f Figure, v any) string {
 	if !ok {
 		return format.Dash
 	}
-	switch f.Kind {
-	case KindSeconds:
+	switch f.Unit {
+	case scoring.UnitSeconds:
 		return format.Secs(n)
-	case KindShare:
+	case scoring.UnitShare:
 		return format.Percent(n)
-	case KindMoney:
+	case scoring.UnitMoney:
 		return format.Money(n)
 	}
 	return strconv.FormatFloat(n, 'f', -1, 64)

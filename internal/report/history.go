@@ -14,6 +14,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/history"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // historyIntro opens drill history's page (-o FILE.html): per drill, the
@@ -218,7 +219,7 @@ func trendChart(g history.Group, f history.Figure, dates []string, flagged map[i
 		if !ok {
 			continue // null (the breaker never opened): the table says so
 		}
-		if f.Kind == history.KindShare {
+		if f.Unit == scoring.UnitShare {
 			v *= 100
 		}
 		pts = append(pts, plotter.XY{X: float64(i), Y: v})
@@ -255,12 +256,12 @@ func trendChart(g history.Group, f history.Figure, dates []string, flagged map[i
 
 // trendUnit is a figure's axis label.
 func trendUnit(f history.Figure) string {
-	switch f.Kind {
-	case history.KindSeconds:
+	switch f.Unit {
+	case scoring.UnitSeconds:
 		return "seconds"
-	case history.KindShare:
+	case scoring.UnitShare:
 		return "%"
-	case history.KindMoney:
+	case scoring.UnitMoney:
 		return "cost"
 	}
 	return "count"
