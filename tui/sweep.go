@@ -16,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plain"
+	"github.com/drill-dev/drill/internal/sweep"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -130,7 +131,7 @@ func (m *sweepModel) refresh() {
 		for _, r := range m.runs[i] {
 			s := r.fold.Summary()
 			// Settings compete within their outage, as in drill sweep's table.
-			settings[i].Scenario = scoring.SweepScenario(s.OutageLabel(), faultParams(m.src.Labels[i]))
+			settings[i].Scenario = scoring.SweepScenario(s.OutageLabel(), sweep.FaultFlags(m.src.Labels[i]))
 			settings[i].Summaries = append(settings[i].Summaries, s)
 			if settings[i].All4ByEmail == nil {
 				// The first run's answers, for the front rule's McNemar
@@ -565,19 +566,6 @@ func flagHead(col string) string {
 		return col
 	}
 	return "--" + col
-}
-
-// faultParams are the --fault values in a row's label ("status=503"): with
-// the outage kind, the scenario the row competes in.
-func faultParams(label string) []string {
-	var out []string
-	f := strings.Fields(label)
-	for k := 0; k+1 < len(f); k++ {
-		if f[k] == "--fault" {
-			out = append(out, f[k+1])
-		}
-	}
-	return out
 }
 
 // clip cuts a plain table line to width columns (at least 20) at the last

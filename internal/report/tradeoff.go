@@ -78,7 +78,7 @@ func TradeOffOf(runs []*Run) *TradeOff {
 		}
 		p, seen := bySetting[tag.Setting]
 		if !seen {
-			p = &SweepPoint{Setting: tag.Setting, Flags: tag.Flags, Scenario: scoring.SweepScenario(r.Summary.OutageLabel(), faultParams(tag.Flags))}
+			p = &SweepPoint{Setting: tag.Setting, Flags: tag.Flags, Scenario: scoring.SweepScenario(r.Summary.OutageLabel(), tag.FaultParams())}
 			bySetting[tag.Setting] = p
 			order = append(order, tag.Setting)
 		}
@@ -114,18 +114,6 @@ func TradeOffOf(runs []*Run) *TradeOff {
 		return cmp.Or(cmp.Compare(slices.Index(t.Scenarios, a.Scenario), slices.Index(t.Scenarios, b.Scenario)), cmp.Compare(a.Setting, b.Setting))
 	})
 	return t
-}
-
-// faultParams are the --fault values in a setting's flags: "status=503".
-func faultParams(flags string) []string {
-	var out []string
-	fields := strings.Fields(flags)
-	for i, f := range fields {
-		if f == "--fault" && i+1 < len(fields) {
-			out = append(out, fields[i+1])
-		}
-	}
-	return out
 }
 
 // scenario returns the indexes of the points of one scenario.

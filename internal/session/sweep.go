@@ -140,7 +140,7 @@ func sweepJobs(rows plan.SweepRows, cfgs []workload.Config, paths []string, repe
 			}
 			h, err := journal.NewHeader(sweepRecordedConfig{
 				RecordedConfig: RecordedConfig{Config: c, CeilingNS: c.Ceiling()},
-				Sweep:          sweep.Tag{Setting: i + 1, Settings: len(rows), Flags: row.Setting.Flags(), Repeat: r + 1, Repeats: repeats},
+				Sweep:          sweep.Tag{Setting: i + 1, Settings: len(rows), Flags: row.Setting.Flags(), Repeat: r + 1, Repeats: repeats, Faults: row.Setting.FaultParams()},
 			}, now)
 			if err != nil {
 				return nil, fmt.Errorf("recording %s: %w", paths[k], err)
