@@ -1,6 +1,7 @@
 package control
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -105,6 +106,23 @@ type Outage struct {
 	// Command is the command that started it; nil for the schedule and
 	// the dashboard's keys.
 	Command *event.Command `json:"command,omitempty"`
+}
+
+// UnmarshalJSON reads an outage: the window's keys and its command (the
+// window's own UnmarshalJSON would otherwise read the whole outage and
+// drop the command).
+func (o *Outage) UnmarshalJSON(b []byte) error {
+	var c struct {
+		Command *event.Command `json:"command"`
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &o.Window); err != nil {
+		return err
+	}
+	o.Command = c.Command
+	return nil
 }
 
 // IDs remembers the last RememberedIDs command IDs. The zero value is

@@ -1,8 +1,10 @@
 package control
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -47,5 +49,32 @@ func TestCheck(t *testing.T) {
 		if err := c.Check(); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
 		}
+	}
+}
+
+func TestWithPort(t *testing.T) {
+	for in, want := range map[string]string{"127.0.0.1": "127.0.0.1:8475", "localhost": "localhost:8475", "[::1]": "[::1]:8475",
+		"::1": "[::1]:8475", "127.0.0.1:9000": "127.0.0.1:9000", ":9000": ":9000", "": ""} {
+		if got := WithPort(in); got != want {
+			t.Errorf("WithPort(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestOutageJSONKeepsItsCommand: an outage read back from JSON keeps its
+// window and its command.
+func TestOutageJSONKeepsItsCommand(t *testing.T) {
+	in := Outage{Window: event.Window{FaultSpec: event.FaultSpec{Kind: "hang"}, From: time.Second, To: -1, ByHand: true, Index: 2},
+		Command: &event.Command{ID: "x", Who: "ana@127.0.0.1:1", For: time.Minute}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out Outage
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("read back %+v, want %+v (from %s)", out, in, b)
 	}
 }

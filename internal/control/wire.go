@@ -1,6 +1,8 @@
 package control
 
 import (
+	"net"
+	"strings"
 	"time"
 
 	"github.com/drill-dev/drill/event"
@@ -92,4 +94,14 @@ type Figure struct {
 // ErrorBody is every error the control API answers: {"error": "..."}.
 type ErrorBody struct {
 	Error string `json:"error"`
+}
+
+// WithPort is addr with DefaultPort when it names a host alone
+// ("127.0.0.1", "localhost", "[::1]"): --control-listen and drill ctl
+// --addr take either.
+func WithPort(addr string) string {
+	if _, _, err := net.SplitHostPort(addr); err == nil || addr == "" {
+		return addr
+	}
+	return net.JoinHostPort(strings.Trim(addr, "[]"), DefaultPort)
 }

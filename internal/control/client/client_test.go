@@ -46,7 +46,7 @@ func TestClientAgainstTheAPI(t *testing.T) {
 	}
 	var out bytes.Buffer
 	WriteReply(&out, r)
-	if got := out.String(); !strings.Contains(got, "started (command x1, by ana@127.0.0.1:") || !strings.Contains(got, "hang  2.0–32.0 s") {
+	if got := out.String(); !strings.Contains(got, "started (command x1, by ana@127.0.0.1:") || !strings.Contains(got, "hang  2.0–32.0 s  by ana@127.0.0.1:") {
 		t.Errorf("reply written as %q", got)
 	}
 	st, _, err := c.Status(ctx)
