@@ -38,14 +38,11 @@ func (c *controlFlags) control(why string) (*session.Control, error) {
 }
 
 // controlRefused is why drill run cannot serve the control API: on the
-// virtual clock there is no time to steer, and the chat workload's
-// outages are not steered by hand.
-func controlRefused(virtual, chat bool) string {
-	switch {
-	case virtual:
+// virtual clock there is no time to steer. (The chat workload refuses
+// --control-listen with every setting it does not take.)
+func controlRefused(virtual bool) string {
+	if virtual {
 		return "needs the real clock (a --clock virtual run is over before a command could reach it); drop --clock virtual"
-	case chat:
-		return "is for the triage workload: --workload chat takes no outage by hand or by command"
 	}
 	return ""
 }

@@ -53,7 +53,7 @@ summary to stdout (a table, or JSON with --json).
 			if err != nil {
 				return err
 			}
-			control, err := ctl.control(controlRefused(clock.virtual(), isChat))
+			control, err := ctl.control(controlRefused(clock.virtual()))
 			if err != nil {
 				return err
 			}
