@@ -190,6 +190,27 @@ type Event struct {
 	// Chat is, on the chat workload's events (conversation.go), the
 	// conversation they belong to and what happened in it.
 	Chat *Chat `json:"chat,omitempty"`
+
+	// Command is, on an outage_start or outage_end a control command
+	// caused (the control API, drill ctl, a fleet's command stream), the
+	// command: its id, who sent it, and the duration and models it asked
+	// for. Nil for the schedule and the dashboard's keys.
+	Command *Command `json:"command,omitempty"`
+}
+
+// Command is a control command as the journal records it on the outage
+// event it caused.
+type Command struct {
+	// ID is the command's id, unique per command.
+	ID string `json:"id"`
+	// Who sent it: NAME@ADDR (drill ctl --as NAME from ADDR), or ADDR.
+	Who string `json:"who"`
+	// For is how long the started outage was asked to last; 0: until a
+	// stop.
+	For time.Duration `json:"for_ns,omitempty"`
+	// Models are the models the outage was limited to; empty: the
+	// target's.
+	Models []string `json:"models,omitempty"`
 }
 
 // RunInfo is what a fold needs to know about a run's setup; the full

@@ -2,14 +2,13 @@ package workload
 
 import (
 	"cmp"
-	"errors"
-	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/control"
 )
 
 // outageLog is which outage windows the log has open: the scheduled ones
@@ -20,6 +19,14 @@ type outageLog struct {
 	byHand bool         // a window started by hand is open
 	hand   event.Window // that window, its Index after the timeline's
 	hands  int          // windows started by hand so far
+	// handCmd is the command that started the window by hand, nil for
+	// the dashboard's key (apply.go).
+	handCmd   *event.Command
+	commanded int         // windows started by command so far
+	ids       control.IDs // the commands applied
+	// closed is set when the run has ended: no command starts a timer
+	// any more.
+	closed bool
 }
 
 func (o *outageLog) active() bool { return o.byHand || len(o.open) > 0 }
@@ -93,52 +100,6 @@ func (r *Run) scheduleOutage() {
 // OutageKinds are the kinds StartOutage accepts (inject.Kinds), in the
 // order a dashboard offers them.
 func (r *Run) OutageKinds() []string { return inject.Kinds() }
-
-// StartOutage starts an outage of kind by hand, now, on the target rung's
-// model, recorded like a scheduled one. It lasts until EndOutage.
-func (r *Run) StartOutage(kind string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	o := &r.outages
-	if o.active() {
-		return errors.New("an outage is already active")
-	}
-	now := time.Since(r.log.Start())
-	w := event.Window{FaultSpec: event.FaultSpec{Kind: kind}, From: now, To: -1, ByHand: true,
-		Index: len(r.cfg.Windows()) + o.hands}
-	if err := r.injector.Add(w); err != nil {
-		return err
-	}
-	o.byHand, o.hand = true, w
-	o.hands++
-	r.log.Append(event.Event{Kind: event.OutageStart, Fault: kind, Rung: r.cfg.Target, Detail: event.ByHand,
-		Window: logged(w, w.Index, -1, true)})
-	return nil
-}
-
-// EndOutage ends every active outage window, scheduled or by hand, now:
-// each gets its outage_end, marked by hand.
-func (r *Run) EndOutage() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	o := &r.outages
-	if !o.active() {
-		return
-	}
-	now := time.Since(r.log.Start())
-	r.injector.EndAt(now)
-	if o.byHand {
-		o.byHand = false
-		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: o.hand.Kind, Rung: r.cfg.Target, Detail: event.ByHand,
-			Window: logged(o.hand, o.hand.Index, now, true)})
-	}
-	ws := r.cfg.Windows()
-	for _, i := range slices.Sorted(maps.Keys(o.open)) {
-		delete(o.open, i)
-		r.log.Append(event.Event{Kind: event.OutageEnd, Fault: ws[i].Kind, Rung: r.cfg.windowRung(ws[i]), Detail: event.ByHand,
-			Window: logged(ws[i], i, now, true)})
-	}
-}
 
 // logged is the window an outage event carries: w as the injector applies
 // it, with its index in the run, its end (scheduled, actual, or -1 while

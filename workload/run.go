@@ -54,6 +54,9 @@ type Run struct {
 	shift       time.Duration // total time arrivals were held, which shifts the schedule
 
 	status string
+	// timed are the timers ending outages commands started with a
+	// duration (apply.go): the run waits for them before it ends.
+	timed sync.WaitGroup
 }
 
 type emailKey struct{}
@@ -146,6 +149,10 @@ func (r *Run) run(parent context.Context) {
 	r.cancel() // ends the outage schedule and anything still hung
 	r.breakers.close()
 	wg.Wait()
+	r.mu.Lock()
+	r.outages.closed = true // no command starts another timer
+	r.mu.Unlock()
+	r.timed.Wait()
 	if r.closeIdle != nil {
 		r.closeIdle()
 	}

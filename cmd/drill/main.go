@@ -62,7 +62,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 	root.AddCommand(withChatHelp(newRunCmd(), chat.PresetDefaults), withChatHelp(newCompareCmd(), chat.PresetNames()...),
 		newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(), withChatHelp(newPredictCmd(), chat.PresetDefaults))
 	root.AddCommand(newInitCmd(), newValidateCmd())
-	root.AddCommand(newProxyCmd(), newVersionCmd(), newSDKsCmd())
+	root.AddCommand(newProxyCmd(), newVersionCmd(), newSDKsCmd(), newCtlCmd())
 	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
 	registerCompletions(root)
 	root.AddCommand(withChatHelp(newSweepCmd(), chat.PresetDefaults), newRecommendCmd())

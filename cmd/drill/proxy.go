@@ -38,6 +38,7 @@ type proxyFlags struct {
 	maxBody          int64
 	preflightTimeout time.Duration
 	watch            watchFlags
+	control          controlFlags
 }
 
 func newProxyCmd() *cobra.Command {
@@ -83,6 +84,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.Int64Var(&f.maxBody, "max-body", proxy.DefaultMaxBody, "largest request body accepted, in bytes (larger: 413)")
 	fs.DurationVar(&f.preflightTimeout, "preflight-timeout", 5*time.Second, "how long the start-up check of --upstream waits")
 	f.watch.register(fs)
+	f.control.register(fs)
 	return cmd
 }
 
@@ -129,6 +131,9 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		opts.Show = func(ctx context.Context, p *proxy.Proxy, title, schedule string) error {
 			return proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout})
 		}
+	}
+	if opts.Control, err = f.control.control(""); err != nil {
+		return err
 	}
 	if opts.Watch, err = f.watch.start(cmd, f.outage.File, event.ClockReal, nil); err != nil {
 		return err

@@ -26,6 +26,7 @@ func newRunCmd() *cobra.Command {
 		clock          clockValue
 		speed          float64
 		cf             plan.ChatFlags
+		ctl            controlFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -48,9 +49,15 @@ summary to stdout (a table, or JSON with --json).
 			if err := notInput(cmd, "--record", record); err != nil {
 				return err
 			}
-			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
+			isChat, err := cf.Chosen(cmd.Flags())
+			if err != nil {
 				return err
-			} else if isChat {
+			}
+			control, err := ctl.control(controlRefused(clock.virtual()))
+			if err != nil {
+				return err
+			}
+			if isChat {
 				return runChat(cmd, cf, f.Expect(), policy, jsonOut, clock.virtual(), !noTUI && !jsonOut && stdoutIsTerminal(), speed, record, force)
 			}
 			sel := plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}
@@ -63,7 +70,7 @@ summary to stdout (a table, or JSON with --json).
 				return closeWatch(watch, err)
 			}
 			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk, watch: watch,
-				baseline: baseline}
+				baseline: baseline, control: control}
 			if clock.virtual() {
 				return runVirtual(cmd, cfgs[0], opts, speed)
 			}
@@ -85,6 +92,7 @@ summary to stdout (a table, or JSON with --json).
 	f.RegisterBaseline(fs)
 	wf.register(fs)
 	cf.Register(fs)
+	ctl.register(fs)
 	return cmd
 }
 
@@ -99,13 +107,16 @@ type runOptions struct {
 	watch *session.Watch
 	// baseline is the policy played beside the run (--baseline).
 	baseline string
+	// control serves the control API (--control-listen; nil for none).
+	control *session.Control
 }
 
 // runDrill runs one drill to its end (session.Drill) and prints its summary.
 func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 	warn(cmd, cfg.Warnings())
 	sopts := session.Options{Journal: opts.record, Force: opts.force, Hypotheses: opts.checks.Hypotheses,
-		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr(), Watch: opts.watch, Baseline: opts.baseline}
+		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr(), Watch: opts.watch, Baseline: opts.baseline,
+		Control: opts.control}
 	early := false
 	if opts.tui {
 		sopts.Show = dashboard(opts.checks.Hypotheses, &early)

@@ -82,6 +82,8 @@ var place = map[string]layer{
 	"internal/fleet/redisstore":           machinery,
 	"internal/fleet/redisstore/redistest": machinery,
 	"internal/proxy":                      machinery,
+	"internal/control/api":                machinery, // the control API: serves a proxy's or a run's Apply
+	"internal/control/client":             machinery, // drill ctl's client and its plain output
 	"internal/vclock":                     machinery,
 	"internal/eval":                       machinery,
 	"internal/session":                    machinery,

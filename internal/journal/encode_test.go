@@ -113,6 +113,7 @@ func TestAppendEventLineIsTheEncodersLine(t *testing.T) {
 		fill(r, reflect.ValueOf(&e).Elem())
 		if r.IntN(4) != 0 { // mostly the plain events of an email's life
 			e.Run, e.Breaker, e.Window, e.End, e.FaultParams, e.Proxy, e.Alert, e.Chat = nil, nil, nil, nil, nil, nil, nil, nil
+			e.Command = nil
 			if e.Result != nil {
 				e.Result.Handover = nil
 			}

@@ -6,6 +6,7 @@ package livefold
 
 import (
 	"context"
+	"sync"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/scoring"
@@ -14,6 +15,7 @@ import (
 // Fold is a fold following a log.
 type Fold struct {
 	done chan struct{}
+	mu   sync.Mutex // guards fold while the log goes on (Read)
 	fold *scoring.Fold
 }
 
@@ -31,7 +33,9 @@ func Follow(log *event.Log) *Fold {
 			if err != nil {
 				return
 			}
+			lf.mu.Lock()
 			lf.fold.AddAll(evs)
+			lf.mu.Unlock()
 		}
 	}()
 	return lf
@@ -42,4 +46,12 @@ func Follow(log *event.Log) *Fold {
 func (lf *Fold) Wait() *scoring.Fold {
 	<-lf.done
 	return lf.fold
+}
+
+// Read calls fn with the fold as it stands now, while the run goes on (the
+// control API's live figures): fn must not keep the fold or change it.
+func (lf *Fold) Read(fn func(*scoring.Fold)) {
+	lf.mu.Lock()
+	defer lf.mu.Unlock()
+	fn(lf.fold)
 }

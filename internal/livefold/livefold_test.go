@@ -39,3 +39,28 @@ func TestFollowGivesTheWholeLogsSummary(t *testing.T) {
 		t.Fatalf("live summary has %d emails, want 5000", got.Emails)
 	}
 }
+
+// TestReadWhileFollowing reads the fold while it follows a log being
+// appended to (run with -race): each read sees a prefix of the log.
+func TestReadWhileFollowing(t *testing.T) {
+	evs := journaltest.Run(journaltest.Options{Emails: 500, Rate: 10, From: 10, To: 40, Seed: 7})
+	log := event.NewLog(time.Now())
+	live := livefold.Follow(log)
+	last := 0
+	for i, e := range evs {
+		log.AppendRecorded(e)
+		if i%50 == 0 {
+			live.Read(func(f *scoring.Fold) {
+				sent := f.Summary().EmailsSent
+				if sent < last {
+					t.Errorf("emails sent went back from %d to %d", last, sent)
+				}
+				last = sent
+			})
+		}
+	}
+	log.Close()
+	if got := live.Wait().Summary().EmailsSent; got != 500 {
+		t.Errorf("%d emails sent at the end, want 500", got)
+	}
+}

@@ -41,7 +41,7 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return o.faulty.RoundTrip(req)
 	}
 	next := o.faulty
-	if o.p.models != nil && !o.p.models[c.model] {
+	if (o.p.models != nil && !o.p.models[c.model]) || !o.p.outageBreaks(c.model) {
 		next = o.direct
 	}
 	resp, err := next.RoundTrip(req)

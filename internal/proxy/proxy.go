@@ -118,11 +118,11 @@ type Proxy struct {
 	ids    atomic.Int64
 	closed sync.Once
 
-	mu       sync.Mutex // guards closing, Add on inflight and ended
+	mu       sync.Mutex // guards closing, Add on inflight and outages
 	closing  bool
 	inflight sync.WaitGroup
 	windows  []event.Window // the scheduled timeline
-	ended    map[int]bool   // scheduled windows ended early by hand
+	outages  outages        // which are open, by hand and by command (apply.go)
 }
 
 type callKey struct{}
@@ -193,7 +193,7 @@ func New(opts Options) (*Proxy, error) {
 	info := runInfo(opts.Windows, name)
 	info.Stamp(p.log.Start())
 	p.log.Append(event.Event{Kind: event.RunStart, Run: &info})
-	p.windows, p.ended = opts.Windows, map[int]bool{}
+	p.windows = opts.Windows
 	for i, w := range opts.Windows {
 		p.sched.Go(func() { p.schedule(i, w) })
 	}
@@ -225,19 +225,23 @@ func runInfo(ws []event.Window, upstream string) event.RunInfo {
 }
 
 // schedule logs the i-th window's start and end as they come, until
-// Close. A window ended early by hand has had its end logged then.
+// Close. A window ended early (by hand or by command) has had its end
+// logged then.
 func (p *Proxy) schedule(i int, w event.Window) {
 	if !p.sleepUntil(w.From) {
 		return
 	}
+	p.mu.Lock()
+	p.outages.opened(i)
 	p.log.Append(event.Event{Kind: event.OutageStart, Rung: Rung, Fault: w.Kind})
+	p.mu.Unlock()
 	if w.To < 0 || !p.sleepUntil(w.To) {
 		return
 	}
 	p.mu.Lock()
-	early := p.ended[i]
-	p.mu.Unlock()
-	if !early {
+	defer p.mu.Unlock()
+	if p.outages.open[i] {
+		delete(p.outages.open, i)
 		p.log.Append(event.Event{Kind: event.OutageEnd, Rung: Rung, Fault: w.Kind})
 	}
 }
@@ -576,35 +580,4 @@ func writeError(w http.ResponseWriter, status int, typ, code, msg string) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
-}
-
-// StartOutage starts an outage of kind now, until EndOutage (an outage
-// started by hand, as `o` in the dashboard does). It is logged with detail
-// event.ByHand.
-func (p *Proxy) StartOutage(kind string) error {
-	at := time.Since(p.log.Start())
-	if err := p.injector.Add(event.Window{FaultSpec: event.FaultSpec{Kind: kind}, From: at, To: -1}); err != nil {
-		return err
-	}
-	p.log.Append(event.Event{Kind: event.OutageStart, Rung: Rung, Fault: kind, Detail: event.ByHand})
-	return nil
-}
-
-// EndOutage ends every outage active now, scheduled or by hand, and reports
-// whether one was.
-func (p *Proxy) EndOutage() bool {
-	at := time.Since(p.log.Start())
-	w, ok := p.injector.Active(at)
-	if !ok || !p.injector.EndAt(at) {
-		return false
-	}
-	p.mu.Lock()
-	for i, sw := range p.windows {
-		if sw.Contains(at) {
-			p.ended[i] = true
-		}
-	}
-	p.mu.Unlock()
-	p.log.Append(event.Event{Kind: event.OutageEnd, Rung: Rung, Fault: w.Kind, Detail: event.ByHand})
-	return true
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/control/api"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
@@ -66,6 +67,8 @@ type ProxyOptions struct {
 	// address) and logs the team's alerts into its log; the caller closes
 	// it.
 	Watch *Watch
+	// Control, if set, serves the control API (--control-listen).
+	Control *Control
 }
 
 // Proxy runs drill proxy until ctx ends (or the dashboard quits), then
@@ -109,14 +112,20 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		}
 		cfg.Upstream, cfg.Seed, cfg.LatencyScale = proxy.Name(u), nil, nil
 	}
+	ctlLn, err := opts.Control.open()
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
+		closeListener(ctlLn)
 		return exit.Usagef("--listen %s: %v", cfg.Listen, err)
 	}
 	popts.Start = time.Now()
 	p, err := proxy.New(popts)
 	if err != nil {
 		ln.Close()
+		closeListener(ctlLn)
 		return exit.UsageError(err)
 	}
 	opts.Watch.Follow(ctx, p.Log(), "", "", metrics.Labels{"proxy": ln.Addr().String()})
@@ -129,6 +138,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		if err != nil {
 			p.Close("could not record")
 			ln.Close()
+			closeListener(ctlLn)
 			return exit.UsageError(fmt.Errorf("--record: %w", err))
 		}
 	}
@@ -138,6 +148,9 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 	for _, n := range opts.Notes {
 		fmt.Fprintln(opts.Log, "drill proxy:", n)
 	}
+	live := followTally(p.Log())
+	stopControl := opts.Control.serve(ctlLn, api.Options{Target: p, Name: "proxy", Windows: cfg.Windows, Start: p.Log().Start(),
+		Figures: live.figures}, opts.Log, "drill proxy")
 	limits := proxy.Limits{MaxConns: cfg.MaxConns}
 	var tally *scoring.ProxyTally
 	var serveErr error
@@ -161,6 +174,8 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		serveErr = proxy.Serve(ctx, ln, p, limits)
 		tally = <-lines
 	}
+	stopControl()
+	<-live.done // the proxy has closed its log
 	plain.ProxySummary(opts.Out, tally)
 	if rec != nil {
 		if err := rec.Finish(scoring.Summarize(p.Log().Events()), "completed"); err != nil {

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/control/api"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
@@ -71,6 +72,9 @@ type Options struct {
 	// Baseline is the baseline policy played beside the run (--baseline:
 	// BaselineNoBreakers, a preset, or "" and BaselineNone for none).
 	Baseline string
+	// Control, if set, serves the control API (--control-listen) while
+	// the run goes on.
+	Control *Control
 }
 
 // Result is how a drill ended.
@@ -96,12 +100,18 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	if err := journal.CheckRecord(opts.Journal, opts.Force); err != nil {
 		return Result{}, err
 	}
+	ctlLn, err := opts.Control.open()
+	if err != nil {
+		return Result{}, err
+	}
 	run, err := Start(ctx, cfg)
 	if err != nil {
+		closeListener(ctlLn)
 		return Result{}, exit.UsageError(err)
 	}
 	baseline, err := StartBaseline(ctx, cfg, opts.Baseline)
 	if err != nil {
+		closeListener(ctlLn)
 		run.Stop()
 		<-run.Done()
 		return Result{}, exit.UsageError(err)
@@ -111,6 +121,9 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 	// what they have all read (below).
 	opts.Watch.Follow(ctx, run.Log(), cfg.OutageLabel(), cfg.Policy.Name, nil)
 	live := livefold.Follow(run.Log())
+	stopControl := opts.Control.serve(ctlLn, api.Options{Target: run, Name: "run", Windows: cfg.Windows(), Start: run.Log().Start(),
+		Figures: runFigures(live)}, controlLog(opts), "drill run")
+	defer stopControl()
 	// The dashboard can start and end outages by hand: the baseline
 	// follows the log and plays them too. It ends with the log.
 	var follow sync.WaitGroup
