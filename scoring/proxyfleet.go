@@ -24,7 +24,7 @@ type ProxyFleetMember struct {
 	// Tally is the member's own requests, as drill proxy folds them.
 	Tally *ProxyTally
 	// Lost is true once a member marked this one lost (its heartbeat
-	// expired); LostBy names who did, LostAt when.
+	// expired); LostBy names who did ("" for drill watch), LostAt when.
 	Lost   bool
 	LostBy string
 	LostAt time.Duration
@@ -68,6 +68,13 @@ func (f *ProxyFleetFold) member(id string) *ProxyFleetMember {
 // them. Events of no member (the fleet's own run start and end) change no
 // member.
 func (f *ProxyFleetFold) Add(e event.Event) {
+	if e.Kind == event.MemberLost && e.Fleet != nil && e.Fleet.Lost != "" {
+		// Recorded by a member or, with no member, by drill watch.
+		lost := f.member(e.Fleet.Lost)
+		if !lost.Lost {
+			lost.Lost, lost.LostBy, lost.LostAt = true, e.Member, e.At
+		}
+	}
 	if e.Member == "" {
 		return
 	}
@@ -75,13 +82,6 @@ func (f *ProxyFleetFold) Add(e event.Event) {
 	m.Last = max(m.Last, e.At)
 	switch e.Kind {
 	case event.MemberLost:
-		if e.Fleet == nil || e.Fleet.Lost == "" {
-			return
-		}
-		lost := f.member(e.Fleet.Lost)
-		if !lost.Lost {
-			lost.Lost, lost.LostBy, lost.LostAt = true, e.Member, e.At
-		}
 	case event.FleetLink:
 		switch e.Detail {
 		case event.LinkDown:
