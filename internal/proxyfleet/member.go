@@ -197,12 +197,16 @@ func (m *Member) linkOK() {
 	m.poke()
 }
 
+// commandBlock is how long one XREAD of the commands stream waits: a
+// command wakes it at once; the bound is how long Close waits for it.
+const commandBlock = 250 * time.Millisecond
+
 // commands applies the fleet's commands sent after the entry last, each
 // command id once, until the member stops.
 func (m *Member) commands(last string) {
 	applied := map[string]bool{}
 	for m.ctx.Err() == nil {
-		res, err := m.c.XRead(m.ctx, &redis.XReadArgs{Streams: []string{m.k.commands(), last}, Block: time.Second, Count: 100}).Result()
+		res, err := m.c.XRead(m.ctx, &redis.XReadArgs{Streams: []string{m.k.commands(), last}, Block: commandBlock, Count: 100}).Result()
 		switch {
 		case errors.Is(err, redis.Nil):
 			m.linkOK()
