@@ -82,6 +82,7 @@ var place = map[string]layer{
 	"internal/fleet/redisstore":           machinery,
 	"internal/fleet/redisstore/redistest": machinery,
 	"internal/proxy":                      machinery,
+	"internal/proxyfleet":                 machinery, // a fleet of proxies drilled as one through Redis
 	"internal/vclock":                     machinery,
 	"internal/eval":                       machinery,
 	"internal/session":                    machinery,

@@ -91,9 +91,9 @@ func readStream(ctx context.Context, c *redis.Client, stream, from string, fn fu
 func decode(msgs []redis.XMessage) []event.Event {
 	evs := make([]event.Event, 0, len(msgs))
 	for _, msg := range msgs {
-		raw, _ := msg.Values[eventField].(string)
+		raw, ok := msg.Values[eventField].(string)
 		var e event.Event
-		if json.Unmarshal([]byte(raw), &e) == nil && e.Kind != "" {
+		if ok && json.Unmarshal([]byte(raw), &e) == nil {
 			evs = append(evs, e)
 		}
 	}
