@@ -28,6 +28,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/control"
 	"github.com/drill-dev/drill/internal/fleet/redisstore"
+	"github.com/drill-dev/drill/internal/redact"
 )
 
 // Defaults of a member's Options.
@@ -95,4 +96,22 @@ func dial(url string) (*redis.Client, error) {
 	ro.MaxRetries = -1
 	ro.PoolSize = 6
 	return redis.NewClient(ro), nil
+}
+
+// CheckFlags checks drill proxy's --coordinate, --fleet and --member:
+// all three or none, a Redis URL, usable names.
+func CheckFlags(url, fleet, member string) error {
+	if url == "" && fleet == "" && member == "" {
+		return nil
+	}
+	if url == "" || fleet == "" || member == "" {
+		return fmt.Errorf("--coordinate, --fleet and --member go together: give all three")
+	}
+	if err := redisstore.CheckURL(url); err != nil {
+		return fmt.Errorf("--coordinate %s: want redis://HOST:PORT/DB: %s", redact.URL(url), redact.Text(err.Error()))
+	}
+	if err := CheckName("--fleet", fleet); err != nil {
+		return err
+	}
+	return CheckName("--member", member)
 }

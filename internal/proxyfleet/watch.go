@@ -11,6 +11,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/redact"
+	"github.com/drill-dev/drill/scoring"
 )
 
 // Watch follows the fleet's events stream from its start until ctx ends,
@@ -119,4 +120,51 @@ func markLostAs(ctx context.Context, c *redis.Client, k keys) ([]string, error) 
 		}
 	}
 	return lost, err
+}
+
+// Snapshot marks the members whose heartbeat expired as lost (as drill
+// watch), then reads the fleet's events and folds them: the fleet as it
+// stands now.
+func Snapshot(ctx context.Context, url, fleet string) (*scoring.ProxyFleetFold, error) {
+	if _, err := MarkLost(ctx, url, fleet); err != nil {
+		return nil, err
+	}
+	p, err := Pull(ctx, url, fleet)
+	if err != nil {
+		return nil, err
+	}
+	f := scoring.NewProxyFleetFold()
+	f.AddAll(p.Events)
+	return f, nil
+}
+
+// Follow folds the fleet's events as they come (Watch) and calls show with
+// the fold at most once every interval while it changes, until ctx ends.
+// show is called from Follow's goroutine only.
+func Follow(ctx context.Context, url, fleet string, interval time.Duration, show func(*scoring.ProxyFleetFold)) error {
+	f := scoring.NewProxyFleetFold()
+	var shown time.Time
+	changed := false
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	batches := make(chan []event.Event, 16)
+	errc := make(chan error, 1)
+	go func() { errc <- Watch(ctx, url, fleet, func(evs []event.Event) { batches <- evs }) }()
+	for {
+		select {
+		case evs := <-batches:
+			f.AddAll(evs)
+			changed = true
+		case <-t.C:
+		case err := <-errc:
+			if changed {
+				show(f)
+			}
+			return err
+		}
+		if changed && time.Since(shown) >= interval {
+			show(f)
+			shown, changed = time.Now(), false
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/internal/proxyfleet"
 	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -43,6 +44,8 @@ type ProxyConfig struct {
 	LatencyScale *float64 `json:"latency_scale,omitempty"`
 	MaxConns     int      `json:"max_conns"`
 	MaxBodyBytes int64    `json:"max_body_bytes"`
+	// Fleet is the proxy's fleet (drill proxy --coordinate); nil alone.
+	Fleet *ProxyFleet `json:"fleet,omitempty"`
 }
 
 // ProxyOptions say how Proxy runs the proxy, beyond its settings.
@@ -66,6 +69,9 @@ type ProxyOptions struct {
 	// address) and logs the team's alerts into its log; the caller closes
 	// it.
 	Watch *Watch
+	// Coordinate is the fleet's Redis URL, with its password (the
+	// config's Fleet has it masked); used when the config has a Fleet.
+	Coordinate string
 }
 
 // Proxy runs drill proxy until ctx ends (or the dashboard quits), then
@@ -114,6 +120,12 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		return exit.Usagef("--listen %s: %v", cfg.Listen, err)
 	}
 	popts.Start = time.Now()
+	if cfg.Fleet != nil {
+		if err := agreePlan(ctx, opts.Coordinate, &cfg, &popts, opts.Log); err != nil {
+			ln.Close()
+			return err
+		}
+	}
 	p, err := proxy.New(popts)
 	if err != nil {
 		ln.Close()
@@ -130,6 +142,17 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 			p.Close("could not record")
 			ln.Close()
 			return exit.UsageError(fmt.Errorf("--record: %w", err))
+		}
+	}
+	var member *proxyfleet.Member
+	if cfg.Fleet != nil {
+		if member, err = joinFleet(ctx, opts.Coordinate, cfg.Fleet, p, opts.Log); err != nil {
+			p.Close("could not join the fleet")
+			ln.Close()
+			if rec != nil {
+				_ = rec.Abort()
+			}
+			return err
 		}
 	}
 	title := fmt.Sprintf("http://%s/v1 -> %s", ln.Addr(), cfg.Upstream)
@@ -161,6 +184,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		serveErr = proxy.Serve(ctx, ln, p, limits)
 		tally = <-lines
 	}
+	serveErr = errors.Join(serveErr, leaveFleet(member, opts.Log))
 	plain.ProxySummary(opts.Out, tally)
 	if rec != nil {
 		if err := rec.Finish(scoring.Summarize(p.Log().Events()), "completed"); err != nil {
