@@ -62,3 +62,18 @@ func TestProxyFleetFoldKeysByMemberAndID(t *testing.T) {
 		t.Errorf("totals = %+v, want %+v", got, want)
 	}
 }
+
+// TestProxyTallyFollowsTheFleetLink: a member's own tally (its dashboard)
+// shows its link going down and up and the members it marked lost.
+func TestProxyTallyFollowsTheFleetLink(t *testing.T) {
+	tl := scoring.NewProxyTally()
+	tl.Step(event.Event{Kind: event.FleetLink, Detail: event.LinkDown})
+	if !tl.Fleet.Down || tl.Fleet.Downs != 1 {
+		t.Fatalf("after down: %+v", tl.Fleet)
+	}
+	tl.Step(event.Event{Kind: event.FleetLink, Detail: event.LinkUp, Fleet: &event.FleetNote{Held: 7}})
+	tl.Step(event.Event{Kind: event.MemberLost, Fleet: &event.FleetNote{Lost: "pod-c"}})
+	if f := tl.Fleet; f.Down || f.Downs != 1 || f.Held != 7 || len(f.Lost) != 1 || f.Lost[0] != "pod-c" {
+		t.Errorf("after up and a lost member: %+v", f)
+	}
+}

@@ -139,7 +139,8 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	}
 	if !f.noTUI && stdoutIsTerminal() {
 		opts.Show = func(ctx context.Context, p *proxy.Proxy, title, schedule string) error {
-			return proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout})
+			return proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout,
+				Fleet: fleetLabel(f.fleet, f.member)})
 		}
 	}
 	if opts.Watch, err = f.watch.start(cmd, f.outage.File, event.ClockReal, nil); err != nil {
@@ -166,4 +167,12 @@ func parseModelMap(pairs []string) (map[string]string, error) {
 		m[from] = to
 	}
 	return m, nil
+}
+
+// fleetLabel names a fleet member on its dashboard; "" alone.
+func fleetLabel(fleet, member string) string {
+	if fleet == "" {
+		return ""
+	}
+	return "fleet " + fleet + " as " + member
 }

@@ -146,7 +146,11 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 	}
 	var member *proxyfleet.Member
 	if cfg.Fleet != nil {
-		if member, err = joinFleet(ctx, opts.Coordinate, cfg.Fleet, p, opts.Log); err != nil {
+		say := opts.Log // the dashboard shows the link itself: no lines under it
+		if opts.Show != nil {
+			say = io.Discard
+		}
+		if member, err = joinFleet(ctx, opts.Coordinate, cfg.Fleet, p, say); err != nil {
 			p.Close("could not join the fleet")
 			ln.Close()
 			if rec != nil {
