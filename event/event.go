@@ -175,6 +175,13 @@ type Event struct {
 	// Replica is the fleet replica (from 1) the event happened on, in a
 	// drill fleet log; 0 outside a fleet and for the fleet's own events.
 	Replica int `json:"replica,omitempty"`
+	// Member is the proxy fleet member (drill proxy --member) the event
+	// happened on, in a fleet's pulled journal and events stream; empty
+	// outside a proxy fleet and for the fleet's own events.
+	Member string `json:"member,omitempty"`
+	// Fleet is, on fleet_link and member_lost, what the event says about
+	// the proxy fleet (proxyfleet.go).
+	Fleet *FleetNote `json:"fleet,omitempty"`
 
 	// Usage is the tokens one HTTP attempt used and what they cost: on a
 	// usage event (an attempt whose response body was read), or on an

@@ -53,6 +53,23 @@ type ProxyTally struct {
 	// Ended is the run_end's detail; Closed is true once run_end is folded.
 	Ended  string
 	Closed bool
+	// Fleet is the proxy's place in a fleet (drill proxy --coordinate):
+	// its link to Redis and the members it marked lost; zero alone.
+	Fleet ProxyFleetLink
+}
+
+// ProxyFleetLink is what a fleet member's own log says of the fleet: its
+// link to Redis and the other members it marked lost.
+type ProxyFleetLink struct {
+	// Down is true while the link is down; Downs counts the times it went
+	// down.
+	Down  bool
+	Downs int
+	// Held and Dropped are the events held while the link was down and
+	// sent since, and those dropped from a full buffer.
+	Held, Dropped int
+	// Lost are the members this one marked lost, in order.
+	Lost []string
 }
 
 // ProxyWindow is one outage window of drill proxy, opened and closed.
@@ -178,6 +195,8 @@ func (t *ProxyTally) Step(e event.Event) ProxyStep {
 		return ProxyStep{Outage: &ProxyOutage{Fault: e.Fault, At: e.At, ByHand: e.Detail == event.ByHand, Ended: true}}
 	case event.RunEnd:
 		t.Ended, t.Closed = e.Detail, true
+	case event.FleetLink, event.MemberLost:
+		t.Fleet.add(e)
 	case event.AttemptEnd:
 		if e.Proxy == nil {
 			break
@@ -223,4 +242,23 @@ func (t *ProxyTally) Step(e event.Event) ProxyStep {
 		return ProxyStep{Request: &r}
 	}
 	return ProxyStep{}
+}
+
+// add folds a fleet_link or member_lost event of the member's own log.
+func (l *ProxyFleetLink) add(e event.Event) {
+	switch {
+	case e.Kind == event.MemberLost && e.Fleet != nil:
+		l.Lost = append(l.Lost, e.Fleet.Lost)
+	case e.Detail == event.LinkDown:
+		if !l.Down {
+			l.Downs++
+		}
+		l.Down = true
+	case e.Detail == event.LinkUp:
+		l.Down = false
+		if e.Fleet != nil {
+			l.Held += e.Fleet.Held
+			l.Dropped += e.Fleet.Dropped
+		}
+	}
 }

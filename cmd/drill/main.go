@@ -63,6 +63,7 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 		newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(), withChatHelp(newPredictCmd(), chat.PresetDefaults))
 	root.AddCommand(newInitCmd(), newValidateCmd())
 	root.AddCommand(newProxyCmd(), newVersionCmd(), newSDKsCmd(), newCtlCmd())
+	root.AddCommand(newWatchCmd(), newJournalCmd())
 	root.AddCommand(newFleetCmd(), newFleetWorkerCmd())
 	registerCompletions(root)
 	root.AddCommand(withChatHelp(newSweepCmd(), chat.PresetDefaults), newRecommendCmd())

@@ -17,6 +17,7 @@ import (
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/internal/proxyfleet"
 	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/tui/proxyview"
@@ -39,6 +40,8 @@ type proxyFlags struct {
 	preflightTimeout time.Duration
 	watch            watchFlags
 	control          controlFlags
+	// coordinate, fleet and member make the proxy a member of a fleet.
+	coordinate, fleet, member string
 }
 
 func newProxyCmd() *cobra.Command {
@@ -85,6 +88,9 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.DurationVar(&f.preflightTimeout, "preflight-timeout", 5*time.Second, "how long the start-up check of --upstream waits")
 	f.watch.register(fs)
 	f.control.register(fs)
+	fs.StringVar(&f.coordinate, "coordinate", "", "join a fleet of proxies through this Redis, `redis://HOST:PORT/DB` (with --fleet and --member; docs/proxy-fleet.md)")
+	fs.StringVar(&f.fleet, "fleet", "", "with --coordinate: the fleet's name; every member plays the schedule its first member set")
+	fs.StringVar(&f.member, "member", "", "with --coordinate: this proxy's name in the fleet, unique within it")
 	return cmd
 }
 
@@ -126,10 +132,17 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	cfg := session.ProxyConfig{Listen: f.listen, Windows: ws, MaxConns: f.maxConns, MaxBodyBytes: f.maxBody, OutageFromJournal: f.outage.Journal,
 		File: f.outage.File, Model: f.outage.JournalModel, OutageModels: f.outageModels, ModelMap: modelMap, Prices: prices, Seed: &f.seed, LatencyScale: &f.latencyScale}
 	opts := session.ProxyOptions{Upstream: f.upstream, PreflightTimeout: f.preflightTimeout, Record: f.record, Force: f.force, Notes: notes,
-		Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()}
+		Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr(), Coordinate: f.coordinate}
+	if err := proxyfleet.CheckFlags(f.coordinate, f.fleet, f.member); err != nil {
+		return exit.UsageError(err)
+	}
+	if f.coordinate != "" {
+		cfg.Fleet = &session.ProxyFleet{Coordinate: redact.URL(f.coordinate), Name: f.fleet, Member: f.member}
+	}
 	if !f.noTUI && stdoutIsTerminal() {
 		opts.Show = func(ctx context.Context, p *proxy.Proxy, title, schedule string) error {
-			return proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout})
+			return proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout,
+				Fleet: fleetLabel(f.fleet, f.member)})
 		}
 	}
 	if opts.Control, err = f.control.control(""); err != nil {
@@ -159,4 +172,12 @@ func parseModelMap(pairs []string) (map[string]string, error) {
 		m[from] = to
 	}
 	return m, nil
+}
+
+// fleetLabel names a fleet member on its dashboard; "" alone.
+func fleetLabel(fleet, member string) string {
+	if fleet == "" {
+		return ""
+	}
+	return "fleet " + fleet + " as " + member
 }

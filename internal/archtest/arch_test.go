@@ -84,6 +84,7 @@ var place = map[string]layer{
 	"internal/proxy":                      machinery,
 	"internal/control/api":                machinery, // the control API: serves a proxy's or a run's Apply
 	"internal/control/client":             machinery, // drill ctl's client and its plain output
+	"internal/proxyfleet":                 machinery, // a fleet of proxies drilled as one through Redis
 	"internal/vclock":                     machinery,
 	"internal/eval":                       machinery,
 	"internal/session":                    machinery,

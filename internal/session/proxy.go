@@ -18,6 +18,7 @@ import (
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/price"
 	"github.com/drill-dev/drill/internal/proxy"
+	"github.com/drill-dev/drill/internal/proxyfleet"
 	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -44,6 +45,8 @@ type ProxyConfig struct {
 	LatencyScale *float64 `json:"latency_scale,omitempty"`
 	MaxConns     int      `json:"max_conns"`
 	MaxBodyBytes int64    `json:"max_body_bytes"`
+	// Fleet is the proxy's fleet (drill proxy --coordinate); nil alone.
+	Fleet *ProxyFleet `json:"fleet,omitempty"`
 }
 
 // ProxyOptions say how Proxy runs the proxy, beyond its settings.
@@ -69,6 +72,9 @@ type ProxyOptions struct {
 	Watch *Watch
 	// Control, if set, serves the control API (--control-listen).
 	Control *Control
+	// Coordinate is the fleet's Redis URL, with its password (the
+	// config's Fleet has it masked); used when the config has a Fleet.
+	Coordinate string
 }
 
 // Proxy runs drill proxy until ctx ends (or the dashboard quits), then
@@ -122,6 +128,12 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		return exit.Usagef("--listen %s: %v", cfg.Listen, err)
 	}
 	popts.Start = time.Now()
+	if cfg.Fleet != nil {
+		if err := agreePlan(ctx, opts.Coordinate, &cfg, &popts, opts.Log); err != nil {
+			ln.Close()
+			return err
+		}
+	}
 	p, err := proxy.New(popts)
 	if err != nil {
 		ln.Close()
@@ -140,6 +152,21 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 			ln.Close()
 			closeListener(ctlLn)
 			return exit.UsageError(fmt.Errorf("--record: %w", err))
+		}
+	}
+	var member *proxyfleet.Member
+	if cfg.Fleet != nil {
+		say := opts.Log // the dashboard shows the link itself: no lines under it
+		if opts.Show != nil {
+			say = io.Discard
+		}
+		if member, err = joinFleet(ctx, opts.Coordinate, cfg.Fleet, p, say); err != nil {
+			p.Close("could not join the fleet")
+			ln.Close()
+			if rec != nil {
+				_ = rec.Abort()
+			}
+			return err
 		}
 	}
 	title := fmt.Sprintf("http://%s/v1 -> %s", ln.Addr(), cfg.Upstream)
@@ -176,6 +203,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 	}
 	stopControl()
 	<-live.done // the proxy has closed its log
+	serveErr = errors.Join(serveErr, leaveFleet(member, opts.Log))
 	plain.ProxySummary(opts.Out, tally)
 	if rec != nil {
 		if err := rec.Finish(scoring.Summarize(p.Log().Events()), "completed"); err != nil {

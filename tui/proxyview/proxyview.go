@@ -41,6 +41,10 @@ type Options struct {
 	Input       io.Reader // default the terminal
 	NoAltScreen bool      // tests
 	Tick        time.Duration
+	// Fleet, when the proxy is a fleet member (--coordinate), names it
+	// ("fleet staging as pod-a"): the view then shows its link to Redis
+	// and the members it marked lost.
+	Fleet string
 }
 
 // kinds are the outages `o` offers, by the digit that picks them.
@@ -64,6 +68,7 @@ type Model struct {
 	choose bool                   // o pressed: waiting for 1 or 2
 	now    time.Duration
 	msg    string // the last control's result
+	fleet  string // Options.Fleet
 	w, h   int
 }
 
@@ -74,7 +79,7 @@ func New(st tui.Styles, log *event.Log, ctl Controls, opts Options) *Model {
 		tick = 200 * time.Millisecond
 	}
 	return &Model{st: st, title: opts.Title, sched: opts.Schedule, cur: log.Cursor(), log: log, ctl: ctl, tick: tick,
-		tally: scoring.NewProxyTally(), w: 100, h: 30}
+		tally: scoring.NewProxyTally(), fleet: opts.Fleet, w: 100, h: 30}
 }
 
 type tickMsg time.Time
@@ -163,6 +168,9 @@ func Render(st tui.Styles, m *Model, w, h int) string {
 	}
 	b = append(b, "now: "+state+"   "+st.Dim.Render("scheduled: ")+orNone(m.sched)+"   "+
 		st.Dim.Render("so far: ")+orNone(strings.Join(plain.ProxyWindows(m.tally), ", ")))
+	if m.fleet != "" {
+		b = append(b, fleetLine(st, m.fleet, m.tally.Fleet))
+	}
 	b = append(b, "")
 	b = append(b, st.Title.Render("Models"))
 	lines := plain.ProxyModelLines(m.tally)
@@ -197,6 +205,23 @@ func Render(st tui.Styles, m *Model, w, h int) string {
 		b[i] = lipgloss.NewStyle().MaxWidth(w).Render(l)
 	}
 	return strings.Join(b, "\n")
+}
+
+// fleetLine is a fleet member's link to Redis and the members it marked
+// lost.
+func fleetLine(st tui.Styles, label string, f scoring.ProxyFleetLink) string {
+	link := st.Good.Render("Redis link up")
+	if f.Down {
+		link = st.Alert.Render("Redis link DOWN") + " " + st.Dim.Render("(playing the last known schedule, holding events)")
+	}
+	line := label + ": " + link
+	if f.Downs > 0 {
+		line += st.Dim.Render(fmt.Sprintf("   went down %d×, %d events held, %d dropped", f.Downs, f.Held, f.Dropped))
+	}
+	if len(f.Lost) > 0 {
+		line += "   " + st.Alert.Render("lost: "+format.Text(strings.Join(f.Lost, ", ")))
+	}
+	return line
 }
 
 func orNone(s string) string {

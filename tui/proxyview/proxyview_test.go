@@ -172,3 +172,24 @@ func TestViewShowsEachClient(t *testing.T) {
 		}
 	}
 }
+
+// TestViewShowsTheFleetLink: a fleet member's view says when its link to
+// Redis is down and which members it marked lost.
+func TestViewShowsTheFleetLink(t *testing.T) {
+	p := newProxy(t, nil)
+	m := New(asciiStyles(), p.Log(), p, Options{Title: "t", Fleet: "fleet staging as pod-a"})
+	p.Log().Append(event.Event{Kind: event.FleetLink, Detail: event.LinkDown, Fleet: &event.FleetNote{Reason: "refused"}})
+	m.Update(tickMsg(time.Now()))
+	if out := Render(m.st, m, 160, 20); !strings.Contains(out, "fleet staging as pod-a: Redis link DOWN (playing the last known schedule, holding events)") {
+		t.Errorf("view lacks the link down:\n%s", out)
+	}
+	p.Log().Append(event.Event{Kind: event.FleetLink, Detail: event.LinkUp, Fleet: &event.FleetNote{Held: 3}})
+	p.Log().Append(event.Event{Kind: event.MemberLost, Fleet: &event.FleetNote{Lost: "pod-c"}})
+	m.Update(tickMsg(time.Now()))
+	out := Render(m.st, m, 160, 20)
+	for _, want := range []string{"Redis link up   went down 1×, 3 events held, 0 dropped", "lost: pod-c"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("view lacks %q:\n%s", want, out)
+		}
+	}
+}

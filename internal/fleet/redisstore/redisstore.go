@@ -93,6 +93,19 @@ func clientOptions(url string) (*redis.Options, error) {
 	return ro, nil
 }
 
+// ParseURL is the go-redis options of a redis://host:port/db URL, as Open
+// reads it, its password masked in the error, with go-redis's own logging
+// silenced: other users of drill's Redis (the proxy fleet) connect as the
+// breaker store does.
+func ParseURL(url string) (*redis.Options, error) {
+	ro, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("redis %q: %s", redact.URL(url), redact.Text(err.Error()))
+	}
+	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
+	return ro, nil
+}
+
 // Ping connects to the Redis at url, authenticating as the URL says, and
 // sends PING, waiting at most timeout: nil when the store answers. The
 // error says whether nothing answered or Redis refused the password; the

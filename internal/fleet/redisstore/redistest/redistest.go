@@ -1,5 +1,6 @@
 // Package redistest starts a real redis-server (Debian's redis-server
-// package) for tests, on a free loopback port, with no persistence, and
+// package) for tests, on a free loopback port, with no persistence (or,
+// StartPersistent, an append-only file that survives a restart), and
 // stops it when the test ends. Tests are skipped with a clear message when
 // redis-server is not installed.
 package redistest
@@ -22,6 +23,9 @@ type Server struct {
 	cmd  *exec.Cmd
 	// exited is closed when cmd has exited (its Wait has returned).
 	exited chan struct{}
+	// dir, when set, is where the server keeps its append-only file
+	// (StartPersistent): a restart reads back what was written.
+	dir string
 }
 
 // Start starts redis-server on a free loopback port and stops it when the
@@ -29,6 +33,19 @@ type Server struct {
 // taken between finding it free and the server binding it is tried again
 // with another.
 func Start(t testing.TB) *Server {
+	t.Helper()
+	return startIn(t, "")
+}
+
+// StartPersistent is Start with an append-only file in a temporary
+// directory, synced on every write (appendfsync always): a server killed
+// and restarted comes back with everything it acknowledged.
+func StartPersistent(t testing.TB) *Server {
+	t.Helper()
+	return startIn(t, t.TempDir())
+}
+
+func startIn(t testing.TB, dir string) *Server {
 	t.Helper()
 	path, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -42,7 +59,7 @@ func Start(t testing.TB) *Server {
 		}
 		port := l.Addr().(*net.TCPAddr).Port
 		l.Close()
-		s := &Server{t: t, path: path, port: port}
+		s := &Server{t: t, path: path, port: port, dir: dir}
 		if last = s.start(); last == nil {
 			t.Cleanup(s.Kill)
 			return s
@@ -65,8 +82,9 @@ func (s *Server) Kill() {
 	s.cmd = nil
 }
 
-// Restart starts the server again on the same port (empty: nothing is
-// saved) and waits until it accepts connections.
+// Restart starts the server again on the same port and waits until it
+// accepts connections: empty, or for StartPersistent's server with what
+// its append-only file holds.
 func (s *Server) Restart() {
 	s.t.Helper()
 	if err := s.start(); err != nil {
@@ -81,8 +99,12 @@ func (s *Server) Restart() {
 func (s *Server) start() error {
 	s.Kill()
 	var out bytes.Buffer
-	cmd := exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning")
+	args := []string{"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"}
+	if s.dir != "" {
+		args = append(args, "--appendonly", "yes", "--appendfsync", "always", "--dir", s.dir)
+	}
+	cmd := exec.Command(s.path, args...)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting redis-server: %w", err)
