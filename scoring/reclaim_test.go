@@ -25,6 +25,7 @@ func TestFleetFoldCountsAReclaimedEmailOnce(t *testing.T) {
 		{Kind: event.Reclaimed, At: 3 * s, Replica: 2, Reclaim: &event.Reclaim{From: "a", FromReplica: 1, By: "b", Emails: []int{1, 2}}},
 		{Kind: event.EmailSent, At: 3 * s, Email: 1, Replica: 2},
 		{Kind: event.EmailSent, At: 3 * s, Email: 2, Replica: 2},
+		{Kind: event.EmailDone, At: 2 * s, Email: 2, Replica: 1, Result: &event.Result{ServedBy: "error", Cancelled: true}}, // worker 1 stopped
 		ok(4*s, 1, 1), // the slow worker finished after all
 		ok(4*s, 1, 2),
 		ok(4*s, 2, 2),
@@ -33,9 +34,9 @@ func TestFleetFoldCountsAReclaimedEmailOnce(t *testing.T) {
 	ff := NewFleetFold()
 	ff.AddAll(evs)
 	sum := ff.Summary()
-	if sum.Fleet.EmailsSent != 2 || sum.Fleet.EmailsAnswered != 2 || sum.Fleet.Served.Primary != 2 {
-		t.Errorf("fleet sent %d, answered %d, primary %d; want every email once: 2, 2, 2",
-			sum.Fleet.EmailsSent, sum.Fleet.EmailsAnswered, sum.Fleet.Served.Primary)
+	if sum.Fleet.EmailsSent != 2 || sum.Fleet.EmailsAnswered != 2 || sum.Fleet.Served.Primary != 2 || sum.Fleet.Served.Cancelled != 0 {
+		t.Errorf("fleet sent %d, answered %d, primary %d, cancelled %d; want every email once, the cancelled one answered by the other worker: 2, 2, 2, 0",
+			sum.Fleet.EmailsSent, sum.Fleet.EmailsAnswered, sum.Fleet.Served.Primary, sum.Fleet.Served.Cancelled)
 	}
 	if sum.Reclaimed != 2 {
 		t.Errorf("reclaimed %d, want 2", sum.Reclaimed)
