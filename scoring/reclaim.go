@@ -21,3 +21,11 @@ func ReclaimedFrom(e event.Event) (replica int, ok bool) {
 	}
 	return e.Reclaim.FromReplica, true
 }
+
+// SentEmail says whether e is an email entering the chain, and which.
+func SentEmail(e event.Event) (email int, ok bool) {
+	if e.Kind != event.EmailSent {
+		return 0, false
+	}
+	return e.Email, true
+}
