@@ -2,9 +2,11 @@ package fleet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet/redisstore"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -44,8 +47,11 @@ type JoinOptions struct {
 // work item acknowledged with its result. It returns when the coordinator
 // says the run is done or stopped, or when ctx ends (ErrInterrupted).
 func Join(ctx context.Context, o JoinOptions) error {
-	if o.Timeout <= 0 {
-		o.Timeout = time.Minute
+	if err := o.check(); err != nil {
+		return exit.UsageError(err)
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultJoinTimeout
 	}
 	if o.Name == "" {
 		host, _ := os.Hostname()
@@ -61,6 +67,9 @@ func Join(ctx context.Context, o JoinOptions) error {
 		return err
 	}
 	replica, err := q.join(ctx, o.Name, spec.Replicas)
+	if errors.Is(err, ErrFleetFull) || errors.Is(err, ErrNameTaken) {
+		return exit.UsageError(err)
+	}
 	if err != nil {
 		return err
 	}
@@ -76,6 +85,25 @@ func Join(ctx context.Context, o JoinOptions) error {
 		err = fmt.Errorf("fleet worker %s: %w", o.Name, exit.ErrInterrupted)
 	}
 	return err
+}
+
+// check says what is wrong with the options, if anything.
+func (o JoinOptions) check() error {
+	var errs []error
+	if !strings.HasPrefix(o.URL, "redis://") {
+		errs = append(errs, fmt.Errorf("--join %q: a coordinated fleet's Redis is redis://HOST:PORT/DB", redact.Text(o.URL)))
+	} else if err := redisstore.CheckURL(o.URL); err != nil {
+		errs = append(errs, fmt.Errorf("--join %q: %s", redact.URL(o.URL), redact.Text(err.Error())))
+	}
+	if o.Fleet == "" {
+		errs = append(errs, errors.New("--fleet NAME is needed: the name drill fleet --coordinate was given"))
+	} else if err := CheckFleetName(o.Fleet); err != nil {
+		errs = append(errs, err)
+	}
+	if o.Timeout < 0 {
+		errs = append(errs, errors.New("--join-timeout cannot be negative"))
+	}
+	return errors.Join(errs...)
 }
 
 // say writes a status line.
