@@ -129,7 +129,11 @@ func TestCoordinatedWorkerKilled(t *testing.T) {
 	cfg.Outage = workload.OutageNone
 	victim := startWorker(t, srv.URL(), "kill", "victim", 1)
 	startWorker(t, srv.URL(), "kill", "survivor", 1)
-	f, err := Start(t.Context(), Config{Run: cfg, Replicas: 2, Coordinate: srv.URL(), Name: "kill",
+	// A fleet whose victim's emails are never taken over would wait for
+	// them forever: stop it after 60 s (the test then fails).
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	f, err := Start(ctx, Config{Run: cfg, Replicas: 2, Coordinate: srv.URL(), Name: "kill",
 		JoinTimeout: 20 * time.Second, ClaimAfter: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
