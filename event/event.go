@@ -194,6 +194,10 @@ type Event struct {
 	// drill received (alert.go).
 	Alert *Alert `json:"alert,omitempty"`
 
+	// Reclaim is, on a reclaimed event, whose emails a coordinated fleet's
+	// worker took over (reclaim.go).
+	Reclaim *Reclaim `json:"reclaim,omitempty"`
+
 	// Chat is, on the chat workload's events (conversation.go), the
 	// conversation they belong to and what happened in it.
 	Chat *Chat `json:"chat,omitempty"`

@@ -158,7 +158,12 @@ func (r *EmailRecord) open(rung string, n int) *Attempt {
 func (f *Fold) doneEmail(e event.Event) {
 	r := f.record(e.Email)
 	if r.Done {
-		return
+		if !r.Result.Cancelled || e.Result.Cancelled {
+			return // the first result counts
+		}
+		// A cancelled email that another worker of a coordinated fleet
+		// took over and finished: its result counts instead.
+		f.served.Cancelled--
 	}
 	res := *e.Result
 	r.Done, r.DoneAt, r.Result, r.Version = true, e.At, res, r.Version+1

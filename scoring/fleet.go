@@ -14,10 +14,11 @@ import (
 // outage schedule). Every per-replica figure is the ordinary fold's, so a
 // replica's numbers mean what a single run's do. Not safe for concurrent use.
 type FleetFold struct {
-	whole    *Fold
-	replicas map[int]*Fold
-	shared   []event.Event // replica-0 events so far, for replicas seen late
-	store    map[int]*storeTrack
+	whole     *Fold
+	replicas  map[int]*Fold
+	shared    []event.Event // replica-0 events so far, for replicas seen late
+	store     map[int]*storeTrack
+	reclaimed int // emails taken over from another worker (reclaimed events)
 }
 
 // storeTrack is one replica's time away from the shared breaker store.
@@ -34,6 +35,9 @@ func NewFleetFold() *FleetFold {
 // Add folds one event of a fleet log, in log order.
 func (ff *FleetFold) Add(e event.Event) {
 	ff.whole.Add(e)
+	if _, ok := ReclaimedFrom(e); ok {
+		ff.reclaimed += len(e.Reclaim.Emails)
+	}
 	if e.Kind == event.StoreChange {
 		t := ff.storeOf(e.Replica)
 		switch {
@@ -140,13 +144,17 @@ type FleetSummary struct {
 	PerReplica []ReplicaSummary `json:"per_replica"`
 	// StoreFallbacks adds up the replicas' fallbacks to local breakers.
 	StoreFallbacks int `json:"store_fallbacks"`
+	// Reclaimed counts the emails a coordinated fleet's workers took over
+	// from a worker that held them past the claim time (reclaimed events);
+	// each is still counted once in Fleet.
+	Reclaimed int `json:"reclaimed"`
 }
 
 // Summary computes the fleet summary from what has been folded so far.
 func (ff *FleetFold) Summary() FleetSummary {
 	w := ff.whole.Summary()
 	s := FleetSummary{Routing: w.Overrides["routing"], BreakerStore: w.Overrides["breaker-store"], Fleet: w,
-		PerReplica: []ReplicaSummary{}}
+		PerReplica: []ReplicaSummary{}, Reclaimed: ff.reclaimed}
 	target := ff.whole.Target()
 	for _, r := range ff.Replicas() {
 		f := ff.replica(r)

@@ -112,6 +112,11 @@ type Config struct {
 	// Serves, if set, says which emails (by index, from 0) this run sends;
 	// the others are left to other replicas and keep their due times.
 	Serves func(i int) bool `json:"-"`
+	// Feed, if set, replaces the arrival schedule's order: the run sends
+	// the emails (by index, from 0) it receives, in that order, each at its
+	// due time (i / rate) or at once if that has passed, and its arrivals
+	// end when Feed closes. A fleet worker fed over a work queue uses it.
+	Feed <-chan int `json:"-"`
 	// BreakerStore, if set, shares every breaker's state with the other
 	// runs using the same store (breaker.Settings.Store).
 	BreakerStore breaker.Store `json:"-"`

@@ -188,49 +188,83 @@ func (r *Run) run(parent context.Context) {
 // arrivals sends the emails on the fixed schedule t = i / rate (shifted by
 // any pause), holding while paused, and returns how many it sent. A late
 // wake-up sends at once and the next email keeps its own due time, so
-// lateness never piles up.
+// lateness never piles up. A run with a Feed sends what it is fed instead.
 func (r *Run) arrivals(s *servers) int {
+	if r.cfg.Feed != nil {
+		return r.fedArrivals(s)
+	}
 	start := r.log.Start()
 	for i := range r.cfg.Emails {
 		if r.cfg.Serves != nil && !r.cfg.Serves(i) {
 			continue // another replica's
 		}
-		// Wait for the due time, then (if paused meanwhile) for the resume
-		// and the due time the pause shifted.
-		for {
-			if !r.waitUntil(r.due(start, i)) || !r.waitResumed() {
-				return i
-			}
-			if !time.Now().Before(r.due(start, i)) {
-				break
-			}
+		if !r.send(s, start, i) {
+			return i
 		}
-		if r.cfg.lateTick != nil {
-			r.cfg.lateTick(i)
-		}
-		e := r.cfg.Email(i + 1) // past the set's end, the emails cycle through it
-		ev := event.Event{Kind: event.EmailSent, Email: e.ID, Unscored: e.Unscored}
-		if !e.Unscored {
-			truth := e.Truth
-			ev.Truth = &truth
-		}
-		ev.Class, ev.TruthClass = r.routes.classify(e) // before any model call
-		// The worker is claimed before the email is logged, so its
-		// email_sent says whether it entered the pool: an email turned away
-		// was never in flight, however long its rejection takes to log.
-		ev.Rejected = !r.pool.take()
-		sent := r.log.Append(ev)
-		if ev.Rejected {
-			r.reject(e, sent.At)
-			continue
-		}
-		c := r.routes.chainFor(ev.Class, r.chain)
-		s.run(func() {
-			defer r.pool.give()
-			r.serve(c, e, sent.At)
-		})
 	}
 	return r.cfg.Emails
+}
+
+// fedArrivals sends each email index the Feed gives, at its due time,
+// until the Feed closes (every email is then accounted for: the others
+// are other workers') or the run ends (then none after the last sent).
+func (r *Run) fedArrivals(s *servers) int {
+	start := r.log.Start()
+	for {
+		select {
+		case i, ok := <-r.cfg.Feed:
+			if !ok {
+				return r.cfg.Emails
+			}
+			if i < 0 || i >= r.cfg.Emails {
+				continue // not an email of this drill
+			}
+			if !r.send(s, start, i) {
+				return 0
+			}
+		case <-r.ctx.Done():
+			return 0
+		}
+	}
+}
+
+// send waits for email i's due time (and, if paused meanwhile, for the
+// resume and the due time the pause shifted), then sends it; false if the
+// run ended first.
+func (r *Run) send(s *servers, start time.Time, i int) bool {
+	for {
+		if !r.waitUntil(r.due(start, i)) || !r.waitResumed() {
+			return false
+		}
+		if !time.Now().Before(r.due(start, i)) {
+			break
+		}
+	}
+	if r.cfg.lateTick != nil {
+		r.cfg.lateTick(i)
+	}
+	e := r.cfg.Email(i + 1) // past the set's end, the emails cycle through it
+	ev := event.Event{Kind: event.EmailSent, Email: e.ID, Unscored: e.Unscored}
+	if !e.Unscored {
+		truth := e.Truth
+		ev.Truth = &truth
+	}
+	ev.Class, ev.TruthClass = r.routes.classify(e) // before any model call
+	// The worker is claimed before the email is logged, so its
+	// email_sent says whether it entered the pool: an email turned away
+	// was never in flight, however long its rejection takes to log.
+	ev.Rejected = !r.pool.take()
+	sent := r.log.Append(ev)
+	if ev.Rejected {
+		r.reject(e, sent.At)
+		return true
+	}
+	c := r.routes.chainFor(ev.Class, r.chain)
+	s.run(func() {
+		defer r.pool.give()
+		r.serve(c, e, sent.At)
+	})
+	return true
 }
 
 // due is when email i (from 0) is due: i / rate after the start, shifted by

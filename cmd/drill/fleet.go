@@ -109,6 +109,9 @@ replicas: [3] on a window in a drill file.`,
 // the summaries.
 func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut bool, tables tableFormat, noTUI bool, record string, force bool, watch *session.Watch) error {
 	base := fleet.Config{Run: run, Replicas: ff.Replicas, Routing: ff.Routing, Store: ff.Store}
+	if err := ff.Coordination(&base, cmd.ErrOrStderr()); err != nil {
+		return err
+	}
 	if ff.Processes {
 		exe, err := os.Executable()
 		if err != nil {
@@ -178,21 +181,53 @@ const (
 	fleetAPIKeyEnv = "DRILL_FLEET_API_KEY"
 )
 
-// newFleetWorkerCmd is the hidden `drill fleet-worker`: one replica of a
-// drill fleet --processes run, fed by its parent on stdin.
+// newFleetWorkerCmd is `drill fleet-worker`: with --join, one worker of a
+// coordinated fleet, started anywhere; without, one replica of a drill
+// fleet --processes run, fed by its parent on stdin.
 func newFleetWorkerCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:    fleetWorkerCmd,
-		Short:  "One replica of drill fleet --processes (started by drill fleet; reads its drill on stdin)",
-		Hidden: true,
-		Args:   usageArgs(cobra.NoArgs),
+	var o fleet.JoinOptions
+	cmd := &cobra.Command{
+		Use:   fleetWorkerCmd,
+		Short: "Join a coordinated drill fleet through Redis and serve its emails (drill fleet --coordinate)",
+		Long: `Join the coordinated fleet NAME (drill fleet --coordinate redis://… --fleet NAME)
+from any host: wait for its run, take emails from its work stream, send each
+through the same engine drill fleet runs, and put the events back on the
+fleet's events stream. Emails another worker held past the claim time are
+taken over. The worker ends when the coordinator says the run is done or
+stopped; Ctrl-C stops it at once (its emails in flight go to the others).
+
+Without --join this is the worker drill fleet --processes starts itself,
+which reads its drill on stdin.`,
+		Example: `  drill fleet-worker --join redis://10.0.0.5:6379/0 --fleet staging
+  drill fleet-worker --join redis://10.0.0.5:6379/0 --fleet staging --name "$(hostname)-1"`,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// Ctrl-C reaches the whole process group; the parent decides,
-			// and stops this worker by closing its stdin.
-			return fleet.Work(context.Background(), os.Stdin, cmd.OutOrStdout(), func(c *workload.Config) {
+			wire := func(c *workload.Config) {
 				c.Endpoint.APIKey = os.Getenv(fleetAPIKeyEnv)
 				session.WireFakeModel(c)
-			})
+			}
+			if o.URL == "" && (o.Fleet != "" || o.Name != "") {
+				return exit.Usagef("--fleet and --name join a coordinated fleet: give --join redis://HOST:PORT/DB too")
+			}
+			if o.URL == "" {
+				// Ctrl-C reaches the whole process group; the parent decides,
+				// and stops this worker by closing its stdin.
+				return fleet.Work(context.Background(), os.Stdin, cmd.OutOrStdout(), wire)
+			}
+			o.Wire = func(c *workload.Config) {
+				if c.Endpoint.KeyEnv != "" {
+					c.Endpoint.APIKey = os.Getenv(c.Endpoint.KeyEnv) // this host's key, as the coordinator read its own
+				}
+				session.WireFakeModel(c)
+			}
+			o.Status = cmd.ErrOrStderr()
+			return fleet.Join(cmd.Context(), o)
 		},
 	}
+	fs := cmd.Flags()
+	fs.StringVar(&o.URL, "join", "", "redis://HOST:PORT/DB: the coordinated fleet's Redis")
+	fs.StringVar(&o.Fleet, "fleet", "", "the fleet's name, as drill fleet --coordinate was given it")
+	fs.StringVar(&o.Name, "name", "", "this worker's name in the fleet (default HOST-PID)")
+	fs.DurationVar(&o.Timeout, "join-timeout", fleet.DefaultJoinTimeout, "how long to wait for the fleet's run to join")
+	return cmd
 }

@@ -42,6 +42,13 @@ func TestUsageErrorsBeforeAnythingRuns(t *testing.T) {
 		{"record into a missing directory, virtual clock", []string{"run", "--clock", "virtual", "--no-tui", "--record", missingDir}, []string{"--record " + missingDir}},
 		{"record to an empty path", []string{"run", "--clock", "virtual", "--no-tui", "--record", ""}, []string{"--record needs a path"}},
 		{"fleet store of an unknown kind", []string{"fleet", "--breaker-store", "memcache://x"}, []string{`unknown breaker store "memcache://x" (valid: local, redis://HOST:PORT/DB)`}},
+		{"fleet name without a coordinator", []string{"fleet", "--fleet", "staging"}, []string{"--fleet names a coordinated fleet: give --coordinate"}},
+		{"coordinator without a fleet name", []string{"fleet", "--no-tui", "--coordinate", "redis://127.0.0.1:1/0"}, []string{"needs a name its workers join by (--fleet NAME)"}},
+		{"coordinator of an unknown kind", []string{"fleet", "--no-tui", "--coordinate", "nats://x", "--fleet", "a"}, []string{`unknown coordinator "nats://x" (valid: redis://HOST:PORT/DB)`}},
+		{"coordinated processes", []string{"fleet", "--coordinate", "redis://127.0.0.1:1/0", "--fleet", "a", "--processes"}, []string{"--compare-stores and --processes do not go with it"}},
+		{"worker without a fleet name", []string{"fleet-worker", "--join", "redis://127.0.0.1:1/0"}, []string{"--fleet NAME is needed"}},
+		{"worker fleet name without --join", []string{"fleet-worker", "--fleet", "a"}, []string{"give --join redis://HOST:PORT/DB too"}},
+		{"worker with a bad fleet name", []string{"fleet-worker", "--join", "redis://127.0.0.1:1/0", "--fleet", "a b"}, []string{`fleet name "a b": use 1 to 64 letters`}},
 		{"speed of no pace", []string{"run", "--no-tui", "--speed", "0"}, []string{"--speed must be positive"}},
 		{"speed on the real clock", []string{"run", "--no-tui", "--speed", "2"}, []string{"--speed sets the pace of a --clock virtual run"}},
 	} {

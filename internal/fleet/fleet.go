@@ -61,7 +61,27 @@ type Config struct {
 	// WorkerEnv is added to the workers' environment (e.g. the API key,
 	// which is never serialised).
 	WorkerEnv []string
+	// Coordinate, if set (redis://HOST:PORT/DB), makes this process the
+	// coordinator of a fleet whose workers join through Redis Streams from
+	// anywhere (drill fleet-worker --join, see Join): it publishes the run
+	// and one work item per email, waits for Replicas workers, and merges
+	// the events they send back into the fleet's log (coordinate.go).
+	Coordinate string
+	// Name is a coordinated fleet's name, which its workers join by.
+	Name string
+	// JoinTimeout is how long a coordinator waits for its workers; zero
+	// means a minute.
+	JoinTimeout time.Duration
+	// ClaimAfter is how long a coordinated fleet's email may sit with a
+	// worker that stopped answering before another worker takes it over;
+	// zero means 10 s.
+	ClaimAfter time.Duration
+	// OnJoin, if set, is called as a coordinator's workers join.
+	OnJoin func(joined, want int)
 }
+
+// Coordinated reports whether the fleet's workers join through Redis.
+func (c Config) Coordinated() bool { return c.Coordinate != "" }
 
 // Shared reports whether the breakers are shared in Redis.
 func (c Config) Shared() bool { return c.Store != "" && c.Store != StoreLocal }
@@ -120,6 +140,7 @@ func (c Config) Validate() error {
 		}
 		errs = append(errs, c.sharedPolicy()...)
 	}
+	errs = append(errs, c.coordination()...)
 	for k, w := range c.Run.Windows() {
 		for _, r := range w.Replicas {
 			if r > c.Replicas {
@@ -187,6 +208,7 @@ type Fleet struct {
 	runs   []replica
 	stores []*redisstore.Store
 	done   chan struct{}
+	coord  *coordinator // a coordinated fleet's Redis side; nil otherwise
 
 	mu     sync.Mutex
 	status string
@@ -218,15 +240,11 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	f := &Fleet{cfg: cfg, log: event.NewLog(time.Now()), done: make(chan struct{})}
-	info := cfg.Run.Info()
-	info.Overrides = maps.Clone(info.Overrides)
-	if info.Overrides == nil {
-		info.Overrides = map[string]string{}
+	if cfg.Coordinated() {
+		return startCoordinated(ctx, cfg)
 	}
-	info.Overrides["replicas"] = strconv.Itoa(cfg.Replicas)
-	info.Overrides["routing"] = cfg.Routing
-	info.Overrides["breaker-store"] = cfg.StoreKind()
+	f := &Fleet{cfg: cfg, log: event.NewLog(time.Now()), done: make(chan struct{})}
+	info := cfg.info()
 	info.Stamp(f.log.Start())
 	f.append(event.Event{Kind: event.RunStart, Run: &info})
 	route := cfg.Route(cfg.Run.Emails)
@@ -277,6 +295,19 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 	return f, nil
 }
 
+// info is the fleet's run info: the drill's, with the fleet's settings.
+func (c Config) info() event.RunInfo {
+	info := c.Run.Info()
+	info.Overrides = maps.Clone(info.Overrides)
+	if info.Overrides == nil {
+		info.Overrides = map[string]string{}
+	}
+	info.Overrides["replicas"] = strconv.Itoa(c.Replicas)
+	info.Overrides["routing"] = c.Routing
+	info.Overrides["breaker-store"] = c.StoreKind()
+	return info
+}
+
 // onStatus logs replica r's store going away or coming back.
 func (f *Fleet) onStatus(r int) func(bool, error) {
 	return func(up bool, err error) {
@@ -286,52 +317,97 @@ func (f *Fleet) onStatus(r int) func(bool, error) {
 	}
 }
 
-// gather copies every replica's events into the fleet's log, marked with
-// the replica, with offsets from the fleet's start. The replicas' own
-// run_start and run_end give way to the fleet's; the outage schedule,
-// the same on every replica, is kept once, from replica 1.
+// gather copies every replica's events into the fleet's log (take), then
+// ends it (finish).
 func (f *Fleet) gather() {
 	defer close(f.done)
 	var wg sync.WaitGroup
-	ends := make([]event.RunEndInfo, len(f.runs))
+	m := newMerge(len(f.runs))
 	for k, run := range f.runs {
-		ends[k].Status = event.StatusInterrupted // unless the replica says how it ended
 		wg.Go(func() {
-			run.events(f.log.Start(), func(e event.Event) {
-				switch scoring.ReplicaPartOf(e) {
-				case scoring.ReplicaRunStart:
-					return
-				case scoring.ReplicaRunEnd:
-					if e.End != nil {
-						ends[k] = *e.End
-					}
-					return
-				case scoring.ReplicaSchedule:
-					if k > 0 {
-						return
-					}
-				case scoring.ReplicaOwn:
-					e.Replica = k + 1
-				}
-				f.append(e)
-			})
+			run.events(f.log.Start(), func(e event.Event) { f.take(m, k, e) })
 		})
 	}
 	wg.Wait()
+	f.closeStores()
+	f.finish(m, -1)
+}
+
+// merge is what the fleet keeps while it merges its replicas' events.
+type merge struct {
+	mu       sync.Mutex
+	ends     []event.RunEndInfo // how each replica ended, by replica index
+	ended    []bool             // whether it said so
+	lost     []bool             // a coordinated fleet's worker gone, its emails finished by others
+	schedule []int              // outage events seen, by replica index
+	kept     int                // outage events kept in the fleet's log
+}
+
+// newMerge is the merge of n replicas, none ended yet.
+func newMerge(n int) *merge {
+	m := &merge{ends: make([]event.RunEndInfo, n), ended: make([]bool, n), lost: make([]bool, n), schedule: make([]int, n)}
+	for k := range m.ends {
+		m.ends[k].Status = event.StatusInterrupted // unless the replica says how it ended
+	}
+	return m
+}
+
+// take puts replica k's (from 0) event into the fleet's log, marked with
+// the replica, with offsets from the fleet's start. The replicas' own
+// run_start and run_end give way to the fleet's; the outage schedule,
+// the same on every replica, is kept once: each of its events from the
+// first replica to log it (a replica that died leaves it to the others).
+func (f *Fleet) take(m *merge, k int, e event.Event) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch scoring.ReplicaPartOf(e) {
+	case scoring.ReplicaRunStart:
+		return
+	case scoring.ReplicaRunEnd:
+		if e.End != nil {
+			m.ends[k] = *e.End
+		}
+		m.ended[k] = true
+		return
+	case scoring.ReplicaSchedule:
+		m.schedule[k]++
+		if m.schedule[k] <= m.kept {
+			return
+		}
+		m.kept++
+	case scoring.ReplicaOwn:
+		e.Replica = k + 1
+	}
+	f.append(e)
+}
+
+// finish ends the fleet's log with its run_end: completed if every replica
+// completed (a lost worker whose emails others finished aside), else the
+// first other status. notSent, unless negative, is the emails never sent
+// (a coordinated fleet counts them itself).
+func (f *Fleet) finish(m *merge, notSent int) {
 	status := event.StatusCompleted
 	end := &event.RunEndInfo{}
-	for k := range f.runs {
-		if s := ends[k].Status; s != event.StatusCompleted && status == event.StatusCompleted {
+	for k := range m.ends {
+		if m.lost[k] {
+			continue
+		}
+		if s := m.ends[k].Status; s != event.StatusCompleted && status == event.StatusCompleted {
 			status = s
 		}
-		end.NotSent += ends[k].NotSent
+		end.NotSent += m.ends[k].NotSent
 		if end.NotSentReason == "" {
-			end.NotSentReason = ends[k].NotSentReason
+			end.NotSentReason = m.ends[k].NotSentReason
 		}
 	}
-	f.closeStores()
+	if notSent >= 0 {
+		end.NotSent = notSent
+		if notSent == 0 {
+			end.NotSentReason = ""
+		}
+	}
 	end.Status = status
-	f.append(event.Event{Kind: event.RunEnd, Detail: fmt.Sprintf("%d replicas: %s", len(f.runs), status), End: end,
+	f.append(event.Event{Kind: event.RunEnd, Detail: fmt.Sprintf("%d replicas: %s", len(m.ends), status), End: end,
 		At: time.Since(f.log.Start())})
 	f.log.Close()
 	f.mu.Lock()
@@ -368,6 +444,9 @@ func (f *Fleet) Done() <-chan struct{} { return f.done }
 
 // Stop ends every replica now (status interrupted).
 func (f *Fleet) Stop() {
+	if f.coord != nil {
+		f.coord.stop()
+	}
 	for _, r := range f.runs {
 		r.stop()
 	}

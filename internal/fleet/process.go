@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/fleet/redisstore"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -29,11 +28,13 @@ type workerSpec struct {
 	Prefix  string          `json:"prefix"`
 }
 
-// workerLine is one line a worker writes on stdout: first its start time,
-// then its events in order.
+// workerLine is one line a worker writes on stdout (or, in a coordinated
+// fleet, on the events stream): first its start time, then its events in
+// order. A coordinated fleet's worker first says it joined.
 type workerLine struct {
 	StartUnixNS int64        `json:"start_unix_ns,omitempty"`
 	Event       *event.Event `json:"event,omitempty"`
+	Join        string       `json:"join,omitempty"`
 }
 
 // stopGrace is how long a stopped worker has to send its last events and
@@ -139,16 +140,11 @@ func Work(ctx context.Context, in io.Reader, out io.Writer, wire func(*workload.
 		wire(&cfg)
 	}
 	var run atomic.Pointer[workload.Run]
-	var store *redisstore.Store
-	if spec.Store != "" && spec.Store != StoreLocal {
-		store, err = redisstore.Open(spec.Store, redisstore.Options{Prefix: spec.Prefix, OnStatus: func(up bool, err error) {
-			if r := run.Load(); r != nil {
-				r.Log().Append(storeEvent(0, up, err))
-			}
-		}})
-		if err != nil {
-			return err
-		}
+	store, err := openStore(spec.Store, spec.Prefix, &run)
+	if err != nil {
+		return err
+	}
+	if store != nil {
 		defer store.Close()
 		cfg.BreakerStore = store
 	}

@@ -17,8 +17,12 @@ import (
 // workerEnv makes the test binary a fleet worker (TestMain).
 const workerEnv = "DRILL_FLEET_TEST_WORKER=1"
 
-// TestMain runs the test binary as a fleet worker when the parent asks.
+// TestMain runs the test binary as a fleet worker when the parent asks:
+// a pipe worker, or a coordinated fleet's worker (joinEnv).
 func TestMain(m *testing.M) {
+	if j := os.Getenv(joinEnv); j != "" {
+		os.Exit(joinMain(j))
+	}
 	if os.Getenv("DRILL_FLEET_TEST_WORKER") == "1" {
 		err := Work(context.Background(), os.Stdin, os.Stdout, func(c *workload.Config) {
 			c.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: c.Seed, LatencyScale: 0.05}).Transport()

@@ -13,14 +13,15 @@ import (
 // writes it, for the events an email's life is made of: ok is false, and
 // dst is to be dropped, for an event holding anything else (a run, breaker,
 // window, run end, fault parameters, proxy call, alert, chat, command,
-// fleet note or handover),
+// fleet note, reclaim or handover),
 // a string with a byte JSON escapes (a quote, a backslash, a control or
 // non-ASCII byte, <, > or &) or a float JSON cannot hold. Encoding those
 // few by reflection keeps this to plain fields; encoding the many by hand
 // was most of the writer's CPU.
 func appendEventLine(dst []byte, e *event.Event) (line []byte, ok bool) {
 	if e.Run != nil || e.Breaker != nil || e.Window != nil || e.End != nil || len(e.FaultParams) > 0 ||
-		e.Proxy != nil || e.Alert != nil || e.Chat != nil || e.Command != nil || e.Fleet != nil || (e.Result != nil && e.Result.Handover != nil) {
+		e.Proxy != nil || e.Alert != nil || e.Chat != nil || e.Command != nil || e.Fleet != nil || e.Reclaim != nil ||
+		(e.Result != nil && e.Result.Handover != nil) {
 		return dst, false
 	}
 	l := eventLine{b: append(dst, eventPrefix...), ok: true}

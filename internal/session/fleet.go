@@ -99,6 +99,9 @@ func Fleets(ctx context.Context, cfgs []fleet.Config, opts FleetOptions) ([]Flee
 func fleetDrill(ctx context.Context, c fleet.Config, path string, opts FleetOptions) (FleetResult, error) {
 	WireFakeModel(&c.Run)
 	fl, err := fleet.Start(ctx, c)
+	if errors.Is(err, fleet.ErrNotJoined) {
+		return FleetResult{}, err // the input was right; the workers did not come
+	}
 	if err != nil {
 		return FleetResult{}, exit.UsageError(err)
 	}
