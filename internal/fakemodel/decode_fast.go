@@ -326,11 +326,10 @@ func (d *fastDecoder) str() (string, bool) {
 	cacheable := len(raw) >= textCacheMinBytes && len(raw) <= textCacheMaxBytes
 	var s string
 	if escaped {
-		b, ok := jsonscan.Unescape(raw)
-		if !ok {
+		var ok bool
+		if s, ok = jsonscan.UnescapeString(raw); !ok {
 			return "", false
 		}
-		s = string(b)
 	} else {
 		if !ascii && !utf8.Valid(raw) {
 			return "", false

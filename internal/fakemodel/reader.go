@@ -166,8 +166,32 @@ var (
 // Triage reads one email (a user message's text) and answers the four fields.
 func (r *reader) Triage(msg string) answer.Answer { return r.Reading(msg).Answer }
 
-// Reading reads one email and says which profile rule decided each field.
+// ReadLimit is how much of an email's text the reader reads: the first
+// 64 KiB, cut back to the last space before it so no word is split. Support
+// emails are a few kilobytes; what a longer one says past this point does
+// not change its answer, and reading it would cost the server memory in
+// proportion to what a client sends.
+const ReadLimit = 64 << 10
+
+// readable returns the part of msg the reader reads (see ReadLimit).
+func readable(msg string) string {
+	if len(msg) <= ReadLimit {
+		return msg
+	}
+	cut := msg[:ReadLimit]
+	if i := strings.LastIndexAny(cut, " \t\n"); i > 0 {
+		return cut[:i]
+	}
+	for len(cut) > 0 && !utf8.RuneStart(msg[len(cut)]) {
+		cut = cut[:len(cut)-1] // no space at all: cut at a character's start
+	}
+	return cut
+}
+
+// Reading reads one email (its first ReadLimit bytes) and says which
+// profile rule decided each field.
 func (r *reader) Reading(msg string) Reading {
+	msg = readable(msg)
 	if rd, ok := r.memo.Get(msg); ok {
 		return rd
 	}

@@ -1,7 +1,9 @@
 package fakemodel
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/internal/answer"
@@ -73,5 +75,21 @@ func BenchmarkRead(b *testing.B) {
 	for b.Loop() {
 		miniReader.read(all[i%len(all)].Text())
 		i++
+	}
+}
+
+// TestReadLimit checks that the reader reads an email's first ReadLimit
+// bytes, cut at a space, and never splits a character when there is none.
+func TestReadLimit(t *testing.T) {
+	long := strings.Repeat("word ", ReadLimit/5) + "please cancel order DR-123456 today"
+	if got, want := miniReader.Triage(long), miniReader.Triage(long[:ReadLimit-10]); got != want {
+		t.Errorf("a cue past ReadLimit changed the answer: %+v, want %+v", got, want)
+	}
+	if got := readable(long); len(got) > ReadLimit || strings.HasSuffix(got, "wor") {
+		t.Errorf("readable kept %d bytes ending %q, want at most %d ending at a word", len(got), got[len(got)-5:], ReadLimit)
+	}
+	runes := strings.Repeat("é", ReadLimit) // no space, two bytes each
+	if got := readable("x" + runes); !utf8.ValidString(got) || len(got) > ReadLimit {
+		t.Errorf("readable of a text without spaces kept %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
 	}
 }

@@ -223,45 +223,63 @@ const MinEarlier = 2
 // figure. A null where every earlier run measured the figure is flagged
 // when null is the figure's worst (the breaker never opened).
 func (g Group) Regressions() []Regression {
+	figs := g.Headline()
+	earlier := make([]spread, len(figs))
 	var out []Regression
-	for i := MinEarlier; i < len(g.Runs); i++ {
-		for _, f := range g.Headline() {
-			if f.Better == scoring.Neutral {
-				continue
+	for i, run := range g.Runs {
+		for k, f := range figs {
+			v := run.Figures[f.Name]
+			if f.Better != scoring.Neutral {
+				if r, ok := earlier[k].judge(i, f, v); ok {
+					out = append(out, r)
+				}
 			}
-			if r, ok := g.regression(i, f); ok {
-				out = append(out, r)
-			}
+			earlier[k].add(v)
 		}
 	}
 	return out
 }
 
-func (g Group) regression(i int, f Figure) (Regression, bool) {
-	var earlier []float64
-	nulls := 0
-	for _, r := range g.Runs[:i] {
-		if v, ok := Number(r.Figures[f.Name]); ok {
-			earlier = append(earlier, v)
-		} else {
-			nulls++
-		}
+// spread is what a figure measured in the runs so far: how many runs had
+// it, their lowest and highest value, and how many had null. Regressions
+// keeps one per figure as it walks the runs, so a group of n runs is
+// judged in one pass, not n.
+type spread struct {
+	n, nulls  int
+	low, high float64
+}
+
+func (s *spread) add(value any) {
+	v, ok := Number(value)
+	switch {
+	case !ok:
+		s.nulls++
+	case s.n == 0:
+		s.low, s.high = v, v
+		s.n = 1
+	default:
+		s.low, s.high = min(s.low, v), max(s.high, v)
+		s.n++
 	}
-	if len(earlier) < MinEarlier {
+}
+
+// judge says whether value, run i's figure f, regresses against the
+// runs before it.
+func (s *spread) judge(i int, f Figure, value any) (Regression, bool) {
+	if s.n < MinEarlier {
 		return Regression{}, false
 	}
-	r := Regression{Run: i, Figure: f, Value: g.Runs[i].Figures[f.Name], Low: slices.Min(earlier),
-		High: slices.Max(earlier), Earlier: len(earlier)}
-	v, ok := Number(r.Value)
+	r := Regression{Run: i, Figure: f, Value: value, Low: s.low, High: s.high, Earlier: s.n}
+	v, ok := Number(value)
 	if !ok {
-		return r, f.NullWorst && nulls == 0
+		return r, f.NullWorst && s.nulls == 0
 	}
-	spread := r.High - r.Low
+	width := r.High - r.Low
 	switch f.Better {
 	case scoring.LowerBetter:
-		return r, v > r.High+max(spread, Margin*math.Abs(r.High))+tiny
+		return r, v > r.High+max(width, Margin*math.Abs(r.High))+tiny
 	default:
-		return r, v < r.Low-max(spread, Margin*math.Abs(r.Low))-tiny
+		return r, v < r.Low-max(width, Margin*math.Abs(r.Low))-tiny
 	}
 }
 

@@ -77,3 +77,23 @@ func checkUnescape(t *testing.T, q []byte) {
 		t.Errorf("%q: Unescape declined what encoding/json reads as %q", q, want)
 	}
 }
+
+// TestUnescapeStringCopiesOnce checks that UnescapeString decodes an escaped
+// text with one allocation (the decoded buffer is the string) and that the
+// string does not share memory with raw when there is nothing to unescape.
+func TestUnescapeStringCopiesOnce(t *testing.T) {
+	raw := []byte(strings.Repeat(`a\"b`, 1000))
+	if n := testing.AllocsPerRun(10, func() {
+		if s, ok := UnescapeString(raw); !ok || len(s) != 3000 {
+			t.Fatalf("UnescapeString = %d bytes, %v", len(s), ok)
+		}
+	}); n > 1 {
+		t.Errorf("UnescapeString allocated %v times, want 1", n)
+	}
+	plain := []byte("plain text")
+	s, ok := UnescapeString(plain)
+	plain[0] = 'X'
+	if !ok || s != "plain text" {
+		t.Errorf("UnescapeString of plain text = %q, %v; want a copy independent of raw", s, ok)
+	}
+}

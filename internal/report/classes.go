@@ -96,7 +96,7 @@ func (r *Report) classCharts() ([][]byte, error) {
 	sc := scalesOf(r.Runs)
 	out := make([][]byte, len(r.Runs))
 	for i, run := range r.Runs {
-		if !hasClasses(run) {
+		if !hasClasses(run) || !r.charted(i) {
 			continue
 		}
 		p, err := classWaitsChart(run, sc)

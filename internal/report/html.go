@@ -38,6 +38,9 @@ type htmlData struct {
 	Cost                         table
 	CostNote                     string
 	Classes                      htmlClasses
+	// ChartsNote says which runs have no charts (chartsCapNote); "" when
+	// every run has them.
+	ChartsNote string
 }
 
 // WriteHTML writes the report as one self-contained HTML page: the charts
@@ -77,20 +80,22 @@ func (r *Report) htmlData() (*htmlData, error) {
 		}
 	}
 	sc := scalesOf(r.Runs)
+	data.ChartsNote = r.chartsCapNote()
 	for i, run := range r.Runs {
 		data.Tags = append(data.Tags, runTag(i))
-		c, err := renderCharts(run, r.DPI, sc)
-		if err != nil {
-			return nil, err
+		s := htmlSection{Tag: runTag(i), Label: run.Label(), Facts: runFacts(run)}
+		if r.charted(i) {
+			c, err := renderCharts(run, r.DPI, sc)
+			if err != nil {
+				return nil, err
+			}
+			small, err := SmallEmailChart(run, runTag(i), r.DPI, sc)
+			if err != nil {
+				return nil, err
+			}
+			s.Emails, s.Attempts, s.Waits, s.Small = dataURI(c.Emails), dataURI(c.Attempts), dataURI(c.Waits), dataURI(small)
 		}
-		small, err := SmallEmailChart(run, runTag(i), r.DPI, sc)
-		if err != nil {
-			return nil, err
-		}
-		data.Sections = append(data.Sections, htmlSection{
-			Tag: runTag(i), Label: run.Label(), Facts: runFacts(run),
-			Emails: dataURI(c.Emails), Attempts: dataURI(c.Attempts), Waits: dataURI(c.Waits), Small: dataURI(small),
-		})
+		data.Sections = append(data.Sections, s)
 	}
 	return data, nil
 }

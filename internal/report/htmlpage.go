@@ -118,20 +118,7 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 	htmlTable(b, d.Runs_)
 	b.WriteString("</div>\n")
 	b.WriteString(htmlRunsNote)
-	b.WriteString("<div class=\"multiples\">")
-	for _, s := range d.Sections {
-		if s.Small == "" {
-			continue // a run without emails
-		}
-		b.WriteString("<a href=\"#")
-		htmlFragment(b, s.Tag)
-		b.WriteString("\"><img alt=\"")
-		htmlText(b, s.Tag)
-		b.WriteString(": email by email, small\" src=\"")
-		htmlURL(b, s.Small)
-		b.WriteString("\"></a>\n")
-	}
-	b.WriteString("</div>\n\n")
+	writeMultiplesHTML(b, d)
 	if to := d.TradeOff; to != nil {
 		b.WriteString("<h2 id=\"tradeoff\">Trade-off</h2>\n<p>")
 		htmlText(b, to.Intro)
@@ -317,4 +304,28 @@ func urlEscape(s string, norm bool) string {
 
 func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// writeMultiplesHTML writes every charted run's small email-by-email chart,
+// each linking to its section, and the note on runs without charts.
+func writeMultiplesHTML(b *bytes.Buffer, d *htmlData) {
+	b.WriteString("<div class=\"multiples\">")
+	for _, s := range d.Sections {
+		if s.Small == "" {
+			continue // a run without emails, or past MaxChartedRuns
+		}
+		b.WriteString("<a href=\"#")
+		htmlFragment(b, s.Tag)
+		b.WriteString("\"><img alt=\"")
+		htmlText(b, s.Tag)
+		b.WriteString(": email by email, small\" src=\"")
+		htmlURL(b, s.Small)
+		b.WriteString("\"></a>\n")
+	}
+	b.WriteString("</div>\n\n")
+	if d.ChartsNote != "" {
+		b.WriteString("<p class=\"note\">")
+		htmlText(b, d.ChartsNote)
+		b.WriteString("</p>\n")
+	}
 }

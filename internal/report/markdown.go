@@ -31,6 +31,9 @@ func (r *Report) WriteMarkdown(path string) error {
 	images := make([]runImages, len(r.Runs))
 	sc := scalesOf(r.Runs)
 	for i, run := range r.Runs {
+		if !r.charted(i) {
+			continue
+		}
 		c, err := renderCharts(run, r.DPI, sc)
 		if err != nil {
 			return err
@@ -123,6 +126,9 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 		}
 	}
 	fmt.Fprint(w, "\n\n")
+	if note := r.chartsCapNote(); note != "" {
+		fmt.Fprintf(w, "%s\n\n", note)
+	}
 
 	if c := r.costTable(); len(c.Rows) > 0 {
 		fmt.Fprintf(w, "## Tokens and cost\n\n")
@@ -157,8 +163,10 @@ func (r *Report) markdown(w io.Writer, images []runImages) {
 			fmt.Fprintf(w, "Email by email: each row one email, a bar from sent to answered coloured by who served it (blue primary, orange backup, grey canned, red error); the outage is shaded grey and the breaker's open periods red. Every run's charts share their scales.\n\n")
 			fmt.Fprintf(w, "![%s: email by email](%s)\n\n", runTag(i), images[i].Emails)
 		}
-		fmt.Fprintf(w, "![%s: calls per second to each model](%s)\n\n", runTag(i), images[i].Attempts)
-		fmt.Fprintf(w, "![%s: histogram of waits](%s)\n\n", runTag(i), images[i].Waits)
+		if images[i].Attempts != "" {
+			fmt.Fprintf(w, "![%s: calls per second to each model](%s)\n\n", runTag(i), images[i].Attempts)
+			fmt.Fprintf(w, "![%s: histogram of waits](%s)\n\n", runTag(i), images[i].Waits)
+		}
 	}
 }
 

@@ -35,6 +35,9 @@ type Report struct {
 	classImages []string
 	// DPI is the resolution charts are drawn at; DefaultDPI if 0.
 	DPI int
+	// ChartedRuns is how many runs, the first listed, get charts;
+	// MaxChartedRuns if 0.
+	ChartedRuns int
 }
 
 // Build loads the journals and computes everything a report shows.
