@@ -43,7 +43,7 @@ func toolRequest(stream bool) string {
 func answerCalls(t *testing.T, resp *http.Response, body []byte) (names, args []string) {
 	t.Helper()
 	type wire struct {
-		Index    int    `json:"index"`
+		Index    int                              `json:"index"`
 		Function struct{ Name, Arguments string } `json:"function"`
 	}
 	if !sse.IsStream(resp.Header) {
