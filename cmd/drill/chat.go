@@ -23,6 +23,7 @@ import (
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/predict"
 	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/sdkprofile"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/tui"
@@ -164,6 +165,8 @@ type chatPredictFlags struct {
 	within       time.Duration
 	trickle      float64
 	answerTokens int
+	headers      time.Duration
+	modelPace    float64
 }
 
 func (c *chatPredictFlags) register(fs *pflag.FlagSet) {
@@ -171,31 +174,48 @@ func (c *chatPredictFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.within, "within", 0, "chat: the wait a conversation should fit in; each case then says the setting that makes it fit")
 	fs.Float64Var(&c.trickle, "trickle", d.TrickleTokensPerS, "chat: the trickling provider's tokens a second")
 	fs.IntVar(&c.answerTokens, "answer-tokens", d.AnswerTokens, "chat: an answer's length in tokens when the policy sets no --max-tokens")
-	plan.MarkChatOnly(fs, "within", "trickle", "answer-tokens")
+	fs.DurationVar(&c.headers, "headers", time.Duration(d.HeadersS*float64(time.Second)),
+		"chat: the slowest a model sends its response headers (the stream-rate check counts from them; default: the built-in fake model's slowest)")
+	fs.Float64Var(&c.modelPace, "model-tokens-per-s", d.ModelTokensPerS, "chat: a healthy model's slowest pace, tokens a second (default: the built-in fake model's)")
+	plan.MarkChatOnly(fs, "within", "trickle", "answer-tokens", "headers", "model-tokens-per-s")
+}
+
+// inputs are the prediction's inputs from the flags, checked.
+func (c chatPredictFlags) inputs() (predict.ChatInputs, error) {
+	if !(c.trickle > 0) || c.answerTokens < 1 || c.within < 0 || c.headers < 0 || !(c.modelPace > 0) {
+		return predict.ChatInputs{}, exit.Usagef("--trickle and --model-tokens-per-s must be above 0, --answer-tokens at least 1, --within and --headers not negative")
+	}
+	return predict.ChatInputs{TrickleTokensPerS: c.trickle, AnswerTokens: c.answerTokens, Within: c.within,
+		HeadersS: c.headers.Seconds(), ModelTokensPerS: c.modelPace}, nil
 }
 
 // predictUnread are the chat flags a prediction does not read: it is the
-// arithmetic of one conversation under the policy.
-var predictUnread = []string{"seed", "seeds", "incident", "conversations", "conversation-rate", "tool-breakers", "tool-breaker-scope", "tool-outage", "profile-fault", "agent-profile"}
+// arithmetic of one conversation under the policy and the incidents.
+var predictUnread = []string{"seed", "seeds", "conversations", "conversation-rate", "tool-breakers", "tool-breaker-scope", "tool-outage", "agent-profile"}
 
 // predictChat is `drill predict --workload chat`: the worst case of one
 // conversation under the policy (and the chat policy flags given) for a
-// silent, a trickling and an overloaded provider.
-func predictChat(cmd *cobra.Command, policy string, cf plan.ChatFlags, c chatPredictFlags, asJSON bool) error {
+// silent, a trickling and an overloaded provider and each incident, for a
+// service written with sdk.
+func predictChat(cmd *cobra.Command, policy string, cf plan.ChatFlags, c chatPredictFlags, sdk sdkprofile.Profile, asJSON bool) error {
 	fs := cmd.Flags()
 	for _, name := range predictUnread {
 		if fs.Changed(name) {
-			return exit.Usagef("drill predict --workload chat reads the policy of one conversation, not --%s", name)
+			return exit.Usagef("drill predict --workload chat reads the policy of one conversation and the incidents, not --%s", name)
 		}
 	}
 	pol, err := cf.Policy(fs, policy)
 	if err != nil {
 		return err
 	}
-	if !(c.trickle > 0) || c.answerTokens < 1 || c.within < 0 {
-		return exit.Usagef("--trickle must be above 0, --answer-tokens at least 1 and --within not negative")
+	in, err := c.inputs()
+	if err != nil {
+		return err
 	}
-	p := predict.Chat(pol, predict.ChatInputs{TrickleTokensPerS: c.trickle, AnswerTokens: c.answerTokens, Within: c.within})
+	if in.Incidents, in.Profiles, err = cf.IncidentProfiles(fs); err != nil {
+		return err
+	}
+	p := predict.ChatFor(pol, in, sdk)
 	if asJSON {
 		return encodeJSON(cmd.OutOrStdout(), p)
 	}

@@ -46,7 +46,12 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
-				return predictChat(cmd, policy, cf, ci, jsonOut)
+				file, _ := cmd.Flags().GetString("file")
+				prof, err := predictSDK(cmd.Flags(), sdk, file)
+				if err != nil {
+					return err
+				}
+				return predictChat(cmd, policy, cf, ci, prof, jsonOut)
 			}
 			cfgs, _, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy},
 				OutagesFlag: "outage", PoliciesFlag: "policy", Verb: "predicting"}, cmd.ErrOrStderr())

@@ -104,10 +104,10 @@ func (f *File) Check() error {
 		path := fmt.Sprintf("$.outages[%d]", i)
 		switch {
 		case win.Kind == "":
-			add(path, "outage %d has no kind (valid: %s)", i+1, strings.Join(inject.Kinds(), ", "))
-		case !slices.Contains(inject.Kinds(), win.Kind):
-			add(path+".kind", "unknown fault kind %q%s (valid: %s)", win.Kind, suggest.DidYouMean(win.Kind, "", inject.Kinds()),
-				strings.Join(inject.Kinds(), ", "))
+			add(path, "outage %d has no kind (valid: %s)", i+1, strings.Join(outageKinds(), ", "))
+		case !slices.Contains(outageKinds(), win.Kind):
+			add(path+".kind", "unknown fault kind %q%s (valid: %s)", win.Kind, suggest.DidYouMean(win.Kind, "", outageKinds()),
+				strings.Join(outageKinds(), ", "))
 		default:
 			// Each parameter through the fault's own parser, at its key.
 			for _, k := range slices.Sorted(maps.Keys(win.Params)) {
@@ -248,3 +248,9 @@ func (p Policy) Build() (workload.Policy, error) {
 	}
 	return wp, nil
 }
+
+// outageKinds are the fault kinds an outage of a drill file may name: every
+// kind, the chat workload's own included (drill proxy applies them to a
+// client's tool-calling traffic; a triage drill refuses them, as its calls
+// offer no tools).
+func outageKinds() []string { return append(inject.Kinds(), inject.ChatKinds()...) }

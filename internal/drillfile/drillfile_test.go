@@ -30,7 +30,7 @@ func TestStrictErrorsNameLineAndColumn(t *testing.T) {
 		{"bare number duration", "outages:\n  - {kind: busy, from: 15, to: 40s}\n", "d.yaml:2:24: from: bad duration \"15\""},
 		{"params not a map", "outages:\n  - {kind: busy, from: 1s, to: 2s, params: 3}\n", "d.yaml:2:44: params must be a map"},
 		{"syntax", "outages: [\n", "d.yaml:1:10:"},
-		{"unknown kind", "outages:\n  - {kind: bussy, from: 1s, to: 2s}\n", "d.yaml:2:12: unknown fault kind \"bussy\"; did you mean busy? (valid: busy, hang, malformed, rate-limit, reset, slow, stall, trickle)"},
+		{"unknown kind", "outages:\n  - {kind: bussy, from: 1s, to: 2s}\n", "d.yaml:2:12: unknown fault kind \"bussy\"; did you mean busy? (valid: busy, hang, malformed, rate-limit, reset, slow, stall, trickle, loop, malformed-tool-call, overloaded)"},
 		{"unknown fault param", "outages:\n  - kind: rate-limit\n    from: 1s\n    to: 2s\n    params: {retry_afer: 20s}\n", "d.yaml:5:26: params.retry_afer: unknown key \"retry_afer\" for rate-limit (valid: "},
 		{"bad fault param", "outages:\n  - kind: busy\n    from: 1s\n    to: 2s\n    params:\n      status: 418\n", "d.yaml:6:15: params.status: "},
 		{"modifier in params", "outages:\n  - {kind: busy, from: 1s, to: 2s, params: {rate: 0.5}}\n", "params.rate: rate is a window key, written beside kind"},

@@ -145,7 +145,7 @@ func MarkChatOnly(fs *pflag.FlagSet, names ...string) {
 // bothWorkloads are the flags both workloads read, besides the chat
 // policy's keys that are triage flags too (--trip-failures, --cooldown,
 // the stream check's).
-var bothWorkloads = []string{"workload", "file", "seed", "policy", "policies", "clock", "json", "no-tui", "speed", "record", "force", "expect", "format", "help"}
+var bothWorkloads = []string{"workload", "file", "seed", "policy", "policies", "clock", "json", "no-tui", "speed", "record", "force", "expect", "format", "help", "sdk"}
 
 // checkWorkloadFlags refuses, as a usage error, flags given that the chosen
 // workload does not read: a chat flag without the chat workload, or with it
@@ -344,14 +344,8 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 				toolOutages[dep] = append(toolOutages[dep], ws...)
 			}
 		}
-		for _, spec := range c.profileFaults {
-			class, rest, _ := strings.Cut(spec, "=")
-			parts := strings.Split(rest, ",")
-			w, err := inject.ParseFault(parts[0], parts[1:])
-			if err != nil || !slices.Contains(chat.Classes(), class) {
-				return nil, exit.Usagef("--profile-fault %q: want CLASS=KIND[,KEY=VALUE...] with a class of %s (%v)", spec, strings.Join(chat.Classes(), ", "), err)
-			}
-			prof.Faults[class] = w.FaultSpec
+		if err := c.applyProfileFaults(&prof); err != nil {
+			return nil, err
 		}
 		for _, name := range policies {
 			pol, err := resolvePolicy(fs, name, over)

@@ -16,6 +16,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/inject"
 	"github.com/drill-dev/drill/internal/drillfile"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/scoring"
 	"github.com/drill-dev/drill/workload"
 )
@@ -37,6 +38,9 @@ func Runs(f *drillfile.File) ([]Run, error) {
 // runs is Runs with the command line's --fault KEY=VALUE settings, applied
 // to every window after the file's own.
 func runs(f *drillfile.File, faults []string) ([]Run, error) {
+	if err := noChatKinds(f); err != nil {
+		return nil, err
+	}
 	var runs []Run
 	for _, o := range f.Scenarios() {
 		for _, p := range f.PolicyList() {
@@ -241,4 +245,16 @@ func injectorWindow(w drillfile.Window, faults []string) (event.Window, error) {
 		return event.Window{}, err
 	}
 	return iw, nil
+}
+
+// noChatKinds refuses a triage drill whose outages name a chat fault kind:
+// they break tool-calling answers, and a triage call offers no tools.
+func noChatKinds(f *drillfile.File) error {
+	for _, w := range f.Outages {
+		if slices.Contains(inject.ChatKinds(), w.Kind) {
+			return exit.Usagef("%s: outage %q is the chat fault kind %s: it breaks tool-calling answers, which a triage drill never gets; "+
+				"drill proxy applies it to a client's own traffic, and a chat drill plays it with --profile-fault", f.Path, w.OutageName(), w.Kind)
+		}
+	}
+	return nil
 }

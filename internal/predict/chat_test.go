@@ -18,8 +18,9 @@ func TestChatWorstCases(t *testing.T) {
 	if *silent.CallS != 1801.5 || *silent.ConversationS != 1801.5 {
 		t.Errorf("silent: %+v", silent)
 	}
-	// 4,096 tokens at 2 a second, ten turns: the write-up's 5.7 hours.
-	if *trickle.CallS != 2048 || *trickle.ConversationS != 20480 {
+	// 4,096 tokens at 2 a second after the fake model's slowest headers
+	// (5 s), ten turns: the write-up's 5.7 hours.
+	if *trickle.CallS != 2053 || *trickle.ConversationS != 20530 {
 		t.Errorf("trickling: %+v", trickle)
 	}
 	if *over.ConversationS != 1.5 {
@@ -27,8 +28,11 @@ func TestChatWorstCases(t *testing.T) {
 	}
 
 	all, _ := chat.Preset(chat.PresetAllChecks)
-	p = Chat(all, ChatInputs{TrickleTokensPerS: 2, AnswerTokens: 4096, Within: 60 * time.Second})
-	if c := p.Cases[1]; *c.ConversationS != 9 || c.Within != "yes" {
+	in := DefaultChatInputs()
+	in.Within = 60 * time.Second
+	p = Chat(all, in)
+	// Each of three streams cut 3 s after headers that came as late as 5 s.
+	if c := p.Cases[1]; *c.ConversationS != 24 || c.Within != "yes" {
 		t.Errorf("all checks, trickling: %+v", c)
 	}
 	if c := p.Cases[0]; c.Within != "read_timeout or attempt_deadline ≤ 19.5 s" {

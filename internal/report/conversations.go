@@ -224,7 +224,7 @@ func ChatPrediction(policy string, p predict.ChatPrediction) (intro []string, t 
 		return format.Secs(*v)
 	}
 	intro = []string{
-		fmt.Sprintf("chat policy %s · openai-go's defaults: %d retries, request timeout %s", policy, p.SDKRetries, sdkTimeout(p.SDKRequestTimeout)),
+		fmt.Sprintf("chat policy %s · %s's defaults: %d retries, request timeout %s", policy, sdkName(p.SDK), p.SDKRetries, sdkTimeout(p.SDKRequestTimeout)),
 		fmt.Sprintf("worst case of one conversation (trickle %g tokens/s, answers of %d tokens unless max_tokens)", p.Inputs.TrickleTokensPerS, p.Inputs.AnswerTokens),
 	}
 	t.Head = []string{"provider", "attempt", "call", "conversation", "what stops it"}
@@ -239,6 +239,14 @@ func ChatPrediction(policy string, p predict.ChatPrediction) (intro []string, t 
 		t.Rows = append(t.Rows, row)
 	}
 	return intro, t
+}
+
+// sdkName is the prediction's client library, openai-go when it names none.
+func sdkName(label string) string {
+	if label == "" {
+		return "openai-go"
+	}
+	return label
 }
 
 func sdkTimeout(s float64) string {

@@ -3,7 +3,8 @@
 # package.json): the client meets a hang window and a 429 window through
 # drill proxy, then drill replay and drill report read the proxies' journals;
 # then sdk.mjs checks the package's SDK profile fault by fault against
-# drill predict --sdk node.
+# drill predict --sdk node; then chat.mjs runs its tool-calling helpers through
+# the chat faults.
 # Needs node (20 or newer: the package's engines field asks for 22, but
 # 7.60 runs these on 20) and npm; .ci/run calls it when node is present.
 set -euo pipefail
@@ -17,6 +18,9 @@ DRILL="$work/drill" JOURNAL="$work/proxy.jsonl" node client.mjs
 # The npm package's SDK profile against the real client: every fault's
 # attempts, duration and error as drill predict --sdk node says.
 DRILL="$work/drill" WORK="$work" node sdk.mjs
+# The chat workload's faults (overloaded, malformed-tool-call, loop) on the
+# npm package's runTools and chat.completions.stream helpers.
+DRILL="$work/drill" WORK="$work" node chat.mjs
 
 for j in proxy proxy-429; do
   "$work/drill" replay "$work/$j.jsonl" --json > "$work/$j-replay.json"

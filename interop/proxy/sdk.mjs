@@ -7,6 +7,9 @@
 // `drill predict --sdk node --json` says of the same fault and settings.
 // Exits non-zero, with the reason, if any differs.
 //
+// malformed (which drill predict does not read) is checked against the
+// catalogue: one attempt, no error, the content not the upstream's.
+//
 // Environment: DRILL (the drill binary), WORK (a directory for journals).
 
 import { spawn, execFileSync } from "node:child_process";
@@ -26,6 +29,8 @@ function fail(msg) {
 }
 
 // The upstream answers every chat completion, streamed or not.
+const UPSTREAM_CONTENT = "pong pong pong pong pong pong";
+const STREAM_CONTENT = "one two three four five";
 const upstream = http.createServer((req, res) => {
   let body = "";
   req.on("data", (c) => (body += c));
@@ -35,7 +40,7 @@ const upstream = http.createServer((req, res) => {
     if (!r.stream) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ id: "c1", object: "chat.completion", created: 0, model: r.model,
-        choices: [{ index: 0, message: { role: "assistant", content: "pong pong pong pong pong pong" }, finish_reason: "stop" }], usage }));
+        choices: [{ index: 0, message: { role: "assistant", content: UPSTREAM_CONTENT }, finish_reason: "stop" }], usage }));
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
@@ -81,7 +86,13 @@ const cases = [
   { name: "stall, streamed, 800 ms timeout", outage: "stall", faults: [], timeout: 800, stream: true, never: true },
   { name: "reset before the headers", outage: "reset", faults: [], error: OpenAI.APIConnectionError },
   { name: "reset mid-body, not streamed", outage: "reset", faults: ["at=body", "after_chunks=2"], errorName: "TypeError" },
+  { name: "slow, 800 ms timeout", outage: "slow", faults: [], timeout: 800, error: OpenAI.APIConnectionTimeoutError },
+  // drill predict does not read malformed: the SDK accepts the broken
+  // answer (one attempt, no error) and its content is the caller's to find.
+  { name: "malformed, not streamed", outage: "malformed", faults: [], accepts: true },
   // Streamed: everything before the headers is retried as for a plain call.
+  { name: "slow, streamed, 800 ms timeout", outage: "slow", faults: [], timeout: 800, stream: true, error: OpenAI.APIConnectionTimeoutError },
+  { name: "malformed, streamed", outage: "malformed", faults: [], stream: true, accepts: true },
   { name: "busy, streamed", outage: "busy", faults: [], stream: true, error: OpenAI.InternalServerError },
   { name: "rate-limit, Retry-After 90 s, streamed", outage: "rate-limit", faults: ["retry_after=90s"], stream: true, error: OpenAI.RateLimitError },
   { name: "hang, streamed, 800 ms timeout", outage: "hang", faults: [], timeout: 800, stream: true, error: OpenAI.APIConnectionTimeoutError },
@@ -128,28 +139,30 @@ async function call(client, c, signal) {
   }
   if (c.stream) {
     const s = await client.chat.completions.create({ ...params, stream: true }, { signal });
-    for await (const _ of s) { /* the stall holds the stream open */ }
-    return;
+    let content = "";
+    for await (const chunk of s) { content += chunk.choices[0]?.delta?.content ?? ""; /* the stall holds the stream open */ }
+    return content;
   }
-  return client.chat.completions.create(params, { signal });
+  return (await client.chat.completions.create(params, { signal })).choices[0].message.content;
 }
 
 console.log(`interop sdk: openai ${VERSION} (node ${process.version}) against drill predict --sdk node`);
 let n = 0;
 for (const c of cases) {
-  const want = c.profile ? fromProfile(c.profile) : predict(c.outage, c.faults, c.timeout, c.stream);
+  const want = c.accepts ? { attempts: 1, predicted_failure_s: null } : c.profile ? fromProfile(c.profile) : predict(c.outage, c.faults, c.timeout, c.stream);
   const journal = `${WORK}/sdk-${n++}.jsonl`;
   const proxy = await startProxy(["--outage", c.outage, ...c.faults.flatMap((f) => ["--fault", f])], journal);
   const client = new OpenAI({ baseURL: proxy.baseURL, apiKey: "sk-interop-not-a-real-key", ...(c.timeout ? { timeout: c.timeout } : {}) });
   const t0 = Date.now();
   let err = null;
   let took;
+  let got;
   let guarded = false;
   try {
     const ac = new AbortController();
     const guard = c.never ? setTimeout(() => { guarded = true; ac.abort(); }, 3 * c.timeout + 1500) : undefined;
     try {
-      await call(client, c, ac.signal);
+      got = await call(client, c, ac.signal);
     } finally {
       clearTimeout(guard);
     }
@@ -162,7 +175,10 @@ for (const c of cases) {
   const fs = want.predicted_failure_s;
   const errName = err ? err.constructor.name : "none";
   let ok = attempts === want.attempts;
-  if (c.answers) {
+  if (c.accepts) {
+    // Accepted, with content that is not the upstream's.
+    ok = ok && err === null && typeof got === "string" && got !== UPSTREAM_CONTENT && got !== STREAM_CONTENT;
+  } else if (c.answers) {
     // Answered, after longer than the timeout: no limit covered the body.
     ok = ok && want.answers && err === null && took > c.timeout / 1000;
   } else if (c.never) {
@@ -173,7 +189,7 @@ for (const c of cases) {
     ok = ok && fs !== null && took >= fs[0] - 0.05 && took <= fs[1] + SLACK;
     ok = ok && (c.error ? err instanceof c.error && err.constructor === c.error : err?.constructor?.name === c.errorName);
   }
-  const said = fs ? fs.join("–") + " s" : want.answers ? "answers" : "never ends";
+  const said = fs ? fs.join("–") + " s" : c.accepts ? "accepted, content broken" : want.answers ? "answers" : "never ends";
   const line = `${c.name}: measured ${attempts} attempts, ${took.toFixed(2)} s, ${errName}; predicted ${want.attempts} attempts, ${said}`;
   if (ok) console.log(`interop sdk: ok: ${line}`);
   else fail(line);

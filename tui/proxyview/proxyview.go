@@ -47,8 +47,10 @@ type Options struct {
 	Fleet string
 }
 
-// kinds are the outages `o` offers, by the digit that picks them.
-var kinds = []string{"busy", "hang"}
+// kinds are the outages `o` offers, by the digit that picks them: the two
+// triage outages, then the chat workload's faults on a client's own
+// tool-calling traffic.
+var kinds = []string{"busy", "hang", "overloaded", "malformed-tool-call", "loop"}
 
 // maxRecent bounds the requests the view keeps for its table.
 const maxRecent = 500

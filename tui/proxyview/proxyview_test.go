@@ -193,3 +193,22 @@ func TestViewShowsTheFleetLink(t *testing.T) {
 		}
 	}
 }
+
+// TestOOffersTheChatFaults: o offers the chat workload's faults too, and
+// o 5 starts a loop by hand.
+func TestOOffersTheChatFaults(t *testing.T) {
+	p := newProxy(t, nil)
+	m := New(asciiStyles(), p.Log(), p, Options{})
+	press := func(k string) {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+		m.Update(tickMsg(time.Now()))
+	}
+	press("o")
+	if got := Render(m.st, m, 140, 12); !strings.Contains(got, "3 overloaded · 4 malformed-tool-call · 5 loop") {
+		t.Fatalf("o offers:\n%s\nwant the chat faults as 3, 4 and 5", got)
+	}
+	press("5")
+	if m.tally.Active.Fault != "loop" || !m.tally.Active.ByHand {
+		t.Fatalf("after o 5: active %q by hand %v, want loop by hand", m.tally.Active.Fault, m.tally.Active.ByHand)
+	}
+}
