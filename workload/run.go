@@ -268,13 +268,30 @@ func (r *Run) send(s *servers, start time.Time, i int) bool {
 }
 
 // due is when email i (from 0) is due: i / rate after the start, shifted by
-// the time arrivals were paused so far.
+// the time arrivals were paused so far. On the virtual clock email i is
+// due i nanoseconds later still (virtualTieBreak), so no two emails'
+// events ever fall on the same virtual instant.
 func (r *Run) due(start time.Time, i int) time.Time {
 	r.mu.Lock()
 	shift := r.shift
 	r.mu.Unlock()
+	if r.cfg.Clock == event.ClockVirtual {
+		shift += virtualTieBreak(i)
+	}
 	return start.Add(shift + time.Duration(float64(i)*float64(time.Second)/r.cfg.Rate))
 }
+
+// virtualTieBreak is how much later than i / rate email i is due on the
+// virtual clock: i nanoseconds. Virtual time stands still while anything
+// can run, so events due at one instant (email 5 sent at 2 s, email 3's
+// 1 s time limit running out at 2 s) would run in whatever order the
+// scheduler picks, and a breaker would see the timeout before the new
+// email in one run and after it in the next: the same seed would not give
+// the same figures. Every time an email's events fall on is its own due
+// time plus whole latencies, time limits and cooldowns, so i nanoseconds
+// apart keeps any two emails' events apart; the real clock needs no such
+// nudge (nothing there is exactly simultaneous) and gets none.
+func virtualTieBreak(i int) time.Duration { return time.Duration(i) }
 
 // serve runs email e through chain c on a worker the caller claimed from
 // the pool (the caller gives it back).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,10 +32,15 @@ type recommendFlags struct {
 	grid     []string
 	json     bool
 	clock    clockValue
+	force    bool
+	shard    shardFlags
 }
 
-func newRecommendCmd() *cobra.Command {
-	rf := &recommendFlags{}
+func newRecommendCmd() *cobra.Command { return recommendCommand(&recommendFlags{}) }
+
+// recommendCommand is drill recommend with its flags parsed into rf:
+// drill sweep merge parses a shard's command line with it.
+func recommendCommand(rf *recommendFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "recommend",
 		Short: "Search policy settings per class of email and recommend the one to ship",
@@ -74,6 +80,8 @@ cannot be met. docs/routes.md.`,
 	// The search runs on the virtual clock only, so that is its default;
 	// --clock virtual, as scripts write it, still reads.
 	registerClock(fs, &rf.clock, event.ClockVirtual)
+	fs.BoolVar(&rf.force, "force", false, "let -o overwrite a file already there")
+	rf.shard.register(fs, "the recommendation (or --json) to write instead of printing it; with --shard, the shard file to write")
 	return cmd
 }
 
@@ -85,16 +93,17 @@ func defaultGridText() string {
 	return strings.Join(parts, " ")
 }
 
-// run is drill recommend.
-func (rf *recommendFlags) run(cmd *cobra.Command) error {
+// options are the search's options from the flags; errors are usage
+// errors.
+func (rf *recommendFlags) options(cmd *cobra.Command) (recommend.Options, error) {
 	if !rf.clock.virtual() {
-		return exit.Usagef("drill recommend searches on the virtual clock only (a grid in real time takes hours): leave --clock out")
+		return recommend.Options{}, exit.Usagef("drill recommend searches on the virtual clock only (a grid in real time takes hours): leave --clock out")
 	}
 	if rf.repeat < 1 {
-		return exit.Usagef("--repeat must be at least 1, got %d", rf.repeat)
+		return recommend.Options{}, exit.Usagef("--repeat must be at least 1, got %d", rf.repeat)
 	}
 	if rf.file != "" && len(rf.routes) > 0 {
-		return exit.Usagef("--route names built-in classes without a drill file; with -f the file's routes: are the classes")
+		return recommend.Options{}, exit.Usagef("--route names built-in classes without a drill file; with -f the file's routes: are the classes")
 	}
 	opts := recommend.Options{Within: rf.within, MinAll4Right: float64(rf.minAll4), Outages: rf.outages, Repeat: rf.repeat,
 		Parallel: rf.parallel, File: rf.file, Routes: rf.routes, Progress: cmd.ErrOrStderr()}
@@ -102,22 +111,45 @@ func (rf *recommendFlags) run(cmd *cobra.Command) error {
 	for _, g := range rf.grid {
 		flag, values, ok := strings.Cut(g, "=")
 		if !ok || values == "" {
-			return exit.Usagef("--grid %q: want FLAG=VALUES, e.g. primary-timeout=1s,2s,3s", g)
+			return recommend.Options{}, exit.Usagef("--grid %q: want FLAG=VALUES, e.g. primary-timeout=1s,2s,3s", g)
 		}
 		if _, ok := recommend.PolicyFlag(flag); !ok {
-			return exit.Usagef("--grid %s: not a policy setting (the policy flags of drill run, or policies)", flag)
+			return recommend.Options{}, exit.Usagef("--grid %s: not a policy setting (the policy flags of drill run, or policies)", flag)
 		}
 		opts.Grid = append(opts.Grid, recommend.Axis{Flag: flag, Values: values})
+	}
+	return opts, nil
+}
+
+// run is drill recommend.
+func (rf *recommendFlags) run(cmd *cobra.Command) error {
+	opts, err := rf.options(cmd)
+	if err != nil {
+		return err
+	}
+	if err := rf.shard.check(cmd, rf.force); err != nil {
+		return err
+	}
+	if rf.shard.shard != "" {
+		return runRecommendShard(cmd, rf)
 	}
 	res, err := recommend.Run(cmd.Context(), opts)
 	if err != nil {
 		return err
 	}
-	if rf.json {
-		err = encodeJSON(cmd.OutOrStdout(), res)
-	} else {
-		err = res.WriteText(cmd.OutOrStdout())
-	}
+	return rf.print(cmd, res)
+}
+
+// print prints the recommendation, to -o if given, and exits 1 when a
+// class's bounds cannot be met: a search run whole and one merged from its
+// shards print through it.
+func (rf *recommendFlags) print(cmd *cobra.Command, res *recommend.Result) error {
+	err := rf.shard.write(cmd, func(out io.Writer) error {
+		if rf.json {
+			return encodeJSON(out, res)
+		}
+		return res.WriteText(out)
+	})
 	if err != nil {
 		return err
 	}

@@ -31,10 +31,14 @@ type sweepFlags struct {
 	force               bool
 	clock               clockValue
 	tables              tableFormat
+	shard               shardFlags
 }
 
-func newSweepCmd() *cobra.Command {
-	sf := &sweepFlags{}
+func newSweepCmd() *cobra.Command { return sweepCommand(&sweepFlags{}) }
+
+// sweepCommand is drill sweep with its flags parsed into sf: drill sweep
+// merge parses a shard's command line with it.
+func sweepCommand(sf *sweepFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Run every combination of settings, concurrently, and tabulate the trade-off",
@@ -63,10 +67,12 @@ Bool flags take true,false (--rules=true,false).`,
 	fs.BoolVar(&sf.json, "json", false, "print the rows as JSON")
 	registerTableFormat(fs, &sf.tables)
 	fs.StringVar(&sf.record, "record", "", "record every run's journal in this directory (then: drill report DIR/*.jsonl)")
-	fs.BoolVar(&sf.force, "force", false, "let --record overwrite journals already in the directory")
+	fs.BoolVar(&sf.force, "force", false, "let --record and -o overwrite journals or a file already there")
 	fs.BoolVar(&sf.noTUI, "no-tui", false, "no sweep dashboard: progress on stderr, then the table (the default when stdout is no terminal)")
 	registerClock(fs, &sf.clock, event.ClockReal)
 	sf.Register(fs)
+	sf.shard.register(fs, "the table (or --json) to write instead of printing it; with --shard, the shard file to write")
+	cmd.AddCommand(newSweepMergeCmd())
 	return cmd
 }
 
@@ -136,7 +142,19 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if isChat, err := sf.Chat(); err != nil {
 		return err
 	} else if isChat {
+		if sf.shard.output != "" || sf.shard.shard != "" {
+			return exit.Usagef("--shard and -o are not supported with --workload chat yet")
+		}
 		return sf.runChat(cmd, sortFig)
+	}
+	if err := sf.shard.check(cmd, sf.force); err != nil {
+		return err
+	}
+	if sf.shard.shard != "" {
+		if sf.dryRun {
+			return exit.Usagef("--shard runs its share of the drills: leave out --dry-run (drill sweep --dry-run lists the whole grid)")
+		}
+		return runSweepShard(cmd, sf)
 	}
 	var warned []string
 	p, err := sf.plan(func(w string) {
@@ -177,22 +195,27 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
+	return firstErr(sf.print(cmd, res, sortFig, desc), exit.Worst(session.Errs(cfgs, outs)))
+}
+
+// print prints the sweep's result as drill sweep does, sorted and cut to
+// --top, to -o if given, else to stdout: a sweep run whole and one merged
+// from its shards print through it.
+func (sf *sweepFlags) print(cmd *cobra.Command, res *sweep.Result, sortFig string, desc bool) error {
 	if sortFig != "" {
 		res.Sort(sortFig, desc)
 	}
 	res.Top(sf.Top)
-	if sf.json {
-		err = encodeJSON(cmd.OutOrStdout(), res)
-	} else {
-		out := cmd.OutOrStdout()
-		if w := sf.tables.width(out); w >= 0 {
-			err = plain.SweepText(out, res, w)
-		} else {
-			err = plain.SweepTable(out, res)
+	return sf.shard.write(cmd, func(out io.Writer) error {
+		if sf.json {
+			return encodeJSON(out, res)
 		}
-	}
-	// Exit codes as for compare: interrupted (130), aborted (3), failed (1).
-	return firstErr(err, exit.Worst(session.Errs(cfgs, outs)))
+		if w := sf.tables.width(out); w >= 0 {
+			return plain.SweepText(out, res, w)
+		}
+		return plain.SweepTable(out, res)
+	})
 }
 
 // runChat is drill sweep --workload chat: every setting of the chat

@@ -261,3 +261,22 @@ func (s *Sweep) settingConfigs(set sweep.Setting, warn func(string)) ([]workload
 	}
 	return cfgs, x, err
 }
+
+// AxisArgs are the axes given on the command line as flags, in the order
+// given (the grid's order), each occurrence one "--name=text": parsed
+// again, they give the same axes in the same order. Axes names them.
+func (s *Sweep) AxisArgs() []string {
+	var out []string
+	for _, name := range s.given {
+		for _, raw := range s.axes[name].raw {
+			out = append(out, "--"+name+"="+raw)
+		}
+	}
+	return out
+}
+
+// IsAxis reports whether name is one of the sweep's axis flags.
+func (s *Sweep) IsAxis(name string) bool {
+	_, ok := s.axes[name]
+	return ok
+}

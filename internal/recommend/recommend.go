@@ -237,16 +237,23 @@ type searched struct {
 
 // Run searches and recommends. An error is a usage or run error; a class
 // whose bounds no setting meets is in the Result (Met false), not an error.
+// It is PlanSearch, Search.Run and Search.Build: a search run whole and
+// one merged from its shards are built by the same code.
 func Run(ctx context.Context, opts Options) (*Result, error) {
-	start := time.Now()
-	opts = withDefaults(opts)
-	if err := opts.validate(); err != nil {
-		return nil, err
-	}
-	sr, err := search(ctx, opts)
+	s, err := PlanSearch(opts)
 	if err != nil {
 		return nil, err
 	}
+	defer s.Close()
+	ran, err := s.Run(ctx, sweep.Shard{})
+	if err != nil {
+		return nil, err
+	}
+	return s.Build(ctx, ran)
+}
+
+// build is the recommendation from the search's drills.
+func build(sr *searched, opts Options, start time.Time) *Result {
 	out := &Result{Drills: len(sr.outs), Repeats: opts.Repeat, Outages: opts.Outages, Grid: opts.Grid, Rule: Rule, Met: true}
 	bySetting, alone := groupRows(sr)
 	out.Tried = len(bySetting)
@@ -257,7 +264,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	out.Snippet = snippet(sr.classes, out.Classes)
 	out.WallS = time.Since(start).Seconds()
-	return out, nil
+	return out
 }
 
 // validate refuses bounds that are not numbers a bound can be, and an
@@ -330,39 +337,65 @@ func (o Options) bounds(c class) scoring.RecommendBounds {
 	return b
 }
 
-// search plans the grid over the classes' drill file, the normal day
-// added to its outages and the primary alone's normal day after it, and
-// runs it. An error before anything runs (a bad file, class, outage or
-// grid value) is a usage error.
-func search(ctx context.Context, opts Options) (*searched, error) {
-	usage := func(err error) (*searched, error) {
+// Search is a planned search: the sweep behind a recommendation, every
+// setting and outage with the primary alone's normal day after them,
+// ready to run (Run, whole or a shard's share) and to build the
+// recommendation from its drills' outcomes (Build).
+type Search struct {
+	opts    Options
+	grid    sweep.Grid
+	rows    plan.SweepRows
+	cfgs    []workload.Config
+	classes []class
+	alone   int // the index of the primary alone's row in rows
+	cleanup func()
+}
+
+// PlanSearch plans the grid over the classes' drill file, the normal day
+// added to its outages and the primary alone's normal day after it. An
+// error (a bad file, class, outage or grid value) is a usage error. Close
+// it when done.
+func PlanSearch(opts Options) (*Search, error) {
+	opts = withDefaults(opts)
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	usage := func(err error) (*Search, error) {
 		if exit.Code(err) == exit.Failed {
 			err = exit.UsageError(err)
 		}
 		return nil, err
 	}
+	s := &Search{cleanup: func() {}}
 	file := opts.File
 	if file == "" {
 		tmp, cleanup, err := builtinFile(opts.Routes)
 		if err != nil {
 			return usage(err)
 		}
-		defer cleanup()
-		file = tmp
+		file, s.cleanup = tmp, cleanup
 	}
+	if err := s.plan(file, opts); err != nil {
+		s.Close()
+		return usage(err)
+	}
+	return s, nil
+}
+
+// plan plans the search over the drill file at file.
+func (s *Search) plan(file string, opts Options) error {
 	df, err := drillfile.Load(file)
 	if err != nil {
-		return usage(err)
+		return err
 	}
-	opts = withFile(opts, df)
-	classes, err := classesOf(df, opts)
-	if err != nil {
-		return usage(err)
+	s.opts = withFile(opts, df)
+	if s.classes, err = classesOf(df, s.opts); err != nil {
+		return err
 	}
 	fs := pflag.NewFlagSet("recommend", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var s plan.Sweep
-	s.Register(fs)
+	var sw plan.Sweep
+	sw.Register(fs)
 	outages := append(slices.Clone(opts.Outages), NormalDay)
 	set := map[string]string{sweep.AxisOutages: strings.Join(outages, ","), "repeat": fmt.Sprint(opts.Repeat),
 		"max-parallel": fmt.Sprint(opts.Parallel)}
@@ -371,35 +404,55 @@ func search(ctx context.Context, opts Options) (*searched, error) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(set)) {
 		if err := fs.Set(name, set[name]); err != nil {
-			return usage(fmt.Errorf("--%s %s: %w", name, set[name], err))
+			return fmt.Errorf("--%s %s: %w", name, set[name], err)
 		}
 	}
-	s.File = file
-	if _, _, err := s.Validate(); err != nil {
-		return usage(err)
+	sw.File = file
+	if _, _, err := sw.Validate(); err != nil {
+		return err
 	}
-	g, err := s.Grid(df)
+	if s.grid, err = sw.Grid(df); err != nil {
+		return err
+	}
+	rows, cfgs, _, err := sw.Plan(s.grid, func(string) {})
 	if err != nil {
-		return usage(err)
+		return err
 	}
-	rows, cfgs, _, err := s.Plan(g, func(string) {})
-	if err != nil {
-		return usage(err)
+	s.rows, s.cfgs, s.alone, err = withPrimaryAlone(rows, cfgs)
+	return err
+}
+
+// Close removes the built-in classes' drill file, if the search wrote one.
+func (s *Search) Close() { s.cleanup() }
+
+// Definition is what the search runs, for a shard's fingerprint: its
+// grid, rows and drills, and the options that judge them.
+func (s *Search) Definition() (sweep.Grid, plan.SweepRows, []workload.Config, Options) {
+	o := s.opts
+	o.Progress, o.Parallel = nil, 0
+	return s.grid, s.rows, s.cfgs, o
+}
+
+// Run runs the search's drills, the shard's share of them (all for the
+// zero Shard), on the virtual clock.
+func (s *Search) Run(ctx context.Context, shard sweep.Shard) (session.SweepRan, error) {
+	return session.RunSweep(ctx, s.rows, s.cfgs, session.SweepOptions{Virtual: true, Parallel: s.opts.Parallel,
+		Repeat: s.opts.Repeat, Progress: s.opts.Progress, Command: "drill recommend", Shard: shard})
+}
+
+// Build tabulates the drills' outcomes as drill sweep does and picks each
+// class's setting. A drill that did not complete measured nothing to
+// recommend on: its error is returned.
+func (s *Search) Build(ctx context.Context, ran session.SweepRan) (*Result, error) {
+	if err := exit.Worst(session.Errs(s.cfgs, ran.Outcomes)); err != nil {
+		return nil, err
 	}
-	rows, cfgs, alone, err := withPrimaryAlone(rows, cfgs)
-	if err != nil {
-		return usage(err)
-	}
-	res, outs, err := session.Sweep(ctx, g, rows, cfgs, session.SweepOptions{Virtual: true, Parallel: opts.Parallel,
-		Repeat: opts.Repeat, Progress: opts.Progress, Command: "drill recommend"})
-	if err == nil {
-		// A drill that did not complete measured nothing to recommend on.
-		err = exit.Worst(session.Errs(cfgs, outs))
-	}
+	res, err := session.BuildSweep(ctx, s.grid, s.rows, ran, s.opts.Repeat, true)
 	if err != nil {
 		return nil, err
 	}
-	return &searched{res: res, rows: rows, outs: outs, classes: classes, alone: alone}, nil
+	sr := &searched{res: res, rows: s.rows, outs: ran.Outcomes, classes: s.classes, alone: s.alone}
+	return build(sr, s.opts, ran.Start), nil
 }
 
 // withPrimaryAlone adds the primary alone's normal day to the planned

@@ -52,70 +52,100 @@ type SweepOptions struct {
 	// their journals (runs[row] index journals); runs not recorded are
 	// recorded to a temporary directory for it.
 	ShowRecorded func(ctx context.Context, labels []string, runs [][]int, journals []string) error
+	// Shard, if not the whole sweep, runs only the shard's share of the
+	// drills (sweep.Shard.Has); the others' outcomes stay zero.
+	Shard sweep.Shard
 }
 
 // Sweep runs every drill of the sweep's rows (cfgs, as plan.Sweep.Plan
 // made them) and tabulates them (sweep.Tabulate). The outcomes, in the
-// order of cfgs, give the exit codes (Errs).
+// order of cfgs, give the exit codes (Errs). It is RunSweep then
+// BuildSweep: a sweep run whole and one merged from its shards are built
+// by the same code from the same outcomes.
 func Sweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, cfgs []workload.Config, opts SweepOptions) (*sweep.Result, []vclock.Outcome, error) {
+	ran, err := RunSweep(ctx, rows, cfgs, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := BuildSweep(ctx, g, rows, ran, opts.Repeat, opts.Virtual)
+	return res, ran.Outcomes, err
+}
+
+// SweepRan is what a sweep's drills gave: each drill's outcome and
+// journal ("" if not recorded), in the order of its configurations, and
+// when they started. A drill outside the shard run has a zero outcome.
+type SweepRan struct {
+	Outcomes []vclock.Outcome
+	Journals []string
+	Start    time.Time
+}
+
+// RunSweep runs the sweep's drills, only those of opts.Shard when set.
+func RunSweep(ctx context.Context, rows plan.SweepRows, cfgs []workload.Config, opts SweepOptions) (SweepRan, error) {
 	if opts.Virtual {
 		if err := NoLiveAborts(opts.Abort); err != nil {
-			return nil, nil, err // as run and compare: nothing follows a virtual run live
+			return SweepRan{}, err // as run and compare: nothing follows a virtual run live
 		}
 		for _, c := range cfgs {
 			if err := VirtualUsage(c); err != nil {
-				return nil, nil, err
+				return SweepRan{}, err
 			}
 		}
 	}
 	paths := make([]string, len(cfgs))
 	if opts.Record != "" {
 		if err := journal.PrepareDir(opts.Record); err != nil {
-			return nil, nil, err
+			return SweepRan{}, err
 		}
 		for i, row := range rows {
 			for r, k := range row.Runs {
+				if !opts.Shard.Has(k) {
+					continue
+				}
 				paths[k] = journal.SweepRunPath(opts.Record, i, r, row.Config.OutageLabel(), row.Config.Policy.Name)
 				if err := journal.CheckRecord(paths[k], opts.Force, opts.Inputs...); err != nil {
-					return nil, nil, err
+					return SweepRan{}, err
 				}
 			}
 		}
 	}
 	labels := sweep.Labels(rows.Settings())
-	start := time.Now()
-	var outs []vclock.Outcome
+	ran := SweepRan{Journals: paths, Start: time.Now()}
 	var err error
 	switch {
 	case opts.Virtual:
-		outs, err = sweepVirtual(ctx, rows, cfgs, paths, labels, opts)
+		ran.Outcomes, err = sweepVirtual(ctx, rows, cfgs, paths, labels, opts)
 	case opts.ShowLive != nil:
-		outs, err = sweepLive(ctx, rows, cfgs, paths, labels, opts)
+		ran.Outcomes, err = sweepLive(ctx, rows, cfgs, paths, labels, opts)
 	default:
-		outs, err = sweepReal(ctx, rows, cfgs, paths, opts, opts.Progress, nil)
+		ran.Outcomes, err = sweepReal(ctx, rows, cfgs, paths, opts, opts.Progress, nil)
 	}
-	if err != nil {
-		return nil, nil, err
-	}
+	return ran, err
+}
+
+// BuildSweep tabulates the drills' outcomes into the sweep's rows
+// (sweep.Tabulate): the table, the front and everything printed from them.
+// The wall time runs from ran.Start to the end of the tabulation.
+func BuildSweep(ctx context.Context, g sweep.Grid, rows plan.SweepRows, ran SweepRan, repeats int, virtual bool) (*sweep.Result, error) {
+	outs := ran.Outcomes
 	planned := make([]sweep.Planned, len(rows))
 	for i, row := range rows {
 		planned[i] = sweep.Planned{Setting: row.Setting, Outage: row.Config.OutageLabel(), Policy: row.Config.Policy.Name, Seed: row.Config.Seed}
 		for _, k := range row.Runs {
-			planned[i].Runs = append(planned[i].Runs, sweep.Ran{Status: outs[k].Status, Summary: outs[k].Summary, Journal: paths[k], All4ByEmail: outs[k].All4ByEmail})
+			planned[i].Runs = append(planned[i].Runs, sweep.Ran{Status: outs[k].Status, Summary: outs[k].Summary, Journal: ran.Journals[k], All4ByEmail: outs[k].All4ByEmail})
 		}
 	}
-	clock := clockName(opts.Virtual)
 	// Drills a Ctrl-C stopped are tabulated as far as they ran; a Ctrl-C
 	// once every drill has ended stops the tabulation: exit 130, no table.
 	tabulate := ctx
 	if slices.ContainsFunc(outs, func(o vclock.Outcome) bool { return o.Status == event.StatusInterrupted }) {
 		tabulate = context.WithoutCancel(ctx)
 	}
-	res, err := sweep.Tabulate(tabulate, g, planned, opts.Repeat, clock, start)
+	res, err := sweep.Tabulate(tabulate, g, planned, repeats, clockName(virtual), ran.Start)
 	if err != nil && ctx.Err() != nil {
-		return nil, nil, exit.ErrInterrupted
+		return nil, exit.ErrInterrupted
 	}
-	return res, outs, err
+	return res, err
 }
 
 // sweepRecordedConfig is a sweep run's journal header config: the run's
@@ -174,8 +204,10 @@ func sweepVirtual(ctx context.Context, rows plan.SweepRows, cfgs []workload.Conf
 		return nil, err
 	}
 	command := cmp.Or(opts.Command, "drill sweep")
-	fmt.Fprintf(opts.Progress, "%s: %d drills in virtual time…\n", command, len(jobs))
-	outs, err := vclock.Drills(ctx, jobs, opts.Parallel, opts.Progress)
+	outs, err := share(jobs, opts.Shard, func(jobs []vclock.Job, _ []int) ([]vclock.Outcome, error) {
+		fmt.Fprintf(opts.Progress, "%s: %d drills in virtual time…\n", command, len(jobs))
+		return vclock.Drills(ctx, jobs, opts.Parallel, opts.Progress)
+	})
 	if err != nil {
 		return nil, FromChild(err)
 	}
@@ -198,7 +230,39 @@ func sweepReal(ctx context.Context, rows plan.SweepRows, cfgs []workload.Config,
 	if err != nil {
 		return nil, err
 	}
-	return Batch(ctx, jobs, BatchOptions{Parallel: opts.Parallel, Abort: opts.Abort, OnStart: onStart, Progress: progress, Label: "sweep"})
+	return share(jobs, opts.Shard, func(jobs []vclock.Job, idx []int) ([]vclock.Outcome, error) {
+		started := onStart
+		if onStart != nil && idx != nil {
+			started = func(i int, r *workload.Run) { onStart(idx[i], r) }
+		}
+		return Batch(ctx, jobs, BatchOptions{Parallel: opts.Parallel, Abort: opts.Abort, OnStart: started, Progress: progress, Label: "sweep"})
+	})
+}
+
+// share runs the jobs of shard (all of them for the whole sweep) with run,
+// which is given them and their indices in jobs (nil for all), and puts
+// their outcomes back in the jobs' places: a job outside the shard has a
+// zero outcome.
+func share(jobs []vclock.Job, shard sweep.Shard, run func(jobs []vclock.Job, idx []int) ([]vclock.Outcome, error)) ([]vclock.Outcome, error) {
+	if shard.Whole() {
+		return run(jobs, nil)
+	}
+	var mine []vclock.Job
+	var idx []int
+	for k, j := range jobs {
+		if shard.Has(k) {
+			mine, idx = append(mine, j), append(idx, k)
+		}
+	}
+	outs, err := run(mine, idx)
+	if outs == nil {
+		return nil, err
+	}
+	all := make([]vclock.Outcome, len(jobs))
+	for i, o := range outs {
+		all[idx[i]] = o
+	}
+	return all, err
 }
 
 // sweepLive runs the drills in real time under ShowLive. Quitting it while
