@@ -41,6 +41,13 @@ type ChatSummary struct {
 	// Stopped counts the conversations that ended without an answer by
 	// why (event's Stop* reasons).
 	Stopped map[string]int `json:"stopped"`
+	// Stops are why conversations ended, a row per check or limit with
+	// how many ended each way (answered first).
+	Stops []ChatStop `json:"stops"`
+	// IncidentFromS and IncidentToS are the incident window, seconds from
+	// the run's start; both 0 when the run had no incident.
+	IncidentFromS float64 `json:"incident_from_s"`
+	IncidentToS   float64 `json:"incident_to_s"`
 
 	TimeP50S float64 `json:"time_p50_s"`
 	TimeP95S float64 `json:"time_p95_s"`
@@ -336,7 +343,11 @@ func (f *ChatFold) Summary() ChatSummary {
 	}
 	if i := f.info; i != nil {
 		s.Incident, s.Policy, s.Seed, s.Checks = i.Outage, i.Policy, i.Seed, slices.Clone(i.Options)
+		if i.Outage != "none" && i.OutageToS > i.OutageFromS {
+			s.IncidentFromS, s.IncidentToS = i.OutageFromS, i.OutageToS
+		}
 	}
+	s.Stops = chatStops(f.rows)
 	if s.Checks == nil {
 		s.Checks = []string{}
 	}

@@ -33,7 +33,8 @@ func TestChatFoldFigures(t *testing.T) {
 	s := FoldChat(chatEvents())
 	want := ChatSummary{Workload: "chat", Incident: "mixed", Policy: "agent-breaker", Seed: 7, Clock: event.ClockVirtual,
 		Status: event.StatusCompleted, Checks: []string{"status breaker"}, Conversations: 2, Answered: 1, Silent: 1, TurnLimit: 1,
-		Stopped: map[string]int{event.StopTurnLimit: 1}, TimeP50S: 77, TimeP95S: 141.8, TimeP99S: 147.6, TimeMaxS: 149, Over120s: 1,
+		Stopped: map[string]int{event.StopTurnLimit: 1},
+		Stops:   []ChatStop{{Check: "none: answered", Answered: 1}, {Reason: event.StopTurnLimit, Check: "turn limit", Silent: 1}}, TimeP50S: 77, TimeP95S: 141.8, TimeP99S: 147.6, TimeMaxS: 149, Over120s: 1,
 		PromptTokens: 150, CompletionTokens: 15, TokensBilled: 165, ModelCalls: 2, ModelAttempts: 2, FallbackCalls: 1,
 		ToolCalls: 1, ToolsRefused: 1, BreakerOpens: map[string]int{"primary": 1}}
 	if !reflect.DeepEqual(s, want) {

@@ -32,6 +32,30 @@ func TestFakeAgentAnswersInFourCalls(t *testing.T) {
 	}
 }
 
+// TestEveryConversationTakesFourCalls: the simulation's conversation needs
+// four good model calls (interpret, look up the order, look up the
+// delivery, answer), so the built-in conversations are the emails that name
+// an order: on a quiet day every one takes exactly four calls.
+func TestEveryConversationTakesFourCalls(t *testing.T) {
+	cfg := fakeConfig(240, PresetDefaults, IncidentNone)
+	cfg.Profile.Primary.Normal, cfg.Profile.Fallback.Normal = Rates{}, Rates{}
+	_, events := runChat(t, cfg)
+	calls := map[int]int{}
+	for _, e := range events {
+		if e.Kind == event.ModelCall && e.Chat != nil {
+			calls[e.Chat.Conversation]++
+		}
+	}
+	if len(calls) != 240 {
+		t.Fatalf("%d conversations made calls, want 240", len(calls))
+	}
+	for conv, n := range calls {
+		if n != 4 {
+			t.Errorf("conversation %d: %d model calls, want 4", conv, n)
+		}
+	}
+}
+
 func TestSystemPromptCarriesThePolicyAndTheRules(t *testing.T) {
 	p := SystemPrompt()
 	for _, want := range []string{emails.Rules(), fakemodel.HandoverSentence, "get_order", "get_delivery_status"} {

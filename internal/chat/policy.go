@@ -102,9 +102,14 @@ var presets = []string{PresetDefaults, PresetBreaker, PresetAllChecks}
 func PresetNames() []string { return append([]string(nil), presets...) }
 
 // StatusBreaker is check 1's breaker: 5 consecutive failures open it for
-// 30 s, then one trial call.
+// 30 s, then one trial call, judged by its outcome alone. The write-up's
+// breaker sees only what the checks that are on call failures (alone,
+// refusals), so a trial that streams slowly for minutes and ends with a
+// 200 closes it: no probe timeout calls it lost while it runs (the bound is
+// the longest drill, so a ticket never reported still cannot hold it).
 func StatusBreaker() *breaker.Settings {
-	return &breaker.Settings{Trip: breaker.Trip{Consecutive: true, Failures: breakerFailures}, Cooldown: breakerCooldown}
+	return &breaker.Settings{Trip: breaker.Trip{Consecutive: true, Failures: breakerFailures}, Cooldown: breakerCooldown,
+		ProbeTimeout: edge.MaxDuration}
 }
 
 // Preset returns a chat policy preset: agent-defaults (the SDK's limits

@@ -71,7 +71,7 @@ type Config struct {
 	Models http.RoundTripper `json:"-"`
 	Tools  ToolRunner        `json:"-"`
 	// Emails are the conversations' first messages, cycled; nil means the
-	// built-in set.
+	// built-in conversations (Conversations).
 	Emails []emails.Email `json:"-"`
 }
 
@@ -184,7 +184,7 @@ func New(cfg Config) (*Run, error) {
 	now := time.Now()
 	r := &Run{cfg: cfg, faults: faults, log: event.NewLog(now), start: now, set: cfg.Emails, tools: tools.Definitions()}
 	if r.set == nil {
-		r.set = emails.All()
+		r.set = Conversations()
 	}
 	r.system = AgentSystemPrompt(cfg.Agent, r.tools)
 	if b := cfg.Policy.Breaker; b != nil {
@@ -200,6 +200,22 @@ func New(cfg Config) (*Run, error) {
 	r.client = openai.NewClient(option.WithBaseURL("http://fake-model.invalid/v1"), option.WithAPIKey("drill"),
 		option.WithHTTPClient(&http.Client{Transport: &modelTransport{r: r, next: cfg.Models}}))
 	return r, nil
+}
+
+// Conversations are the built-in conversations' first messages: the data
+// set's emails that name an order (81 of its 120), in their order. The
+// simulation's conversation needs four good model calls (interpret the
+// question, look up the order, look up the delivery, answer); an email
+// without an order number is a two-call conversation (the agent reads it
+// and answers, or asks for the number), so it is left out.
+func Conversations() []emails.Email {
+	var out []emails.Email
+	for _, e := range emails.All() {
+		if emails.NormalizeOrderNumber(e.Truth.OrderNumber) != "" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // logBreakerChange returns the OnChange of a breaker guarding rung (the

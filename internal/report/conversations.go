@@ -2,19 +2,11 @@ package report
 
 import (
 	"fmt"
-	"html"
-	"image/color"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
@@ -278,111 +270,4 @@ func ReadChatRun(path string) (ChatRun, error) {
 		f.Add(e)
 	}
 	return ChatRun{Path: path, Summary: f.Summary(), Rows: f.Rows()}, nil
-}
-
-// silentRed and slowGrey are the chat chart's colours, the simulation's.
-var (
-	slowGrey  = color.RGBA{R: 150, G: 150, B: 150, A: 255}
-	silentRed = color.RGBA{R: 214, G: 39, B: 40, A: 255}
-)
-
-// ChatChart draws the simulation's chart of a chat run: for each 20 s of
-// start times, a tall grey bar of the slowest conversation that started
-// in it (seconds, up) and, under the axis, a red bar of the conversations
-// starting in it that ended silent (no answer, nobody told; count, down).
-func ChatChart(run ChatRun, dpi int) ([]byte, error) {
-	bars := scoring.Chart(run.Rows)
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s · %s: slowest conversation per 20 s of starts (grey, s); silent endings (red, count, down)", run.Summary.Policy, run.Summary.Incident)
-	p.X.Label.Text = "conversation start (s)"
-	p.Y.Label.Text = "slowest (s) / silent (count, below 0)"
-	slow, silent := make(plotter.Values, len(bars)), make(plotter.Values, len(bars))
-	maxSlow, maxSilent := 1.0, 1.0
-	for i, b := range bars {
-		slow[i] = b.Slowest.Seconds()
-		silent[i] = float64(b.Silent)
-		maxSlow, maxSilent = max(maxSlow, slow[i]), max(maxSilent, silent[i])
-	}
-	// The red bars hang below the axis on a quarter of the grey bars'
-	// height, one unit of them a silent ending.
-	scale := maxSlow / 4 / maxSilent
-	for i := range silent {
-		silent[i] *= -scale
-	}
-	w := vg.Points(6)
-	grey, err := plotter.NewBarChart(slow, w)
-	if err != nil {
-		return nil, fmt.Errorf("chat chart: %w", err)
-	}
-	grey.Color, grey.LineStyle.Width = slowGrey, 0
-	red, err := plotter.NewBarChart(silent, w)
-	if err != nil {
-		return nil, fmt.Errorf("chat chart: %w", err)
-	}
-	red.Color, red.LineStyle.Width = silentRed, 0
-	p.Add(grey, red)
-	p.Legend.Add("slowest conversation (s)", grey)
-	p.Legend.Add("silent endings (1 = "+format.Secs(scale)+" of axis)", red)
-	p.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
-		var ticks []plot.Tick
-		for i := 0; i <= int(hi); i += 15 {
-			ticks = append(ticks, plot.Tick{Value: float64(i), Label: format.Count(float64(i) * scoring.ChartInterval.Seconds())})
-		}
-		return ticks
-	})
-	return renderPNG(p, vg.Points(900), vg.Points(300), dpi)
-}
-
-// WriteChatReport writes chat runs' report to out: the comparison table and
-// each run's chart; HTML (self-contained) for .html, Markdown with its
-// charts beside it (NAME-charts/) for .md.
-func WriteChatReport(out string, runs []ChatRun, dpi int) error {
-	sums := make([]scoring.ChatSummary, len(runs))
-	for i, r := range runs {
-		sums[i] = r.Summary
-	}
-	var table strings.Builder
-	if err := ChatCompare(&table, sums); err != nil {
-		return err
-	}
-	charts := make([][]byte, len(runs))
-	for i, r := range runs {
-		png, err := ChatChart(r, dpi)
-		if err != nil {
-			return err
-		}
-		charts[i] = png
-	}
-	var b strings.Builder
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".html", ".htm":
-		b.WriteString("<!doctype html><html><head><meta charset=\"utf-8\"><title>drill chat report</title></head><body>\n<h1>Chat drills</h1>\n<pre>")
-		b.WriteString(html.EscapeString(table.String()))
-		b.WriteString("</pre>\n")
-		for i, r := range runs {
-			fmt.Fprintf(&b, "<h2>%s</h2>\n<img alt=\"slowest conversation per 20 s and silent endings\" src=\"%s\" style=\"max-width:100%%\">\n",
-				html.EscapeString(filepath.Base(r.Path)), dataURI(charts[i]))
-		}
-		b.WriteString("</body></html>\n")
-	case ".md", ".markdown":
-		chartDir := chartDirName(out)
-		dir := filepath.Join(filepath.Dir(out), chartDir)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		b.WriteString("# Chat drills\n\n" + table.String() + "\n")
-		for i, r := range runs {
-			name := fmt.Sprintf("chat-%d.png", i+1)
-			if err := os.WriteFile(filepath.Join(dir, name), charts[i], 0o644); err != nil {
-				return fmt.Errorf("report: %w", err)
-			}
-			fmt.Fprintf(&b, "## %s\n\n![slowest conversation per 20 s and silent endings](%s/%s)\n\n", filepath.Base(r.Path), chartDir, name)
-		}
-	default:
-		return fmt.Errorf("%w: %s", ErrFormat, out)
-	}
-	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
 }
