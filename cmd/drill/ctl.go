@@ -22,6 +22,9 @@ type ctlFlags struct {
 	addr, tokenEnv, as string
 	json               bool
 	timeout            time.Duration
+	// coordinate and fleet send start and stop to a proxy fleet through
+	// its Redis instead of one control API.
+	coordinate, fleet string
 }
 
 // client is the control API's client the flags describe.
@@ -31,6 +34,9 @@ func (f *ctlFlags) client() (*client.Client, error) {
 	}
 	if f.tokenEnv == "" {
 		return nil, exit.Usagef("--token-env needs the name of an environment variable")
+	}
+	if f.fleet != "" {
+		return nil, exit.Usagef("--fleet goes with --coordinate (a proxy fleet's Redis); without it drill ctl talks to one control API, --addr")
 	}
 	return &client.Client{Addr: control.WithPort(f.addr), Token: os.Getenv(f.tokenEnv), As: f.as, HTTP: &http.Client{Timeout: f.timeout}}, nil
 }
@@ -60,6 +66,8 @@ Exit codes: 0 ok, 1 the API refused the command or could not be reached,
 	pf.StringVar(&f.as, "as", "", "your name, recorded with the command as NAME@ADDR (letters, digits, '.', '-', '_')")
 	pf.BoolVar(&f.json, "json", false, "print the API's JSON answer")
 	pf.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long to wait for the API's answer")
+	pf.StringVar(&f.coordinate, "coordinate", "", "send outage start and stop to a proxy fleet through this Redis, `redis://HOST:PORT/DB` (with --fleet), instead of one control API")
+	pf.StringVar(&f.fleet, "fleet", "", "with --coordinate: the proxy fleet's name")
 	outage := &cobra.Command{Use: "outage", Short: "Start or stop an outage now", Args: commandArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() }}
 	outage.AddCommand(newCtlStartCmd(&f), newCtlStopCmd(&f))
@@ -81,6 +89,9 @@ func newCtlStartCmd(f *ctlFlags) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := ctlStart(&s, params, dur); err != nil {
 				return err
+			}
+			if f.coordinate != "" {
+				return f.sendFleet(cmd, func(who string) (control.Command, error) { return s.Command(who, time.Now()) })
 			}
 			c, err := f.client()
 			if err != nil {
@@ -134,6 +145,11 @@ func newCtlStopCmd(f *ctlFlags) *cobra.Command {
 		Short: "End every outage active now",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.coordinate != "" {
+				return f.sendFleet(cmd, func(who string) (control.Command, error) {
+					return control.Stop(id, who, time.Now()), nil
+				})
+			}
 			c, err := f.client()
 			if err != nil {
 				return err
@@ -153,6 +169,10 @@ func newCtlReadCmd(f *ctlFlags, name, short string) *cobra.Command {
 		Short: short,
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.coordinate != "" {
+				return exit.Usagef("drill ctl %s reads one control API (--addr); a proxy fleet's figures: drill watch %s --fleet %s",
+					name, redact.URL(f.coordinate), f.fleet)
+			}
 			c, err := f.client()
 			if err != nil {
 				return err

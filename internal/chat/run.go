@@ -257,6 +257,13 @@ func (r *Run) Info() *event.RunInfo {
 	if b := c.Policy.Breaker; b != nil {
 		info.Rungs[0].Breaker = b.Record()
 	}
+	// Events name the data set's email a conversation opens with, whose id
+	// can pass the number of conversations (the built-in set skips emails).
+	for i := range min(c.Conversations, len(r.set)) {
+		if id := r.set[i].ID; id > max(info.MaxEmailID, c.Conversations) {
+			info.MaxEmailID = id
+		}
+	}
 	return info
 }
 

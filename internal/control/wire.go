@@ -1,6 +1,9 @@
 package control
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
 	"net"
 	"strings"
 	"time"
@@ -104,4 +107,54 @@ func WithPort(addr string) string {
 		return addr
 	}
 	return net.JoinHostPort(strings.Trim(addr, "[]"), DefaultPort)
+}
+
+// NewID makes a command ID: "ctl-" and 16 random hex digits.
+func NewID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return "ctl-" + hex.EncodeToString(b[:])
+}
+
+// Command is the command a Start asks for, sent by who: what drill ctl
+// sends a proxy fleet through Redis itself, as the API would make it.
+func (s Start) Command(who string, sent time.Time) (Command, error) {
+	c := Command{ID: s.ID, Op: OpStart, Fault: event.FaultSpec{Kind: s.Kind, Params: s.Params}, Models: s.Models, Who: who, Sent: sent}
+	if c.ID == "" {
+		c.ID = NewID()
+	}
+	if s.For != "" {
+		d, err := time.ParseDuration(s.For)
+		if err != nil {
+			return Command{}, fmt.Errorf("%w: for: %q is not a duration (e.g. 30s, 2m)", ErrInvalid, s.For)
+		}
+		c.For = d
+	}
+	return c, c.Check()
+}
+
+// MaxNameLength is the longest name a sender may give (drill ctl --as,
+// the X-Drill-As header).
+const MaxNameLength = 64
+
+// CheckName reports whether name is a usable sender name: at most
+// MaxNameLength letters, digits, '.', '-' and '_' ("" is: no name).
+func CheckName(name string) error {
+	if len(name) > MaxNameLength {
+		return fmt.Errorf("a name of at most %d bytes", MaxNameLength)
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return fmt.Errorf("%q has a character other than letters, digits, '.', '-' and '_'", name)
+		}
+	}
+	return nil
+}
+
+// Stop is a stop command with id (NewID when empty), sent by who.
+func Stop(id, who string, sent time.Time) Command {
+	if id == "" {
+		id = NewID()
+	}
+	return Command{ID: id, Op: OpStop, Who: who, Sent: sent}
 }

@@ -133,8 +133,10 @@ func windowText(w event.Window, name string) string {
 	if len(w.Models) > 0 {
 		models = strings.Join(w.Models, " and ")
 	}
-	// Durations are written as the drill file writes them (15s, 1m30s).
-	from, to := drillfile.Duration(w.From), drillfile.Duration(w.To)
+	// Durations are written as the drill file writes them (15s, 1m30s), to
+	// the millisecond: a window read from a journal carries the offsets of
+	// the events it was found from, nanoseconds and all.
+	from, to := drillfile.Duration(w.From.Round(time.Millisecond)), drillfile.Duration(w.To.Round(time.Millisecond))
 	s := fmt.Sprintf("%s–%s  %s on %s", from, to, w.Kind, models)
 	if name != "" && name != w.Kind {
 		s += fmt.Sprintf(" (%s)", name)

@@ -176,7 +176,11 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		fmt.Fprintln(opts.Log, "drill proxy:", n)
 	}
 	live := followTally(p.Log())
-	stopControl := opts.Control.serve(ctlLn, api.Options{Target: p, Name: "proxy", Windows: cfg.Windows, Start: p.Log().Start(),
+	var target api.Target = p
+	if member != nil {
+		target = fleetControl{p, member} // a command to this member reaches the whole fleet
+	}
+	stopControl := opts.Control.serve(ctlLn, api.Options{Target: target, Name: "proxy", Windows: cfg.Windows, Start: p.Log().Start(),
 		Figures: live.figures}, opts.Log, "drill proxy")
 	limits := proxy.Limits{MaxConns: cfg.MaxConns}
 	var tally *scoring.ProxyTally

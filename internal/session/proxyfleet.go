@@ -90,3 +90,14 @@ func leaveFleet(m *proxyfleet.Member, log io.Writer) error {
 	}
 	return err
 }
+
+// fleetControl is what a fleet member's control API steers: the outages
+// active are this proxy's, and a command goes through the member, which
+// applies it here and sends it to every other member.
+type fleetControl struct {
+	*proxy.Proxy
+	m *proxyfleet.Member
+}
+
+// Apply applies cmd on this member and sends it to the fleet.
+func (f fleetControl) Apply(cmd control.Command) error { return f.m.Apply(cmd) }

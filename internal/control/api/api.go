@@ -7,9 +7,7 @@
 package api
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -163,13 +161,6 @@ func (s *server) outages() []control.Outage {
 		return o
 	}
 	return []control.Outage{}
-}
-
-// newID makes a command ID: "ctl-" and 16 random hex digits.
-func newID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
-	return "ctl-" + hex.EncodeToString(b[:])
 }
 
 // writeJSON answers v as JSON with status.

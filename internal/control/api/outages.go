@@ -9,12 +9,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/control"
 )
-
-// MaxNameLength is the longest name X-Drill-As may give.
-const MaxNameLength = 64
 
 // start serves POST /outages.
 func (s *server) start(w http.ResponseWriter, r *http.Request) {
@@ -28,15 +24,10 @@ func (s *server) start(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, err.Error())
 		return
 	}
-	cmd := control.Command{ID: body.ID, Op: control.OpStart, Fault: event.FaultSpec{Kind: body.Kind, Params: body.Params},
-		Models: body.Models, Who: who, Sent: time.Now()}
-	if body.For != "" {
-		d, err := time.ParseDuration(body.For)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("for: %q is not a duration (e.g. 30s, 2m)", body.For))
-			return
-		}
-		cmd.For = d
+	cmd, err := body.Command(who, time.Now())
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
 	}
 	s.apply(w, cmd)
 }
@@ -48,14 +39,14 @@ func (s *server) stop(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	s.apply(w, control.Command{ID: r.URL.Query().Get("id"), Op: control.OpStop, Who: who, Sent: time.Now()})
+	s.apply(w, control.Stop(r.URL.Query().Get("id"), who, time.Now()))
 }
 
 // apply applies cmd (with an ID made for it if it has none) and answers
 // with the outages active after it, or the error's status.
 func (s *server) apply(w http.ResponseWriter, cmd control.Command) {
 	if cmd.ID == "" {
-		cmd.ID = newID()
+		cmd.ID = control.NewID()
 	}
 	if err := s.o.Target.Apply(cmd); err != nil {
 		writeError(w, statusOf(err), err.Error())
@@ -87,13 +78,8 @@ func sender(r *http.Request) (string, error) {
 	if name == "" {
 		return r.RemoteAddr, nil
 	}
-	if len(name) > MaxNameLength {
-		return "", fmt.Errorf("%s: a name of at most %d bytes", control.AsHeader, MaxNameLength)
-	}
-	for _, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
-			return "", fmt.Errorf("%s: %q has a character other than letters, digits, '.', '-' and '_'", control.AsHeader, name)
-		}
+	if err := control.CheckName(name); err != nil {
+		return "", fmt.Errorf("%s: %w", control.AsHeader, err)
 	}
 	return name + "@" + r.RemoteAddr, nil
 }
