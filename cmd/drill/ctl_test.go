@@ -23,16 +23,7 @@ func TestCtlStartsAnOutageOnAProxy(t *testing.T) {
 	defer cancel()
 	base, _, errOut, done := startProxy(t, ctx, "--listen", "127.0.0.1:0", "--latency-scale", "0", "--no-tui",
 		"--control-listen", "127.0.0.1:0", "--record", rec)
-	ctlAddr := ""
-	re := regexp.MustCompile(`control API on http://(127\.0\.0\.1:\d+)`)
-	for deadline := time.Now().Add(5 * time.Second); ctlAddr == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if m := re.FindStringSubmatch(errOut.String()); m != nil {
-			ctlAddr = m[1]
-		}
-	}
-	if ctlAddr == "" {
-		t.Fatalf("no control API address in %q", errOut.String())
-	}
+	ctlAddr := controlAddr(t, errOut)
 	client := &http.Client{Timeout: 500 * time.Millisecond}
 	post := func() (int, error) {
 		resp, err := client.Post(base+"/chat/completions", "application/json",
@@ -103,4 +94,18 @@ func TestControlListenRefused(t *testing.T) {
 	if _, stderr, code := execute(t.Context(), "ctl", "status", "--addr", "127.0.0.1:1", "--timeout", "2s"); code != 1 {
 		t.Errorf("drill ctl status with nothing listening: exit %d (%s), want 1", code, stderr)
 	}
+}
+
+// controlAddr is the control API's address a drill proxy or drill run
+// printed on errOut, waited for up to 5 s.
+func controlAddr(t *testing.T, errOut *syncBuffer) string {
+	t.Helper()
+	re := regexp.MustCompile(`control API on http://(127\.0\.0\.1:\d+)`)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if m := re.FindStringSubmatch(errOut.String()); m != nil {
+			return m[1]
+		}
+	}
+	t.Fatalf("no control API address in %q", errOut.String())
+	return ""
 }

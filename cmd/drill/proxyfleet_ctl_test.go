@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -73,15 +72,7 @@ func TestProxyFleetCommandReachesEveryMember(t *testing.T) {
 		base, _, errOut, done := startProxy(t, ctx, args...)
 		members = append(members, &fleetMember{name: name, base: base, done: done})
 		if i == 0 {
-			re := regexp.MustCompile(`control API on http://(127\.0\.0\.1:\d+)`)
-			for deadline := time.Now().Add(5 * time.Second); ctlAddr == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-				if m := re.FindStringSubmatch(errOut.String()); m != nil {
-					ctlAddr = m[1]
-				}
-			}
-			if ctlAddr == "" {
-				t.Fatalf("no control API address in %q", errOut.String())
-			}
+			ctlAddr = controlAddr(t, errOut)
 		}
 	}
 	client := &http.Client{Timeout: 2 * time.Second}
