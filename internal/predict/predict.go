@@ -9,6 +9,7 @@
 package predict
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -131,6 +132,13 @@ func goSDK() sdkprofile.Profile {
 // (its timeout option; its default when the rung sets none), and its
 // backoff, Retry-After rules and time-limit coverage are the profile's.
 func ComputeFor(cfg workload.Config, sdk sdkprofile.Profile) (Prediction, error) {
+	return computeFor(context.Background(), cfg, sdk)
+}
+
+// computeFor is ComputeFor, given up with ctx's error when ctx ends: the
+// simulation walks every email of the drill, and a drill of a million
+// emails must still stop on Ctrl-C.
+func computeFor(ctx context.Context, cfg workload.Config, sdk sdkprofile.Profile) (Prediction, error) {
 	if err := cfg.Validate(); err != nil {
 		return Prediction{}, err
 	}
@@ -163,7 +171,10 @@ func ComputeFor(cfg workload.Config, sdk sdkprofile.Profile) (Prediction, error)
 	calls := Range{math.Inf(1), math.Inf(-1)}
 	neverOpens, unbounded, flaps := false, false, false
 	for _, sc := range m.scenarios() {
-		r := m.simulate(sc)
+		r, err := m.simulate(ctx, sc)
+		if err != nil {
+			return p, err
+		}
 		flaps = flaps || r.openedBefore
 		if r.opened {
 			first = first.widen(r.firstOpen)
@@ -521,13 +532,17 @@ func (p Prediction) Event() *event.Predicted {
 }
 
 // ForRun is what a run logs of its prediction: the figures, or a note
-// saying why there are none (no outage, or one the arithmetic does not
-// read). Every caller that starts a run sets cfg.Predicted to it.
-func ForRun(cfg workload.Config) *event.Predicted {
+// saying why there are none (no outage, one the arithmetic does not read,
+// or a drill interrupted before the arithmetic was done: ctx ended). Every
+// caller that starts a run sets cfg.Predicted to it.
+func ForRun(ctx context.Context, cfg workload.Config) *event.Predicted {
 	if cfg.Outage == workload.OutageNone {
 		return &event.Predicted{Note: "no outage"}
 	}
-	p, err := Compute(cfg)
+	p, err := computeFor(ctx, cfg, goSDK())
+	if ctx.Err() != nil {
+		return &event.Predicted{Note: "not computed: the drill was interrupted first"}
+	}
 	if err != nil {
 		return &event.Predicted{Note: err.Error()}
 	}

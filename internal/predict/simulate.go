@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"context"
 	"math"
 	"slices"
 	"time"
@@ -133,7 +134,7 @@ type pending struct {
 
 // simulate replays the arrival schedule against the broken rung's breaker
 // (the breaker package itself, on a paper clock) for one scenario.
-func (m *model) simulate(sc scenario) simResult {
+func (m *model) simulate(ctx context.Context, sc scenario) (simResult, error) {
 	var res simResult
 	base := time.Unix(0, 0)
 	now := 0.0
@@ -173,6 +174,9 @@ func (m *model) simulate(sc scenario) simResult {
 		}
 	}
 	for i := range m.cfg.Emails {
+		if i%simulateCheckEvery == 0 && ctx.Err() != nil {
+			return res, ctx.Err()
+		}
 		t := float64(i) * m.interval
 		flush(t)
 		allowed := true
@@ -230,8 +234,12 @@ func (m *model) simulate(sc scenario) simResult {
 		}
 	}
 	flush(m.cfg.Ceiling().Seconds())
-	return res
+	return res, nil
 }
+
+// simulateCheckEvery is how many emails simulate walks between looks at
+// whether its context has ended.
+const simulateCheckEvery = 1024
 
 // cutAt is when the chain cancels the broken rung's call of an email sent
 // at t: the email's deadline, or the hedge's answer (hedge-after plus the

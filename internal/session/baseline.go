@@ -73,7 +73,7 @@ func StartBaseline(ctx context.Context, cfg workload.Config, name string) (*Base
 	if vclock.CheckConfig(bcfg) != nil {
 		// Real models: a baseline cannot be replayed against them, so it
 		// is the arithmetic, labelled predicted.
-		p := scoring.PredictedBaseline(name, predict.ForRun(bcfg))
+		p := scoring.PredictedBaseline(name, predict.ForRun(ctx, bcfg))
 		b.predicted = &p
 		b.cur = &baselinePlay{ready: make(chan struct{}), cancel: func() {}}
 		close(b.cur.ready)

@@ -28,7 +28,7 @@ import (
 // by the run's seed) when no endpoint is given, and logging the drill's
 // prediction in its run_start for the summary's predicted_* keys.
 func Start(ctx context.Context, cfg workload.Config) (*workload.Run, error) {
-	cfg.Predicted = predict.ForRun(cfg)
+	cfg.Predicted = predict.ForRun(ctx, cfg)
 	WireFakeModel(&cfg)
 	return workload.Start(ctx, cfg)
 }

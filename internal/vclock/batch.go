@@ -115,9 +115,14 @@ func RunBatch[J, O any](ctx context.Context, in []byte, out io.Writer, run func(
 		case slots <- struct{}{}:
 		case <-ctx.Done():
 		}
-		if ctx.Err() != nil {
+		// Done, not Err: a stop reported by Err before the bubble's poll
+		// ended Done still starts the jobs up to that poll, as it always
+		// has, so a single drill interrupted at once leaves its journal.
+		select {
+		case <-ctx.Done():
 			outs[i] = notRun
 			continue
+		default:
 		}
 		wg.Go(func() {
 			defer func() { <-slots }()

@@ -457,11 +457,29 @@ func watchStop(parent context.Context, stop *atomic.Bool) (context.Context, func
 			}
 		}
 	})
-	return ctx, func() {
+	return stopAware{ctx, stop}, func() {
 		close(done)
 		wg.Wait()
 		cancel()
 	}
+}
+
+// stopAware is the bubble's context, whose Err reports a stop the moment
+// it is asked, before the next poll ends Done. Virtual time stands still
+// while a goroutine of the bubble computes (a prediction over a million
+// emails), so the poll that would end Done waits for the computation; one
+// that looks at Err as it goes stops at once. Done ends at the next poll.
+type stopAware struct {
+	context.Context
+	stop *atomic.Bool
+}
+
+// Err is context.Canceled once the stop is set, else the context's Err.
+func (c stopAware) Err() error {
+	if c.stop.Load() {
+		return context.Canceled
+	}
+	return c.Context.Err()
 }
 
 // deps is the minimal testing.MainStart dependency set for the one

@@ -144,8 +144,8 @@ func runOne(ctx context.Context, job Job) Outcome {
 	// CheckConfig let only the built-in fake model through: wire it
 	// in-process, seeded by the run's seed, as a real-time run does.
 	cfg.Endpoint.Transport = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
-	cfg.Predicted = predict.ForRun(cfg) // logged in run_start: the summary's predicted_* keys
-	cfg.Clock = event.ClockVirtual      // logged right after run_start, before any arrival
+	cfg.Predicted = predict.ForRun(ctx, cfg) // logged in run_start: the summary's predicted_* keys
+	cfg.Clock = event.ClockVirtual           // logged right after run_start, before any arrival
 	run, err := workload.Start(ctx, cfg)
 	if err != nil {
 		return Outcome{Status: event.StatusFailed, Error: err.Error()}
