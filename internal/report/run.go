@@ -11,6 +11,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -144,18 +145,13 @@ func Load(path string) (*Run, error) {
 	return r, nil
 }
 
-// LoadAll loads every journal, in order.
+// LoadAll loads every journal, in order: in parallel, each streamed
+// (journal.LoadEach); the error is the first in the order given.
 func LoadAll(paths []string) ([]*Run, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("report: no journals given")
 	}
-	runs := make([]*Run, 0, len(paths))
-	for _, p := range paths {
-		r, err := Load(p)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-	}
-	return runs, nil
+	return journal.LoadEach(context.Background(), paths, func(_ context.Context, path string) (*Run, error) {
+		return Load(path)
+	})
 }
