@@ -147,11 +147,18 @@ func Load(ctx context.Context, paths []string, groupBy string) ([]Group, error) 
 	return groups, nil
 }
 
+// loadProbe, when set (by tests), is called every loadProbeEvery events
+// while load folds a journal, with everything load holds still live.
+var loadProbe func()
+
+// loadProbeEvery is how often load calls loadProbe, in events.
+const loadProbeEvery = 4096
+
 // load reads one journal: its figures recomputed by the fold of its
 // workload (the triage fold, or the chat fold for a chat drill's journal).
 func load(ctx context.Context, path string) (Run, journal.Meta, error) {
 	f, cf := scoring.NewFold(), scoring.NewChatFold(0)
-	isChat, seen := false, false
+	isChat, seen, n := false, false, 0
 	meta, err := journal.ScanContext(ctx, path, func(e event.Event) error {
 		if !seen { // a journal starts with its run_start
 			seen, isChat = true, scoring.IsChat([]event.Event{e})
@@ -160,6 +167,9 @@ func load(ctx context.Context, path string) (Run, journal.Meta, error) {
 			cf.Add(e)
 		} else {
 			f.Add(e)
+		}
+		if n++; loadProbe != nil && n%loadProbeEvery == 0 {
+			loadProbe()
 		}
 		return nil
 	})
