@@ -94,8 +94,10 @@ func (g Group) Headline() []Figure {
 
 // Load reads every journal named (a directory stands for the *.jsonl files
 // in it) and groups the runs, each group oldest first and the groups by
-// key. A journal that cannot be read is an error naming it. Load stops
-// with ctx's error once ctx ends (the first Ctrl-C).
+// key. A journal that cannot be read is an error naming it (the first in
+// the order given). Journals are read in parallel, each streamed
+// (journal.LoadEach). Load stops with ctx's error once ctx ends (the
+// first Ctrl-C).
 func Load(ctx context.Context, paths []string, groupBy string) ([]Group, error) {
 	if !slices.Contains(GroupBys, groupBy) {
 		return nil, fmt.Errorf("group by %q: valid are %s", groupBy, strings.Join(GroupBys, ", "))
@@ -104,21 +106,26 @@ func Load(ctx context.Context, paths []string, groupBy string) ([]Group, error) 
 	if err != nil {
 		return nil, err
 	}
-	byKey := map[string]*Group{}
-	for _, path := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	type loaded struct {
+		run  Run
+		meta journal.Meta
+	}
+	all, err := journal.LoadEach(ctx, files, func(ctx context.Context, path string) (loaded, error) {
 		run, meta, err := load(ctx, path)
-		if err != nil {
-			return nil, err // it names the journal
-		}
+		return loaded{run, meta}, err // an error names the journal
+	})
+	if err != nil {
+		return nil, err
+	}
+	byKey := map[string]*Group{}
+	for _, l := range all {
+		run := l.run
 		key := run.Summary.OutageLabel() + " × " + run.Summary.Policy
 		if run.Chat != nil {
 			key = "chat: " + run.Chat.Incident + " × " + run.Chat.Policy
 		}
 		if groupBy == ByFile {
-			if name := drillFile(meta.Header); name != "" {
+			if name := drillFile(l.meta.Header); name != "" {
 				key = name + ": " + key
 			}
 		}
@@ -140,11 +147,18 @@ func Load(ctx context.Context, paths []string, groupBy string) ([]Group, error) 
 	return groups, nil
 }
 
+// loadProbe, when set (by tests), is called every loadProbeEvery events
+// while load folds a journal, with everything load holds still live.
+var loadProbe func()
+
+// loadProbeEvery is how often load calls loadProbe, in events.
+const loadProbeEvery = 4096
+
 // load reads one journal: its figures recomputed by the fold of its
 // workload (the triage fold, or the chat fold for a chat drill's journal).
 func load(ctx context.Context, path string) (Run, journal.Meta, error) {
 	f, cf := scoring.NewFold(), scoring.NewChatFold(0)
-	isChat, seen := false, false
+	isChat, seen, n := false, false, 0
 	meta, err := journal.ScanContext(ctx, path, func(e event.Event) error {
 		if !seen { // a journal starts with its run_start
 			seen, isChat = true, scoring.IsChat([]event.Event{e})
@@ -153,6 +167,9 @@ func load(ctx context.Context, path string) (Run, journal.Meta, error) {
 			cf.Add(e)
 		} else {
 			f.Add(e)
+		}
+		if n++; loadProbe != nil && n%loadProbeEvery == 0 {
+			loadProbe()
 		}
 		return nil
 	})

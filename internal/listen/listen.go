@@ -21,9 +21,10 @@ const ShutdownGrace = time.Second
 // Server is an HTTP server listening on an address drill was given
 // (--metrics-listen, --alert-listen).
 type Server struct {
-	srv  *http.Server
-	addr string
-	done chan error
+	srv    *http.Server
+	addr   string
+	limits Limits
+	done   chan error
 }
 
 // Listen starts serving h on addr ("127.0.0.1:9464", ":0" for any free
@@ -39,8 +40,8 @@ func Listen(addr string, h http.Handler) (*Server, error) {
 
 // Serve starts serving h on ln with DefaultLimits, until Close.
 func Serve(ln net.Listener, h http.Handler) *Server {
-	s := &Server{srv: &http.Server{Handler: h}, addr: ln.Addr().String(), done: make(chan error, 1)}
-	fair := Configure(s.srv, ln, DefaultLimits)
+	s := &Server{srv: &http.Server{Handler: h}, addr: ln.Addr().String(), limits: DefaultLimits, done: make(chan error, 1)}
+	fair := Configure(s.srv, ln, s.limits)
 	go func() {
 		err := s.srv.Serve(fair)
 		if errors.Is(err, http.ErrServerClosed) {
@@ -53,6 +54,9 @@ func Serve(ln net.Listener, h http.Handler) *Server {
 
 // Addr is the address the server listens on, its port resolved.
 func (s *Server) Addr() string { return s.addr }
+
+// Limits are the limits the server was configured with.
+func (s *Server) Limits() Limits { return s.limits }
 
 // Close stops the server, letting requests in progress finish for up to
 // ShutdownGrace, then closing the connections still open: a client slow

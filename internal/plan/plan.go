@@ -81,7 +81,11 @@ func config(f *drillfile.File, o drillfile.Outage, p drillfile.Policy, faults []
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(filepath.Dir(f.Path), path)
 		}
-		set, err := emails.Load(path)
+		first := 0 // every email: the drill sends them all
+		if w.Emails != nil && *w.Emails > 0 {
+			first = int(*w.Emails) // emails: N sends the first N (cycling when the file has fewer)
+		}
+		set, err := emails.LoadFirst(path, first)
 		if err != nil {
 			return workload.Config{}, fmt.Errorf("%s: workload.emails_file: %w", f.Path, err)
 		}

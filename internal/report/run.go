@@ -11,6 +11,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -92,10 +93,14 @@ func Load(path string) (*Run, error) {
 	f := scoring.NewFold()
 	r := &Run{Path: path, Attempts: map[string][]int{}, Proxy: scoring.NewProxyTally()}
 	var fl scoring.FleetScan
+	n := 0
 	m, err := journal.Scan(path, func(e event.Event) error {
 		f.Add(e)
 		fl.Add(e)
 		r.Proxy.Add(e)
+		if n++; loadProbe != nil && n%loadProbeEvery == 0 {
+			loadProbe()
+		}
 		return nil
 	})
 	if err != nil {
@@ -144,18 +149,21 @@ func Load(path string) (*Run, error) {
 	return r, nil
 }
 
-// LoadAll loads every journal, in order.
+// loadProbe, when set (by tests), is called every loadProbeEvery events
+// while Load folds a journal, with everything Load holds still live: what
+// it sees is what reading costs in memory as the journal grows.
+var loadProbe func()
+
+// loadProbeEvery is how often Load calls loadProbe, in events.
+const loadProbeEvery = 4096
+
+// LoadAll loads every journal, in order: in parallel, each streamed
+// (journal.LoadEach); the error is the first in the order given.
 func LoadAll(paths []string) ([]*Run, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("report: no journals given")
 	}
-	runs := make([]*Run, 0, len(paths))
-	for _, p := range paths {
-		r, err := Load(p)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-	}
-	return runs, nil
+	return journal.LoadEach(context.Background(), paths, func(_ context.Context, path string) (*Run, error) {
+		return Load(path)
+	})
 }

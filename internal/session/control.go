@@ -11,7 +11,6 @@ import (
 	"github.com/drill-dev/drill/internal/control"
 	"github.com/drill-dev/drill/internal/control/api"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/listen"
 	"github.com/drill-dev/drill/internal/livefold"
 	"github.com/drill-dev/drill/scoring"
 )
@@ -55,7 +54,7 @@ func (c *Control) serve(ln net.Listener, o api.Options, log io.Writer, who strin
 	if log == nil {
 		log = io.Discard // the dashboard has the terminal
 	}
-	srv := listen.Serve(ln, api.Handler(o))
+	srv := api.Serve(ln, o)
 	fmt.Fprintf(log, "%s: control API on http://%s (drill ctl --addr %s)\n", who, srv.Addr(), srv.Addr())
 	return func() { _ = srv.Close() }
 }

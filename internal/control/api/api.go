@@ -54,7 +54,19 @@ func Listen(addr string, o Options) (*listen.Server, error) {
 	if err := CheckListen(addr, o.Token); err != nil {
 		return nil, err
 	}
-	return listen.Listen(addr, Handler(o))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("control API: listening on %s: %w", addr, err)
+	}
+	return Serve(ln, o), nil
+}
+
+// Serve serves the API on ln until the server is closed, with every drill
+// listener's limits (listen.DefaultLimits: header, body and idle timeouts,
+// a connection cap, healthy clients served first). The caller has checked
+// the address (CheckListen).
+func Serve(ln net.Listener, o Options) *listen.Server {
+	return listen.Serve(ln, Handler(o))
 }
 
 // ErrNeedsToken is a non-loopback address to listen on without a token.
