@@ -115,7 +115,7 @@ func TestConversationsHelpAndEsc(t *testing.T) {
 // almost the same time that did).
 func TestShortConversationHasABar(t *testing.T) {
 	rows := []scoring.ConversationRow{{ID: 1, Time: 10 * time.Second, Ending: event.EndingAnswered}}
-	lines := conversationLines(NewStyles(asciiRenderer()), rows, 0, -1, 80, 1, 175*time.Second, 0)
+	lines := conversationLines(NewStyles(asciiRenderer()), rows, 0, -1, 80, 1, 175*time.Second, 0, window{})
 	if len(lines) != 2 || !strings.Contains(lines[1], "█") {
 		t.Errorf("no bar for a 10 s conversation on a 175 s axis:\n%s", strings.Join(lines, "\n"))
 	}
