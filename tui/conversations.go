@@ -474,15 +474,19 @@ func traceLines(st Styles, t scoring.ChatTrace, off int) []string {
 }
 
 // handoverLines say what a handover passed on: why, what was found, what
-// was attempted, what the customer was told.
+// was attempted, the dependencies a breaker refused, what the customer was
+// told.
 func handoverLines(h *event.HandoverState) []string {
 	if h == nil {
 		return nil
 	}
-	return []string{"", "handed over: " + h.Reason,
+	out := []string{"", "handed over: " + h.Reason,
 		"  found:     " + strings.Join(slices.Sorted(maps.Keys(h.Found)), ", "),
-		"  attempted: " + strings.Join(h.Attempted, " → "),
-		"  told:      " + h.Told}
+		"  attempted: " + strings.Join(h.Attempted, " → ")}
+	if len(h.Refused) > 0 {
+		out = append(out, "  refused by its breaker: "+strings.Join(h.Refused, ", "))
+	}
+	return append(out, "  told:      "+h.Told)
 }
 
 // ReplayChat shows a chat run's journal in the Conversations view, every

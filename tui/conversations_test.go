@@ -143,3 +143,17 @@ func TestConversationsHeaderTotalAndAxis(t *testing.T) {
 		t.Errorf("the column heads lack a time axis 0 s … 10.0 s … 20.0 s:\n%q", head)
 	}
 }
+
+// TestTraceHandoverNamesTheRefusal: a handover after a tool breaker refused
+// the carrier says so in the trace pane, beside the reason (the model
+// escalated), as the report's trace does.
+func TestTraceHandoverNamesTheRefusal(t *testing.T) {
+	h := &event.HandoverState{Reason: event.StopEscalated, Refused: []string{"carrier"}, Told: "passed on"}
+	got := strings.Join(handoverLines(h), "\n")
+	if !strings.Contains(got, "refused by its breaker: carrier") {
+		t.Errorf("the handover lines do not name the refused carrier:\n%s", got)
+	}
+	if got := strings.Join(handoverLines(&event.HandoverState{Reason: event.StopLoop}), "\n"); strings.Contains(got, "refused") {
+		t.Errorf("a handover with no refusal speaks of one:\n%s", got)
+	}
+}
