@@ -194,7 +194,9 @@ func New(cfg Config) (*Run, error) {
 		r.modelBreaker = breaker.New(s)
 	}
 	if cfg.Tools == nil {
-		r.cfg.Tools = tools.NewInProcess(r.set, 0, r.toolWrap)
+		shop := tools.NewShop(r.set)
+		shop.RecordTokens = cfg.Agent.LookupTokens
+		r.cfg.Tools = tools.NewInProcessShop(shop, 0, r.toolWrap)
 	}
 	r.toolGuard = r.newToolGuard()
 	r.client = openai.NewClient(option.WithBaseURL("http://fake-model.invalid/v1"), option.WithAPIKey("drill"),
@@ -256,6 +258,14 @@ func (r *Run) Info() *event.RunInfo {
 		HasBreaker: c.Policy.Breaker != nil}, {Name: RungFallback, Model: c.FallbackModel, TimeLimit: c.Policy.ReadTimeout, Retries: c.Policy.Retries}}
 	if b := c.Policy.Breaker; b != nil {
 		info.Rungs[0].Breaker = b.Record()
+	}
+	// The conversations are the set's emails in turn, whose ids run past
+	// their number (the built-in set leaves out the emails without an
+	// order): the journal's reader bounds an event's email by the highest.
+	for i := 0; i < min(c.Conversations, len(r.set)); i++ {
+		if id := r.set[i].ID; id > c.Conversations && id > info.MaxEmailID {
+			info.MaxEmailID = id
+		}
 	}
 	return info
 }
