@@ -28,7 +28,7 @@ func TestUsageErrorsBeforeAnythingRuns(t *testing.T) {
 		{"chat flag on triage", []string{"run", "--clock", "virtual", "--no-tui", "--read-timeout", "2s"}, []string{"--read-timeout is a chat flag: add --workload chat"}},
 		{"chat flag on triage compare", []string{"compare", "--clock", "virtual", "--conversations", "5"}, []string{"--conversations is a chat flag"}},
 		{"triage flag on chat predict", []string{"predict", "--workload", "chat", "--primary-timeout", "3s"}, []string{"--primary-timeout is not a setting of the chat workload"}},
-		{"chat flag predict does not read", []string{"predict", "--workload", "chat", "--incident", "mixed"}, []string{"not --incident"}},
+		{"chat flag predict does not read", []string{"predict", "--workload", "chat", "--conversations", "5"}, []string{"not --conversations"}},
 		{"agent profile on predict", []string{"predict", "--workload", "chat", "--agent-profile", "compact"}, []string{"not --agent-profile"}},
 		// The flag the user typed, and the chat preset meant.
 		{"triage preset on chat", []string{"run", "--workload", "chat", "--clock", "virtual", "--no-tui", "--policy", "breaker"},
