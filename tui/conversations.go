@@ -262,7 +262,7 @@ func (v *ConversationsView) loadTrace(id int) tea.Cmd {
 // the view's width.
 func (v *ConversationsView) header() []string {
 	s := v.sum
-	title := []string{"drill · chat", format.Text(s.Policy), format.Text(s.Incident), fmt.Sprintf("seed %d", s.Seed), s.Clock + " clock"}
+	title := []string{"drill · chat", format.Text(s.Policy), incidentWords(s), fmt.Sprintf("seed %d", s.Seed), s.Clock + " clock"}
 	switch {
 	case v.rp != nil:
 		title = append(title, v.rp.status())
@@ -273,7 +273,11 @@ func (v *ConversationsView) header() []string {
 	}
 	out := wrapSegments(title, " · ", v.w)
 	out[0] = v.st.Bold.Render(out[0])
-	return append(out, wrapSegments(chatFigures(v.st, s, v.fold.Planned()), " · ", v.w)...)
+	out = append(out, wrapSegments(chatFigures(v.st, s, v.fold.Planned()), " · ", v.w)...)
+	if segs := stopSegments(v.st, s); len(segs) > 0 {
+		out = append(out, wrapSegments(segs, " · ", v.w)...)
+	}
+	return out
 }
 
 // chatFigures are the chat header's figures, from the fold's summary;
@@ -322,7 +326,7 @@ func (v *ConversationsView) View() string {
 		keys = " ↑/↓ scroll · esc back · q quit"
 	} else {
 		pane = box(v.st, fmt.Sprintf("Conversations (%d)", len(v.rows)), true, v.w, paneH,
-			conversationLines(v.st, v.rows, v.top, v.sel, v.w-2, v.visible(), v.axis, v.now))
+			conversationLines(v.st, v.rows, v.top, v.sel, v.w-2, v.visible(), v.axis, v.now, incidentOf(v.sum)))
 	}
 	if v.rp != nil {
 		keys += " · space pause · +/- speed"
@@ -359,6 +363,7 @@ func (v *ConversationsView) helpBox(h int) []string {
 		"end/G      the newest (and follow it)",
 		"enter      the selected conversation's trace",
 		"esc        close the trace or this help",
+		incidentGlyph + "          started in the incident window",
 	}
 	if v.rp != nil {
 		rows = append(rows, "space      pause / play", "+ -        faster / slower")
@@ -400,7 +405,7 @@ func outcomeWords(st Styles, r scoring.ConversationRow) (string, rune, func(...s
 // time since its start on the run's clock now (0: unknown), its bar capped
 // at the axis, as the Emails pane shows a waiting email. The outcome
 // column narrows on a narrow terminal so the bar keeps some room.
-func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n int, axis, now time.Duration) []string {
+func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n int, axis, now time.Duration, incident window) []string {
 	ow := min(max(w-41-12, 12), 34)
 	head := fmt.Sprintf("  %5s %8s %8s %5s %7s  %-*s", "#", "start", "time", "turns", "tokens", ow, "outcome")
 	barW := max(w-cellWidth(head)-1, 0)
@@ -412,8 +417,12 @@ func conversationLines(st Styles, rows []scoring.ConversationRow, top, sel, w, n
 		if i == sel {
 			mark = st.Selected.Render("▸")
 		}
+		in := " "
+		if incident.holds(r.Start) {
+			in = st.Alert.Render(incidentGlyph)
+		}
 		took := r.TimeAt(now)
-		line := fmt.Sprintf("%s %5d %8s %8s %5d %7d  %-*s", mark, r.ID, format.Dur(r.Start), format.Dur(took), r.Turns, r.Tokens, ow, fit(words, ow))
+		line := fmt.Sprintf("%s%s%5d %8s %8s %5d %7d  %-*s", mark, in, r.ID, format.Dur(r.Start), format.Dur(took), r.Turns, r.Tokens, ow, fit(words, ow))
 		bar := 0
 		if axis > 0 && took > 0 {
 			// Rounded, and at least a cell: a short conversation shows too.
@@ -465,15 +474,19 @@ func traceLines(st Styles, t scoring.ChatTrace, off int) []string {
 }
 
 // handoverLines say what a handover passed on: why, what was found, what
-// was attempted, what the customer was told.
+// was attempted, the dependencies a breaker refused, what the customer was
+// told.
 func handoverLines(h *event.HandoverState) []string {
 	if h == nil {
 		return nil
 	}
-	return []string{"", "handed over: " + h.Reason,
+	out := []string{"", "handed over: " + h.Reason,
 		"  found:     " + strings.Join(slices.Sorted(maps.Keys(h.Found)), ", "),
-		"  attempted: " + strings.Join(h.Attempted, " → "),
-		"  told:      " + h.Told}
+		"  attempted: " + strings.Join(h.Attempted, " → ")}
+	if len(h.Refused) > 0 {
+		out = append(out, "  refused by its breaker: "+strings.Join(h.Refused, ", "))
+	}
+	return append(out, "  told:      "+h.Told)
 }
 
 // ReplayChat shows a chat run's journal in the Conversations view, every

@@ -115,7 +115,7 @@ func TestConversationsHelpAndEsc(t *testing.T) {
 // almost the same time that did).
 func TestShortConversationHasABar(t *testing.T) {
 	rows := []scoring.ConversationRow{{ID: 1, Time: 10 * time.Second, Ending: event.EndingAnswered}}
-	lines := conversationLines(NewStyles(asciiRenderer()), rows, 0, -1, 80, 1, 175*time.Second, 0)
+	lines := conversationLines(NewStyles(asciiRenderer()), rows, 0, -1, 80, 1, 175*time.Second, 0, window{})
 	if len(lines) != 2 || !strings.Contains(lines[1], "█") {
 		t.Errorf("no bar for a 10 s conversation on a 175 s axis:\n%s", strings.Join(lines, "\n"))
 	}
@@ -141,5 +141,19 @@ func TestConversationsHeaderTotalAndAxis(t *testing.T) {
 	}
 	if !strings.Contains(head, "0 s") || !strings.Contains(head, "10.0 s") || !strings.HasSuffix(strings.TrimRight(head, " |│┃"), "20.0 s") {
 		t.Errorf("the column heads lack a time axis 0 s … 10.0 s … 20.0 s:\n%q", head)
+	}
+}
+
+// TestTraceHandoverNamesTheRefusal: a handover after a tool breaker refused
+// the carrier says so in the trace pane, beside the reason (the model
+// escalated), as the report's trace does.
+func TestTraceHandoverNamesTheRefusal(t *testing.T) {
+	h := &event.HandoverState{Reason: event.StopEscalated, Refused: []string{"carrier"}, Told: "passed on"}
+	got := strings.Join(handoverLines(h), "\n")
+	if !strings.Contains(got, "refused by its breaker: carrier") {
+		t.Errorf("the handover lines do not name the refused carrier:\n%s", got)
+	}
+	if got := strings.Join(handoverLines(&event.HandoverState{Reason: event.StopLoop}), "\n"); strings.Contains(got, "refused") {
+		t.Errorf("a handover with no refusal speaks of one:\n%s", got)
 	}
 }

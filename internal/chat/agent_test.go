@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/tools"
 )
 
@@ -38,5 +39,36 @@ func TestAgentProfilesSizeThePrompt(t *testing.T) {
 	}
 	if _, err := AgentProfileByName("simulaton"); err == nil || !strings.Contains(err.Error(), "valid: simulation, compact") {
 		t.Errorf("a misspelt profile: %v, want the valid names", err)
+	}
+}
+
+// TestSimulationAgentBillsAsTheWriteUp: the simulation's agent bills as the
+// write-up's: a conversation whose model repeats its lookup until the
+// ten-turn limit about conversation 350's 60,200 tokens (each repeat resends
+// the lookups before it), and a four-call answer about 17,500 (its 18.78 M
+// over 1,000 conversations, less the loops). Bands: the conversations'
+// messages and answers differ in length.
+func TestSimulationAgentBillsAsTheWriteUp(t *testing.T) {
+	mean := func(rates Rates, turns int, ending string) int {
+		cfg := fakeConfig(40, PresetDefaults, IncidentNone)
+		cfg.Profile.Primary.Normal, cfg.Profile.Fallback.Normal = rates, Rates{}
+		_, events := runChat(t, cfg)
+		n, sum := 0, 0
+		for _, e := range events {
+			if c := e.Chat; e.Kind == event.ConversationEnd && c.Turns == turns && c.Ending == ending {
+				n, sum = n+1, sum+c.PromptTokens+c.CompletionTokens
+			}
+		}
+		if n == 0 {
+			t.Fatalf("no %d-turn conversation ended %s", turns, ending)
+		}
+		t.Logf("%d turns, %s: %d tokens", turns, ending, sum/n)
+		return sum / n
+	}
+	if got := mean(Rates{Loop: 1}, DefaultTurnLimit, event.EndingSilent); got < 55_000 || got > 65_000 {
+		t.Errorf("a loop to the turn limit bills %d tokens, want about conversation 350's 60,200 (55,000–65,000)", got)
+	}
+	if got := mean(Rates{}, 4, event.EndingAnswered); got < 16_000 || got > 19_000 {
+		t.Errorf("a four-call answer bills %d tokens, want about 17,500 (16,000–19,000)", got)
 	}
 }

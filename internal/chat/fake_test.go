@@ -7,7 +7,6 @@ import (
 	"github.com/drill-dev/drill/emails"
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fakemodel"
-	"github.com/drill-dev/drill/internal/tools"
 )
 
 // fakeConfig is a run against the built-in fake model's agent and the
@@ -18,7 +17,8 @@ func fakeConfig(conversations int, policy, incident string) Config {
 	cfg.Profile, _ = IncidentProfile(incident)
 	cfg.Policy, _ = Preset(policy)
 	cfg.Models = fakemodel.New(fakemodel.Options{Seed: cfg.Seed, LatencyScale: 1}).Transport()
-	cfg.Tools = tools.NewInProcess(emails.All(), 0, nil)
+	// Tools nil: the run's own in-process services, sized by the agent
+	// profile, as drill runs them.
 	return cfg
 }
 

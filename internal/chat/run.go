@@ -194,7 +194,9 @@ func New(cfg Config) (*Run, error) {
 		r.modelBreaker = breaker.New(s)
 	}
 	if cfg.Tools == nil {
-		r.cfg.Tools = tools.NewInProcess(r.set, 0, r.toolWrap)
+		shop := tools.NewShop(r.set)
+		shop.RecordTokens = cfg.Agent.LookupTokens
+		r.cfg.Tools = tools.NewInProcessShop(shop, 0, r.toolWrap)
 	}
 	r.toolGuard = r.newToolGuard()
 	r.client = openai.NewClient(option.WithBaseURL("http://fake-model.invalid/v1"), option.WithAPIKey("drill"),

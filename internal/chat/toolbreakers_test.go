@@ -24,6 +24,8 @@ func carrierHang(conversations int, tb *ToolBreakers) Config {
 
 func TestCarrierHangOpensOneBreakerForBothCarrierTools(t *testing.T) {
 	sum, events := runChat(t, carrierHang(60, DefaultToolBreakers()))
+	t.Logf("%d answered (%d of them without the carrier), %d handed over, %d silent, the slowest %g s",
+		sum.Answered, sum.AnsweredWithout, sum.HandedOver, sum.Silent, sum.TimeMaxS)
 	if sum.BreakerOpens[tools.Carrier] != 1 || len(sum.BreakerOpens) != 1 {
 		t.Fatalf("breaker opens %v: want the carrier's breaker to open once, and no other", sum.BreakerOpens)
 	}

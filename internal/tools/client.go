@@ -46,7 +46,12 @@ type Client struct {
 // transport given to wrap (nil: used as is) so faults can be put under it;
 // latency is each service's answer time.
 func NewInProcess(set []emails.Email, latency time.Duration, wrap func(dependency string, rt http.RoundTripper) http.RoundTripper) *Client {
-	shop := NewShop(set)
+	return NewInProcessShop(NewShop(set), latency, wrap)
+}
+
+// NewInProcessShop is NewInProcess answering from shop (a shop whose
+// RecordTokens sizes its answers).
+func NewInProcessShop(shop *Shop, latency time.Duration, wrap func(dependency string, rt http.RoundTripper) http.RoundTripper) *Client {
 	orders, carrier := Transport(OrderService(shop, latency)), Transport(CarrierService(shop, latency))
 	if wrap != nil {
 		orders, carrier = wrap(Orders, orders), wrap(Carrier, carrier)

@@ -44,6 +44,11 @@ type Tracking struct {
 // same in every run.
 type Shop struct {
 	orders map[string]Order
+	// RecordTokens sizes each answer of the services, in tokens: past the
+	// bare record (about 40 tokens), a history of the order or its parcel
+	// fills it, as a production service's record carries one. 0: the bare
+	// record.
+	RecordTokens int
 }
 
 // day0 is the date the shop's order history is measured from.

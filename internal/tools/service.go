@@ -30,7 +30,7 @@ func OrderService(shop *Shop, latency time.Duration) http.Handler {
 			return nil, false, false
 		}
 		o, found := shop.Order(id)
-		return o, found, true
+		return shop.sized(o, o, orderNotes), found, true
 	})
 }
 
@@ -47,13 +47,15 @@ func CarrierService(shop *Shop, latency time.Duration) http.Handler {
 				return nil, false, false
 			}
 			t, found := shop.Tracking(id)
-			return t, found, true
+			o, _ := shop.Order(id)
+			return shop.sized(t, o, scanNotes), found, true
 		}
 		if strings.Contains(rest, "/") {
 			return nil, false, false
 		}
 		d, found := shop.Delivery(rest)
-		return d, found, true
+		o, _ := shop.Order(rest)
+		return shop.sized(d, o, scanNotes), found, true
 	})
 }
 
