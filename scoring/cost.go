@@ -40,6 +40,10 @@ type CostSummary struct {
 	// Unpriced lists the models that used tokens but have no price: their
 	// tokens are in TokenSummary and cost nothing here.
 	Unpriced []string `json:"unpriced"`
+	// UnpricedMore counts the attempts of unpriced models past the first
+	// MaxUnpricedListed: a proxy's clients name its models, and a flood
+	// of names must not grow the summary without bound.
+	UnpricedMore int `json:"unpriced_more,omitempty"`
 	// MaxSpend is the run's spend limit (--max-spend); 0 for none.
 	MaxSpend float64 `json:"max_spend"`
 }
@@ -52,6 +56,9 @@ type CostSummary struct {
 func (c CostSummary) Known() bool {
 	return c.Total > 0 || c.MaxSpend > 0 || (c.ByRung != nil && len(c.Unpriced) == 0)
 }
+
+// MaxUnpricedListed is how many unpriced models a summary names.
+const MaxUnpricedListed = 100
 
 // costTrack folds every event that carries a usage.
 type costTrack struct {
@@ -87,7 +94,13 @@ func (c *costTrack) add(e event.Event) {
 		c.cost.Estimated += u.Cost
 	}
 	if !u.Priced && u.InputTokens+u.OutputTokens > 0 {
-		c.unpriced[e.Model] = true
+		switch {
+		case c.unpriced[e.Model]:
+		case len(c.unpriced) < MaxUnpricedListed:
+			c.unpriced[e.Model] = true
+		default:
+			c.cost.UnpricedMore++
+		}
 	}
 }
 

@@ -30,6 +30,16 @@ type ProxyRequest struct {
 // MaxProxyFailedKept is how many failed requests a ProxyTally keeps.
 const MaxProxyFailedKept = 10
 
+// A proxy's clients name the models and their client libraries, so a
+// tally keeps at most MaxProxyModels models and MaxProxyClients clients;
+// requests past them are tallied as OtherModels and OtherClients.
+const (
+	MaxProxyModels  = 1000
+	MaxProxyClients = 100
+	OtherModels     = "(other models)"
+	OtherClients    = "(other clients)"
+)
+
 // ProxyTally folds a proxy's log: the requests that finished, per model. It is
 // the fold behind the request lines and the closing summary. A ProxyTally is not
 // safe for concurrent use.
@@ -141,10 +151,13 @@ func NewProxyTally() *ProxyTally {
 // client returns the tally of the client a request names, made on first sight.
 func (t *ProxyTally) client(p *event.ProxyCall) *ProxyClientTally {
 	c := sdkprofile.Client{Package: p.SDK, Version: p.SDKVersion}
-	label := c.Label()
+	label, sdk, version := c.Label(), p.SDK, p.SDKVersion
+	if t.Clients[label] == nil && len(t.Clients) >= MaxProxyClients {
+		label, sdk, version = OtherClients, "", ""
+	}
 	ct := t.Clients[label]
 	if ct == nil {
-		ct = &ProxyClientTally{Label: label, SDK: p.SDK, Version: p.SDKVersion, Outcomes: map[event.Outcome]int{}}
+		ct = &ProxyClientTally{Label: label, SDK: sdk, Version: version, Outcomes: map[event.Outcome]int{}}
 		t.Clients[label] = ct
 	}
 	return ct
@@ -222,6 +235,9 @@ func (t *ProxyTally) Step(e event.Event) ProxyStep {
 		name := r.Model
 		if name == "" {
 			name = "(no model)"
+		}
+		if t.Models[name] == nil && len(t.Models) >= MaxProxyModels {
+			name = OtherModels
 		}
 		m := t.Models[name]
 		if m == nil {
