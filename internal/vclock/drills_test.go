@@ -65,7 +65,7 @@ func journalEvents(t testing.TB, path string) []event.Event {
 	return j.Events
 }
 
-// Tolerances of the equivalence check (issue 17): served counts within 3,
+// Tolerances of the equivalence check (real time against virtual): served counts within 3,
 // waits and breaker first open within 0.3 s, all-4-right equal.
 const (
 	servedTolerance  = 3
