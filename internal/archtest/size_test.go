@@ -58,7 +58,6 @@ var longFuncsPending = map[string]bool{
 	"internal/fakemodel/request.go:DecodeRequest":   true,
 	"internal/fakemodel/server.go:write":            true,
 	"internal/fakemodel/transport.go:RoundTrip":     true,
-	"internal/journal/journaltest/synthetic.go:Run": true,
 	"internal/metrics/metrics.go:collect":           true,
 	"internal/plan/chat.go:ChatConfigs":             true,
 	"internal/predict/predict.go:ComputeFor":        true,
