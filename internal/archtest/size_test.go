@@ -46,33 +46,9 @@ var longFuncsAllowed = map[string]string{
 // split yet. The list only shrinks: an entry whose function got short (or
 // went) fails the test, so it is removed with the split.
 var longFuncsPending = map[string]bool{
-	"cmd/drill/fleet.go:newFleetCmd":                true,
-	"cmd/drill/history.go:newHistoryCmd":            true,
-	"cmd/drill/report.go:newReportCmd":              true,
-	"emails/load.go:readCSV":                        true,
-	"internal/docfig/docfig.go:process":             true,
-	"internal/drillfile/check.go:Check":             true,
-	"internal/drillfile/overrides.go:apply":         true,
-	"internal/fakemodel/decode_fast.go:decodeFast":  true,
-	"internal/fakemodel/reader.go:orderNumber":      true,
-	"internal/fakemodel/request.go:DecodeRequest":   true,
-	"internal/fakemodel/server.go:write":            true,
-	"internal/fakemodel/transport.go:RoundTrip":     true,
-	"internal/metrics/metrics.go:collect":           true,
-	"internal/plan/chat.go:ChatConfigs":             true,
-	"internal/predict/predict.go:ComputeFor":        true,
-	"internal/predict/simulate.go:simulate":         true,
-	"internal/session/proxy.go:Proxy":               true,
-	"internal/session/session.go:Drill":             true,
-	"internal/vclock/child.go:callStarted":          true,
-	"scoring/fold.go:Add":                           true,
-	"scoring/proxy.go:Step":                         true,
-	"scoring/summary.go:Summary":                    true,
-	"tui/detail.go:renderDetail":                    true,
-	"tui/frame.go:layout":                           true,
-	"tui/model.go:key":                              true,
-	"tui/sweep.go:View":                             true,
-	"workload/config.go:Validate":                   true,
+	"cmd/drill/fleet.go:newFleetCmd":     true,
+	"cmd/drill/history.go:newHistoryCmd": true,
+	"cmd/drill/report.go:newReportCmd":   true,
 }
 
 // allowedPrefix returns the longFuncsAllowed entry covering a file, if any.
