@@ -57,7 +57,7 @@ func (s *shardFlags) write(cmd *cobra.Command, fn func(io.Writer) error) error {
 	if err := fn(&b); err != nil {
 		return err
 	}
-	return writeWhole(s.output, b.Bytes())
+	return outfile.WriteWhole(s.output, b.Bytes())
 }
 
 // shardLocal are the flags a shard's recorded command line leaves out:
