@@ -306,36 +306,9 @@ func readCSV(name string, r io.Reader, limit int) ([]Email, error) {
 	if err != nil {
 		return nil, csvErr(name, err)
 	}
-	col := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\xEF\xBB\xBF")))
-		h = strings.TrimPrefix(h, "truth.")
-		if !slices.Contains(columns, h) && !answer.IsField(h) && h != ClassColumn {
-			return nil, &LoadError{File: name, Line: 1, Field: header[i], Msg: fmt.Sprintf("unknown column (valid: %s, %s, %s)",
-				strings.Join(columns, ", "), strings.Join(answer.Fields[:], ", "), ClassColumn)}
-		}
-		if _, dup := col[h]; dup {
-			return nil, &LoadError{File: name, Line: 1, Field: h, Msg: "column named twice"}
-		}
-		col[h] = i
-	}
-	for _, c := range columns {
-		if _, ok := col[c]; !ok {
-			return nil, &LoadError{File: name, Line: 1, Field: c, Msg: "missing column"}
-		}
-	}
-	truthCols := 0
-	for _, f := range answer.Fields {
-		if _, ok := col[f]; ok {
-			truthCols++
-		}
-	}
-	if truthCols != 0 && truthCols != len(answer.Fields) {
-		for _, f := range answer.Fields {
-			if _, ok := col[f]; !ok {
-				return nil, &LoadError{File: name, Line: 1, Field: f, Msg: "missing column: truth columns come as all four (intent, order_number, product, urgency) or none"}
-			}
-		}
+	col, truthCols, le := csvColumns(name, header)
+	if le != nil {
+		return nil, le
 	}
 	ld := newLoader(name)
 	for !ld.full(limit) {
@@ -355,34 +328,82 @@ func readCSV(name string, r io.Reader, limit int) ([]Email, error) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
-		get := func(c string) string { return rec[col[c]] }
-		var e Email
-		idText := strings.TrimSpace(get("id"))
-		n, err := strconv.Atoi(idText)
-		if err != nil {
-			return nil, ld.err(line, "id", "not a whole number: %q", idText)
-		}
-		e.ID, e.From, e.Subject, e.Body = n, get("from"), get("subject"), get("body")
-		if c, ok := col[ClassColumn]; ok {
-			e.Class = strings.TrimSpace(rec[c])
-		}
-		e.Unscored = true
-		if truthCols > 0 {
-			empty := true
-			for _, f := range answer.Fields {
-				v := get(f)
-				e.Truth.SetField(f, v)
-				if strings.TrimSpace(v) != "" {
-					empty = false
-				}
-			}
-			e.Unscored = empty
+		e, le := csvEmail(ld, line, rec, col, truthCols > 0)
+		if le != nil {
+			return nil, le
 		}
 		if le := ld.add(line, e, ""); le != nil {
 			return nil, le
 		}
 	}
 	return ld.done()
+}
+
+// csvColumns reads the header row: each column's index by name (truth.
+// prefixes dropped), and how many truth columns there are (all four or
+// none).
+func csvColumns(name string, header []string) (map[string]int, int, *LoadError) {
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\xEF\xBB\xBF")))
+		h = strings.TrimPrefix(h, "truth.")
+		if !slices.Contains(columns, h) && !answer.IsField(h) && h != ClassColumn {
+			return nil, 0, &LoadError{File: name, Line: 1, Field: header[i], Msg: fmt.Sprintf("unknown column (valid: %s, %s, %s)",
+				strings.Join(columns, ", "), strings.Join(answer.Fields[:], ", "), ClassColumn)}
+		}
+		if _, dup := col[h]; dup {
+			return nil, 0, &LoadError{File: name, Line: 1, Field: h, Msg: "column named twice"}
+		}
+		col[h] = i
+	}
+	for _, c := range columns {
+		if _, ok := col[c]; !ok {
+			return nil, 0, &LoadError{File: name, Line: 1, Field: c, Msg: "missing column"}
+		}
+	}
+	truthCols := 0
+	for _, f := range answer.Fields {
+		if _, ok := col[f]; ok {
+			truthCols++
+		}
+	}
+	if truthCols != 0 && truthCols != len(answer.Fields) {
+		for _, f := range answer.Fields {
+			if _, ok := col[f]; !ok {
+				return nil, 0, &LoadError{File: name, Line: 1, Field: f, Msg: "missing column: truth columns come as all four (intent, order_number, product, urgency) or none"}
+			}
+		}
+	}
+	return col, truthCols, nil
+}
+
+// csvEmail reads one record as an email; truth says whether the file has
+// the truth columns (a row with all four empty is unscored).
+func csvEmail(ld *loader, line int, rec []string, col map[string]int, truth bool) (Email, *LoadError) {
+	get := func(c string) string { return rec[col[c]] }
+	var e Email
+	idText := strings.TrimSpace(get("id"))
+	n, err := strconv.Atoi(idText)
+	if err != nil {
+		return e, ld.err(line, "id", "not a whole number: %q", idText)
+	}
+	e.ID, e.From, e.Subject, e.Body = n, get("from"), get("subject"), get("body")
+	if c, ok := col[ClassColumn]; ok {
+		e.Class = strings.TrimSpace(rec[c])
+	}
+	e.Unscored = true
+	if truth {
+		empty := true
+		for _, f := range answer.Fields {
+			v := get(f)
+			e.Truth.SetField(f, v)
+			if strings.TrimSpace(v) != "" {
+				empty = false
+			}
+		}
+		e.Unscored = empty
+	}
+	return e, nil
 }
 
 // maxRecordBytes is the most bytes of a CSV file one record may take: an

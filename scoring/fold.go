@@ -116,14 +116,7 @@ func (f *Fold) Add(e event.Event) {
 	f.inflight.add(e)
 	switch e.Kind {
 	case event.RunStart:
-		if e.Run != nil {
-			f.Info = *e.Run
-			for _, r := range e.Run.Rungs {
-				if r.HasBreaker {
-					f.breaker(r.Name)
-				}
-			}
-		}
+		f.runStart(e)
 	case event.OutageStart:
 		f.outageStart(e)
 	case event.OutageEnd:
@@ -141,15 +134,7 @@ func (f *Fold) Add(e event.Event) {
 	case event.AttemptStart:
 		f.attemptStart(e)
 	case event.Fault:
-		// The injector faults exactly the attempts to the broken model
-		// that start inside an outage window.
-		f.broken++
-		if r := f.keptRecord(e.Email); r != nil {
-			if a := r.open(e.Rung, e.Attempt); a != nil {
-				a.Fault = e.Fault
-				r.Version++
-			}
-		}
+		f.fault(e)
 	case event.AttemptEnd:
 		f.attemptEnd(e)
 	case event.StreamEnd:
@@ -162,19 +147,7 @@ func (f *Fold) Add(e event.Event) {
 			f.breakerChange(e)
 		}
 	case event.RungSkipped, event.RungEnd:
-		if e.Outcome != event.OK {
-			if f.failed[e.Rung] == nil {
-				f.failed[e.Rung] = map[event.Outcome]int{}
-			}
-			f.failed[e.Rung][e.Outcome]++
-		}
-		if e.Kind == event.RungEnd {
-			f.probeEnd(e)
-		} else if r := f.keptRecord(e.Email); r != nil {
-			r.Attempts = append(r.Attempts, Attempt{Rung: e.Rung, Model: e.Model, Start: e.At, End: e.At,
-				Ended: true, Skipped: true, Breaker: StateOpen})
-			r.Version++
-		}
+		f.rungOver(e)
 	case event.EmailDone:
 		if e.Result != nil {
 			f.doneEmail(e)
@@ -190,12 +163,62 @@ func (f *Fold) Add(e event.Event) {
 	case event.Resumed:
 		f.paused = false
 	case event.RunEnd:
-		f.ended, f.detail, f.paused = true, e.Detail, false
-		if e.End != nil {
-			f.end = *e.End
-		} else {
-			f.end = event.RunEndInfo{Status: legacyStatus(e.Detail)}
+		f.runEnd(e)
+	}
+}
+
+// runStart takes the run's settings and sets up a breaker per rung that
+// has one.
+func (f *Fold) runStart(e event.Event) {
+	if e.Run == nil {
+		return
+	}
+	f.Info = *e.Run
+	for _, r := range e.Run.Rungs {
+		if r.HasBreaker {
+			f.breaker(r.Name)
 		}
+	}
+}
+
+// fault counts a call to the broken model and marks its attempt: the
+// injector faults exactly the attempts to the broken model that start
+// inside an outage window.
+func (f *Fold) fault(e event.Event) {
+	f.broken++
+	if r := f.keptRecord(e.Email); r != nil {
+		if a := r.open(e.Rung, e.Attempt); a != nil {
+			a.Fault = e.Fault
+			r.Version++
+		}
+	}
+}
+
+// rungOver counts a rung that failed (or was skipped), and ends a probe on
+// it or records the skipped rung on its email.
+func (f *Fold) rungOver(e event.Event) {
+	if e.Outcome != event.OK {
+		if f.failed[e.Rung] == nil {
+			f.failed[e.Rung] = map[event.Outcome]int{}
+		}
+		f.failed[e.Rung][e.Outcome]++
+	}
+	if e.Kind == event.RungEnd {
+		f.probeEnd(e)
+	} else if r := f.keptRecord(e.Email); r != nil {
+		r.Attempts = append(r.Attempts, Attempt{Rung: e.Rung, Model: e.Model, Start: e.At, End: e.At,
+			Ended: true, Skipped: true, Breaker: StateOpen})
+		r.Version++
+	}
+}
+
+// runEnd takes how the run ended.
+func (f *Fold) runEnd(e event.Event) {
+	f.ended, f.detail, f.paused = true, e.Detail, false
+	if e.End != nil {
+		f.end = *e.End
+	} else {
+		f.end = event.RunEndInfo{Status: legacyStatus(e.Detail)}
 	}
 }
 

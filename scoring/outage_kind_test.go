@@ -25,7 +25,8 @@ func byHandHang(planned string) []event.Event {
 // TestOutageByHandIsNamedByItsFault: an outage started by hand is the
 // outage the run had: a hang by hand in a busy drill, or in a drill
 // without an outage, is summarised as hang, and the busy prediction is
-// not set beside it (issue 20).
+// not set beside it: a prediction for a fault that did not run would
+// mislead.
 func TestOutageByHandIsNamedByItsFault(t *testing.T) {
 	for _, planned := range []string{"busy", "none"} {
 		s := Summarize(byHandHang(planned))
@@ -62,8 +63,8 @@ func failedCall(email int, rung string, start, end float64) []event.Event {
 
 // TestOneFirstOpenPerSummary: under an injected outage, the observed row of
 // the broken rung gives the same first open as the summary, relative to
-// the outage's start, not to its first failed call (issue 20: 18.5 s and
-// 18.2 s in one summary).
+// the outage's start, not to its first failed call, so one summary never
+// quotes two first opens (18.5 s beside 18.2 s).
 func TestOneFirstOpenPerSummary(t *testing.T) {
 	evs := []event.Event{
 		{Kind: event.RunStart, Run: &event.RunInfo{Outage: "busy", Emails: 2, OutageFromS: 15, OutageToS: 40, Target: "primary",
@@ -92,7 +93,8 @@ func TestOneFirstOpenPerSummary(t *testing.T) {
 
 // TestNothingIsBrokenBeforeThePlannedOutage: 2.8 s into a drill whose
 // outage starts at 15 s, failed calls are not calls to a broken model
-// (issue 20: "4 calls to broken primary (observed)" before the outage).
+// (a summary must not say "4 calls to broken primary (observed)" before
+// the outage began).
 func TestNothingIsBrokenBeforeThePlannedOutage(t *testing.T) {
 	f := NewFold()
 	f.Add(event.Event{Kind: event.RunStart, Run: &event.RunInfo{Outage: "busy", Emails: 120, OutageFromS: 15, OutageToS: 40, Target: "primary"}})

@@ -211,53 +211,62 @@ func (t *ProxyTally) Step(e event.Event) ProxyStep {
 	case event.FleetLink, event.MemberLost:
 		t.Fleet.add(e)
 	case event.AttemptEnd:
-		if e.Proxy == nil {
-			break
+		if e.Proxy != nil {
+			r := t.attemptEnd(e)
+			return ProxyStep{Request: &r}
 		}
-		r := ProxyRequest{ID: e.Proxy.ID, At: e.At - e.Proxy.Wait, Method: e.Proxy.Method, Path: e.Proxy.Path, Model: e.Model,
-			Stream: e.Proxy.Stream, Retry: e.Attempt, Status: e.Status, Outcome: e.Outcome, Fault: t.faults[e.Proxy.ID],
-			Wait: e.Proxy.Wait, TTFT: e.Proxy.TTFT, In: e.Proxy.InputTokens, Out: e.Proxy.OutputTokens, Cost: e.Proxy.Cost, Detail: e.Detail}
-		delete(t.faults, e.Proxy.ID)
-		t.Requests++
-		c := t.client(e.Proxy)
-		c.Requests++
-		c.lastEnd, c.ended = e.At, true
-		if r.Outcome != event.OK {
-			c.Failed++
-			c.Outcomes[r.Outcome]++
-		}
-		if r.Outcome != event.OK {
-			t.Failed++
-			if len(t.FirstFailed) < MaxProxyFailedKept {
-				t.FirstFailed = append(t.FirstFailed, r)
-			}
-		}
-		name := r.Model
-		if name == "" {
-			name = "(no model)"
-		}
-		if t.Models[name] == nil && len(t.Models) >= MaxProxyModels {
-			name = OtherModels
-		}
-		m := t.Models[name]
-		if m == nil {
-			m = &ProxyModelTally{Outcomes: map[event.Outcome]int{}}
-			t.Models[name] = m
-		}
-		m.Calls++
-		m.In += r.In
-		m.Out += r.Out
-		m.Cost += r.Cost
-		if r.Fault != "" {
-			m.Faults++
-		}
-		if r.Outcome != event.OK {
-			m.Failed++
-			m.Outcomes[r.Outcome]++
-		}
-		return ProxyStep{Request: &r}
 	}
 	return ProxyStep{}
+}
+
+// attemptEnd folds a request's end (e.Proxy set): the request, its
+// client's counts and its model's, and returns the request.
+func (t *ProxyTally) attemptEnd(e event.Event) ProxyRequest {
+	r := ProxyRequest{ID: e.Proxy.ID, At: e.At - e.Proxy.Wait, Method: e.Proxy.Method, Path: e.Proxy.Path, Model: e.Model,
+		Stream: e.Proxy.Stream, Retry: e.Attempt, Status: e.Status, Outcome: e.Outcome, Fault: t.faults[e.Proxy.ID],
+		Wait: e.Proxy.Wait, TTFT: e.Proxy.TTFT, In: e.Proxy.InputTokens, Out: e.Proxy.OutputTokens, Cost: e.Proxy.Cost, Detail: e.Detail}
+	delete(t.faults, e.Proxy.ID)
+	t.Requests++
+	c := t.client(e.Proxy)
+	c.Requests++
+	c.lastEnd, c.ended = e.At, true
+	if r.Outcome != event.OK {
+		c.Failed++
+		c.Outcomes[r.Outcome]++
+		t.Failed++
+		if len(t.FirstFailed) < MaxProxyFailedKept {
+			t.FirstFailed = append(t.FirstFailed, r)
+		}
+	}
+	t.modelTally(r)
+	return r
+}
+
+// modelTally adds a request to its model's tally.
+func (t *ProxyTally) modelTally(r ProxyRequest) {
+	name := r.Model
+	if name == "" {
+		name = "(no model)"
+	}
+	if t.Models[name] == nil && len(t.Models) >= MaxProxyModels {
+		name = OtherModels
+	}
+	m := t.Models[name]
+	if m == nil {
+		m = &ProxyModelTally{Outcomes: map[event.Outcome]int{}}
+		t.Models[name] = m
+	}
+	m.Calls++
+	m.In += r.In
+	m.Out += r.Out
+	m.Cost += r.Cost
+	if r.Fault != "" {
+		m.Faults++
+	}
+	if r.Outcome != event.OK {
+		m.Failed++
+		m.Outcomes[r.Outcome]++
+	}
 }
 
 // add folds a fleet_link or member_lost event of the member's own log.

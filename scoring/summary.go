@@ -267,26 +267,8 @@ func (f *Fold) Summary() Summary {
 	s.Tokens, s.Cost = f.cost.summary()
 	s.Cost.MaxSpend = info.MaxSpend
 	f.predictedInto(&s)
-	s.NotSent = max(0, s.Emails-s.EmailsSent)
-	if s.NotSent > 0 && s.NotSentReason == "" {
-		s.NotSentReason = event.NotSentStopped
-		if !f.ended {
-			s.NotSentReason = "cut short"
-		}
-	}
-	s.Rejected, s.CutOff = f.served.Rejected, f.served.Cancelled
-	s.NeverAnswered = max(0, s.EmailsSent-s.EmailsAnswered-s.Rejected)
-	// Quality is over the emails answered: an email never sent, turned
-	// away by the worker pool or cut off by the end of the run says
-	// nothing about the models.
-	if n := f.quality.N; n > 0 {
-		s.All4Right = round(float64(f.quality.All4)/float64(n), 4)
-		for _, name := range FieldNames {
-			s.FieldsRight[name] = round(float64(f.quality.Fields[name])/float64(n), 4)
-		}
-	}
-	lo, hi := Wilson(f.quality.All4, f.quality.N)
-	s.All4RightCI95 = [2]float64{round(lo, 4), round(hi, 4)}
+	f.countsInto(&s)
+	f.qualityInto(&s)
 
 	basis, ws := f.Basis()
 	s.OutageBasis = basis
@@ -303,19 +285,7 @@ func (f *Fold) Summary() Summary {
 		s.P95WaitOutageS = ptr(round(Quantile(waits, 0.95), 3))
 		s.WaitsOutage = len(waits)
 	}
-	s.Followed.Email = info.Follow
-	if r, ok := f.emails[info.Follow]; ok && info.Follow != 0 {
-		if r.SentKnown {
-			s.Followed.SentS = ptr(round(r.Sent.Seconds(), 3))
-		}
-		if r.Done {
-			s.Followed.WaitS = ptr(round(r.Result.Wait.Seconds(), 3))
-			s.Followed.ServedBy = r.Result.ServedBy
-			if r.Result.Cancelled {
-				s.Followed.ServedBy = "cancelled"
-			}
-		}
-	}
+	s.Followed = f.followed(info.Follow)
 	if first := f.FirstOpen(f.Target()); first != nil {
 		s.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
 	}
@@ -324,6 +294,61 @@ func (f *Fold) Summary() Summary {
 			s.PrimaryBackS = ptr(round(back.Seconds(), 3))
 		}
 	}
+	f.windowsInto(&s)
+	return s
+}
+
+// countsInto sets the emails not sent (and why), rejected, cut off and
+// never answered.
+func (f *Fold) countsInto(s *Summary) {
+	s.NotSent = max(0, s.Emails-s.EmailsSent)
+	if s.NotSent > 0 && s.NotSentReason == "" {
+		s.NotSentReason = event.NotSentStopped
+		if !f.ended {
+			s.NotSentReason = "cut short"
+		}
+	}
+	s.Rejected, s.CutOff = f.served.Rejected, f.served.Cancelled
+	s.NeverAnswered = max(0, s.EmailsSent-s.EmailsAnswered-s.Rejected)
+}
+
+// qualityInto sets the answers' quality. Quality is over the emails
+// answered: an email never sent, turned away by the worker pool or cut off
+// by the end of the run says nothing about the models.
+func (f *Fold) qualityInto(s *Summary) {
+	if n := f.quality.N; n > 0 {
+		s.All4Right = round(float64(f.quality.All4)/float64(n), 4)
+		for _, name := range FieldNames {
+			s.FieldsRight[name] = round(float64(f.quality.Fields[name])/float64(n), 4)
+		}
+	}
+	lo, hi := Wilson(f.quality.All4, f.quality.N)
+	s.All4RightCI95 = [2]float64{round(lo, 4), round(hi, 4)}
+}
+
+// followed traces the email the run follows (0: none).
+func (f *Fold) followed(id int) Followed {
+	out := Followed{Email: id}
+	r, ok := f.emails[id]
+	if !ok || id == 0 {
+		return out
+	}
+	if r.SentKnown {
+		out.SentS = ptr(round(r.Sent.Seconds(), 3))
+	}
+	if r.Done {
+		out.WaitS = ptr(round(r.Result.Wait.Seconds(), 3))
+		out.ServedBy = r.Result.ServedBy
+		if r.Result.Cancelled {
+			out.ServedBy = "cancelled"
+		}
+	}
+	return out
+}
+
+// windowsInto lists the outage windows (those by hand apart too) and the
+// failure windows observed on each rung.
+func (f *Fold) windowsInto(s *Summary) {
 	for _, w := range f.Windows {
 		ws := f.windowSummary(w)
 		s.OutageWindows = append(s.OutageWindows, ws)
@@ -336,7 +361,6 @@ func (f *Fold) Summary() Summary {
 			s.Observed = append(s.Observed, o)
 		}
 	}
-	return s
 }
 
 func (f *Fold) breakerChanges(rung string) []BreakerChange {

@@ -114,7 +114,6 @@ func (m *Model) layout(k layoutKey) {
 		full = true
 	}
 	m.bodyY, m.bodyH = k.head, bh
-	y := k.head
 	for p := range paneCount {
 		m.panel(p).SetSize(rect{})
 	}
@@ -123,85 +122,105 @@ func (m *Model) layout(k layoutKey) {
 	m.inflight.SetSize(rect{})
 	m.wide = w >= wideWidth
 	m.compact = false
+	body := rect{0, k.head, w, bh}
 	switch {
 	case k.detail:
-		m.detail.SetSize(rect{0, y, w, bh})
+		m.detail.SetSize(body)
 	case m.wide:
-		// Wide: Emails on the left; Breaker, Calls and Quality on the right.
-		lw := w * 11 / 20
-		rw := w - lw
-		// Breaker and Quality get the lines they ask for (the prediction
-		// in full) up to a third of the body each; Calls keeps eight.
-		bH := min(k.breakerH+2, max(bh/3, 5))
-		qH := min(k.qualityH+2, max(bh/3, 6))
-		cH := bh - bH - qH
-		if cH < 8 {
-			qH = max(qH-(8-cH), 5)
-			cH = bh - bH - qH
-		}
-		m.ep.SetSize(rect{0, y, lw, bh})
-		iH := m.inflight.wideHeight(k.pool, cH) // the in-flight gauge (inflight.go) under the Calls charts
-		cH -= iH
-		m.breaker.SetSize(rect{lw, y, rw, bH})
-		m.calls.SetSize(rect{lw, y + bH, rw, cH})
-		m.inflight.SetSize(rect{lw, y + bH + cH, rw, iH})
-		m.quality.SetSize(rect{lw, y + bH + cH + iH, rw, qH})
+		m.layoutWide(k, body)
 	case k.compact:
-		// Narrow and short: Emails on top with at least eight rows; under
-		// them Breaker (and Quality, if it has room) beside Calls (the Calls
-		// pane draws the breaker strips), when there is room for them.
 		m.compact = true
-		low := bh - minEmailsH
-		if low < 6 {
-			low = 0
-		}
-		lw := w / 2
-		m.ep.SetSize(rect{0, y, w, bh - low})
-		if low > 0 {
-			// Quality under Breaker when the Breaker's lines leave it five.
-			bH := low
-			if rest := low - (k.breakerH + 2); rest >= 5 {
-				bH = low - rest
-				m.quality.SetSize(rect{0, y + bh - low + bH, lw, rest})
-			}
-			m.breaker.SetSize(rect{0, y + bh - low, lw, bH})
-			m.calls.SetSize(rect{lw, y + bh - low, w - lw, low})
-		}
+		m.layoutCompact(k, body)
 	default:
-		// Narrow: Emails on top; Calls (with the breaker strips) across the
-		// full width, so its time axis is as long as it can be; Breaker and
-		// Quality side by side at the bottom.
-		lw := w / 2
-		rowH := min(max(k.qualityH, k.breakerH)+2, 8)
-		if !full {
-			rowH = 0
-		}
-		cH := min(max(bh*3/10, 6), 14)
-		eH := bh - cH - rowH
-		for eH < minEmailsH && (rowH > 6 || cH > 6) {
-			// Keep eight emails in view: the others shrink first.
-			if cH > 6 || rowH == 0 {
-				cH--
-			} else {
-				rowH--
-			}
-			eH++
-		}
-		if eH < 5 && rowH > 0 {
-			// Too short for all four: the emails before Breaker and Quality
-			// (the header holds their headline figures).
-			eH += rowH
-			rowH = 0
-		}
-		m.ep.SetSize(rect{0, y, w, eH})
-		m.calls.SetSize(rect{0, y + eH, w, cH})
-		if rowH > 0 {
-			m.breaker.SetSize(rect{0, y + eH + cH, lw, rowH})
-			m.quality.SetSize(rect{lw, y + eH + cH, w - lw, rowH})
-		}
+		m.layoutNarrow(k, body, full)
 	}
 	if r := m.panel(m.focus).rect; !k.detail && (r.w == 0 || r.h == 0) {
-		m.focus = paneEmails // the focused pane is no longer drawn
+		m.focus = paneEmails // the focused pane is not drawn
+	}
+}
+
+// layoutWide sizes the panes of a wide window, in body.
+func (m *Model) layoutWide(k layoutKey, body rect) {
+	y, w, bh := body.y, body.w, body.h
+	// Wide: Emails on the left; Breaker, Calls and Quality on the right.
+	lw := w * 11 / 20
+	rw := w - lw
+	// Breaker and Quality get the lines they ask for (the prediction
+	// in full) up to a third of the body each; Calls keeps eight.
+	bH := min(k.breakerH+2, max(bh/3, 5))
+	qH := min(k.qualityH+2, max(bh/3, 6))
+	cH := bh - bH - qH
+	if cH < 8 {
+		qH = max(qH-(8-cH), 5)
+		cH = bh - bH - qH
+	}
+	m.ep.SetSize(rect{0, y, lw, bh})
+	iH := m.inflight.wideHeight(k.pool, cH) // the in-flight gauge (inflight.go) under the Calls charts
+	cH -= iH
+	m.breaker.SetSize(rect{lw, y, rw, bH})
+	m.calls.SetSize(rect{lw, y + bH, rw, cH})
+	m.inflight.SetSize(rect{lw, y + bH + cH, rw, iH})
+	m.quality.SetSize(rect{lw, y + bH + cH + iH, rw, qH})
+}
+
+// layoutCompact sizes the panes of a narrow, short window, in body.
+func (m *Model) layoutCompact(k layoutKey, body rect) {
+	y, w, bh := body.y, body.w, body.h
+	// Narrow and short: Emails on top with at least eight rows; under
+	// them Breaker (and Quality, if it has room) beside Calls (the Calls
+	// pane draws the breaker strips), when there is room for them.
+	low := bh - minEmailsH
+	if low < 6 {
+		low = 0
+	}
+	lw := w / 2
+	m.ep.SetSize(rect{0, y, w, bh - low})
+	if low > 0 {
+		// Quality under Breaker when the Breaker's lines leave it five.
+		bH := low
+		if rest := low - (k.breakerH + 2); rest >= 5 {
+			bH = low - rest
+			m.quality.SetSize(rect{0, y + bh - low + bH, lw, rest})
+		}
+		m.breaker.SetSize(rect{0, y + bh - low, lw, bH})
+		m.calls.SetSize(rect{lw, y + bh - low, w - lw, low})
+	}
+}
+
+// layoutNarrow sizes the panes of a narrow window, in body; full says
+// whether Breaker and Quality have room.
+func (m *Model) layoutNarrow(k layoutKey, body rect, full bool) {
+	y, w, bh := body.y, body.w, body.h
+	// Narrow: Emails on top; Calls (with the breaker strips) across the
+	// full width, so its time axis is as long as it can be; Breaker and
+	// Quality side by side at the bottom.
+	lw := w / 2
+	rowH := min(max(k.qualityH, k.breakerH)+2, 8)
+	if !full {
+		rowH = 0
+	}
+	cH := min(max(bh*3/10, 6), 14)
+	eH := bh - cH - rowH
+	for eH < minEmailsH && (rowH > 6 || cH > 6) {
+		// Keep eight emails in view: the others shrink first.
+		if cH > 6 || rowH == 0 {
+			cH--
+		} else {
+			rowH--
+		}
+		eH++
+	}
+	if eH < 5 && rowH > 0 {
+		// Too short for all four: the emails before Breaker and Quality
+		// (the header holds their headline figures).
+		eH += rowH
+		rowH = 0
+	}
+	m.ep.SetSize(rect{0, y, w, eH})
+	m.calls.SetSize(rect{0, y + eH, w, cH})
+	if rowH > 0 {
+		m.breaker.SetSize(rect{0, y + eH + cH, lw, rowH})
+		m.quality.SetSize(rect{lw, y + eH + cH, w - lw, rowH})
 	}
 }
 

@@ -292,21 +292,30 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.quitting = true
 		return tea.Quit
 	}
-	if m.showHelp {
+	switch {
+	case m.showHelp:
 		// The overlay takes every key but quit; ? or esc closes it.
 		if key.Matches(msg, k.Help, k.Close) {
 			m.showHelp = false
 		}
-		return nil
-	}
-	if m.choosing {
+	case m.choosing:
 		if kind, ok := m.keys.kindForKey(msg.String()); ok {
 			m.startOutage(kind)
 		} else if key.Matches(msg, k.Close) {
 			m.choosing = false
 		}
-		return nil
+	case m.viewKey(msg), m.controlKey(msg), m.replayKey(msg):
+		// Tried in turn: the first that knows the key handled it.
+	default:
+		m.moveKey(msg)
 	}
+	return nil
+}
+
+// viewKey handles the keys that change what the dashboard shows: help,
+// close, filter, jump and the baseline. It reports whether msg was one.
+func (m *Model) viewKey(msg tea.KeyMsg) bool {
+	k := m.keys
 	switch {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
@@ -326,7 +335,20 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			break
 		}
 		m.ep.toggleBaseline()
-	case m.ctl != nil && key.Matches(msg, k.Pause):
+	default:
+		return false
+	}
+	return true
+}
+
+// controlKey handles the keys that steer a live drill: pause and the
+// outage. It reports whether msg was one.
+func (m *Model) controlKey(msg tea.KeyMsg) bool {
+	k := m.keys
+	switch {
+	case m.ctl == nil:
+		return false
+	case key.Matches(msg, k.Pause):
 		if m.done {
 			break
 		}
@@ -335,7 +357,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		} else {
 			m.ctl.Pause()
 		}
-	case m.ctl != nil && key.Matches(msg, k.Outage):
+	case key.Matches(msg, k.Outage):
 		if m.done {
 			break
 		}
@@ -344,18 +366,42 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		} else {
 			m.choosing = true
 		}
-	case m.rp != nil && key.Matches(msg, k.Play):
+	default:
+		return false
+	}
+	return true
+}
+
+// replayKey handles the keys of a replay: play, seek and speed. It reports
+// whether msg was one.
+func (m *Model) replayKey(msg tea.KeyMsg) bool {
+	k := m.keys
+	switch {
+	case m.rp == nil:
+		return false
+	case key.Matches(msg, k.Play):
 		m.rp.paused = !m.rp.paused
-	case m.rp != nil && key.Matches(msg, k.Rewind):
+	case key.Matches(msg, k.Rewind):
 		m.rp.seek(-5 * time.Second)
 		m.ingest(m.rp.lastT)
-	case m.rp != nil && key.Matches(msg, k.Skip):
+	case key.Matches(msg, k.Skip):
 		m.rp.seek(5 * time.Second)
 		m.ingest(m.rp.lastT)
-	case m.rp != nil && key.Matches(msg, k.Faster):
+	case key.Matches(msg, k.Faster):
 		m.rp.setSpeed(m.rp.speed * 2)
-	case m.rp != nil && key.Matches(msg, k.Slower):
+	case key.Matches(msg, k.Slower):
 		m.rp.setSpeed(m.rp.speed / 2)
+	default:
+		return false
+	}
+	return true
+}
+
+// moveKey handles the keys that move around: focus, scrolling, following
+// the newest email and opening one.
+func (m *Model) moveKey(msg tea.KeyMsg) {
+	k := m.keys
+	switch {
 	case key.Matches(msg, k.Focus):
 		m.focus = m.nextDrawn(1)
 	case key.Matches(msg, k.Back):
@@ -384,7 +430,6 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			m.detail.open(m.ep.at(m.s, m.ep.sel).ID)
 		}
 	}
-	return nil
 }
 
 // promptKey edits the footer's prompt: enter applies it, esc cancels.

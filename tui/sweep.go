@@ -401,37 +401,63 @@ func (m *sweepModel) reveal() {
 
 func (m *sweepModel) View() string {
 	var b strings.Builder
+	frozen, figs := m.columns()
+	m.hoff = min(m.hoff, len(figs)-1)
+	shown := m.shown(frozen, figs, m.hoff)
+	top := m.topLines(frozen, m.hoff > 0 || m.hoff+shown < len(figs))
+	// The front rule (scoring.Dominated) is the table's and the report's.
+	note := m.wrap(m.faint, "Figures are medians over the runs so far; dominated: another setting of the outage is better "+
+		"on p95 wait, all 4 right or calls beyond the repeats' spread (all 4 right: and by McNemar's test), worse on none.")
+	if m.showHelp {
+		note = m.wrap(m.faint, sweepHelp)
+	}
+	b.WriteString(strings.Join(top, "\n") + "\n\n")
+	// The settings come first, a column per flag that varies, so rows
+	// never read the same however narrow the terminal; the figures from
+	// hoff follow, as many as fit.
+	cols := append(append([]sweepCol(nil), frozen...), figs[m.hoff:m.hoff+shown]...)
+	m.writeRows(&b, cols, m.hoff+shown < len(figs), max(m.height-len(top)-len(note)-3, 3))
+	b.WriteString(strings.Join(note, "\n"))
+	return b.String()
+}
+
+// wrap wraps text at words to the width, each line in style.
+func (m *sweepModel) wrap(style lipgloss.Style, text string) []string {
+	lines := plain.WrapWords(text, max(m.width, 20))
+	for i, l := range lines {
+		lines[i] = style.Render(l)
+	}
+	return lines
+}
+
+// sortWords says how the rows are sorted: best or worst first, or in the
+// grid's order.
+func (m *sweepModel) sortWords() string {
+	switch {
+	case sweepSortKeys[m.sortBy].figure == "" && m.reverse:
+		return "in reverse grid order"
+	case sweepSortKeys[m.sortBy].figure == "":
+		return "in grid order"
+	case m.reverse:
+		return "worst first"
+	}
+	return "best first"
+}
+
+// topLines are the lines above the table: the title with the progress,
+// the settings every row shares, the shortened column heads spelt out and
+// the keys (←/→ among them when more columns than fit).
+func (m *sweepModel) topLines(frozen []sweepCol, moreColumns bool) []string {
 	done, planned, started := 0, 0, 0
 	for i := range m.src.Labels {
 		done += m.emails[i]
 		planned += m.planned[i]
 		started += len(m.runs[i])
 	}
-	dir := "best first"
-	if m.reverse {
-		dir = "worst first"
-	}
-	if sweepSortKeys[m.sortBy].figure == "" {
-		dir = "in grid order"
-		if m.reverse {
-			dir = "in reverse grid order"
-		}
-	}
-	// The title, the keys and the note wrap at words to the width.
-	wrap := func(style lipgloss.Style, text string) []string {
-		lines := plain.WrapWords(text, max(m.width, 20))
-		for i, l := range lines {
-			lines[i] = style.Render(l)
-		}
-		return lines
-	}
-	frozen, figs := m.columns()
-	m.hoff = min(m.hoff, len(figs)-1)
-	shown := m.shown(frozen, figs, m.hoff)
-	top := wrap(m.bold, fmt.Sprintf("drill sweep  %d settings, %d runs started, %d/%d emails answered · sorted by %s, %s",
-		len(m.src.Labels), started, done, planned, sweepSortKeys[m.sortBy].name, dir))
+	top := m.wrap(m.bold, fmt.Sprintf("drill sweep  %d settings, %d runs started, %d/%d emails answered · sorted by %s, %s",
+		len(m.src.Labels), started, done, planned, sweepSortKeys[m.sortBy].name, m.sortWords()))
 	if len(m.fixed) > 0 {
-		top = append(top, wrap(m.faint, "every row: "+strings.Join(m.fixed, " "))...)
+		top = append(top, m.wrap(m.faint, "every row: "+strings.Join(m.fixed, " "))...)
 	}
 	var short []string // the settings' heads shortened to fit, spelt out
 	for k, name := range m.setCols {
@@ -440,24 +466,19 @@ func (m *sweepModel) View() string {
 		}
 	}
 	if len(short) > 0 {
-		top = append(top, wrap(m.faint, "columns: "+strings.Join(short, " · "))...)
+		top = append(top, m.wrap(m.faint, "columns: "+strings.Join(short, " · "))...)
 	}
 	keys := "↑/↓ select · enter: the marked row's run dashboard · s: sort by the next column · r: reverse · ? help · q: quit (stops the sweep)"
-	if m.hoff > 0 || m.hoff+shown < len(figs) {
+	if moreColumns {
 		keys = "←/→ more columns · " + keys
 	}
-	top = append(top, wrap(m.faint, keys)...)
-	// The front rule (scoring.Dominated) is the table's and the report's.
-	note := wrap(m.faint, "Figures are medians over the runs so far; dominated: another setting of the outage is better "+
-		"on p95 wait, all 4 right or calls beyond the repeats' spread (all 4 right: and by McNemar's test), worse on none.")
-	if m.showHelp {
-		note = wrap(m.faint, sweepHelp)
-	}
-	b.WriteString(strings.Join(top, "\n") + "\n\n")
-	// The settings come first, a column per flag that varies, so rows
-	// never read the same however narrow the terminal; the figures from
-	// hoff follow, as many as fit.
-	cols := append(append([]sweepCol(nil), frozen...), figs[m.hoff:m.hoff+shown]...)
+	return append(top, m.wrap(m.faint, keys)...)
+}
+
+// writeRows writes the table's head (with → when more columns follow) and
+// up to rows rows around the selected one, with a line saying which rows
+// show when not all do.
+func (m *sweepModel) writeRows(b *strings.Builder, cols []sweepCol, more bool, rows int) {
 	line := func(cell func(c sweepCol) string) string {
 		var sb strings.Builder
 		for _, c := range cols {
@@ -466,11 +487,10 @@ func (m *sweepModel) View() string {
 		return strings.TrimRight(sb.String(), " ")
 	}
 	head := line(func(c sweepCol) string { return c.head })
-	if m.hoff+shown < len(figs) {
+	if more {
 		head += "  →"
 	}
 	b.WriteString(m.bold.Render(clip(head, m.width)) + "\n")
-	rows := max(m.height-len(top)-len(note)-3, 3)
 	first := min(max(m.sel-rows/2, 0), max(len(m.order)-rows, 0))
 	for pos := first; pos < min(first+rows, len(m.order)); pos++ {
 		i := m.order[pos]
@@ -483,8 +503,6 @@ func (m *sweepModel) View() string {
 	if len(m.order) > rows {
 		b.WriteString(m.faint.Render(fmt.Sprintf("  rows %d–%d of %d", first+1, min(first+rows, len(m.order)), len(m.order))) + "\n")
 	}
-	b.WriteString(strings.Join(note, "\n"))
-	return b.String()
 }
 
 // sweepHelp is the sweep dashboard's key help (?), shown in place of the

@@ -232,36 +232,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("unknown time-limit scope %q (valid: attempt, request)", c.Policy.Scope))
 	}
 	for _, r := range c.rungPolicies() {
-		if r.p.TimeLimit < 0 {
-			errs = append(errs, fmt.Errorf("%s time limit must not be negative, got %s", r.name, r.p.TimeLimit))
-		} else if err := edge.Duration(r.p.TimeLimit); err != nil {
-			errs = append(errs, fmt.Errorf("%s time limit %w", r.name, err))
-		}
-		if err := edge.Retries(r.p.Retries); err != nil {
-			errs = append(errs, fmt.Errorf("%s retries %w", r.name, err))
-		}
-		if b := r.p.Breaker; b != nil {
-			if err := b.Validate(); err != nil {
-				errs = append(errs, fmt.Errorf("%s breaker: %w", r.name, err))
-			}
-		}
-		if r.p.MinTokensPerS < 0 || r.p.Check < 0 {
-			errs = append(errs, fmt.Errorf("%s min tokens per second and stream check must not be negative", r.name))
-		}
-		if err := edge.Finite(r.p.MinTokensPerS); err != nil {
-			errs = append(errs, fmt.Errorf("%s min tokens per second %w", r.name, err))
-		}
-		if err := edge.Duration(r.p.Check); err != nil {
-			errs = append(errs, fmt.Errorf("%s stream check %w", r.name, err))
-		}
-		if b := r.p.Breaker; b != nil && b.CountSlowStream && r.p.MinTokensPerS == 0 {
-			errs = append(errs, fmt.Errorf("%s breaker: count_slow_stream needs a stream-rate floor (min_tokens_per_s)", r.name))
-		}
-		if r.p.MaxRetryDelay < 0 {
-			errs = append(errs, fmt.Errorf("%s max retry delay must not be negative, got %s", r.name, r.p.MaxRetryDelay))
-		} else if err := edge.Duration(r.p.MaxRetryDelay); err != nil {
-			errs = append(errs, fmt.Errorf("%s max retry delay %w", r.name, err))
-		}
+		errs = append(errs, validateRung(r)...)
 	}
 	if c.Policy.EmailDeadline < 0 || c.Policy.HedgeAfter < 0 {
 		errs = append(errs, fmt.Errorf("email deadline and hedge-after must not be negative (got %s, %s)", c.Policy.EmailDeadline, c.Policy.HedgeAfter))
@@ -296,6 +267,43 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("base URL must start with http:// or https://, got %q", u))
 	}
 	return errors.Join(errs...)
+}
+
+// validateRung checks one rung's settings: its time limit, retries,
+// breaker, stream-rate floor and retry delay.
+func validateRung(r namedRung) []error {
+	var errs []error
+	if r.p.TimeLimit < 0 {
+		errs = append(errs, fmt.Errorf("%s time limit must not be negative, got %s", r.name, r.p.TimeLimit))
+	} else if err := edge.Duration(r.p.TimeLimit); err != nil {
+		errs = append(errs, fmt.Errorf("%s time limit %w", r.name, err))
+	}
+	if err := edge.Retries(r.p.Retries); err != nil {
+		errs = append(errs, fmt.Errorf("%s retries %w", r.name, err))
+	}
+	if b := r.p.Breaker; b != nil {
+		if err := b.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("%s breaker: %w", r.name, err))
+		}
+	}
+	if r.p.MinTokensPerS < 0 || r.p.Check < 0 {
+		errs = append(errs, fmt.Errorf("%s min tokens per second and stream check must not be negative", r.name))
+	}
+	if err := edge.Finite(r.p.MinTokensPerS); err != nil {
+		errs = append(errs, fmt.Errorf("%s min tokens per second %w", r.name, err))
+	}
+	if err := edge.Duration(r.p.Check); err != nil {
+		errs = append(errs, fmt.Errorf("%s stream check %w", r.name, err))
+	}
+	if b := r.p.Breaker; b != nil && b.CountSlowStream && r.p.MinTokensPerS == 0 {
+		errs = append(errs, fmt.Errorf("%s breaker: count_slow_stream needs a stream-rate floor (min_tokens_per_s)", r.name))
+	}
+	if r.p.MaxRetryDelay < 0 {
+		errs = append(errs, fmt.Errorf("%s max retry delay must not be negative, got %s", r.name, r.p.MaxRetryDelay))
+	} else if err := edge.Duration(r.p.MaxRetryDelay); err != nil {
+		errs = append(errs, fmt.Errorf("%s max retry delay %w", r.name, err))
+	}
+	return errs
 }
 
 type namedRung struct {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -133,25 +132,12 @@ func replayChat(cmd *cobra.Command, path string, conversation int, expect []stri
 		}
 		return report.ChatTrace(out, t)
 	}
-	sum := fold.Summary()
-	// The live run's checks, judged again on the recomputed figures (never
-	// the verdicts the journal holds), then --expect's.
-	var hyps []string
-	if j.Summary != nil && j.Summary.Chat != nil {
-		for _, v := range j.Summary.Chat.Hypotheses {
-			hyps = append(hyps, v.Expr)
-		}
-	}
-	if err := session.JudgeChat(&sum, hyps); err != nil {
-		return exit.UsageError(fmt.Errorf("%s: %w", path, err))
-	}
-	if j.Summary != nil && j.Summary.Chat != nil && !reflect.DeepEqual(*j.Summary.Chat, sum) {
+	sum, differs, err := session.RejudgeChat(j, fold.Summary(), path, expect)
+	if differs {
 		fmt.Fprintln(cmd.ErrOrStderr(), "drill: the figures recomputed from the events differ from the journal's summary line; showing the recomputed ones")
 	}
-	if len(expect) > 0 {
-		if err := session.JudgeChat(&sum, append(hyps, expect...)); err != nil {
-			return exit.UsageError(err)
-		}
+	if err != nil {
+		return err
 	}
 	sums := []scoring.ChatSummary{sum}
 	if asJSON {

@@ -258,7 +258,7 @@ func TestMaxSpendVirtual(t *testing.T) {
 }
 
 // TestCompareSaysTheSpendAborted: drill compare with --max-spend names the
-// spend limit as the reason, as drill run does (issue 20), and not the
+// spend limit as the reason, as drill run does, and not the
 // time ceiling: both print the fold's abort reason.
 func TestCompareSaysTheSpendAborted(t *testing.T) {
 	args, _, _ := twoProviders(t)

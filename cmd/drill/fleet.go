@@ -19,18 +19,22 @@ import (
 	"github.com/drill-dev/drill/workload"
 )
 
+// fleetFlags are drill fleet's flags: the drill (f), the fleet (ff), and
+// how it is shown and recorded.
+type fleetFlags struct {
+	f              plan.CLI
+	ff             plan.Fleet
+	noTUI          bool
+	wf             watchFlags
+	outage, policy string
+	jsonOut, force bool
+	record         string
+	storeFallback  string
+	tables         tableFormat
+}
+
 func newFleetCmd() *cobra.Command {
-	var (
-		f              plan.CLI
-		ff             plan.Fleet
-		noTUI          bool
-		wf             watchFlags
-		outage, policy string
-		jsonOut, force bool
-		record         string
-		storeFallback  string
-		tables         tableFormat
-	)
+	o := &fleetFlags{}
 	cmd := &cobra.Command{
 		Use:   "fleet",
 		Short: "Run one drill on a fleet of replicas, with per-replica or shared (Redis) breakers",
@@ -53,61 +57,75 @@ replicas: [3] on a window in a drill file.`,
   drill fleet --replicas 8 --outage busy --breaker-store redis://127.0.0.1:6379/0 --compare-stores
   drill fleet --replicas 8 --outage busy --fault replicas=3 --breaker-store redis://127.0.0.1:6379/0 --compare-stores`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := plan.TriageOnly(cmd.Flags(), "drill fleet"); err != nil {
-				return err
-			}
-			cfgs, chk, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			if err := ff.FromFile(cmd.Flags(), f.File()); err != nil {
-				return err
-			}
-			if storeFallback != "" && storeFallback != fleet.StoreLocal {
-				return exit.Usagef("--store-fallback %q: the only fallback is local", storeFallback)
-			}
-			if storeFallback == "" && ff.Store != "" && ff.Store != fleet.StoreLocal {
-				// A shared store that is down or refuses the password at the
-				// start would leave every replica on its own breakers.
-				store := fleet.Config{Store: ff.Store}
-				if err := store.StoreURL(); err != nil {
-					return exit.UsageError(err) // no store to reach: what is wrong with its address
-				}
-				if err := store.CheckStore(cmd.Context()); err != nil {
-					return exit.UsageError(fmt.Errorf("%w (give --store-fallback local to run on each replica's own breakers instead)", err))
-				}
-			}
-			warn(cmd, f.Warnings())
-			watch, err := wf.start(cmd, f.File(), event.ClockReal, nil)
-			if err != nil {
-				return err
-			}
-			return closeWatch(watch, runFleet(cmd, cfgs[0], ff, chk, jsonOut, tables, noTUI, record, force, watch))
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	d := workload.DefaultConfig()
 	fs := cmd.Flags()
-	fs.StringVar(&outage, "outage", d.Outage, plan.OutageHelp())
-	fs.StringVar(&policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
-	ff.Register(fs)
+	fs.StringVar(&o.outage, "outage", d.Outage, plan.OutageHelp())
+	fs.StringVar(&o.policy, "policy", d.Policy.Name, "policy preset: primary-only, backup-only, fallback, breaker, fail-fast")
+	o.ff.Register(fs)
 	plan.RegisterWorkload(fs)
-	fs.BoolVar(&jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
-	registerTableFormat(fs, &tables)
-	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
-	fs.StringVar(&record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
-	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
-	fs.StringVar(&storeFallback, "store-fallback", "", "local: start even when the Redis --breaker-store cannot be reached or refuses the password "+
+	fs.BoolVar(&o.jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
+	registerTableFormat(fs, &o.tables)
+	fs.BoolVar(&o.noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
+	fs.StringVar(&o.record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
+	fs.BoolVar(&o.force, "force", false, "let --record overwrite an existing journal")
+	fs.StringVar(&o.storeFallback, "store-fallback", "", "local: start even when the Redis --breaker-store cannot be reached or refuses the password "+
 		"(replicas use their own breakers until it answers); without it such a store is an error (exit 2)")
-	f.Register(fs)
-	f.RegisterFile(fs)
-	wf.register(fs)
+	o.f.Register(fs)
+	o.f.RegisterFile(fs)
+	o.wf.register(fs)
 	return cmd
+}
+
+// run is drill fleet: the drill planned, the store checked, the fleet
+// watched while it runs.
+func (o *fleetFlags) run(cmd *cobra.Command) error {
+	if err := plan.TriageOnly(cmd.Flags(), "drill fleet"); err != nil {
+		return err
+	}
+	cfgs, chk, err := o.f.Plan(cmd.Flags(), plan.Selection{Outages: []string{o.outage}, Policies: []string{o.policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	if err := o.ff.FromFile(cmd.Flags(), o.f.File()); err != nil {
+		return err
+	}
+	if err := o.checkStore(cmd.Context()); err != nil {
+		return err
+	}
+	warn(cmd, o.f.Warnings())
+	watch, err := o.wf.start(cmd, o.f.File(), event.ClockReal, nil)
+	if err != nil {
+		return err
+	}
+	return closeWatch(watch, o.runFleet(cmd, cfgs[0], chk, watch))
+}
+
+// checkStore refuses a shared store that is down or refuses the password
+// at the start, which would leave every replica on its own breakers,
+// unless --store-fallback local says to run so.
+func (o *fleetFlags) checkStore(ctx context.Context) error {
+	if o.storeFallback != "" && o.storeFallback != fleet.StoreLocal {
+		return exit.Usagef("--store-fallback %q: the only fallback is local", o.storeFallback)
+	}
+	if o.storeFallback != "" || o.ff.Store == "" || o.ff.Store == fleet.StoreLocal {
+		return nil
+	}
+	store := fleet.Config{Store: o.ff.Store}
+	if err := store.StoreURL(); err != nil {
+		return exit.UsageError(err) // no store to reach: what is wrong with its address
+	}
+	if err := store.CheckStore(ctx); err != nil {
+		return exit.UsageError(fmt.Errorf("%w (give --store-fallback local to run on each replica's own breakers instead)", err))
+	}
+	return nil
 }
 
 // runFleet runs one fleet drill, or two with --compare-stores, and prints
 // the summaries.
-func runFleet(cmd *cobra.Command, run workload.Config, ff plan.Fleet, chk checks, jsonOut bool, tables tableFormat, noTUI bool, record string, force bool, watch *session.Watch) error {
+func (o *fleetFlags) runFleet(cmd *cobra.Command, run workload.Config, chk checks, watch *session.Watch) error {
+	ff, jsonOut, tables, noTUI, record, force := o.ff, o.jsonOut, o.tables, o.noTUI, o.record, o.force
 	base := fleet.Config{Run: run, Replicas: ff.Replicas, Routing: ff.Routing, Store: ff.Store}
 	if err := ff.Coordination(&base, cmd.ErrOrStderr()); err != nil {
 		return err

@@ -3,11 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,16 +11,20 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/history"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/outfile"
 	"github.com/drill-dev/drill/internal/report"
 )
 
+// historyFlags are drill history's flags.
+type historyFlags struct {
+	groupBy string
+	expect  []string
+	out     string
+	force   bool
+}
+
 func newHistoryCmd() *cobra.Command {
-	var (
-		groupBy string
-		expect  []string
-		out     string
-		force   bool
-	)
+	hf := &historyFlags{}
 	cmd := &cobra.Command{
 		Use:   "history FILE|DIR...",
 		Short: "The same drill over months: each headline figure per run date, regressions flagged",
@@ -56,111 +56,62 @@ with nothing written.`,
   drill history runs/ --expect 'breaker_first_open_s <= max + 2' --expect 'all4_right >= mean - 0.05'
   drill history drills/monthly/ -o history.html`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if out != "" {
-				if err := checkOutput(out, args, force); err != nil {
-					return err
-				}
-			}
-			var (
-				t    history.Trend
-				page bytes.Buffer
-			)
-			err := interruptible(ctx, func(ctx context.Context) error {
-				var err error
-				if t, err = history.Read(ctx, args, groupBy, expect); err != nil {
-					return journal.ReadError(ctx, err)
-				}
-				if out != "" {
-					return report.WriteHistoryHTML(&page, t, report.DefaultDPI)
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if err := history.WriteTable(cmd.OutOrStdout(), t.Groups, t.Judgements); err != nil {
-				return err
-			}
-			if out != "" {
-				if ctx.Err() != nil {
-					return exit.ErrInterrupted
-				}
-				if err := writeWhole(out, page.Bytes()); err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s\n", out)
-			}
-			return t.Err()
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return hf.run(cmd, args) },
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&groupBy, "group-by", history.ByOutagePolicy,
+	fs.StringVar(&hf.groupBy, "group-by", history.ByOutagePolicy,
 		"what makes runs one drill: "+strings.Join(history.GroupBys, " or "))
-	fs.StringVarP(&out, "output", "o", "", "also write the history as an HTML page with a trend chart per figure")
-	fs.BoolVar(&force, "force", false, "overwrite an existing -o file (never one of the journals read)")
-	fs.StringArrayVar(&expect, "expect", nil, "an expectation against history, 'figure op bound' (repeatable)")
+	fs.StringVarP(&hf.out, "output", "o", "", "also write the history as an HTML page with a trend chart per figure")
+	fs.BoolVar(&hf.force, "force", false, "overwrite an existing -o file (never one of the journals read)")
+	fs.StringArrayVar(&hf.expect, "expect", nil, "an expectation against history, 'figure op bound' (repeatable)")
 	cmd.PreRunE = func(*cobra.Command, []string) error {
 		for _, g := range history.GroupBys {
-			if g == groupBy {
+			if g == hf.groupBy {
 				return nil
 			}
 		}
-		return exit.Usagef("--group-by %q: valid are %s", groupBy, strings.Join(history.GroupBys, ", "))
+		return exit.Usagef("--group-by %q: valid are %s", hf.groupBy, strings.Join(history.GroupBys, ", "))
 	}
 	return cmd
 }
 
-// checkOutput refuses an output file that is one of the inputs (a journal
-// named, or one in a directory named), whatever --force says, and an
-// existing file without force: usage errors (exit 2), before any work.
-func checkOutput(out string, inputs []string, force bool) error {
-	st, err := os.Stat(out)
-	if errors.Is(err, fs.ErrNotExist) {
+// run is drill history: the tables (and the HTML page with -o) of the
+// journals args names.
+func (hf *historyFlags) run(cmd *cobra.Command, args []string) error {
+	ctx := cmd.Context()
+	if hf.out != "" {
+		if err := history.CheckOutput(hf.out, args, hf.force); err != nil {
+			return err
+		}
+	}
+	var (
+		t    history.Trend
+		page bytes.Buffer
+	)
+	err := interruptible(ctx, func(ctx context.Context) error {
+		var err error
+		if t, err = history.Read(ctx, args, hf.groupBy, hf.expect); err != nil {
+			return journal.ReadError(ctx, err)
+		}
+		if hf.out != "" {
+			return report.WriteHistoryHTML(&page, t, report.DefaultDPI)
+		}
 		return nil
-	}
-	if err != nil {
-		return exit.Usagef("-o %s: %w", out, err)
-	}
-	if st.IsDir() {
-		return exit.Usagef("-o %s is a directory", out)
-	}
-	files, err := journal.Expand(inputs)
+	})
 	if err != nil {
 		return err
 	}
-	for _, in := range files {
-		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
-			return exit.Usagef("-o %s is one of the journals read (%s): drill history never overwrites its input", out, in)
+	if err := history.WriteTable(cmd.OutOrStdout(), t.Groups, t.Judgements); err != nil {
+		return err
+	}
+	if hf.out != "" {
+		if ctx.Err() != nil {
+			return exit.ErrInterrupted
 		}
+		if err := outfile.WriteWhole(hf.out, page.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s\n", hf.out)
 	}
-	if !force {
-		return exit.Usagef("-o %s exists: give --force to overwrite it", out)
-	}
-	return nil
-}
-
-// writeWhole writes data to path through a temporary file in the same
-// directory renamed over it, so path is either whole or untouched.
-func writeWhole(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return t.Err()
 }

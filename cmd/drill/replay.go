@@ -14,7 +14,6 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plain"
-	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/internal/report"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/scoring"
@@ -140,7 +139,7 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 		// As drill run --json printed it: the hypotheses the run recorded,
 		// judged again on the summary recomputed from the events — a
 		// journal's own "pass" is not evidence (it may be forged or stale).
-		vs, err := rejudge(sum, meta.Summary.Hypotheses)
+		vs, err := session.Rejudge(sum, meta.Summary.Hypotheses)
 		if err != nil {
 			return exit.UsageError(fmt.Errorf("%s: %w", path, err))
 		}
@@ -154,18 +153,4 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 		return firstErr(plain.JSON(out, sum), verr)
 	}
 	return firstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
-}
-
-// rejudge judges a journal's recorded hypotheses on the summary recomputed
-// from its events, ignoring the values and verdicts the journal recorded.
-func rejudge(sum scoring.Summary, recorded []scoring.Verdict) ([]scoring.Verdict, error) {
-	exprs := make([]scoring.Expr, len(recorded))
-	for i, v := range recorded {
-		e, err := scoring.ParseExpr(v.Expr)
-		if err != nil {
-			return nil, fmt.Errorf("the summary line's hypothesis %q: %w", redact.Terminal(v.Expr), err)
-		}
-		exprs[i] = e
-	}
-	return scoring.JudgeSummary(sum, exprs)
 }

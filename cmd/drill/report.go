@@ -15,14 +15,17 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
+// reportFlags are drill report's flags.
+type reportFlags struct {
+	out    string
+	dpi    int
+	force  bool
+	pairs  []string
+	expect []string
+}
+
 func newReportCmd() *cobra.Command {
-	var (
-		out    string
-		dpi    int
-		force  bool
-		pairs  []string
-		expect []string
-	)
+	rf := &reportFlags{}
 	cmd := &cobra.Command{
 		Use:   "report FILE... -o report.html",
 		Short: "Turn recorded drills into an HTML or Markdown report",
@@ -51,59 +54,62 @@ replay do.`,
   drill report runs/ --expect 'served.error == 0' --expect 'p95_wait_outage_s < 10'
   drill report runs/ --pair R2,R4 --pair hang/fallback,hang/breaker`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if dpi < 10 || dpi > 600 {
-				return exit.Usagef("--dpi must be between 10 and 600, got %d", dpi)
-			}
-			hyps, err := scoring.ParseExprs(expect)
-			if err != nil {
-				return exit.UsageError(fmt.Errorf("--expect: %w", err))
-			}
-			paths, err := journal.Expand(args)
-			if err != nil {
-				return err
-			}
-			if err := outfile.Check("-o", out, force, inputsOf(cmd, paths...)); err != nil {
-				return err
-			}
-			if isChat, err := chatJournal(cmd, paths[0]); err != nil {
-				return err
-			} else if isChat {
-				return reportChat(cmd, paths, out, dpi)
-			}
-			ctx := cmd.Context()
-			var rep *report.Report
-			err = interruptible(ctx, func(context.Context) error {
-				var err error
-				if rep, err = report.Build(paths); err != nil {
-					return journal.ReadError(ctx, err)
-				}
-				rep.DPI = dpi
-				rep.Hypotheses = hyps
-				if len(pairs) > 0 {
-					if err := rep.SetPairs(pairs); err != nil {
-						return exit.UsageError(err)
-					}
-				}
-				if err := rep.WriteFile(out); err != nil {
-					if errors.Is(err, report.ErrFormat) {
-						return exit.UsageError(err)
-					}
-					return err
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%s)\n", out, format.Plural(len(rep.Runs), "run"))
-			return rep.ExpectFailed() // the report is written either way; a FAIL exits 1, as in run and replay
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return rf.run(cmd, args) },
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "report.html", "the report to write: .html (self-contained) or .md (charts beside it)")
-	cmd.Flags().BoolVar(&force, "force", false, "let -o overwrite an existing file (never one of the journals read)")
-	cmd.Flags().IntVar(&dpi, "dpi", report.DefaultDPI, "resolution of the chart images")
-	cmd.Flags().StringArrayVar(&pairs, "pair", nil, "compare these two runs, `A,B` (R1,R3, or outage/policy labels); repeatable; replaces the default pairs")
-	cmd.Flags().StringArrayVar(&expect, "expect", nil, "a hypothesis, `figure op value`, judged PASS or FAIL on every run in the overview (exit 1 if it fails on any); repeatable")
+	cmd.Flags().StringVarP(&rf.out, "output", "o", "report.html", "the report to write: .html (self-contained) or .md (charts beside it)")
+	cmd.Flags().BoolVar(&rf.force, "force", false, "let -o overwrite an existing file (never one of the journals read)")
+	cmd.Flags().IntVar(&rf.dpi, "dpi", report.DefaultDPI, "resolution of the chart images")
+	cmd.Flags().StringArrayVar(&rf.pairs, "pair", nil, "compare these two runs, `A,B` (R1,R3, or outage/policy labels); repeatable; replaces the default pairs")
+	cmd.Flags().StringArrayVar(&rf.expect, "expect", nil, "a hypothesis, `figure op value`, judged PASS or FAIL on every run in the overview (exit 1 if it fails on any); repeatable")
 	return cmd
+}
+
+// run is drill report of the journals args names.
+func (rf *reportFlags) run(cmd *cobra.Command, args []string) error {
+	if rf.dpi < 10 || rf.dpi > 600 {
+		return exit.Usagef("--dpi must be between 10 and 600, got %d", rf.dpi)
+	}
+	hyps, err := scoring.ParseExprs(rf.expect)
+	if err != nil {
+		return exit.UsageError(fmt.Errorf("--expect: %w", err))
+	}
+	paths, err := journal.Expand(args)
+	if err != nil {
+		return err
+	}
+	if err := outfile.Check("-o", rf.out, rf.force, inputsOf(cmd, paths...)); err != nil {
+		return err
+	}
+	if isChat, err := chatJournal(cmd, paths[0]); err != nil {
+		return err
+	} else if isChat {
+		return reportChat(cmd, paths, rf.out, rf.dpi)
+	}
+	ctx := cmd.Context()
+	var rep *report.Report
+	err = interruptible(ctx, func(context.Context) error {
+		var err error
+		if rep, err = report.Build(paths); err != nil {
+			return journal.ReadError(ctx, err)
+		}
+		rep.DPI = rf.dpi
+		rep.Hypotheses = hyps
+		if len(rf.pairs) > 0 {
+			if err := rep.SetPairs(rf.pairs); err != nil {
+				return exit.UsageError(err)
+			}
+		}
+		if err := rep.WriteFile(rf.out); err != nil {
+			if errors.Is(err, report.ErrFormat) {
+				return exit.UsageError(err)
+			}
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "drill: wrote %s (%s)\n", rf.out, format.Plural(len(rep.Runs), "run"))
+	return rep.ExpectFailed() // the report is written either way; a FAIL exits 1, as in run and replay
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/exit"
+	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/recommend"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweep"
@@ -148,7 +149,7 @@ func recommendFromArgs(cmd *cobra.Command, args []string) (*recommendFlags, *rec
 		return nil, nil, "", err
 	}
 	g, rows, cfgs, o := s.Definition()
-	fp, err := fingerprint(definition{Kind: sweep.KindRecommend, Args: args, Clock: string(rf.clock), Grid: g, Configs: cfgs, Options: o}, rows)
+	fp, err := plan.Fingerprint(plan.Definition{Kind: sweep.KindRecommend, Args: args, Clock: string(rf.clock), Grid: g, Configs: cfgs, Options: o}, rows)
 	if err != nil {
 		s.Close()
 		return nil, nil, "", err
@@ -160,7 +161,7 @@ func recommendFromArgs(cmd *cobra.Command, args []string) (*recommendFlags, *rec
 // planned from its command line as drill sweep merge plans it, the
 // shard's drills run and written with the search's fingerprint.
 func runRecommendShard(cmd *cobra.Command, own *recommendFlags) error {
-	args := commandLine(cmd.Flags(), nil)
+	args := plan.CommandLine(cmd.Flags(), nil)
 	_, s, fp, err := recommendFromArgs(cmd, args)
 	if err != nil {
 		return err

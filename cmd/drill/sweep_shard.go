@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -57,61 +56,7 @@ func (s *shardFlags) write(cmd *cobra.Command, fn func(io.Writer) error) error {
 	if err := fn(&b); err != nil {
 		return err
 	}
-	return writeWhole(s.output, b.Bytes())
-}
-
-// shardLocal are the flags a shard's recorded command line leaves out:
-// where its own output goes and how it runs, not what the sweep is.
-var shardLocal = []string{"shard", "output", "force", "no-tui", "json", "format", "record", "max-parallel", "dry-run"}
-
-// commandLine is the command line fs parsed, as flags that parse again to
-// the same values (shardLocal left out): axes first, in the order given
-// (the grid's order), then the other flags changed.
-func commandLine(fs *pflag.FlagSet, axes *plan.Sweep) []string {
-	var args []string
-	if axes != nil {
-		args = axes.AxisArgs()
-	}
-	fs.Visit(func(f *pflag.Flag) {
-		if slices.Contains(shardLocal, f.Name) || (axes != nil && axes.IsAxis(f.Name)) {
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				args = append(args, "--"+f.Name+"="+v)
-			}
-			return
-		}
-		args = append(args, "--"+f.Name+"="+f.Value.String())
-	})
-	return args
-}
-
-// definition is what a sweep's fingerprint covers: a shard of one sweep
-// and a shard of another differ in at least one of these.
-type definition struct {
-	Kind     string            `json:"kind"`
-	Version  string            `json:"version"`
-	Args     []string          `json:"args"`
-	Clock    string            `json:"clock"`
-	Grid     sweep.Grid        `json:"grid"`
-	Settings []string          `json:"settings"`
-	Configs  []workload.Config `json:"configs"`
-	Options  any               `json:"options,omitempty"`
-}
-
-// fingerprint is the SHA-256 of the sweep's definition.
-func fingerprint(d definition, rows plan.SweepRows) (string, error) {
-	d.Version = journal.Version
-	for _, r := range rows {
-		d.Settings = append(d.Settings, r.Setting.Flags())
-	}
-	cfgs := slices.Clone(d.Configs)
-	for i := range cfgs {
-		cfgs[i].DrillFile = "" // a temporary file's name; its content is in the rest
-	}
-	d.Configs = cfgs
-	return sweep.Fingerprint(d)
+	return outfile.WriteWhole(s.output, b.Bytes())
 }
 
 // sweepFromArgs parses a shard's command line as drill sweep does and
@@ -130,7 +75,7 @@ func sweepFromArgs(args []string, warn func(string)) (*sweepFlags, sweepPlan, st
 	if err != nil {
 		return nil, sweepPlan{}, "", err
 	}
-	fp, err := fingerprint(definition{Kind: sweep.KindSweep, Args: args, Clock: string(sf.clock), Grid: p.grid, Configs: p.cfgs}, p.rows)
+	fp, err := plan.Fingerprint(plan.Definition{Kind: sweep.KindSweep, Args: args, Clock: string(sf.clock), Grid: p.grid, Configs: p.cfgs}, p.rows)
 	return sf, p, fp, err
 }
 
@@ -138,7 +83,7 @@ func sweepFromArgs(args []string, warn func(string)) (*sweepFlags, sweepPlan, st
 // its command line as drill sweep merge plans it, the shard's drills run
 // and written with the sweep's fingerprint.
 func runSweepShard(cmd *cobra.Command, own *sweepFlags) error {
-	args := commandLine(cmd.Flags(), &own.Sweep)
+	args := plan.CommandLine(cmd.Flags(), &own.Sweep)
 	sf, p, fp, err := sweepFromArgs(args, func(w string) { warn(cmd, []string{w}) })
 	if err != nil {
 		return err

@@ -89,8 +89,8 @@ func roundTrip(t *testing.T, log *event.Log) (int, scoring.Summary) {
 // TestAlertFloodIsBounded: eight notifications of 15,000 differently named
 // alerts (3.8 MB each) leave the run with at most MaxAlertNames names and
 // the rest counted as dropped; the journal reads back, a metrics scrape
-// holds the kept alerts alone, and memory stays far from the hundreds of
-// megabytes a flood used to take.
+// holds the kept alerts alone, and memory stays bounded: an unbounded
+// flood would take hundreds of megabytes.
 func TestAlertFloodIsBounded(t *testing.T) {
 	r := alerts.NewReceiver()
 	log := startedLog()

@@ -95,6 +95,7 @@ var place = map[string]layer{
 	"internal/alerts":                     machinery,
 	"internal/metrics":                    machinery,
 	"internal/recommend":                  machinery,
+	"internal/complete":                   machinery, // the values shell completion offers for drill's flags
 	"tui":                                 view,
 	"tui/proxyview":                       view,
 	"internal/report":                     view,

@@ -181,32 +181,14 @@ func process(doc string, run Runner) (string, []Mismatch, error) {
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		if m := blockStart.FindStringSubmatch(line); m != nil && line != blockEnd {
-			end := i + 1
-			for end < len(lines) && lines[end] != blockEnd {
-				end++
-			}
-			if end == len(lines) {
-				return "", nil, fmt.Errorf("line %d: %q has no %q", i+1, line, blockEnd)
-			}
-			args, tol, err := splitTolerance(m[1])
+			written, mm, end, err := block(lines, i, m[1], output)
 			if err != nil {
-				return "", nil, fmt.Errorf("line %d: %w", i+1, err)
+				return "", nil, err
 			}
-			got, err := output(args)
-			if err != nil {
-				return "", nil, fmt.Errorf("line %d: %w", i+1, err)
+			out = append(out, written...)
+			if mm != nil {
+				mismatches = append(mismatches, *mm)
 			}
-			head, have, tail := fenced(lines[i+1 : end])
-			gotLines := strings.Split(trimLines(got), "\n")
-			out = append(append(out, line), head...)
-			if sameLines(have, gotLines, tol) {
-				out = append(out, have...)
-			} else {
-				h := strings.Join(have, "\n")
-				mismatches = append(mismatches, Mismatch{Line: i + 1, What: "drill " + args, Doc: firstDiff(h, got), Got: firstDiff(got, h)})
-				out = append(out, gotLines...)
-			}
-			out = append(append(out, tail...), blockEnd)
 			i = end
 			continue
 		}
@@ -218,6 +200,40 @@ func process(doc string, run Runner) (string, []Mismatch, error) {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n"), mismatches, nil
+}
+
+// block checks the figures block whose marker (naming the command,
+// marker) is line i: it returns the block as it should read, a mismatch
+// when it does not read so, and the line of the block's end.
+func block(lines []string, i int, marker string, output func(string) (string, error)) ([]string, *Mismatch, int, error) {
+	line := lines[i]
+	end := i + 1
+	for end < len(lines) && lines[end] != blockEnd {
+		end++
+	}
+	if end == len(lines) {
+		return nil, nil, 0, fmt.Errorf("line %d: %q has no %q", i+1, line, blockEnd)
+	}
+	args, tol, err := splitTolerance(marker)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("line %d: %w", i+1, err)
+	}
+	got, err := output(args)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("line %d: %w", i+1, err)
+	}
+	head, have, tail := fenced(lines[i+1 : end])
+	gotLines := strings.Split(trimLines(got), "\n")
+	out := append([]string{line}, head...)
+	var mm *Mismatch
+	if sameLines(have, gotLines, tol) {
+		out = append(out, have...)
+	} else {
+		h := strings.Join(have, "\n")
+		mm = &Mismatch{Line: i + 1, What: "drill " + args, Doc: firstDiff(h, got), Got: firstDiff(got, h)}
+		out = append(out, gotLines...)
+	}
+	return append(append(out, tail...), blockEnd), mm, end, nil
 }
 
 // namedCommands reads the commands a document names for its inline

@@ -237,36 +237,13 @@ func (f *ChatFile) ApplyProfile(p *chat.Profile) {
 }
 
 // Tools returns the tool breakers and the services' outages the section
-// sets; an outage window that does not check is an error.
+// sets; a breaker key refused, or an outage window that does not check, is
+// an error. The breaker keys are the triage policy's (breakerKeys), read
+// from the one table.
 func (f *ChatFile) Tools() (*chat.ToolBreakers, map[string][]event.Window, error) {
-	var tb *chat.ToolBreakers
-	if t := f.ToolBreakers; t != nil {
-		tb = chat.DefaultToolBreakers()
-		if t.Scope != "" {
-			tb.Scope = t.Scope
-		}
-		s := &tb.Settings
-		if t.Trip != nil {
-			s.Trip.Rules = append([]string(nil), t.Trip...)
-		}
-		if t.FailureRate != nil {
-			s.Trip.FailureRate = *t.FailureRate
-		}
-		if t.P99 != nil {
-			s.Trip.P99 = t.P99.D()
-		}
-		if t.MinSamples != nil {
-			s.Trip.MinSamples = int(*t.MinSamples)
-		}
-		if t.Window != nil {
-			s.Trip.Window = t.Window.D()
-		}
-		if t.Cooldown != nil {
-			s.Cooldown = t.Cooldown.D()
-		}
-		if err := tb.Validate(); err != nil {
-			return nil, nil, err
-		}
+	tb, err := f.toolBreakers()
+	if err != nil {
+		return nil, nil, err
 	}
 	var outages map[string][]event.Window
 	for dep, ws := range f.ToolOutages {
@@ -282,6 +259,30 @@ func (f *ChatFile) Tools() (*chat.ToolBreakers, map[string][]event.Window, error
 		}
 	}
 	return tb, outages, nil
+}
+
+// toolBreakers is the tool_breakers: section laid over the default tool
+// breakers, or nil without the section.
+func (f *ChatFile) toolBreakers() (*chat.ToolBreakers, error) {
+	t := f.ToolBreakers
+	if t == nil {
+		return nil, nil
+	}
+	tb := chat.DefaultToolBreakers()
+	if t.Scope != "" {
+		tb.Scope = t.Scope
+	}
+	var errs []error
+	setBreakerKeys(t, &tb.Settings, func(key string, err error) {
+		errs = append(errs, fmt.Errorf("tool_breakers.%s: %w", key, err))
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := tb.Validate(); err != nil {
+		return nil, err
+	}
+	return tb, nil
 }
 
 // checkChat checks the chat: section's names (incidents, policies, seeds

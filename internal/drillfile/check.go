@@ -31,8 +31,26 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // as an *Error at its line and column.
 func (f *File) Check() error {
 	var errs []error
-	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
+	errs = append(errs, f.checkWorkload()...)
+	errs = append(errs, f.checkFleet()...)
+	errs = append(errs, f.checkChat()...)
+	errs = append(errs, f.checkModels()...)
+	errs = append(errs, f.checkLimits()...)
+	for i, win := range f.Outages {
+		errs = append(errs, f.checkOutage(i, win)...)
+	}
+	errs = append(errs, f.checkPolicies()...)
+	errs = append(errs, f.checkRoutes()...)
+	errs = append(errs, f.checkRecommend()...)
+	errs = append(errs, f.checkExprs()...)
+	return errors.Join(errs...)
+}
 
+// checkWorkload checks the workload: section's ranges, and the predict:
+// section's SDK.
+func (f *File) checkWorkload() []error {
+	var errs []error
+	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
 	w := f.Workload
 	if n := Int(workload.MaxEmails); w.Emails != nil && (*w.Emails < 1 || *w.Emails > n) {
 		add("$.workload.emails", "emails must be between 1 and %d, got %d", n, *w.Emails)
@@ -67,9 +85,14 @@ func (f *File) Check() error {
 		}
 	}
 
-	errs = append(errs, f.checkFleet()...)
-	errs = append(errs, f.checkChat()...)
+	return errs
+}
 
+// checkModels checks each rung's model: a URL or the fake model's name,
+// and the name of its API key's variable.
+func (f *File) checkModels() []error {
+	var errs []error
+	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
 	for _, m := range []struct {
 		rung string
 		m    Model
@@ -88,6 +111,14 @@ func (f *File) Check() error {
 		}
 	}
 
+	return errs
+}
+
+// checkLimits checks the prices, the spend limit and the listen
+// addresses.
+func (f *File) checkLimits() []error {
+	var errs []error
+	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
 	if _, err := f.PriceTable(); err != nil {
 		add("$.prices", "%v", err)
 	}
@@ -100,102 +131,125 @@ func (f *File) Check() error {
 		}
 	}
 
-	for i, win := range f.Outages {
-		path := fmt.Sprintf("$.outages[%d]", i)
-		switch {
-		case win.Kind == "":
-			add(path, "outage %d has no kind (valid: %s)", i+1, strings.Join(outageKinds(), ", "))
-		case !slices.Contains(outageKinds(), win.Kind):
-			add(path+".kind", "unknown fault kind %q%s (valid: %s)", win.Kind, suggest.DidYouMean(win.Kind, "", outageKinds()),
-				strings.Join(outageKinds(), ", "))
-		default:
-			// Each parameter through the fault's own parser, at its key.
-			for _, k := range slices.Sorted(maps.Keys(win.Params)) {
-				probe := Window{Window: event.Window{FaultSpec: event.FaultSpec{Kind: win.Kind, Params: map[string]string{k: win.Params[k]}}}}
-				if _, err := probe.injected(); err != nil {
-					add(path+".params."+k, "%v", err)
-				}
+	return errs
+}
+
+// checkOutage checks outage window i: its kind and each parameter through
+// the fault's own parser, its span, rate, flapping, rungs and name.
+func (f *File) checkOutage(i int, win Window) []error {
+	var errs []error
+	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
+	path := fmt.Sprintf("$.outages[%d]", i)
+	switch {
+	case win.Kind == "":
+		add(path, "outage %d has no kind (valid: %s)", i+1, strings.Join(outageKinds(), ", "))
+	case !slices.Contains(outageKinds(), win.Kind):
+		add(path+".kind", "unknown fault kind %q%s (valid: %s)", win.Kind, suggest.DidYouMean(win.Kind, "", outageKinds()),
+			strings.Join(outageKinds(), ", "))
+	default:
+		// Each parameter through the fault's own parser, at its key.
+		for _, k := range slices.Sorted(maps.Keys(win.Params)) {
+			probe := Window{Window: event.Window{FaultSpec: event.FaultSpec{Kind: win.Kind, Params: map[string]string{k: win.Params[k]}}}}
+			if _, err := probe.injected(); err != nil {
+				add(path+".params."+k, "%v", err)
 			}
-		}
-		if win.From < 0 || win.To <= win.From {
-			add(path+".to", "the window must start at or after 0s and end after it starts (from %s, to %s)", win.From, win.To)
-		}
-		if (win.rateGiven || win.Rate != 0) && !(win.Rate > 0 && win.Rate <= 1) {
-			add(path+".rate", "rate is the share of attempts hit, above 0 and at most 1, got %v", win.Rate)
-		}
-		if win.Flap != nil && (win.Flap.On <= 0 || win.Flap.Off <= 0) {
-			add(path+".flap", "flap needs on and off periods above 0 (got on %s, off %s)", win.Flap.On, win.Flap.Off)
-		}
-		if win.Models != nil && len(win.Models) == 0 {
-			add(path+".models", "models is empty: list the rungs whose model breaks (%s), or leave models out for the default", strings.Join(Rungs, ", "))
-		}
-		for j, m := range win.Models {
-			if !slices.Contains(Rungs, m) {
-				add(fmt.Sprintf("%s.models[%d]", path, j), "unknown model rung %q%s (valid: %s)", m, suggest.DidYouMean(m, "", Rungs), strings.Join(Rungs, ", "))
-			} else if slices.Index(win.Models, m) != j {
-				add(fmt.Sprintf("%s.models[%d]", path, j), "model rung %q is listed twice", m)
-			}
-		}
-		if win.Name != "" && strings.ContainsAny(win.Name, " \t/\\") {
-			add(path+".name", "an outage name is one word (letters, digits, - and _), got %q", win.Name)
 		}
 	}
+	if win.From < 0 || win.To <= win.From {
+		add(path+".to", "the window must start at or after 0s and end after it starts (from %s, to %s)", win.From, win.To)
+	}
+	if (win.rateGiven || win.Rate != 0) && !(win.Rate > 0 && win.Rate <= 1) {
+		add(path+".rate", "rate is the share of attempts hit, above 0 and at most 1, got %v", win.Rate)
+	}
+	if win.Flap != nil && (win.Flap.On <= 0 || win.Flap.Off <= 0) {
+		add(path+".flap", "flap needs on and off periods above 0 (got on %s, off %s)", win.Flap.On, win.Flap.Off)
+	}
+	if win.Models != nil && len(win.Models) == 0 {
+		add(path+".models", "models is empty: list the rungs whose model breaks (%s), or leave models out for the default", strings.Join(Rungs, ", "))
+	}
+	for j, m := range win.Models {
+		if !slices.Contains(Rungs, m) {
+			add(fmt.Sprintf("%s.models[%d]", path, j), "unknown model rung %q%s (valid: %s)", m, suggest.DidYouMean(m, "", Rungs), strings.Join(Rungs, ", "))
+		} else if slices.Index(win.Models, m) != j {
+			add(fmt.Sprintf("%s.models[%d]", path, j), "model rung %q is listed twice", m)
+		}
+	}
+	if win.Name != "" && strings.ContainsAny(win.Name, " \t/\\") {
+		add(path+".name", "an outage name is one word (letters, digits, - and _), got %q", win.Name)
+	}
+	return errs
+}
 
+// checkPolicies checks each policy: its preset or its full form, its name
+// (unique), and its overrides as Build applies them.
+func (f *File) checkPolicies() []error {
+	var errs []error
 	names := map[string]bool{}
 	for i, p := range f.Policies {
-		path := fmt.Sprintf("$.policies[%d]", i)
-		if p.Preset != "" {
-			if !slices.Contains(workload.PresetNames(), p.Preset) {
-				add(path+".preset", "unknown policy preset %q%s (valid: %s)", p.Preset, suggest.DidYouMean(p.Preset, "", workload.PresetNames()),
-					strings.Join(workload.PresetNames(), ", "))
-				continue
+		errs = append(errs, f.checkPolicy(i, p, names)...)
+	}
+	return errs
+}
+
+// checkPolicy checks policy i; names holds the names of those before it.
+func (f *File) checkPolicy(i int, p Policy, names map[string]bool) []error {
+	var errs []error
+	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
+	path := fmt.Sprintf("$.policies[%d]", i)
+	if p.Preset != "" {
+		if !slices.Contains(workload.PresetNames(), p.Preset) {
+			add(path+".preset", "unknown policy preset %q%s (valid: %s)", p.Preset, suggest.DidYouMean(p.Preset, "", workload.PresetNames()),
+				strings.Join(workload.PresetNames(), ", "))
+			return errs
+		}
+		for _, x := range []struct {
+			key string
+			set bool
+		}{{"backup", p.Backup != nil}, {"breaker", p.Breaker != nil}, {"canned", p.Canned != nil}} {
+			if x.set {
+				add(path+"."+x.key, "%s writes a policy out in full and cannot change preset %s; drop the preset or the key", x.key, p.Preset)
 			}
-			for _, x := range []struct {
-				key string
-				set bool
-			}{{"backup", p.Backup != nil}, {"breaker", p.Breaker != nil}, {"canned", p.Canned != nil}} {
-				if x.set {
-					add(path+"."+x.key, "%s writes a policy out in full and cannot change preset %s; drop the preset or the key", x.key, p.Preset)
-				}
-			}
+		}
+	} else {
+		switch {
+		case p.Name == "":
+			add(path, "a policy needs a preset (%s), or a name when written out in full", strings.Join(workload.PresetNames(), ", "))
+			return errs
+		case slices.Contains(workload.PresetNames(), p.Name):
+			add(path+".name", "policy %q written out in full must not take a preset's name; use preset: %s, or another name", p.Name, p.Name)
+			return errs
+		}
+	}
+	if p.Preset == "backup-only" && p.Name != "" && p.Name != p.Preset {
+		add(path+".name", "preset backup-only keeps its name (the engine knows the policy without a primary by it)")
+	}
+	if names[p.PolicyName()] {
+		add(path, "two policies are named %q; give one a name", p.PolicyName())
+	}
+	names[p.PolicyName()] = true
+	if _, err := p.Build(); err != nil {
+		var errList []error
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errList = j.Unwrap()
 		} else {
-			switch {
-			case p.Name == "":
-				add(path, "a policy needs a preset (%s), or a name when written out in full", strings.Join(workload.PresetNames(), ", "))
-				continue
-			case slices.Contains(workload.PresetNames(), p.Name):
-				add(path+".name", "policy %q written out in full must not take a preset's name; use preset: %s, or another name", p.Name, p.Name)
-				continue
-			}
+			errList = []error{err}
 		}
-		if p.Preset == "backup-only" && p.Name != "" && p.Name != p.Preset {
-			add(path+".name", "preset backup-only keeps its name (the engine knows the policy without a primary by it)")
-		}
-		if names[p.PolicyName()] {
-			add(path, "two policies are named %q; give one a name", p.PolicyName())
-		}
-		names[p.PolicyName()] = true
-		if _, err := p.Build(); err != nil {
-			var errList []error
-			if j, ok := err.(interface{ Unwrap() []error }); ok {
-				errList = j.Unwrap()
+		for _, e := range errList {
+			var oe *OverrideError
+			if errors.As(e, &oe) {
+				add(path+"."+oe.Key, "%v", oe)
 			} else {
-				errList = []error{err}
-			}
-			for _, e := range errList {
-				var oe *OverrideError
-				if errors.As(e, &oe) {
-					add(path+"."+oe.Key, "%v", oe)
-				} else {
-					add(path, "%v", e)
-				}
+				add(path, "%v", e)
 			}
 		}
 	}
+	return errs
+}
 
-	errs = append(errs, f.checkRoutes()...)
-	errs = append(errs, f.checkRecommend()...)
-
+// checkExprs checks the hypotheses' and abort conditions' syntax.
+func (f *File) checkExprs() []error {
+	var errs []error
+	add := func(path, format string, a ...any) { errs = append(errs, f.at(path, format, a...)) }
 	parse := scoring.ParseExpr
 	if f.Chat != nil {
 		parse = scoring.ParseChatExpr // a chat drill's checks name its figures
@@ -214,7 +268,7 @@ func (f *File) Check() error {
 			add(fmt.Sprintf("$.abort[%d]", i), "abort condition: %v", err)
 		}
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // Build returns the workload policy: the preset, or the policy written

@@ -159,8 +159,8 @@ func TestListenKeys(t *testing.T) {
 	}
 }
 
-// TestLoadRefusesWhatIsNotADrillFile: /dev/null (which used to play the
-// default drill), /dev/zero (which used to be read without end), a named
+// TestLoadRefusesWhatIsNotADrillFile: /dev/null (which would play the
+// default drill), /dev/zero (which would be read without end), a named
 // pipe with no writer and a file past MaxFileBytes are errors naming the
 // file, returned quickly.
 func TestLoadRefusesWhatIsNotADrillFile(t *testing.T) {

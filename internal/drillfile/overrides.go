@@ -211,23 +211,23 @@ func (o Overrides) ApplyFlags(p *workload.Policy) error {
 // apply is Apply with name saying how messages name a setting by its key,
 // and breakerHint how to get a breaker.
 func (o Overrides) apply(p *workload.Policy, name func(key string) string, breakerHint string) error {
-	var errs []error
-	bad := func(key, format string, a ...any) {
-		errs = append(errs, &OverrideError{Key: key, Name: name(key), Msg: fmt.Sprintf(format, a...)})
-	}
-	oneOf := func(key string, v *string, valid []string, set func(string)) {
-		switch {
-		case v == nil:
-		case !slices.Contains(valid, *v):
-			bad(key, "unknown value %q (valid: %s)", *v, strings.Join(valid, ", "))
-		default:
-			set(*v)
-		}
-	}
-	oneOf("time_limit_scope", o.TimeLimitScope, []string{string(chain.ScopeAttempt), string(chain.ScopeRequest)},
+	a := &applier{p: p, name: name, noBreaker: "policy %s has no breaker (" + breakerHint + ")"}
+	a.oneOf("time_limit_scope", o.TimeLimitScope, []string{string(chain.ScopeAttempt), string(chain.ScopeRequest)},
 		func(s string) { p.Scope = chain.Scope(s) })
+	copyRungs(p)
+	o.applyRungs(a)
+	o.applyBreaker(a)
+	o.applyStream(a)
+	// The chain.
+	a.dur("email_deadline", o.EmailDeadline, atLeast0, true, "", func(d Duration) { p.EmailDeadline = d.D() })
+	a.dur("hedge_after", o.HedgeAfter, atLeast0, true, "", func(d Duration) { p.HedgeAfter = d.D() })
+	a.flag("rules", o.Rules, true, "", func(v bool) { p.Rules = v })
+	return errors.Join(a.errs...)
+}
 
-	// Copies: a preset's rungs and breaker are never shared, but stay safe.
+// copyRungs gives p its own backup rung and breaker: a preset's are never
+// shared, but stay safe.
+func copyRungs(p *workload.Policy) {
 	if p.Backup != nil {
 		b := *p.Backup
 		p.Backup = &b
@@ -237,133 +237,122 @@ func (o Overrides) apply(p *workload.Policy, name func(key string) string, break
 		b.Trip.Rules = slices.Clone(b.Trip.Rules)
 		p.Primary.Breaker = &b
 	}
-	const (
-		noPrimary = "policy %s has no primary rung"
-		noBackup  = "policy %s has no backup rung"
-	)
-	noBreaker := "policy %s has no breaker (" + breakerHint + ")"
-	hasPrimary, hasBackup, b := p.HasPrimary(), p.Backup != nil, p.Primary.Breaker
-	// applies reports whether a given override can be set, saying why not.
-	applies := func(key string, given, has bool, why string) bool {
-		if given && !has {
-			bad(key, why, p.Name)
-		}
-		return given && has
-	}
-	type durRule int
-	const (
-		atLeast0 durRule = iota
-		above0
-	)
-	dur := func(key string, d *Duration, rule durRule, has bool, why string, set func(Duration)) {
-		switch {
-		case !applies(key, d != nil, has, why):
-		case rule == above0 && *d <= 0:
-			bad(key, "must be above 0, got %s", *d)
-		case *d < 0:
-			bad(key, "must not be negative, got %s", *d)
-		default:
-			set(*d)
-		}
-	}
-	count := func(key string, n *Int, min Int, has bool, why string, set func(int)) {
-		switch {
-		case !applies(key, n != nil, has, why):
-		case *n < min:
-			bad(key, "must be at least %d, got %d", min, *n)
-		default:
-			set(int(*n))
-		}
-	}
-	share := func(key string, r *float64, set func(float64)) {
-		switch {
-		case !applies(key, r != nil, b != nil, noBreaker):
-		case !(*r > 0 && *r <= 1):
-			bad(key, "must be above 0 and at most 1 (a share of calls), got %v", *r)
-		default:
-			set(*r)
-		}
-	}
-	flag := func(key string, v *bool, has bool, why string, set func(bool)) {
-		if applies(key, v != nil, has, why) {
-			set(*v)
-		}
-	}
+}
 
-	dur("primary_timeout", o.PrimaryTimeout, atLeast0, hasPrimary, noPrimary, func(d Duration) { p.Primary.TimeLimit = d.D() })
-	count("primary_retries", o.PrimaryRetries, 0, hasPrimary, noPrimary, func(n int) { p.Primary.Retries = n })
-	dur("backup_timeout", o.BackupTimeout, atLeast0, hasBackup, noBackup, func(d Duration) { p.Backup.TimeLimit = d.D() })
-	count("backup_retries", o.BackupRetries, 0, hasBackup, noBackup, func(n int) { p.Backup.Retries = n })
+const (
+	noPrimary = "policy %s has no primary rung"
+	noBackup  = "policy %s has no backup rung"
+)
 
-	// The primary's breaker.
-	hasBreaker := b != nil
-	count("trip_failures", o.TripFailures, 1, hasBreaker, noBreaker, func(n int) { b.Trip.Failures = n })
-	dur("trip_window", o.TripWindow, above0, hasBreaker, noBreaker, func(d Duration) { b.Trip.Window = d.D() })
-	dur("cooldown", o.Cooldown, above0, hasBreaker, noBreaker, func(d Duration) { b.Cooldown = d.D() })
-	if applies("trip", o.Trip != nil, hasBreaker, noBreaker) {
-		b.Trip.Rules = slices.Clone(o.Trip)
-	}
-	count("trip_min_samples", o.TripMinSamples, 1, hasBreaker, noBreaker, func(n int) { b.Trip.MinSamples = n })
-	share("trip_failure_rate", o.TripFailureRate, func(r float64) { b.Trip.FailureRate = r })
-	dur("trip_slow_call", o.TripSlowCall, above0, hasBreaker, noBreaker, func(d Duration) { b.Trip.SlowCall = d.D() })
-	share("trip_slow_rate", o.TripSlowRate, func(r float64) { b.Trip.SlowRate = r })
-	dur("trip_p99", o.TripP99, above0, hasBreaker, noBreaker, func(d Duration) { b.Trip.P99 = d.D() })
-	dur("in_flight_age", o.InFlightAge, above0, hasBreaker, noBreaker, func(d Duration) { b.Trip.InFlightAge = d.D() })
-	count("in_flight_calls", o.InFlightCalls, 1, hasBreaker, noBreaker, func(n int) { b.Trip.InFlightCalls = n })
-	if applies("probes", o.Probes != nil, hasBreaker, noBreaker) {
-		if n, err := breaker.ParseProbes(string(*o.Probes)); err != nil {
-			bad("probes", "%v", err)
-		} else {
-			b.Probes = n
+// applyRungs sets the rungs' time limits and retries.
+func (o Overrides) applyRungs(a *applier) {
+	p, hasPrimary, hasBackup := a.p, a.p.HasPrimary(), a.p.Backup != nil
+	a.dur("primary_timeout", o.PrimaryTimeout, atLeast0, hasPrimary, noPrimary, func(d Duration) { p.Primary.TimeLimit = d.D() })
+	a.count("primary_retries", o.PrimaryRetries, 0, hasPrimary, noPrimary, func(n int) { p.Primary.Retries = n })
+	a.dur("backup_timeout", o.BackupTimeout, atLeast0, hasBackup, noBackup, func(d Duration) { p.Backup.TimeLimit = d.D() })
+	a.count("backup_retries", o.BackupRetries, 0, hasBackup, noBackup, func(n int) { p.Backup.Retries = n })
+}
+
+// applyBreaker sets the primary's breaker from the breaker keys
+// (breakerKeys), then lets the breaker check its own settings (names,
+// combinations): the keys check only a value as given (an explicit 0 is
+// not the default the zero value stands for).
+func (o Overrides) applyBreaker(a *applier) {
+	b := a.p.Primary.Breaker
+	if b == nil {
+		for _, key := range breakerKeysGiven(&o) {
+			a.bad(key, a.noBreaker, a.p.Name)
 		}
+		return
 	}
-	text := func(key string, v *string, set func(string)) {
-		if applies(key, v != nil, hasBreaker, noBreaker) {
-			set(*v)
-		}
-	}
-	text("probe", o.Probe, func(s string) { b.Probe = breaker.ProbeKind(s) })
-	dur("probe_interval", o.ProbeInterval, above0, hasBreaker, noBreaker, func(d Duration) { b.ProbeInterval = d.D() })
-	dur("probe_timeout", o.ProbeTimeout, above0, hasBreaker, noBreaker, func(d Duration) { b.ProbeTimeout = d.D() })
-	text("stale", o.Stale, func(s string) { b.Stale = breaker.Stale(s) })
-	text("retry_after", o.RetryAfter, func(s string) { b.RetryAfter = breaker.RetryAfter(s) })
-	flag("count_429", o.Count429, hasBreaker, noBreaker, func(v bool) { b.Count429 = v })
-	flag("count_invalid", o.CountInvalid, hasBreaker, noBreaker, func(v bool) { b.CountInvalid = v })
-	flag("count_slow_stream", o.CountSlow, hasBreaker, noBreaker, func(v bool) { b.CountSlowStream = v })
-	text("scope", o.BreakerScope, func(s string) { b.Scope = breaker.Scope(s) })
-	if hasBreaker {
-		// The breaker checks its own settings (names, combinations);
-		// above are only the checks of a value as given (an explicit 0
-		// is not the default the zero value stands for).
-		var serrs interface{ Unwrap() []error }
-		if err := b.Validate(); errors.As(err, &serrs) {
-			for _, e := range serrs.Unwrap() {
-				var se *breaker.SettingError
-				if errors.As(e, &se) {
-					errs = append(errs, &OverrideError{Key: se.Key, Name: name(se.Key), Msg: se.Why(name)})
-				} else {
-					errs = append(errs, e)
-				}
+	setBreakerKeys(&o, b, func(key string, err error) { a.bad(key, "%v", err) })
+	var serrs interface{ Unwrap() []error }
+	if err := b.Validate(); errors.As(err, &serrs) {
+		for _, e := range serrs.Unwrap() {
+			var se *breaker.SettingError
+			if errors.As(e, &se) {
+				a.errs = append(a.errs, &OverrideError{Key: se.Key, Name: a.name(se.Key), Msg: se.Why(a.name)})
+			} else {
+				a.errs = append(a.errs, e)
 			}
 		}
 	}
+}
 
-	// The primary's stream floor and SDK.
-	if applies("min_tokens_per_s", o.MinTokensPerS != nil, hasPrimary, noPrimary) {
+// applyStream sets the primary's stream floor and its SDK's retry delay.
+func (o Overrides) applyStream(a *applier) {
+	p, hasPrimary := a.p, a.p.HasPrimary()
+	if a.applies("min_tokens_per_s", o.MinTokensPerS != nil, hasPrimary, noPrimary) {
 		if err := nonNegativeRate(*o.MinTokensPerS); err != nil {
-			bad("min_tokens_per_s", "%v", err)
+			a.bad("min_tokens_per_s", "%v", err)
 		} else {
 			p.Primary.MinTokensPerS = *o.MinTokensPerS
 		}
 	}
-	dur("stream_check", o.StreamCheck, above0, hasPrimary, noPrimary, func(d Duration) { p.Primary.Check = d.D() })
-	dur("primary_max_retry_delay", o.MaxRetryDelay, atLeast0, hasPrimary, noPrimary, func(d Duration) { p.Primary.MaxRetryDelay = d.D() })
+	a.dur("stream_check", o.StreamCheck, above0, hasPrimary, noPrimary, func(d Duration) { p.Primary.Check = d.D() })
+	a.dur("primary_max_retry_delay", o.MaxRetryDelay, atLeast0, hasPrimary, noPrimary, func(d Duration) { p.Primary.MaxRetryDelay = d.D() })
+}
 
-	// The chain.
-	dur("email_deadline", o.EmailDeadline, atLeast0, true, "", func(d Duration) { p.EmailDeadline = d.D() })
-	dur("hedge_after", o.HedgeAfter, atLeast0, true, "", func(d Duration) { p.HedgeAfter = d.D() })
-	flag("rules", o.Rules, true, "", func(v bool) { p.Rules = v })
-	return errors.Join(errs...)
+// applier sets overrides on a policy, gathering what it refuses.
+type applier struct {
+	p         *workload.Policy
+	name      func(key string) string
+	noBreaker string
+	errs      []error
+}
+
+// bad refuses the setting of key, saying why.
+func (a *applier) bad(key, format string, args ...any) {
+	a.errs = append(a.errs, &OverrideError{Key: key, Name: a.name(key), Msg: fmt.Sprintf(format, args...)})
+}
+
+// oneOf sets v if it is one of valid.
+func (a *applier) oneOf(key string, v *string, valid []string, set func(string)) {
+	switch {
+	case v == nil:
+	case !slices.Contains(valid, *v):
+		a.bad(key, "unknown value %q (valid: %s)", *v, strings.Join(valid, ", "))
+	default:
+		set(*v)
+	}
+}
+
+// applies reports whether a given override can be set, saying why not.
+func (a *applier) applies(key string, given, has bool, why string) bool {
+	if given && !has {
+		a.bad(key, why, a.p.Name)
+	}
+	return given && has
+}
+
+// dur sets a duration bounded by rule.
+func (a *applier) dur(key string, d *Duration, rule durRule, has bool, why string, set func(Duration)) {
+	if !a.applies(key, d != nil, has, why) {
+		return
+	}
+	if err := checkDuration(*d, rule); err != nil {
+		a.bad(key, "%v", err)
+		return
+	}
+	set(*d)
+}
+
+// count sets a count of at least min.
+func (a *applier) count(key string, n *Int, min Int, has bool, why string, set func(int)) {
+	switch {
+	case !a.applies(key, n != nil, has, why):
+	case *n < min:
+		a.bad(key, "must be at least %d, got %d", min, *n)
+	default:
+		set(int(*n))
+	}
+}
+
+// flag sets a yes/no.
+func (a *applier) flag(key string, v *bool, has bool, why string, set func(bool)) {
+	if a.applies(key, v != nil, has, why) {
+		set(*v)
+	}
 }
 
 // nonNegativeRate checks a rate a file gives (min_tokens_per_s): a finite

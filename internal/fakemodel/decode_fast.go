@@ -91,15 +91,7 @@ func decodeFast(body []byte) (req *ChatRequest, ok bool) {
 	if !d.byte('{') {
 		return nil, false
 	}
-	req = &ChatRequest{Format: ResponseFormat{Type: "text"}, N: 1}
-	var (
-		seen                    uint16
-		format                  []byte
-		tools, choice, parallel []byte
-		streamOpts              bool
-		maxTokens               = -1
-		maxComplete             = -1
-	)
+	f := fastRequest{req: &ChatRequest{Format: ResponseFormat{Type: "text"}, N: 1}, maxTokens: -1, maxComplete: -1}
 	d.space()
 	if d.peek() == '}' {
 		return nil, false // no model, no messages: the strict path says which
@@ -115,73 +107,11 @@ func decodeFast(body []byte) (req *ChatRequest, ok bool) {
 			return nil, false
 		}
 		d.space()
-		var bit uint16
-		switch key {
-		case "model":
-			bit = 1 << 0
-			if req.Model, ok = d.str(); !ok || req.Model == "" {
-				return nil, false
-			}
-		case "messages":
-			bit = 1 << 1
-			if req.Messages, ok = d.messages(); !ok {
-				return nil, false
-			}
-		case "response_format":
-			bit = 1 << 2
-			start := d.i
-			if !d.skip() {
-				return nil, false
-			}
-			format = body[start:d.i]
-		case "stream":
-			bit = 1 << 3
-			if req.Stream, ok = d.boolean(); !ok {
-				return nil, false
-			}
-		case "stream_options":
-			bit = 1 << 4
-			if req.IncludeUsage, ok = d.streamOptions(); !ok {
-				return nil, false
-			}
-			streamOpts = true
-		case "n":
-			bit = 1 << 5
-			if req.N, ok = d.integer(1, 128); !ok {
-				return nil, false
-			}
-		case "max_completion_tokens":
-			bit = 1 << 6
-			if maxComplete, ok = d.integer(1, math.MaxInt32); !ok {
-				return nil, false
-			}
-		case "max_tokens":
-			bit = 1 << 7
-			if maxTokens, ok = d.integer(1, math.MaxInt32); !ok {
-				return nil, false
-			}
-		case "tools":
-			bit = 1 << 8
-			if tools, ok = d.value(); !ok {
-				return nil, false
-			}
-		case "tool_choice":
-			bit = 1 << 9
-			if choice, ok = d.value(); !ok {
-				return nil, false
-			}
-		case "parallel_tool_calls":
-			bit = 1 << 10
-			if parallel, ok = d.value(); !ok {
-				return nil, false
-			}
-		default:
-			return nil, false
-		}
-		if seen&bit != 0 {
+		bit, ok := f.field(&d, key)
+		if !ok || f.seen&bit != 0 {
 			return nil, false // a duplicate key: the strict path keeps the last
 		}
-		seen |= bit
+		f.seen |= bit
 		d.space()
 		if d.byte('}') {
 			break
@@ -191,22 +121,88 @@ func decodeFast(body []byte) (req *ChatRequest, ok bool) {
 		}
 	}
 	d.space()
-	if d.i != len(body) || seen&3 != 3 || (streamOpts && !req.Stream) {
+	if d.i != len(body) {
+		return nil, false
+	}
+	return f.finish()
+}
+
+// fastRequest is a request as the fast path reads it: the fields read so
+// far (one bit each in seen) and the texts left to the strict path's code.
+type fastRequest struct {
+	req                             *ChatRequest
+	seen                            uint16
+	format, tools, choice, parallel []byte
+	streamOpts                      bool
+	maxTokens, maxComplete          int
+}
+
+// field reads the value of key into f, and returns the key's bit; an
+// unknown key, or a value the fast path does not take, is not ok.
+func (f *fastRequest) field(d *fastDecoder, key string) (bit uint16, ok bool) {
+	req := f.req
+	switch key {
+	case "model":
+		req.Model, ok = d.str()
+		return 1 << 0, ok && req.Model != ""
+	case "messages":
+		req.Messages, ok = d.messages()
+		return 1 << 1, ok
+	case "response_format":
+		start := d.i
+		ok = d.skip()
+		f.format = d.b[start:d.i]
+		return 1 << 2, ok
+	case "stream":
+		req.Stream, ok = d.boolean()
+		return 1 << 3, ok
+	case "stream_options":
+		req.IncludeUsage, ok = d.streamOptions()
+		f.streamOpts = true
+		return 1 << 4, ok
+	case "n":
+		req.N, ok = d.integer(1, 128)
+		return 1 << 5, ok
+	case "max_completion_tokens":
+		f.maxComplete, ok = d.integer(1, math.MaxInt32)
+		return 1 << 6, ok
+	case "max_tokens":
+		f.maxTokens, ok = d.integer(1, math.MaxInt32)
+		return 1 << 7, ok
+	case "tools":
+		f.tools, ok = d.value()
+		return 1 << 8, ok
+	case "tool_choice":
+		f.choice, ok = d.value()
+		return 1 << 9, ok
+	case "parallel_tool_calls":
+		f.parallel, ok = d.value()
+		return 1 << 10, ok
+	}
+	return 0, false
+}
+
+// finish checks what needs the whole object (model and messages given,
+// stream_options only with stream) and sets what depends on several
+// fields: the token limit, the format and the tools.
+func (f *fastRequest) finish() (*ChatRequest, bool) {
+	req := f.req
+	if f.seen&3 != 3 || (f.streamOpts && !req.Stream) {
 		return nil, false
 	}
 	// The smaller limit when both are given, as DecodeRequest.
-	for _, v := range []int{maxComplete, maxTokens} {
+	for _, v := range []int{f.maxComplete, f.maxTokens} {
 		if v > 0 && (req.MaxTokens == 0 || v < req.MaxTokens) {
 			req.MaxTokens = v
 		}
 	}
-	if format != nil && !fastFormat(format, req) {
+	if f.format != nil && !fastFormat(f.format, req) {
 		return nil, false
 	}
 	// The tool parameters and the order of tool calls and results: the
 	// strict path's own code, on the same texts; whatever it refuses is
 	// left to the strict path to refuse.
-	if applyTools(req, tools, choice, parallel) != nil {
+	if applyTools(req, f.tools, f.choice, f.parallel) != nil {
 		return nil, false
 	}
 	return req, true

@@ -541,93 +541,125 @@ func precededBy(d *doc, i int, w string) bool {
 // joinWrapped, a line break inside a number ends it: "DR-104" at a line's
 // end and "233" on the next are not read as one number.
 func orderNumber(d *doc, focus, focusAt int, joinWrapped bool) string {
-	type cand struct {
-		num  string
-		sent int
-		at   int
+	sc := orderScan{toks: d.toks, joinWrapped: joinWrapped}
+	sc.scan()
+	switch {
+	case len(sc.strong) > 0:
+		return pickOrder(sc.strong, focus, focusAt)
+	case len(sc.weak) > 0:
+		return pickOrder(sc.weak, focus, focusAt)
 	}
-	var strong []cand
-	var weak []cand
-	toks := d.toks
-	// joins reports whether token i continues the number token i-1 began.
-	joins := func(i int) bool { return i < len(toks) && (joinWrapped || !toks[i].broken) }
-	digitsAt := func(i int) (string, int) { // six digits from token i: "123456" or "123" "456"
-		if i >= len(toks) {
-			return "", 0
-		}
-		t := toks[i].raw
-		if isDigits(t) && len(t) == 6 && !(i+1 < len(toks) && isDigits(toks[i+1].raw) && toks[i+1].sent == toks[i].sent && !toks[i+1].hash) {
-			return t, 1
-		}
-		if isDigits(t) && len(t) == 3 && joins(i+1) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
-			return t + toks[i+1].raw, 2
-		}
+	return ""
+}
+
+// orderCand is an order number found: its six digits, its sentence and
+// its token.
+type orderCand struct {
+	num  string
+	sent int
+	at   int
+}
+
+// orderScan finds the order numbers of a text's tokens: strong ones (after
+// DR, #, or "order") and weak ones (a bare six-digit number).
+type orderScan struct {
+	toks         []token
+	joinWrapped  bool
+	strong, weak []orderCand
+}
+
+// joins reports whether token i continues the number token i-1 began.
+func (sc *orderScan) joins(i int) bool {
+	return i < len(sc.toks) && (sc.joinWrapped || !sc.toks[i].broken)
+}
+
+// digitsAt reads six digits from token i: "123456" or "123" "456"; it
+// returns them and how many tokens they took (0: none there).
+func (sc *orderScan) digitsAt(i int) (string, int) {
+	toks := sc.toks
+	if i >= len(toks) {
 		return "", 0
 	}
+	t := toks[i].raw
+	if isDigits(t) && len(t) == 6 && !(i+1 < len(toks) && isDigits(toks[i+1].raw) && toks[i+1].sent == toks[i].sent && !toks[i+1].hash) {
+		return t, 1
+	}
+	if isDigits(t) && len(t) == 3 && sc.joins(i+1) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
+		return t + toks[i+1].raw, 2
+	}
+	return "", 0
+}
+
+// scan walks the tokens once, gathering the candidates.
+func (sc *orderScan) scan() {
+	toks := sc.toks
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch {
 		case t.raw == "dr":
-			if n, k := digitsAt(i + 1); k > 0 && joins(i+1) {
-				strong = append(strong, cand{n, t.sent, i})
+			if n, k := sc.digitsAt(i + 1); k > 0 && sc.joins(i+1) {
+				sc.strong = append(sc.strong, orderCand{n, t.sent, i})
 				i += k
 			}
 		case strings.HasPrefix(t.raw, "dr") && isDigits(t.raw[2:]) && len(t.raw) == 8:
-			strong = append(strong, cand{t.raw[2:], t.sent, i})
+			sc.strong = append(sc.strong, orderCand{t.raw[2:], t.sent, i})
 		case strings.HasPrefix(t.raw, "dr") && isDigits(t.raw[2:]) && len(t.raw) == 5:
-			if joins(i+1) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
-				strong = append(strong, cand{t.raw[2:] + toks[i+1].raw, t.sent, i})
+			if sc.joins(i+1) && isDigits(toks[i+1].raw) && len(toks[i+1].raw) == 3 {
+				sc.strong = append(sc.strong, orderCand{t.raw[2:] + toks[i+1].raw, t.sent, i})
 				i++
 			}
 		case t.hash:
-			if n, k := digitsAt(i); k > 0 {
-				strong = append(strong, cand{n, t.sent, i})
+			if n, k := sc.digitsAt(i); k > 0 {
+				sc.strong = append(sc.strong, orderCand{n, t.sent, i})
 				i += k - 1
 			}
 		case t.stem == "order":
-			for j := i + 1; j < len(toks) && j <= i+4 && joins(j); j++ {
-				if n, k := digitsAt(j); k > 0 {
-					strong = append(strong, cand{n, toks[j].sent, j})
-					i = j + k - 1
-					break
-				}
-				if !orderFiller[toks[j].raw] {
-					break
-				}
-			}
+			i = sc.afterOrder(i)
 		default:
-			if n, k := digitsAt(i); k == 1 && !notAnOrder(toks, i) {
-				weak = append(weak, cand{n, t.sent, i})
+			if n, k := sc.digitsAt(i); k == 1 && !notAnOrder(toks, i) {
+				sc.weak = append(sc.weak, orderCand{n, t.sent, i})
 			}
 		}
 	}
-	// Of several, the one in the request's sentence nearest its cue.
-	pick := func(cs []cand) string {
-		best, bestDist := -1, 0
-		for k, c := range cs {
-			if c.sent != focus {
-				continue
-			}
-			dist := c.at - focusAt
-			if dist < 0 {
-				dist = -dist
-			}
-			if best < 0 || dist < bestDist {
-				best, bestDist = k, dist
-			}
+}
+
+// afterOrder looks for a number within four tokens after "order" at i,
+// past filler words ("order nr 123456"), and returns the token to go on
+// from.
+func (sc *orderScan) afterOrder(i int) int {
+	toks := sc.toks
+	for j := i + 1; j < len(toks) && j <= i+4 && sc.joins(j); j++ {
+		if n, k := sc.digitsAt(j); k > 0 {
+			sc.strong = append(sc.strong, orderCand{n, toks[j].sent, j})
+			return j + k - 1
 		}
-		if best < 0 {
-			best = 0
+		if !orderFiller[toks[j].raw] {
+			break
 		}
-		return "DR-" + cs[best].num
 	}
-	switch {
-	case len(strong) > 0:
-		return pick(strong)
-	case len(weak) > 0:
-		return pick(weak)
+	return i
+}
+
+// pickOrder picks, of several, the one in the request's sentence nearest
+// its cue (else the first), written DR-123456.
+func pickOrder(cs []orderCand, focus, focusAt int) string {
+	best, bestDist := -1, 0
+	for k, c := range cs {
+		if c.sent != focus {
+			continue
+		}
+		dist := c.at - focusAt
+		if dist < 0 {
+			dist = -dist
+		}
+		if best < 0 || dist < bestDist {
+			best, bestDist = k, dist
+		}
 	}
-	return ""
+	if best < 0 {
+		best = 0
+	}
+	return "DR-" + cs[best].num
 }
 
 // orderFiller are the words customers put between "order" and its number.

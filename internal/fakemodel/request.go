@@ -104,13 +104,44 @@ var numberParams = map[string]numberRange{
 // like); tools, tool_choice, parallel_tool_calls and tool messages are
 // checked as OpenAI checks them (see applyTools).
 func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
+	raw, keys, e := decodeTop(body)
+	if e != nil {
+		return nil, e
+	}
+	req := &ChatRequest{Format: ResponseFormat{Type: "text"}, N: 1}
+	steps := []func() *APIError{
+		func() *APIError { return decodeModel(raw, req) },
+		func() *APIError { return decodeMessages(raw, req) },
+		func() *APIError { return refuseUnsupported(raw) },
+		func() *APIError { return applyTools(req, raw["tools"], raw["tool_choice"], raw["parallel_tool_calls"]) },
+		func() *APIError { return checkModalities(raw) },
+		func() *APIError { return decodeNumbers(raw, keys, req) },
+		func() *APIError { return checkTypes(raw) },
+		func() *APIError { return decodeStream(raw, req) },
+	}
+	for _, step := range steps {
+		if e := step(); e != nil {
+			return nil, e
+		}
+	}
+	if rf, ok := raw["response_format"]; ok && !isNull(rf) {
+		if e := decodeFormat(rf, req); e != nil {
+			return nil, e
+		}
+	}
+	return req, nil
+}
+
+// decodeTop reads the body as one JSON object whose keys are all known
+// parameters, and returns it with its keys sorted.
+func decodeTop(body []byte) (map[string]json.RawMessage, []string, *APIError) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&raw); err != nil || raw == nil {
-		return nil, badRequest("", "", "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)")
+		return nil, nil, badRequest("", "", "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)")
 	}
 	if dec.More() {
-		return nil, badRequest("", "", "We could not parse the JSON body of your request: unexpected data after the JSON object.")
+		return nil, nil, badRequest("", "", "We could not parse the JSON body of your request: unexpected data after the JSON object.")
 	}
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
@@ -119,79 +150,109 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !slices.Contains(knownParams, k) {
-			return nil, badRequest("", "", "Unrecognized request argument supplied: %s", k)
+			return nil, nil, badRequest("", "", "Unrecognized request argument supplied: %s", k)
 		}
 	}
-	req := &ChatRequest{Format: ResponseFormat{Type: "text"}, N: 1}
+	return raw, keys, nil
+}
 
+// decodeModel reads model: a string, required, not empty.
+func decodeModel(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 	m, ok := raw["model"]
 	if !ok || isNull(m) {
-		return nil, badRequest("model", "missing_required_parameter", "Missing required parameter: 'model'.")
+		return badRequest("model", "missing_required_parameter", "Missing required parameter: 'model'.")
 	}
 	if err := json.Unmarshal(m, &req.Model); err != nil {
-		return nil, badRequest("model", "invalid_type", "Invalid type for 'model': expected a string.")
+		return badRequest("model", "invalid_type", "Invalid type for 'model': expected a string.")
 	}
 	if req.Model == "" {
-		return nil, badRequest("model", "invalid_value", "Invalid value for 'model': must not be empty.")
+		return badRequest("model", "invalid_value", "Invalid value for 'model': must not be empty.")
 	}
 
+	return nil
+}
+
+// decodeMessages reads messages: an array of at least one message object.
+func decodeMessages(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 	ms, ok := raw["messages"]
 	if !ok || isNull(ms) {
-		return nil, badRequest("messages", "missing_required_parameter", "Missing required parameter: 'messages'.")
+		return badRequest("messages", "missing_required_parameter", "Missing required parameter: 'messages'.")
 	}
 	var msgs []map[string]json.RawMessage
 	if err := json.Unmarshal(ms, &msgs); err != nil {
-		return nil, badRequest("messages", "invalid_type", "Invalid type for 'messages': expected an array of message objects.")
+		return badRequest("messages", "invalid_type", "Invalid type for 'messages': expected an array of message objects.")
 	}
 	if len(msgs) == 0 {
-		return nil, badRequest("messages", "empty_array", "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.")
+		return badRequest("messages", "empty_array", "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.")
 	}
 	for i, mm := range msgs {
-		var msg Message
-		if mm == nil {
-			return nil, badRequest(pi(i, ""), "invalid_type", "Invalid type for 'messages[%d]': expected an object.", i)
+		msg, e := decodeMessage(i, mm)
+		if e != nil {
+			return e
 		}
-		if err := json.Unmarshal(mm["role"], &msg.Role); err != nil || !roles[msg.Role] {
-			return nil, badRequest(pi(i, ".role"), "invalid_value", "Invalid value for 'messages[%d].role': expected one of system, developer, user, assistant, tool.", i)
-		}
-		if e := decodeToolFields(i, mm, &msg); e != nil {
-			return nil, e
-		}
-		c, ok := mm["content"]
-		if !ok || isNull(c) {
-			if msg.Role == "assistant" {
-				req.Messages = append(req.Messages, msg)
-				continue
-			}
-			return nil, badRequest(pi(i, ".content"), "missing_required_parameter", "Missing required parameter: 'messages[%d].content'.", i)
-		}
-		text, ok := contentText(c)
-		if !ok {
-			return nil, badRequest(pi(i, ".content"), "invalid_type", "Invalid type for 'messages[%d].content': expected a string or an array of content parts.", i)
-		}
-		msg.Content = text
 		req.Messages = append(req.Messages, msg)
 	}
+	return nil
+}
 
+// decodeMessage reads message i: its role, its tool fields and its content
+// (which only an assistant's message may leave out).
+func decodeMessage(i int, mm map[string]json.RawMessage) (Message, *APIError) {
+	var msg Message
+	if mm == nil {
+		return msg, badRequest(pi(i, ""), "invalid_type", "Invalid type for 'messages[%d]': expected an object.", i)
+	}
+	if err := json.Unmarshal(mm["role"], &msg.Role); err != nil || !roles[msg.Role] {
+		return msg, badRequest(pi(i, ".role"), "invalid_value", "Invalid value for 'messages[%d].role': expected one of system, developer, user, assistant, tool.", i)
+	}
+	if e := decodeToolFields(i, mm, &msg); e != nil {
+		return msg, e
+	}
+	c, ok := mm["content"]
+	if !ok || isNull(c) {
+		if msg.Role == "assistant" {
+			return msg, nil
+		}
+		return msg, badRequest(pi(i, ".content"), "missing_required_parameter", "Missing required parameter: 'messages[%d].content'.", i)
+	}
+	text, ok := contentText(c)
+	if !ok {
+		return msg, badRequest(pi(i, ".content"), "invalid_type", "Invalid type for 'messages[%d].content': expected a string or an array of content parts.", i)
+	}
+	msg.Content = text
+	return msg, nil
+}
+
+// refuseUnsupported refuses the parameters the fake model cannot honour
+// (logprobs: false aside).
+func refuseUnsupported(raw map[string]json.RawMessage) *APIError {
 	for _, k := range unsupportedParams {
 		if v, ok := raw[k]; ok && !isNull(v) && !(k == "logprobs" && bytes.Equal(bytes.TrimSpace(v), []byte("false"))) {
-			return nil, badRequest(k, "unsupported_parameter", "Unsupported parameter: '%s' is not supported by drill's fake model, which only answers with message content.", k)
+			return badRequest(k, "unsupported_parameter", "Unsupported parameter: '%s' is not supported by drill's fake model, which only answers with message content.", k)
 		}
 	}
-	if e := applyTools(req, raw["tools"], raw["tool_choice"], raw["parallel_tool_calls"]); e != nil {
-		return nil, e
-	}
+	return nil
+}
+
+// checkModalities accepts modalities holding "text" alone.
+func checkModalities(raw map[string]json.RawMessage) *APIError {
 	if v, ok := raw["modalities"]; ok && !isNull(v) {
 		var mods []string
 		if err := json.Unmarshal(v, &mods); err != nil {
-			return nil, badRequest("modalities", "invalid_type", "Invalid type for 'modalities': expected an array of strings.")
+			return badRequest("modalities", "invalid_type", "Invalid type for 'modalities': expected an array of strings.")
 		}
 		for _, m := range mods {
 			if m != "text" {
-				return nil, badRequest("modalities", "unsupported_parameter", "Unsupported value: 'modalities' may only hold \"text\" with drill's fake model, got %q.", m)
+				return badRequest("modalities", "unsupported_parameter", "Unsupported value: 'modalities' may only hold \"text\" with drill's fake model, got %q.", m)
 			}
 		}
 	}
+	return nil
+}
+
+// decodeNumbers checks every numeric parameter's range and reads n and the
+// token limit (the smaller of max_completion_tokens and max_tokens).
+func decodeNumbers(raw map[string]json.RawMessage, keys []string, req *ChatRequest) *APIError {
 	nums := map[string]float64{}
 	for _, k := range keys {
 		r, ok := numberParams[k]
@@ -199,7 +260,7 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 			continue
 		}
 		if e := checkNumber(k, raw[k], r); e != nil {
-			return nil, e
+			return e
 		}
 		var f float64
 		json.Unmarshal(raw[k], &f)
@@ -213,11 +274,17 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 			req.MaxTokens = int(v)
 		}
 	}
+	return nil
+}
+
+// checkTypes checks the type of the parameters the fake model reads only
+// to refuse a wrong type: strings, objects, store and stop.
+func checkTypes(raw map[string]json.RawMessage) *APIError {
 	for _, k := range []string{"user", "prompt_cache_key", "safety_identifier", "service_tier", "reasoning_effort", "verbosity"} {
 		if v, ok := raw[k]; ok && !isNull(v) {
 			var s string
 			if err := json.Unmarshal(v, &s); err != nil {
-				return nil, badRequest(k, "invalid_type", "Invalid type for '%s': expected a string, but got %s instead.", k, jsonKind(v))
+				return badRequest(k, "invalid_type", "Invalid type for '%s': expected a string, but got %s instead.", k, jsonKind(v))
 			}
 		}
 	}
@@ -225,47 +292,47 @@ func DecodeRequest(body []byte) (*ChatRequest, *APIError) {
 		if v, ok := raw[k]; ok && !isNull(v) {
 			var o map[string]any
 			if err := json.Unmarshal(v, &o); err != nil {
-				return nil, badRequest(k, "invalid_type", "Invalid type for '%s': expected an object, but got %s instead.", k, jsonKind(v))
+				return badRequest(k, "invalid_type", "Invalid type for '%s': expected an object, but got %s instead.", k, jsonKind(v))
 			}
 		}
 	}
 	if v, ok := raw["store"]; ok && !isNull(v) {
 		var b bool
 		if err := json.Unmarshal(v, &b); err != nil {
-			return nil, badRequest("store", "invalid_type", "Invalid type for 'store': expected a boolean, but got %s instead.", jsonKind(v))
+			return badRequest("store", "invalid_type", "Invalid type for 'store': expected a boolean, but got %s instead.", jsonKind(v))
 		}
 	}
 	if v, ok := raw["stop"]; ok && !isNull(v) {
 		var s string
 		var ss []string
 		if json.Unmarshal(v, &s) != nil && (json.Unmarshal(v, &ss) != nil || len(ss) > 4) {
-			return nil, badRequest("stop", "invalid_type", "Invalid type for 'stop': expected a string or an array of at most 4 strings.")
+			return badRequest("stop", "invalid_type", "Invalid type for 'stop': expected a string or an array of at most 4 strings.")
 		}
 	}
 
+	return nil
+}
+
+// decodeStream reads stream and stream_options (only allowed with stream).
+func decodeStream(raw map[string]json.RawMessage, req *ChatRequest) *APIError {
 	if s, ok := raw["stream"]; ok && !isNull(s) {
 		if err := json.Unmarshal(s, &req.Stream); err != nil {
-			return nil, badRequest("stream", "invalid_type", "Invalid type for 'stream': expected a boolean, but got %s instead.", jsonKind(s))
+			return badRequest("stream", "invalid_type", "Invalid type for 'stream': expected a boolean, but got %s instead.", jsonKind(s))
 		}
 	}
 	if so, ok := raw["stream_options"]; ok && !isNull(so) {
 		if !req.Stream {
-			return nil, badRequest("stream_options", "invalid_value", "The 'stream_options' parameter is only allowed when 'stream' is enabled.")
+			return badRequest("stream_options", "invalid_value", "The 'stream_options' parameter is only allowed when 'stream' is enabled.")
 		}
 		var opts struct {
 			IncludeUsage bool `json:"include_usage"`
 		}
 		if err := json.Unmarshal(so, &opts); err != nil {
-			return nil, badRequest("stream_options", "invalid_type", "Invalid type for 'stream_options': expected an object.")
+			return badRequest("stream_options", "invalid_type", "Invalid type for 'stream_options': expected an object.")
 		}
 		req.IncludeUsage = opts.IncludeUsage
 	}
-	if rf, ok := raw["response_format"]; ok && !isNull(rf) {
-		if e := decodeFormat(rf, req); e != nil {
-			return nil, e
-		}
-	}
-	return req, nil
+	return nil
 }
 
 func decodeFormat(rf json.RawMessage, req *ChatRequest) *APIError {

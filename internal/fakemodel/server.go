@@ -385,29 +385,83 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequ
 		return // the caller gave up: write nothing
 	}
 	now := time.Now().Unix()
-	if !req.Stream && len(out.calls) == 0 {
+	switch {
+	case !req.Stream && len(out.calls) == 0:
 		writeBody(w, appendAnswer(make([]byte, 0, 320+len(out.content)*req.N), out, req.Model, req.N, now))
-		return
-	}
-	if !req.Stream {
-		choices := make([]choice, req.N)
-		for i := range choices {
-			msg := &message{Role: "assistant"}
-			if len(out.calls) == 0 {
-				msg.Content = &out.content
-			}
-			for _, c := range out.calls {
-				msg.ToolCalls = append(msg.ToolCalls, toolCallJSON{ID: c.ID, Type: "function", Function: functionJSON{Name: c.Name, Arguments: c.Arguments}})
-			}
-			choices[i] = choice{Index: i, Message: msg, FinishReason: out.finish}
+	case !req.Stream:
+		writeJSON(w, wholeToolCalls(req, out, now))
+	default:
+		perToken := time.Duration(0)
+		if s.scale > 0 && p.Latency.TokensPerSecond > 0 {
+			perToken = time.Duration(float64(time.Second) / p.Latency.TokensPerSecond * s.scale)
 		}
-		writeJSON(w, completion{
-			ID: out.id, Object: "chat.completion", Created: now, Model: req.Model,
-			Choices: choices, Usage: &out.usage, SystemFingerprint: "fp_drill",
-		})
-		return
+		streamAnswer(ctx, w, req, out, now, perToken)
 	}
+}
 
+// wholeToolCalls is a whole (not streamed) completion whose n choices
+// each hold out's tool calls.
+func wholeToolCalls(req *ChatRequest, out outgoing, now int64) completion {
+	choices := make([]choice, req.N)
+	for i := range choices {
+		msg := &message{Role: "assistant"}
+		if len(out.calls) == 0 {
+			msg.Content = &out.content
+		}
+		for _, c := range out.calls {
+			msg.ToolCalls = append(msg.ToolCalls, toolCallJSON{ID: c.ID, Type: "function", Function: functionJSON{Name: c.Name, Arguments: c.Arguments}})
+		}
+		choices[i] = choice{Index: i, Message: msg, FinishReason: out.finish}
+	}
+	return completion{
+		ID: out.id, Object: "chat.completion", Created: now, Model: req.Model,
+		Choices: choices, Usage: &out.usage, SystemFingerprint: "fp_drill",
+	}
+}
+
+// chunker sends a stream's deltas: each to the n choices in turn, text in
+// pieces of about three tokens, perToken apart.
+type chunker struct {
+	ctx      context.Context
+	stream   *sseStream
+	n        int
+	perToken time.Duration
+	// ev is the chunk, and its one choice, reused from one event to the
+	// next: each is encoded before the next is built.
+	ev *completion
+}
+
+// chunk sends d (and finish) to each of the n choices.
+func (c *chunker) chunk(d *delta, finish *string) bool {
+	for i := range c.n {
+		c.ev.Choices[0] = choice{Index: i, Delta: d, FinishReason: finish}
+		if !c.stream.send(c.ev) {
+			return false
+		}
+	}
+	return true
+}
+
+// pieces sends text in pieces of about three tokens, each after the time
+// the profile takes to write it, each as the delta each makes of it.
+func (c *chunker) pieces(text string, each func(piece string) *delta) bool {
+	const chunkTokens = 3
+	for rest := text; rest != ""; {
+		n := pieceLen(rest, chunkTokens*4)
+		piece := rest[:n]
+		rest = rest[n:]
+		if !sleep(c.ctx, c.perToken*time.Duration(math.Ceil(float64(n)/4))) {
+			return false
+		}
+		if !c.chunk(each(piece), nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// streamAnswer streams out as OpenAI streams it (see write).
+func streamAnswer(ctx context.Context, w http.ResponseWriter, req *ChatRequest, out outgoing, now int64, perToken time.Duration) {
 	stream := openStream(ctx, w)
 	// With include_usage, every chunk carries "usage": null and one last
 	// chunk with no choices carries the usage; without it, no chunk has a
@@ -416,69 +470,10 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequ
 	if req.IncludeUsage {
 		nullUsage = json.RawMessage("null")
 	}
-	// chunk sends d (and finish) to each of the n choices. The chunk and
-	// its one choice are reused from one event to the next: each is
-	// encoded before the next is built.
-	ev := &completion{ID: out.id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
-		Choices: make([]choice, 1), Usage: nullUsage}
-	chunk := func(d *delta, finish *string) bool {
-		for i := range req.N {
-			ev.Choices[0] = choice{Index: i, Delta: d, FinishReason: finish}
-			if !stream.send(ev) {
-				return false
-			}
-		}
-		return true
-	}
-	perToken := time.Duration(0)
-	if s.scale > 0 && p.Latency.TokensPerSecond > 0 {
-		perToken = time.Duration(float64(time.Second) / p.Latency.TokensPerSecond * s.scale)
-	}
-	// pieces sends text in pieces of about three tokens, each after the
-	// time the profile takes to write it.
-	const chunkTokens = 3
-	pieces := func(text string, each func(piece string) *delta) bool {
-		for rest := text; rest != ""; {
-			n := pieceLen(rest, chunkTokens*4)
-			piece := rest[:n]
-			rest = rest[n:]
-			if !sleep(ctx, perToken*time.Duration(math.Ceil(float64(n)/4))) {
-				return false
-			}
-			if !chunk(each(piece), nil) {
-				return false
-			}
-		}
-		return true
-	}
-	if len(out.calls) == 0 {
-		if !chunk(&delta{Role: "assistant", Content: strp("")}, nil) {
-			return
-		}
-		// One delta for every piece, as the chunk (see chunk).
-		var text string
-		d := &delta{Content: &text}
-		if !pieces(out.content, func(piece string) *delta { text = piece; return d }) {
-			return
-		}
-	}
-	for i, c := range out.calls {
-		d := &delta{ToolCalls: []toolCallJSON{{Index: &i, ID: c.ID, Type: "function", Function: functionJSON{Name: c.Name}}}}
-		if i == 0 {
-			d.Role = "assistant"
-		}
-		if !chunk(d, nil) {
-			return
-		}
-		args := &delta{ToolCalls: []toolCallJSON{{Index: &i}}}
-		if !pieces(c.Arguments, func(piece string) *delta {
-			args.ToolCalls[0].Function.Arguments = piece
-			return args
-		}) {
-			return
-		}
-	}
-	if !chunk(&delta{}, &out.finish) {
+	c := &chunker{ctx: ctx, stream: stream, n: req.N, perToken: perToken,
+		ev: &completion{ID: out.id, Object: "chat.completion.chunk", Created: now, Model: req.Model, SystemFingerprint: "fp_drill",
+			Choices: make([]choice, 1), Usage: nullUsage}}
+	if !streamContent(c, out) || !c.chunk(&delta{}, &out.finish) {
 		return
 	}
 	if req.IncludeUsage {
@@ -488,6 +483,39 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, req *ChatRequ
 		}
 	}
 	stream.done()
+}
+
+// streamContent streams the answer's text, or each tool call: a delta
+// with its id and name, then its arguments in pieces.
+func streamContent(c *chunker, out outgoing) bool {
+	if len(out.calls) == 0 {
+		if !c.chunk(&delta{Role: "assistant", Content: strp("")}, nil) {
+			return false
+		}
+		// One delta for every piece, as the chunk (see chunker.ev).
+		var text string
+		d := &delta{Content: &text}
+		if !c.pieces(out.content, func(piece string) *delta { text = piece; return d }) {
+			return false
+		}
+	}
+	for i, call := range out.calls {
+		d := &delta{ToolCalls: []toolCallJSON{{Index: &i, ID: call.ID, Type: "function", Function: functionJSON{Name: call.Name}}}}
+		if i == 0 {
+			d.Role = "assistant"
+		}
+		if !c.chunk(d, nil) {
+			return false
+		}
+		args := &delta{ToolCalls: []toolCallJSON{{Index: &i}}}
+		if !c.pieces(call.Arguments, func(piece string) *delta {
+			args.ToolCalls[0].Function.Arguments = piece
+			return args
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // pieceLen returns how many bytes of s the next stream chunk carries: about

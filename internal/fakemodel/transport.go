@@ -30,26 +30,9 @@ type transport struct{ s *Server }
 
 // RoundTrip serves req with the fake model's handler in-process.
 func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	var (
-		body   []byte
-		buffer *[]byte // the pooled buffer body is in, if it is
-	)
-	if req.Body != nil {
-		var (
-			b   []byte
-			err error
-		)
-		if buffer = bodyBuffer(req.ContentLength); buffer != nil {
-			b, err = readBodyInto(buffer, req.Body)
-		} else {
-			b, err = readBody(req.Body, req.ContentLength)
-		}
-		req.Body.Close()
-		if err != nil {
-			putBodyBuffer(buffer)
-			return nil, err
-		}
-		body = b
+	body, buffer, err := readRequestBody(req)
+	if err != nil {
+		return nil, err
 	}
 	ctx := req.Context()
 	if err := ctx.Err(); err != nil {
@@ -109,6 +92,25 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.ContentLength = -1
 	resp.Body = &pipeBody{pr: pr, done: done}
 	return resp, nil
+}
+
+// readRequestBody reads and closes req's body, into a pooled buffer when
+// its length suits one (buffer, to put back once the handler is done).
+func readRequestBody(req *http.Request) (body []byte, buffer *[]byte, err error) {
+	if req.Body == nil {
+		return nil, nil, nil
+	}
+	if buffer = bodyBuffer(req.ContentLength); buffer != nil {
+		body, err = readBodyInto(buffer, req.Body)
+	} else {
+		body, err = readBody(req.Body, req.ContentLength)
+	}
+	req.Body.Close()
+	if err != nil {
+		putBodyBuffer(buffer)
+		return nil, nil, err
+	}
+	return body, buffer, nil
 }
 
 // serveWhole serves a request that asks for no stream (in, the handler's

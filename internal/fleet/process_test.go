@@ -1,9 +1,11 @@
 package fleet
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"testing"
@@ -92,13 +94,33 @@ func TestWorkerExitsWhenThePipeCloses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := stdin.Write(append(spec, '\n')); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// The worker's first event says its drill is under way: close its stdin
+	// then, and keep reading what it writes so it never blocks on the pipe.
+	started := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		started <- sc.Scan()
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case ok := <-started:
+		if !ok {
+			t.Fatal("the worker wrote no event before closing its output")
+		}
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the worker wrote no event within 10 s")
+	}
 	stdin.Close()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()

@@ -48,9 +48,13 @@ func TestRedisKilledMidDrill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Redis goes down once the drill is under way, and comes back once the
+	// replicas have said they fell back to local breakers.
+	waitUntil(t, 10*time.Second, "the first answered email", func() bool { return countEvents(f.Log(), event.EmailDone, "") > 0 })
 	srv.Kill()
-	time.Sleep(400 * time.Millisecond)
+	waitUntil(t, 10*time.Second, "a replica to fall back to local breakers", func() bool {
+		return countEvents(f.Log(), event.StoreChange, event.StoreFallback) > 0
+	})
 	srv.Restart()
 	if st := f.Wait(); st != event.StatusCompleted {
 		t.Fatalf("status %s, want completed", st)
@@ -78,4 +82,29 @@ func TestRedisKilledMidDrill(t *testing.T) {
 			s.Fleet.EmailsSent, s.Fleet.EmailsAnswered, s.Fleet.Served.Error, s.Fleet.Served.Cancelled)
 	}
 	t.Logf("fallbacks %d, back %d; served %+v", fallbacks, back, s.Fleet.Served)
+}
+
+// waitUntil polls cond every few milliseconds until it holds, failing the
+// test if it does not within limit.
+func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", limit, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// countEvents counts the log's events of kind whose detail starts with
+// prefix.
+func countEvents(log *event.Log, kind event.Kind, prefix string) int {
+	n := 0
+	for _, e := range log.Events() {
+		if e.Kind == kind && strings.HasPrefix(e.Detail, prefix) {
+			n++
+		}
+	}
+	return n
 }

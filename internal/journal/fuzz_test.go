@@ -33,8 +33,7 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(`{"type":"header","format":2}`))
 	f.Add([]byte("not a journal\n"))
 	f.Add([]byte(`{"type":"header","format":1}` + "\n\n" + `{"kind":"fault","type":"event","seq":0}` + "\r\n"))
-	// The crafted journals of issue 16: a step back in time, a negative and
-	// a huge offset.
+	// Crafted journals: a step back in time, a negative and a huge offset.
 	f.Add([]byte(validHeader + "\n" + validRunStart + "\n" +
 		`{"type":"event","seq":1,"at_ns":-2000000000,"kind":"attempt_start","email":1,"rung":"primary"}` + "\n"))
 	f.Add([]byte(validHeader + "\n" + validRunStart + "\n" +

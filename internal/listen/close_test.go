@@ -72,8 +72,8 @@ func slowPost(t *testing.T, c net.Conn) {
 
 // TestCloseCutsASlowClient: a webhook client in the middle of a slow body
 // does not hold the drill's end: Close returns without error within the
-// shutdown grace (it used to wait five seconds and fail the run with
-// "context deadline exceeded").
+// shutdown grace, rather than waiting out the client and failing the run
+// with "context deadline exceeded".
 func TestCloseCutsASlowClient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ln := newPipeListener()

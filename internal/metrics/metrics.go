@@ -213,58 +213,93 @@ func (x *Exporter) Add(evs []event.Event) {
 func (x *Exporter) collect(byName map[string]*family) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	c := collector{x: x, byName: byName, run: []string{x.fold.Info.Outage, x.fold.Info.Policy, x.fold.Info.ID}}
+	c.callSeries()
+	c.emailSeries()
+	c.costSeries()
+	x.collectHypotheses(c.send)
 	f := x.fold
-	run := []string{f.Info.Outage, f.Info.Policy, f.Info.ID}
-	newSeries := func(m Metric, labels []string) series {
-		names := append(slices.Clone(runLabels), m.Labels...)
-		values := append(slices.Clone(run), labels...)
-		s := series{labels: make([]labelPair, 0, len(names)+len(x.labels))}
-		// Label values come from input (a model name a client sent may be
-		// its key): redacted as the journal's texts are.
-		for i, n := range names {
-			if n == event.RunLabel && values[i] == "" {
-				continue // a run recorded without an id (a fold fed by hand)
-			}
-			s.labels = append(s.labels, labelPair{n, redact.Text(values[i])})
-		}
-		for n, v := range x.labels {
-			s.labels = append(s.labels, labelPair{n, redact.Text(v)})
-		}
-		slices.SortFunc(s.labels, func(a, b labelPair) int { return cmp.Compare(a.name, b.name) })
-		return s
+	_, active := f.ActiveOutage()
+	c.send(outageActive, boolValue(active))
+	for k, n := range x.alerts {
+		c.send(alertsReceived, n, k[0], k[1])
 	}
-	add := func(m Metric, s series) {
-		fam := byName[m.Name]
-		if fam == nil {
-			fam = &family{metric: m}
-			byName[m.Name] = fam
+	c.send(elapsed, f.Elapsed().Seconds())
+	c.send(running, boolValue(!f.Done()))
+}
+
+// collector adds series to a snapshot's families: x.mu is held.
+type collector struct {
+	x      *Exporter
+	byName map[string]*family
+	run    []string // the run's label values: outage, policy, id
+}
+
+// series is a new series of m with the run's labels, m's own (values
+// labels) and the exporter's. Label values come from input (a model name
+// a client sent may be its key): redacted as the journal's texts are.
+func (c collector) series(m Metric, labels []string) series {
+	names := append(slices.Clone(runLabels), m.Labels...)
+	values := append(slices.Clone(c.run), labels...)
+	s := series{labels: make([]labelPair, 0, len(names)+len(c.x.labels))}
+	for i, n := range names {
+		if n == event.RunLabel && values[i] == "" {
+			continue // a run recorded without an id (a fold fed by hand)
 		}
-		fam.series = append(fam.series, s)
+		s.labels = append(s.labels, labelPair{n, redact.Text(values[i])})
 	}
-	send := func(m Metric, v float64, labels ...string) {
-		s := newSeries(m, labels)
-		s.value = v
-		add(m, s)
+	for n, v := range c.x.labels {
+		s.labels = append(s.labels, labelPair{n, redact.Text(v)})
 	}
+	slices.SortFunc(s.labels, func(a, b labelPair) int { return cmp.Compare(a.name, b.name) })
+	return s
+}
+
+// add adds s to m's family.
+func (c collector) add(m Metric, s series) {
+	fam := c.byName[m.Name]
+	if fam == nil {
+		fam = &family{metric: m}
+		c.byName[m.Name] = fam
+	}
+	fam.series = append(fam.series, s)
+}
+
+// send adds a series of m with value v and m's label values.
+func (c collector) send(m Metric, v float64, labels ...string) {
+	s := c.series(m, labels)
+	s.value = v
+	c.add(m, s)
+}
+
+// callSeries adds the breakers, the calls and attempts (done and in flight)
+// and the calls to the broken model.
+func (c collector) callSeries() {
+	x, f := c.x, c.x.fold
 	for _, name := range f.Breakers() {
 		b := f.Breaker(name)
-		send(breakerState, BreakerValue(b.State), name)
-		send(breakerOpens, float64(b.Opens), name)
+		c.send(breakerState, BreakerValue(b.State), name)
+		c.send(breakerOpens, float64(b.Opens), name)
 	}
 	for k, n := range x.calls {
-		send(calls, n, k.rung, k.model, string(k.outcome))
+		c.send(calls, n, k.rung, k.model, string(k.outcome))
 	}
 	for k, n := range x.attempts {
-		send(attempts, n, k.rung, k.model, string(k.outcome))
+		c.send(attempts, n, k.rung, k.model, string(k.outcome))
 	}
 	for rung, n := range x.callsInFlight {
-		send(callsInFlight, float64(n), rung)
+		c.send(callsInFlight, float64(n), rung)
 	}
 	for rung, n := range x.attemptsInFlight {
-		send(attemptsInFlight, float64(n), rung)
+		c.send(attemptsInFlight, float64(n), rung)
 	}
-	send(callsToBroken, float64(f.CallsToBroken()))
-	send(emailsSent, float64(f.Sent()))
+	c.send(callsToBroken, float64(f.CallsToBroken()))
+}
+
+// emailSeries adds the emails sent, done by who served them, and their waits.
+func (c collector) emailSeries() {
+	f := c.x.fold
+	c.send(emailsSent, float64(f.Sent()))
 	s := f.Served()
 	for _, by := range []struct {
 		name string
@@ -272,27 +307,23 @@ func (x *Exporter) collect(byName map[string]*family) {
 	}{{event.ServedPrimary, s.Primary}, {event.ServedBackup, s.Backup}, {event.ServedCanned, s.Canned},
 		{event.ServedRules, s.Rules}, {event.ServedHandedOver, s.HandedOver}, {event.ServedRejected, s.Rejected},
 		{event.ServedError, s.Error}, {"cancelled", s.Cancelled}} {
-		send(emailsDone, float64(by.n), by.name)
+		c.send(emailsDone, float64(by.n), by.name)
 	}
-	h := newSeries(emailWait, nil)
+	h := c.series(emailWait, nil)
 	h.hist = waitHistogram(f.Waits())
-	add(emailWait, h)
-	tok, money := f.Cost()
+	c.add(emailWait, h)
+}
+
+// costSeries adds the tokens and the money spent, by rung.
+func (c collector) costSeries() {
+	tok, money := c.x.fold.Cost()
 	for rung, n := range tok.InputByRung {
-		send(tokens, float64(n), rung, "input")
-		send(tokens, float64(tok.OutputByRung[rung]), rung, "output")
+		c.send(tokens, float64(n), rung, "input")
+		c.send(tokens, float64(tok.OutputByRung[rung]), rung, "output")
 	}
 	for rung, v := range money.ByRung {
-		send(cost, v, rung)
+		c.send(cost, v, rung)
 	}
-	x.collectHypotheses(send)
-	_, active := f.ActiveOutage()
-	send(outageActive, boolValue(active))
-	for k, n := range x.alerts {
-		send(alertsReceived, n, k[0], k[1])
-	}
-	send(elapsed, f.Elapsed().Seconds())
-	send(running, boolValue(!f.Done()))
 }
 
 // collectHypotheses sends each hypothesis's live status on the summary so

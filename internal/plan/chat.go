@@ -289,32 +289,9 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 	if err != nil {
 		return nil, err
 	}
-	seed, _ := fs.GetInt64("seed")
-	seeds := []int64{seed}
-	if c.seeds != "" {
-		var err error
-		if seeds, err = ParseSeeds(c.seeds); err != nil {
-			return nil, exit.UsageError(err)
-		}
-	}
-	switch {
-	case len(c.incidents) == 0:
-		return nil, exit.Usagef("--incident: name at least one incident kind (valid: %s)", strings.Join(chat.IncidentKinds(), ", "))
-	case len(policies) == 0:
-		return nil, exit.Usagef("--policies: name at least one chat policy (valid: %s)", strings.Join(chat.PresetNames(), ", "))
-	}
-	if err := chat.CheckConversations(c.conversations); err != nil {
-		return nil, exit.Usagef("--conversations %w", err)
-	}
-	if err := chat.CheckRate(c.rate); err != nil {
-		return nil, exit.Usagef("--conversation-rate %w", err)
-	}
-	if err := chat.CheckArrivals(c.conversations, c.rate); err != nil {
-		return nil, exit.Usagef("--conversations and --conversation-rate: %w", err)
-	}
-	agent, err := chat.AgentProfileByName(c.agentProfile)
+	seeds, agent, err := c.checkShape(fs, policies)
 	if err != nil {
-		return nil, exit.Usagef("--agent-profile: %v", err)
+		return nil, err
 	}
 	var cfgs []chat.Config
 	for _, inc := range c.incidents {
@@ -325,24 +302,9 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 		if c.file != nil {
 			c.file.ApplyProfile(&prof)
 		}
-		tb, toolOutages, err := c.toolSettings(prof)
+		tb, toolOutages, err := c.tools(prof)
 		if err != nil {
 			return nil, err
-		}
-		if c.file != nil && (c.file.ToolBreakers != nil || len(c.file.ToolOutages) > 0) {
-			ftb, fout, err := c.file.Tools()
-			if err != nil {
-				return nil, exit.UsageError(err)
-			}
-			if tb == nil {
-				tb = ftb
-			}
-			for dep, ws := range fout {
-				if toolOutages == nil {
-					toolOutages = map[string][]event.Window{}
-				}
-				toolOutages[dep] = append(toolOutages[dep], ws...)
-			}
 		}
 		if err := c.applyProfileFaults(&prof); err != nil {
 			return nil, err
@@ -365,6 +327,67 @@ func ChatConfigs(fs *pflag.FlagSet, c ChatFlags, policies []string) ([]chat.Conf
 		}
 	}
 	return cfgs, nil
+}
+
+// checkShape checks the drills' shape (incidents, policies, the
+// conversations and their rate, the agent's profile) and returns the seeds
+// (--seeds, else --seed) and the agent.
+func (c *ChatFlags) checkShape(fs *pflag.FlagSet, policies []string) ([]int64, chat.AgentProfile, error) {
+	seed, _ := fs.GetInt64("seed")
+	seeds := []int64{seed}
+	if c.seeds != "" {
+		var err error
+		if seeds, err = ParseSeeds(c.seeds); err != nil {
+			return nil, chat.AgentProfile{}, exit.UsageError(err)
+		}
+	}
+	switch {
+	case len(c.incidents) == 0:
+		return nil, chat.AgentProfile{}, exit.Usagef("--incident: name at least one incident kind (valid: %s)", strings.Join(chat.IncidentKinds(), ", "))
+	case len(policies) == 0:
+		return nil, chat.AgentProfile{}, exit.Usagef("--policies: name at least one chat policy (valid: %s)", strings.Join(chat.PresetNames(), ", "))
+	}
+	if err := chat.CheckConversations(c.conversations); err != nil {
+		return nil, chat.AgentProfile{}, exit.Usagef("--conversations %w", err)
+	}
+	if err := chat.CheckRate(c.rate); err != nil {
+		return nil, chat.AgentProfile{}, exit.Usagef("--conversation-rate %w", err)
+	}
+	if err := chat.CheckArrivals(c.conversations, c.rate); err != nil {
+		return nil, chat.AgentProfile{}, exit.Usagef("--conversations and --conversation-rate: %w", err)
+	}
+	agent, err := chat.AgentProfileByName(c.agentProfile)
+	if err != nil {
+		return nil, chat.AgentProfile{}, exit.Usagef("--agent-profile: %v", err)
+	}
+	return seeds, agent, nil
+}
+
+// tools are the tool breakers and the services' outages of an incident's
+// drills: the flags' (toolSettings), with the drill file's tool_breakers:
+// when no flag sets them, and the file's tool_outages: added.
+func (c *ChatFlags) tools(prof chat.Profile) (*chat.ToolBreakers, map[string][]event.Window, error) {
+	tb, toolOutages, err := c.toolSettings(prof)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.file == nil || (c.file.ToolBreakers == nil && len(c.file.ToolOutages) == 0) {
+		return tb, toolOutages, nil
+	}
+	ftb, fout, err := c.file.Tools()
+	if err != nil {
+		return nil, nil, exit.UsageError(err)
+	}
+	if tb == nil {
+		tb = ftb
+	}
+	for dep, ws := range fout {
+		if toolOutages == nil {
+			toolOutages = map[string][]event.Window{}
+		}
+		toolOutages[dep] = append(toolOutages[dep], ws...)
+	}
+	return tb, toolOutages, nil
 }
 
 // Policy is the one chat policy drill predict reads: name (--policy; else

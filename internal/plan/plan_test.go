@@ -242,8 +242,8 @@ abort: [canned_share > 0.5]
 	}
 }
 
-// TestEveryPolicyOptionInAFile: each breaker and chain option of issue 10
-// is a drill-file key that reaches the engine's policy.
+// TestEveryPolicyOptionInAFile: each breaker and chain option is a
+// drill-file key that reaches the engine's policy.
 func TestEveryPolicyOptionInAFile(t *testing.T) {
 	src := `policies:
   - preset: breaker

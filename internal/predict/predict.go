@@ -166,78 +166,101 @@ func computeFor(ctx context.Context, cfg workload.Config, sdk sdkprofile.Profile
 	}
 	p.Lines = append(p.Lines, m.failureLine(fail, ok))
 
-	first := Range{math.Inf(1), math.Inf(-1)}
-	worst := Range{math.Inf(1), math.Inf(-1)}
-	calls := Range{math.Inf(1), math.Inf(-1)}
-	neverOpens, unbounded, flaps := false, false, false
-	for _, sc := range m.scenarios() {
-		r, err := m.simulate(ctx, sc)
-		if err != nil {
-			return p, err
-		}
-		flaps = flaps || r.openedBefore
-		if r.opened {
-			first = first.widen(r.firstOpen)
-		} else {
-			neverOpens = true
-		}
-		if math.IsInf(r.worstWait, 1) {
-			unbounded = true
-		} else {
-			worst = worst.widen(r.worstWait)
-		}
-		calls = calls.widen(float64(r.calls))
+	rs, err := m.replays(ctx)
+	if err != nil {
+		return p, err
 	}
-	p.CallsToBroken = calls
+	p.CallsToBroken = rs.calls
 	p.SlowHealthy = m.slowK
-	if !unbounded && !math.IsInf(worst[0], 1) {
+	if !rs.unbounded && !math.IsInf(rs.worst[0], 1) {
+		worst := rs.worst
 		p.WorstWaitS = &worst
 	}
-	if b := m.bp; b != nil {
-		if ok && m.counted() && (b.Trip.Has(breaker.RuleCount) || b.Trip.Has(breaker.RuleConsecutive)) {
-			nth := m.nthFailure(fail)
-			p.NthFailureS = &nth
-			p.Lines = append(p.Lines, m.nthLine(fail, nth))
-		}
-		if flaps && ok {
-			// Open, half-open or closed when the outage starts: at worst it
-			// sits out a cooldown, lets a probe through (the next email),
-			// and that probe, started healthy, is cut at the limit or
-			// fails against the outage.
-			hi := m.bp.Cooldown.Seconds() + m.interval + max(fail[1], m.rp.TimeLimit.Seconds())
-			first = Range{0, max(first[1], hi)}
-			p.Lines = append(p.Lines, fmt.Sprintf("healthy calls can open the breaker before the outage (slow calls over %s): after it starts, the breaker opens again within a cooldown and one failed probe, %s",
-				format.GoDuration(m.slowThreshold()), first))
-		}
-		if m.slowK > 0 {
-			p.Lines = append(p.Lines, fmt.Sprintf("healthy calls slower than %s: p = %.3f each, so up to %d of the %d calls in a %s window (mean + 2 sd) may fail or trip a rule before the outage",
-				format.GoDuration(m.slowThreshold()), m.pSlow, m.slowK, m.windowCalls(), format.GoDuration(m.trip.Window)))
-		}
-		switch {
-		case !math.IsInf(first[0], 1) && !neverOpens:
-			p.FirstOpenS = &first
-			p.Lines = append(p.Lines, fmt.Sprintf("first open: %s after the outage starts (rules %v, replayed on the arrival schedule at both ends of the jitter and latency ranges)",
-				first, m.trip.Rules))
-		case !math.IsInf(first[0], 1):
-			p.FirstOpenS, p.MayNeverOpen = &first, true
-			p.Lines = append(p.Lines, fmt.Sprintf("first open: %s after the outage starts, or never (some replays never open)", first))
-		default:
-			p.Lines = append(p.Lines, fmt.Sprintf("first open: never (rules %v do not trip on this outage at this rate)", m.trip.Rules))
-		}
+	if m.bp != nil {
+		m.breakerLines(&p, rs, fail, ok)
 	} else {
 		p.Lines = append(p.Lines, "no breaker on the broken rung: every email in the outage pays the full failure")
 	}
-	if p.WorstWaitS != nil {
+	switch {
+	case p.WorstWaitS != nil:
 		p.Lines = append(p.Lines, fmt.Sprintf("worst wait of an email sent in the outage: %s", *p.WorstWaitS))
-	} else {
-		if m.hang {
-			p.Lines = append(p.Lines, "worst wait: unbounded (a hang with no time limit waits until the run's ceiling)")
-		} else {
-			p.Lines = append(p.Lines, "worst wait: unbounded (no time limit covers the attempt: it waits until the run's ceiling)")
-		}
+	case m.hang:
+		p.Lines = append(p.Lines, "worst wait: unbounded (a hang with no time limit waits until the run's ceiling)")
+	default:
+		p.Lines = append(p.Lines, "worst wait: unbounded (no time limit covers the attempt: it waits until the run's ceiling)")
 	}
+	calls := rs.calls
 	p.Lines = append(p.Lines, "calls to the broken model during the outage: "+format.CountRange(calls[0], calls[1]))
 	return p, nil
+}
+
+// replayed is what the scenarios' replays found: the ranges of the first
+// open, the worst wait and the calls to the broken model, and whether a
+// replay never opened, waited without bound, or opened before the outage.
+type replayed struct {
+	first, worst, calls          Range
+	neverOpens, unbounded, flaps bool
+}
+
+// replays replays every scenario and gathers the ranges.
+func (m *model) replays(ctx context.Context) (replayed, error) {
+	rs := replayed{first: Range{math.Inf(1), math.Inf(-1)}, worst: Range{math.Inf(1), math.Inf(-1)}, calls: Range{math.Inf(1), math.Inf(-1)}}
+	for _, sc := range m.scenarios() {
+		r, err := m.simulate(ctx, sc)
+		if err != nil {
+			return rs, err
+		}
+		rs.flaps = rs.flaps || r.openedBefore
+		if r.opened {
+			rs.first = rs.first.widen(r.firstOpen)
+		} else {
+			rs.neverOpens = true
+		}
+		if math.IsInf(r.worstWait, 1) {
+			rs.unbounded = true
+		} else {
+			rs.worst = rs.worst.widen(r.worstWait)
+		}
+		rs.calls = rs.calls.widen(float64(r.calls))
+	}
+	return rs, nil
+}
+
+// breakerLines adds the breaker's figures and lines to p: the nth failure
+// for a counting rule, opens before the outage, slow healthy calls and the
+// first open. fail is the failure's range (ok: it has one).
+func (m *model) breakerLines(p *Prediction, rs replayed, fail Range, ok bool) {
+	b, first := m.bp, rs.first
+	if ok && m.counted() && (b.Trip.Has(breaker.RuleCount) || b.Trip.Has(breaker.RuleConsecutive)) {
+		nth := m.nthFailure(fail)
+		p.NthFailureS = &nth
+		p.Lines = append(p.Lines, m.nthLine(fail, nth))
+	}
+	if rs.flaps && ok {
+		// Open, half-open or closed when the outage starts: at worst it
+		// sits out a cooldown, lets a probe through (the next email),
+		// and that probe, started healthy, is cut at the limit or fails
+		// against the outage.
+		hi := m.bp.Cooldown.Seconds() + m.interval + max(fail[1], m.rp.TimeLimit.Seconds())
+		first = Range{0, max(first[1], hi)}
+		p.Lines = append(p.Lines, fmt.Sprintf("healthy calls can open the breaker before the outage (slow calls over %s): after it starts, the breaker opens again within a cooldown and one failed probe, %s",
+			format.GoDuration(m.slowThreshold()), first))
+	}
+	if m.slowK > 0 {
+		p.Lines = append(p.Lines, fmt.Sprintf("healthy calls slower than %s: p = %.3f each, so up to %d of the %d calls in a %s window (mean + 2 sd) may fail or trip a rule before the outage",
+			format.GoDuration(m.slowThreshold()), m.pSlow, m.slowK, m.windowCalls(), format.GoDuration(m.trip.Window)))
+	}
+	switch {
+	case !math.IsInf(first[0], 1) && !rs.neverOpens:
+		p.FirstOpenS = &first
+		p.Lines = append(p.Lines, fmt.Sprintf("first open: %s after the outage starts (rules %v, replayed on the arrival schedule at both ends of the jitter and latency ranges)",
+			first, m.trip.Rules))
+	case !math.IsInf(first[0], 1):
+		p.FirstOpenS, p.MayNeverOpen = &first, true
+		p.Lines = append(p.Lines, fmt.Sprintf("first open: %s after the outage starts, or never (some replays never open)", first))
+	default:
+		p.Lines = append(p.Lines, fmt.Sprintf("first open: never (rules %v do not trip on this outage at this rate)", m.trip.Rules))
+	}
 }
 
 // model is the drill reduced to what the arithmetic needs.

@@ -135,106 +135,137 @@ type pending struct {
 // simulate replays the arrival schedule against the broken rung's breaker
 // (the breaker package itself, on a paper clock) for one scenario.
 func (m *model) simulate(ctx context.Context, sc scenario) (simResult, error) {
-	var res simResult
-	base := time.Unix(0, 0)
-	now := 0.0
-	var b *breaker.Breaker
-	if m.bp != nil {
-		s := *m.bp
-		s.Name = "predict"
-		s.Now = func() time.Time { return base.Add(time.Duration(now * float64(time.Second))) }
-		s.OnChange = func(ch breaker.Change) {
-			at := ch.At.Sub(base).Seconds()
-			switch {
-			case ch.To != breaker.Open:
-			case at < m.from-1e-9:
-				res.openedBefore = true
-			case !res.opened:
-				res.opened, res.firstOpen = true, at-m.from
-			}
-		}
-		b = breaker.New(s) // customer probes: a synthetic probe does not move the first open
-	}
-	lat, nextLat := m.lat.fast.Seconds(), m.nextLat.fast.Seconds()
+	r := &paperRun{m: m, sc: sc, base: time.Unix(0, 0), slow: m.slowCalls(sc)}
+	r.lat, r.nextLat = m.lat.fast.Seconds(), m.nextLat.fast.Seconds()
 	if sc.slowBody {
-		lat, nextLat = m.lat.slow.Seconds(), m.nextLat.slow.Seconds()
+		r.lat, r.nextLat = m.lat.slow.Seconds(), m.nextLat.slow.Seconds()
 	}
-	slow := m.slowCalls(sc)
-	var queue []pending
-	flush := func(upTo float64) {
-		for len(queue) > 0 && queue[0].at <= upTo {
-			p := queue[0]
-			queue = queue[1:]
-			now = p.at
-			b.Done(p.ticket, p.result)
-		}
-		now = upTo
-		if b != nil {
-			b.State()
-		}
+	if m.bp != nil {
+		r.b = breaker.New(r.settings(*m.bp)) // customer probes: a synthetic probe does not move the first open
 	}
 	for i := range m.cfg.Emails {
 		if i%simulateCheckEvery == 0 && ctx.Err() != nil {
-			return res, ctx.Err()
+			return r.res, ctx.Err()
 		}
 		t := float64(i) * m.interval
-		flush(t)
-		allowed := true
-		var tk breaker.Ticket
-		if b != nil {
-			var err error
-			tk, err = b.Allow()
-			allowed = err == nil
-		}
-		wait := 0.0
-		if allowed {
-			l := lat
-			if slow[i] {
-				l = m.lat.slowest.Seconds()
-			}
-			c := m.call(t, l, sc)
-			r := breaker.Success
-			switch {
-			case c.failed && c.ignored:
-				r = breaker.Ignored
-			case c.failed:
-				r = breaker.Failure
-			}
-			// The chain cuts a call that outlives the email's deadline or
-			// loses its hedge: cancelled, the breaker ignores it.
-			cut := m.cutAt(t, nextLat) < c.end
-			if cut {
-				c.end, c.failed, r = m.cutAt(t, nextLat), true, breaker.Ignored
-			}
-			for _, a := range c.broken {
-				if a < c.end || (!cut && a == c.end) {
-					res.calls++
-				}
-			}
-			if b != nil && !math.IsInf(c.end, 1) {
-				p := pending{c.end, tk, r}
-				at, _ := slices.BinarySearchFunc(queue, p, func(a, b pending) int {
-					if a.at <= b.at {
-						return -1
-					}
-					return 1
-				})
-				queue = slices.Insert(queue, at, p)
-			}
-			wait = c.end - t
-			if c.failed && m.next {
-				wait += nextLat
-			}
-		} else if m.next {
-			wait = nextLat
-		}
-		wait = min(wait, m.cutAt(t, nextLat)-t)
+		r.flush(t)
+		wait := r.email(i, t)
+		wait = min(wait, m.cutAt(t, r.nextLat)-t)
 		if t >= m.from && t < m.to {
-			res.worstWait = max(res.worstWait, wait)
+			r.res.worstWait = max(r.res.worstWait, wait)
 		}
 	}
-	flush(m.cfg.Ceiling().Seconds())
-	return res, nil
+	r.flush(m.cfg.Ceiling().Seconds())
+	return r.res, nil
+}
+
+// paperRun is one scenario's replay on a paper clock: the breaker, the
+// calls whose results it has not heard yet, and what the replay found.
+type paperRun struct {
+	m            *model
+	sc           scenario
+	base         time.Time
+	now          float64 // seconds on the paper clock
+	b            *breaker.Breaker
+	queue        []pending // by end time
+	lat, nextLat float64
+	slow         map[int]bool // the emails whose healthy call is the slowest
+	res          simResult
+}
+
+// settings are the breaker's settings on the paper clock, noting its first
+// open after the outage starts (and any open before it).
+func (r *paperRun) settings(s breaker.Settings) breaker.Settings {
+	s.Name = "predict"
+	s.Now = func() time.Time { return r.base.Add(time.Duration(r.now * float64(time.Second))) }
+	s.OnChange = func(ch breaker.Change) {
+		at := ch.At.Sub(r.base).Seconds()
+		switch {
+		case ch.To != breaker.Open:
+		case at < r.m.from-1e-9:
+			r.res.openedBefore = true
+		case !r.res.opened:
+			r.res.opened, r.res.firstOpen = true, at-r.m.from
+		}
+	}
+	return s
+}
+
+// flush tells the breaker the results of the calls ended by upTo, each at
+// its end, and moves the clock to upTo.
+func (r *paperRun) flush(upTo float64) {
+	for len(r.queue) > 0 && r.queue[0].at <= upTo {
+		p := r.queue[0]
+		r.queue = r.queue[1:]
+		r.now = p.at
+		r.b.Done(p.ticket, p.result)
+	}
+	r.now = upTo
+	if r.b != nil {
+		r.b.State()
+	}
+}
+
+// email sends email i at t through the breaker and returns its wait
+// (before the chain's cut).
+func (r *paperRun) email(i int, t float64) float64 {
+	m := r.m
+	allowed := true
+	var tk breaker.Ticket
+	if r.b != nil {
+		var err error
+		tk, err = r.b.Allow()
+		allowed = err == nil
+	}
+	if !allowed {
+		if m.next {
+			return r.nextLat
+		}
+		return 0
+	}
+	l := r.lat
+	if r.slow[i] {
+		l = m.lat.slowest.Seconds()
+	}
+	c := m.call(t, l, r.sc)
+	res := breaker.Success
+	switch {
+	case c.failed && c.ignored:
+		res = breaker.Ignored
+	case c.failed:
+		res = breaker.Failure
+	}
+	// The chain cuts a call that outlives the email's deadline or loses
+	// its hedge: cancelled, the breaker ignores it.
+	cut := m.cutAt(t, r.nextLat) < c.end
+	if cut {
+		c.end, c.failed, res = m.cutAt(t, r.nextLat), true, breaker.Ignored
+	}
+	for _, a := range c.broken {
+		if a < c.end || (!cut && a == c.end) {
+			r.res.calls++
+		}
+	}
+	if r.b != nil && !math.IsInf(c.end, 1) {
+		r.pend(pending{c.end, tk, res})
+	}
+	wait := c.end - t
+	if c.failed && m.next {
+		wait += r.nextLat
+	}
+	return wait
+}
+
+// pend queues a call's result for the breaker, in end-time order (after
+// those ending at the same time).
+func (r *paperRun) pend(p pending) {
+	at, _ := slices.BinarySearchFunc(r.queue, p, func(a, b pending) int {
+		if a.at <= b.at {
+			return -1
+		}
+		return 1
+	})
+	r.queue = slices.Insert(r.queue, at, p)
 }
 
 // simulateCheckEvery is how many emails simulate walks between looks at

@@ -6,6 +6,7 @@ import (
 
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/plain"
+	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -49,4 +50,18 @@ func Verdict(sum scoring.Summary, status string, hyps []scoring.Expr) (verdicts 
 		return v.Verdicts, plain.NoModelAnswered(sum), nil
 	}
 	return v.Verdicts, "", nil
+}
+
+// Rejudge judges a journal's recorded hypotheses on the summary recomputed
+// from its events, ignoring the values and verdicts the journal recorded.
+func Rejudge(sum scoring.Summary, recorded []scoring.Verdict) ([]scoring.Verdict, error) {
+	exprs := make([]scoring.Expr, len(recorded))
+	for i, v := range recorded {
+		e, err := scoring.ParseExpr(v.Expr)
+		if err != nil {
+			return nil, fmt.Errorf("the summary line's hypothesis %q: %w", redact.Terminal(v.Expr), err)
+		}
+		exprs[i] = e
+	}
+	return scoring.JudgeSummary(sum, exprs)
 }

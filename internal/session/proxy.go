@@ -77,14 +77,11 @@ type ProxyOptions struct {
 	Coordinate string
 }
 
-// Proxy runs drill proxy until ctx ends (or the dashboard quits), then
-// writes the requests per model on Out and finishes the journal. Settings
-// that cannot work (an upstream that does not answer, an address in use) are
-// usage errors (exit 2).
-func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
-	if err := journal.CheckRecord(opts.Record, opts.Force); err != nil {
-		return err
-	}
+// upstreamOptions are the proxy's options for its upstream: the built-in
+// fake model (seeded and scaled as the config says), or the upstream
+// opts names once it answers, with the secrets its URL holds (kept out of
+// the journal). cfg's upstream fields are set to what the journal records.
+func upstreamOptions(ctx context.Context, cfg *ProxyConfig, opts ProxyOptions) (proxy.Options, []string, error) {
 	popts := proxy.Options{Windows: cfg.Windows, MaxBody: cfg.MaxBodyBytes, Models: cfg.OutageModels, Prices: cfg.Prices, ModelMap: cfg.ModelMap}
 	var secrets []string
 	if opts.Upstream == "" {
@@ -105,7 +102,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 	} else {
 		u, err := proxy.CheckUpstream(ctx, opts.Upstream, opts.PreflightTimeout)
 		if err != nil {
-			return err
+			return proxy.Options{}, nil, err
 		}
 		popts.Upstream = u
 		if pw, ok := u.User.Password(); ok {
@@ -117,6 +114,67 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 			}
 		}
 		cfg.Upstream, cfg.Seed, cfg.LatencyScale = proxy.Name(u), nil, nil
+	}
+	return popts, secrets, nil
+}
+
+// recordProxy starts the journal of p's log at path (none: nil), its
+// upstream's secrets kept out of it.
+func recordProxy(cfg ProxyConfig, p *proxy.Proxy, path string, secrets []string) (*journal.Writer, error) {
+	if path == "" {
+		return nil, nil
+	}
+	h, err := journal.NewHeader(cfg, p.Log().Start())
+	if err != nil {
+		return nil, exit.UsageError(fmt.Errorf("--record: %w", err))
+	}
+	rec, err := journal.Create(path, h, p.Log(), journal.Options{Secrets: secrets})
+	if err != nil {
+		return nil, exit.UsageError(fmt.Errorf("--record: %w", err))
+	}
+	return rec, nil
+}
+
+// serveProxy serves ln through p until ctx ends: under the dashboard
+// (opts.Show, whose quitting stops the proxy) or writing a line per
+// request on opts.Out. It returns the requests' tally.
+func serveProxy(ctx context.Context, ln net.Listener, p *proxy.Proxy, limits proxy.Limits, opts ProxyOptions, title, schedule string) (*scoring.ProxyTally, error) {
+	var tally *scoring.ProxyTally
+	var serveErr error
+	if opts.Show != nil {
+		sctx, stop := context.WithCancel(ctx)
+		served := make(chan error, 1)
+		go func() { served <- proxy.Serve(sctx, ln, p, limits) }()
+		derr := opts.Show(ctx, p, title, schedule)
+		stop() // quitting the dashboard stops the proxy
+		serveErr = errors.Join(<-served, derr)
+		tally = scoring.NewProxyTally()
+		for _, e := range p.Log().Events() {
+			tally.Add(e)
+		}
+	} else {
+		lines := make(chan *scoring.ProxyTally, 1)
+		go func() {
+			t, _ := proxy.WriteLines(context.Background(), p.Log(), opts.Out) // ends when the log closes
+			lines <- t
+		}()
+		serveErr = proxy.Serve(ctx, ln, p, limits)
+		tally = <-lines
+	}
+	return tally, serveErr
+}
+
+// Proxy runs drill proxy until ctx ends (or the dashboard quits), then
+// writes the requests per model on Out and finishes the journal. Settings
+// that cannot work (an upstream that does not answer, an address in use) are
+// usage errors (exit 2).
+func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
+	if err := journal.CheckRecord(opts.Record, opts.Force); err != nil {
+		return err
+	}
+	popts, secrets, err := upstreamOptions(ctx, &cfg, opts)
+	if err != nil {
+		return err
 	}
 	ctlLn, err := opts.Control.open()
 	if err != nil {
@@ -141,18 +199,12 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 		return exit.UsageError(err)
 	}
 	opts.Watch.Follow(ctx, p.Log(), "", "", metrics.Labels{"proxy": ln.Addr().String()})
-	var rec *journal.Writer
-	if opts.Record != "" {
-		h, err := journal.NewHeader(cfg, p.Log().Start())
-		if err == nil {
-			rec, err = journal.Create(opts.Record, h, p.Log(), journal.Options{Secrets: secrets})
-		}
-		if err != nil {
-			p.Close("could not record")
-			ln.Close()
-			closeListener(ctlLn)
-			return exit.UsageError(fmt.Errorf("--record: %w", err))
-		}
+	rec, err := recordProxy(cfg, p, opts.Record, secrets)
+	if err != nil {
+		p.Close("could not record")
+		ln.Close()
+		closeListener(ctlLn)
+		return err
 	}
 	var member *proxyfleet.Member
 	if cfg.Fleet != nil {
@@ -182,29 +234,7 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 	}
 	stopControl := opts.Control.serve(ctlLn, api.Options{Target: target, Name: "proxy", Windows: cfg.Windows, Start: p.Log().Start(),
 		Figures: live.figures}, opts.Log, "drill proxy")
-	limits := proxy.Limits{MaxConns: cfg.MaxConns}
-	var tally *scoring.ProxyTally
-	var serveErr error
-	if opts.Show != nil {
-		sctx, stop := context.WithCancel(ctx)
-		served := make(chan error, 1)
-		go func() { served <- proxy.Serve(sctx, ln, p, limits) }()
-		derr := opts.Show(ctx, p, title, schedule)
-		stop() // quitting the dashboard stops the proxy
-		serveErr = errors.Join(<-served, derr)
-		tally = scoring.NewProxyTally()
-		for _, e := range p.Log().Events() {
-			tally.Add(e)
-		}
-	} else {
-		lines := make(chan *scoring.ProxyTally, 1)
-		go func() {
-			t, _ := proxy.WriteLines(context.Background(), p.Log(), opts.Out) // ends when the log closes
-			lines <- t
-		}()
-		serveErr = proxy.Serve(ctx, ln, p, limits)
-		tally = <-lines
-	}
+	tally, serveErr := serveProxy(ctx, ln, p, proxy.Limits{MaxConns: cfg.MaxConns}, opts, title, schedule)
 	stopControl()
 	<-live.done // the proxy has closed its log
 	serveErr = errors.Join(serveErr, leaveFleet(member, opts.Log))

@@ -91,6 +91,47 @@ type Result struct {
 	Baseline *Baseline
 }
 
+// recordRun starts the run's journal when opts names one, finished with
+// final's summary once the run ends; the channel gets the recording's
+// error (nil at once without a journal).
+func recordRun(opts Options, run *workload.Run, final func() scoring.Summary) (<-chan error, error) {
+	recorded := make(chan error, 1)
+	if opts.Journal == "" {
+		recorded <- nil
+		return recorded, nil
+	}
+	rec, err := Record(opts.Journal, run)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		status := run.Wait()
+		recorded <- Finish(rec, final(), status, opts.Hypotheses)
+	}()
+	return recorded, nil
+}
+
+// watchRun shows the run on the dashboard (opts.Show), returning its
+// error, or writes its progress. The dashboard attaches its own cursor
+// when it starts, and may go back in the run: the log keeps every event.
+// Without it, every reader is attached, and the summary comes from the
+// live fold: the log drops what they have all read, so memory does not
+// grow with the drill.
+func watchRun(ctx context.Context, run *workload.Run, baseline *Baseline, opts Options) error {
+	if opts.Show != nil {
+		return opts.Show(ctx, run, baseline)
+	}
+	var cur *event.Cursor
+	if opts.Progress != nil {
+		cur = run.Log().Cursor()
+	}
+	run.Log().Release()
+	if cur != nil {
+		progress(run, cur, opts.Progress)
+	}
+	return nil
+}
+
 // Drill runs one drill to its end: it starts the run, records it, guards
 // it with the abort conditions, shows it (or writes its progress), and
 // returns the summary from the fold. The journal gets its summary line as
@@ -142,40 +183,15 @@ func Drill(ctx context.Context, cfg workload.Config, opts Options) (Result, erro
 		sum.Baseline = baseline.Final(ctx, sum)
 		return sum
 	})
-	recorded := make(chan error, 1)
-	if opts.Journal == "" {
-		recorded <- nil
-	} else {
-		rec, err := Record(opts.Journal, run)
-		if err != nil {
-			run.Stop()
-			<-run.Done()
-			return Result{}, err
-		}
-		go func() {
-			status := run.Wait()
-			recorded <- Finish(rec, final(), status, opts.Hypotheses)
-		}()
+	recorded, err := recordRun(opts, run, final)
+	if err != nil {
+		run.Stop()
+		<-run.Done()
+		return Result{}, err
 	}
-	if opts.Show != nil {
-		// The dashboard attaches its own cursor when it starts, and may go
-		// back in the run: the log keeps every event.
-		if err := opts.Show(ctx, run, baseline); err != nil {
-			run.Stop()
-			return Result{}, errors.Join(fmt.Errorf("dashboard: %w", err), <-recorded)
-		}
-	} else {
-		var cur *event.Cursor
-		if opts.Progress != nil {
-			cur = run.Log().Cursor()
-		}
-		// Every reader is attached, and the summary comes from the live
-		// fold: the log drops what they have all read, so memory does not
-		// grow with the drill.
-		run.Log().Release()
-		if cur != nil {
-			progress(run, cur, opts.Progress)
-		}
+	if err := watchRun(ctx, run, baseline, opts); err != nil {
+		run.Stop()
+		return Result{}, errors.Join(fmt.Errorf("dashboard: %w", err), <-recorded)
 	}
 	status := run.Wait()
 	if err := <-recorded; err != nil {

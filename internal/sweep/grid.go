@@ -11,9 +11,8 @@ import (
 
 // MaxRuns bounds the drills one sweep runs (its settings times --repeat,
 // times the drill file's runs per setting): each is a configuration built
-// up front and a result kept (10,000 settings take ~140 MB to plan; 20,000
-// used to pass 3 GB to run), and a sweep bigger than this is almost surely
-// a typo in a range.
+// up front and a result kept (10,000 settings take ~140 MB to plan), and a
+// sweep bigger than this is almost surely a typo in a range.
 const MaxRuns = 10_000
 
 // MaxSettings bounds the size of a grid: no more settings than a sweep may

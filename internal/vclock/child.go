@@ -5,21 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
-	"reflect"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/drill-dev/drill/internal/exit"
@@ -28,9 +24,6 @@ import (
 // EnvChild is the environment variable that makes a drill process a
 // virtual-clock child: its value names the registered body to run.
 const EnvChild = "DRILL_VCLOCK_CHILD"
-
-// testName is the synthetic test the child runs.
-const testName = "drill_virtual_clock"
 
 // sharedGCPercent is the GOGC of a virtual-clock process, and of drill
 // while one plays beside a real-clock run (Beside), unless the environment
@@ -152,26 +145,11 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 	if err != nil {
 		return fmt.Errorf("vclock: finding this program to run %s in virtual time: %w", name, err)
 	}
-	resR, resW, err := os.Pipe()
+	p, err := openChildPipes()
 	if err != nil {
-		return fmt.Errorf("vclock: %w", err)
+		return err
 	}
-	defer resR.Close()
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		resW.Close()
-		return fmt.Errorf("vclock: %w", err)
-	}
-	defer errR.Close()
-	stopR, stopW, err := os.Pipe()
-	if err != nil {
-		resW.Close()
-		errW.Close()
-		return fmt.Errorf("vclock: %w", err)
-	}
-	var stopOnce sync.Once
-	stopChild := func() { stopOnce.Do(func() { stopW.Close() }) }
-	defer stopChild()
+	defer p.close()
 
 	var chatter bytes.Buffer
 	// Not exec.CommandContext: it refuses to start once ctx has ended, and
@@ -183,51 +161,114 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = &chatter
 	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{resW, errW, stopR} // fd 3, 4 and 5 in the child
+	cmd.ExtraFiles = []*os.File{p.resW, p.errW, p.stopR} // fd 3, 4 and 5 in the child
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-
 	if err := cmd.Start(); err != nil {
-		resW.Close()
-		errW.Close()
-		stopR.Close()
 		return fmt.Errorf("vclock: starting the virtual-clock process: %w", err)
 	}
-	// The child holds the write ends now; close ours so reads end at its
-	// exit (and the stop pipe's read end, which only the child reads).
-	resW.Close()
-	errW.Close()
-	stopR.Close()
+	p.started()
+	r := p.collect(ctx, cmd, out, started)
+	r.chatter = chatter.String()
+	return r.err(ctx, name)
+}
+
+// childPipes are the three pipes between drill and its virtual-clock child:
+// the body's output (fd 3), its error record (fd 4) and the stop pipe (fd
+// 5), whose closing asks the child to stop.
+type childPipes struct {
+	resR, resW, errR, errW, stopR, stopW *os.File
+	stopOnce                             sync.Once
+}
+
+// openChildPipes opens the three pipes, or none.
+func openChildPipes() (*childPipes, error) {
+	p := &childPipes{}
+	var err error
+	if p.resR, p.resW, err = os.Pipe(); err != nil {
+		return nil, fmt.Errorf("vclock: %w", err)
+	}
+	if p.errR, p.errW, err = os.Pipe(); err != nil {
+		p.close()
+		return nil, fmt.Errorf("vclock: %w", err)
+	}
+	if p.stopR, p.stopW, err = os.Pipe(); err != nil {
+		p.close()
+		return nil, fmt.Errorf("vclock: %w", err)
+	}
+	return p, nil
+}
+
+// started closes the child's ends once it holds them, so reads end at its
+// exit (and the stop pipe's read end, which only the child reads).
+func (p *childPipes) started() {
+	for _, f := range []*os.File{p.resW, p.errW, p.stopR} {
+		_ = f.Close()
+	}
+}
+
+// stop asks the child to stop, once.
+func (p *childPipes) stop() { p.stopOnce.Do(func() { _ = p.stopW.Close() }) }
+
+// close closes every end still open (closing one twice does no harm).
+func (p *childPipes) close() {
+	for _, f := range []*os.File{p.resR, p.resW, p.errR, p.errW, p.stopR} {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+	if p.stopW != nil {
+		p.stop()
+	}
+}
+
+// childResult is what a finished child left: its exit, its error record,
+// what it printed on stdout and whether copying its output failed.
+type childResult struct {
+	waitErr, copyErr error
+	success          bool // the process exited with status 0
+	record           []byte
+	chatter          string
+}
+
+// collect copies the child's output to out while it runs, stopping it
+// when ctx ends, and waits for it to exit.
+func (p *childPipes) collect(ctx context.Context, cmd *exec.Cmd, out io.Writer, started func()) childResult {
 	exited := make(chan struct{})
 	var watch sync.WaitGroup
-	watch.Go(func() { stopOnCancel(ctx, exited, stopChild, cmd.Process.Kill) })
+	watch.Go(func() { stopOnCancel(ctx, exited, p.stop, cmd.Process.Kill) })
 	if started != nil {
 		started()
 	}
+	var r childResult
 	var wg sync.WaitGroup
-	var copyErr error
-	var record []byte
 	wg.Go(func() {
-		if _, copyErr = io.Copy(out, resR); copyErr != nil {
-			_, _ = io.Copy(io.Discard, resR) // never leave the child blocked on a full pipe
+		if _, r.copyErr = io.Copy(out, p.resR); r.copyErr != nil {
+			_, _ = io.Copy(io.Discard, p.resR) // never leave the child blocked on a full pipe
 		}
 	})
-	wg.Go(func() { record, _ = io.ReadAll(errR) })
+	wg.Go(func() { r.record, _ = io.ReadAll(p.errR) })
 	wg.Wait()
-	waitErr := cmd.Wait()
+	r.waitErr = cmd.Wait()
 	close(exited)
 	watch.Wait()
-	if waitErr != nil && ctx.Err() != nil && cmd.ProcessState != nil && cmd.ProcessState.Success() {
+	r.success = cmd.ProcessState != nil && cmd.ProcessState.Success()
+	return r
+}
+
+// err turns a finished child's result into Call's error.
+func (r childResult) err(ctx context.Context, name string) error {
+	waitErr := r.waitErr
+	if waitErr != nil && ctx.Err() != nil && r.success {
 		// Interrupted through ctx, and the body finished what it had: its
 		// output says how far it got.
 		waitErr = nil
 	}
-
-	if len(bytes.TrimSpace(record)) > 0 {
+	if len(bytes.TrimSpace(r.record)) > 0 {
 		var e Error
-		if err := json.Unmarshal(record, &e); err != nil {
-			return fmt.Errorf("vclock: unreadable error record from the virtual-clock process: %q", record)
+		if err := json.Unmarshal(r.record, &e); err != nil {
+			return fmt.Errorf("vclock: unreadable error record from the virtual-clock process: %q", r.record)
 		}
-		if c := strings.TrimSpace(chatter.String()); strings.Contains(c, "--- FAIL") {
+		if c := strings.TrimSpace(r.chatter); strings.Contains(c, "--- FAIL") {
 			e.Message += ":\n" + c // testing's report: a deadlock, a panic
 		}
 		return &e
@@ -237,14 +278,14 @@ func callStarted(ctx context.Context, name string, in any, out, stderr io.Writer
 		return &Error{Message: fmt.Sprintf("interrupted (%v)", waitErr), Code: 130}
 	}
 	if waitErr != nil {
-		msg := strings.TrimSpace(chatter.String())
+		msg := strings.TrimSpace(r.chatter)
 		if msg != "" {
 			msg = ":\n" + msg
 		}
 		return fmt.Errorf("vclock: the virtual-clock process running %s failed: %w%s", name, waitErr, msg)
 	}
-	if copyErr != nil {
-		return fmt.Errorf("vclock: copying the output of %s: %w", name, copyErr)
+	if r.copyErr != nil {
+		return fmt.Errorf("vclock: copying the output of %s: %w", name, r.copyErr)
 	}
 	return nil
 }
@@ -354,23 +395,16 @@ func serve(name string) int {
 
 	var bodyErr error
 	ran := false
-	tests := []testing.InternalTest{{Name: testName, F: func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ran = true
-			ctx, done := watchStop(t.Context(), stop)
-			defer done()
-			bodyErr = body(ctx, in, out)
-		})
-	}}}
-	m := testing.MainStart(deps{}, tests, nil, nil, nil)
-	// testing.M parses flag.CommandLine unless it is parsed already: give it
-	// exactly the flags the synthetic test needs, never drill's arguments.
-	if !flag.Parsed() {
-		if err := flag.CommandLine.Parse([]string{"-test.run=^" + testName + "$", "-test.count=1"}); err != nil {
-			return fail(1, fmt.Errorf("vclock: setting up the synthetic test: %w", err))
-		}
+	code, err := runInBubble(func(t *testing.T) {
+		ran = true
+		ctx, done := watchStop(t.Context(), stop)
+		defer done()
+		bodyErr = body(ctx, in, out)
+	})
+	if err != nil {
+		return fail(1, err)
 	}
-	if code := m.Run(); code != 0 || !ran {
+	if code != 0 || !ran {
 		return fail(1, fmt.Errorf("vclock: the virtual-clock run of %s failed (exit %d): a goroutine was left blocked in the bubble or the body panicked", name, code))
 	}
 	if bodyErr != nil {
@@ -480,46 +514,4 @@ func (c stopAware) Err() error {
 		return context.Canceled
 	}
 	return c.Context.Err()
-}
-
-// deps is the minimal testing.MainStart dependency set for the one
-// synthetic test: no profiles, no fuzzing, no coverage.
-type deps struct{}
-
-var errNotSupported = errors.New("not supported in a virtual-clock run")
-
-func (deps) ImportPath() string { return "" }
-func (deps) ModulePath() string { return "" }
-func (deps) MatchString(pat, str string) (bool, error) {
-	return regexp.MatchString(pat, str)
-}
-func (deps) SetPanicOnExit0(bool)                        {}
-func (deps) StartCPUProfile(io.Writer) error             { return errNotSupported }
-func (deps) StopCPUProfile()                             {}
-func (deps) StartTestLog(io.Writer)                      {}
-func (deps) StopTestLog() error                          { return nil }
-func (deps) WriteProfileTo(string, io.Writer, int) error { return errNotSupported }
-func (deps) CoordinateFuzzing(time.Duration, int64, time.Duration, int64, int, []corpusEntry, []reflect.Type, string, string) error {
-	return errNotSupported
-}
-func (deps) RunFuzzWorker(func(corpusEntry) error) error { return errNotSupported }
-func (deps) ReadCorpus(string, []reflect.Type) ([]corpusEntry, error) {
-	return nil, errNotSupported
-}
-func (deps) CheckCorpus([]any, []reflect.Type) error { return nil }
-func (deps) ResetCoverage()                          {}
-func (deps) SnapshotCoverage()                       {}
-func (deps) InitRuntimeCoverage() (string, func(string, string) (string, error), func() float64) {
-	return "", nil, nil
-}
-
-// corpusEntry is testing's fuzz corpus entry type, which its dependency
-// interface names through an alias of this struct.
-type corpusEntry = struct {
-	Parent     string
-	Path       string
-	Data       []byte
-	Values     []any
-	Generation int
-	IsSeed     bool
 }

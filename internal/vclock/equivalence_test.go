@@ -21,7 +21,7 @@ import (
 // time, and checks that every pair of summaries agrees within the
 // equivalence tolerances, with seconds within jitterTolerance: the SDK's
 // unseeded backoff jitter moves two runs of one drill that far apart on
-// any clock. Skipped with -short.
+// any clock. Opt-in (DRILL_REALTIME_EQUIVALENCE=1, as CI runs it).
 func TestVirtualMatchesRealTime(t *testing.T) {
 	// Opt-in: a minute of real time whose busy / fail-fast row differs by
 	// design (a real busy tone takes about 1 ms, so real time's cooldown
@@ -58,7 +58,9 @@ func TestVirtualMatchesRealTime(t *testing.T) {
 	// arrivals drift against the outage window, which no clock can match.
 	late := maxLateness(realEvents)
 	if late > 500*time.Millisecond {
-		t.Skipf("the real-time runs sent emails up to %v late: the machine is too loaded to measure real time", late)
+		// Asked for by name, so never skipped: a machine too loaded to keep
+		// real time fails the check, saying so, rather than passing it.
+		t.Fatalf("the real-time runs sent emails up to %v late (bound 500ms): the machine is too loaded to measure real time; run it alone", late)
 	}
 	t.Logf("real-time emails sent up to %v late", late.Round(time.Millisecond))
 	for i, cfg := range cfgs {

@@ -51,15 +51,18 @@ func (r *replica) fail(t *testing.T) {
 	r.b.Done(tk, breaker.Failure)
 }
 
+// waitFor polls cond every few milliseconds until it holds, failing the
+// test if it does not within 10 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for range 300 {
-		if cond() {
-			return
+	const limit = 10 * time.Second
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", limit, what)
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("timed out waiting for %s", what)
 }
 
 // Three failures spread over two replicas open the one shared breaker; the
@@ -79,6 +82,8 @@ func TestSharedBreakerTripsOnceForTheFleet(t *testing.T) {
 	}
 
 	// After the cooldown exactly one probe goes out across the fleet.
+	// Waiting out the 200 ms cooldown is the behaviour under test, not a
+	// synchronisation: no event says "the cooldown has passed".
 	time.Sleep(250 * time.Millisecond)
 	pa, errA := a.b.Allow()
 	_, errB := b.b.Allow()
@@ -108,13 +113,15 @@ func TestFallbackWhileRedisIsDown(t *testing.T) {
 		t.Fatalf("local fallback after 3 failures: %s, want open", got)
 	}
 	srv.Restart()
-	time.Sleep(600 * time.Millisecond) // the store's back-off
 	waitFor(t, "the store to answer again", func() bool {
 		tk, err := a.b.Allow()
 		if err == nil {
 			a.b.Done(tk, breaker.Success)
 		}
-		return a.b.State() == breaker.Closed
+		a.mu.Lock()
+		back := len(a.status) > 0 && a.status[len(a.status)-1]
+		a.mu.Unlock()
+		return back && a.b.State() == breaker.Closed
 	})
 	a.mu.Lock()
 	defer a.mu.Unlock()

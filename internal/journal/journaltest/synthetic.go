@@ -73,131 +73,23 @@ func sec(s float64) time.Duration { return time.Duration(s * float64(time.Second
 // sequence numbers, ending in run_end.
 func Run(o Options) []event.Event {
 	o = o.withDefaults()
-	rng := rand.New(rand.NewPCG(o.Seed, 0x6472696c6c))
-	var evs []event.Event
-	add := func(e event.Event) { evs = append(evs, e) }
+	r := &synth{o: o, rng: rand.New(rand.NewPCG(o.Seed, 0x6472696c6c)), from: sec(o.From), to: sec(o.To),
+		state: "closed", cooldown: 5 * time.Second}
 	info := o.Info()
-	add(event.Event{At: 0, Kind: event.RunStart, Run: &info})
-	from, to := sec(o.From), sec(o.To)
+	r.add(event.Event{At: 0, Kind: event.RunStart, Run: &info})
 	if o.Outage != "none" {
-		w := &event.Window{From: from, To: to}
-		add(event.Event{At: from, Kind: event.OutageStart, Fault: o.Outage, Rung: event.ServedPrimary, Window: w})
-		add(event.Event{At: to, Kind: event.OutageEnd, Fault: o.Outage, Rung: event.ServedPrimary, Window: w})
+		w := &event.Window{From: r.from, To: r.to}
+		r.add(event.Event{At: r.from, Kind: event.OutageStart, Fault: o.Outage, Rung: event.ServedPrimary, Window: w})
+		r.add(event.Event{At: r.to, Kind: event.OutageEnd, Fault: o.Outage, Rung: event.ServedPrimary, Window: w})
 	}
-	inOutage := func(at time.Duration) bool { return o.Outage != "none" && at >= from && at < to }
-
-	// Breaker state, driven by primary failures in the order they complete.
-	var failures []time.Duration
-	state, openedAt, gen := "closed", time.Duration(0), uint64(0)
-	change := func(at time.Duration, to, reason string) {
-		gen++
-		add(event.Event{At: at, Kind: event.BreakerChange, Breaker: &event.BreakerState{
-			Name: event.ServedPrimary, From: state, To: to, Generation: gen, Failures: len(failures), Reason: reason}})
-		state = to
-		if to == "open" {
-			openedAt = at
-		}
-		if to == "closed" {
-			failures = failures[:0]
-		}
-	}
-	cooldown := 5 * time.Second
 	var end time.Duration
 	for id := 1; id <= o.Emails; id++ {
-		sent := sec(float64(id-1) / o.Rate)
-		sentEv := event.Event{At: sent, Kind: event.EmailSent, Email: id}
-		if e, ok := emails.ByID((id-1)%emails.Len() + 1); ok {
-			truth := e.Truth // as a real drill's email_sent carries it
-			sentEv.Truth = &truth
-		}
-		add(sentEv)
-		t := sent
-		servedBy := event.ServedPrimary
-		usePrimary := true
-		probe := false
-		if o.Breaker && state == "open" {
-			if t-openedAt >= cooldown {
-				change(openedAt+cooldown, "half-open", "cooldown over")
-				probe = true
-			} else {
-				usePrimary = false
-				add(event.Event{At: t, Kind: event.RungSkipped, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini"})
-			}
-		}
-		if usePrimary {
-			add(event.Event{At: t, Kind: event.RungStart, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini", Probe: probe})
-			failed := false
-			for attempt := 0; attempt < 3; attempt++ {
-				add(event.Event{At: t, Kind: event.AttemptStart, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini", Attempt: attempt, Probe: probe})
-				if inOutage(t) {
-					var out event.Outcome
-					var status int
-					if o.Outage == "hang" {
-						add(event.Event{At: t, Kind: event.Fault, Email: id, Rung: event.ServedPrimary, Fault: "hang"})
-						t += 5 * time.Second
-						out = event.Timeout
-					} else {
-						add(event.Event{At: t, Kind: event.Fault, Email: id, Rung: event.ServedPrimary, Fault: "busy"})
-						t += time.Duration(20+rng.IntN(60)) * time.Millisecond
-						out, status = event.HTTP5xx, 503
-					}
-					add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedPrimary, Attempt: attempt, Outcome: out, Status: status, Probe: probe})
-					if attempt < 2 && !probe {
-						t += time.Duration(float64(500*time.Millisecond) * float64(int(1)<<attempt) * (0.75 + 0.25*rng.Float64()))
-						continue
-					}
-					failed = true
-					add(event.Event{At: t, Kind: event.RungEnd, Email: id, Rung: event.ServedPrimary, Outcome: out, Status: status})
-					break
-				}
-				t += time.Duration(600+rng.IntN(900)) * time.Millisecond
-				add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedPrimary, Attempt: attempt, Outcome: event.OK, Status: 200, Probe: probe})
-				add(event.Event{At: t, Kind: event.RungEnd, Email: id, Rung: event.ServedPrimary, Outcome: event.OK})
-				break
-			}
-			if failed {
-				failures = append(failures, t)
-				if o.Breaker && (probe || (state == "closed" && len(failures) >= 5)) {
-					change(t, "open", "5 failures")
-				}
-			} else if o.Breaker && probe {
-				change(t, "closed", "probe succeeded")
-			}
-			if !failed {
-				servedBy = event.ServedPrimary
-			} else {
-				usePrimary = false
-			}
-		}
-		if !usePrimary {
-			servedBy = event.ServedBackup
-			add(event.Event{At: t, Kind: event.RungStart, Email: id, Rung: event.ServedBackup, Model: "gpt-5.4-nano"})
-			add(event.Event{At: t, Kind: event.AttemptStart, Email: id, Rung: event.ServedBackup, Model: "gpt-5.4-nano"})
-			t += time.Duration(500+rng.IntN(700)) * time.Millisecond
-			add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedBackup, Outcome: event.OK, Status: 200})
-			add(event.Event{At: t, Kind: event.RungEnd, Email: id, Rung: event.ServedBackup, Outcome: event.OK})
-		}
-		res := &event.Result{ServedBy: servedBy, Wait: t - sent}
-		if e, ok := emails.ByID((id-1)%emails.Len() + 1); ok {
-			a := e.Truth
-			wrong := 0.03
-			if servedBy == event.ServedBackup {
-				wrong = 0.25
-			}
-			if rng.Float64() < wrong {
-				a.Urgency = "high"
-				if e.Truth.Urgency == "high" {
-					a.Urgency = "normal"
-				}
-			}
-			res.Answer = &a
-		}
-		add(event.Event{At: t, Kind: event.EmailDone, Email: id, Result: res})
-		end = max(end, t)
+		end = max(end, r.email(id))
 	}
-	if o.Breaker && state == "open" {
-		change(max(end, openedAt+cooldown), "half-open", "cooldown over")
+	if o.Breaker && r.state == "open" {
+		r.change(max(end, r.openedAt+r.cooldown), "half-open", "cooldown over")
 	}
+	evs := r.evs
 	slices.SortStableFunc(evs, func(a, b event.Event) int {
 		switch {
 		case a.At < b.At:
@@ -214,4 +106,155 @@ func Run(o Options) []event.Event {
 		evs[i].Seq = int64(i)
 	}
 	return evs
+}
+
+// synth is a synthetic run being written: its events so far, and the
+// primary's breaker, driven by primary failures in the order they
+// complete.
+type synth struct {
+	o        Options
+	rng      *rand.Rand
+	evs      []event.Event
+	from, to time.Duration // the outage
+
+	failures []time.Duration
+	state    string
+	openedAt time.Duration
+	gen      uint64
+	cooldown time.Duration
+}
+
+func (r *synth) add(e event.Event) { r.evs = append(r.evs, e) }
+
+func (r *synth) inOutage(at time.Duration) bool {
+	return r.o.Outage != "none" && at >= r.from && at < r.to
+}
+
+// change moves the breaker to state to at at.
+func (r *synth) change(at time.Duration, to, reason string) {
+	r.gen++
+	r.add(event.Event{At: at, Kind: event.BreakerChange, Breaker: &event.BreakerState{
+		Name: event.ServedPrimary, From: r.state, To: to, Generation: r.gen, Failures: len(r.failures), Reason: reason}})
+	r.state = to
+	if to == "open" {
+		r.openedAt = at
+	}
+	if to == "closed" {
+		r.failures = r.failures[:0]
+	}
+}
+
+// email writes email id's events, from its sending to its answer, and
+// returns when it was answered.
+func (r *synth) email(id int) time.Duration {
+	sent := sec(float64(id-1) / r.o.Rate)
+	sentEv := event.Event{At: sent, Kind: event.EmailSent, Email: id}
+	if e, ok := emails.ByID((id-1)%emails.Len() + 1); ok {
+		truth := e.Truth // as a real drill's email_sent carries it
+		sentEv.Truth = &truth
+	}
+	r.add(sentEv)
+	t := sent
+	usePrimary, probe := true, false
+	if r.o.Breaker && r.state == "open" {
+		if t-r.openedAt >= r.cooldown {
+			r.change(r.openedAt+r.cooldown, "half-open", "cooldown over")
+			probe = true
+		} else {
+			usePrimary = false
+			r.add(event.Event{At: t, Kind: event.RungSkipped, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini"})
+		}
+	}
+	servedBy := event.ServedPrimary
+	if usePrimary {
+		var failed bool
+		t, failed = r.primary(id, t, probe)
+		usePrimary = !failed
+	}
+	if !usePrimary {
+		servedBy = event.ServedBackup
+		t = r.backup(id, t)
+	}
+	r.add(event.Event{At: t, Kind: event.EmailDone, Email: id, Result: r.result(id, servedBy, t-sent)})
+	return t
+}
+
+// primary writes the primary rung's attempts for email id from t (three
+// at most, backing off between them unless probing) and the breaker's
+// changes; it returns when the rung ended and whether it failed.
+func (r *synth) primary(id int, t time.Duration, probe bool) (time.Duration, bool) {
+	r.add(event.Event{At: t, Kind: event.RungStart, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini", Probe: probe})
+	failed := false
+	for attempt := 0; attempt < 3; attempt++ {
+		r.add(event.Event{At: t, Kind: event.AttemptStart, Email: id, Rung: event.ServedPrimary, Model: "gpt-5.4-mini", Attempt: attempt, Probe: probe})
+		if !r.inOutage(t) {
+			t += time.Duration(600+r.rng.IntN(900)) * time.Millisecond
+			r.add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedPrimary, Attempt: attempt, Outcome: event.OK, Status: 200, Probe: probe})
+			r.add(event.Event{At: t, Kind: event.RungEnd, Email: id, Rung: event.ServedPrimary, Outcome: event.OK})
+			break
+		}
+		var out event.Outcome
+		var status int
+		t, out, status = r.faulted(id, t)
+		r.add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedPrimary, Attempt: attempt, Outcome: out, Status: status, Probe: probe})
+		if attempt < 2 && !probe {
+			t += time.Duration(float64(500*time.Millisecond) * float64(int(1)<<attempt) * (0.75 + 0.25*r.rng.Float64()))
+			continue
+		}
+		failed = true
+		r.add(event.Event{At: t, Kind: event.RungEnd, Email: id, Rung: event.ServedPrimary, Outcome: out, Status: status})
+		break
+	}
+	if failed {
+		r.failures = append(r.failures, t)
+		if r.o.Breaker && (probe || (r.state == "closed" && len(r.failures) >= 5)) {
+			r.change(t, "open", "5 failures")
+		}
+	} else if r.o.Breaker && probe {
+		r.change(t, "closed", "probe succeeded")
+	}
+	return t, failed
+}
+
+// faulted writes the outage's fault on an attempt started at t, and
+// returns when the attempt ended and how.
+func (r *synth) faulted(id int, t time.Duration) (time.Duration, event.Outcome, int) {
+	if r.o.Outage == "hang" {
+		r.add(event.Event{At: t, Kind: event.Fault, Email: id, Rung: event.ServedPrimary, Fault: "hang"})
+		return t + 5*time.Second, event.Timeout, 0
+	}
+	r.add(event.Event{At: t, Kind: event.Fault, Email: id, Rung: event.ServedPrimary, Fault: "busy"})
+	return t + time.Duration(20+r.rng.IntN(60))*time.Millisecond, event.HTTP5xx, 503
+}
+
+// backup writes the backup rung's one good call from t, and returns when
+// it ended.
+func (r *synth) backup(id int, t time.Duration) time.Duration {
+	r.add(event.Event{At: t, Kind: event.RungStart, Email: id, Rung: event.ServedBackup, Model: "gpt-5.4-nano"})
+	r.add(event.Event{At: t, Kind: event.AttemptStart, Email: id, Rung: event.ServedBackup, Model: "gpt-5.4-nano"})
+	t += time.Duration(500+r.rng.IntN(700)) * time.Millisecond
+	r.add(event.Event{At: t, Kind: event.AttemptEnd, Email: id, Rung: event.ServedBackup, Outcome: event.OK, Status: 200})
+	r.add(event.Event{At: t, Kind: event.RungEnd, Email: id, Rung: event.ServedBackup, Outcome: event.OK})
+	return t
+}
+
+// result is email id's result: its answer the truth, with the urgency
+// wrong now and then (more often from the backup).
+func (r *synth) result(id int, servedBy string, wait time.Duration) *event.Result {
+	res := &event.Result{ServedBy: servedBy, Wait: wait}
+	if e, ok := emails.ByID((id-1)%emails.Len() + 1); ok {
+		a := e.Truth
+		wrong := 0.03
+		if servedBy == event.ServedBackup {
+			wrong = 0.25
+		}
+		if r.rng.Float64() < wrong {
+			a.Urgency = "high"
+			if e.Truth.Urgency == "high" {
+				a.Urgency = "normal"
+			}
+		}
+		res.Answer = &a
+	}
+	return res
 }
