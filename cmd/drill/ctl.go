@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -87,7 +86,7 @@ func newCtlStartCmd(f *ctlFlags) *cobra.Command {
 		Short: "Start an outage now",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := ctlStart(&s, params, dur); err != nil {
+			if err := client.CheckStart(&s, params, dur); err != nil {
 				return err
 			}
 			if f.coordinate != "" {
@@ -108,34 +107,6 @@ func newCtlStartCmd(f *ctlFlags) *cobra.Command {
 	fs.StringSliceVar(&s.Models, "models", nil, "limit the outage to these models (drill proxy: the requests' model names; drill run: primary, backup)")
 	fs.StringVar(&s.ID, "id", "", "the command's id: a command with an id already applied is not applied again (default: the API makes one)")
 	return cmd
-}
-
-// ctlStart checks a start's flags and fills s: an unknown kind or a bad
-// parameter is a usage error listing the valid ones.
-func ctlStart(s *control.Start, params []string, dur time.Duration) error {
-	if s.Kind == "" {
-		return exit.Usagef("--kind is required (one of: %s)", strings.Join(inject.Kinds(), ", "))
-	}
-	if !slices.Contains(inject.Kinds(), s.Kind) && !slices.Contains(inject.ChatKinds(), s.Kind) {
-		return exit.Usagef("--kind: unknown fault %q (valid: %s)", redact.Terminal(s.Kind), strings.Join(inject.Kinds(), ", "))
-	}
-	if _, err := inject.ParseFault(s.Kind, params); err != nil {
-		return exit.Usagef("--param: %v", err)
-	}
-	if dur < 0 || dur > control.MaxFor {
-		return exit.Usagef("--for must be between 0s (until a stop) and %s, got %s", control.MaxFor, dur)
-	}
-	for _, kv := range params {
-		k, v, _ := strings.Cut(kv, "=")
-		if s.Params == nil {
-			s.Params = map[string]string{}
-		}
-		s.Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
-	}
-	if dur > 0 {
-		s.For = dur.String()
-	}
-	return nil
 }
 
 func newCtlStopCmd(f *ctlFlags) *cobra.Command {
