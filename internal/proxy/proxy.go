@@ -57,6 +57,10 @@ const DefaultMaxBody = 32 << 20
 // marked. The upstream still receives the request as sent.
 const MaxModelName = 1 << 10
 
+// MaxIdleUpstream is how many idle connections to the upstream the proxy
+// keeps open for the next requests (with its default transport).
+const MaxIdleUpstream = 512
+
 // BodyReadTimeout is how long a client has to send its request body.
 const BodyReadTimeout = 30 * time.Second
 
@@ -156,6 +160,9 @@ func New(opts Options) (*Proxy, error) {
 	next := opts.Transport
 	if next == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
+		// Keep the connections a burst opened for the next one (the
+		// default keeps 2 a host and dials, then closes, the rest).
+		t.MaxIdleConns, t.MaxIdleConnsPerHost = MaxIdleUpstream, MaxIdleUpstream
 		p.closeIdle = t.CloseIdleConnections
 		next = t
 	}
@@ -181,6 +188,7 @@ func New(opts Options) (*Proxy, error) {
 		Rewrite:       p.rewrite,
 		Transport:     &observer{p: p, faulty: p.injector, direct: next},
 		FlushInterval: -1,
+		BufferPool:    copyBuffers,
 		ErrorHandler:  p.errorHandler,
 		ErrorLog:      log.New(io.Discard, "", 0), // every failure is an event
 	}
@@ -433,17 +441,6 @@ func (p *Proxy) reject(w http.ResponseWriter, c *call, err error) {
 	p.log.Append(end)
 }
 
-// peek reads the model and stream flag of a JSON request body, if it has them.
-func peek(body []byte) (model string, stream bool) {
-	var head struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
-	}
-	if json.Unmarshal(body, &head) != nil {
-		return "", false
-	}
-	return head.Model, head.Stream
-}
 
 // rewrite points an outgoing request at the upstream. A path under /v1 is
 // taken relative to the client's base URL (http://LISTEN/v1) and goes under
