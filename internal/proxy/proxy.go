@@ -441,7 +441,6 @@ func (p *Proxy) reject(w http.ResponseWriter, c *call, err error) {
 	p.log.Append(end)
 }
 
-
 // rewrite points an outgoing request at the upstream. A path under /v1 is
 // taken relative to the client's base URL (http://LISTEN/v1) and goes under
 // the upstream's base path; any other path goes unchanged to the upstream's
