@@ -413,7 +413,14 @@ func readBody(closing context.Context, w http.ResponseWriter, r *http.Request, l
 		stop()
 		_ = rc.SetReadDeadline(time.Time{})
 	}()
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	// One allocation for a body whose length is declared (io.ReadAll
+	// grows its buffer step by step, to about twice the body).
+	var buf bytes.Buffer
+	if r.ContentLength > 0 && r.ContentLength <= limit {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	body := buf.Bytes()
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):

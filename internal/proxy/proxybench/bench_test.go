@@ -239,6 +239,11 @@ func BenchmarkPath(b *testing.B) {
 		b.Run(t.Name, func(b *testing.B) {
 			b.SetParallelism(4)
 			var n atomic.Int64
+			u0 := now()
+			b.Cleanup(func() {
+				u1 := now()
+				b.ReportMetric(us(u1.cpu-u0.cpu)/float64(b.N), "cpu-µs/op")
+			})
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					if err := call(b.Context(), t, bodies[int(n.Add(1))%len(bodies)]); err != nil {
