@@ -190,6 +190,11 @@ func reportOpen(b *testing.B, ts []Target, figs []Figures) {
 			b.ReportMetric(float64(f.Errors), t.Name+"-errors")
 		}
 	}
+	// Ratios of whole figures, drill's over Toxiproxy's in the same run,
+	// for scripts/bench.sh --check: load hits both alike.
+	drill, toxi := &figs[1], &figs[2]
+	b.ReportMetric(float64(drill.CPUPerRequest())/float64(toxi.CPUPerRequest()), "drill/toxiproxy-cpu")
+	b.ReportMetric(scoring.Quantile(drill.Latency, 0.99)/scoring.Quantile(toxi.Latency, 0.99), "drill/toxiproxy-p99")
 	b.Log(tbl.String())
 }
 
