@@ -186,6 +186,33 @@ read -r run sweep ratio <<< "$(sweep_run)"
 row "16-setting sweep over one run, short real-clock drills (target ≤ $SWEEP_RUN_TARGET)" \
   "$ratio × (run $run s, sweep $sweep s)" "$SWEEP_CMD"
 
+# one_of SUB: the VsToxiproxy/SUB line of the proxy run below.
+proxy_lines=$(DRILL_PROXYBENCH_SECONDS=$PROXY_SECONDS gobench ./internal/proxy/proxybench VsToxiproxy -benchtime 1x)
+one_of() { grep "^BenchmarkVsToxiproxy/$1-" <<< "$proxy_lines"; }
+# added LINE WHO: WHO's added p50/p99/p99.9 in µs, its CPU and bytes a request.
+added() {
+  printf '%s/%s/%s µs, %s µs of CPU and %s B a request' "$(metric "$2-added-p50-µs" <<< "$1")" \
+    "$(metric "$2-added-p99-µs" <<< "$1")" "$(metric "$2-added-p99.9-µs" <<< "$1")" \
+    "$(metric "$2-added-cpu-µs/req" <<< "$1")" "$(metric "$2-added-B/req" <<< "$1")"
+}
+for rate in 1000 5000; do
+  line=$(one_of "open-$rate")
+  target="drill's added p99 ≤ Toxiproxy's and ≤ 1 ms"
+  [ "$rate" = 5000 ] && target="drill's p99 under 5 ms"
+  row "proxy, open loop at $rate req/s, added over a direct call (p50/p99/p99.9), no outage / no toxics ($target)" \
+    "drill $(added "$line" drill); Toxiproxy $(added "$line" toxiproxy); direct p50/p99 $(metric direct-p50-µs <<< "$line")/$(metric direct-p99-µs <<< "$line") µs; drill/Toxiproxy CPU $(metric drill/toxiproxy-cpu <<< "$line") ×" \
+    "$PROXY_CMD"
+done
+line=$(one_of streams-200)
+streams() {
+  printf 'gap %s/%s/%s µs, first chunk %s/%s µs, %s µs of CPU a stream' "$(metric "$2-added-gap-p50-µs" <<< "$1")" \
+    "$(metric "$2-added-gap-p99-µs" <<< "$1")" "$(metric "$2-added-gap-p99.9-µs" <<< "$1")" \
+    "$(metric "$2-added-ttft-p50-µs" <<< "$1")" "$(metric "$2-added-ttft-p99-µs" <<< "$1")" "$(metric "$2-added-cpu-µs/stream" <<< "$1")"
+}
+row "proxy, 200 concurrent streams (a chunk every 3.3 ms), added gap between chunks (p50/p99/p99.9) and time to first chunk (p50/p99) (target: added gap p99 ≤ 1 ms)" \
+  "drill $(streams "$line" drill); Toxiproxy $(streams "$line" toxiproxy); direct gap p99 $(metric direct-gap-p99-µs <<< "$line") µs" \
+  "$PROXY_CMD"
+
 line=$(gobench ./event Append -benchmem)
 row "appending to the event log, one reader following" \
   "$(metric ns/op <<< "$line") ns, $(metric allocs/op <<< "$line") allocations an event" \

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -244,10 +245,13 @@ func BenchmarkPath(b *testing.B) {
 		b.Run(t.Name, func(b *testing.B) {
 			b.SetParallelism(4)
 			var n atomic.Int64
-			u0 := now()
+			h0, u0 := heapLive(), now()
 			b.Cleanup(func() {
 				u1 := now()
 				b.ReportMetric(us(u1.cpu-u0.cpu)/float64(b.N), "cpu-µs/op")
+				// What the target keeps of each call (drill's proxy: its
+				// log holds every request's events for the run's record).
+				b.ReportMetric((float64(heapLive())-float64(h0))/float64(b.N), "retained-B/op")
 			})
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -259,4 +263,12 @@ func BenchmarkPath(b *testing.B) {
 			})
 		})
 	}
+}
+
+// heapLive is the heap's live bytes after a collection.
+func heapLive() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
