@@ -61,6 +61,9 @@ const MaxModelName = 1 << 10
 // keeps open for the next requests (with its default transport).
 const MaxIdleUpstream = 512
 
+// presizeMax is the most readBody sets aside for a body before it arrives.
+const presizeMax = 64 << 10
+
 // BodyReadTimeout is how long a client has to send its request body.
 const BodyReadTimeout = 30 * time.Second
 
@@ -413,11 +416,13 @@ func readBody(closing context.Context, w http.ResponseWriter, r *http.Request, l
 		stop()
 		_ = rc.SetReadDeadline(time.Time{})
 	}()
-	// One allocation for a body whose length is declared (io.ReadAll
-	// grows its buffer step by step, to about twice the body).
+	// One allocation for a body whose length is declared, up to
+	// presizeMax (io.ReadAll grows its buffer step by step, to about twice
+	// the body). Past it the buffer grows as the bytes come: a declared
+	// length is not a reason to hold memory for a client that sends slowly.
 	var buf bytes.Buffer
 	if r.ContentLength > 0 && r.ContentLength <= limit {
-		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+		buf.Grow(int(min(r.ContentLength, presizeMax)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	body := buf.Bytes()
