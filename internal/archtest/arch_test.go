@@ -82,6 +82,8 @@ var place = map[string]layer{
 	"internal/fleet/redisstore":           machinery,
 	"internal/fleet/redisstore/redistest": machinery,
 	"internal/proxy":                      machinery,
+	"internal/proxy/proxybench":           machinery, // measures a proxy beside Toxiproxy and a direct call
+	"scripts":                             machinery, // tests of the repository's scripts (bench.sh --check)
 	"internal/control/api":                machinery, // the control API: serves a proxy's or a run's Apply
 	"internal/control/client":             machinery, // drill ctl's client and its plain output
 	"internal/proxyfleet":                 machinery, // a fleet of proxies drilled as one through Redis

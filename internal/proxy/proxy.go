@@ -57,6 +57,13 @@ const DefaultMaxBody = 32 << 20
 // marked. The upstream still receives the request as sent.
 const MaxModelName = 1 << 10
 
+// MaxIdleUpstream is how many idle connections to the upstream the proxy
+// keeps open for the next requests (with its default transport).
+const MaxIdleUpstream = 512
+
+// presizeMax is the most readBody sets aside for a body before it arrives.
+const presizeMax = 64 << 10
+
 // BodyReadTimeout is how long a client has to send its request body.
 const BodyReadTimeout = 30 * time.Second
 
@@ -156,6 +163,9 @@ func New(opts Options) (*Proxy, error) {
 	next := opts.Transport
 	if next == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
+		// Keep the connections a burst opened for the next one (the
+		// default keeps 2 a host and dials, then closes, the rest).
+		t.MaxIdleConns, t.MaxIdleConnsPerHost = MaxIdleUpstream, MaxIdleUpstream
 		p.closeIdle = t.CloseIdleConnections
 		next = t
 	}
@@ -181,6 +191,7 @@ func New(opts Options) (*Proxy, error) {
 		Rewrite:       p.rewrite,
 		Transport:     &observer{p: p, faulty: p.injector, direct: next},
 		FlushInterval: -1,
+		BufferPool:    copyBuffers,
 		ErrorHandler:  p.errorHandler,
 		ErrorLog:      log.New(io.Discard, "", 0), // every failure is an event
 	}
@@ -405,7 +416,16 @@ func readBody(closing context.Context, w http.ResponseWriter, r *http.Request, l
 		stop()
 		_ = rc.SetReadDeadline(time.Time{})
 	}()
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	// One allocation for a body whose length is declared, up to
+	// presizeMax (io.ReadAll grows its buffer step by step, to about twice
+	// the body). Past it the buffer grows as the bytes come: a declared
+	// length is not a reason to hold memory for a client that sends slowly.
+	var buf bytes.Buffer
+	if r.ContentLength > 0 && r.ContentLength <= limit {
+		buf.Grow(int(min(r.ContentLength, presizeMax)) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	body := buf.Bytes()
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
@@ -431,18 +451,6 @@ func (p *Proxy) reject(w http.ResponseWriter, c *call, err error) {
 		Detail: err.Error(), Proxy: c.proxyCall()}
 	end.Proxy.Wait = time.Since(c.arrived)
 	p.log.Append(end)
-}
-
-// peek reads the model and stream flag of a JSON request body, if it has them.
-func peek(body []byte) (model string, stream bool) {
-	var head struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
-	}
-	if json.Unmarshal(body, &head) != nil {
-		return "", false
-	}
-	return head.Model, head.Stream
 }
 
 // rewrite points an outgoing request at the upstream. A path under /v1 is
