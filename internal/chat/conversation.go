@@ -204,21 +204,7 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 	tr := &callTrace{conv: c.id, turn: c.turns, email: c.email.ID, start: c.start, rung: rung, first: first, stuck: c.stuck[rung], usedBefore: usedBefore}
 	cctx, cancel := context.WithCancelCause(withTrace(ctx, tr))
 	defer cancel(nil)
-	params := openai.ChatCompletionNewParams{
-		Model:         c.r.model(rung),
-		Messages:      c.msgs,
-		Tools:         c.r.tools,
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
-	}
-	if pol.MaxTokens > 0 {
-		params.MaxCompletionTokens = openai.Int(int64(pol.MaxTokens))
-	}
-	if !c.interpreted {
-		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("none")}
-	} else {
-		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
-	}
-	stream := c.r.client.Chat.Completions.NewStreaming(cctx, params, option.WithMaxRetries(max(retries, 0)))
+	stream := c.r.client.Chat.Completions.NewStreaming(cctx, c.params(rung), option.WithMaxRetries(max(retries, 0)))
 	defer stream.Close()
 
 	var received atomic.Int64 // bytes of content and tool-call arguments
@@ -275,21 +261,58 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 		res.prompt, res.completion = int(last.promptBytes/inject.BytesPerToken), int(received.Load()/inject.BytesPerToken)
 	}
 	res.content, res.calls = content.String(), calls
+	c.classify(ctx, cctx, &res, err, rung, last)
+	if last != nil && last.status == 200 {
+		c.finishAttempt(tr, last, res, err)
+	}
+	ch := c.chat()
+	ch.Step, ch.PromptTokens, ch.CompletionTokens = res.step, res.prompt, res.completion
+	c.r.log.Append(event.Event{Kind: event.ModelCall, Email: c.email.ID, Rung: rung, Model: c.r.model(rung), Outcome: res.outcome,
+		Attempt: tr.count() - 1, Detail: errText(res.err), Chat: ch})
+	return res, max(tr.count(), 1)
+}
+
+// params is the request of one call on rung: the conversation so far, the
+// tools, and the tool choice of its step (none until the question is
+// interpreted).
+func (c *conversation) params(rung string) openai.ChatCompletionNewParams {
+	params := openai.ChatCompletionNewParams{
+		Model:         c.r.model(rung),
+		Messages:      c.msgs,
+		Tools:         c.r.tools,
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+	}
+	if n := c.r.cfg.Policy.MaxTokens; n > 0 {
+		params.MaxCompletionTokens = openai.Int(int64(n))
+	}
+	choice := "auto"
+	if !c.interpreted {
+		choice = "none"
+	}
+	params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(choice)}
+	return params
+}
+
+// classify sets the call's step and outcome from how its stream ended
+// (err; cctx's cause says whether the stream-rate check cut it) and what
+// it asked for, and keeps the conversation's count of the same tool call
+// in a row (and whether the model on rung is stuck in a loop).
+func (c *conversation) classify(ctx, cctx context.Context, res *callResult, err error, rung string, last *attempt) {
 	switch {
 	case err != nil && errors.Is(context.Cause(cctx), errAborted):
 		res.step, res.outcome, res.err = event.StepAborted, event.SlowStream, errAborted
 	case err != nil:
 		res.step, res.outcome, res.err = event.StepFailed, chain.Classify(ctx, err), err
-	case len(calls) > 0:
+	case len(res.calls) > 0:
 		res.step, res.outcome = event.StepToolCall, event.OK
-		for _, k := range calls {
+		for _, k := range res.calls {
 			if !json.Valid([]byte(k.args)) {
 				res.step, res.outcome = event.StepMalformed, event.Invalid
 				res.malformed++
 			}
 		}
 		if res.step == event.StepToolCall {
-			key := callsKey(calls)
+			key := callsKey(res.calls)
 			if key == c.lastCall {
 				c.sameInRow++
 				res.step = event.StepRepeat
@@ -308,14 +331,6 @@ func (c *conversation) stream(ctx context.Context, rung string, first *breaker.T
 	default:
 		res.step, res.outcome = event.StepAnswer, event.OK
 	}
-	if last != nil && last.status == 200 {
-		c.finishAttempt(tr, last, res, err)
-	}
-	ch := c.chat()
-	ch.Step, ch.PromptTokens, ch.CompletionTokens = res.step, res.prompt, res.completion
-	c.r.log.Append(event.Event{Kind: event.ModelCall, Email: c.email.ID, Rung: rung, Model: c.r.model(rung), Outcome: res.outcome,
-		Attempt: tr.count() - 1, Detail: errText(res.err), Chat: ch})
-	return res, max(tr.count(), 1)
 }
 
 // finishAttempt logs the attempt that got a 200 and gives the breaker its

@@ -69,6 +69,17 @@ const htmlEmailsNote = `<p class="note">Email by email: each row one email, a ba
 // fits one screen: the hypotheses, the runs table, and every run's
 // email-by-email chart on one time axis.
 func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
+	writeHTMLContents(b, d)
+	writeHTMLOverview(b, d)
+	writeHTMLTradeOff(b, d)
+	writeHTMLComparisons(b, d)
+	writeHTMLRunSections(b, d)
+	b.WriteString("\n</body>\n</html>\n\n")
+}
+
+// writeHTMLContents writes the page's head, the list of runs and the
+// table of contents.
+func writeHTMLContents(b *bytes.Buffer, d *htmlData) {
 	b.WriteString(htmlHead)
 	b.WriteString("<h1>Drill report</h1>\n<p>")
 	b.WriteString(format.Plural(len(d.Runs), "run") + ":")
@@ -96,6 +107,11 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 		htmlText(b, s.Label)
 		b.WriteString("</a></li>\n")
 	}
+}
+
+// writeHTMLOverview writes the overview: the hypotheses, the runs' table
+// and the small multiples.
+func writeHTMLOverview(b *bytes.Buffer, d *htmlData) {
 	b.WriteString("</ol></nav>\n\n<h2 id=\"overview\">Overview</h2>\n")
 	if len(d.Hyps.Rows) > 0 {
 		b.WriteString("<div class=\"scroll\"><table>\n")
@@ -119,6 +135,11 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 	b.WriteString("</div>\n")
 	b.WriteString(htmlRunsNote)
 	writeMultiplesHTML(b, d)
+}
+
+// writeHTMLTradeOff writes a sweep's trade-off charts and front, if the
+// runs form one.
+func writeHTMLTradeOff(b *bytes.Buffer, d *htmlData) {
 	if to := d.TradeOff; to != nil {
 		b.WriteString("<h2 id=\"tradeoff\">Trade-off</h2>\n<p>")
 		htmlText(b, to.Intro)
@@ -134,6 +155,11 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 		htmlTable(b, to.Front)
 		b.WriteString("</div>")
 	}
+}
+
+// writeHTMLComparisons writes the tokens and cost, the classes, the paired
+// comparisons and what differs between the runs.
+func writeHTMLComparisons(b *bytes.Buffer, d *htmlData) {
 	b.WriteString("\n\n")
 	if len(d.Cost.Rows) > 0 {
 		b.WriteString("<h2 id=\"cost\">Tokens and cost</h2>\n<div class=\"scroll\">")
@@ -162,6 +188,10 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 		b.WriteString("</div>")
 	}
 	b.WriteString("\n\n")
+}
+
+// writeHTMLRunSections writes each run's section: its facts and charts.
+func writeHTMLRunSections(b *bytes.Buffer, d *htmlData) {
 	for _, s := range d.Sections {
 		b.WriteString("\n<h2 id=\"")
 		htmlText(b, s.Tag)
@@ -195,7 +225,6 @@ func writeHTMLPage(b *bytes.Buffer, d *htmlData) {
 			b.WriteString("\">\n")
 		}
 	}
-	b.WriteString("\n</body>\n</html>\n\n")
 }
 
 // htmlTable writes one of the report's tables.
