@@ -2,12 +2,8 @@ package history
 
 import (
 	"path/filepath"
-	"runtime"
 	"testing"
-	"time"
 
-	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/journal/journaltest"
 )
 
@@ -21,32 +17,15 @@ func TestLoadMemoryPerEvent(t *testing.T) {
 	dir := t.TempDir()
 	peakWhileLoading := func(emails int) (uint64, int) {
 		path := filepath.Join(dir, "j.jsonl")
-		h, err := journal.NewHeader(nil, time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dur := float64(emails) / 200
-		evs := journaltest.Run(journaltest.Options{Emails: emails, Rate: 200, Breaker: true, From: dur / 4, To: dur * 2 / 3, Seed: 3})
-		if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
-			t.Fatal(err)
-		}
-		evs = nil
-		var peak uint64
-		loadProbe = func() {
-			runtime.GC()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-		}
+		journaltest.WriteSized(t, path, emails, true, 3)
+		heap := journaltest.StartHeapPeak()
+		loadProbe = heap.Sample
 		defer func() { loadProbe = nil }()
-		runtime.GC()
-		var base runtime.MemStats
-		runtime.ReadMemStats(&base)
 		_, meta, err := load(t.Context(), path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return peak - min(peak, base.HeapAlloc), meta.Events
+		return heap.Grown(), meta.Events
 	}
 	smallPeak, smallEvents := peakWhileLoading(3000)
 	bigPeak, bigEvents := peakWhileLoading(24000)

@@ -2,9 +2,7 @@ package journal_test
 
 import (
 	"path/filepath"
-	"runtime"
 	"testing"
-	"time"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/journal"
@@ -20,34 +18,19 @@ func TestScanMemoryFlat(t *testing.T) {
 	dir := t.TempDir()
 	peakWhileScanning := func(emails int) (uint64, int) {
 		path := filepath.Join(dir, "j.jsonl")
-		h, err := journal.NewHeader(nil, time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dur := float64(emails) / 200
-		evs := journaltest.Run(journaltest.Options{Emails: emails, Rate: 200, From: dur / 4, To: dur * 2 / 3, Seed: 5})
-		if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
-			t.Fatal(err)
-		}
-		evs = nil
-		runtime.GC()
-		var base runtime.MemStats
-		runtime.ReadMemStats(&base)
-		var peak uint64
+		journaltest.WriteSized(t, path, emails, false, 5)
+		heap := journaltest.StartHeapPeak()
 		n := 0
 		meta, err := journal.Scan(path, func(event.Event) error {
 			if n++; n%4096 == 0 {
-				runtime.GC()
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				peak = max(peak, ms.HeapAlloc)
+				heap.Sample()
 			}
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return peak - min(peak, base.HeapAlloc), meta.Events
+		return heap.Grown(), meta.Events
 	}
 	smallPeak, smallEvents := peakWhileScanning(3000)
 	bigPeak, bigEvents := peakWhileScanning(12000)

@@ -2,12 +2,8 @@ package report
 
 import (
 	"path/filepath"
-	"runtime"
 	"testing"
-	"time"
 
-	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/journal/journaltest"
 )
 
@@ -16,22 +12,14 @@ import (
 // events, after a collection) and the run.
 func liveHeapWhileLoading(t *testing.T, path string) (uint64, *Run) {
 	t.Helper()
-	var peak uint64
-	loadProbe = func() {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapAlloc)
-	}
+	heap := journaltest.StartHeapPeak()
+	loadProbe = heap.Sample
 	defer func() { loadProbe = nil }()
-	runtime.GC()
-	var base runtime.MemStats
-	runtime.ReadMemStats(&base)
 	r, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return peak - min(peak, base.HeapAlloc), r
+	return heap.Grown(), r
 }
 
 // TestLoadMemoryPerEvent: reading a journal for a report holds, per event
@@ -46,15 +34,7 @@ func TestLoadMemoryPerEvent(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, emails int) string {
 		path := filepath.Join(dir, name)
-		h, err := journal.NewHeader(nil, time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dur := float64(emails) / 200
-		evs := journaltest.Run(journaltest.Options{Emails: emails, Rate: 200, Breaker: true, From: dur / 4, To: dur * 2 / 3, Seed: 3})
-		if err := journaltest.Write(path, h, evs, event.StatusCompleted); err != nil {
-			t.Fatal(err)
-		}
+		journaltest.WriteSized(t, path, emails, true, 3)
 		return path
 	}
 	small, big := write("small.jsonl", 3000), write("big.jsonl", 24000)
