@@ -11,12 +11,14 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// WriteLines follows log, writing one line per finished request and one per
-// outage window opening and closing, until the log is closed and read or ctx
-// ends. It returns the tally of everything it read.
-func WriteLines(ctx context.Context, log *event.Log, w io.Writer) (*scoring.ProxyTally, error) {
+// WriteLines reads the log through cur (attached where the caller needs it:
+// before the log releases what its readers have read), writing one line per
+// finished request and one per outage window opening and closing, until the
+// log is closed and read or ctx ends. It returns the tally of everything it
+// read.
+func WriteLines(ctx context.Context, cur *event.Cursor, w io.Writer) (*scoring.ProxyTally, error) {
 	t := scoring.NewProxyTally()
-	cur := log.Cursor()
+	defer cur.Close()
 	for {
 		evs, err := cur.Next(ctx)
 		for _, e := range evs {

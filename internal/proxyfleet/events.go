@@ -16,10 +16,9 @@ const eventField = "e"
 // sendBatch is the most events sent in one round trip.
 const sendBatch = 500
 
-// read queues every event of the member's log, tagged with the member,
-// until the log is closed and read (or the member stops).
-func (m *Member) read() {
-	cur := m.opts.Log.Cursor()
+// read queues every event of the member's log, read through cur and tagged
+// with the member, until the log is closed and read (or the member stops).
+func (m *Member) read(cur *event.Cursor) {
 	defer cur.Close()
 	for {
 		evs, err := cur.Next(m.ctx)

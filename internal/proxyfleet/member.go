@@ -97,7 +97,8 @@ func Join(ctx context.Context, opts Options) (*Member, error) {
 		return nil, fmt.Errorf("proxy fleet %s: joining through %s: %w", opts.Fleet, redact.URL(opts.URL), err)
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
-	m.wg.Go(m.read)
+	cur := opts.Log.Cursor() // attached now: the log may release what its readers have read
+	m.wg.Go(func() { m.read(cur) })
 	m.wg.Go(m.send)
 	m.wg.Go(func() { m.commands(last) })
 	m.wg.Go(m.beat)

@@ -14,6 +14,7 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
+	"github.com/drill-dev/drill/internal/livefold"
 	"github.com/drill-dev/drill/internal/metrics"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/price"
@@ -137,31 +138,36 @@ func recordProxy(cfg ProxyConfig, p *proxy.Proxy, path string, secrets []string)
 
 // serveProxy serves ln through p until ctx ends: under the dashboard
 // (opts.Show, whose quitting stops the proxy) or writing a line per
-// request on opts.Out. It returns the requests' tally.
-func serveProxy(ctx context.Context, ln net.Listener, p *proxy.Proxy, limits proxy.Limits, opts ProxyOptions, title, schedule string) (*scoring.ProxyTally, error) {
-	var tally *scoring.ProxyTally
-	var serveErr error
+// request on opts.Out. It returns the requests' tally and the summary of
+// every event. Every other reader of p's log is attached by then: without
+// the dashboard, which may go back in the run, the log drops what they
+// have all read, so a proxy left up for a long drill does not grow with
+// the requests it has served.
+func serveProxy(ctx context.Context, ln net.Listener, p *proxy.Proxy, limits proxy.Limits, opts ProxyOptions, title, schedule string) (*scoring.ProxyTally, scoring.Summary, error) {
 	if opts.Show != nil {
 		sctx, stop := context.WithCancel(ctx)
 		served := make(chan error, 1)
 		go func() { served <- proxy.Serve(sctx, ln, p, limits) }()
 		derr := opts.Show(ctx, p, title, schedule)
 		stop() // quitting the dashboard stops the proxy
-		serveErr = errors.Join(<-served, derr)
-		tally = scoring.NewProxyTally()
-		for _, e := range p.Log().Events() {
+		serveErr := errors.Join(<-served, derr)
+		events := p.Log().Events()
+		tally := scoring.NewProxyTally()
+		for _, e := range events {
 			tally.Add(e)
 		}
-	} else {
-		lines := make(chan *scoring.ProxyTally, 1)
-		go func() {
-			t, _ := proxy.WriteLines(context.Background(), p.Log(), opts.Out) // ends when the log closes
-			lines <- t
-		}()
-		serveErr = proxy.Serve(ctx, ln, p, limits)
-		tally = <-lines
+		return tally, scoring.Summarize(events), serveErr
 	}
-	return tally, serveErr
+	cur := p.Log().Cursor()
+	fold := livefold.Follow(p.Log())
+	p.Log().Release()
+	lines := make(chan *scoring.ProxyTally, 1)
+	go func() {
+		t, _ := proxy.WriteLines(context.Background(), cur, opts.Out) // ends when the log closes
+		lines <- t
+	}()
+	serveErr := proxy.Serve(ctx, ln, p, limits)
+	return <-lines, fold.Wait().Summary(), serveErr
 }
 
 // Proxy runs drill proxy until ctx ends (or the dashboard quits), then
@@ -234,13 +240,13 @@ func Proxy(ctx context.Context, cfg ProxyConfig, opts ProxyOptions) error {
 	}
 	stopControl := opts.Control.serve(ctlLn, api.Options{Target: target, Name: "proxy", Windows: cfg.Windows, Start: p.Log().Start(),
 		Figures: live.figures}, opts.Log, "drill proxy")
-	tally, serveErr := serveProxy(ctx, ln, p, proxy.Limits{MaxConns: cfg.MaxConns}, opts, title, schedule)
+	tally, summary, serveErr := serveProxy(ctx, ln, p, proxy.Limits{MaxConns: cfg.MaxConns}, opts, title, schedule)
 	stopControl()
 	<-live.done // the proxy has closed its log
 	serveErr = errors.Join(serveErr, leaveFleet(member, opts.Log))
 	plain.ProxySummary(opts.Out, tally)
 	if rec != nil {
-		if err := rec.Finish(scoring.Summarize(p.Log().Events()), "completed"); err != nil {
+		if err := rec.Finish(summary, "completed"); err != nil {
 			return errors.Join(serveErr, fmt.Errorf("recording the journal: %w", err))
 		}
 		fmt.Fprintf(opts.Log, "drill proxy: recorded %s\n", opts.Record)
