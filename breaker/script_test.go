@@ -15,6 +15,7 @@ import (
 //	<seconds> probe <call>        ... and it must be a half-open probe
 //	<seconds> rejected            Allow must refuse (open, or no probe slot)
 //	<seconds> ok|fail|ignore <call> [retry-after <dur>]   the call ends
+//	<seconds> observe-ok|observe-fail   an outcome without a ticket (Observe)
 //	<seconds> state <state>       the breaker must be in state
 //
 // Lines starting with # are comments. It returns the changes, as
@@ -64,6 +65,9 @@ func play(t *testing.T, s Settings, script string) []string {
 				t.Fatalf("%q: no call %s started", line, f[2])
 			}
 			b.Finish(tk, o)
+		case "observe-ok", "observe-fail":
+			// An outcome without a ticket (Observe).
+			b.Observe(map[string]Result{"observe-ok": Success, "observe-fail": Failure}[f[1]])
 		case "state":
 			if got := b.State().String(); got != f[2] {
 				t.Fatalf("%q: state %s; changes so far %v", line, got, changes)

@@ -161,29 +161,29 @@ func (c *conversation) end(ending, reason string) {
 }
 
 // callModel makes one model call: on the primary unless its breaker is
-// open; a stream the stream-rate check aborts is retried on the fallback
-// while the call's retries last.
+// open (or half-open with its trial call out); a stream the stream-rate
+// check aborts is retried on the fallback while the call's retries last.
+// The breaker's ticket only routes the call and holds the trial's slot:
+// every primary attempt's outcome reaches the breaker through Observe.
 func (c *conversation) callModel(ctx context.Context) callResult {
 	left := c.r.cfg.Policy.Retries + 1
 	var total callResult
 	for {
 		rung := RungPrimary
-		var first *breaker.Ticket
-		if c.r.modelBreaker != nil {
+		var route *breaker.Ticket
+		if total.step == event.StepAborted {
+			rung = RungFallback
+		} else if c.r.modelBreaker != nil {
 			if tk, err := c.r.modelBreaker.Allow(); err != nil {
 				rung = RungFallback
 			} else {
-				first = &tk
+				route = &tk
 			}
 		}
-		if total.step == event.StepAborted {
-			rung = RungFallback
-			if first != nil {
-				c.r.modelBreaker.Done(*first, breaker.Ignored)
-				first = nil
-			}
+		res, used := c.stream(ctx, rung, left-1, c.r.cfg.Policy.Retries+1-left)
+		if route != nil {
+			c.r.modelBreaker.Done(*route, breaker.Ignored)
 		}
-		res, used := c.stream(ctx, rung, first, left-1, c.r.cfg.Policy.Retries+1-left)
 		res.prompt += total.prompt
 		res.completion += total.completion
 		total = res
@@ -199,9 +199,9 @@ func (c *conversation) callModel(ctx context.Context) callResult {
 // usedBefore is the attempts the model call used on streams before this
 // one (a stream aborted and retried on the fallback): its attempts are
 // numbered on from them, so each draws its own fault.
-func (c *conversation) stream(ctx context.Context, rung string, first *breaker.Ticket, retries, usedBefore int) (callResult, int) {
+func (c *conversation) stream(ctx context.Context, rung string, retries, usedBefore int) (callResult, int) {
 	pol := c.r.cfg.Policy
-	tr := &callTrace{conv: c.id, turn: c.turns, email: c.email.ID, start: c.start, rung: rung, first: first, stuck: c.stuck[rung], usedBefore: usedBefore}
+	tr := &callTrace{conv: c.id, turn: c.turns, email: c.email.ID, start: c.start, rung: rung, stuck: c.stuck[rung], usedBefore: usedBefore}
 	cctx, cancel := context.WithCancelCause(withTrace(ctx, tr))
 	defer cancel(nil)
 	stream := c.r.client.Chat.Completions.NewStreaming(cctx, c.params(rung), option.WithMaxRetries(max(retries, 0)))
@@ -333,11 +333,11 @@ func (c *conversation) classify(ctx, cctx context.Context, res *callResult, err 
 	}
 }
 
-// finishAttempt logs the attempt that got a 200 and gives the breaker its
-// verdict: an aborted stream and an unparsable tool call are failures when
-// the checks that see them are on.
+// finishAttempt logs the attempt that got a 200 and gives the primary's
+// breaker its verdict: an aborted stream and an unparsable tool call are
+// failures when the checks that see them are on.
 func (c *conversation) finishAttempt(tr *callTrace, a *attempt, res callResult, err error) {
-	if a.ticket != nil {
+	if a.rung == RungPrimary && c.r.modelBreaker != nil {
 		r := chain.CountResult(c.r.modelBreaker.Settings().Counting, res.outcome)
 		if res.step == event.StepMalformed && r == breaker.Ignored {
 			// Without the validity check an unparsable tool call is a
@@ -345,8 +345,7 @@ func (c *conversation) finishAttempt(tr *callTrace, a *attempt, res callResult, 
 			// write-up's breaker does (a triage chain ignores it).
 			r = breaker.Success
 		}
-		c.r.modelBreaker.Done(*a.ticket, r)
-		a.ticket = nil
+		c.r.modelBreaker.Observe(r)
 	}
 	fault := a.class
 	if fault == ClassMalformed && len(res.calls) == 0 {

@@ -102,11 +102,15 @@ var presets = []string{PresetDefaults, PresetBreaker, PresetAllChecks}
 func PresetNames() []string { return append([]string(nil), presets...) }
 
 // StatusBreaker is check 1's breaker: 5 consecutive failures open it for
-// 30 s, then one trial call, judged by its outcome alone. The write-up's
-// breaker sees only what the checks that are on call failures (alone,
-// refusals), so a trial that streams slowly for minutes and ends with a
-// 200 closes it: no probe timeout calls it lost while it runs (the bound is
-// the longest drill, so a ticket never reported still cannot hold it).
+// 30 s, then one trial call. The write-up's breaker is told a time and a
+// verdict for every outcome on the primary (breaker.record(task.now,
+// outcome in seen)) and sees only what the checks that are on call
+// failures (alone, refusals); the engine reports each primary attempt
+// through Observe, so an outcome counts in the state it arrives in, the
+// trial's verdict is the first to arrive while half-open, and a trial
+// that streams slowly for minutes holds no one on the fallback. No probe
+// timeout calls a trial lost while it runs (the bound is the longest
+// drill).
 func StatusBreaker() *breaker.Settings {
 	return &breaker.Settings{Trip: breaker.Trip{Consecutive: true, Failures: breakerFailures}, Cooldown: breakerCooldown,
 		ProbeTimeout: edge.MaxDuration}

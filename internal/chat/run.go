@@ -335,9 +335,8 @@ func (r *Run) attemptFailed(tr *callTrace, a *attempt) {
 	} else {
 		outcome = chain.ClassifyStatus(a.status)
 	}
-	if a.ticket != nil {
-		r.modelBreaker.Done(*a.ticket, chain.CountResult(r.modelBreaker.Settings().Counting, outcome))
-		a.ticket = nil
+	if a.rung == RungPrimary && r.modelBreaker != nil {
+		r.modelBreaker.Observe(chain.CountResult(r.modelBreaker.Settings().Counting, outcome))
 	}
 	r.log.Append(event.Event{Kind: event.ModelAttempt, Email: tr.email, Rung: a.rung, Model: a.model, Outcome: outcome, Status: a.status,
 		Fault: a.class, Detail: errText(a.err), Chat: &event.Chat{Conversation: tr.conv, Turn: tr.turn, Step: event.StepFailed,

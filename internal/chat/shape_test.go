@@ -87,7 +87,10 @@ func TestShapeOfTheSimulation(t *testing.T) {
 	}
 	// The breaker opens, bills more (conversations that would have failed
 	// go on) and cuts the waits over two minutes, but leaves slow calls
-	// that started running.
+	// that started running. Its p99 is over 300 s in most runs (14 of 24 on
+	// seeds 1 to 7) and near 165 s in the others, by the SDK's unseeded
+	// jitter even on one seed: a single run cannot be held to either side,
+	// so docs/workloads.md gives the spread and the test does not.
 	if brk.BreakerOpens[RungPrimary] == 0 || brk.TokensBilled <= def.TokensBilled || brk.Over120s >= def.Over120s || brk.Over120s == 0 {
 		t.Errorf("breaker: %d opens, %d tokens, %d over 2 minutes: want it to open, bill more than the defaults' %d and leave fewer than their %d (but some) over 2 minutes",
 			brk.BreakerOpens[RungPrimary], brk.TokensBilled, brk.Over120s, def.TokensBilled, def.Over120s)

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/inject"
 )
 
@@ -31,7 +30,6 @@ type attempt struct {
 	status      int
 	err         error
 	promptBytes int64
-	ticket      *breaker.Ticket // the primary's breaker's ticket, if it gave one
 }
 
 // callTrace is a model call's attempts, filled in by the transport: the
@@ -41,7 +39,6 @@ type callTrace struct {
 	email      int       // the conversation's email, for the log
 	start      time.Time // the conversation's start: attempts are timed from it
 	rung       string
-	first      *breaker.Ticket // the ticket the call was routed with
 	// stuck marks a call to a model that has looped in this conversation
 	// (Profile.LoopPersists): an attempt drawn good repeats the call too.
 	stuck bool
@@ -102,13 +99,6 @@ func (t *modelTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	a := &attempt{rung: tr.rung, model: t.r.model(tr.rung), start: time.Now(), promptBytes: int64(len(body))}
 	tr.mu.Lock()
 	n := len(tr.attempts)
-	if tr.rung == RungPrimary && t.r.modelBreaker != nil {
-		if n == 0 {
-			a.ticket = tr.first
-		} else if tk, err := t.r.modelBreaker.Allow(); err == nil {
-			a.ticket = &tk
-		}
-	}
 	tr.attempts = append(tr.attempts, a)
 	tr.mu.Unlock()
 
