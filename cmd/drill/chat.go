@@ -15,6 +15,7 @@ import (
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
@@ -31,13 +32,13 @@ import (
 // writeChatTables writes the chat comparison (report.WriteChatTables) in
 // the format asked for: aligned text on a terminal, Markdown in a file or a
 // pipe, as drill compare's table.
-func writeChatTables(out io.Writer, f tableFormat, sums []scoring.ChatSummary) error {
-	return report.WriteChatTables(out, sums, func(t plain.Table) error { return f.writeTable(out, t) })
+func writeChatTables(out io.Writer, f cli.TableFormat, sums []scoring.ChatSummary) error {
+	return report.WriteChatTables(out, sums, func(t plain.Table) error { return f.WriteTable(out, t) })
 }
 
 // compareChat is `drill compare --workload chat`: every incident × policy
 // × seed at once, printed side by side (or as a JSON array of summaries).
-func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string, asJSON bool, tables tableFormat, virtual bool, recordDir string, force bool) error {
+func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string, asJSON bool, tables cli.TableFormat, virtual bool, recordDir string, force bool) error {
 	if !cmd.Flags().Changed("policies") {
 		policies = chat.PresetNames()
 	}
@@ -59,7 +60,7 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string
 		jobs[i].Config, jobs[i].Hypotheses = cfg, hyps
 		if recordDir != "" {
 			jobs[i].Journal = journal.ChatRunPath(recordDir, i, cfg.Incident, cfg.Policy.Name, cfg.Seed)
-			if err := journal.CheckRecord(jobs[i].Journal, force, inputsOf(cmd)...); err != nil {
+			if err := journal.CheckRecord(jobs[i].Journal, force, cli.InputsOf(cmd.Flags())...); err != nil {
 				return err
 			}
 		}
@@ -77,7 +78,7 @@ func compareChat(cmd *cobra.Command, c plan.ChatFlags, expect, policies []string
 		}
 	}
 	if asJSON {
-		errs = append(errs, encodeJSON(cmd.OutOrStdout(), sums))
+		errs = append(errs, plain.JSON(cmd.OutOrStdout(), sums))
 	} else {
 		errs = append(errs, writeChatTables(cmd.OutOrStdout(), tables, sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
 	}
@@ -128,7 +129,7 @@ func replayChat(cmd *cobra.Command, path string, conversation int, expect []stri
 			return exit.Usagef("--conversation %d: the journal has no such conversation (1..%d)", conversation, len(fold.Rows()))
 		}
 		if asJSON {
-			return encodeJSON(out, t)
+			return plain.JSON(out, t)
 		}
 		return report.ChatTrace(out, t)
 	}
@@ -141,7 +142,7 @@ func replayChat(cmd *cobra.Command, path string, conversation int, expect []stri
 	}
 	sums := []scoring.ChatSummary{sum}
 	if asJSON {
-		return errors.Join(encodeJSON(out, sum), session.ChatFailed(sums))
+		return errors.Join(plain.JSON(out, sum), session.ChatFailed(sums))
 	}
 	return errors.Join(writeChatTables(out, plain.FormatAuto, sums), plain.ChatVerdicts(out, sums), session.ChatFailed(sums))
 }
@@ -203,14 +204,14 @@ func predictChat(cmd *cobra.Command, policy string, cf plan.ChatFlags, c chatPre
 	}
 	p := predict.ChatFor(pol, in, sdk)
 	if asJSON {
-		return encodeJSON(cmd.OutOrStdout(), p)
+		return plain.JSON(cmd.OutOrStdout(), p)
 	}
 	out := cmd.OutOrStdout()
 	intro, table := report.ChatPrediction(pol.Name, p)
 	if _, err := fmt.Fprintf(out, "%s\n\n", strings.Join(intro, "\n")); err != nil {
 		return err
 	}
-	return tableFormat(plain.FormatAuto).writeTable(out, table)
+	return cli.TableFormat(plain.FormatAuto).WriteTable(out, table)
 }
 
 // reportChat is `drill report` of chat journals: the comparison table and
@@ -297,7 +298,7 @@ func runChat(cmd *cobra.Command, c plan.ChatFlags, expect []string, policy strin
 	}
 	sums := []scoring.ChatSummary{o.Summary}
 	if asJSON {
-		errs = append(errs, encodeJSON(cmd.OutOrStdout(), o.Summary))
+		errs = append(errs, plain.JSON(cmd.OutOrStdout(), o.Summary))
 	} else {
 		errs = append(errs, writeChatTables(cmd.OutOrStdout(), plain.FormatAuto, sums), plain.ChatVerdicts(cmd.OutOrStdout(), sums))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/workload"
@@ -16,12 +17,12 @@ import (
 func newCompareCmd() *cobra.Command {
 	var (
 		f                 plan.CLI
-		wf                watchFlags
+		wf                cli.WatchFlags
 		outages, policies []string
 		jsonOut, force    bool
 		record            string
-		clock             clockValue
-		tables            tableFormat
+		clock             cli.Clock
+		tables            cli.TableFormat
 		cf                plan.ChatFlags
 	)
 	cmd := &cobra.Command{
@@ -37,48 +38,48 @@ there unless --force is given.`,
   drill compare --outages hang --policies breaker,fail-fast --primary-timeout 2s
   drill compare -f examples/chapter.yaml
   drill compare --workload chat --clock virtual --incident mixed,mostly-slow --seeds 1..5`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
-				return compareChat(cmd, cf, f.Expect(), policies, jsonOut, tables, clock.virtual(), record, force)
+				return compareChat(cmd, cf, f.Expect(), policies, jsonOut, tables, clock.Virtual(), record, force)
 			}
 			outages, err := f.CompareOutages(cmd.Flags(), outages)
 			if err != nil {
 				return err
 			}
 			sel := plan.Selection{Outages: outages, Policies: policies, OutagesFlag: "outages", PoliciesFlag: "policies"}
-			cfgs, chk, watch, err := prepare(cmd, &f, sel, nil, clock, wf)
+			p, err := cli.Prepare(cmd.Context(), cmd.Flags(), cmd.ErrOrStderr(), &f, sel, nil, clock, wf)
 			if err != nil {
 				return err
 			}
-			return closeWatch(watch, compare(cmd, cfgs, chk, jsonOut, tables, clock.virtual(), record, force, watch))
+			return cli.CloseWatch(p.Watch, compare(cmd, p.Configs, p.Checks, jsonOut, tables, clock.Virtual(), record, force, p.Watch))
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringSliceVar(&outages, "outages", []string{"busy", "hang"}, "outage kinds to run: "+strings.Join(workload.OutageKinds(), ", "))
 	fs.StringSliceVar(&policies, "policies", []string{"primary-only", "fallback", "breaker", "fail-fast"}, "policy presets to run")
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON array of run summaries")
-	registerTableFormat(fs, &tables)
+	cli.RegisterTableFormat(fs, &tables)
 	fs.StringVar(&record, "record", "", "record one journal per run in this directory, named after outage and policy")
 	fs.BoolVar(&force, "force", false, "let --record overwrite journals already in the directory")
-	registerClock(fs, &clock, event.ClockReal)
+	cli.RegisterClock(fs, &clock, event.ClockReal)
 	cf.Register(fs)
 	f.Register(fs)
 	f.RegisterFile(fs)
-	wf.register(fs)
+	wf.Register(fs)
 	return cmd
 }
 
 // compare runs the drills at once (session.Compare) and prints their
 // summaries in the order given; watch, if set, serves their metrics and
 // receives alerts for them.
-func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, tables tableFormat, virtual bool, recordDir string, force bool, watch *session.Watch) error {
+func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, tables cli.TableFormat, virtual bool, recordDir string, force bool, watch *session.Watch) error {
 	if len(cfgs) > 0 {
-		warn(cmd, cfgs[0].Warnings())
+		cli.Warn(cmd.ErrOrStderr(), cfgs[0].Warnings())
 	}
-	outs, err := session.Compare(cmd.Context(), cfgs, session.CompareOptions{Virtual: virtual, RecordDir: recordDir, Force: force, Inputs: inputsOf(cmd),
+	outs, err := session.Compare(cmd.Context(), cfgs, session.CompareOptions{Virtual: virtual, RecordDir: recordDir, Force: force, Inputs: cli.InputsOf(cmd.Flags()),
 		Hypotheses: chk.Hypotheses, Abort: chk.Abort, Progress: cmd.ErrOrStderr(), Watch: watch})
 	if err != nil {
 		return err
@@ -89,5 +90,5 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].OutageLabel(), cfgs[i].Policy.Name, o.Error))
 		}
 	}
-	return firstErr(errors.Join(errs...), writeJudged(cmd, outs, chk, asJSON, tables))
+	return cli.FirstErr(errors.Join(errs...), writeJudged(cmd, outs, chk, asJSON, tables))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/inject"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/control"
 	"github.com/drill-dev/drill/internal/control/client"
 	"github.com/drill-dev/drill/internal/exit"
@@ -56,7 +57,7 @@ Exit codes: 0 ok, 1 the API refused the command or could not be reached,
   drill ctl outage start --kind busy --param status=429 --models gpt-5.4-mini --as ana
   drill ctl outage stop
   drill ctl status --addr 10.0.0.5:8475 --token-env DRILL_CONTROL_TOKEN`,
-		Args: commandArgs,
+		Args: cli.CommandArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	pf := cmd.PersistentFlags()
@@ -67,7 +68,7 @@ Exit codes: 0 ok, 1 the API refused the command or could not be reached,
 	pf.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long to wait for the API's answer")
 	pf.StringVar(&f.coordinate, "coordinate", "", "send outage start and stop to a proxy fleet through this Redis, `redis://HOST:PORT/DB` (with --fleet), instead of one control API")
 	pf.StringVar(&f.fleet, "fleet", "", "with --coordinate: the proxy fleet's name")
-	outage := &cobra.Command{Use: "outage", Short: "Start or stop an outage now", Args: commandArgs,
+	outage := &cobra.Command{Use: "outage", Short: "Start or stop an outage now", Args: cli.CommandArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() }}
 	outage.AddCommand(newCtlStartCmd(&f), newCtlStopCmd(&f))
 	cmd.AddCommand(outage, newCtlReadCmd(&f, "status", "The live figures and the outages active"),
@@ -84,7 +85,7 @@ func newCtlStartCmd(f *ctlFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "start",
 		Short: "Start an outage now",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := client.CheckStart(&s, params, dur); err != nil {
 				return err
@@ -114,7 +115,7 @@ func newCtlStopCmd(f *ctlFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stop",
 		Short: "End every outage active now",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.coordinate != "" {
 				return f.sendFleet(cmd, func(who string) (control.Command, error) {
@@ -138,7 +139,7 @@ func newCtlReadCmd(f *ctlFlags, name, short string) *cobra.Command {
 	return &cobra.Command{
 		Use:   name,
 		Short: short,
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.coordinate != "" {
 				return exit.Usagef("drill ctl %s reads one control API (--addr); a proxy fleet's figures: drill watch %s --fleet %s",

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/plain"
@@ -25,12 +26,12 @@ type fleetFlags struct {
 	f              plan.CLI
 	ff             plan.Fleet
 	noTUI          bool
-	wf             watchFlags
+	wf             cli.WatchFlags
 	outage, policy string
 	jsonOut, force bool
 	record         string
 	storeFallback  string
-	tables         tableFormat
+	tables         cli.TableFormat
 }
 
 func newFleetCmd() *cobra.Command {
@@ -56,7 +57,7 @@ replicas: [3] on a window in a drill file.`,
   drill fleet --replicas 8 --outage busy --breaker-store redis://127.0.0.1:6379/0
   drill fleet --replicas 8 --outage busy --breaker-store redis://127.0.0.1:6379/0 --compare-stores
   drill fleet --replicas 8 --outage busy --fault replicas=3 --breaker-store redis://127.0.0.1:6379/0 --compare-stores`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	d := workload.DefaultConfig()
@@ -66,7 +67,7 @@ replicas: [3] on a window in a drill file.`,
 	o.ff.Register(fs)
 	plan.RegisterWorkload(fs)
 	fs.BoolVar(&o.jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
-	registerTableFormat(fs, &o.tables)
+	cli.RegisterTableFormat(fs, &o.tables)
 	fs.BoolVar(&o.noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
 	fs.StringVar(&o.record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
 	fs.BoolVar(&o.force, "force", false, "let --record overwrite an existing journal")
@@ -74,7 +75,7 @@ replicas: [3] on a window in a drill file.`,
 		"(replicas use their own breakers until it answers); without it such a store is an error (exit 2)")
 	o.f.Register(fs)
 	o.f.RegisterFile(fs)
-	o.wf.register(fs)
+	o.wf.Register(fs)
 	return cmd
 }
 
@@ -94,12 +95,12 @@ func (o *fleetFlags) run(cmd *cobra.Command) error {
 	if err := o.checkStore(cmd.Context()); err != nil {
 		return err
 	}
-	warn(cmd, o.f.Warnings())
-	watch, err := o.wf.start(cmd, o.f.File(), event.ClockReal, nil)
+	cli.Warn(cmd.ErrOrStderr(), o.f.Warnings())
+	watch, err := o.wf.Start(cmd.Flags(), cmd.ErrOrStderr(), o.f.File(), event.ClockReal, nil)
 	if err != nil {
 		return err
 	}
-	return closeWatch(watch, o.runFleet(cmd, cfgs[0], chk, watch))
+	return cli.CloseWatch(watch, o.runFleet(cmd, cfgs[0], chk, watch))
 }
 
 // checkStore refuses a shared store that is down or refuses the password
@@ -146,14 +147,14 @@ func (o *fleetFlags) runFleet(cmd *cobra.Command, run workload.Config, chk check
 		cfgs, paths = session.CompareStores(base, record)
 	}
 	for _, p := range paths {
-		if err := notInput(cmd, "--record", p); err != nil {
+		if err := cli.NotInput(cmd.Flags(), "--record", p); err != nil {
 			return err
 		}
 	}
 	if err := session.CheckFleets(cfgs, paths, force); err != nil {
 		return err
 	}
-	warn(cmd, run.Warnings())
+	cli.Warn(cmd.ErrOrStderr(), run.Warnings())
 	opts := session.FleetOptions{Journals: paths, Progress: cmd.ErrOrStderr(), Watch: watch}
 	if !noTUI && !jsonOut && !ff.CompareStores && stdoutIsTerminal() {
 		opts.Show = func(ctx context.Context, fl *fleet.Fleet) error {
@@ -165,24 +166,24 @@ func (o *fleetFlags) runFleet(cmd *cobra.Command, run workload.Config, chk check
 		return err
 	}
 	judged, warnings, jerr := session.JudgeFleets(res, chk.Hypotheses)
-	warn(cmd, warnings)
+	cli.Warn(cmd.ErrOrStderr(), warnings)
 	sums := make([]scoring.FleetSummary, len(judged))
 	for k, j := range judged {
 		sums[k] = j.FleetSummary
 		if !jsonOut {
-			if err := printVerdicts(cmd.OutOrStdout(), j.Hypotheses); err != nil {
+			if err := plain.Verdicts(cmd.OutOrStdout(), j.Hypotheses); err != nil {
 				return err
 			}
 		}
 	}
 	switch {
 	case jsonOut && ff.CompareStores:
-		err = encodeJSON(cmd.OutOrStdout(), judged)
+		err = plain.JSON(cmd.OutOrStdout(), judged)
 	case jsonOut:
-		err = encodeJSON(cmd.OutOrStdout(), judged[0])
+		err = plain.JSON(cmd.OutOrStdout(), judged[0])
 	case ff.CompareStores:
 		out := cmd.OutOrStdout()
-		err = tables.write(out, report.FleetTable(sums), func() error { return report.WriteFleetTable(out, sums) })
+		err = tables.Write(out, report.FleetTable(sums), func() error { return report.WriteFleetTable(out, sums) })
 	default:
 		err = plain.Fleet(cmd.OutOrStdout(), sums[0])
 	}
@@ -218,7 +219,7 @@ Without --join this is the worker drill fleet --processes starts itself,
 which reads its drill on stdin.`,
 		Example: `  drill fleet-worker --join redis://10.0.0.5:6379/0 --fleet staging
   drill fleet-worker --join redis://10.0.0.5:6379/0 --fleet staging --name "$(hostname)-1"`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			wire := func(c *workload.Config) {
 				c.Endpoint.APIKey = os.Getenv(fleetAPIKeyEnv)

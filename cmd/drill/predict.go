@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/plain"
@@ -41,7 +42,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
   drill predict --outage busy --policy fail-fast --json
   drill predict -f drill.yaml
   drill predict --workload chat --policy agent-all-checks --within 60s`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
@@ -58,7 +59,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 			if err != nil {
 				return err
 			}
-			warn(cmd, f.Warnings())
+			cli.Warn(cmd.ErrOrStderr(), f.Warnings())
 			cfg := cfgs[0]
 			prof, err := predictSDK(cmd.Flags(), sdk, f.File())
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
@@ -46,7 +47,7 @@ final summary: a failed one exits 1.`,
   drill replay r.jsonl --at 45s
   drill replay r.jsonl --expect 'served.error == 0'
   drill replay r.jsonl --no-tui --json`,
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cli.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := edge.Factor(speed, false); err != nil {
 				return exit.Usagef("--speed %v", err)
@@ -90,7 +91,7 @@ final summary: a failed one exits 1.`,
 func replayDashboard(cmd *cobra.Command, path string, opts tui.ReplayOptions) error {
 	ctx := cmd.Context()
 	var j *journal.Journal
-	err := interruptible(ctx, func(ctx context.Context) (err error) {
+	err := cli.Interruptible(ctx, func(ctx context.Context) (err error) {
 		j, err = journal.ReadFileContext(ctx, path)
 		return err
 	})
@@ -109,7 +110,7 @@ func replayDashboard(cmd *cobra.Command, path string, opts tui.ReplayOptions) er
 	sum := fold.Summary()
 	sum.Baseline = opts.Baseline // as replay --no-tui prints it
 	vs, verr := session.Judge(sum, opts.Hypotheses)
-	return firstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
+	return cli.FirstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
 }
 
 // replaySummary prints the summary recomputed from the journal's events,
@@ -118,7 +119,7 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 	ctx := cmd.Context()
 	fold := scoring.NewFold()
 	var meta journal.Meta
-	err := interruptible(ctx, func(ctx context.Context) (err error) {
+	err := cli.Interruptible(ctx, func(ctx context.Context) (err error) {
 		meta, err = journal.ScanContext(ctx, path, func(e event.Event) error {
 			fold.Add(e)
 			return nil
@@ -143,14 +144,14 @@ func replaySummary(cmd *cobra.Command, path string, hyps []scoring.Expr, jsonOut
 		if err != nil {
 			return exit.UsageError(fmt.Errorf("%s: %w", path, err))
 		}
-		return encodeJSON(out, judged{Summary: sum, Hypotheses: vs})
+		return plain.JSON(out, judged{Summary: sum, Hypotheses: vs})
 	}
 	vs, verr := session.Judge(sum, hyps)
 	switch {
 	case jsonOut && len(hyps) > 0:
-		return firstErr(encodeJSON(out, judged{sum, vs}), verr)
+		return cli.FirstErr(plain.JSON(out, judged{sum, vs}), verr)
 	case jsonOut:
-		return firstErr(plain.JSON(out, sum), verr)
+		return cli.FirstErr(plain.JSON(out, sum), verr)
 	}
-	return firstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
+	return cli.FirstErr(printRun(cmd, sum, vs, fold.FailedCalls()), verr)
 }

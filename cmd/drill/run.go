@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
 	"github.com/drill-dev/drill/internal/session"
@@ -18,15 +15,15 @@ import (
 func newRunCmd() *cobra.Command {
 	var (
 		f              plan.CLI
-		wf             watchFlags
+		wf             cli.WatchFlags
 		outage, policy string
 		jsonOut, noTUI bool
 		record         string
 		force          bool
-		clock          clockValue
+		clock          cli.Clock
 		speed          float64
 		cf             plan.ChatFlags
-		ctl            controlFlags
+		ctl            cli.ControlFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -41,40 +38,40 @@ summary to stdout (a table, or JSON with --json).
   drill run --outage hang --policy breaker --primary-timeout 3s --primary-retries 0
   drill run -f drill.yaml --expect 'served.error == 0'
   drill run --workload chat --policy agent-all-checks --clock virtual --record chat.jsonl`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkSpeed(cmd.Flags(), speed, clock.virtual()); err != nil {
+			if err := cli.CheckSpeed(cmd.Flags(), speed, clock.Virtual()); err != nil {
 				return err
 			}
-			if err := notInput(cmd, "--record", record); err != nil {
+			if err := cli.NotInput(cmd.Flags(), "--record", record); err != nil {
 				return err
 			}
 			isChat, err := cf.Chosen(cmd.Flags())
 			if err != nil {
 				return err
 			}
-			control, err := ctl.control(controlRefused(clock.virtual()))
+			control, err := ctl.Control(cli.ControlRefused(clock.Virtual()))
 			if err != nil {
 				return err
 			}
 			if isChat {
-				return runChat(cmd, cf, f.Expect(), policy, jsonOut, clock.virtual(), !noTUI && !jsonOut && stdoutIsTerminal(), speed, record, force)
+				return runChat(cmd, cf, f.Expect(), policy, jsonOut, clock.Virtual(), !noTUI && !jsonOut && stdoutIsTerminal(), speed, record, force)
 			}
 			sel := plan.Selection{Outages: []string{outage}, Policies: []string{policy}, OutagesFlag: "outage", PoliciesFlag: "policy"}
-			cfgs, chk, watch, err := prepare(cmd, &f, sel, cmd.ErrOrStderr(), clock, wf)
+			p, err := cli.Prepare(cmd.Context(), cmd.Flags(), cmd.ErrOrStderr(), &f, sel, cmd.ErrOrStderr(), clock, wf)
 			if err != nil {
 				return err
 			}
 			baseline, err := f.Baseline(cmd.Flags())
 			if err != nil {
-				return closeWatch(watch, err)
+				return cli.CloseWatch(p.Watch, err)
 			}
-			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: chk, watch: watch,
+			opts := runOptions{json: jsonOut, tui: !noTUI && !jsonOut && stdoutIsTerminal(), record: record, force: force, checks: p.Checks, watch: p.Watch,
 				baseline: baseline, control: control}
-			if clock.virtual() {
-				return runVirtual(cmd, cfgs[0], opts, speed)
+			if clock.Virtual() {
+				return runVirtual(cmd, p.Configs[0], opts, speed)
 			}
-			return closeWatch(watch, runDrill(cmd, cfgs[0], opts))
+			return cli.CloseWatch(p.Watch, runDrill(cmd, p.Configs[0], opts))
 		},
 	}
 	d := workload.DefaultConfig()
@@ -85,14 +82,14 @@ summary to stdout (a table, or JSON with --json).
 	fs.BoolVar(&noTUI, "no-tui", false, "plain progress lines and summary instead of the dashboard")
 	fs.StringVar(&record, "record", "", "record the drill as a journal (JSON Lines) in this file")
 	fs.BoolVar(&force, "force", false, "let --record overwrite an existing journal")
-	registerClock(fs, &clock, event.ClockReal)
+	cli.RegisterClock(fs, &clock, event.ClockReal)
 	fs.Float64Var(&speed, "speed", 1, "with --clock virtual on a terminal: speed of the replay dashboard that shows the finished run (1: as live)")
 	f.Register(fs)
 	f.RegisterFile(fs)
 	f.RegisterBaseline(fs)
-	wf.register(fs)
+	wf.Register(fs)
 	cf.Register(fs)
-	ctl.register(fs)
+	ctl.Register(fs)
 	return cmd
 }
 
@@ -113,7 +110,7 @@ type runOptions struct {
 
 // runDrill runs one drill to its end (session.Drill) and prints its summary.
 func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
-	warn(cmd, cfg.Warnings())
+	cli.Warn(cmd.ErrOrStderr(), cfg.Warnings())
 	sopts := session.Options{Journal: opts.record, Force: opts.force, Hypotheses: opts.checks.Hypotheses,
 		Abort: opts.checks.Abort, Progress: cmd.ErrOrStderr(), Watch: opts.watch, Baseline: opts.baseline,
 		Control: opts.control}
@@ -131,9 +128,9 @@ func runDrill(cmd *cobra.Command, cfg workload.Config, opts runOptions) error {
 		res.Status = event.StatusCompleted
 	}
 	if err := res.Baseline.Err(); err != nil && cmd.Context().Err() == nil { // not when Ctrl-C stopped it too
-		warn(cmd, []string{"no baseline: " + err.Error()})
+		cli.Warn(cmd.ErrOrStderr(), []string{"no baseline: " + err.Error()})
 	}
-	warn(cmd, plain.AfterWarnings(res.Summary))
+	cli.Warn(cmd.ErrOrStderr(), plain.AfterWarnings(res.Summary))
 	return printJudged(cmd, res.Summary, res.Status, opts.checks, res.Fold.FailedCalls(), opts.json)
 }
 
@@ -143,16 +140,16 @@ func printJudged(cmd *cobra.Command, sum scoring.Summary, status string, chk che
 	failed map[string]map[event.Outcome]int, asJSON bool) error {
 	verdicts, verr := verdict(cmd.ErrOrStderr(), sum, status, chk)
 	if asJSON {
-		return firstErr(encodeJSON(cmd.OutOrStdout(), judged{sum, verdicts}), verr)
+		return cli.FirstErr(plain.JSON(cmd.OutOrStdout(), judged{sum, verdicts}), verr)
 	}
-	return firstErr(printRun(cmd, sum, verdicts, failed), verr)
+	return cli.FirstErr(printRun(cmd, sum, verdicts, failed), verr)
 }
 
 // printRun prints a finished run: its hypotheses, its summary table and
 // the calls that did not answer.
 func printRun(cmd *cobra.Command, sum scoring.Summary, verdicts []scoring.Verdict, failed map[string]map[event.Outcome]int) error {
 	out := cmd.OutOrStdout()
-	if err := printVerdicts(out, verdicts); err != nil {
+	if err := plain.Verdicts(out, verdicts); err != nil {
 		return err
 	}
 	if err := plain.SummaryWidth(out, sum, session.TerminalWidth(out)); err != nil {
@@ -160,29 +157,4 @@ func printRun(cmd *cobra.Command, sum scoring.Summary, verdicts []scoring.Verdic
 	}
 	plain.FailedCalls(out, failed)
 	return nil
-}
-
-// warn prints warnings on stderr.
-func warn(cmd *cobra.Command, warnings []string) {
-	for _, w := range warnings {
-		printWarning(cmd.ErrOrStderr(), w)
-	}
-}
-
-// printWarning prints one warning, wrapped at words to the terminal's
-// width when stderr is a terminal.
-func printWarning(stderr io.Writer, warning string) {
-	text := "drill: warning: " + warning
-	if w := session.TerminalWidth(stderr); w > 0 {
-		text = strings.Join(plain.WrapWords(text, w), "\n")
-	}
-	fmt.Fprintln(stderr, text)
-}
-
-// firstErr is err unless it is nil, then then.
-func firstErr(err, then error) error {
-	if err != nil {
-		return err
-	}
-	return then
 }

@@ -1,0 +1,28 @@
+package sweeprun
+
+import (
+	"context"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/drill-dev/drill/event"
+)
+
+// Env is what a run takes of its command: the context, the flags parsed,
+// the output streams and, on a terminal, the sweep dashboards.
+type Env struct {
+	Ctx context.Context
+	// Flags are the command's flags, parsed (what was given, the inputs
+	// no output may overwrite, the command line a shard records).
+	Flags *pflag.FlagSet
+	// Out and Err are stdout and stderr.
+	Out, Err io.Writer
+	// Terminal says stdout is a terminal: the dashboards show there
+	// unless --no-tui or --json.
+	Terminal bool
+	// ShowRecorded plays recorded runs in the sweep dashboard (tui.SweepRecorded).
+	ShowRecorded func(ctx context.Context, labels []string, runs [][]int, journals []string) error
+	// ShowLive shows running drills in the sweep dashboard (tui.Sweep).
+	ShowLive func(ctx context.Context, labels []string, logs func(int) []*event.Log) error
+}
