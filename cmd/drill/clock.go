@@ -9,6 +9,7 @@ import (
 	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/plain"
+	"github.com/drill-dev/drill/internal/present"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
@@ -49,5 +50,5 @@ func runVirtual(cmd *cobra.Command, cfg workload.Config, opts runOptions, speed 
 		return err
 	}
 	cli.Warn(cmd.ErrOrStderr(), plain.AfterWarnings(o.Summary))
-	return printJudged(cmd, o.Summary, o.Status, opts.checks, o.Failed, opts.json)
+	return present.PrintJudged(cmd.OutOrStdout(), cmd.ErrOrStderr(), present.Finished{Summary: o.Summary, Status: o.Status, Failed: o.Failed}, opts.checks, opts.json)
 }

@@ -8,8 +8,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/chatrun"
 	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/plan"
+	"github.com/drill-dev/drill/internal/present"
 	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/workload"
 )
@@ -43,7 +46,11 @@ there unless --force is given.`,
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
 			} else if isChat {
-				return compareChat(cmd, cf, f.Expect(), policies, jsonOut, tables, clock.Virtual(), record, force)
+				if !cmd.Flags().Changed("policies") {
+					policies = chat.PresetNames()
+				}
+				return chatrun.Compare(cli.EnvOf(cmd), chatrun.CompareOptions{Chat: cf, Policies: policies, Expect: f.Expect(), JSON: jsonOut,
+					Tables: tables, Virtual: clock.Virtual(), Record: record, Force: force})
 			}
 			outages, err := f.CompareOutages(cmd.Flags(), outages)
 			if err != nil {
@@ -75,7 +82,7 @@ there unless --force is given.`,
 // compare runs the drills at once (session.Compare) and prints their
 // summaries in the order given; watch, if set, serves their metrics and
 // receives alerts for them.
-func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool, tables cli.TableFormat, virtual bool, recordDir string, force bool, watch *session.Watch) error {
+func compare(cmd *cobra.Command, cfgs []workload.Config, chk plan.Expectations, asJSON bool, tables cli.TableFormat, virtual bool, recordDir string, force bool, watch *session.Watch) error {
 	if len(cfgs) > 0 {
 		cli.Warn(cmd.ErrOrStderr(), cfgs[0].Warnings())
 	}
@@ -90,5 +97,5 @@ func compare(cmd *cobra.Command, cfgs []workload.Config, chk checks, asJSON bool
 			errs = append(errs, fmt.Errorf("run %d (%s / %s): %s", i+1, cfgs[i].OutageLabel(), cfgs[i].Policy.Name, o.Error))
 		}
 	}
-	return cli.FirstErr(errors.Join(errs...), writeJudged(cmd, outs, chk, asJSON, tables))
+	return cli.FirstErr(errors.Join(errs...), present.WriteJudged(cmd.OutOrStdout(), cmd.ErrOrStderr(), outs, chk, asJSON, tables))
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -11,56 +10,9 @@ import (
 	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
-	"github.com/drill-dev/drill/internal/report"
-	"github.com/drill-dev/drill/internal/session"
 	"github.com/drill-dev/drill/internal/sweeprun"
-	"github.com/drill-dev/drill/internal/vclock"
-	"github.com/drill-dev/drill/scoring"
 )
-
-// checks are a drill's hypotheses and abort conditions.
-type checks = plan.Expectations
-
-// judged is a run summary with its hypotheses: the JSON `drill run --json`
-// prints when the drill has hypotheses.
-type judged scoring.Judged
-
-// verdict judges one finished run (session.Verdict) and returns the error
-// its exit code comes from; a warning goes to stderr.
-func verdict(stderr io.Writer, sum scoring.Summary, status string, c checks) ([]scoring.Verdict, error) {
-	vs, warning, err := session.Verdict(sum, status, c.Hypotheses)
-	if warning != "" {
-		cli.PrintWarning(stderr, warning)
-	}
-	return vs, err
-}
-
-// writeJudged judges finished runs and prints them: a JSON array of
-// summaries with their hypotheses, or each run's PASS/FAIL table and then
-// the comparison table (text or Markdown, as --format asks). It returns the error of the most serious exit code
-// across the runs (exit.Worst).
-func writeJudged(cmd *cobra.Command, outs []vclock.Outcome, c checks, asJSON bool, tables cli.TableFormat) error {
-	results := make([]scoring.Judged, len(outs))
-	sums := make([]scoring.Summary, len(outs))
-	errs := make([]error, len(outs))
-	for i, o := range outs {
-		vs, err := verdict(cmd.ErrOrStderr(), o.Summary, o.Status, c)
-		results[i], sums[i], errs[i] = scoring.Judged{Summary: o.Summary, Hypotheses: vs}, o.Summary, err
-	}
-	out := cmd.OutOrStdout()
-	if asJSON {
-		if err := plain.JSON(out, results); err != nil {
-			return err
-		}
-	} else if err := plain.JudgedRuns(out, results); err != nil {
-		return err
-	} else if err := tables.Write(out, report.SummaryTable(sums), func() error { return report.WriteSummaryTable(out, sums) }); err != nil {
-		return err
-	}
-	return exit.Worst(errs)
-}
 
 func newInitCmd() *cobra.Command {
 	var force bool

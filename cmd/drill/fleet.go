@@ -125,7 +125,7 @@ func (o *fleetFlags) checkStore(ctx context.Context) error {
 
 // runFleet runs one fleet drill, or two with --compare-stores, and prints
 // the summaries.
-func (o *fleetFlags) runFleet(cmd *cobra.Command, run workload.Config, chk checks, watch *session.Watch) error {
+func (o *fleetFlags) runFleet(cmd *cobra.Command, run workload.Config, chk plan.Expectations, watch *session.Watch) error {
 	ff, jsonOut, tables, noTUI, record, force := o.ff, o.jsonOut, o.tables, o.noTUI, o.record, o.force
 	base := fleet.Config{Run: run, Replicas: ff.Replicas, Routing: ff.Routing, Store: ff.Store}
 	if err := ff.Coordination(&base, cmd.ErrOrStderr()); err != nil {

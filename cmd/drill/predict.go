@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/internal/chatrun"
 	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
@@ -23,7 +24,7 @@ func newPredictCmd() *cobra.Command {
 		sdk            string
 		jsonOut        bool
 		cf             plan.ChatFlags
-		ci             chatPredictFlags
+		ci             chatrun.PredictFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "predict",
@@ -52,7 +53,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 				if err != nil {
 					return err
 				}
-				return predictChat(cmd, policy, cf, ci, prof, jsonOut)
+				return chatrun.Predict(cli.EnvOf(cmd), chatrun.PredictOptions{Policy: policy, Chat: cf, Inputs: ci, SDK: prof, JSON: jsonOut})
 			}
 			cfgs, _, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy},
 				OutagesFlag: "outage", PoliciesFlag: "policy", Verb: "predicting"}, cmd.ErrOrStderr())
@@ -82,7 +83,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 	f.Register(fs)
 	f.RegisterDrillFile(fs)
 	cf.Register(fs)
-	ci.register(fs)
+	ci.Register(fs)
 	return cmd
 }
 

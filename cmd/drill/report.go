@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/chatrun"
 	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
@@ -81,10 +82,10 @@ func (rf *reportFlags) run(cmd *cobra.Command, args []string) error {
 	if err := outfile.Check("-o", rf.out, rf.force, cli.InputsOf(cmd.Flags(), paths...)); err != nil {
 		return err
 	}
-	if isChat, err := chatJournal(cmd, paths[0]); err != nil {
+	if isChat, err := chatrun.IsJournal(cmd.Context(), paths[0]); err != nil {
 		return err
 	} else if isChat {
-		return reportChat(cmd, paths, rf.out, rf.dpi)
+		return chatrun.Report(cli.EnvOf(cmd), paths, rf.out, rf.dpi)
 	}
 	ctx := cmd.Context()
 	var rep *report.Report

@@ -67,7 +67,7 @@ docs/sweeps.md.`,
 // sweepEnv is what drill sweep, sweep merge and recommend take of their
 // command, with the sweep dashboards for a terminal.
 func sweepEnv(cmd *cobra.Command) sweeprun.Env {
-	return sweeprun.Env{Ctx: cmd.Context(), Flags: cmd.Flags(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr(), Terminal: stdoutIsTerminal(),
+	return sweeprun.Env{Env: cli.EnvOf(cmd), Terminal: stdoutIsTerminal(),
 		ShowRecorded: func(ctx context.Context, labels []string, runs [][]int, journals []string) error {
 			return tui.SweepRecorded(ctx, labels, runs, journals, tui.Options{Output: os.Stdout})
 		},

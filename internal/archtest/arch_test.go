@@ -103,6 +103,8 @@ var place = map[string]layer{
 	"tui":                                 view,
 	"tui/proxyview":                       view,
 	"internal/report":                     view,
+	"internal/chatrun":                    view, // the chat workload's commands past their flags
+	"internal/present":                    view, // a triage run judged and printed, a journal replayed, a fleet run
 	"cmd/drill":                           command,
 }
 

@@ -2,22 +2,17 @@ package sweeprun
 
 import (
 	"context"
-	"io"
-
-	"github.com/spf13/pflag"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/cli"
 )
 
 // Env is what a run takes of its command: the context, the flags parsed,
 // the output streams and, on a terminal, the sweep dashboards.
 type Env struct {
-	Ctx context.Context
-	// Flags are the command's flags, parsed (what was given, the inputs
-	// no output may overwrite, the command line a shard records).
-	Flags *pflag.FlagSet
-	// Out and Err are stdout and stderr.
-	Out, Err io.Writer
+	// Env's flags tell what was given, the inputs no output may
+	// overwrite and the command line a shard records.
+	cli.Env
 	// Terminal says stdout is a terminal: the dashboards show there
 	// unless --no-tui or --json.
 	Terminal bool
