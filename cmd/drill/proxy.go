@@ -122,7 +122,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 			return exit.Usagef("--outage-model: empty model name")
 		}
 	}
-	modelMap, err := parseModelMap(f.modelMap)
+	modelMap, err := proxy.ParseModelMap(f.modelMap)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	if !f.noTUI && stdoutIsTerminal() {
 		opts.Show = func(ctx context.Context, p *proxy.Proxy, title, schedule string) error {
 			return proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout,
-				Fleet: fleetLabel(f.fleet, f.member)})
+				Fleet: proxyview.FleetLabel(f.fleet, f.member)})
 		}
 	}
 	if opts.Control, err = f.control.Control(""); err != nil {
@@ -153,32 +153,4 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 		return err
 	}
 	return cli.CloseWatch(opts.Watch, session.Proxy(ctx, cfg, opts))
-}
-
-// parseModelMap reads --model-map FROM=TO occurrences.
-func parseModelMap(pairs []string) (map[string]string, error) {
-	var m map[string]string
-	for _, kv := range pairs {
-		from, to, ok := strings.Cut(kv, "=")
-		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
-		if !ok || from == "" || to == "" {
-			return nil, exit.Usagef("--model-map wants FROM=TO, got %q", redact.Terminal(kv))
-		}
-		if _, dup := m[from]; dup {
-			return nil, exit.Usagef("--model-map maps %q twice", redact.Terminal(from))
-		}
-		if m == nil {
-			m = map[string]string{}
-		}
-		m[from] = to
-	}
-	return m, nil
-}
-
-// fleetLabel names a fleet member on its dashboard; "" alone.
-func fleetLabel(fleet, member string) string {
-	if fleet == "" {
-		return ""
-	}
-	return "fleet " + fleet + " as " + member
 }

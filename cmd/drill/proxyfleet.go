@@ -10,23 +10,10 @@ import (
 
 	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/fleet/redisstore"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/proxyfleet"
-	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
-
-// checkFleetArgs checks a Redis URL argument and --fleet.
-func checkFleetArgs(url, fleet string) error {
-	if err := redisstore.CheckURL(url); err != nil {
-		return exit.Usagef("%s: want redis://HOST:PORT/DB: %s", redact.URL(url), redact.Text(err.Error()))
-	}
-	if fleet == "" {
-		return exit.Usagef("--fleet is required: the fleet's name, as its members' --fleet")
-	}
-	return exit.UsageError(proxyfleet.CheckName("--fleet", fleet))
-}
 
 func newWatchCmd() *cobra.Command {
 	var fleet string
@@ -44,7 +31,7 @@ otherwise it prints it again as it changes, until interrupted.`,
   drill watch redis://redis:6379/0 --fleet staging --no-tui`,
 		Args: cli.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFleetArgs(args[0], fleet); err != nil {
+			if err := proxyfleet.CheckArgs(args[0], fleet); err != nil {
 				return err
 			}
 			return watchFleet(cmd.Context(), args[0], fleet, noTUI || !stdoutIsTerminal(), cmd.OutOrStdout())
@@ -93,7 +80,7 @@ running). An existing file is overwritten only with --force.`,
 		Example: `  drill journal pull redis://127.0.0.1:6379/0 --fleet staging -o fleet.jsonl`,
 		Args:    cli.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFleetArgs(args[0], fleet); err != nil {
+			if err := proxyfleet.CheckArgs(args[0], fleet); err != nil {
 				return err
 			}
 			if out == "" {
