@@ -36,9 +36,9 @@ func (sf *Flags) Register(fs *pflag.FlagSet) {
 	sf.shard.Register(fs, "the table (or --json) to write instead of printing it; with --shard, the shard file to write")
 }
 
-// parseArgs parses a shard's command line (args) into fresh flags as
-// drill sweep parses its own, and registers them on a flag set of their
-// own, returned with them.
+// parseArgs parses a shard's command line (args) into fresh flags, on a
+// flag set of their own with drill sweep's flags, as drill sweep parses
+// its own.
 func parseArgs(args []string) (*Flags, error) {
 	sf := &Flags{}
 	fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
