@@ -14,9 +14,9 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-// Verdict judges one finished run (session.Verdict) and returns the error
+// verdict judges one finished run (session.Verdict) and returns the error
 // its exit code comes from; a warning goes to stderr.
-func Verdict(stderr io.Writer, sum scoring.Summary, status string, c plan.Expectations) ([]scoring.Verdict, error) {
+func verdict(stderr io.Writer, sum scoring.Summary, status string, c plan.Expectations) ([]scoring.Verdict, error) {
 	vs, warning, err := session.Verdict(sum, status, c.Hypotheses)
 	if warning != "" {
 		cli.PrintWarning(stderr, warning)
@@ -33,20 +33,20 @@ type Finished struct {
 	Failed map[string]map[event.Outcome]int
 }
 
-// PrintJudged judges a finished run (Verdict) and prints it to out: as
-// JSON with its hypotheses (asJSON), or as PrintRun does. The error is the
+// PrintJudged judges a finished run (verdict) and prints it to out: as
+// JSON with its hypotheses (asJSON), or as printRun does. The error is the
 // run's exit code.
 func PrintJudged(out, stderr io.Writer, r Finished, chk plan.Expectations, asJSON bool) error {
-	verdicts, verr := Verdict(stderr, r.Summary, r.Status, chk)
+	verdicts, verr := verdict(stderr, r.Summary, r.Status, chk)
 	if asJSON {
 		return cli.FirstErr(plain.JSON(out, scoring.Judged{Summary: r.Summary, Hypotheses: verdicts}), verr)
 	}
-	return cli.FirstErr(PrintRun(out, r.Summary, verdicts, r.Failed), verr)
+	return cli.FirstErr(printRun(out, r.Summary, verdicts, r.Failed), verr)
 }
 
-// PrintRun prints a finished run: its hypotheses, its summary table and
+// printRun prints a finished run: its hypotheses, its summary table and
 // the calls that did not answer.
-func PrintRun(out io.Writer, sum scoring.Summary, verdicts []scoring.Verdict, failed map[string]map[event.Outcome]int) error {
+func printRun(out io.Writer, sum scoring.Summary, verdicts []scoring.Verdict, failed map[string]map[event.Outcome]int) error {
 	if err := plain.Verdicts(out, verdicts); err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func WriteJudged(out, stderr io.Writer, outs []vclock.Outcome, c plan.Expectatio
 	sums := make([]scoring.Summary, len(outs))
 	errs := make([]error, len(outs))
 	for i, o := range outs {
-		vs, err := Verdict(stderr, o.Summary, o.Status, c)
+		vs, err := verdict(stderr, o.Summary, o.Status, c)
 		results[i], sums[i], errs[i] = scoring.Judged{Summary: o.Summary, Hypotheses: vs}, o.Summary, err
 	}
 	if asJSON {

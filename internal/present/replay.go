@@ -94,7 +94,7 @@ func replayDashboard(env cli.Env, path string, opts tui.ReplayOptions) error {
 	sum := fold.Summary()
 	sum.Baseline = opts.Baseline // as replay --no-tui prints it
 	vs, verr := session.Judge(sum, opts.Hypotheses)
-	return cli.FirstErr(PrintRun(env.Out, sum, vs, fold.FailedCalls()), verr)
+	return cli.FirstErr(printRun(env.Out, sum, vs, fold.FailedCalls()), verr)
 }
 
 // replaySummary prints the summary recomputed from the journal's events,
@@ -137,5 +137,5 @@ func replaySummary(env cli.Env, path string, hyps []scoring.Expr, jsonOut bool) 
 	case jsonOut:
 		return cli.FirstErr(plain.JSON(out, sum), verr)
 	}
-	return cli.FirstErr(PrintRun(out, sum, vs, fold.FailedCalls()), verr)
+	return cli.FirstErr(printRun(out, sum, vs, fold.FailedCalls()), verr)
 }
