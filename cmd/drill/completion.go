@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/complete"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/redact"
@@ -14,7 +15,7 @@ import (
 // registerCompletions registers value completion for every flag of cmd and
 // its subcommands that flagValues knows.
 func registerCompletions(cmd *cobra.Command) {
-	values := complete.FlagValues(clocks)
+	values := complete.FlagValues(cli.Clocks)
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		fn, ok := values[f.Name]
 		if !ok {

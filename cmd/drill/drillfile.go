@@ -3,68 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
-	"github.com/drill-dev/drill/internal/report"
-	"github.com/drill-dev/drill/internal/session"
-	"github.com/drill-dev/drill/internal/vclock"
-	"github.com/drill-dev/drill/scoring"
+	"github.com/drill-dev/drill/internal/sweeprun"
 )
-
-// checks are a drill's hypotheses and abort conditions.
-type checks = plan.Expectations
-
-// judged is a run summary with its hypotheses: the JSON `drill run --json`
-// prints when the drill has hypotheses.
-type judged scoring.Judged
-
-// verdict judges one finished run (session.Verdict) and returns the error
-// its exit code comes from; a warning goes to stderr.
-func verdict(stderr io.Writer, sum scoring.Summary, status string, c checks) ([]scoring.Verdict, error) {
-	vs, warning, err := session.Verdict(sum, status, c.Hypotheses)
-	if warning != "" {
-		printWarning(stderr, warning)
-	}
-	return vs, err
-}
-
-// writeJudged judges finished runs and prints them: a JSON array of
-// summaries with their hypotheses, or each run's PASS/FAIL table and then
-// the comparison table (text or Markdown, as --format asks). It returns the error of the most serious exit code
-// across the runs (exit.Worst).
-func writeJudged(cmd *cobra.Command, outs []vclock.Outcome, c checks, asJSON bool, tables tableFormat) error {
-	results := make([]scoring.Judged, len(outs))
-	sums := make([]scoring.Summary, len(outs))
-	errs := make([]error, len(outs))
-	for i, o := range outs {
-		vs, err := verdict(cmd.ErrOrStderr(), o.Summary, o.Status, c)
-		results[i], sums[i], errs[i] = scoring.Judged{Summary: o.Summary, Hypotheses: vs}, o.Summary, err
-	}
-	out := cmd.OutOrStdout()
-	if asJSON {
-		if err := encodeJSON(out, results); err != nil {
-			return err
-		}
-	} else if err := plain.JudgedRuns(out, results); err != nil {
-		return err
-	} else if err := tables.write(out, report.SummaryTable(sums), func() error { return report.WriteSummaryTable(out, sums) }); err != nil {
-		return err
-	}
-	return exit.Worst(errs)
-}
-
-// printVerdicts writes the hypotheses table (plain.Verdicts).
-func printVerdicts(w io.Writer, vs []scoring.Verdict) error { return plain.Verdicts(w, vs) }
-
-// encodeJSON writes v as indented JSON.
-func encodeJSON(w io.Writer, v any) error { return plain.JSON(w, v) }
 
 func newInitCmd() *cobra.Command {
 	var force bool
@@ -74,7 +22,7 @@ func newInitCmd() *cobra.Command {
 		Example: `  drill init
   drill init drills/monthly.yaml
   drill init - | less`,
-		Args: usageArgs(cobra.MaximumNArgs(1)),
+		Args: cli.UsageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := "drill.yaml"
 			if len(args) == 1 {
@@ -116,7 +64,7 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 		Example: `  drill validate examples/chapter.yaml
   drill validate --outage-from-journal runs/hang.jsonl
   drill validate examples/chapter.yaml --outage-from-journal proxy.jsonl --model gpt-5.4-mini`,
-		Args: usageArgs(cobra.RangeArgs(0, 1)),
+		Args: cli.UsageArgs(cobra.RangeArgs(0, 1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 && replayPath == "" {
 				return exit.Usagef("drill validate needs a drill file, or --outage-from-journal JOURNAL")
@@ -133,7 +81,7 @@ of the file's outages, or with no FILE against drill run's defaults.`,
 			}
 			if len(df.Sweep) > 0 {
 				// The sweep: section, checked as drill sweep -f checks it.
-				if err := checkSweepFile(df.Path); err != nil {
+				if err := sweeprun.CheckFile(df.Path); err != nil {
 					return err
 				}
 			}

@@ -270,7 +270,7 @@ func TestReplayJSONHasTheHypotheses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d: %s", code, stderr)
 	}
-	var got judged
+	var got scoring.Judged
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/eval"
 	"github.com/drill-dev/drill/internal/exit"
@@ -22,7 +23,7 @@ func newEvalCmd() *cobra.Command {
 		seed         int64
 		latencyScale float64
 		emailsFile   string
-		clock        clockValue
+		clock        cli.Clock
 	)
 	cmd := &cobra.Command{
 		Use:   "eval",
@@ -43,7 +44,7 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
   drill eval --model all --json
   drill eval --emails-file my-emails.jsonl --model all --misses
   OPENAI_API_KEY=... drill eval --base-url https://api.openai.com/v1 --model gpt-5.4-mini`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := edge.Factor(latencyScale, true); err != nil {
 				return exit.Usagef("--latency-scale %v", err)
@@ -52,7 +53,7 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 				Models: models, BaseURL: baseURL, Concurrency: concurrency, JSON: asJSON, Misses: showMisses, EmailsFile: emailsFile,
 				Fake: fakemodel.Options{Seed: seed, LatencyScale: latencyScale, NoLatency: latencyScale == 0},
 			}
-			if clock.virtual() {
+			if clock.Virtual() {
 				return session.EvalVirtual(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg)
 			}
 			return session.Eval(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg)
@@ -67,6 +68,6 @@ the key from OPENAI_API_KEY, and passes model names through unchecked.`,
 	f.StringVar(&emailsFile, "emails-file", "", "evaluate your own emails: a JSON Lines or CSV file (id, from, subject, body, optional truth)")
 	f.Int64Var(&seed, "seed", workload.DefaultSeed, "latency seed of the built-in fake model (the default, 1, is drill run's and drill compare's)")
 	f.Float64Var(&latencyScale, "latency-scale", 1, "built-in fake model: multiply its latencies (0 = answer at once)")
-	registerClock(f, &clock, event.ClockReal)
+	cli.RegisterClock(f, &clock, event.ClockReal)
 	return cmd
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -38,7 +39,7 @@ and a cap on open connections.`,
 		Example: `  drill fake-model --listen 127.0.0.1:8089
   drill fake-model --log --require-key sk-test --latency-scale 0
   OPENAI_BASE_URL=http://127.0.0.1:8089/v1 OPENAI_API_KEY=x your-client`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := edge.Factor(latencyScale, true); err != nil {
 				return exit.Usagef("--latency-scale %v", err)

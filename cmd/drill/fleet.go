@@ -2,20 +2,17 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet"
-	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/plan"
-	"github.com/drill-dev/drill/internal/report"
+	"github.com/drill-dev/drill/internal/present"
 	"github.com/drill-dev/drill/internal/session"
-	"github.com/drill-dev/drill/scoring"
-	"github.com/drill-dev/drill/tui"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -25,12 +22,12 @@ type fleetFlags struct {
 	f              plan.CLI
 	ff             plan.Fleet
 	noTUI          bool
-	wf             watchFlags
+	wf             cli.WatchFlags
 	outage, policy string
 	jsonOut, force bool
 	record         string
 	storeFallback  string
-	tables         tableFormat
+	tables         cli.TableFormat
 }
 
 func newFleetCmd() *cobra.Command {
@@ -56,7 +53,7 @@ replicas: [3] on a window in a drill file.`,
   drill fleet --replicas 8 --outage busy --breaker-store redis://127.0.0.1:6379/0
   drill fleet --replicas 8 --outage busy --breaker-store redis://127.0.0.1:6379/0 --compare-stores
   drill fleet --replicas 8 --outage busy --fault replicas=3 --breaker-store redis://127.0.0.1:6379/0 --compare-stores`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	d := workload.DefaultConfig()
@@ -66,7 +63,7 @@ replicas: [3] on a window in a drill file.`,
 	o.ff.Register(fs)
 	plan.RegisterWorkload(fs)
 	fs.BoolVar(&o.jsonOut, "json", false, "print the fleet summary as JSON (an array of two with --compare-stores)")
-	registerTableFormat(fs, &o.tables)
+	cli.RegisterTableFormat(fs, &o.tables)
 	fs.BoolVar(&o.noTUI, "no-tui", false, "plain progress lines instead of the fleet pane on a terminal")
 	fs.StringVar(&o.record, "record", "", "record the fleet's one log as a journal in this file (with --compare-stores: FILE-local.jsonl and FILE-redis.jsonl)")
 	fs.BoolVar(&o.force, "force", false, "let --record overwrite an existing journal")
@@ -74,7 +71,7 @@ replicas: [3] on a window in a drill file.`,
 		"(replicas use their own breakers until it answers); without it such a store is an error (exit 2)")
 	o.f.Register(fs)
 	o.f.RegisterFile(fs)
-	o.wf.register(fs)
+	o.wf.Register(fs)
 	return cmd
 }
 
@@ -91,113 +88,18 @@ func (o *fleetFlags) run(cmd *cobra.Command) error {
 	if err := o.ff.FromFile(cmd.Flags(), o.f.File()); err != nil {
 		return err
 	}
-	if err := o.checkStore(cmd.Context()); err != nil {
+	if err := present.CheckStore(cmd.Context(), o.ff, o.storeFallback); err != nil {
 		return err
 	}
-	warn(cmd, o.f.Warnings())
-	watch, err := o.wf.start(cmd, o.f.File(), event.ClockReal, nil)
+	cli.Warn(cmd.ErrOrStderr(), o.f.Warnings())
+	watch, err := o.wf.Start(cmd.Flags(), cmd.ErrOrStderr(), o.f.File(), event.ClockReal, nil)
 	if err != nil {
 		return err
 	}
-	return closeWatch(watch, o.runFleet(cmd, cfgs[0], chk, watch))
+	base := fleet.Config{Run: cfgs[0], Replicas: o.ff.Replicas, Routing: o.ff.Routing, Store: o.ff.Store}
+	return cli.CloseWatch(watch, present.Fleet(cli.EnvOf(cmd), base, present.FleetOptions{Fleet: o.ff, JSON: o.jsonOut, Tables: o.tables,
+		Show: !o.noTUI && stdoutIsTerminal(), Record: o.record, Force: o.force, Checks: chk, Watch: watch}))
 }
-
-// checkStore refuses a shared store that is down or refuses the password
-// at the start, which would leave every replica on its own breakers,
-// unless --store-fallback local says to run so.
-func (o *fleetFlags) checkStore(ctx context.Context) error {
-	if o.storeFallback != "" && o.storeFallback != fleet.StoreLocal {
-		return exit.Usagef("--store-fallback %q: the only fallback is local", o.storeFallback)
-	}
-	if o.storeFallback != "" || o.ff.Store == "" || o.ff.Store == fleet.StoreLocal {
-		return nil
-	}
-	store := fleet.Config{Store: o.ff.Store}
-	if err := store.StoreURL(); err != nil {
-		return exit.UsageError(err) // no store to reach: what is wrong with its address
-	}
-	if err := store.CheckStore(ctx); err != nil {
-		return exit.UsageError(fmt.Errorf("%w (give --store-fallback local to run on each replica's own breakers instead)", err))
-	}
-	return nil
-}
-
-// runFleet runs one fleet drill, or two with --compare-stores, and prints
-// the summaries.
-func (o *fleetFlags) runFleet(cmd *cobra.Command, run workload.Config, chk checks, watch *session.Watch) error {
-	ff, jsonOut, tables, noTUI, record, force := o.ff, o.jsonOut, o.tables, o.noTUI, o.record, o.force
-	base := fleet.Config{Run: run, Replicas: ff.Replicas, Routing: ff.Routing, Store: ff.Store}
-	if err := ff.Coordination(&base, cmd.ErrOrStderr()); err != nil {
-		return err
-	}
-	if ff.Processes {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("--processes: finding the drill binary: %w", err)
-		}
-		base.Worker = []string{exe, fleetWorkerCmd}
-		base.WorkerEnv = []string{fleetAPIKeyEnv + "=" + run.Endpoint.APIKey}
-	}
-	cfgs, paths := []fleet.Config{base}, []string{record}
-	if ff.CompareStores {
-		if !base.Shared() {
-			return exit.Usagef("--compare-stores compares the local store with a shared one: give --breaker-store redis://HOST:PORT/DB")
-		}
-		cfgs, paths = session.CompareStores(base, record)
-	}
-	for _, p := range paths {
-		if err := notInput(cmd, "--record", p); err != nil {
-			return err
-		}
-	}
-	if err := session.CheckFleets(cfgs, paths, force); err != nil {
-		return err
-	}
-	warn(cmd, run.Warnings())
-	opts := session.FleetOptions{Journals: paths, Progress: cmd.ErrOrStderr(), Watch: watch}
-	if !noTUI && !jsonOut && !ff.CompareStores && stdoutIsTerminal() {
-		opts.Show = func(ctx context.Context, fl *fleet.Fleet) error {
-			return tui.RunFleet(ctx, tui.FleetSource{Log: fl.Log(), Stop: fl.Stop}, tui.Options{Output: os.Stdout})
-		}
-	}
-	res, err := session.Fleets(cmd.Context(), cfgs, opts)
-	if err != nil {
-		return err
-	}
-	judged, warnings, jerr := session.JudgeFleets(res, chk.Hypotheses)
-	warn(cmd, warnings)
-	sums := make([]scoring.FleetSummary, len(judged))
-	for k, j := range judged {
-		sums[k] = j.FleetSummary
-		if !jsonOut {
-			if err := printVerdicts(cmd.OutOrStdout(), j.Hypotheses); err != nil {
-				return err
-			}
-		}
-	}
-	switch {
-	case jsonOut && ff.CompareStores:
-		err = encodeJSON(cmd.OutOrStdout(), judged)
-	case jsonOut:
-		err = encodeJSON(cmd.OutOrStdout(), judged[0])
-	case ff.CompareStores:
-		out := cmd.OutOrStdout()
-		err = tables.write(out, report.FleetTable(sums), func() error { return report.WriteFleetTable(out, sums) })
-	default:
-		err = plain.Fleet(cmd.OutOrStdout(), sums[0])
-	}
-	if err != nil {
-		return err
-	}
-	return jerr
-}
-
-// fleetWorkerCmd is the hidden command a --processes worker runs, and
-// fleetAPIKeyEnv the variable that hands it the API key (never serialised).
-const (
-	fleetWorkerCmd = "fleet-worker"
-	fleetAPIKeyEnv = "DRILL_FLEET_API_KEY"
-)
 
 // newFleetWorkerCmd is `drill fleet-worker`: with --join, one worker of a
 // coordinated fleet, started anywhere; without, one replica of a drill
@@ -205,7 +107,7 @@ const (
 func newFleetWorkerCmd() *cobra.Command {
 	var o fleet.JoinOptions
 	cmd := &cobra.Command{
-		Use:   fleetWorkerCmd,
+		Use:   fleet.WorkerCommand,
 		Short: "Join a coordinated drill fleet through Redis and serve its emails (drill fleet --coordinate)",
 		Long: `Join the coordinated fleet NAME (drill fleet --coordinate redis://… --fleet NAME)
 from any host: wait for its run, take emails from its work stream, send each
@@ -218,10 +120,10 @@ Without --join this is the worker drill fleet --processes starts itself,
 which reads its drill on stdin.`,
 		Example: `  drill fleet-worker --join redis://10.0.0.5:6379/0 --fleet staging
   drill fleet-worker --join redis://10.0.0.5:6379/0 --fleet staging --name "$(hostname)-1"`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			wire := func(c *workload.Config) {
-				c.Endpoint.APIKey = os.Getenv(fleetAPIKeyEnv)
+				c.Endpoint.APIKey = os.Getenv(fleet.APIKeyEnv)
 				session.WireFakeModel(c)
 			}
 			if o.URL == "" && (o.Fleet != "" || o.Name != "") {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/drill-dev/drill/scoring"
 )
 
 // TestCompletionUnknownShellExitsTwo: drill completion with a shell cobra
@@ -49,7 +51,7 @@ func TestReplayJSONRejudgesAForgedPass(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d: %s", code, stderr)
 	}
-	var got judged
+	var got scoring.Judged
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}

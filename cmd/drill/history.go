@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/history"
 	"github.com/drill-dev/drill/internal/journal"
@@ -55,7 +56,7 @@ with nothing written.`,
   drill history runs/2026-*.jsonl --expect 'calls_to_broken_outage <= previous * 1.2'
   drill history runs/ --expect 'breaker_first_open_s <= max + 2' --expect 'all4_right >= mean - 0.05'
   drill history drills/monthly/ -o history.html`,
-		Args: usageArgs(cobra.MinimumNArgs(1)),
+		Args: cli.UsageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error { return hf.run(cmd, args) },
 	}
 	fs := cmd.Flags()
@@ -88,7 +89,7 @@ func (hf *historyFlags) run(cmd *cobra.Command, args []string) error {
 		t    history.Trend
 		page bytes.Buffer
 	)
-	err := interruptible(ctx, func(ctx context.Context) error {
+	err := cli.Interruptible(ctx, func(ctx context.Context) error {
 		var err error
 		if t, err = history.Read(ctx, args, hf.groupBy, hf.expect); err != nil {
 			return journal.ReadError(ctx, err)

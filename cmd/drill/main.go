@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/internal/chat"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/redact"
@@ -52,13 +53,13 @@ a run nothing answered), 2 usage error, 3 aborted by an abort condition,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
-		Args:          commandArgs,
+		Args:          cli.CommandArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDefault(cmd)
 		},
 	}
-	root.SetFlagErrorFunc(flagError)
-	root.PersistentPreRunE = emptyPaths
+	root.SetFlagErrorFunc(cli.FlagError)
+	root.PersistentPreRunE = cli.EmptyPaths
 	root.AddCommand(withChatHelp(newRunCmd(), chat.PresetDefaults), withChatHelp(newCompareCmd(), chat.PresetNames()...),
 		newReplayCmd(), newReportCmd(), newEvalCmd(), newFakeModelCmd(), withChatHelp(newPredictCmd(), chat.PresetDefaults))
 	root.AddCommand(newInitCmd(), newValidateCmd())

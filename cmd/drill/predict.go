@@ -6,6 +6,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/drill-dev/drill/internal/chatrun"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/drillfile"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/plain"
@@ -22,7 +24,7 @@ func newPredictCmd() *cobra.Command {
 		sdk            string
 		jsonOut        bool
 		cf             plan.ChatFlags
-		ci             chatPredictFlags
+		ci             chatrun.PredictFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "predict",
@@ -41,7 +43,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
   drill predict --outage busy --policy fail-fast --json
   drill predict -f drill.yaml
   drill predict --workload chat --policy agent-all-checks --within 60s`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if isChat, err := cf.Chosen(cmd.Flags()); err != nil {
 				return err
@@ -51,14 +53,14 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 				if err != nil {
 					return err
 				}
-				return predictChat(cmd, policy, cf, ci, prof, jsonOut)
+				return chatrun.Predict(cli.EnvOf(cmd), chatrun.PredictOptions{Policy: policy, Chat: cf, Inputs: ci, SDK: prof, JSON: jsonOut})
 			}
 			cfgs, _, err := f.Plan(cmd.Flags(), plan.Selection{Outages: []string{outage}, Policies: []string{policy},
 				OutagesFlag: "outage", PoliciesFlag: "policy", Verb: "predicting"}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			warn(cmd, f.Warnings())
+			cli.Warn(cmd.ErrOrStderr(), f.Warnings())
 			cfg := cfgs[0]
 			prof, err := predictSDK(cmd.Flags(), sdk, f.File())
 			if err != nil {
@@ -81,7 +83,7 @@ attempt) it says so in place of figures, as a run's predicted_note does.`,
 	f.Register(fs)
 	f.RegisterDrillFile(fs)
 	cf.Register(fs)
-	ci.register(fs)
+	ci.Register(fs)
 	return cmd
 }
 

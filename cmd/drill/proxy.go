@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/drill-dev/drill/event"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fakemodel"
@@ -38,8 +39,8 @@ type proxyFlags struct {
 	maxConns         int
 	maxBody          int64
 	preflightTimeout time.Duration
-	watch            watchFlags
-	control          controlFlags
+	watch            cli.WatchFlags
+	control          cli.ControlFlags
 	// coordinate, fleet and member make the proxy a member of a fleet.
 	coordinate, fleet, member string
 }
@@ -68,7 +69,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
   drill proxy --upstream https://api.openai.com/v1 --outage hang --outage-from 0s --outage-to 60s
   drill proxy --outage-from-journal incident.jsonl --model primary
   OPENAI_BASE_URL=http://127.0.0.1:8089/v1 your-app`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProxy(cmd, f) },
 	}
 	fs := cmd.Flags()
@@ -86,8 +87,8 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 	fs.IntVar(&f.maxConns, "max-conns", listen.DefaultLimits.MaxConns, "most client connections served at once (those still sending their headers hold no slot); at the cap a new client takes the longest-idle one's slot")
 	fs.Int64Var(&f.maxBody, "max-body", proxy.DefaultMaxBody, "largest request body accepted, in bytes (larger: 413)")
 	fs.DurationVar(&f.preflightTimeout, "preflight-timeout", 5*time.Second, "how long the start-up check of --upstream waits")
-	f.watch.register(fs)
-	f.control.register(fs)
+	f.watch.Register(fs)
+	f.control.Register(fs)
 	fs.StringVar(&f.coordinate, "coordinate", "", "join a fleet of proxies through this Redis, `redis://HOST:PORT/DB` (with --fleet and --member; docs/proxy-fleet.md)")
 	fs.StringVar(&f.fleet, "fleet", "", "with --coordinate: the fleet's name; every member plays the schedule its first member set")
 	fs.StringVar(&f.member, "member", "", "with --coordinate: this proxy's name in the fleet, unique within it")
@@ -96,7 +97,7 @@ until interrupted (Ctrl-C, SIGTERM), then prints requests per model.`,
 
 // runProxy checks drill proxy's flags and runs it (session.Proxy).
 func runProxy(cmd *cobra.Command, f proxyFlags) error {
-	if err := notInput(cmd, "--record", f.record); err != nil {
+	if err := cli.NotInput(cmd.Flags(), "--record", f.record); err != nil {
 		return err
 	}
 	if f.maxConns <= 0 {
@@ -121,7 +122,7 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 			return exit.Usagef("--outage-model: empty model name")
 		}
 	}
-	modelMap, err := parseModelMap(f.modelMap)
+	modelMap, err := proxy.ParseModelMap(f.modelMap)
 	if err != nil {
 		return err
 	}
@@ -142,42 +143,14 @@ func runProxy(cmd *cobra.Command, f proxyFlags) error {
 	if !f.noTUI && stdoutIsTerminal() {
 		opts.Show = func(ctx context.Context, p *proxy.Proxy, title, schedule string) error {
 			return proxyview.Run(ctx, p.Log(), p, proxyview.Options{Title: title, Schedule: schedule, Output: os.Stdout,
-				Fleet: fleetLabel(f.fleet, f.member)})
+				Fleet: proxyview.FleetLabel(f.fleet, f.member)})
 		}
 	}
-	if opts.Control, err = f.control.control(""); err != nil {
+	if opts.Control, err = f.control.Control(""); err != nil {
 		return err
 	}
-	if opts.Watch, err = f.watch.start(cmd, f.outage.File, event.ClockReal, nil); err != nil {
+	if opts.Watch, err = f.watch.Start(cmd.Flags(), cmd.ErrOrStderr(), f.outage.File, event.ClockReal, nil); err != nil {
 		return err
 	}
-	return closeWatch(opts.Watch, session.Proxy(ctx, cfg, opts))
-}
-
-// parseModelMap reads --model-map FROM=TO occurrences.
-func parseModelMap(pairs []string) (map[string]string, error) {
-	var m map[string]string
-	for _, kv := range pairs {
-		from, to, ok := strings.Cut(kv, "=")
-		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
-		if !ok || from == "" || to == "" {
-			return nil, exit.Usagef("--model-map wants FROM=TO, got %q", redact.Terminal(kv))
-		}
-		if _, dup := m[from]; dup {
-			return nil, exit.Usagef("--model-map maps %q twice", redact.Terminal(from))
-		}
-		if m == nil {
-			m = map[string]string{}
-		}
-		m[from] = to
-	}
-	return m, nil
-}
-
-// fleetLabel names a fleet member on its dashboard; "" alone.
-func fleetLabel(fleet, member string) string {
-	if fleet == "" {
-		return ""
-	}
-	return "fleet " + fleet + " as " + member
+	return cli.CloseWatch(opts.Watch, session.Proxy(ctx, cfg, opts))
 }

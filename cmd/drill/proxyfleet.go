@@ -8,24 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
-	"github.com/drill-dev/drill/internal/fleet/redisstore"
 	"github.com/drill-dev/drill/internal/plain"
 	"github.com/drill-dev/drill/internal/proxyfleet"
-	"github.com/drill-dev/drill/internal/redact"
 	"github.com/drill-dev/drill/scoring"
 )
-
-// checkFleetArgs checks a Redis URL argument and --fleet.
-func checkFleetArgs(url, fleet string) error {
-	if err := redisstore.CheckURL(url); err != nil {
-		return exit.Usagef("%s: want redis://HOST:PORT/DB: %s", redact.URL(url), redact.Text(err.Error()))
-	}
-	if fleet == "" {
-		return exit.Usagef("--fleet is required: the fleet's name, as its members' --fleet")
-	}
-	return exit.UsageError(proxyfleet.CheckName("--fleet", fleet))
-}
 
 func newWatchCmd() *cobra.Command {
 	var fleet string
@@ -41,9 +29,9 @@ With --no-tui, or without a terminal, it prints the table once and exits;
 otherwise it prints it again as it changes, until interrupted.`,
 		Example: `  drill watch redis://127.0.0.1:6379/0 --fleet staging
   drill watch redis://redis:6379/0 --fleet staging --no-tui`,
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cli.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFleetArgs(args[0], fleet); err != nil {
+			if err := proxyfleet.CheckArgs(args[0], fleet); err != nil {
 				return err
 			}
 			return watchFleet(cmd.Context(), args[0], fleet, noTUI || !stdoutIsTerminal(), cmd.OutOrStdout())
@@ -76,7 +64,7 @@ func newJournalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "journal",
 		Short: "Journals gathered from elsewhere: a proxy fleet's, from Redis",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cli.UsageArgs(cobra.NoArgs),
 	}
 	var fleet, out string
 	var force bool
@@ -90,9 +78,9 @@ report and history read it like any other journal. Its status is completed when
 every member ended its run, interrupted when one did not (lost, or still
 running). An existing file is overwritten only with --force.`,
 		Example: `  drill journal pull redis://127.0.0.1:6379/0 --fleet staging -o fleet.jsonl`,
-		Args:    usageArgs(cobra.ExactArgs(1)),
+		Args:    cli.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFleetArgs(args[0], fleet); err != nil {
+			if err := proxyfleet.CheckArgs(args[0], fleet); err != nil {
 				return err
 			}
 			if out == "" {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/chatrun"
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/format"
 	"github.com/drill-dev/drill/internal/journal"
@@ -53,7 +55,7 @@ replay do.`,
   drill report runs/ -o report.md
   drill report runs/ --expect 'served.error == 0' --expect 'p95_wait_outage_s < 10'
   drill report runs/ --pair R2,R4 --pair hang/fallback,hang/breaker`,
-		Args: usageArgs(cobra.MinimumNArgs(1)),
+		Args: cli.UsageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error { return rf.run(cmd, args) },
 	}
 	cmd.Flags().StringVarP(&rf.out, "output", "o", "report.html", "the report to write: .html (self-contained) or .md (charts beside it)")
@@ -77,17 +79,17 @@ func (rf *reportFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := outfile.Check("-o", rf.out, rf.force, inputsOf(cmd, paths...)); err != nil {
+	if err := outfile.Check("-o", rf.out, rf.force, cli.InputsOf(cmd.Flags(), paths...)); err != nil {
 		return err
 	}
-	if isChat, err := chatJournal(cmd, paths[0]); err != nil {
+	if isChat, err := chatrun.IsJournal(cmd.Context(), paths[0]); err != nil {
 		return err
 	} else if isChat {
-		return reportChat(cmd, paths, rf.out, rf.dpi)
+		return chatrun.Report(cli.EnvOf(cmd), paths, rf.out, rf.dpi)
 	}
 	ctx := cmd.Context()
 	var rep *report.Report
-	err = interruptible(ctx, func(context.Context) error {
+	err = cli.Interruptible(ctx, func(context.Context) error {
 		var err error
 		if rep, err = report.Build(paths); err != nil {
 			return journal.ReadError(ctx, err)

@@ -5,12 +5,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/plain"
 )
 
 func newSDKsCmd() *cobra.Command {
 	var (
-		tf      tableFormat
+		tf      cli.TableFormat
 		jsonOut bool
 	)
 	cmd := &cobra.Command{
@@ -25,23 +26,23 @@ retried, what was measured rather than read).`,
 		Example: `  drill sdks
   drill sdks --format md
   drill sdks --json`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
 			if jsonOut {
 				return plain.SDKJSON(out)
 			}
-			md := tf.width(out) < 0
-			if err := tf.writeTable(out, plain.SDKBehaviour(md)); err != nil {
+			md := tf.Width(out) < 0
+			if err := tf.WriteTable(out, plain.SDKBehaviour(md)); err != nil {
 				return err
 			}
 			if _, err := fmt.Fprintln(out); err != nil {
 				return err
 			}
-			return tf.writeTable(out, plain.SDKFacts(md))
+			return tf.WriteTable(out, plain.SDKFacts(md))
 		},
 	}
-	registerTableFormat(cmd.Flags(), &tf)
+	cli.RegisterTableFormat(cmd.Flags(), &tf)
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print every profile and what one call does in each case as JSON")
 	return cmd
 }

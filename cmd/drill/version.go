@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/drill-dev/drill/internal/cli"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/plain"
 )
@@ -28,7 +29,7 @@ openai_go_version): drill's own, the Go toolchain it was built with, and the
 openai-go SDK module it calls models through.`,
 		Example: `  drill version
   drill version --json`,
-		Args: usageArgs(cobra.NoArgs),
+		Args: cli.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := versionInfo{Drill: journal.DrillVersion(), Go: runtime.Version(), OpenAIGo: journal.OpenAIGoVersion()}
 			out := cmd.OutOrStdout()

@@ -98,9 +98,13 @@ var place = map[string]layer{
 	"internal/metrics":                    machinery,
 	"internal/recommend":                  machinery,
 	"internal/complete":                   machinery, // the values shell completion offers for drill's flags
+	"internal/cli":                        machinery, // the flag values and flag groups drill's commands share
+	"internal/sweeprun":                   machinery, // drill sweep, recommend and sweep merge past their flags: shards too
 	"tui":                                 view,
 	"tui/proxyview":                       view,
 	"internal/report":                     view,
+	"internal/chatrun":                    view, // the chat workload's commands past their flags
+	"internal/present":                    view, // a triage run judged and printed, a journal replayed, a fleet run
 	"cmd/drill":                           command,
 }
 

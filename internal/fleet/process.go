@@ -17,6 +17,13 @@ import (
 	"github.com/drill-dev/drill/workload"
 )
 
+// WorkerCommand is drill's hidden command a --processes worker runs, and
+// APIKeyEnv the variable that hands it the API key (never serialised).
+const (
+	WorkerCommand = "fleet-worker"
+	APIKeyEnv     = "DRILL_FLEET_API_KEY"
+)
+
 // workerSpec is what the parent sends a worker process, as the first line
 // on its stdin: the drill, which replica it is, the route (the replica of
 // every email, so it sends exactly its share) and the breaker store.

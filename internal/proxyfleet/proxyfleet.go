@@ -27,6 +27,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/drill-dev/drill/internal/control"
+	"github.com/drill-dev/drill/internal/exit"
 	"github.com/drill-dev/drill/internal/fleet/redisstore"
 	"github.com/drill-dev/drill/internal/redact"
 )
@@ -96,6 +97,18 @@ func dial(url string) (*redis.Client, error) {
 	ro.MaxRetries = -1
 	ro.PoolSize = 6
 	return redis.NewClient(ro), nil
+}
+
+// CheckArgs checks drill watch's and drill journal pull's Redis URL
+// argument and --fleet; a problem is a usage error.
+func CheckArgs(url, fleet string) error {
+	if err := redisstore.CheckURL(url); err != nil {
+		return exit.Usagef("%s: want redis://HOST:PORT/DB: %s", redact.URL(url), redact.Text(err.Error()))
+	}
+	if fleet == "" {
+		return exit.Usagef("--fleet is required: the fleet's name, as its members' --fleet")
+	}
+	return exit.UsageError(CheckName("--fleet", fleet))
 }
 
 // CheckFlags checks drill proxy's --coordinate, --fleet and --member:

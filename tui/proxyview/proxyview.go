@@ -47,6 +47,15 @@ type Options struct {
 	Fleet string
 }
 
+// FleetLabel names a fleet member in Options.Fleet: "fleet NAME as
+// MEMBER", or "" for a proxy alone (no fleet).
+func FleetLabel(fleet, member string) string {
+	if fleet == "" {
+		return ""
+	}
+	return "fleet " + fleet + " as " + member
+}
+
 // kinds are the outages `o` offers, by the digit that picks them: the two
 // triage outages, then the chat workload's faults on a client's own
 // tool-calling traffic.

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,12 +6,12 @@ import (
 	"github.com/drill-dev/drill/internal/exit"
 )
 
-// interruptible runs work in its own goroutine and waits for it, or for
+// Interruptible runs work in its own goroutine and waits for it, or for
 // ctx to end (the first Ctrl-C or SIGTERM), whichever comes first: then it
 // returns exit.ErrInterrupted (exit 130) at once, whatever work is blocked on.
 // work is given ctx and should stop soon after it ends; drill exits as soon
 // as the command returns, which ends work if it has not stopped by then.
-func interruptible(ctx context.Context, work func(context.Context) error) error {
+func Interruptible(ctx context.Context, work func(context.Context) error) error {
 	if ctx.Err() != nil {
 		return exit.ErrInterrupted
 	}

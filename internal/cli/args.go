@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -11,17 +11,17 @@ import (
 	"github.com/drill-dev/drill/internal/suggest"
 )
 
-// usageArgs makes a cobra argument check's error a usage error.
-func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+// UsageArgs makes a cobra argument check's error a usage error.
+func UsageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error { return exit.UsageError(check(cmd, args)) }
 }
 
 // pathFlags are the flags that name a file or directory, on any command.
 var pathFlags = []string{"record", "output", "emails-file", "file", "log"}
 
-// emptyPaths refuses a path flag given an empty value (--record ""): taken
+// EmptyPaths refuses a path flag given an empty value (--record ""): taken
 // as given, it would quietly mean "not recording", "no file".
-func emptyPaths(cmd *cobra.Command, _ []string) error {
+func EmptyPaths(cmd *cobra.Command, _ []string) error {
 	for _, name := range pathFlags {
 		if f := cmd.Flags().Lookup(name); f != nil && f.Changed && f.Value.String() == "" {
 			return exit.Usagef("--%s needs a path; an empty one was given", name)
@@ -30,10 +30,10 @@ func emptyPaths(cmd *cobra.Command, _ []string) error {
 	return nil
 }
 
-// commandArgs is the root command's check of its arguments: drill takes
-// none of its own, so one is a command that does not exist, answered with
-// the nearest command and the list of them.
-func commandArgs(cmd *cobra.Command, args []string) error {
+// CommandArgs is the check of a command that takes no arguments of its
+// own, only subcommands: an argument is a command that does not exist,
+// answered with the nearest command and the list of them.
+func CommandArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
@@ -46,9 +46,9 @@ func commandArgs(cmd *cobra.Command, args []string) error {
 	return exit.Usagef("unknown command %q%s (commands: %s)", args[0], suggest.DidYouMean(args[0], "", names), strings.Join(names, ", "))
 }
 
-// flagError is cobra's flag error function: drill's words, exit 2, and for
+// FlagError is cobra's flag error function: drill's words, exit 2, and for
 // an unknown flag the nearest of the command's flags ("did you mean").
-func flagError(cmd *cobra.Command, err error) error {
+func FlagError(cmd *cobra.Command, err error) error {
 	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
 		var names []string
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -10,21 +10,22 @@ import (
 	"github.com/drill-dev/drill/internal/session"
 )
 
-// controlFlags are --control-listen and --control-token-env, on drill
+// ControlFlags are --control-listen and --control-token-env, on drill
 // proxy and drill run.
-type controlFlags struct {
+type ControlFlags struct {
 	listen, tokenEnv string
 }
 
-func (c *controlFlags) register(fs *pflag.FlagSet) {
+// Register adds the two flags to fs.
+func (c *ControlFlags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.listen, "control-listen", "", "serve the control API (drill ctl) on this address, HOST[:PORT] (port "+control.DefaultPort+
 		" by default); any address but loopback needs a token")
 	fs.StringVar(&c.tokenEnv, "control-token-env", control.DefaultTokenEnv, "the environment variable holding the control API's bearer token")
 }
 
-// control is the control API's settings, nil without --control-listen.
+// Control is the control API's settings, nil without --control-listen.
 // why, if not "", is why this run cannot serve one (a usage error).
-func (c *controlFlags) control(why string) (*session.Control, error) {
+func (c *ControlFlags) Control(why string) (*session.Control, error) {
 	if c.listen == "" {
 		return nil, nil
 	}
@@ -37,10 +38,10 @@ func (c *controlFlags) control(why string) (*session.Control, error) {
 	return &session.Control{Listen: control.WithPort(c.listen), Token: os.Getenv(c.tokenEnv), TokenEnv: c.tokenEnv}, nil
 }
 
-// controlRefused is why drill run cannot serve the control API: on the
+// ControlRefused is why drill run cannot serve the control API: on the
 // virtual clock there is no time to steer. (The chat workload refuses
 // --control-listen with every setting it does not take.)
-func controlRefused(virtual bool) string {
+func ControlRefused(virtual bool) string {
 	if virtual {
 		return "needs the real clock (a --clock virtual run is over before a command could reach it); drop --clock virtual"
 	}
