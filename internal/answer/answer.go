@@ -70,6 +70,9 @@ var orderForm = regexp.MustCompile(`^DR-\d{6}$`)
 // when s holds one written any of the usual ways ("dr 123-456", "#123456",
 // "123456"); otherwise s trimmed and upper-cased.
 func NormalizeOrderNumber(s string) string {
+	if canonicalOrder(s) {
+		return s // already DR-123456, as nearly every answer and truth reads: nothing to build
+	}
 	s = strings.ToUpper(strings.TrimSpace(s))
 	var b strings.Builder
 	for _, r := range s {
@@ -81,6 +84,20 @@ func NormalizeOrderNumber(s string) string {
 		return "DR-" + m[1]
 	}
 	return s
+}
+
+// canonicalOrder reports whether s is an order number in the shop's form,
+// DR-123456, which NormalizeOrderNumber returns as it is.
+func canonicalOrder(s string) bool {
+	if len(s) != 9 || s[:3] != "DR-" {
+		return false
+	}
+	for i := 3; i < 9; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Normalize returns a with every field in canonical form: intent and urgency

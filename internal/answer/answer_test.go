@@ -6,6 +6,7 @@ func TestNormalizeOrderNumber(t *testing.T) {
 	for in, want := range map[string]string{
 		"DR-123456": "DR-123456", "dr 123-456": "DR-123456", "#123456": "DR-123456",
 		"123456": "DR-123456", " DR123456 ": "DR-123456", "": "", "12345": "12345", "abc": "ABC",
+		"DR-000000": "DR-000000", "DR-12345x": "DR-12345X", "DR-1234567": "DR-1234567", "Dr-123456": "DR-123456",
 	} {
 		if got := NormalizeOrderNumber(in); got != want {
 			t.Errorf("NormalizeOrderNumber(%q) = %q, want %q", in, got, want)

@@ -15,21 +15,29 @@ import (
 // over them would return); once one journal fails, journals after it are
 // not started. LoadEach stops with ctx's error once ctx ends.
 func LoadEach[T any](ctx context.Context, paths []string, load func(ctx context.Context, path string) (T, error)) ([]T, error) {
-	out := make([]T, len(paths))
-	errs := make([]error, len(paths))
+	return Parallel(ctx, paths, load)
+}
+
+// Parallel calls fn on every item, up to one call per processor at once,
+// and returns the results in the items' order. The error returned is the
+// first in the items' order; once one call fails, items after it are not
+// started. Parallel stops with ctx's error once ctx ends.
+func Parallel[In, T any](ctx context.Context, items []In, fn func(ctx context.Context, item In) (T, error)) ([]T, error) {
+	out := make([]T, len(items))
+	errs := make([]error, len(items))
 	var next atomic.Int64
-	var failed atomic.Int64 // the lowest index that failed; len(paths) while none has
-	failed.Store(int64(len(paths)))
-	workers := min(runtime.GOMAXPROCS(0), len(paths))
+	var failed atomic.Int64 // the lowest index that failed; len(items) while none has
+	failed.Store(int64(len(items)))
+	workers := min(runtime.GOMAXPROCS(0), len(items))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for {
 				i := next.Add(1) - 1
-				if i >= int64(len(paths)) || i > failed.Load() || ctx.Err() != nil {
+				if i >= int64(len(items)) || i > failed.Load() || ctx.Err() != nil {
 					return
 				}
-				v, err := load(ctx, paths[i])
+				v, err := fn(ctx, items[i])
 				if err != nil {
 					errs[i] = err
 					for f := failed.Load(); i < f && !failed.CompareAndSwap(f, i); f = failed.Load() {
@@ -41,7 +49,7 @@ func LoadEach[T any](ctx context.Context, paths []string, load func(ctx context.
 		})
 	}
 	wg.Wait()
-	if f := failed.Load(); f < int64(len(paths)) {
+	if f := failed.Load(); f < int64(len(items)) {
 		return nil, errs[f]
 	}
 	if err := ctx.Err(); err != nil {

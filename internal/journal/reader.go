@@ -30,6 +30,7 @@ type Reader struct {
 	nextSeq   int64
 	eof       bool
 	valid     *scoring.EventRules
+	strs      interner // the strings its event lines repeat
 }
 
 // readBufferSize is a Reader's buffer: a line longer than it is gathered
@@ -185,8 +186,13 @@ func (r *Reader) parse(line []byte) (ev event.Event, isEvent bool, err error) {
 	}
 	switch typ {
 	case TypeEvent:
-		if err := json.Unmarshal(line, &ev); err != nil {
-			return ev, false, r.corrupt(err, "event")
+		if !decodeEventLine(line, &ev, &r.strs) {
+			// Anything the direct decoding does not read, encoding/json
+			// decides (decode.go).
+			ev = event.Event{}
+			if err := json.Unmarshal(line, &ev); err != nil {
+				return ev, false, r.corrupt(err, "event")
+			}
 		}
 		if !scoring.HasKind(ev) {
 			return ev, false, fmt.Errorf("%s:%d: %w: event field \"kind\" is missing", r.name, r.line, ErrCorrupt)

@@ -324,3 +324,54 @@ func (s *Scanner) Skip() bool {
 		return s.i > start
 	}
 }
+
+// NumberEnd returns the index just past the JSON number that starts at i
+// in b, read by JSON's grammar (a minus, then 0 or digits not starting
+// with 0, then an optional fraction and exponent), or -1 when no valid
+// number starts there or one runs on into a digit, as "01" does. Unlike
+// the Scanner's methods it assumes nothing of b: a reader of untrusted
+// text checks a number with it before converting it.
+func NumberEnd(b []byte, i int) int {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i+1)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	if i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		return -1
+	}
+	return i
+}
+
+// digits returns the index of the first byte at or after i in b that is
+// not a decimal digit.
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}

@@ -97,3 +97,50 @@ func TestUnescapeStringCopiesOnce(t *testing.T) {
 		t.Errorf("UnescapeString of plain text = %q, %v; want a copy independent of raw", s, ok)
 	}
 }
+
+// TestNumberEnd checks NumberEnd against encoding/json's grammar: a text
+// is a whole JSON number exactly when NumberEnd reads it to its end.
+func TestNumberEnd(t *testing.T) {
+	for _, in := range []string{
+		"0", "-0", "7", "-12", "10", "1.5", "-0.25", "1e9", "1E+9", "2.5e-3", "123456789012345678901234",
+		"", "-", "01", "-01", "1.", ".5", "1e", "1e+", "+1", "0x10", "1.e3", "--1", "1.5.", "Infinity", "NaN", " 1",
+	} {
+		got := NumberEnd([]byte(in), 0) == len(in)
+		want := isJSONNumber(in)
+		if got != want {
+			t.Errorf("NumberEnd(%q) reads it whole: %v; encoding/json takes it as a number: %v", in, got, want)
+		}
+	}
+	if end := NumberEnd([]byte(`12,"x"`), 0); end != 2 {
+		t.Errorf(`NumberEnd("12,\"x\"") = %d, want 2`, end)
+	}
+}
+
+// FuzzNumberEnd compares NumberEnd with encoding/json on any text.
+func FuzzNumberEnd(f *testing.F) {
+	for _, s := range []string{"0", "-1.5e+10", "01", "1.", "7x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		want := isJSONNumber(in)
+		if got := NumberEnd([]byte(in), 0) == len(in); got != want {
+			t.Errorf("NumberEnd(%q) reads it whole: %v; encoding/json takes it as a number: %v", in, got, want)
+		}
+	})
+}
+
+// isJSONNumber reports whether encoding/json reads in, with no space
+// around it, as one number.
+func isJSONNumber(in string) bool {
+	if in == "" || in[0] <= ' ' || in[len(in)-1] <= ' ' {
+		return false
+	}
+	d := json.NewDecoder(strings.NewReader(in))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil || d.More() {
+		return false
+	}
+	_, ok := v.(json.Number)
+	return ok && d.InputOffset() == int64(len(in))
+}

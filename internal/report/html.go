@@ -81,19 +81,16 @@ func (r *Report) htmlData() (*htmlData, error) {
 	}
 	sc := scalesOf(r.Runs)
 	data.ChartsNote = r.chartsCapNote()
+	charts, err := r.renderRunCharts(sc)
+	if err != nil {
+		return nil, err
+	}
 	for i, run := range r.Runs {
 		data.Tags = append(data.Tags, runTag(i))
 		s := htmlSection{Tag: runTag(i), Label: run.Label(), Facts: runFacts(run)}
-		if r.charted(i) {
-			c, err := renderCharts(run, r.DPI, sc)
-			if err != nil {
-				return nil, err
-			}
-			small, err := SmallEmailChart(run, runTag(i), r.DPI, sc)
-			if err != nil {
-				return nil, err
-			}
-			s.Emails, s.Attempts, s.Waits, s.Small = dataURI(c.Emails), dataURI(c.Attempts), dataURI(c.Waits), dataURI(small)
+		if i < len(charts) {
+			c := charts[i]
+			s.Emails, s.Attempts, s.Waits, s.Small = dataURI(c.Emails), dataURI(c.Attempts), dataURI(c.Waits), dataURI(c.Small)
 		}
 		data.Sections = append(data.Sections, s)
 	}

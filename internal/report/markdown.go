@@ -30,18 +30,11 @@ func (r *Report) WriteMarkdown(path string) error {
 	}
 	images := make([]runImages, len(r.Runs))
 	sc := scalesOf(r.Runs)
-	for i, run := range r.Runs {
-		if !r.charted(i) {
-			continue
-		}
-		c, err := renderCharts(run, r.DPI, sc)
-		if err != nil {
-			return err
-		}
-		small, err := SmallEmailChart(run, runTag(i), r.DPI, sc)
-		if err != nil {
-			return err
-		}
+	charts, err := r.renderRunCharts(sc)
+	if err != nil {
+		return err
+	}
+	for i, c := range charts {
 		names := [4]string{
 			fmt.Sprintf("run-%d-emails.png", i+1),
 			fmt.Sprintf("run-%d-calls.png", i+1),
@@ -49,7 +42,7 @@ func (r *Report) WriteMarkdown(path string) error {
 			fmt.Sprintf("run-%d-small.png", i+1),
 		}
 		var links [4]string
-		for k, data := range [4][]byte{c.Emails, c.Attempts, c.Waits, small} {
+		for k, data := range [4][]byte{c.Emails, c.Attempts, c.Waits, c.Small} {
 			if data == nil {
 				continue // no chart (a run without emails)
 			}

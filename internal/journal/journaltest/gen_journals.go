@@ -11,14 +11,10 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/drill-dev/drill/event"
-	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/journal/journaltest"
 )
 
@@ -32,33 +28,17 @@ func main() {
 	start := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 	switch {
 	case *out != "":
-		if err := write(*out, start, *emails, *rate, 0); err != nil {
+		if err := journaltest.WriteVaried(*out, start, *emails, *rate, 0); err != nil {
 			log.Fatal(err)
 		}
 	case *n > 0 && *dir != "":
 		if err := os.MkdirAll(*dir, 0o755); err != nil {
 			log.Fatal(err)
 		}
-		for i := range *n {
-			path := filepath.Join(*dir, fmt.Sprintf("run-%05d.jsonl", i))
-			if err := write(path, start.Add(time.Duration(i)*24*time.Hour), *emails, *rate, i); err != nil {
-				log.Fatal(err)
-			}
+		if _, err := journaltest.WriteMany(*dir, *n, *emails, *rate); err != nil {
+			log.Fatal(err)
 		}
 	default:
 		log.Fatal("give -o PATH, or -n N -dir DIR")
 	}
-}
-
-// write records one synthetic run; i varies its seed, outage and breaker.
-func write(path string, start time.Time, emails int, rate float64, i int) error {
-	outage := [...]string{"busy", "hang"}[i%2]
-	dur := float64(emails) / rate
-	evs := journaltest.Run(journaltest.Options{Emails: emails, Rate: rate, Outage: outage, Breaker: i/2%2 == 1,
-		From: dur / 4, To: dur * 2 / 3, Seed: uint64(i + 1)})
-	h, err := journal.NewHeader(nil, start)
-	if err != nil {
-		return err
-	}
-	return journaltest.Write(path, h, evs, event.StatusCompleted)
 }
