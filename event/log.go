@@ -19,7 +19,7 @@ import (
 type Log struct {
 	mu     sync.Mutex
 	start  time.Time
-	chunks [][]Event     // each of capacity chunkSize; every one but the last is full
+	chunks [][]Event     // chunkSize events each (the first grows to it: firstChunk); every one but the last is full
 	n      int           // events appended
 	grown  chan struct{} // closed and replaced on an append after a reader took it
 	// waited is set when a reader took grown to wait on: only then does
@@ -38,6 +38,14 @@ type Log struct {
 
 // chunkSize is the number of events per chunk (about 1 MiB).
 const chunkSize = 4096
+
+// firstChunk is the capacity the first chunk starts at: it doubles up to
+// chunkSize as the log grows, so a short log (a 120-email drill logs about
+// 800 events; a sweep runs thousands of them) does not allocate and clear
+// a whole chunk. Growing moves the first chunk's events to a bigger array;
+// views handed out earlier keep the old array, whose events are the same
+// and never change.
+const firstChunk = 256
 
 // NewLog returns an empty log whose offsets count from start.
 func NewLog(start time.Time) *Log {
@@ -75,10 +83,18 @@ func (l *Log) appendLocked(e Event) Event {
 		return e
 	}
 	e.Seq = int64(l.n)
-	if l.n%chunkSize == 0 {
+	switch {
+	case l.n == 0:
+		l.chunks = append(l.chunks, make([]Event, 0, firstChunk))
+	case l.n%chunkSize == 0:
 		l.chunks = append(l.chunks, make([]Event, 0, chunkSize))
 	}
 	c := &l.chunks[len(l.chunks)-1]
+	if len(*c) == cap(*c) { // the first chunk, still growing
+		grown := make([]Event, len(*c), min(2*cap(*c), chunkSize))
+		copy(grown, *c)
+		*c = grown
+	}
 	*c = append(*c, e)
 	l.n++
 	if l.waited {

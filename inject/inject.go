@@ -294,7 +294,7 @@ func BufferBody(req *http.Request) (*http.Request, []byte, error) {
 		// reader (openai-go's, for a *bytes.Reader body), which the read
 		// has just drained.
 		if rc, err := req.GetBody(); err == nil {
-			b, err := io.ReadAll(rc)
+			b, err := readBody(rc, req.ContentLength)
 			rc.Close()
 			if err == nil {
 				if again, err := req.GetBody(); err == nil {
@@ -306,7 +306,7 @@ func BufferBody(req *http.Request) (*http.Request, []byte, error) {
 			}
 		}
 	}
-	b, err := io.ReadAll(req.Body)
+	b, err := readBody(req.Body, req.ContentLength)
 	req.Body.Close()
 	if err != nil {
 		return nil, nil, err
@@ -316,6 +316,37 @@ func BufferBody(req *http.Request) (*http.Request, []byte, error) {
 	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 	out.ContentLength = int64(len(b))
 	return out, b, nil
+}
+
+// maxSized is the longest declared length readBody allocates at once.
+const maxSized = 1 << 20
+
+// readBody reads r to its end, as io.ReadAll does, in one allocation when
+// n, the declared length, is right (io.ReadAll grows its buffer from 512
+// bytes, about twice the body in all).
+func readBody(r io.Reader, n int64) ([]byte, error) {
+	if n <= 0 || n > maxSized {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, n)
+	k, err := io.ReadFull(r, b)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return b[:k], nil // shorter than declared
+	case err != nil:
+		return b[:k], err
+	}
+	var one [1]byte
+	m, err := r.Read(one[:])
+	if m == 0 && err == io.EOF {
+		return b, nil
+	}
+	rest, err2 := io.ReadAll(r) // longer than declared
+	b = append(append(b, one[:m]...), rest...)
+	if err != nil && err != io.EOF {
+		return b, err
+	}
+	return b, err2
 }
 
 // attemptRand is the attempt's random source: a hash of the seed, the

@@ -90,7 +90,22 @@ var ErrInvalid = errors.New("invalid triage answer")
 // order number that is empty or DR-123456 in any usual spelling. It returns
 // the answer normalised. Any other content is an error wrapping ErrInvalid, so
 // the answer counts as wrong on every field.
+//
+// The result is a function of content alone, and a drill reads the same
+// few hundred answers again and again (the fake model answers an email the
+// same way every time, in every drill of a sweep): it is kept by content
+// (parsed.go) and read through encoding/json only the first time.
 func Parse(content string) (answer.Answer, error) {
+	if r, ok := parsed.get(content); ok {
+		return r.a, r.err
+	}
+	a, err := parse(content)
+	parsed.put(content, parseResult{a, err})
+	return a, err
+}
+
+// parse is Parse without the cache.
+func parse(content string) (answer.Answer, error) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(strings.NewReader(content))
 	if err := dec.Decode(&raw); err != nil {

@@ -103,10 +103,24 @@ func callShare[J, O any](ctx context.Context, name string, b Batch[J], stderr io
 // in order to out. When ctx ends, the jobs not started are not run: their
 // output is notRun's.
 func RunBatch[J, O any](ctx context.Context, in []byte, out io.Writer, run func(context.Context, J) O, notRun O) error {
+	b, err := decodeBatch[J](in)
+	if err != nil {
+		return err
+	}
+	return runBatch(ctx, b, out, run, notRun)
+}
+
+// decodeBatch decodes a body's input.
+func decodeBatch[J any](in []byte) (Batch[J], error) {
 	var b Batch[J]
 	if err := json.Unmarshal(in, &b); err != nil {
-		return fmt.Errorf("vclock: decoding the jobs: %w", err)
+		return b, fmt.Errorf("vclock: decoding the jobs: %w", err)
 	}
+	return b, nil
+}
+
+// runBatch is RunBatch on a decoded batch.
+func runBatch[J, O any](ctx context.Context, b Batch[J], out io.Writer, run func(context.Context, J) O, notRun O) error {
 	outs := make([]O, len(b.Jobs))
 	slots := make(chan struct{}, max(1, min(b.Parallel, len(b.Jobs))))
 	var wg sync.WaitGroup

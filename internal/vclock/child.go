@@ -387,6 +387,7 @@ func serve(name string) int {
 		// rather than 2× (GOGC=100), so that it and a real-clock run
 		// playing beside it stay small together.
 		debug.SetGCPercent(sharedGCPercent)
+		gcChosen.Store(true) // a body may choose otherwise (setGCPercent)
 	}
 	stop := &atomic.Bool{}
 	unwatch := watchSignals(stop)

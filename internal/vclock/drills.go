@@ -135,7 +135,14 @@ func Drills(ctx context.Context, jobs []Job, parallel int, stderr io.Writer) ([]
 
 // runDrills is Drills' body, in the bubble.
 func runDrills(ctx context.Context, in []byte, out io.Writer) error {
-	return RunBatch(ctx, in, out, runOne, Outcome{Status: event.StatusInterrupted})
+	b, err := decodeBatch[Job](in)
+	if err != nil {
+		return err
+	}
+	if smallDrills(b.Jobs) {
+		setGCPercent(batchGCPercent)
+	}
+	return runBatch(ctx, b, out, runOne, Outcome{Status: event.StatusInterrupted})
 }
 
 // runOne runs one drill to its end, recording it if asked.
