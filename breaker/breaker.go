@@ -243,17 +243,22 @@ func (b *Breaker) Finish(t Ticket, o Outcome) {
 	case Closed:
 		b.record(call)
 	case HalfOpen:
-		if !t.probe {
-			return
+		if t.probe {
+			b.probeOutcome(call, now)
 		}
-		if call.Failed {
-			b.set(Open, now, "probe failed")
-			return
-		}
-		b.probeOK++
-		if b.s.Probes == ProbesAll || b.probeOK >= int(b.s.Probes) {
-			b.set(Closed, now, "probe succeeded")
-		}
+	}
+}
+
+// probeOutcome is a half-open breaker's verdict on a trial call: a failure
+// opens it again, a success closes it once Probes of them have come back.
+func (b *Breaker) probeOutcome(call Call, now time.Time) {
+	if call.Failed {
+		b.set(Open, now, "probe failed")
+		return
+	}
+	b.probeOK++
+	if b.s.Probes == ProbesAll || b.probeOK >= int(b.s.Probes) {
+		b.set(Closed, now, "probe succeeded")
 	}
 }
 

@@ -26,16 +26,8 @@ func (b *Breaker) Observe(r Result) {
 	case Closed:
 		b.record(call)
 	case HalfOpen:
-		if b.s.Synthetic != nil {
-			return // its own health call decides
-		}
-		if call.Failed {
-			b.set(Open, now, "probe failed")
-			return
-		}
-		b.probeOK++
-		if b.s.Probes == ProbesAll || b.probeOK >= int(b.s.Probes) {
-			b.set(Closed, now, "probe succeeded")
+		if b.s.Synthetic == nil { // else its own health call decides
+			b.probeOutcome(call, now)
 		}
 	}
 }
