@@ -68,6 +68,7 @@ func TestShortDrillWarns(t *testing.T) {
 // thirds of the way through the sending, says so, and meets it; --outage-
 // from keeps the window the user gave.
 func TestDefaultWindowFollowsTheSending(t *testing.T) {
+	t.Parallel() // CPU only, no timing bound: runs beside the others
 	stdout, stderr, code := execute(t.Context(), "run", "--no-tui", "--json", "--clock", "virtual", "--outage", "hang", "--rate", "10", "--policy", "fallback")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

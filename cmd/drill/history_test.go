@@ -53,6 +53,7 @@ func TestHistoryCommand(t *testing.T) {
 // --group-by file keeps the runs of each file apart; a run from flags
 // alone groups by outage × policy.
 func TestHistoryGroupsByDrillFile(t *testing.T) {
+	t.Parallel() // CPU only, no timing bound: runs beside the others
 	dir := t.TempDir()
 	for _, name := range []string{"monthly", "weekly"} {
 		file := filepath.Join(dir, name+".yaml")

@@ -15,6 +15,7 @@ import (
 // routes: every email on that setting), sends at most 5 % of the emails to
 // the backup.
 func TestRecommendPickKeepsTheNormalDay(t *testing.T) {
+	t.Parallel() // CPU only, no timing bound: runs beside the others
 	out, errOut, code := execute(t.Context(), "recommend", "--within", "2.5s", "--json")
 	if code > 1 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -16,6 +16,7 @@ import (
 // flags, each figure the fold's over its repeats (seeds 1 and 2), every
 // run's journal a chat journal whose summary line holds its figures.
 func TestSweepChatVirtual(t *testing.T) {
+	t.Parallel() // CPU only, no timing bound: runs beside the others
 	dir := t.TempDir()
 	stdout, stderr, code := execute(t.Context(), "sweep", "--workload", "chat", "--clock", "virtual", "--json",
 		"--conversations", "30", "--loop-guard", "0,3", "--turn-limit", "6", "--repeat", "2", "--record", dir)

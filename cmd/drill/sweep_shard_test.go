@@ -44,6 +44,7 @@ func runShards(t *testing.T, dir string, n int, args ...string) []string {
 // prints what the sweep run whole prints, byte for byte (its wall time
 // apart), as JSON and as the table.
 func TestSweepShardsMergeEqualWhole(t *testing.T) {
+	t.Parallel() // CPU only, no timing bound: runs beside the others
 	dir := t.TempDir()
 	shards := runShards(t, dir, 4, shardSweep...)
 	for _, out := range [][]string{{"--json"}, {"--format", "md"}} {
@@ -79,6 +80,7 @@ func TestSweepShardsMergeEqualWhole(t *testing.T) {
 // merged recommends what it recommends run whole, byte for byte (its wall
 // time apart).
 func TestRecommendShardsMergeEqualWhole(t *testing.T) {
+	t.Parallel() // CPU only, no timing bound: runs beside the others
 	args := []string{"recommend", "--within", "5s", "--outages", "busy", "--grid", "primary-timeout=1s,2s",
 		"--grid", "primary-retries=0", "--grid", "backup-retries=0", "--repeat", "2", "--json"}
 	shards := runShards(t, t.TempDir(), 3, args...)

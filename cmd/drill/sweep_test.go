@@ -366,6 +366,7 @@ abort:
 // TestTableFormats: compare (both workloads) and sweep print aligned text with --format
 // text (no Markdown pipes), Markdown with --format md, and refuse another.
 func TestTableFormats(t *testing.T) {
+	t.Parallel() // CPU only, no timing bound: runs beside the others
 	base := []string{"--clock", "virtual", "--outages", "busy", "--emails", "6", "--rate", "10", "--follow", "0"}
 	for _, c := range [][]string{
 		append([]string{"compare", "--policies", "fail-fast,breaker"}, base...),
