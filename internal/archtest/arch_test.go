@@ -55,6 +55,7 @@ var place = map[string]layer{
 	"internal/redact":                     base,
 	"internal/serialwriter":               base,
 	"internal/jsonscan":                   base,
+	"internal/cputime":                    base,
 	"internal/suggest":                    base,
 	"internal/route":                      base,
 	"internal/tools":                      base,

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drill-dev/drill/internal/cputime"
 )
 
 // bigEmail returns a distinct email of about n bytes: ordinary support-email
@@ -221,12 +223,12 @@ func BenchmarkReadPerMB(b *testing.B) {
 			text := bigEmail(1, 1<<20)
 			r := profiles[name].Reader
 			b.SetBytes(int64(len(text)))
-			before := cpuTime()
+			before := cputime.Self()
 			for b.Loop() {
 				r.read(text)
 			}
 			mb := float64(len(text)) / (1 << 20)
-			b.ReportMetric(float64(cpuTime()-before)/float64(time.Millisecond)/float64(b.N)/mb, "cpu-ms/MB")
+			b.ReportMetric(float64(cputime.Self()-before)/float64(time.Millisecond)/float64(b.N)/mb, "cpu-ms/MB")
 		})
 	}
 }

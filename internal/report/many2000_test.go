@@ -6,10 +6,9 @@ import (
 	"io"
 	"os"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/drill-dev/drill/internal/cputime"
 	"github.com/drill-dev/drill/internal/history"
 	"github.com/drill-dev/drill/internal/journal/journaltest"
 	"github.com/drill-dev/drill/internal/report"
@@ -46,15 +45,6 @@ func TestMain(m *testing.M) {
 		_ = os.RemoveAll(many2000Dir)
 	}
 	os.Exit(code)
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkManyJournals2000 reads the 2,000 journals as `drill history
@@ -94,11 +84,11 @@ func BenchmarkManyJournals2000(b *testing.B) {
 
 // perOp runs op b.N times and reports its wall and CPU seconds an op.
 func perOp(b *testing.B, op func()) {
-	cpu := cpuTime(b)
+	cpu := cputime.Self()
 	for b.Loop() {
 		op()
 	}
 	n := float64(b.N)
 	b.ReportMetric(b.Elapsed().Seconds()/n, "wall-s/op")
-	b.ReportMetric((cpuTime(b)-cpu).Seconds()/n, "cpu-s/op")
+	b.ReportMetric((cputime.Self()-cpu).Seconds()/n, "cpu-s/op")
 }

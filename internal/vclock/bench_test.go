@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drill-dev/drill/internal/cputime"
 	"github.com/drill-dev/drill/workload"
 )
 
@@ -68,7 +69,7 @@ func BenchmarkSweep64(b *testing.B) {
 // which does not move with what else the machine runs.
 func benchSweep(b *testing.B, jobs []Job) {
 	b.ReportMetric(float64(len(jobs)), "drills/op")
-	cpu0 := childrenCPU()
+	cpu0 := cputime.Children()
 	for b.Loop() {
 		outs, err := Drills(b.Context(), jobs, 0, &bytes.Buffer{})
 		if err != nil {
@@ -80,7 +81,7 @@ func benchSweep(b *testing.B, jobs []Job) {
 			}
 		}
 	}
-	b.ReportMetric(float64((childrenCPU()-cpu0).Microseconds())/1e3/float64(b.N*len(jobs)), "child-cpu-ms/drill")
+	b.ReportMetric(float64((cputime.Children()-cpu0).Microseconds())/1e3/float64(b.N*len(jobs)), "child-cpu-ms/drill")
 }
 
 // BenchmarkLongOutage: 120 emails spread over 100 minutes of virtual time

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/emails"
+	"github.com/drill-dev/drill/internal/cputime"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/triage"
 )
@@ -125,7 +126,7 @@ var allocSample = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 
 func now() usage {
 	metrics.Read(allocSample)
-	return usage{cpu: cpuTime(), alloc: allocSample[0].Value.Uint64()}
+	return usage{cpu: cputime.Self(), alloc: allocSample[0].Value.Uint64()}
 }
 
 // add counts the usage from u0 to u1 into f.
