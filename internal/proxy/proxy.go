@@ -6,9 +6,10 @@
 //
 // Every request is one attempt in a run's event log (attempt_start, fault,
 // attempt_end, with a ProxyCall describing it), so a proxy's journal is read
-// by replay and report and folded by scoring like any drill's. Streams are
-// passed through chunk by chunk (httputil.ReverseProxy with FlushInterval
-// -1). Request headers, the Authorization header included, pass through
+// by replay and report and folded by scoring like any drill's. Streams, and
+// any body of unknown length (a trickle, a stall), are passed through chunk
+// by chunk (httputil.ReverseProxy flushes those at once); a body of known
+// length goes out with its headers in one write. Request headers, the Authorization header included, pass through
 // untouched and are never recorded.
 package proxy
 
@@ -166,6 +167,9 @@ func New(opts Options) (*Proxy, error) {
 		// Keep the connections a burst opened for the next one (the
 		// default keeps 2 a host and dials, then closes, the rest).
 		t.MaxIdleConns, t.MaxIdleConnsPerHost = MaxIdleUpstream, MaxIdleUpstream
+		// A request's headers and a body of tens of kilobytes (a prompt)
+		// leave in one write; the default 4 KiB buffer sends them in two.
+		t.WriteBufferSize, t.ReadBufferSize = upstreamBuffer, upstreamBuffer
 		p.closeIdle = t.CloseIdleConnections
 		next = t
 	}
@@ -188,9 +192,13 @@ func New(opts Options) (*Proxy, error) {
 		}
 	}
 	p.rp = &httputil.ReverseProxy{
-		Rewrite:       p.rewrite,
-		Transport:     &observer{p: p, faulty: p.injector, direct: next},
-		FlushInterval: -1,
+		Rewrite:   p.rewrite,
+		Transport: &observer{p: p, faulty: p.injector, direct: next},
+		// Zero: the reverse proxy still flushes every chunk of an event
+		// stream or a body without a length at once (its flushInterval);
+		// a body of known length, which no client reads before its end,
+		// goes out with its headers in one write, not in two or three.
+		FlushInterval: 0,
 		BufferPool:    copyBuffers,
 		ErrorHandler:  p.errorHandler,
 		ErrorLog:      log.New(io.Discard, "", 0), // every failure is an event
@@ -457,6 +465,10 @@ func (p *Proxy) reject(w http.ResponseWriter, c *call, err error) {
 // taken relative to the client's base URL (http://LISTEN/v1) and goes under
 // the upstream's base path; any other path goes unchanged to the upstream's
 // host. An upstream without a path receives every path unchanged.
+// upstreamBuffer is the size of the proxy's read and write buffers on each
+// upstream connection.
+const upstreamBuffer = 64 << 10
+
 func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	out := pr.Out.URL
 	out.Scheme, out.Host, out.User = p.upstream.Scheme, p.upstream.Host, p.upstream.User
