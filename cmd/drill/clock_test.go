@@ -14,9 +14,16 @@ import (
 )
 
 // TestMain lets --clock virtual re-execute this test binary as its
-// virtual-clock child (vclock.Call runs os.Executable).
+// virtual-clock child (vclock.Call runs os.Executable), and runDrillMain
+// run it as drill itself.
 func TestMain(m *testing.M) {
 	vclock.Main()
+	if args := os.Getenv("DRILL_HELPER_ARGS"); args != "" {
+		// A child runDrillMain started: drill's main, with these arguments.
+		os.Args = append([]string{"drill"}, strings.Split(args, "\x1f")...)
+		main()
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

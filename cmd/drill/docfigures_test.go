@@ -1,4 +1,4 @@
-//go:build !race
+//go:build figures && !race
 
 package main
 
@@ -22,9 +22,10 @@ var updateDocs = flag.Bool("update-docs", false, "rewrite the figures quoted in 
 // clock, so the figures are the same on every machine) and fails on a figure
 // that changed. A block of `file PATH` (relative to docs/) is a frame the
 // document shows from a file of the repository, a golden frame or a tmux
-// capture, which other tests keep current. `go test ./cmd/drill -run TestDocFigures -update-docs`
-// rewrites them; read the diff before committing it. The race detector's
-// build leaves it out: CI runs it on its own, without -race.
+// capture, which other tests keep current. `go test -tags figures ./cmd/drill -run TestDocFigures -update-docs`
+// rewrites them (with -tags figures); read the diff before committing it.
+// Built with -tags figures: CI runs it on its own, without -race, and the
+// everyday `go test ./...` leaves its minute of drills out.
 func TestDocFigures(t *testing.T) {
 	// The commands run from the repository's root, where a reader runs them.
 	t.Chdir("../..")
@@ -83,7 +84,7 @@ func TestDocFigures(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, m := range ms {
-			t.Errorf("%s %s (regenerate with: go test ./cmd/drill -run TestDocFigures -update-docs)", name, m)
+			t.Errorf("%s %s (regenerate with: go test -tags figures ./cmd/drill -run TestDocFigures -update-docs)", name, m)
 		}
 	}
 	if blocks == 0 || figures == 0 {

@@ -185,7 +185,9 @@ func TestHistoryRealProcessSIGINT(t *testing.T) {
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		t.Skip("the history finished before the signal arrived; nothing to check on this machine")
+		// Forty journals of 100,000 events take seconds: finishing before
+		// a signal sent once the first is open means the signal was lost.
+		t.Errorf("drill history finished (exit 0) after SIGINT, want exit status 130 (stderr %q)", stderr.String())
 	case !errors.As(err, &ee) || ee.ExitCode() != 130:
 		t.Errorf("%v, want exit status 130 (stderr %q)", err, stderr.String())
 	case took > 2*time.Second: // a second, and slack for a loaded machine

@@ -135,25 +135,15 @@ func TestReplayAndReportInterrupted(t *testing.T) {
 	}
 }
 
-// TestHelperProcess is not a test: run by TestRealProcess, it is drill's
-// main with the arguments in DRILL_HELPER_ARGS.
-func TestHelperProcess(t *testing.T) {
-	args := os.Getenv("DRILL_HELPER_ARGS")
-	if args == "" {
-		t.Skip("helper process for TestRealProcess")
-	}
-	os.Args = append([]string{"drill"}, strings.Split(args, "\x1f")...)
-	main()
-}
-
-// runDrillMain runs drill's real main in a child process.
+// runDrillMain runs drill's real main in a child process: the test binary,
+// which TestMain turns into drill when DRILL_HELPER_ARGS is set.
 func runDrillMain(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run=^TestHelperProcess$")
+	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), "DRILL_HELPER_ARGS="+strings.Join(args, "\x1f"))
 	return cmd
 }

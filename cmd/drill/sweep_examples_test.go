@@ -110,11 +110,6 @@ func TestScaleExamplesUseRealFlags(t *testing.T) {
 	for _, path := range files {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
-			if name == "proxy-fleet.yaml" {
-				if p, _, err := root.Find([]string{"proxy"}); err != nil || p.Flags().Lookup("coordinate") == nil {
-					t.Skip("drill proxy has no --coordinate in this build: the proxy fleet (docs/proxy-fleet.md) is not in it")
-				}
-			}
 			f, err := os.Open(path)
 			if err != nil {
 				t.Fatal(err)

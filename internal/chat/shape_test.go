@@ -1,3 +1,5 @@
+//go:build figures && !race
+
 package chat
 
 import (
@@ -23,17 +25,9 @@ var shapeSeed = flag.Int64("shape-seed", 1, "the seed TestShapeOfTheSimulation p
 // little between runs of one seed (the SDK's backoff jitter is unseeded),
 // so the checks are bands and comparisons, never single values. CI runs
 // seed 1 alone (seven seeds are 56 drills, minutes on two cores);
-// -shape-seed N plays seed N.
+// -shape-seed N plays seed N. Built with -tags figures, without -race: it
+// checks figures, not concurrency, and takes two minutes.
 func TestShapeOfTheSimulation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("eight 1,000-conversation drills")
-	}
-	if raceDetector {
-		// Figures, not concurrency: the engine's concurrency is under -race
-		// in the other tests, and the race detector makes these drills take
-		// most of a package's time limit. CI runs it without -race.
-		t.Skip("eight 1,000-conversation drills: run without -race")
-	}
 	run := func(incident, policy string) scoring.ChatSummary {
 		cfg := fakeConfig(1000, PresetDefaults, incident)
 		cfg.Seed = *shapeSeed

@@ -1,3 +1,5 @@
+//go:build realtime
+
 package vclock
 
 import (
@@ -21,16 +23,12 @@ import (
 // time, and checks that every pair of summaries agrees within the
 // equivalence tolerances, with seconds within jitterTolerance: the SDK's
 // unseeded backoff jitter moves two runs of one drill that far apart on
-// any clock. Opt-in (DRILL_REALTIME_EQUIVALENCE=1, as CI runs it).
+// any clock. Built with -tags realtime, as CI runs it, alone: a minute of
+// real time whose real side drifts on a loaded machine, and whose busy /
+// fail-fast row differs by design (a real busy tone takes about 1 ms, so
+// real time's cooldown ends just after an arrival tick; see the
+// equivalence table in docs/virtual-time.md).
 func TestVirtualMatchesRealTime(t *testing.T) {
-	// Opt-in: a minute of real time whose busy / fail-fast row differs by
-	// design (a real busy tone takes about 1 ms, so real time's cooldown
-	// ends just after an arrival tick: 58-60 backup answers against 55 in
-	// virtual time; see the equivalence table in docs/virtual-time.md), and whose real
-	// side drifts on a loaded machine.
-	if testing.Short() || os.Getenv("DRILL_REALTIME_EQUIVALENCE") == "" {
-		t.Skip("runs the eight drills in real time (about a minute); set DRILL_REALTIME_EQUIVALENCE=1 to run it")
-	}
 	cfgs := chapterConfigs(t)
 	// Virtual first, so its CPU does not delay the real-time runs.
 	jobs := recordedJobs(t, cfgs, t.TempDir())

@@ -1,3 +1,5 @@
+//go:build profile
+
 package vclock
 
 import (
@@ -17,11 +19,12 @@ import (
 // TestProfileSweepInProcess runs a share of a sweep in a bubble of this
 // process, so that -cpuprofile and -memprofile see the drills' own work
 // (the child processes a sweep normally uses are out of a test's profile).
-// Opt-in: DRILL_PROFILE_DRILLS=N runs N drills.
+// Built with -tags profile; DRILL_PROFILE_DRILLS=N runs N drills (200
+// if unset).
 func TestProfileSweepInProcess(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("DRILL_PROFILE_DRILLS"))
 	if n <= 0 {
-		t.Skip("set DRILL_PROFILE_DRILLS=N to profile N drills in-process")
+		n = 200
 	}
 	var jobs []Job
 	for i := 0; len(jobs) < n; i++ {

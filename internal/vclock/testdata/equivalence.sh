@@ -7,7 +7,7 @@
 # with --clock virtual, writing DIR/sets.txt and, per set, real-SET.json,
 # real2-SET.json and virt-SET.json with the journals in the directories of
 # the same names. Then
-#   DRILL_EQ_DIR=DIR go test ./internal/vclock -run TestEquivalenceTable -v
+#   DRILL_EQ_DIR=DIR go test -tags realtime ./internal/vclock -run TestEquivalenceTable -v
 # prints the table (real run 1 against virtual, and real run 1 against real
 # run 2 for scale) and fails on any disagreement beyond the tolerances.
 set -euo pipefail
