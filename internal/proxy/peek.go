@@ -12,9 +12,10 @@ import (
 // and false for a body that is not JSON or holds a field of another type.
 // A body of the usual shape (an object whose "model" is a string and whose
 // "stream", if there, is a boolean) is read in one pass over the members
-// (peekFast); anything else goes to encoding/json (peekJSON).
+// (peekFast); anything else goes to encoding/json (peekJSON). Validity is
+// encoding/json's, checked by jsonscan.Valid.
 func peek(body []byte) (model string, stream bool) {
-	if !json.Valid(body) {
+	if !jsonscan.Valid(body) {
 		return "", false
 	}
 	if model, stream, ok := peekFast(body); ok {
