@@ -13,25 +13,75 @@ const MaxDepth = 10000
 // plain bytes eight at a time, so a body of long texts costs little more
 // than a copy.
 func Valid(b []byte) bool {
+	i := valueEnd(b, Space(b, 0), 0)
+	return i >= 0 && Space(b, i) == len(b)
+}
+
+// Members checks b as Valid does and, when b is an object, calls member
+// with each of its members in order: the key as written between its quotes
+// (escapes not decoded) and the value's JSON text. It reports whether b is
+// valid, and whether it is an object; member may have been called for the
+// members of an object that turns out not to be valid.
+func Members(b []byte, member func(key, value []byte)) (valid, object bool) {
+	i := Space(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return Valid(b), false
+	}
+	if i = Space(b, i+1); i < len(b) && b[i] == '}' {
+		return Space(b, i+1) == len(b), true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false, true
+		}
+		k := i + 1
+		if i = stringEnd(b, k); i < 0 {
+			return false, true
+		}
+		key := b[k : i-1]
+		if i = Space(b, i); i >= len(b) || b[i] != ':' {
+			return false, true
+		}
+		v := Space(b, i+1)
+		if i = valueEnd(b, v, 1); i < 0 {
+			return false, true
+		}
+		member(key, b[v:i])
+		if i = Space(b, i); i >= len(b) {
+			return false, true
+		}
+		switch b[i] {
+		case ',':
+			i = Space(b, i+1)
+		case '}':
+			return Space(b, i+1) == len(b), true
+		default:
+			return false, true
+		}
+	}
+}
+
+// valueEnd checks the JSON value that starts at i, within depth objects
+// and arrays, and returns the index just past it, or -1.
+func valueEnd(b []byte, i, depth int) int {
 	var small [64]byte
 	stack := small[:0] // the open objects ('{') and arrays ('['), innermost last
-	i := Space(b, 0)
 	for {
 		// A value starts at i.
 		if i >= len(b) {
-			return false
+			return -1
 		}
 		switch b[i] {
 		case '{', '[':
 			open := b[i]
-			if stack = append(stack, open); len(stack) > MaxDepth {
-				return false
+			if stack = append(stack, open); depth+len(stack) > MaxDepth {
+				return -1
 			}
 			i = Space(b, i+1)
 			if i >= len(b) || b[i] != open+2 { // not '}' or ']' at once
 				if open == '{' {
 					if i = member(b, i); i < 0 {
-						return false
+						return -1
 					}
 				}
 				continue
@@ -39,46 +89,36 @@ func Valid(b []byte) bool {
 			stack = stack[:len(stack)-1] // an empty object or array
 			i++
 		case '"':
-			if i = stringEnd(b, i+1); i < 0 {
-				return false
-			}
+			i = stringEnd(b, i+1)
 		case 't':
-			if i = literal(b, i, "true"); i < 0 {
-				return false
-			}
+			i = literal(b, i, "true")
 		case 'f':
-			if i = literal(b, i, "false"); i < 0 {
-				return false
-			}
+			i = literal(b, i, "false")
 		case 'n':
-			if i = literal(b, i, "null"); i < 0 {
-				return false
-			}
+			i = literal(b, i, "null")
 		default:
-			if i = NumberEnd(b, i); i < 0 {
-				return false
-			}
+			i = NumberEnd(b, i)
 		}
-		if i, stack = closeValues(b, i, stack); i < 0 {
-			return false
+		if i < 0 {
+			return -1
 		}
-		if len(stack) == 0 {
-			return i == len(b)
+		if i, stack = closeValues(b, i, stack); i < 0 || len(stack) == 0 {
+			return i
 		}
 	}
 }
 
-// closeValues reads what follows a value that ends at i: white space, then
-// the ends of the objects and arrays it closes, up to a comma (past which
-// it returns the index of the next value, after an object's next key) or
-// the end of the text. It returns -1 for anything else.
+// closeValues reads what follows a value that ends at i, within the open
+// objects and arrays of stack: white space and the ends of those it
+// closes, up to a comma (past which it returns the index of the next
+// value, after an object's next key) or the end of the outermost (past
+// which it returns the index). It returns -1 for anything else.
 func closeValues(b []byte, i int, stack []byte) (int, []byte) {
 	for {
-		i = Space(b, i)
 		if len(stack) == 0 {
 			return i, stack
 		}
-		if i >= len(b) {
+		if i = Space(b, i); i >= len(b) {
 			return -1, stack
 		}
 		open := stack[len(stack)-1]

@@ -1,8 +1,10 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -135,4 +137,77 @@ func BenchmarkValid(b *testing.B) {
 			json.Valid(body)
 		}
 	})
+}
+
+// keyValue is an object's member as Members reports it, or as encoding/json
+// reads it: its key decoded, its value's text.
+type keyValue struct{ key, value string }
+
+// jsonMembers reads a valid object's members through encoding/json.
+func jsonMembers(t *testing.T, b []byte) []keyValue {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(b))
+	if _, err := d.Token(); err != nil {
+		t.Fatalf("%q: %v", b, err)
+	}
+	var out []keyValue
+	for d.More() {
+		k, err := d.Token()
+		var v json.RawMessage
+		if err == nil {
+			err = d.Decode(&v)
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+		out = append(out, keyValue{k.(string), string(v)})
+	}
+	return out
+}
+
+// checkMembers compares Members with encoding/json on b: its verdict, and
+// a valid object's members in order.
+func checkMembers(t *testing.T, b []byte) {
+	t.Helper()
+	var got []keyValue
+	valid, object := Members(b, func(key, value []byte) {
+		var k string
+		if err := json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &k); err != nil {
+			t.Errorf("Members(%.200q) gave the key %q, not a JSON string's text: %v", b, key, err)
+		}
+		got = append(got, keyValue{k, string(value)})
+	})
+	if want := json.Valid(b); valid != want {
+		t.Errorf("Members(%.200q) reports valid %v; encoding/json.Valid says %v", b, valid, want)
+	}
+	i := Space(b, 0)
+	if isObject := i < len(b) && b[i] == '{'; object != isObject {
+		t.Errorf("Members(%.200q) reports object %v", b, object)
+	}
+	if valid && object && !slices.Equal(got, jsonMembers(t, b)) {
+		t.Errorf("Members(%.200q) reads %q; encoding/json reads %q", b, got, jsonMembers(t, b))
+	}
+}
+
+func TestMembersAsEncodingJSON(t *testing.T) {
+	cases := append([]string{`{"a":1,"a":[2, {"b":3}] ,"c\u0041\"":"x\n" , "":{}}`, ` { } `, `{"a":1}x`, `{"a":1,}`,
+		`{"a" 1}`, `{"a":}`, `{"a":1 "b":2}`}, validCases...)
+	for _, n := range []int{MaxDepth - 1, MaxDepth} {
+		checkMembers(t, []byte(`{"k":`+deep(n, false, true)+`}`))
+	}
+	for _, c := range cases {
+		checkMembers(t, []byte(c))
+		for i := range len(c) {
+			checkMembers(t, []byte(c[:i]))
+		}
+		checkMembers(t, []byte(`{"k":`+c+`, "z" : `+c+`}`))
+	}
+}
+
+// FuzzMembers compares Members with encoding/json on any text.
+func FuzzMembers(f *testing.F) {
+	for _, c := range validCases {
+		f.Add([]byte(`{"k":` + c + `}`))
+	}
+	f.Fuzz(checkMembers)
 }

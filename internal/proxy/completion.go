@@ -45,44 +45,36 @@ func completionJSON(body []byte) (completion, error) {
 	return c, nil
 }
 
-// completionFast reads a valid JSON object's choices and usage, or reports
-// false for what it leaves to encoding/json: text that is not JSON or not
-// an object, a key encoding/json would match without its exact spelling
-// (another case, an escape, a byte past ASCII), a second "usage", a usage
-// that is neither an object nor null, a token count that is not plain
-// digits.
+// completionFast checks body as encoding/json.Valid does and reads its
+// choices and usage in the same pass, or reports false for what it leaves
+// to encoding/json: text that is not JSON or not an object, a key
+// encoding/json would match without its exact spelling (another case, an
+// escape, a byte past ASCII), a second "usage" (encoding/json merges it
+// into the first, or drops the first for a null), a usage that is neither
+// an object nor null, a token count that is not plain digits.
 func completionFast(body []byte) (c completion, ok bool) {
-	if !jsonscan.Valid(body) {
-		return c, false
-	}
-	s := jsonscan.New(body)
-	seenUsage := false
-	ok = s.Object(func(key []byte) bool {
+	ok, usages := true, 0
+	valid, object := jsonscan.Members(body, func(key, value []byte) {
 		switch {
 		case string(key) == "choices":
-			c.choices = !s.Null()
-			return !c.choices || s.Skip()
+			c.choices = string(value) != "null"
 		case string(key) == "usage":
-			if seenUsage {
-				return false // a second usage merges into the first, or a null drops it
+			usages++
+			if string(value) != "null" {
+				c.hasUsage = true
+				ok = ok && usageFast(value, &c.usage)
 			}
-			seenUsage = true
-			if s.Null() {
-				return true
-			}
-			c.hasUsage = true
-			return usageFast(s, &c.usage)
-		case bytes.EqualFold(key, []byte("choices")) || bytes.EqualFold(key, []byte("usage")) || !ascii(key):
-			return false
+		case bytes.EqualFold(key, []byte("choices")) || bytes.EqualFold(key, []byte("usage")) || !plainKey(key):
+			ok = false
 		}
-		return s.Skip()
 	})
-	return c, ok && s.End()
+	return c, ok && valid && object && usages <= 1
 }
 
-// usageFast reads a usage object's token counts into u, as completionFast
-// reads its members.
-func usageFast(s *jsonscan.Scanner, u *sse.Usage) bool {
+// usageFast reads a usage object's token counts into u from its JSON text
+// (valid), or reports false as completionFast does.
+func usageFast(value []byte, u *sse.Usage) bool {
+	s := jsonscan.New(value)
 	return s.Object(func(key []byte) bool {
 		switch {
 		case string(key) == "prompt_tokens":
@@ -97,5 +89,5 @@ func usageFast(s *jsonscan.Scanner, u *sse.Usage) bool {
 			return false
 		}
 		return s.Skip()
-	})
+	}) && s.End()
 }
