@@ -18,3 +18,20 @@ func TestEnvNamedKey(t *testing.T) {
 		t.Errorf("String = %q, want the key redacted", got)
 	}
 }
+
+// TestEnvSetFollowsTheEnvironment: a key changed after String has run is
+// the one redacted next, and reading an unchanged environment allocates
+// nothing (String runs for every request a proxy prints).
+func TestEnvSetFollowsTheEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "first-secret-value-1")
+	if got := String("a first-secret-value-1 b"); strings.Contains(got, "first-secret") {
+		t.Fatalf("String = %q, want the first key redacted", got)
+	}
+	t.Setenv("OPENAI_API_KEY", "second-secret-value-2")
+	if got := String("a first-secret-value-1 second-secret-value-2 b"); !strings.Contains(got, "first-secret") || strings.Contains(got, "second-secret") {
+		t.Errorf("String = %q, want only the current key redacted", got)
+	}
+	if n := testing.AllocsPerRun(20, func() { envSet() }); n != 0 {
+		t.Errorf("envSet allocates %v times on an unchanged environment", n)
+	}
+}

@@ -285,13 +285,34 @@ var envCache struct {
 // envSet is Known(nil), built again only when a key's value or the names
 // given to Env have changed since the last call.
 func envSet() Set {
-	values := envValues()
 	envCache.Lock()
 	defer envCache.Unlock()
-	if !slices.Equal(values, envCache.values) {
+	if !envUnchanged(envCache.values) {
+		values := envValues()
 		envCache.values, envCache.set = values, known(values)
 	}
 	return envCache.set
+}
+
+// envUnchanged reports whether values are still what envValues returns,
+// without building that list: envSet runs for every string drill prints.
+func envUnchanged(values []string) bool {
+	secretEnv.Lock()
+	defer secretEnv.Unlock()
+	if len(values) != len(envSecrets)+len(secretEnv.names) {
+		return false
+	}
+	for i, n := range envSecrets {
+		if os.Getenv(n) != values[i] {
+			return false
+		}
+	}
+	for i, n := range secretEnv.names {
+		if os.Getenv(n) != values[len(envSecrets)+i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Set is a list of secret values, each in every form it is written in,
