@@ -35,3 +35,14 @@ func TestEnvSetFollowsTheEnvironment(t *testing.T) {
 		t.Errorf("envSet allocates %v times on an unchanged environment", n)
 	}
 }
+
+// TestStringAllocatesNothingWithoutAKey: a text holding no key (a model
+// name, a path) comes back as it is, with no copies, whatever the key's
+// length (an OpenAI key and its escaped forms pass 32 bytes).
+func TestStringAllocatesNothingWithoutAKey(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-proj-"+strings.Repeat("0123456789abcdef&<>", 8))
+	String("warm the cache")
+	if n := testing.AllocsPerRun(20, func() { String("gpt-5.4-mini") }); n != 0 {
+		t.Errorf("String allocates %v times on a text without a key", n)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Redacted replaces a secret wherever one would have been printed or written.
@@ -361,12 +362,17 @@ func known(values []string) Set {
 // String replaces every occurrence of each secret in s.
 func (set Set) String(s string) string {
 	for _, sec := range set {
-		if strings.Contains(s, string(sec)) {
+		if bytes.Contains(stringBytes(s), sec) {
 			s = strings.ReplaceAll(s, string(sec), Redacted)
 		}
 	}
 	return s
 }
+
+// stringBytes is s's bytes, to be read only: String searches s for each
+// secret without copying either (a key's forms are longer than the 32
+// bytes Go converts without allocating).
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // Bytes replaces every occurrence of each secret in line. It returns line
 // itself when there is nothing to replace.
