@@ -59,3 +59,19 @@ func TestProxyLineAsFmt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzProxyLine compares ProxyLine with proxyLineFmt on any strings and
+// numbers.
+func FuzzProxyLine(f *testing.F) {
+	f.Add(1, int64(1500000), "POST", "/v1/chat/completions", "gpt-5.4-mini", true, 2, 200, "ok", "", int64(2000000), int64(900000), 12, 3, 0.0006375, "")
+	f.Add(-7, int64(-1), "\x1b[2J", "é\xff", "sk-abcdefghijklmnopqrstuvwxyz012345", false, -1, 0, "timeout", "hang", int64(0), int64(-5), 0, 0, 0.0, "a \"q\"\n")
+	f.Fuzz(func(t *testing.T, id int, at int64, method, path, model string, stream bool, retry, status int, outcome, fault string,
+		wait, ttft int64, in, out int, cost float64, detail string) {
+		req := scoring.ProxyRequest{ID: id, At: time.Duration(at), Method: method, Path: path, Model: model, Stream: stream,
+			Retry: retry, Status: status, Outcome: event.Outcome(outcome), Fault: fault, Wait: time.Duration(wait),
+			TTFT: time.Duration(ttft), In: in, Out: out, Cost: cost, Detail: detail}
+		if got, want := ProxyLine(req), proxyLineFmt(req); got != want {
+			t.Errorf("ProxyLine(%+v):\n got %q\nwant %q", req, got, want)
+		}
+	})
+}
