@@ -10,17 +10,17 @@ import (
 
 // appendEventLine appends e's journal line (eventPrefix, then e's JSON
 // object without its opening brace) as the writer's encoding/json path
-// writes it, for the events an email's life is made of: ok is false, and
-// dst is to be dropped, for an event holding anything else (a run, breaker,
-// window, run end, fault parameters, proxy call, alert, chat, command,
-// fleet note, reclaim or handover),
+// writes it, for the events an email's life or a proxied request's is made
+// of: ok is false, and dst is to be dropped, for an event holding anything
+// else (a run, breaker, window, run end, fault parameters, alert, chat,
+// command, fleet note, reclaim or handover),
 // a string with a byte JSON escapes (a quote, a backslash, a control or
 // non-ASCII byte, <, > or &) or a float JSON cannot hold. Encoding those
 // few by reflection keeps this to plain fields; encoding the many by hand
 // was most of the writer's CPU.
 func appendEventLine(dst []byte, e *event.Event) (line []byte, ok bool) {
 	if e.Run != nil || e.Breaker != nil || e.Window != nil || e.End != nil || len(e.FaultParams) > 0 ||
-		e.Proxy != nil || e.Alert != nil || e.Chat != nil || e.Command != nil || e.Fleet != nil || e.Reclaim != nil ||
+		e.Alert != nil || e.Chat != nil || e.Command != nil || e.Fleet != nil || e.Reclaim != nil ||
 		(e.Result != nil && e.Result.Handover != nil) {
 		return dst, false
 	}
@@ -54,6 +54,9 @@ func appendEventLine(dst []byte, e *event.Event) (line []byte, ok bool) {
 	l.optBool(`,"hedged":true`, e.Hedged)
 	l.optBool(`,"hedge_lost":true`, e.HedgeLost)
 	l.optInt(`,"retry_after_ns":`, int64(e.RetryAfter))
+	if e.Proxy != nil {
+		l.proxy(e.Proxy)
+	}
 	if e.Truth != nil {
 		l.answer(`,"truth":`, e.Truth)
 	}
@@ -116,6 +119,25 @@ func (l *eventLine) optStr(key, s string) {
 	if s != "" {
 		l.str(key, s)
 	}
+}
+
+// proxy appends a proxied request's call, as encoding/json writes
+// event.ProxyCall.
+func (l *eventLine) proxy(p *event.ProxyCall) {
+	l.int(`,"proxy":{"id":`, int64(p.ID))
+	l.str(`,"method":`, p.Method)
+	l.str(`,"path":`, p.Path)
+	l.optBool(`,"stream":true`, p.Stream)
+	l.optStr(`,"sdk":`, p.SDK)
+	l.optStr(`,"sdk_version":`, p.SDKVersion)
+	l.optInt(`,"sdk_timeout_ns":`, int64(p.SDKTimeout))
+	l.optInt(`,"wait_ns":`, int64(p.Wait))
+	l.optInt(`,"ttft_ns":`, int64(p.TTFT))
+	l.optInt(`,"input_tokens":`, int64(p.InputTokens))
+	l.optInt(`,"output_tokens":`, int64(p.OutputTokens))
+	l.optFloat(`,"cost":`, p.Cost)
+	l.optBool(`,"priced":true`, p.Priced)
+	l.b = append(l.b, '}')
 }
 
 func (l *eventLine) answer(key string, a *emails.Answer) {

@@ -107,13 +107,17 @@ func fill(r *rand.Rand, v reflect.Value) {
 // nil, so that it writes many).
 func TestAppendEventLineIsTheEncodersLine(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	written := 0
+	written, proxied := 0, 0
 	for range 50000 {
 		var e event.Event
 		fill(r, reflect.ValueOf(&e).Elem())
-		if r.IntN(4) != 0 { // mostly the plain events of an email's life
+		if r.IntN(4) != 0 { // mostly the plain events of an email's life, or of a proxied request
+			proxy := e.Proxy
 			e.Run, e.Breaker, e.Window, e.End, e.FaultParams, e.Proxy, e.Alert, e.Chat = nil, nil, nil, nil, nil, nil, nil, nil
 			e.Command = nil
+			if r.IntN(2) == 0 {
+				e.Proxy = proxy
+			}
 			if e.Result != nil {
 				e.Result.Handover = nil
 			}
@@ -124,6 +128,9 @@ func TestAppendEventLineIsTheEncodersLine(t *testing.T) {
 			continue
 		}
 		written++
+		if e.Proxy != nil {
+			proxied++
+		}
 		if want == nil {
 			t.Fatalf("appendEventLine wrote an event encoding/json refuses: %s", got)
 		}
@@ -131,9 +138,9 @@ func TestAppendEventLineIsTheEncodersLine(t *testing.T) {
 			t.Fatalf("appendEventLine differs from encoding/json:\n got %s\nwant %s", got, want)
 		}
 	}
-	t.Logf("%d of the random events written directly", written)
-	if written < 500 {
-		t.Errorf("appendEventLine wrote %d of the random events, want at least 500", written)
+	t.Logf("%d of the random events written directly, %d of them proxied requests'", written, proxied)
+	if written < 500 || proxied < 500 {
+		t.Errorf("appendEventLine wrote %d of the random events, %d of them proxied requests', want at least 500 of each", written, proxied)
 	}
 }
 
@@ -149,6 +156,31 @@ func TestAppendEventLineWritesAnEmailsEvents(t *testing.T) {
 		{Seq: 4, Kind: event.AttemptUsage, Email: 3, Usage: &event.Usage{InputTokens: 1500, OutputTokens: 30, Cost: 0.0006375, Priced: true}},
 		{Seq: 5, At: time.Second, Kind: event.EmailDone, Email: 3, Result: &event.Result{ServedBy: "primary", Answer: &truth, Wait: 41 * time.Millisecond}},
 		{Seq: 6, Kind: event.EmailDone, Email: 4, Result: &event.Result{ServedBy: "canned", Reply: "A person will get back to you shortly.", Cancelled: true}},
+	}
+	for _, e := range evs {
+		got, ok := appendEventLine(nil, &e)
+		if !ok {
+			t.Errorf("%s event left to encoding/json", e.Kind)
+			continue
+		}
+		if want := reflectLine(&e); !bytes.Equal(got, want) {
+			t.Errorf("%s event:\n got %s\nwant %s", e.Kind, got, want)
+		}
+	}
+}
+
+// TestAppendEventLineWritesAProxysEvents checks the events of a request
+// through the proxy are written without encoding/json, as encoding/json
+// writes them.
+func TestAppendEventLineWritesAProxysEvents(t *testing.T) {
+	call := event.ProxyCall{ID: 41, Method: "POST", Path: "/v1/chat/completions", Stream: true, SDK: "openai-node",
+		SDKVersion: "7.60.0", SDKTimeout: 600 * time.Second}
+	end := call
+	end.Wait, end.TTFT, end.InputTokens, end.OutputTokens, end.Cost, end.Priced = 1500*time.Microsecond, time.Millisecond, 1500, 30, 0.0006375, true
+	evs := []event.Event{
+		{Seq: 1, At: time.Millisecond, Kind: event.AttemptStart, Rung: "upstream", Model: "gpt-5.4-mini", Attempt: 2, Proxy: &call},
+		{Seq: 2, At: 2 * time.Millisecond, Kind: event.AttemptEnd, Rung: "upstream", Model: "gpt-5.4-mini", Outcome: event.OK, Status: 200, Proxy: &end},
+		{Seq: 3, At: 3 * time.Millisecond, Kind: event.AttemptEnd, Rung: "upstream", Outcome: event.HTTP4xx, Status: 413, Proxy: &event.ProxyCall{ID: 42, Method: "GET", Path: "/"}},
 	}
 	for _, e := range evs {
 		got, ok := appendEventLine(nil, &e)

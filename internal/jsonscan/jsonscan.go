@@ -5,7 +5,10 @@
 // reports false on anything it does not read directly, so its caller hands
 // that text to encoding/json (or the SDK) instead: the scanner is a fast
 // path, never the only reader. Space, StringEnd and Unescape are its steps
-// for readers that keep their own position.
+// for readers that keep their own position. Valid checks a text as
+// encoding/json.Valid does, and Members checks it and hands over an
+// object's members in the same pass, for a reader that takes untrusted
+// text.
 package jsonscan
 
 import (
@@ -374,4 +377,13 @@ func digits(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// Null reads null, reporting whether it was there.
+func (s *Scanner) Null() bool {
+	if len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null" {
+		s.i += 4
+		return true
+	}
+	return false
 }

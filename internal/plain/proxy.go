@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,28 +17,50 @@ import (
 )
 
 // ProxyLine is a drill proxy request's log line: key=value pairs after its number and
-// arrival, "-" for what did not happen.
+// arrival, "-" for what did not happen. It is built in one buffer: the
+// proxy prints one for every request.
 func ProxyLine(r scoring.ProxyRequest) string {
-	var b strings.Builder
+	b := make([]byte, 0, 160)
 	// Method, path and model are the client's: shown through redact.Terminal.
-	fmt.Fprintf(&b, "#%d at=%s %s %s", r.ID, format.LogSecs(r.At), redact.Terminal(r.Method), redact.Terminal(r.Path))
+	b = strconv.AppendInt(append(b, '#'), int64(r.ID), 10)
+	b = format.AppendLogSecs(append(b, " at="...), r.At)
+	b = append(append(append(b, ' '), redact.Terminal(r.Method)...), ' ')
+	b = append(b, redact.Terminal(r.Path)...)
 	if r.Model != "" {
-		fmt.Fprintf(&b, " model=%s", redact.Terminal(r.Model))
+		b = append(append(b, " model="...), redact.Terminal(r.Model)...)
 	}
 	if r.Stream {
-		b.WriteString(" stream")
+		b = append(b, " stream"...)
 	}
-	fmt.Fprintf(&b, " retry=%d status=%s outcome=%s fault=%s wait=%s ttft=%s tokens=%s",
-		r.Retry, dashUnless(r.Status != 0, fmt.Sprint(r.Status)), r.Outcome, dashUnless(r.Fault != "", r.Fault),
-		format.LogSecs(r.Wait), dashUnless(r.TTFT > 0, format.LogSecs(r.TTFT)),
-		dashUnless(r.In+r.Out > 0, fmt.Sprintf("%d/%d", r.In, r.Out)))
+	b = strconv.AppendInt(append(b, " retry="...), int64(r.Retry), 10)
+	b = append(b, " status="...)
+	if r.Status != 0 {
+		b = strconv.AppendInt(b, int64(r.Status), 10)
+	} else {
+		b = append(b, '-')
+	}
+	b = append(append(b, " outcome="...), r.Outcome...)
+	b = append(append(b, " fault="...), dashUnless(r.Fault != "", r.Fault)...)
+	b = format.AppendLogSecs(append(b, " wait="...), r.Wait)
+	b = append(b, " ttft="...)
+	if r.TTFT > 0 {
+		b = format.AppendLogSecs(b, r.TTFT)
+	} else {
+		b = append(b, '-')
+	}
+	b = append(b, " tokens="...)
+	if r.In+r.Out > 0 {
+		b = strconv.AppendInt(append(strconv.AppendInt(b, int64(r.In), 10), '/'), int64(r.Out), 10)
+	} else {
+		b = append(b, '-')
+	}
 	if r.Cost > 0 {
-		b.WriteString(" cost=" + format.Money(r.Cost))
+		b = append(append(b, " cost="...), format.Money(r.Cost)...)
 	}
 	if r.Outcome != event.OK && r.Detail != "" {
-		fmt.Fprintf(&b, " detail=%q", redact.String(r.Detail))
+		b = strconv.AppendQuote(append(b, " detail="...), redact.String(r.Detail))
 	}
-	return b.String()
+	return string(b)
 }
 
 func dashUnless(ok bool, s string) string {

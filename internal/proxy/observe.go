@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -270,20 +269,17 @@ func (w *watch) sseData(data []byte) {
 // parseCompletion reads a non-streamed chat completion's usage, and marks
 // a body that is not a completion as invalid.
 func (w *watch) parseCompletion() {
-	var body struct {
-		Choices json.RawMessage `json:"choices"`
-		Usage   *sse.Usage      `json:"usage"`
-	}
-	if err := json.Unmarshal(w.buf, &body); err != nil {
+	c, err := readCompletion(w.buf)
+	if err != nil {
 		w.invalid = fmt.Sprintf("the body is not JSON: %v", err)
 		return
 	}
-	if len(body.Choices) == 0 || string(body.Choices) == "null" {
+	if !c.choices {
 		w.invalid = "the body has no choices"
 		return
 	}
-	if body.Usage != nil {
-		w.usage(*body.Usage)
+	if c.hasUsage {
+		w.usage(c.usage)
 	}
 }
 

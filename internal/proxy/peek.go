@@ -11,13 +11,14 @@ import (
 // encoding/json decodes them into struct{Model string; Stream bool}: ""
 // and false for a body that is not JSON or holds a field of another type.
 // A body of the usual shape (an object whose "model" is a string and whose
-// "stream", if there, is a boolean) is read in one pass over the members
+// "stream", if there, is a boolean) is checked and read in one pass
 // (peekFast); anything else goes to encoding/json (peekJSON).
 func peek(body []byte) (model string, stream bool) {
-	if !json.Valid(body) {
+	model, stream, valid, ok := peekFast(body)
+	switch {
+	case !valid:
 		return "", false
-	}
-	if model, stream, ok := peekFast(body); ok {
+	case ok:
 		return model, stream
 	}
 	return peekJSON(body)
@@ -35,29 +36,54 @@ func peekJSON(body []byte) (model string, stream bool) {
 	return head.Model, head.Stream
 }
 
-// peekFast reads a valid JSON body's model and stream, or reports false
-// for what it leaves to encoding/json: a key encoding/json would match
-// without its exact spelling (another case, an escape, a byte past ASCII),
-// a model that is not a string or a stream that is not a boolean (null
-// included), a string it does not unescape.
-func peekFast(body []byte) (model string, stream, ok bool) {
-	s := jsonscan.New(body)
-	ok = s.Object(func(key []byte) bool {
+// peekFast checks body as encoding/json.Valid does (valid) and reads its
+// model and stream, or reports false (ok) for what it leaves to
+// encoding/json: a body that is not an object, a key encoding/json would
+// match without its exact spelling (another case, an escape, a byte past
+// ASCII), a model that is not a string or a stream that is not a boolean
+// (null included), a string it does not unescape.
+func peekFast(body []byte) (model string, stream, valid, ok bool) {
+	ok = true
+	valid, object := jsonscan.Members(body, func(key, value []byte) {
 		switch {
 		case string(key) == "model":
-			m, ok := s.Text()
-			model = m
-			return ok
+			m, text := jsonText(value)
+			model, ok = m, ok && text
 		case string(key) == "stream":
-			v, ok := s.Bool()
-			stream = v
-			return ok
-		case bytes.EqualFold(key, []byte("model")) || bytes.EqualFold(key, []byte("stream")) || !ascii(key):
-			return false
+			v, boolean := jsonBool(value)
+			stream, ok = v, ok && boolean
+		case bytes.EqualFold(key, []byte("model")) || bytes.EqualFold(key, []byte("stream")) || !plainKey(key):
+			ok = false
 		}
-		return s.Skip()
 	})
-	return model, stream, ok && s.End()
+	return model, stream, valid, ok && valid && object
+}
+
+// plainKey reports whether an object's key, as written between its
+// quotes, is ASCII without escapes: encoding/json matches it to a field by
+// its bytes.
+func plainKey(key []byte) bool {
+	return ascii(key) && bytes.IndexByte(key, '\\') < 0
+}
+
+// jsonText is a JSON string value's text, unescaped; false for any other
+// value, and for a string jsonscan.Unescape declines.
+func jsonText(value []byte) (string, bool) {
+	if len(value) < 2 || value[0] != '"' {
+		return "", false
+	}
+	return jsonscan.UnescapeString(value[1 : len(value)-1])
+}
+
+// jsonBool is a JSON true or false; false for any other value.
+func jsonBool(value []byte) (v, ok bool) {
+	switch string(value) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
 }
 
 // ascii reports whether b is all ASCII.

@@ -20,6 +20,8 @@ var peekCases = []string{
 	`{"ſtream":true}`, `{"K":"kelvin"}`, `{"model":"m"} trailing`, `{"model":"m"`, `[{"model":"m"}]`,
 	`null`, `"model"`, ``, `{}`, ` { "model" : "spaced" , "stream" : true } `, `{"model":"bad utf8 ` + "\xff" + `"}`,
 	`{"x":{"model":"nested"},"model":"top"}`, `{"x":[1,2,{"stream":true}],"stream":false}`,
+	`{"model":"m","stream":1}`, `{"model":"m","stream":null}`, `{"model":"m","stream":"true"}`, `{"stream":true,"model":"m","model":null}`,
+	`{"model":"m","stream":true,"stream":false}`, `{"a\"b":1,"model":"m"}`, `{"model":"m"}{}`, `{"model":"m",}`,
 }
 
 func TestPeekReadsAsEncodingJSONDoes(t *testing.T) {
@@ -39,8 +41,8 @@ func TestPeekReadsAsEncodingJSONDoes(t *testing.T) {
 			t.Errorf("peek(%.80q) = %q, %v; encoding/json reads %q, %v", c, m, s, wm, ws)
 		}
 	}
-	if m, s, ok := peekFast([]byte(cases[len(cases)-1])); !ok || m != "gpt-5.4-mini" || s {
-		t.Errorf("a triage request peeks fast as %q, %v, %v: want the fast path to read it", m, s, ok)
+	if m, s, valid, ok := peekFast([]byte(cases[len(cases)-1])); !valid || !ok || m != "gpt-5.4-mini" || s {
+		t.Errorf("a triage request peeks fast as %q, %v, %v, %v: want the fast path to read it", m, s, valid, ok)
 	}
 }
 
@@ -55,4 +57,22 @@ func FuzzPeek(f *testing.F) {
 			t.Errorf("peek(%q) = %q, %v; encoding/json reads %q, %v", body, m, s, wm, ws)
 		}
 	})
+}
+
+// BenchmarkPeek reads triage requests as openai-go encodes them.
+func BenchmarkPeek(b *testing.B) {
+	var bodies [][]byte
+	for i := 1; i <= 20; i++ {
+		e, _ := emails.Nth(i)
+		body, err := json.Marshal(triage.Params("gpt-5.4-mini", e))
+		if err != nil {
+			b.Fatal(err)
+		}
+		bodies = append(bodies, body)
+	}
+	for b.Loop() {
+		for _, body := range bodies {
+			peek(body)
+		}
+	}
 }

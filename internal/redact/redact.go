@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Redacted replaces a secret wherever one would have been printed or written.
@@ -285,13 +286,34 @@ var envCache struct {
 // envSet is Known(nil), built again only when a key's value or the names
 // given to Env have changed since the last call.
 func envSet() Set {
-	values := envValues()
 	envCache.Lock()
 	defer envCache.Unlock()
-	if !slices.Equal(values, envCache.values) {
+	if !envUnchanged(envCache.values) {
+		values := envValues()
 		envCache.values, envCache.set = values, known(values)
 	}
 	return envCache.set
+}
+
+// envUnchanged reports whether values are still what envValues returns,
+// without building that list: envSet runs for every string drill prints.
+func envUnchanged(values []string) bool {
+	secretEnv.Lock()
+	defer secretEnv.Unlock()
+	if len(values) != len(envSecrets)+len(secretEnv.names) {
+		return false
+	}
+	for i, n := range envSecrets {
+		if os.Getenv(n) != values[i] {
+			return false
+		}
+	}
+	for i, n := range secretEnv.names {
+		if os.Getenv(n) != values[len(envSecrets)+i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Set is a list of secret values, each in every form it is written in,
@@ -340,12 +362,17 @@ func known(values []string) Set {
 // String replaces every occurrence of each secret in s.
 func (set Set) String(s string) string {
 	for _, sec := range set {
-		if strings.Contains(s, string(sec)) {
+		if bytes.Contains(stringBytes(s), sec) {
 			s = strings.ReplaceAll(s, string(sec), Redacted)
 		}
 	}
 	return s
 }
+
+// stringBytes is s's bytes, to be read only: String searches s for each
+// secret without copying either (a key's forms are longer than the 32
+// bytes Go converts without allocating).
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // Bytes replaces every occurrence of each secret in line. It returns line
 // itself when there is nothing to replace.
