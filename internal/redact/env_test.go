@@ -1,20 +1,28 @@
 package redact
 
 import (
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
+
+// namedKeyRuns numbers TestEnvNamedKey's runs: a name given to Env stays
+// named for the process, so each run (go test -count=N) names its own.
+var namedKeyRuns atomic.Int64
 
 // TestEnvNamedKey: the value of a key variable a configuration names is
 // redacted everywhere drill writes, like OPENAI_API_KEY's.
 func TestEnvNamedKey(t *testing.T) {
-	t.Setenv("DRILL_TEST_OTHER_PROVIDER_KEY", "other-provider-secret-42")
-	msg := "calling backup with other-provider-secret-42 failed"
-	if got := String(msg); !strings.Contains(got, "other-provider-secret-42") {
+	run := namedKeyRuns.Add(1)
+	name, secret := fmt.Sprintf("DRILL_TEST_OTHER_PROVIDER_KEY_%d", run), fmt.Sprintf("other-provider-secret-%d", 42+run)
+	t.Setenv(name, secret)
+	msg := "calling backup with " + secret + " failed"
+	if got := String(msg); !strings.Contains(got, secret) {
 		t.Fatalf("redacted before the variable was named: %q", got)
 	}
-	Env("DRILL_TEST_OTHER_PROVIDER_KEY")
-	if got := String(msg); strings.Contains(got, "other-provider-secret-42") || !strings.Contains(got, Redacted) {
+	Env(name)
+	if got := String(msg); strings.Contains(got, secret) || !strings.Contains(got, Redacted) {
 		t.Errorf("String = %q, want the key redacted", got)
 	}
 }
