@@ -62,6 +62,7 @@ var place = map[string]layer{
 	"internal/sdkprofile":                 base,
 	"internal/listen":                     base, // every listener's limits: imports nothing of drill's
 	"internal/listen/listentest":          base,
+	"internal/testwait":                   base, // tests wait with a deadline, never a bare sleep
 	"internal/outfile":                    base, // the rule every output file follows
 	"internal/control":                    base, // the outage command: a value every steering path carries
 	"breaker":                             engine,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/drill-dev/drill/internal/cputime"
+	"github.com/drill-dev/drill/internal/testwait"
 )
 
 // bigEmail returns a distinct email of about n bytes: ordinary support-email
@@ -194,10 +195,10 @@ func TestMaxConns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(c, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+		testwait.BodyRead(t, c, "/v1/chat/completions", 100) // the server has read its headers: it holds a slot
+		fmt.Fprint(c, "{")
 		held = append(held, c)
 	}
-	time.Sleep(100 * time.Millisecond) // the server has read their headers
 	third.Timeout = 300 * time.Millisecond
 	if resp, err := third.Get("http://" + addr + "/health"); err == nil {
 		resp.Body.Close()

@@ -8,6 +8,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fleet"
 	"github.com/drill-dev/drill/internal/fleet/redisstore/redistest"
+	"github.com/drill-dev/drill/internal/testwait"
 )
 
 // These tests talk to a real redis-server over loopback, so they run in
@@ -50,9 +51,9 @@ func TestRedisKilledMidDrill(t *testing.T) {
 	}
 	// Redis goes down once the drill is under way, and comes back once the
 	// replicas have said they fell back to local breakers.
-	waitUntil(t, 10*time.Second, "the first answered email", func() bool { return countEvents(f.Log(), event.EmailDone, "") > 0 })
+	testwait.For(t, "the first answered email", func() bool { return countEvents(f.Log(), event.EmailDone, "") > 0 })
 	srv.Kill()
-	waitUntil(t, 10*time.Second, "a replica to fall back to local breakers", func() bool {
+	testwait.For(t, "a replica to fall back to local breakers", func() bool {
 		return countEvents(f.Log(), event.StoreChange, event.StoreFallback) > 0
 	})
 	srv.Restart()
@@ -82,19 +83,6 @@ func TestRedisKilledMidDrill(t *testing.T) {
 			s.Fleet.EmailsSent, s.Fleet.EmailsAnswered, s.Fleet.Served.Error, s.Fleet.Served.Cancelled)
 	}
 	t.Logf("fallbacks %d, back %d; served %+v", fallbacks, back, s.Fleet.Served)
-}
-
-// waitUntil polls cond every few milliseconds until it holds, failing the
-// test if it does not within limit.
-func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", limit, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // countEvents counts the log's events of kind whose detail starts with

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/edge"
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/listen/listentest"
 	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/testwait"
 )
 
 func window(kind string, params map[string]string) []event.Window {
@@ -64,9 +64,7 @@ func TestStoppingAnswersHangs503Closing(t *testing.T) {
 		b, err := io.ReadAll(resp.Body)
 		got <- answer{status: resp.StatusCode, body: string(b), id: resp.Header.Get("X-Request-Id"), err: err}
 	}()
-	for len(kinds(s.p.Log().Events(), event.Fault)) == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.For(t, "the hang to start", func() bool { return len(kinds(s.p.Log().Events(), event.Fault)) > 0 })
 	s.shutdown()
 	a := <-got
 	if a.err != nil || a.status != http.StatusServiceUnavailable || !strings.Contains(a.body, "drill_proxy_closing") || a.id == "" {

@@ -23,6 +23,7 @@ import (
 	"github.com/drill-dev/drill/internal/fakemodel"
 	"github.com/drill-dev/drill/internal/journal"
 	"github.com/drill-dev/drill/internal/price"
+	"github.com/drill-dev/drill/internal/testwait"
 	"github.com/drill-dev/drill/scoring"
 )
 
@@ -153,10 +154,7 @@ func TestHangWindowWaitsForTheClientsTimeLimit(t *testing.T) {
 	}
 	// The proxy learns that a client hung up when its server notices the
 	// closed connection: wait for the three ends.
-	deadline := time.Now().Add(5 * time.Second)
-	for len(kinds(s.p.Log().Events(), event.AttemptEnd)) < 3 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.For(t, "three attempt ends", func() bool { return len(kinds(s.p.Log().Events(), event.AttemptEnd)) >= 3 })
 	evs := s.stop()
 	ends := kinds(evs, event.AttemptEnd)
 	if len(ends) != 3 || len(kinds(evs, event.Fault)) != 3 {
@@ -181,9 +179,7 @@ func TestCloseEndsAHang(t *testing.T) {
 		}
 		errc <- err
 	}()
-	for len(kinds(s.p.Log().Events(), event.Fault)) == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.For(t, "the fault", func() bool { return len(kinds(s.p.Log().Events(), event.Fault)) > 0 })
 	s.p.Close("test over")
 	evs := s.p.Log().Events()
 	<-errc
@@ -461,13 +457,13 @@ func TestOutageByHand(t *testing.T) {
 // TestEndingAScheduledWindowEarly logs its end once, when ended.
 func TestEndingAScheduledWindowEarly(t *testing.T) {
 	s := start(t, Options{Windows: []event.Window{{FaultSpec: event.FaultSpec{Kind: "hang"}, From: 0, To: 200 * time.Millisecond}}})
-	for len(kinds(s.p.Log().Events(), event.OutageStart)) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	testwait.For(t, "the scheduled outage to start", func() bool { return len(kinds(s.p.Log().Events(), event.OutageStart)) > 0 })
 	if !s.p.EndOutage() {
 		t.Fatal("EndOutage found no outage inside the scheduled window")
 	}
-	time.Sleep(300 * time.Millisecond) // past the window's scheduled end
+	// The behaviour under test is what happens when the scheduled end
+	// comes: wait, on the proxy's clock, until it is 100 ms past.
+	time.Sleep(time.Until(s.p.Log().Start().Add(300 * time.Millisecond)))
 	ends := kinds(s.stop(), event.OutageEnd)
 	if len(ends) != 1 || ends[0].Detail != event.ByHand {
 		t.Errorf("outage ends %+v, want one, by hand", ends)

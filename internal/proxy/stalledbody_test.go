@@ -5,6 +5,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/drill-dev/drill/internal/testwait"
 )
 
 // TestStopWithAStalledBody: a client that sends its headers and stalls on
@@ -17,8 +19,8 @@ func TestStopWithAStalledBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
-	time.Sleep(200 * time.Millisecond) // the handler is reading the body
+	testwait.BodyRead(t, conn, "/v1/chat/completions", 100) // the handler is reading the body
+	fmt.Fprint(conn, "{")
 	begin := time.Now()
 	s.shutdown()
 	if took := time.Since(begin); took > 5*time.Second {

@@ -51,18 +51,6 @@ func join(t *testing.T, url, fleet, member string, log *event.Log, target proxyf
 	return m
 }
 
-// eventually polls cond until it holds, failing the test after 10 s.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition another process changes
-	}
-}
-
 // has reports whether log holds an event of kind matching ok.
 func has(log *event.Log, kind event.Kind, ok func(event.Event) bool) bool {
 	return slices.ContainsFunc(log.Events(), func(e event.Event) bool { return e.Kind == kind && ok(e) })

@@ -9,6 +9,7 @@ import (
 	"github.com/drill-dev/drill/event"
 	"github.com/drill-dev/drill/internal/fleet/redisstore/redistest"
 	"github.com/drill-dev/drill/internal/proxyfleet"
+	"github.com/drill-dev/drill/internal/testwait"
 )
 
 // appendRequests appends n finished requests to log, numbered from id.
@@ -46,7 +47,7 @@ func TestRedisKilledAndRestartedLosesNoEvents(t *testing.T) {
 		members[name] = join(t, srv.URL(), "drill1", name, logs[name], newFakeTarget())
 		appendRequests(logs[name], 1, 20)
 	}
-	eventually(t, "the first 120 events in Redis", func() bool {
+	testwait.For(t, "the first 120 events in Redis", func() bool {
 		p, err := proxyfleet.Pull(context.Background(), srv.URL(), "drill1")
 		return err == nil && len(p.Events) == 120
 	})
@@ -55,14 +56,14 @@ func TestRedisKilledAndRestartedLosesNoEvents(t *testing.T) {
 		appendRequests(logs[name], 21, 30)
 	}
 	for _, name := range names {
-		eventually(t, name+"'s fleet_link down", func() bool {
+		testwait.For(t, name+"'s fleet_link down", func() bool {
 			return has(logs[name], event.FleetLink, func(e event.Event) bool { return e.Detail == event.LinkDown })
 		})
 	}
 	appendRequests(logs["a"], 51, 5) // after the link went down: held
 	srv.Restart()
 	for _, name := range names {
-		eventually(t, name+"'s fleet_link up", func() bool {
+		testwait.For(t, name+"'s fleet_link up", func() bool {
 			return has(logs[name], event.FleetLink, func(e event.Event) bool { return e.Detail == event.LinkUp })
 		})
 	}
@@ -116,7 +117,7 @@ func TestSilentMemberIsMarkedLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Abandon()
-	eventually(t, "a marking b lost", func() bool {
+	testwait.For(t, "a marking b lost", func() bool {
 		return has(logA, event.MemberLost, func(e event.Event) bool { return e.Fleet != nil && e.Fleet.Lost == "b" })
 	})
 	logA.Close()

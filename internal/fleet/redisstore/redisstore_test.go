@@ -8,6 +8,7 @@ import (
 	"github.com/drill-dev/drill/breaker"
 	"github.com/drill-dev/drill/internal/fleet/redisstore"
 	"github.com/drill-dev/drill/internal/fleet/redisstore/redistest"
+	"github.com/drill-dev/drill/internal/testwait"
 )
 
 // replica is one process's view: its own store connection and breaker.
@@ -51,20 +52,6 @@ func (r *replica) fail(t *testing.T) {
 	r.b.Done(tk, breaker.Failure)
 }
 
-// waitFor polls cond every few milliseconds until it holds, failing the
-// test if it does not within 10 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	const limit = 10 * time.Second
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", limit, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // Three failures spread over two replicas open the one shared breaker; the
 // other replica learns of it from the published change, before any call.
 func TestSharedBreakerTripsOnceForTheFleet(t *testing.T) {
@@ -76,7 +63,7 @@ func TestSharedBreakerTripsOnceForTheFleet(t *testing.T) {
 	if got := a.b.State(); got != breaker.Open {
 		t.Fatalf("replica a after 3 shared failures: %s, want open", got)
 	}
-	waitFor(t, "replica b to hear of the open breaker", func() bool { return b.b.State() == breaker.Open })
+	testwait.For(t, "replica b to hear of the open breaker", func() bool { return b.b.State() == breaker.Open })
 	if _, err := b.b.Allow(); err != breaker.ErrOpen {
 		t.Fatalf("replica b Allow while open: %v, want ErrOpen", err)
 	}
@@ -91,7 +78,7 @@ func TestSharedBreakerTripsOnceForTheFleet(t *testing.T) {
 		t.Fatalf("after the cooldown: a %v (probe %v), b %v; want one probe for a, b denied", errA, pa.Probe(), errB)
 	}
 	a.b.Done(pa, breaker.Success)
-	waitFor(t, "replica b to hear the breaker closed", func() bool { return b.b.State() == breaker.Closed })
+	testwait.For(t, "replica b to hear the breaker closed", func() bool { return b.b.State() == breaker.Closed })
 }
 
 // Redis killed: the breakers fall back to local state and say so; Redis
@@ -113,7 +100,7 @@ func TestFallbackWhileRedisIsDown(t *testing.T) {
 		t.Fatalf("local fallback after 3 failures: %s, want open", got)
 	}
 	srv.Restart()
-	waitFor(t, "the store to answer again", func() bool {
+	testwait.For(t, "the store to answer again", func() bool {
 		tk, err := a.b.Allow()
 		if err == nil {
 			a.b.Done(tk, breaker.Success)
