@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Targets (issue 27), printed beside each figure. --check fails past a
+# Targets (docs/performance.md), printed beside each figure. --check fails past a
 # ceiling: the target plus room for a shared runner's noise (a timing ratio
 # moves by about 0.1 between runs under load), so a real regression fails
 # CI and a noisy minute does not. The binary's ceiling is the target: it is

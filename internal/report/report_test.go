@@ -20,7 +20,10 @@ import (
 	"github.com/drill-dev/drill/scoring"
 )
 
-var update = flag.Bool("update", false, "rewrite the testdata journals and the golden report")
+var (
+	update         = flag.Bool("update", false, "rewrite the golden report from the testdata journals")
+	updateJournals = flag.Bool("update-journals", false, "record the testdata journals again (the inputs the golden report is read from)")
+)
 
 // testDPI keeps chart drawing quick under the race detector; drawing at
 // full size is the same code.
@@ -93,7 +96,7 @@ func smallPaths(t *testing.T) []string {
 	t.Helper()
 	var paths []string
 	for _, r := range smallRuns {
-		if *update {
+		if *updateJournals {
 			o := r.opts
 			record(t, r.file, o, smallConfig{Outage: "busy", Policy: o.Info().Policy, Emails: o.Emails, Breaker: o.Breaker, Seed: o.Seed}, event.StatusCompleted)
 		}
