@@ -378,12 +378,3 @@ func digits(b []byte, i int) int {
 	}
 	return i
 }
-
-// Null reads null, reporting whether it was there.
-func (s *Scanner) Null() bool {
-	if len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null" {
-		s.i += 4
-		return true
-	}
-	return false
-}

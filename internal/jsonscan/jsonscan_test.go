@@ -23,15 +23,6 @@ func TestBool(t *testing.T) {
 	}
 }
 
-func TestNull(t *testing.T) {
-	for in, want := range map[string]bool{"null": true, " null": false, "nul": false, "true": false, `"null"`: false, "": false} {
-		s := New([]byte(in))
-		if got := s.Null(); got != want || (got && !s.End()) || (!got && s.i != 0) {
-			t.Errorf("Null(%q) = %v at %d; want %v", in, got, s.i, want)
-		}
-	}
-}
-
 // unescapeCases are JSON strings, quotes included: escapes of every kind,
 // surrogate pairs, lone surrogates, control bytes and invalid UTF-8.
 var unescapeCases = []string{

@@ -169,7 +169,8 @@ func New(opts Options) (*Proxy, error) {
 		t.MaxIdleConns, t.MaxIdleConnsPerHost = MaxIdleUpstream, MaxIdleUpstream
 		// A request's headers and a body of tens of kilobytes (a prompt)
 		// leave in one write; the default 4 KiB buffer sends them in two.
-		t.WriteBufferSize, t.ReadBufferSize = upstreamBuffer, upstreamBuffer
+		// Reading keeps the default: an answer is copied on as it comes.
+		t.WriteBufferSize = upstreamBuffer
 		p.closeIdle = t.CloseIdleConnections
 		next = t
 	}
@@ -465,9 +466,10 @@ func (p *Proxy) reject(w http.ResponseWriter, c *call, err error) {
 // taken relative to the client's base URL (http://LISTEN/v1) and goes under
 // the upstream's base path; any other path goes unchanged to the upstream's
 // host. An upstream without a path receives every path unchanged.
-// upstreamBuffer is the size of the proxy's read and write buffers on each
-// upstream connection.
-const upstreamBuffer = 64 << 10
+// upstreamBuffer is the size of the proxy's write buffer on each upstream
+// connection: a prompt of tens of kilobytes, not more, since each of up to
+// MaxIdleUpstream kept connections holds one.
+const upstreamBuffer = 32 << 10
 
 func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	out := pr.Out.URL
