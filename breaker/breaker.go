@@ -381,7 +381,7 @@ func (b *Breaker) set(to State, at time.Time, reason string) {
 		for _, r := range b.rules {
 			r.Reset()
 		}
-		b.tally.calls = nil
+		b.tally.reset()
 		b.holdUntil = time.Time{}
 	}
 	f, s := b.tally.counts(at)

@@ -34,7 +34,7 @@ func (r *FailuresInWindow) Reason(now time.Time) string {
 }
 
 // Reset implements Rule.
-func (r *FailuresInWindow) Reset() { r.w.calls = nil }
+func (r *FailuresInWindow) Reset() { r.w.reset() }
 
 // String describes the rule.
 func (r *FailuresInWindow) String() string {

@@ -2,7 +2,6 @@ package breaker
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/drill-dev/drill/internal/format"
@@ -25,7 +24,7 @@ var _ Rule = (*P99)(nil)
 
 // Record implements Rule.
 func (r *P99) Record(c Call) bool {
-	r.w.span = r.Window
+	r.w.span, r.w.sorted = r.Window, true
 	r.w.add(c)
 	return len(r.w.calls) >= r.MinSamples && r.p99() > r.Threshold
 }
@@ -35,11 +34,7 @@ func (r *P99) p99() time.Duration {
 	if len(r.w.calls) == 0 {
 		return 0
 	}
-	ds := make([]time.Duration, len(r.w.calls))
-	for i, c := range r.w.calls {
-		ds[i] = c.Duration
-	}
-	slices.Sort(ds)
+	ds := r.w.durations
 	rank := (99*len(ds) + 99) / 100 // ceil(0.99 n), 1-based
 	return ds[rank-1]
 }
@@ -51,7 +46,7 @@ func (r *P99) Reason(now time.Time) string {
 }
 
 // Reset implements Rule.
-func (r *P99) Reset() { r.w.calls = nil }
+func (r *P99) Reset() { r.w.reset() }
 
 // String describes the rule.
 func (r *P99) String() string {

@@ -37,7 +37,7 @@ func (r *FailureRate) Reason(now time.Time) string {
 }
 
 // Reset implements Rule.
-func (r *FailureRate) Reset() { r.w.calls = nil }
+func (r *FailureRate) Reset() { r.w.reset() }
 
 // String describes the rule.
 func (r *FailureRate) String() string {

@@ -197,16 +197,43 @@ func (t Trip) rules() []Rule {
 }
 
 // window is a time-ordered sliding window of finished calls, shared by the
-// windowed rules.
+// windowed rules. It keeps its counts as calls come and go, so a rule's
+// check costs the same at 10 calls a window as at 100,000 (a breaker in
+// front of 10,000 emails a second with a 10 s window holds that many).
 type window struct {
-	span  time.Duration
-	calls []Call
+	span      time.Duration
+	slowAt    time.Duration // a call this long or longer is slow, when countSlow
+	countSlow bool
+	sorted    bool // keep durations
+	calls     []Call
+	failures  int             // failed calls in calls
+	slow      int             // slow calls in calls
+	durations []time.Duration // the calls' durations in order, when sorted
 }
 
 // add appends c and drops calls that ended at or before c.At - span.
 func (w *window) add(c Call) {
 	w.calls = append(w.calls, c)
+	w.tally(c, 1)
 	w.trim(c.At)
+}
+
+// tally adds c's contribution to the counts, times sign.
+func (w *window) tally(c Call, sign int) {
+	if c.Failed {
+		w.failures += sign
+	}
+	if w.countSlow && c.Duration >= w.slowAt {
+		w.slow += sign
+	}
+	if w.sorted {
+		i, _ := slices.BinarySearch(w.durations, c.Duration)
+		if sign > 0 {
+			w.durations = slices.Insert(w.durations, i, c.Duration)
+		} else {
+			w.durations = slices.Delete(w.durations, i, i+1)
+		}
+	}
 }
 
 // trim drops calls that ended at or before now - span.
@@ -214,22 +241,21 @@ func (w *window) trim(now time.Time) {
 	cutoff := now.Add(-w.span)
 	i := 0
 	for i < len(w.calls) && !w.calls[i].At.After(cutoff) {
+		w.tally(w.calls[i], -1)
 		i++
 	}
 	w.calls = w.calls[i:]
 }
 
+// reset empties the window.
+func (w *window) reset() {
+	w.calls, w.durations, w.failures, w.slow = nil, nil, 0, 0
+}
+
 // counts returns the failures and successes in the window at now.
 func (w *window) counts(now time.Time) (failures, successes int) {
 	w.trim(now)
-	for _, c := range w.calls {
-		if c.Failed {
-			failures++
-		} else {
-			successes++
-		}
-	}
-	return failures, successes
+	return w.failures, len(w.calls) - w.failures
 }
 
 // String describes the rules in force with their parameters, joined by

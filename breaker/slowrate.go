@@ -24,30 +24,21 @@ var _ Rule = (*SlowCallRate)(nil)
 
 // Record implements Rule.
 func (r *SlowCallRate) Record(c Call) bool {
-	r.w.span = r.Window
+	r.w.span, r.w.slowAt, r.w.countSlow = r.Window, r.Slow, true
 	r.w.add(c)
-	slow, n := r.count()
+	slow, n := r.w.slow, len(r.w.calls)
 	return n >= r.MinSamples && float64(slow)/float64(n) >= r.Rate
-}
-
-func (r *SlowCallRate) count() (slow, n int) {
-	for _, c := range r.w.calls {
-		if c.Duration >= r.Slow {
-			slow++
-		}
-	}
-	return slow, len(r.w.calls)
 }
 
 // Reason implements Rule.
 func (r *SlowCallRate) Reason(now time.Time) string {
 	r.w.trim(now)
-	slow, n := r.count()
+	slow, n := r.w.slow, len(r.w.calls)
 	return fmt.Sprintf("%s: %d of %d calls slow", r, slow, n)
 }
 
 // Reset implements Rule.
-func (r *SlowCallRate) Reset() { r.w.calls = nil }
+func (r *SlowCallRate) Reset() { r.w.reset() }
 
 // String describes the rule.
 func (r *SlowCallRate) String() string {

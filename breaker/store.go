@@ -144,7 +144,7 @@ func (b *Breaker) follow(sh Shared) {
 		for _, r := range b.rules {
 			r.Reset()
 		}
-		b.tally.calls = nil
+		b.tally.reset()
 	}
 	if b.s.OnChange != nil {
 		b.s.OnChange(Change{Name: b.s.Name, From: from, To: sh.State, Generation: b.generation,

@@ -233,7 +233,7 @@ row "writing journal events" "$(metric ns/event <<< "$line") ns an event" \
 
 line=$(gobench ./internal/fakemodel FakeModelInProcess -benchtime 2s -benchmem)
 row "one call through openai-go to the in-process fake model" \
-  "$(metric req/s <<< "$line") req/s, $(metric allocs/op <<< "$line") allocations, $(metric B/op <<< "$line") bytes a call" \
+  "$(metric req/s <<< "$line") req/s, $(metric cpu-µs/call <<< "$line") µs of CPU, $(metric allocs/op <<< "$line") allocations, $(metric B/op <<< "$line") bytes a call" \
   "go test ./internal/fakemodel -run '^\$' -bench FakeModelInProcess -benchtime 2s -benchmem"
 
 line=$(gobench ./internal/fakemodel '^BenchmarkServeHTTP$' -benchmem)

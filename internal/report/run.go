@@ -134,7 +134,10 @@ func Load(path string) (*Run, error) {
 			r.Attempts[model] = counts
 		}
 	}
-	for _, id := range f.Emails() {
+	ids := f.Emails()
+	r.Emails = make([]Email, 0, len(ids)) // a million emails' rows, allocated once
+	r.Waits = make([]float64, 0, len(ids))
+	for _, id := range ids {
 		rec, _ := f.Email(id)
 		em := Email{ID: id, Sent: rec.Sent, Class: f.Class(id)}
 		if rec.Done {
