@@ -40,6 +40,16 @@ func (p attemptPairs) end(e event.Event) (started time.Duration, ok bool) {
 	return started, ok
 }
 
+// earliest is the earliest start of rung's attempts not yet ended.
+func (p attemptPairs) earliest(rung string) (at time.Duration, ok bool) {
+	for k, started := range p {
+		if k.Rung == rung && (!ok || started < at) {
+			at, ok = started, true
+		}
+	}
+	return at, ok
+}
+
 // FinishedAttempt is one HTTP attempt whose start and end the log holds.
 type FinishedAttempt struct {
 	Rung, Model string

@@ -42,8 +42,8 @@ type Fold struct {
 	breakers     map[string]*breakerTrack
 	breakerOrder []string
 	series       series
-	starts       map[string][]time.Duration // rung -> attempt start offsets, in log order
-	open         attemptPairs               // attempts started and not yet ended
+	starts       map[string]*startCount // rung -> its attempt starts in its observed failure window
+	open         attemptPairs           // attempts started and not yet ended
 	failures     map[string]*failureTrack
 	failed       map[string]map[event.Outcome]int // rung -> outcome -> calls that did not answer
 
@@ -82,7 +82,7 @@ func NewFoldWith(opts Options) *Fold {
 		doneBy:   map[string][]time.Duration{},
 		breakers: map[string]*breakerTrack{},
 		series:   newSeries(),
-		starts:   map[string][]time.Duration{},
+		starts:   map[string]*startCount{},
 		open:     attemptPairs{},
 		failures: map[string]*failureTrack{},
 		failed:   map[string]map[event.Outcome]int{},
@@ -241,7 +241,7 @@ func (f *Fold) keptRecord(id int) *EmailRecord {
 
 func (f *Fold) attemptStart(e event.Event) {
 	f.series.attempt(e.Rung, e.At, e.Attempt > 0)
-	f.starts[e.Rung] = append(f.starts[e.Rung], e.At)
+	f.startCount(e.Rung).start(e.At, func() (time.Duration, bool) { return f.open.earliest(e.Rung) }, e.At)
 	f.open.start(e)
 	f.inflight.callStarted(e)
 	if r := f.keptRecord(e.Email); r != nil {
@@ -295,17 +295,21 @@ func (f *Fold) Model(rung string) string {
 // with injected windows, the attempts the injector faulted; with an
 // observed failure window, the attempts to the target started inside it.
 func (f *Fold) CallsToBroken() int {
-	basis, ws := f.Basis()
+	basis, _ := f.Basis()
 	if basis != BasisObserved {
 		return f.broken
 	}
-	n := 0
-	for _, at := range f.starts[f.Target()] {
-		if ws[0].Contains(at) {
-			n++
-		}
+	return f.starts[f.Target()].inWindow()
+}
+
+// startCount is rung's count of attempt starts.
+func (f *Fold) startCount(rung string) *startCount {
+	c := f.starts[rung]
+	if c == nil {
+		c = &startCount{}
+		f.starts[rung] = c
 	}
-	return n
+	return c
 }
 
 // Emails returns the numbers of the emails sent so far, ascending.

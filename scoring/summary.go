@@ -387,12 +387,7 @@ func (f *Fold) observedSummary(rung string) (ObservedSummary, bool) {
 	t := f.failures[rung]
 	o := ObservedSummary{Rung: rung, Model: f.Model(rung), Basis: BasisObserved,
 		StartS: round(w.From.Seconds(), 3), EndS: round(w.To.Seconds(), 3),
-		FailedAttempts: t.failed, Attempts: t.attempts}
-	for _, at := range f.starts[rung] {
-		if w.Contains(at) {
-			o.CallsInWindow++
-		}
-	}
+		FailedAttempts: t.failed, Attempts: t.attempts, CallsInWindow: f.starts[rung].inWindow()}
 	if first := f.FirstOpen(rung); first != nil {
 		o.BreakerFirstOpenS = ptr(round(first.Seconds(), 3))
 	}

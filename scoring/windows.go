@@ -127,6 +127,7 @@ func (f *Fold) attemptEnded(e event.Event, started time.Duration) {
 		t.last = e.At
 	}
 	t.failed++
+	f.startCount(e.Rung).failed(t.first, t.last)
 }
 
 // Observed returns rung's observed failure window, if any attempt to it
