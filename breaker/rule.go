@@ -204,7 +204,7 @@ type window struct {
 	span      time.Duration
 	slowAt    time.Duration // a call this long or longer is slow, when countSlow
 	countSlow bool
-	sorted    bool // keep durations
+	sorted    bool // keep durations, in order
 	calls     []Call
 	failures  int             // failed calls in calls
 	slow      int             // slow calls in calls

@@ -302,7 +302,7 @@ func (f *Fold) CallsToBroken() int {
 	return f.starts[f.Target()].inWindow()
 }
 
-// startCount is rung's count of attempt starts.
+// startCount returns rung's count of attempt starts, made on first use.
 func (f *Fold) startCount(rung string) *startCount {
 	c := f.starts[rung]
 	if c == nil {
