@@ -200,7 +200,7 @@ for rate in 1000 5000; do
   target="drill's added p99 ≤ Toxiproxy's and ≤ 1 ms"
   [ "$rate" = 5000 ] && target="drill's p99 under 5 ms"
   row "proxy, open loop at $rate req/s, added over a direct call (p50/p99/p99.9), no outage / no toxics ($target)" \
-    "drill $(added "$line" drill); Toxiproxy $(added "$line" toxiproxy); direct p50/p99 $(metric direct-p50-µs <<< "$line")/$(metric direct-p99-µs <<< "$line") µs; drill/Toxiproxy CPU $(metric drill/toxiproxy-cpu <<< "$line") ×" \
+    "drill $(added "$line" drill); Toxiproxy $(added "$line" toxiproxy); net/http's reverse proxy alone $(added "$line" httputil); direct p50/p99 $(metric direct-p50-µs <<< "$line")/$(metric direct-p99-µs <<< "$line") µs; drill/Toxiproxy CPU $(metric drill/toxiproxy-cpu <<< "$line") ×" \
     "$PROXY_CMD"
 done
 line=$(one_of streams-200)
@@ -210,7 +210,7 @@ streams() {
     "$(metric "$2-added-ttft-p50-µs" <<< "$1")" "$(metric "$2-added-ttft-p99-µs" <<< "$1")" "$(metric "$2-added-cpu-µs/stream" <<< "$1")"
 }
 row "proxy, 200 concurrent streams (a chunk every 3.3 ms), added gap between chunks (p50/p99/p99.9) and time to first chunk (p50/p99) (target: added gap p99 ≤ 1 ms)" \
-  "drill $(streams "$line" drill); Toxiproxy $(streams "$line" toxiproxy); direct gap p99 $(metric direct-gap-p99-µs <<< "$line") µs" \
+  "drill $(streams "$line" drill); Toxiproxy $(streams "$line" toxiproxy); net/http's reverse proxy alone $(streams "$line" httputil); direct gap p99 $(metric direct-gap-p99-µs <<< "$line") µs" \
   "$PROXY_CMD"
 
 line=$(gobench ./event Append -benchmem)

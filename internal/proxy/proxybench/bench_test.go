@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -87,8 +88,10 @@ func BenchmarkVsToxiproxy(b *testing.B) {
 	})
 }
 
-// trio serves model on loopback and returns three targets in front of it:
-// direct, drill's proxy and Toxiproxy, each with a client of its own.
+// trio serves model on loopback and returns the targets in front of it:
+// direct, drill's proxy and Toxiproxy, each with a client of its own, and
+// net/http's reverse proxy with nothing of drill's (httputil), the floor
+// under any proxy that reads its traffic as HTTP in Go.
 func trio(b *testing.B, model http.Handler) []Target {
 	up := httptest.NewServer(model)
 	b.Cleanup(up.Close)
@@ -96,7 +99,25 @@ func trio(b *testing.B, model http.Handler) []Target {
 		{Name: "direct", Base: up.URL + "/v1", Client: NewClient(4096)},
 		{Name: "drill", Base: drillProxy(b, up.URL+"/v1"), Client: NewClient(4096)},
 		{Name: "toxiproxy", Base: toxi(b, strings.TrimPrefix(up.URL, "http://")) + "/v1", Client: NewClient(4096)},
+		{Name: "httputil", Base: bareProxy(b, up.URL) + "/v1", Client: NewClient(4096)},
 	}
+}
+
+// bareProxy serves httputil.ReverseProxy alone in front of upstream (a
+// base URL without a path), as drill's proxy keeps its upstream
+// connections (proxy.MaxIdleUpstream), and returns its base URL.
+func bareProxy(b *testing.B, upstream string) string {
+	u, err := url.Parse(upstream)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = proxy.MaxIdleUpstream
+	rp.Transport = tr
+	srv := httptest.NewServer(rp)
+	b.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // drillProxy runs drill's proxy in front of upstream as drill proxy
