@@ -214,12 +214,12 @@ type window struct {
 // add appends c and drops calls that ended at or before c.At - span.
 func (w *window) add(c Call) {
 	w.calls = append(w.calls, c)
-	w.tally(c, 1)
+	w.account(c, 1)
 	w.trim(c.At)
 }
 
-// tally adds c's contribution to the counts, times sign.
-func (w *window) tally(c Call, sign int) {
+// account adds c's contribution to the counts, times sign.
+func (w *window) account(c Call, sign int) {
 	if c.Failed {
 		w.failures += sign
 	}
@@ -241,7 +241,7 @@ func (w *window) trim(now time.Time) {
 	cutoff := now.Add(-w.span)
 	i := 0
 	for i < len(w.calls) && !w.calls[i].At.After(cutoff) {
-		w.tally(w.calls[i], -1)
+		w.account(w.calls[i], -1)
 		i++
 	}
 	w.calls = w.calls[i:]

@@ -241,7 +241,7 @@ func (f *Fold) keptRecord(id int) *EmailRecord {
 
 func (f *Fold) attemptStart(e event.Event) {
 	f.series.attempt(e.Rung, e.At, e.Attempt > 0)
-	f.startCount(e.Rung).start(e.At, func() (time.Duration, bool) { return f.open.earliest(e.Rung) }, e.At)
+	f.startCount(e.Rung).start(e.At, func() (time.Duration, bool) { return f.open.earliest(e.Rung) })
 	f.open.start(e)
 	f.inflight.callStarted(e)
 	if r := f.keptRecord(e.Email); r != nil {

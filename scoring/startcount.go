@@ -31,10 +31,10 @@ type startCount struct {
 // minTrim is the shortest early list start trims.
 const minTrim = 1024
 
-// start folds an attempt start at offset at. open returns the earliest
-// start of the rung's attempts still in flight, and latest the latest
-// offset folded (the log's, not the rung's), for trimming.
-func (c *startCount) start(at time.Duration, open func() (time.Duration, bool), latest time.Duration) {
+// start folds an attempt start at offset at, the latest offset folded.
+// open returns the earliest start of the rung's attempts still in flight,
+// for trimming.
+func (c *startCount) start(at time.Duration, open func() (time.Duration, bool)) {
 	if c.windowed {
 		c.inside++
 		if at > c.to {
@@ -44,16 +44,16 @@ func (c *startCount) start(at time.Duration, open func() (time.Duration, bool), 
 	}
 	c.early = append(c.early, at)
 	if len(c.early) >= max(c.trimAt, minTrim) {
-		c.trim(open, latest)
+		c.trim(at, open)
 	}
 }
 
 // trim drops the starts no failure can bring into the window: those before
 // the earliest start still in flight (a later failure's attempt starts
-// there or after), or, with none in flight, before the latest offset (a
-// failure logged without its start begins at its own offset).
-func (c *startCount) trim(open func() (time.Duration, bool), latest time.Duration) {
-	bound := latest
+// there or after), or, with none in flight, before now, the latest offset
+// (a failure logged without its start begins at its own offset).
+func (c *startCount) trim(now time.Duration, open func() (time.Duration, bool)) {
+	bound := now
 	if at, ok := open(); ok {
 		bound = min(bound, at)
 	}

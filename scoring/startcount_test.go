@@ -41,7 +41,7 @@ func TestStartCountAsARecount(t *testing.T) {
 				open[next] = at
 				next++
 				all = append(all, at)
-				c.start(at, earliest, at)
+				c.start(at, earliest)
 			default:
 				var id int
 				for id = range open { // any attempt in flight
@@ -90,7 +90,7 @@ func TestStartCountKeepsLittleWithoutFailures(t *testing.T) {
 	none := func() (time.Duration, bool) { return 0, false }
 	for i := range 1_000_000 {
 		at := time.Duration(i) * time.Millisecond
-		c.start(at, none, at)
+		c.start(at, none)
 	}
 	if len(c.early) > minTrim {
 		t.Errorf("%d starts kept after a million ended without a failure, want at most %d", len(c.early), minTrim)
